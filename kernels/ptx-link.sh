@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The PTX link step, written by hand because rustc's `llvm-bitcode-linker` component is not available
+# for the pinned nightly here (see README "How the PTX is built").
+#
+# rustc calls this as the linker of the nvptx64-nvidia-cuda cdylib, with arguments in the
+# llvm-bitcode-linker's form:
+#   --export-symbol <kernel> ... <crate objects (.o)> <rlibs> -o <out>.ptx -O<level> --target-cpu <sm_XX>
+# All objects are LLVM bitcode. The steps:
+#   1. extract the members of every rlib (core, compiler_builtins);
+#   2. llvm-link the crate's objects, pulling in only what they use from the rlibs;
+#   3. opt: internalize everything except the exported kernels, drop dead code, optimise;
+#   4. llc: lower to PTX for the target GPU.
+# The LLVM tools come from the toolchain's `llvm-tools` component; TESSERA_LLVM_BIN may point elsewhere.
+set -euo pipefail
+
+die() { echo "ptx-link: error: $*" >&2; exit 1; }
+
+exports=() objects=() rlibs=() out="" cpu="sm_90" opt_level="3"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --export-symbol) exports+=("$2"); shift 2 ;;
+    -o) out="$2"; shift 2 ;;
+    --target-cpu) cpu="$2"; shift 2 ;;
+    --target-feature|--target|-L) shift 2 ;;
+    -O*) opt_level="${1#-O}"; shift ;;
+    --fallback-arch|--debug) shift ;;
+    *.rlib) rlibs+=("$1"); shift ;;
+    *.o|*.bc) objects+=("$1"); shift ;;
+    *) die "unexpected argument '$1' (rustc's linker interface changed?)" ;;
+  esac
+done
+[ -n "$out" ] || die "no -o <output> given"
+[ ${#objects[@]} -gt 0 ] || die "no input objects given"
+[ ${#exports[@]} -gt 0 ] || die "no --export-symbol given: the crate defines no kernels"
+case "$opt_level" in 0|1|2|3) ;; *) opt_level=3 ;; esac
+
+bin="${TESSERA_LLVM_BIN:-}"
+if [ -z "$bin" ]; then
+  sysroot=$(rustc --print sysroot 2>/dev/null) || die "cannot run rustc to find the llvm-tools"
+  bin="$sysroot/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin"
+fi
+for tool in llvm-ar llvm-link opt llc; do
+  [ -x "$bin/$tool" ] || die "$bin/$tool not found: install it with 'rustup component add llvm-tools --toolchain <the pinned nightly>'"
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ptx-link.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+members=()
+for i in "${!rlibs[@]}"; do
+  dir="$work/rlib$i"; mkdir -p "$dir"
+  (cd "$dir" && "$bin/llvm-ar" x "${rlibs[$i]}")
+  for f in "$dir"/*.o; do [ -e "$f" ] && members+=("$f"); done
+done
+
+"$bin/llvm-link" "${objects[@]}" ${members[@]+--only-needed "${members[@]}"} -o "$work/linked.bc"
+api=$(IFS=,; echo "${exports[*]}")
+"$bin/opt" "$work/linked.bc" -o "$work/opt.bc" \
+  --internalize-public-api-list="$api" -passes="internalize,globaldce,default<O$opt_level>,globaldce"
+"$bin/llc" "$work/opt.bc" -o "$out" -O"$opt_level" -mtriple=nvptx64-nvidia-cuda -mcpu="$cpu"

@@ -1,0 +1,10 @@
+//! Arithmetic with explicit rounding behaviour.
+
+/// `a * b + c` with a single rounding (the `fma.rn.f32` instruction).
+///
+/// Rust never contracts `a * b + c` into an FMA on its own (CUDA C does, by default), so kernels that
+/// want the FMA throughput and accuracy of CUDA C ask for it here.
+#[inline(always)]
+pub fn fma(a: f32, b: f32, c: f32) -> f32 {
+    core::intrinsics::fmaf32(a, b, c)
+}

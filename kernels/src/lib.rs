@@ -1,0 +1,26 @@
+//! tessera's GPU kernels, written in Rust and compiled by rustc's NVPTX backend into one PTX module.
+//!
+//! The pipeline is one straight line: this crate → `ptx-link.sh` (the PTX link step) → `host/build.rs`
+//! embeds the module → the `tessera` host crate launches the kernels.
+//!
+//! Kernels use only the vocabulary in [`device`] (thread indices, `sync_threads`, shared tiles, memory
+//! views, `fma`), the same words cuda_std offers, so a future rust-cuda backend could compile this source.
+//! Each kernel is declared through [`kernel!`], which gives it the PTX entry ABI on the GPU.
+#![no_std]
+#![feature(abi_ptx, stdarch_nvptx, core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
+#![allow(internal_features)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[macro_use]
+mod macros;
+pub mod device;
+pub mod matmul;
+pub mod vec_add;
+
+/// A kernel that reaches a bounds check or an explicit `panic!` traps: the launch fails with
+/// `CUDA_ERROR_LAUNCH_FAILED` (see the host crate's error docs). No formatting code is linked.
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    // SAFETY: `trap` has no preconditions; it aborts this thread's kernel execution.
+    unsafe { core::arch::nvptx::trap() }
+}
