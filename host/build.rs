@@ -1,1 +1,112 @@
-fn main(){}
+//! Builds the kernels crate into one PTX module and puts it in `OUT_DIR` for `include_str!`.
+//!
+//! The host crate is ordinary stable Rust; only the kernels need the pinned nightly (NVPTX target,
+//! `-Zbuild-std=core`). This script therefore runs that toolchain explicitly through rustup, so a crate
+//! that depends on `tessera` builds with any toolchain, as long as rustup has the pinned one installed.
+//!
+//! The nested cargo gets a clean environment: variables the outer cargo sets for build scripts
+//! (`RUSTC`, `CARGO_ENCODED_RUSTFLAGS`, `RUSTUP_TOOLCHAIN`, …) would otherwise leak into it and, for
+//! example, silently drop `-Ctarget-cpu=sm_90` (measured: the PTX came out `.target sm_70`).
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The GPU architecture the PTX targets (Hopper: H100/H200).
+const TARGET_CPU: &str = "sm_90";
+const TARGET: &str = "nvptx64-nvidia-cuda";
+
+fn main() {
+    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = manifest_dir.parent().expect("host/ lives inside the tessera workspace").to_path_buf();
+    let kernels = root.join("kernels");
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+
+    for watched in ["kernels/src", "kernels/Cargo.toml", "kernels/ptx-link.sh", "rust-toolchain.toml"] {
+        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    }
+
+    let channel = pinned_channel(&root.join("rust-toolchain.toml"));
+    let llvm_bin = llvm_tools_dir(&channel);
+    let target_dir = out_dir.join("kernels-target");
+
+    let mut cmd = Command::new("rustup");
+    cmd.args(["run", &channel, "cargo", "build", "--release", "--target", TARGET, "-Zbuild-std=core"])
+        .arg("--manifest-path")
+        .arg(kernels.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .arg("--config")
+        .arg(format!("target.{TARGET}.linker={:?}", kernels.join("ptx-link.sh").display().to_string()))
+        .arg("--config")
+        .arg(format!("target.{TARGET}.rustflags=[\"-Ctarget-cpu={TARGET_CPU}\"]"))
+        .env("TESSERA_LLVM_BIN", &llvm_bin)
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::inherit());
+    clean_env(&mut cmd);
+    let status = cmd.status().unwrap_or_else(|e| fail(&format!("could not run rustup ({e}).")));
+    if !status.success() {
+        fail(&format!("building the kernels crate for {TARGET} with {channel} failed (see the errors above)."));
+    }
+
+    let ptx = target_dir.join(TARGET).join("release").join("tessera_kernels.ptx");
+    std::fs::copy(&ptx, out_dir.join("tessera_kernels.ptx"))
+        .unwrap_or_else(|e| fail(&format!("the kernels build produced no {} ({e})", ptx.display())));
+}
+
+/// The `channel = "…"` line of the workspace's rust-toolchain.toml: the one place the nightly is pinned.
+fn pinned_channel(toolchain_file: &Path) -> String {
+    let text = std::fs::read_to_string(toolchain_file)
+        .unwrap_or_else(|e| fail(&format!("cannot read {} ({e})", toolchain_file.display())));
+    text.lines()
+        .find_map(|line| {
+            let (key, value) = line.split_once('=')?;
+            (key.trim() == "channel").then(|| value.trim().trim_matches('"').to_string())
+        })
+        .unwrap_or_else(|| fail(&format!("no `channel = \"…\"` line in {}", toolchain_file.display())))
+}
+
+/// `<sysroot of the pinned toolchain>/lib/rustlib/<host>/bin`, checked to hold the four LLVM tools.
+fn llvm_tools_dir(channel: &str) -> PathBuf {
+    let mut cmd = Command::new("rustup");
+    cmd.args(["run", channel, "rustc", "--print", "sysroot"]);
+    clean_env(&mut cmd);
+    let output = cmd.output().unwrap_or_else(|e| fail(&format!("could not run rustup ({e}).")));
+    if !output.status.success() {
+        fail(&format!("the pinned toolchain {channel} is not installed ({}).", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    let host = env::var("HOST").expect("cargo sets HOST");
+    let bin = sysroot.join("lib").join("rustlib").join(host).join("bin");
+    for tool in ["llvm-ar", "llvm-link", "opt", "llc"] {
+        if !bin.join(tool).exists() {
+            fail(&format!("{} is missing: the llvm-tools component of {channel} is not installed.", bin.join(tool).display()));
+        }
+    }
+    if !sysroot.join("lib/rustlib/src/rust/library/core").exists() {
+        fail(&format!("the rust-src component of {channel} is not installed (needed for -Zbuild-std=core)."));
+    }
+    bin
+}
+
+/// Removes what the outer cargo exports to build scripts, keeping only the jobserver and CARGO_HOME.
+fn clean_env(cmd: &mut Command) {
+    for (key, _) in env::vars_os() {
+        let key = key.to_string_lossy().into_owned();
+        let leaks = (key.starts_with("CARGO") && key != "CARGO_HOME" && key != "CARGO_MAKEFLAGS")
+            || key.starts_with("RUSTC")
+            || key.starts_with("RUSTDOC")
+            || key == "RUSTFLAGS"
+            || key == "RUSTUP_TOOLCHAIN";
+        if leaks {
+            cmd.env_remove(&key);
+        }
+    }
+}
+
+/// Stops the build with a message that says how to fix it.
+fn fail(message: &str) -> ! {
+    eprintln!("\nerror: tessera could not build its GPU kernels: {message}");
+    eprintln!("  tessera compiles its kernels with a pinned nightly Rust (see rust-toolchain.toml). Install it with:");
+    eprintln!("    rustup toolchain install <channel from rust-toolchain.toml> --profile minimal -c rust-src -c llvm-tools\n");
+    std::process::exit(1);
+}

@@ -1,1 +1,35 @@
+//! # tessera — Rust GPU kernels and a safe host library to run them
+//!
+//! The kernels (crate `tessera-kernels`, `#![no_std]` Rust) are compiled by rustc's NVPTX backend into
+//! one PTX module at build time and embedded here ([`module::PTX`]). This crate loads that module with
+//! [cudarc] and offers typed, checked launches:
+//!
+//! ```no_run
+//! use tessera::{Gpu, Algo, HostMatrix};
+//! # fn main() -> Result<(), tessera::Error> {
+//! let gpu = Gpu::new(0)?;                       // Err(Error::NoDriver / NoDevice) without a GPU
+//! let a = HostMatrix::from_fn(64, 32, |r, c| (r + c) as f32);
+//! let b = HostMatrix::from_fn(32, 16, |r, c| (r * c) as f32);
+//! let c = gpu.matmul_host(Algo::Tiled, &a, &b)?; // upload, launch, download
+//! assert_eq!((c.rows, c.cols), (64, 16));
+//! # Ok(()) }
+//! ```
+//!
+//! Layers, bottom up: [`context`] (device, context, stream, module), [`buffer`] (device and page-locked
+//! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`reference`] (the CPU reference and the
+//! tolerance rule every test uses), [`error`].
+pub mod buffer;
+pub mod context;
+pub mod error;
+pub mod event;
+pub mod matrix;
+pub mod module;
+pub mod ops;
+pub mod reference;
 
+pub use buffer::{DeviceBuffer, PinnedBuffer};
+pub use context::{DeviceInfo, Gpu};
+pub use error::{Error, Result};
+pub use event::GpuTimer;
+pub use matrix::{DeviceMatrix, HostMatrix};
+pub use ops::Algo;

@@ -1,0 +1,142 @@
+//! The device, its context, the default stream and the loaded kernel module.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::{sys, CudaContext, CudaFunction, CudaStream};
+use cudarc::nvrtc::Ptx;
+
+use crate::error::{Error, Result};
+use crate::module::{KERNELS, PTX};
+
+/// What the driver reports about the device.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub ordinal: usize,
+    /// Compute capability `(major, minor)`, e.g. `(9, 0)` for Hopper.
+    pub compute_capability: (i32, i32),
+    pub sm_count: u32,
+    /// Maximum SM clock in kHz.
+    pub sm_clock_khz: u32,
+    pub total_memory_bytes: usize,
+}
+
+/// One GPU, ready to run tessera's kernels: a CUDA context, a stream all operations are queued on,
+/// and the embedded PTX module.
+///
+/// Operations are asynchronous on the stream; the `*_host` helpers and [`Gpu::synchronize`] wait.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    kernels: HashMap<&'static str, CudaFunction>,
+    /// The last kernel launched, to name it if the stream later reports a fault.
+    last_kernel: Mutex<&'static str>,
+    /// Set once a kernel faulted: CUDA errors of that kind are sticky for the whole context.
+    poisoned: Mutex<Option<String>>,
+}
+
+/// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
+pub fn driver_present() -> bool {
+    // SAFETY: this only tries to dlopen libcuda and reports whether it succeeded.
+    unsafe { sys::is_culib_present() }
+}
+
+impl Gpu {
+    /// Opens device `ordinal` and loads the kernels.
+    ///
+    /// Errors: [`Error::NoDriver`] without libcuda, [`Error::NoDevice`] when the ordinal does not exist.
+    pub fn new(ordinal: usize) -> Result<Self> {
+        if !driver_present() {
+            return Err(Error::NoDriver);
+        }
+        let count = match CudaContext::device_count() {
+            Ok(n) => n.max(0) as usize,
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NO_DEVICE => 0,
+            Err(source) => return Err(Error::Driver { during: "counting devices", source }),
+        };
+        if ordinal >= count {
+            return Err(Error::NoDevice { ordinal, count });
+        }
+        let ctx = CudaContext::new(ordinal).map_err(Error::driver("creating the context", 0))?;
+        let stream = ctx.default_stream();
+        let module = ctx.load_module(Ptx::from_src(PTX)).map_err(Error::driver("loading the PTX module", 0))?;
+        let mut kernels = HashMap::new();
+        for &name in KERNELS {
+            let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
+            kernels.insert(name, f);
+        }
+        Ok(Self { ctx, stream, kernels, last_kernel: Mutex::new(""), poisoned: Mutex::new(None) })
+    }
+
+    /// The cudarc context, for interoperating with other cudarc code (cuBLAS, NVRTC modules…).
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// The stream tessera's operations are queued on.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Device name, compute capability, SM count, clock and memory size.
+    pub fn info(&self) -> Result<DeviceInfo> {
+        use sys::CUdevice_attribute as A;
+        let attr = |a| self.ctx.attribute(a).map_err(Error::driver("reading a device attribute", 0));
+        Ok(DeviceInfo {
+            name: self.ctx.name().map_err(Error::driver("reading the device name", 0))?,
+            ordinal: self.ctx.ordinal(),
+            compute_capability: self.ctx.compute_capability().map_err(Error::driver("reading the compute capability", 0))?,
+            sm_count: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32,
+            sm_clock_khz: attr(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)? as u32,
+            total_memory_bytes: self.ctx.total_mem().map_err(Error::driver("reading the memory size", 0))?,
+        })
+    }
+
+    /// Waits for all queued work. A fault inside a kernel is reported as [`Error::KernelFault`] naming
+    /// the last kernel launched, and poisons this `Gpu` (see [`Error::ContextPoisoned`]).
+    pub fn synchronize(&self) -> Result<()> {
+        self.check_usable()?;
+        self.stream.synchronize().map_err(|e| self.fault(e, "synchronizing"))
+    }
+
+    /// Errors with [`Error::ContextPoisoned`] once a kernel has faulted.
+    pub(crate) fn check_usable(&self) -> Result<()> {
+        match self.poisoned.lock().map(|p| p.clone()) {
+            Ok(None) => Ok(()),
+            Ok(Some(why)) => Err(Error::ContextPoisoned(why)),
+            Err(_) => Err(Error::ContextPoisoned("a thread panicked while holding tessera's state".into())),
+        }
+    }
+
+    /// Turns a driver error into [`Error::KernelFault`] (and poisons) when it is a sticky kernel fault.
+    pub(crate) fn fault(&self, source: cudarc::driver::DriverError, during: &'static str) -> Error {
+        if Error::is_sticky(source.0) {
+            let kernel = self.last_kernel.lock().map(|k| *k).unwrap_or("?");
+            if let Ok(mut p) = self.poisoned.lock() {
+                *p = Some(format!("kernel `{kernel}` failed: {source}"));
+            }
+            Error::KernelFault { kernel, source }
+        } else {
+            Error::Driver { during, source }
+        }
+    }
+
+    /// Looks up kernel `name` for a launch, and remembers it as the last kernel launched so a later
+    /// fault can name it. Errors if this `Gpu` is poisoned.
+    pub(crate) fn kernel(&self, name: &'static str) -> Result<&CudaFunction> {
+        self.check_usable()?;
+        let f = self.kernels.get(name).ok_or(Error::Driver {
+            during: "looking up a kernel",
+            source: cudarc::driver::DriverError(sys::CUresult::CUDA_ERROR_NOT_FOUND),
+        })?;
+        if let Ok(mut k) = self.last_kernel.lock() {
+            *k = name;
+        }
+        Ok(f)
+    }
+
+    /// Maps the result of a launch to tessera's errors.
+    pub(crate) fn launched<T>(&self, result: std::result::Result<T, cudarc::driver::DriverError>) -> Result<()> {
+        result.map(|_| ()).map_err(|e| self.fault(e, "launching a kernel"))
+    }
+}

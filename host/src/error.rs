@@ -1,0 +1,76 @@
+//! Typed errors: every public function returns [`Result`] and nothing panics on bad input.
+use cudarc::driver::{result::DriverError, sys::CUresult};
+
+/// What went wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// `libcuda.so` could not be loaded: no NVIDIA driver on this machine.
+    #[error("no CUDA driver: libcuda could not be loaded (is an NVIDIA driver installed?)")]
+    NoDriver,
+    /// The driver loaded but there is no device with this ordinal.
+    #[error("no CUDA device {ordinal}: the driver reports {count} device(s)")]
+    NoDevice { ordinal: usize, count: usize },
+    /// Operand shapes do not fit together (e.g. `A.cols != B.rows`).
+    #[error("shape mismatch in {op}: {detail}")]
+    ShapeMismatch { op: &'static str, detail: String },
+    /// A size whose element or byte count does not fit the index types the kernels use.
+    #[error("size too large in {op}: {detail}")]
+    TooLarge { op: &'static str, detail: String },
+    /// A buffer is shorter than the operation needs.
+    #[error("buffer too small in {op}: `{name}` holds {len} elements, {needed} needed")]
+    BufferTooSmall { op: &'static str, name: &'static str, len: usize, needed: usize },
+    /// A buffer belongs to another CUDA context than the one asked to use it.
+    #[error("buffer from another CUDA context passed to {op}")]
+    WrongContext { op: &'static str },
+    /// The device has not enough free memory for an allocation.
+    #[error("out of GPU memory allocating {bytes} bytes")]
+    OutOfMemory { bytes: usize },
+    /// A kernel failed while running (e.g. it trapped). CUDA leaves the context unusable afterwards:
+    /// this [`crate::Gpu`] returns [`Error::ContextPoisoned`] from then on.
+    #[error("kernel `{kernel}` failed on the device: {source}")]
+    KernelFault { kernel: &'static str, source: DriverError },
+    /// An earlier kernel fault made the CUDA context unusable (CUDA's "sticky" errors); create a new
+    /// process to use the GPU again.
+    #[error("the CUDA context is unusable after an earlier kernel fault ({0})")]
+    ContextPoisoned(String),
+    /// Any other CUDA driver call failed.
+    #[error("CUDA driver call failed during {during}: {source}")]
+    Driver { during: &'static str, source: DriverError },
+    /// NVRTC could not compile CUDA C source (only the CUDA C anchors use it).
+    #[error("NVRTC compile failed: {0}")]
+    Nvrtc(String),
+    /// cuBLAS reported an error (only the cuBLAS baseline uses it).
+    #[error("cuBLAS call failed: {0}")]
+    Cublas(String),
+}
+
+/// `Result` with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Wraps a driver error from the step `during`, mapping out-of-memory to its own variant.
+    pub fn driver(during: &'static str, bytes: usize) -> impl FnOnce(DriverError) -> Error {
+        move |source| {
+            if source.0 == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+                Error::OutOfMemory { bytes }
+            } else {
+                Error::Driver { during, source }
+            }
+        }
+    }
+
+    /// Whether this error left the CUDA context unusable (a fault inside a kernel).
+    pub fn is_sticky(code: CUresult) -> bool {
+        matches!(
+            code,
+            CUresult::CUDA_ERROR_LAUNCH_FAILED
+                | CUresult::CUDA_ERROR_ILLEGAL_ADDRESS
+                | CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION
+                | CUresult::CUDA_ERROR_MISALIGNED_ADDRESS
+                | CUresult::CUDA_ERROR_INVALID_ADDRESS_SPACE
+                | CUresult::CUDA_ERROR_INVALID_PC
+                | CUresult::CUDA_ERROR_HARDWARE_STACK_ERROR
+                | CUresult::CUDA_ERROR_ASSERT
+        )
+    }
+}

@@ -1,0 +1,72 @@
+//! Row-major f32 matrices on the host and on the device.
+use crate::buffer::DeviceBuffer;
+use crate::context::Gpu;
+use crate::error::{Error, Result};
+
+/// A dense row-major matrix in host memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostMatrix {
+    pub rows: usize,
+    pub cols: usize,
+    /// `rows · cols` elements, row after row.
+    pub data: Vec<f32>,
+}
+
+impl HostMatrix {
+    /// Wraps `data`; errors if its length is not `rows · cols`.
+    pub fn new(rows: usize, cols: usize, data: Vec<f32>) -> Result<Self> {
+        let needed = element_count("HostMatrix::new", rows, cols)?;
+        if data.len() != needed {
+            return Err(Error::ShapeMismatch {
+                op: "HostMatrix::new",
+                detail: format!("{rows}×{cols} needs {needed} elements, got {}", data.len()),
+            });
+        }
+        Ok(Self { rows, cols, data })
+    }
+
+    /// Element `(r, c)` is `f(r, c)`.
+    pub fn from_fn(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> f32) -> Self {
+        let data = (0..rows * cols).map(|i| f(i / cols.max(1), i % cols.max(1))).collect();
+        Self { rows, cols, data }
+    }
+
+    /// Element `(r, c)`.
+    pub fn get(&self, r: usize, c: usize) -> f32 {
+        self.data[r * self.cols + c]
+    }
+}
+
+/// A dense row-major matrix in device memory.
+pub struct DeviceMatrix {
+    pub rows: usize,
+    pub cols: usize,
+    pub buf: DeviceBuffer<f32>,
+}
+
+impl DeviceMatrix {
+    /// A zeroed `rows × cols` matrix on `gpu`.
+    pub fn zeros(gpu: &Gpu, rows: usize, cols: usize) -> Result<Self> {
+        let len = element_count("DeviceMatrix::zeros", rows, cols)?;
+        Ok(Self { rows, cols, buf: DeviceBuffer::zeros(gpu, len)? })
+    }
+
+    /// Uploads `m`.
+    pub fn from_host(gpu: &Gpu, m: &HostMatrix) -> Result<Self> {
+        let len = element_count("DeviceMatrix::from_host", m.rows, m.cols)?;
+        if m.data.len() != len {
+            return Err(Error::BufferTooSmall { op: "DeviceMatrix::from_host", name: "data", len: m.data.len(), needed: len });
+        }
+        Ok(Self { rows: m.rows, cols: m.cols, buf: DeviceBuffer::from_host(gpu, &m.data)? })
+    }
+
+    /// Downloads the matrix (waits for the stream).
+    pub fn to_host(&self, gpu: &Gpu) -> Result<HostMatrix> {
+        Ok(HostMatrix { rows: self.rows, cols: self.cols, data: self.buf.to_host(gpu)? })
+    }
+}
+
+/// `rows · cols`, or [`Error::TooLarge`] when it overflows.
+pub(crate) fn element_count(op: &'static str, rows: usize, cols: usize) -> Result<usize> {
+    rows.checked_mul(cols).ok_or_else(|| Error::TooLarge { op, detail: format!("{rows}×{cols} elements overflow usize") })
+}

@@ -1,0 +1,228 @@
+//! The typed launches: argument checks, launch configuration, and the kernel call.
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+use crate::buffer::DeviceBuffer;
+use crate::context::Gpu;
+use crate::error::{Error, Result};
+use crate::matrix::{DeviceMatrix, HostMatrix};
+
+/// Which matmul kernel to run (the rungs of the ladder in `kernels/src/matmul/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algo {
+    /// `k01_naive`: one thread per element, operands from global memory.
+    Naive,
+    /// `k02_tiled`: 16×16 tiles staged in shared memory.
+    Tiled,
+}
+
+impl Algo {
+    /// Every algorithm, in ladder order.
+    pub const ALL: [Algo; 2] = [Algo::Naive, Algo::Tiled];
+
+    /// The kernel's entry name in the PTX module.
+    pub fn kernel_name(self) -> &'static str {
+        match self {
+            Algo::Naive => "matmul_naive",
+            Algo::Tiled => "matmul_tiled",
+        }
+    }
+
+    /// A short label for tables ("naive", "tiled").
+    pub fn label(self) -> &'static str {
+        match self {
+            Algo::Naive => "naive",
+            Algo::Tiled => "tiled",
+        }
+    }
+
+    /// Grid, block and dynamic shared memory for an `m × n` output.
+    pub fn launch_config(self, shape: MatmulShape) -> LaunchConfig {
+        match self {
+            Algo::Naive | Algo::Tiled => {
+                let grid = (shape.n.div_ceil(TILE), shape.m.div_ceil(TILE), 1);
+                let shared = if self == Algo::Tiled { 2 * TILE * TILE * 4 } else { 0 };
+                LaunchConfig { grid_dim: grid, block_dim: (TILE, TILE, 1), shared_mem_bytes: shared }
+            }
+        }
+    }
+}
+
+/// The tile edge of `k02_tiled` (and the block edge of `k01_naive`); must equal `kernels`' `TILE`.
+const TILE: u32 = 16;
+/// The largest grid y/z dimension CUDA allows.
+const MAX_GRID_Y: u32 = 65_535;
+/// The kernels index with 32-bit arithmetic: each matrix holds at most this many elements.
+pub const MAX_MATRIX_ELEMENTS: usize = i32::MAX as usize;
+
+/// A checked `C[m×n] = A[m×k] · B[k×n]` problem size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatmulShape {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+}
+
+impl MatmulShape {
+    /// Validates `A (a_rows×a_cols) · B (b_rows×b_cols) → C (c_rows×c_cols)`.
+    ///
+    /// Errors: [`Error::ShapeMismatch`] when the inner dimensions or `C` disagree,
+    /// [`Error::TooLarge`] when a matrix exceeds [`MAX_MATRIX_ELEMENTS`] or the grid limit.
+    pub fn check(a: (usize, usize), b: (usize, usize), c: (usize, usize)) -> Result<Self> {
+        const OP: &str = "matmul";
+        if a.1 != b.0 {
+            return Err(Error::ShapeMismatch { op: OP, detail: format!("A is {}×{} but B is {}×{} (A.cols ≠ B.rows)", a.0, a.1, b.0, b.1) });
+        }
+        if c != (a.0, b.1) {
+            return Err(Error::ShapeMismatch { op: OP, detail: format!("C is {}×{} but A·B is {}×{}", c.0, c.1, a.0, b.1) });
+        }
+        for (name, (r, col)) in [("A", a), ("B", b), ("C", c)] {
+            let elems = r.checked_mul(col).unwrap_or(usize::MAX);
+            if elems > MAX_MATRIX_ELEMENTS {
+                return Err(Error::TooLarge { op: OP, detail: format!("{name} is {r}×{col}: more than {MAX_MATRIX_ELEMENTS} elements") });
+            }
+        }
+        let shape = MatmulShape { m: a.0 as u32, n: b.1 as u32, k: a.1 as u32 };
+        if shape.m.div_ceil(TILE) > MAX_GRID_Y {
+            return Err(Error::TooLarge { op: OP, detail: format!("M = {} needs more than {MAX_GRID_Y} block rows", shape.m) });
+        }
+        Ok(shape)
+    }
+
+    /// Floating-point operations: one multiply and one add per `(i, j, k)`.
+    pub fn flops(&self) -> f64 {
+        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+}
+
+impl Gpu {
+    /// `c = a + b`, element-wise, on the GPU (queued on the stream).
+    ///
+    /// All three buffers must have the same length. Length 0 is a no-op.
+    pub fn vec_add(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>) -> Result<()> {
+        const OP: &str = "vec_add";
+        for buf in [a, b, &*c] {
+            buf.check_context(self, OP)?;
+        }
+        let n = a.len();
+        if b.len() != n || c.len() != n {
+            return Err(Error::ShapeMismatch { op: OP, detail: format!("lengths a = {n}, b = {}, c = {}", b.len(), c.len()) });
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let cfg = vec_add_config(n)?;
+        // SAFETY: vec_add(a, b, c, n: usize) reads a[0..n], b[0..n] and writes c[0..n]; all three
+        // buffers hold exactly n floats (checked above) and live in this context.
+        let mut launch = self.stream().launch_builder(self.kernel("vec_add")?);
+        launch.arg(&a.slice).arg(&b.slice).arg(&mut c.slice).arg(&n);
+        self.launched(unsafe { launch.launch(cfg) })
+    }
+
+    /// `c = a · b` with the chosen kernel (queued on the stream).
+    ///
+    /// `m = 0` or `n = 0` is a no-op (C is empty); `k = 0` sets `C` to zeros (an empty sum).
+    pub fn matmul(&self, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
+        const OP: &str = "matmul";
+        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        for (name, m) in [("A", a), ("B", b), ("C", &*c)] {
+            m.buf.check_context(self, OP)?;
+            let needed = m.rows * m.cols;
+            if m.buf.len() < needed {
+                return Err(Error::BufferTooSmall { op: OP, name, len: m.buf.len(), needed });
+            }
+        }
+        if shape.m == 0 || shape.n == 0 {
+            return Ok(());
+        }
+        if shape.k == 0 {
+            return self.stream().memset_zeros(&mut c.buf.slice).map_err(Error::driver("zeroing C", 0));
+        }
+        let (m, n, k) = (shape.m, shape.n, shape.k);
+        // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs);
+        // the buffers hold at least that many floats (checked above), the launch config is the one
+        // the kernel documents (16×16 threads, 2 KiB dynamic shared memory for the tiled kernel), and
+        // every product fits in 32 bits (MatmulShape::check).
+        let mut launch = self.stream().launch_builder(self.kernel(algo.kernel_name())?);
+        launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
+        self.launched(unsafe { launch.launch(algo.launch_config(shape)) })
+    }
+
+    /// Uploads `a` and `b`, runs [`Gpu::matmul`], and downloads the product.
+    pub fn matmul_host(&self, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix> {
+        MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))?;
+        let (da, db) = (DeviceMatrix::from_host(self, a)?, DeviceMatrix::from_host(self, b)?);
+        let mut dc = DeviceMatrix::zeros(self, a.rows, b.cols)?;
+        self.matmul(algo, &da, &db, &mut dc)?;
+        self.synchronize()?;
+        dc.to_host(self)
+    }
+
+    /// Uploads `a` and `b`, runs [`Gpu::vec_add`], and downloads the sum.
+    pub fn vec_add_host(&self, a: &[f32], b: &[f32]) -> Result<Vec<f32>> {
+        if a.len() != b.len() {
+            return Err(Error::ShapeMismatch { op: "vec_add", detail: format!("lengths a = {}, b = {}", a.len(), b.len()) });
+        }
+        let (da, db) = (DeviceBuffer::from_host(self, a)?, DeviceBuffer::from_host(self, b)?);
+        let mut dc = DeviceBuffer::zeros(self, a.len())?;
+        self.vec_add(&da, &db, &mut dc)?;
+        self.synchronize()?;
+        dc.to_host(self)
+    }
+}
+
+/// 256 threads per block, one element per thread.
+fn vec_add_config(n: usize) -> Result<LaunchConfig> {
+    const BLOCK: usize = 256;
+    let blocks = u32::try_from(n.div_ceil(BLOCK))
+        .ok()
+        .filter(|&b| b <= i32::MAX as u32)
+        .ok_or_else(|| Error::TooLarge { op: "vec_add", detail: format!("{n} elements exceed the grid limit") })?;
+    Ok(LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK as u32, 1, 1), shared_mem_bytes: 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_check_accepts_compatible_shapes() {
+        let s = MatmulShape::check((17, 9), (9, 33), (17, 33)).unwrap();
+        assert_eq!((s.m, s.n, s.k), (17, 33, 9));
+        assert_eq!(s.flops(), 2.0 * 17.0 * 33.0 * 9.0);
+    }
+
+    #[test]
+    fn shape_check_rejects_inner_mismatch() {
+        assert!(matches!(MatmulShape::check((4, 5), (6, 7), (4, 7)), Err(Error::ShapeMismatch { .. })));
+    }
+
+    #[test]
+    fn shape_check_rejects_wrong_output() {
+        assert!(matches!(MatmulShape::check((4, 5), (5, 7), (7, 4)), Err(Error::ShapeMismatch { .. })));
+    }
+
+    #[test]
+    fn shape_check_rejects_oversized_and_overflowing() {
+        assert!(matches!(MatmulShape::check((1 << 16, 1 << 16), (1 << 16, 1), (1 << 16, 1)), Err(Error::TooLarge { .. })));
+        assert!(matches!(MatmulShape::check((usize::MAX, 2), (2, 1), (usize::MAX, 1)), Err(Error::TooLarge { .. })));
+        // 2^20 rows × 1 column fits in i32 elements but needs 65,536 > 65,535 block rows.
+        assert!(matches!(MatmulShape::check((1 << 20, 1), (1, 1), (1 << 20, 1)), Err(Error::TooLarge { .. })));
+    }
+
+    #[test]
+    fn launch_config_covers_odd_shapes() {
+        let s = MatmulShape { m: 17, n: 33, k: 9 };
+        let cfg = Algo::Tiled.launch_config(s);
+        assert_eq!(cfg.grid_dim, (3, 2, 1));
+        assert_eq!(cfg.block_dim, (16, 16, 1));
+        assert_eq!(cfg.shared_mem_bytes, 2048);
+        assert_eq!(Algo::Naive.launch_config(s).shared_mem_bytes, 0);
+    }
+
+    #[test]
+    fn vec_add_config_rounds_up() {
+        assert_eq!(vec_add_config(1).unwrap().grid_dim, (1, 1, 1));
+        assert_eq!(vec_add_config(257).unwrap().grid_dim, (2, 1, 1));
+        assert!(vec_add_config(usize::MAX).is_err());
+    }
+}

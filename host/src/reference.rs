@@ -1,0 +1,156 @@
+//! The CPU reference every GPU result is checked against, and the tolerance rule.
+//!
+//! The reference accumulates in f64. A float32 dot product of length K carries rounding error that
+//! grows with K; the rule below bounds it per element by `C_TOL · √K · ε₃₂ · Σ|aᵢₖ·bₖⱼ|` (plus a tiny
+//! absolute floor), the usual probabilistic bound for K rounded additions with a safety factor. It is
+//! tight enough to catch one missing or doubled term of a K = 4096 dot product (≈ 1/4096 of Σ|a·b|
+//! on random data, about 8× above the bound).
+use crate::matrix::HostMatrix;
+
+/// The safety factor on the √K·ε bound.
+pub const C_TOL: f64 = 4.0;
+
+/// `A · B` in f64, plus `Σ|a·b|` per element (the scale of each element's rounding error).
+pub struct ReferenceProduct {
+    pub rows: usize,
+    pub cols: usize,
+    pub k: usize,
+    pub value: Vec<f64>,
+    pub abs_sum: Vec<f64>,
+}
+
+/// Computes the reference product (i-k-j loop order, so the inner loop streams rows of `B`).
+///
+/// Panics if `a.cols != b.rows` (a test-setup error, not user input).
+pub fn matmul_reference(a: &HostMatrix, b: &HostMatrix) -> ReferenceProduct {
+    assert_eq!(a.cols, b.rows, "reference: inner dimensions differ");
+    let (m, n, k) = (a.rows, b.cols, a.cols);
+    let mut value = vec![0.0f64; m * n];
+    let mut abs_sum = vec![0.0f64; m * n];
+    for i in 0..m {
+        let (row_v, row_a) = (&mut value[i * n..(i + 1) * n], &mut abs_sum[i * n..(i + 1) * n]);
+        for p in 0..k {
+            let aip = a.data[i * k + p] as f64;
+            let b_row = &b.data[p * n..(p + 1) * n];
+            for j in 0..n {
+                let prod = aip * b_row[j] as f64;
+                row_v[j] += prod;
+                row_a[j] += prod.abs();
+            }
+        }
+    }
+    ReferenceProduct { rows: m, cols: n, k, value, abs_sum }
+}
+
+/// The first element outside tolerance, with the worst relative error seen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    pub row: usize,
+    pub col: usize,
+    pub got: f32,
+    pub expected: f64,
+    pub tolerance: f64,
+    pub mismatches: usize,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} element(s) out of tolerance; first at ({}, {}): got {}, expected {} (tolerance {:.3e})",
+            self.mismatches, self.row, self.col, self.got, self.expected, self.tolerance
+        )
+    }
+}
+
+/// The tolerance for one element whose products sum to `abs_sum` in absolute value.
+pub fn tolerance(k: usize, abs_sum: f64) -> f64 {
+    C_TOL * (k.max(1) as f64).sqrt() * f32::EPSILON as f64 * abs_sum + f64::from(f32::MIN_POSITIVE)
+}
+
+/// Checks `got` against `reference` element by element (NaN never passes; shapes must agree).
+pub fn check_matmul(got: &HostMatrix, reference: &ReferenceProduct) -> Result<(), Mismatch> {
+    if (got.rows, got.cols) != (reference.rows, reference.cols) || got.data.len() != reference.value.len() {
+        return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
+    }
+    let mut first: Option<Mismatch> = None;
+    let mut count = 0;
+    for (idx, (&g, (&v, &s))) in got.data.iter().zip(reference.value.iter().zip(&reference.abs_sum)).enumerate() {
+        let tol = tolerance(reference.k, s);
+        if !approx::abs_diff_eq!(g as f64, v, epsilon = tol) {
+            count += 1;
+            first.get_or_insert(Mismatch {
+                row: idx / reference.cols,
+                col: idx % reference.cols,
+                got: g,
+                expected: v,
+                tolerance: tol,
+                mismatches: 0,
+            });
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some(m) => Err(Mismatch { mismatches: count, ..m }),
+    }
+}
+
+/// The naive single-threaded f32 loop: the CPU baseline of the seed's scorecard ("CPU" row).
+pub fn matmul_cpu_naive(a: &HostMatrix, b: &HostMatrix) -> HostMatrix {
+    assert_eq!(a.cols, b.rows, "matmul_cpu_naive: inner dimensions differ");
+    HostMatrix::from_fn(a.rows, b.cols, |i, j| (0..a.cols).map(|p| a.get(i, p) * b.get(p, j)).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pseudo_random(rows: usize, cols: usize, seed: u32) -> HostMatrix {
+        let mut s = seed.wrapping_mul(2_654_435_761).max(1);
+        HostMatrix::from_fn(rows, cols, |_, _| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            (s as f32 / u32::MAX as f32) * 2.0 - 1.0
+        })
+    }
+
+    #[test]
+    fn reference_matches_hand_worked_product() {
+        let a = HostMatrix::new(2, 3, vec![1., 2., 3., 4., 5., 6.]).unwrap();
+        let b = HostMatrix::new(3, 2, vec![7., 8., 9., 10., 11., 12.]).unwrap();
+        let r = matmul_reference(&a, &b);
+        assert_eq!(r.value, vec![58., 64., 139., 154.]);
+        assert_eq!(r.abs_sum, vec![58., 64., 139., 154.]);
+    }
+
+    #[test]
+    fn f32_naive_loop_passes_its_own_tolerance() {
+        let (a, b) = (pseudo_random(33, 257, 1), pseudo_random(257, 19, 2));
+        check_matmul(&matmul_cpu_naive(&a, &b), &matmul_reference(&a, &b)).unwrap();
+    }
+
+    #[test]
+    fn a_missing_term_is_caught() {
+        let k = 4096;
+        let (a, b) = (pseudo_random(4, k, 3), pseudo_random(k, 4, 4));
+        let r = matmul_reference(&a, &b);
+        // Drop the last product from every element, as an off-by-one loop bound would.
+        let short = HostMatrix::from_fn(4, 4, |i, j| (0..k - 1).map(|p| a.get(i, p) * b.get(p, j)).sum());
+        let err = check_matmul(&short, &r).unwrap_err();
+        assert!(err.mismatches >= 8, "only {} of 16 elements flagged", err.mismatches);
+    }
+
+    #[test]
+    fn nan_never_passes() {
+        let a = HostMatrix::new(1, 1, vec![1.0]).unwrap();
+        let r = matmul_reference(&a, &a);
+        assert!(check_matmul(&HostMatrix::new(1, 1, vec![f32::NAN]).unwrap(), &r).is_err());
+    }
+
+    #[test]
+    fn tolerance_grows_with_k() {
+        assert!(tolerance(4096, 1.0) > tolerance(16, 1.0));
+        assert!((tolerance(4, 1.0) - (C_TOL * 2.0 * f32::EPSILON as f64 + f32::MIN_POSITIVE as f64)).abs() < 1e-20);
+    }
+}
