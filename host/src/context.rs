@@ -21,6 +21,24 @@ pub struct DeviceInfo {
     pub total_memory_bytes: usize,
 }
 
+impl DeviceInfo {
+    /// FP32 FMA lanes per SM for the compute capability (CUDA C Programming Guide, "Arithmetic
+    /// Instructions" throughput table), or `None` for an architecture this table does not know.
+    pub fn fp32_lanes_per_sm(&self) -> Option<u32> {
+        match self.compute_capability {
+            (5, _) | (6, 1) | (6, 2) => Some(128),
+            (6, 0) | (7, _) | (8, 0) => Some(64),
+            (8, _) | (9, 0) | (10, _) | (12, _) => Some(128),
+            _ => None,
+        }
+    }
+
+    /// Peak FP32 rate in FLOP/s: SMs × lanes × 2 (an FMA is two operations) × max SM clock.
+    pub fn peak_fp32_flops(&self) -> Option<f64> {
+        Some(self.sm_count as f64 * self.fp32_lanes_per_sm()? as f64 * 2.0 * self.sm_clock_khz as f64 * 1e3)
+    }
+}
+
 /// One GPU, ready to run tessera's kernels: a CUDA context, a stream all operations are queued on,
 /// and the embedded PTX module.
 ///
@@ -138,5 +156,24 @@ impl Gpu {
     /// Maps the result of a launch to tessera's errors.
     pub(crate) fn launched<T>(&self, result: std::result::Result<T, cudarc::driver::DriverError>) -> Result<()> {
         result.map(|_| ()).map_err(|e| self.fault(e, "launching a kernel"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DeviceInfo;
+
+    fn info(cc: (i32, i32), sms: u32, khz: u32) -> DeviceInfo {
+        DeviceInfo { name: "test".into(), ordinal: 0, compute_capability: cc, sm_count: sms, sm_clock_khz: khz, total_memory_bytes: 0 }
+    }
+
+    #[test]
+    fn peak_matches_hand_worked_values() {
+        // H200 SXM: 132 SMs × 128 lanes × 2 × 1.98 GHz = 66.9 TFLOP/s (the datasheet's 67).
+        let h200 = info((9, 0), 132, 1_980_000);
+        assert_eq!(h200.peak_fp32_flops(), Some(132.0 * 128.0 * 2.0 * 1.98e9));
+        // A100: 108 SMs × 64 × 2 × 1.41 GHz = 19.5 TFLOP/s.
+        assert_eq!(info((8, 0), 108, 1_410_000).peak_fp32_flops(), Some(108.0 * 64.0 * 2.0 * 1.41e9));
+        assert_eq!(info((3, 5), 1, 1).peak_fp32_flops(), None);
     }
 }

@@ -36,12 +36,6 @@ pub enum Error {
     /// Any other CUDA driver call failed.
     #[error("CUDA driver call failed during {during}: {source}")]
     Driver { during: &'static str, source: DriverError },
-    /// NVRTC could not compile CUDA C source (only the CUDA C anchors use it).
-    #[error("NVRTC compile failed: {0}")]
-    Nvrtc(String),
-    /// cuBLAS reported an error (only the cuBLAS baseline uses it).
-    #[error("cuBLAS call failed: {0}")]
-    Cublas(String),
 }
 
 /// `Result` with [`Error`].

@@ -35,6 +35,24 @@ impl Algo {
         }
     }
 
+    /// Bytes of global-memory loads and stores the kernel *issues* for `shape`, counted from its code
+    /// (caches may serve part of them; this is the traffic the algorithm asks for):
+    /// - naive: every thread loads a row of A and a column of B (`2·M·N·K` floats) and stores one float;
+    /// - tiled: each 16×16 block loads its A and B tiles once per K-step (`2·M·N·K / 16` floats, counted
+    ///   over padded tiles) and stores its outputs.
+    pub fn global_bytes(self, shape: MatmulShape) -> f64 {
+        let (m, n, k) = (shape.m as f64, shape.n as f64, shape.k as f64);
+        let stores = 4.0 * m * n;
+        match self {
+            Algo::Naive => 4.0 * 2.0 * m * n * k + stores,
+            Algo::Tiled => {
+                let t = TILE as f64;
+                let (mp, np, kp) = ((m / t).ceil() * t, (n / t).ceil() * t, (k / t).ceil() * t);
+                4.0 * 2.0 * mp * np * kp / t + stores
+            }
+        }
+    }
+
     /// Grid, block and dynamic shared memory for an `m × n` output.
     pub fn launch_config(self, shape: MatmulShape) -> LaunchConfig {
         match self {
@@ -91,6 +109,12 @@ impl MatmulShape {
     /// Floating-point operations: one multiply and one add per `(i, j, k)`.
     pub fn flops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+
+    /// The fewest bytes any algorithm must move: read A and B once, write C once.
+    pub fn min_bytes(&self) -> f64 {
+        let (m, n, k) = (self.m as f64, self.n as f64, self.k as f64);
+        4.0 * (m * k + k * n + m * n)
     }
 }
 
@@ -217,6 +241,18 @@ mod tests {
         assert_eq!(cfg.block_dim, (16, 16, 1));
         assert_eq!(cfg.shared_mem_bytes, 2048);
         assert_eq!(Algo::Naive.launch_config(s).shared_mem_bytes, 0);
+    }
+
+    #[test]
+    fn traffic_counts_match_hand_worked_values() {
+        let s = MatmulShape { m: 1024, n: 1024, k: 1024 };
+        // The seed's figures: naive issues 2.1 B float loads at 1024³, tiled 134 M.
+        assert_eq!((Algo::Naive.global_bytes(s) - 4.0 * 1024.0 * 1024.0) / 4.0, 2_147_483_648.0);
+        assert_eq!((Algo::Tiled.global_bytes(s) - 4.0 * 1024.0 * 1024.0) / 4.0, 134_217_728.0);
+        assert_eq!(s.min_bytes(), 12.0 * 1024.0 * 1024.0);
+        // 17×33×9 pads to 32×48×16 for the tiled count: 2·32·48·16/16 loads + 17·33 stores.
+        let odd = MatmulShape { m: 17, n: 33, k: 9 };
+        assert_eq!(Algo::Tiled.global_bytes(odd), 4.0 * (2.0 * 32.0 * 48.0 + 17.0 * 33.0));
     }
 
     #[test]

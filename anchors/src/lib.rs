@@ -1,0 +1,138 @@
+//! Measured anchors beside tessera's Rust kernels — never shipped as kernels themselves:
+//!
+//! - [`CudaC`]: the *same algorithms* as the Rust kernels, written in CUDA C (`anchors/cuda/*.cu`),
+//!   compiled at run time by NVRTC for the device, launched with the identical configuration. The ratio
+//!   Rust ÷ CUDA C isolates the compiler (rustc's NVPTX backend vs NVCC's front end).
+//! - [`Cublas`]: cuBLAS SGEMM in plain FP32 (no TF32), the vendor's ceiling.
+use std::sync::Arc;
+
+use cudarc::cublas::{sys as blas_sys, CudaBlas, Gemm, GemmConfig};
+use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
+use tessera::ops::MatmulShape;
+use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu};
+
+/// What can go wrong building or running an anchor.
+#[derive(Debug, thiserror::Error)]
+pub enum AnchorError {
+    #[error(transparent)]
+    Tessera(#[from] tessera::Error),
+    #[error("NVRTC could not compile {file}: {message}")]
+    Nvrtc { file: &'static str, message: String },
+    #[error("cuBLAS failed: {0}")]
+    Cublas(String),
+    #[error("CUDA driver call failed: {0}")]
+    Driver(#[from] cudarc::driver::DriverError),
+}
+
+pub type Result<T, E = AnchorError> = std::result::Result<T, E>;
+
+/// The CUDA C sources, by kernel name.
+const SOURCES: [(&str, &str); 3] = [
+    ("vec_add", include_str!("../cuda/vec_add.cu")),
+    ("matmul_naive", include_str!("../cuda/matmul_naive.cu")),
+    ("matmul_tiled", include_str!("../cuda/matmul_tiled.cu")),
+];
+
+/// The CUDA C twins of the Rust kernels, compiled by NVRTC for this device.
+pub struct CudaC {
+    functions: Vec<(&'static str, CudaFunction)>,
+}
+
+impl CudaC {
+    /// Compiles every anchor for `gpu`'s architecture (`-arch=sm_XY`, NVRTC's default `-O3`, FMA
+    /// contraction on as in nvcc).
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let (major, minor) = gpu.info()?.compute_capability;
+        let arch: &'static str = Box::leak(format!("sm_{major}{minor}").into_boxed_str());
+        let mut functions = Vec::new();
+        for (name, src) in SOURCES {
+            let opts = CompileOptions { arch: Some(arch), ..Default::default() };
+            let ptx = compile_ptx_with_opts(src, opts).map_err(|e| AnchorError::Nvrtc { file: name, message: e.to_string() })?;
+            let module = gpu.context().load_module(ptx)?;
+            functions.push((name, module.load_function(name)?));
+        }
+        Ok(Self { functions })
+    }
+
+    fn function(&self, name: &str) -> &CudaFunction {
+        &self.functions.iter().find(|(n, _)| *n == name).expect("every anchor is compiled in new()").1
+    }
+
+    /// CUDA C `matmul_naive` / `matmul_tiled` with the launch configuration tessera uses for `algo`.
+    pub fn matmul(&self, gpu: &Gpu, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
+        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        let (m, n, k) = (shape.m, shape.n, shape.k);
+        if m == 0 || n == 0 || k == 0 {
+            return Ok(());
+        }
+        let mut launch = gpu.stream().launch_builder(self.function(algo.kernel_name()));
+        launch.arg(a.buf.as_cuda_slice()).arg(b.buf.as_cuda_slice()).arg(c.buf.as_cuda_slice_mut()).arg(&m).arg(&n).arg(&k);
+        // SAFETY: the CUDA C kernels index exactly as the Rust ones (A < m·k, B < k·n, C < m·n);
+        // MatmulShape::check validated the shapes and DeviceMatrix owns buffers of rows·cols floats.
+        unsafe { launch.launch(algo.launch_config(shape)) }?;
+        Ok(())
+    }
+
+    /// CUDA C `vec_add`, 256 threads per block.
+    pub fn vec_add(&self, gpu: &Gpu, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>) -> Result<()> {
+        let n = a.len();
+        if b.len() != n || c.len() != n {
+            return Err(tessera::Error::ShapeMismatch { op: "anchor vec_add", detail: format!("{n}, {}, {}", b.len(), c.len()) }.into());
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let n64 = n as u64;
+        let cfg = LaunchConfig { grid_dim: (n.div_ceil(256) as u32, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = gpu.stream().launch_builder(self.function("vec_add"));
+        launch.arg(a.as_cuda_slice()).arg(b.as_cuda_slice()).arg(c.as_cuda_slice_mut()).arg(&n64);
+        // SAFETY: reads a[0..n], b[0..n], writes c[0..n]; all three hold n floats (checked above).
+        unsafe { launch.launch(cfg) }?;
+        Ok(())
+    }
+}
+
+/// cuBLAS SGEMM on tessera's row-major matrices, FP32 math only (`CUBLAS_DEFAULT_MATH`: no TF32).
+pub struct Cublas {
+    blas: CudaBlas,
+}
+
+impl Cublas {
+    /// A cuBLAS handle on `gpu`'s stream.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let blas = CudaBlas::new(Arc::clone(gpu.stream())).map_err(|e| AnchorError::Cublas(e.to_string()))?;
+        // SAFETY: the handle is valid (just created); setting the math mode has no other precondition.
+        let status = unsafe { blas_sys::cublasSetMathMode(*blas.handle(), blas_sys::cublasMath_t::CUBLAS_DEFAULT_MATH) };
+        if status != blas_sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
+            return Err(AnchorError::Cublas(format!("cublasSetMathMode: {status:?}")));
+        }
+        Ok(Self { blas })
+    }
+
+    /// `C = A · B` (row-major). cuBLAS is column-major, so this computes `Cᵀ = Bᵀ · Aᵀ`: the same
+    /// memory, with the operands swapped.
+    pub fn sgemm(&self, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
+        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        let (m, n, k) = (shape.m as i32, shape.n as i32, shape.k as i32);
+        if m == 0 || n == 0 || k == 0 {
+            return Ok(());
+        }
+        let cfg = GemmConfig {
+            transa: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+            transb: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+            m: n,
+            n: m,
+            k,
+            alpha: 1.0f32,
+            lda: n,
+            ldb: k,
+            beta: 0.0f32,
+            ldc: n,
+        };
+        // SAFETY: column-major Bᵀ is n×k with ld n (B's k·n floats), Aᵀ is k×m with ld k (A's m·k
+        // floats), Cᵀ is n×m with ld n (C's m·n floats): every access is inside the buffers.
+        unsafe { self.blas.gemm(cfg, b.buf.as_cuda_slice(), a.buf.as_cuda_slice(), c.buf.as_cuda_slice_mut()) }
+            .map_err(|e| AnchorError::Cublas(e.to_string()))
+    }
+}

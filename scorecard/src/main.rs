@@ -1,0 +1,92 @@
+//! `scorecard`: runs every matmul kernel and the baselines at the chosen sizes, checks each result
+//! against the CPU reference, and prints and writes the table CPU → naive → tiled → … → cuBLAS.
+//!
+//! All GPU figures of one run come from the same process, so ratios (÷ cuBLAS, ÷ CUDA C, ÷ copy
+//! bandwidth) are meaningful even when absolute clocks drift between runs.
+mod cpu;
+mod gpu;
+mod report;
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use tessera::ops::MatmulShape;
+
+/// Command-line options.
+#[derive(Parser, Debug)]
+#[command(version, about = "tessera scorecard: Rust GPU matmul kernels beside CPU, CUDA C and cuBLAS")]
+pub struct Args {
+    /// Matmul sizes: `N` for N×N×N or `MxNxK`, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1024,2048,4096")]
+    sizes: Vec<String>,
+    /// Rust kernels to run (default: all), comma-separated labels such as `naive,tiled`.
+    #[arg(long, value_delimiter = ',')]
+    kernels: Vec<String>,
+    /// Timed repetitions per measurement; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    /// Folder for scorecard.json and scorecard.md.
+    #[arg(long, default_value = "scorecard-out")]
+    out: PathBuf,
+    /// Elements for the vec_add / copy bandwidth section (0 skips it).
+    #[arg(long, default_value_t = 1 << 26)]
+    vec_len: usize,
+    /// Skip the multi-core CPU baseline above this many FLOPs (it is slow on small machines).
+    #[arg(long, default_value_t = 2.0 * 8192.0 * 8192.0 * 8192.0)]
+    cpu_max_flops: f64,
+}
+
+/// Parses `N` or `MxNxK`.
+fn parse_size(s: &str) -> Result<MatmulShape, String> {
+    let parts: Vec<u32> = s.split(['x', '×']).map(|p| p.trim().parse::<u32>().map_err(|e| format!("bad size `{s}`: {e}"))).collect::<Result<_, _>>()?;
+    let (m, n, k) = match parts[..] {
+        [n] => (n, n, n),
+        [m, n, k] => (m, n, k),
+        _ => return Err(format!("bad size `{s}`: use N or MxNxK")),
+    };
+    MatmulShape::check((m as usize, k as usize), (k as usize, n as usize), (m as usize, n as usize)).map_err(|e| e.to_string())
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(e) = run(&args) {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, _>>()?;
+    if shapes.iter().any(|s| s.m == 0 || s.n == 0 || s.k == 0) {
+        return Err("sizes must be at least 1 in every dimension".into());
+    }
+    let repeat = args.repeat.max(1);
+    let mut card = report::Scorecard::new();
+
+    eprintln!("[scorecard] CPU baseline ({} threads)…", cpu::threads());
+    for (i, &shape) in shapes.iter().enumerate() {
+        eprintln!("[scorecard] {}/{} CPU {}", i + 1, shapes.len(), report::shape_label(shape));
+        card.rows.extend(cpu::measure(shape, repeat, args.cpu_max_flops));
+    }
+
+    match tessera::Gpu::new(0) {
+        Err(e) => {
+            eprintln!("[scorecard] GPU part skipped: {e}");
+            card.gpu_skipped = Some(e.to_string());
+        }
+        Ok(g) => gpu::measure_all(&g, &shapes, args, repeat, &mut card)?,
+    }
+
+    card.finish();
+    let md = card.markdown();
+    println!("{md}");
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let json = serde_json::to_string_pretty(&card).map_err(|e| e.to_string())?;
+    std::fs::write(args.out.join("scorecard.json"), json).map_err(|e| e.to_string())?;
+    std::fs::write(args.out.join("scorecard.md"), md).map_err(|e| e.to_string())?;
+    eprintln!("[scorecard] wrote {}/scorecard.{{json,md}}", args.out.display());
+    if card.rows.iter().any(|r| r.check == report::Check::Failed) {
+        return Err("some results did not match the CPU reference (see the `check` column)".into());
+    }
+    Ok(())
+}

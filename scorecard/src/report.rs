@@ -1,0 +1,174 @@
+//! The scorecard's rows, the derived columns (speedup, % of cuBLAS, % of peak), Markdown and JSON.
+use serde::Serialize;
+use tessera::ops::MatmulShape;
+use tessera::reference::{check_matmul, matmul_reference};
+use tessera::HostMatrix;
+
+/// Whether a result matched the f64 CPU reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    Ok,
+    Failed,
+    Skipped,
+}
+
+/// One measured implementation at one size.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub size: String,
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    pub name: String,
+    /// Stable key: `cpu`, `cpu-naive`, `naive`, `tiled`, …, `cuda-c-naive`, `cublas`.
+    pub key: String,
+    pub ms: f64,
+    pub gflops: f64,
+    /// Counted global-memory bytes (see `Algo::global_bytes`), when known.
+    pub global_bytes: Option<f64>,
+    pub flop_per_byte: Option<f64>,
+    pub check: Check,
+    pub speedup_vs_cpu: Option<f64>,
+    pub pct_of_cublas: Option<f64>,
+    pub pct_of_peak: Option<f64>,
+    /// CUDA C time ÷ Rust time for the same algorithm (> 1: the Rust kernel is faster), Rust rows only.
+    pub vs_cuda_c: Option<f64>,
+}
+
+impl Row {
+    pub fn new(shape: MatmulShape, name: &str, key: &str, ms: f64, check: Check, global_bytes: Option<f64>) -> Self {
+        Row {
+            size: shape_label(shape),
+            m: shape.m,
+            n: shape.n,
+            k: shape.k,
+            name: name.into(),
+            key: key.into(),
+            ms,
+            gflops: shape.flops() / (ms * 1e-3) / 1e9,
+            global_bytes,
+            flop_per_byte: global_bytes.map(|b| shape.flops() / b),
+            check,
+            speedup_vs_cpu: None,
+            pct_of_cublas: None,
+            pct_of_peak: None,
+            vs_cuda_c: None,
+        }
+    }
+}
+
+/// Bandwidth figures for the vec_add section.
+#[derive(Debug, Clone, Serialize)]
+pub struct Bandwidth {
+    pub name: String,
+    pub elements: usize,
+    pub bytes: f64,
+    pub ms: f64,
+    pub gb_per_s: f64,
+    pub pct_of_copy: Option<f64>,
+    pub check: Check,
+}
+
+/// Everything one run measured.
+#[derive(Debug, Default, Serialize)]
+pub struct Scorecard {
+    pub device: Option<String>,
+    pub compute_capability: Option<String>,
+    pub sm_count: Option<u32>,
+    pub sm_clock_mhz: Option<f64>,
+    pub peak_fp32_gflops: Option<f64>,
+    pub copy_gb_per_s: Option<f64>,
+    pub gpu_skipped: Option<String>,
+    pub rows: Vec<Row>,
+    pub bandwidth: Vec<Bandwidth>,
+}
+
+pub fn shape_label(s: MatmulShape) -> String {
+    if s.m == s.n && s.n == s.k { format!("{}³", s.m) } else { format!("{}×{}×{}", s.m, s.n, s.k) }
+}
+
+/// Checks `got` against the f64 reference on up to 64 evenly spread rows (the full reference of a
+/// 4096³ product would take a minute of CPU).
+pub fn check_sampled(got: &HostMatrix, a: &HostMatrix, b: &HostMatrix) -> Check {
+    let picks: Vec<usize> = if a.rows <= 64 { (0..a.rows).collect() } else { (0..64).map(|i| i * (a.rows - 1) / 63).collect() };
+    let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| a.get(picks[r], c));
+    let got_rows = HostMatrix::from_fn(picks.len(), got.cols, |r, c| got.get(picks[r], c));
+    match check_matmul(&got_rows, &matmul_reference(&a_rows, b)) {
+        Ok(()) => Check::Ok,
+        Err(e) => {
+            eprintln!("[scorecard] check failed: {e}");
+            Check::Failed
+        }
+    }
+}
+
+impl Scorecard {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Fills the derived columns from the rows of the same size.
+    pub fn finish(&mut self) {
+        let snapshot = self.rows.clone();
+        let find = |size: &str, key: &str| snapshot.iter().find(|r| r.size == size && r.key == key).cloned();
+        for row in &mut self.rows {
+            let cpu = find(&row.size, "cpu");
+            let cublas = find(&row.size, "cublas");
+            row.speedup_vs_cpu = cpu.map(|c| c.ms / row.ms);
+            row.pct_of_cublas = cublas.map(|c| 100.0 * c.ms / row.ms);
+            row.pct_of_peak = self.peak_fp32_gflops.filter(|_| row.key != "cpu" && row.key != "cpu-naive").map(|p| 100.0 * row.gflops / p);
+            if !row.key.starts_with("cpu") && !row.key.starts_with("cuda-c") && row.key != "cublas" {
+                row.vs_cuda_c = find(&row.size, &format!("cuda-c-{}", row.key)).map(|c| c.ms / row.ms);
+            }
+        }
+        if let Some(copy) = self.copy_gb_per_s {
+            for bw in &mut self.bandwidth {
+                bw.pct_of_copy = Some(100.0 * bw.gb_per_s / copy);
+            }
+        }
+    }
+
+    /// The table in Markdown, one section per size, plus the bandwidth section.
+    pub fn markdown(&self) -> String {
+        let opt = |v: Option<f64>, f: &dyn Fn(f64) -> String| v.map(f).unwrap_or_else(|| "—".into());
+        let mut s = String::new();
+        if let Some(dev) = &self.device {
+            s += &format!(
+                "Device: **{dev}** (sm_{}, {} SMs, {} MHz) — FP32 peak {} GFLOP/s, device copy {} GB/s (measured)\n\n",
+                self.compute_capability.clone().unwrap_or_default(),
+                self.sm_count.unwrap_or(0),
+                opt(self.sm_clock_mhz, &|v| format!("{v:.0}")),
+                opt(self.peak_fp32_gflops, &|v| format!("{v:.0}")),
+                opt(self.copy_gb_per_s, &|v| format!("{v:.0}")),
+            );
+        }
+        if let Some(why) = &self.gpu_skipped {
+            s += &format!("**GPU part skipped**: {why}. Only the CPU baseline was measured.\n\n");
+        }
+        s += "| size | implementation | GFLOP/s | ms | × CPU | % cuBLAS | % peak | ÷ CUDA C | FLOP/B | check |\n";
+        s += "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
+        for r in &self.rows {
+            s += &format!(
+                "| {} | {} | {:.0} | {:.3} | {} | {} | {} | {} | {} | {:?} |\n",
+                r.size,
+                r.name,
+                r.gflops,
+                r.ms,
+                opt(r.speedup_vs_cpu, &|v| format!("{v:.1}×")),
+                opt(r.pct_of_cublas, &|v| format!("{v:.1}%")),
+                opt(r.pct_of_peak, &|v| format!("{v:.1}%")),
+                opt(r.vs_cuda_c, &|v| format!("{v:.3}")),
+                opt(r.flop_per_byte, &|v| format!("{v:.2}")),
+                r.check,
+            );
+        }
+        if !self.bandwidth.is_empty() {
+            s += "\n| bandwidth | elements | GB/s | ms | % of device copy | check |\n|---|---:|---:|---:|---:|---|\n";
+            for b in &self.bandwidth {
+                s += &format!("| {} | {} | {:.0} | {:.4} | {} | {:?} |\n", b.name, b.elements, b.gb_per_s, b.ms, opt(b.pct_of_copy, &|v| format!("{v:.1}%")), b.check);
+            }
+        }
+        s
+    }
+}

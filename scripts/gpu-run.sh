@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repo root, after scripts/gpu-bundle.sh prepared .gpu/ elsewhere.
+# Writes (at most 8 files, flat) under $OUT:
+#   device.txt      nvidia-smi's view of the GPU
+#   tests.log       every test executable's output (GPU parity, errors, PTX checks, unit tests)
+#   sanitizer.log   compute-sanitizer memcheck / racecheck / synccheck / initcheck on small shapes
+#   scorecard.json, scorecard.md   the scorecard (SCORECARD_ARGS overrides its options)
+#   bench.log       criterion benches, when bundled and RUN_BENCHES=1
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+status=0
+{ echo "commit: $(cat .gpu/COMMIT 2>/dev/null)"; date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,memory.total --format=csv; } > "$OUT/device.txt" 2>&1
+
+if [ "${RUN_TESTS:-1}" = 1 ]; then
+  : > "$OUT/tests.log"
+  for t in .gpu/tests/*; do
+    echo "=== $t" >> "$OUT/tests.log"
+    "$t" >> "$OUT/tests.log" 2>&1 || { status=1; echo "FAILED: $t" >> "$OUT/tests.log"; }
+  done
+  grep -E "^(===|test result|skipped|FAILED)|\.\.\. FAILED" "$OUT/tests.log"
+fi
+
+if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  : > "$OUT/sanitizer.log"
+  # Our kernels only (not cuBLAS), on small and odd shapes.
+  filter=${SANITIZER_FILTER:-"matmul_ vec_add_1"}
+  for tool in memcheck racecheck synccheck initcheck; do
+    echo "=== compute-sanitizer --tool $tool" >> "$OUT/sanitizer.log"
+    # shellcheck disable=SC2086
+    compute-sanitizer --tool "$tool" --error-exitcode 3 .gpu/tests/gpu_parity --skip 1024 --skip 4096 --skip 1000x --skip cuda_c --skip cublas --skip 67108864 $filter \
+      >> "$OUT/sanitizer.log" 2>&1 || { status=1; echo "SANITIZER FAILED: $tool" >> "$OUT/sanitizer.log"; }
+  done
+  grep -E "^===|SUMMARY|FAILED|test result" "$OUT/sanitizer.log"
+fi
+
+if [ "${RUN_SCORECARD:-1}" = 1 ]; then
+  # shellcheck disable=SC2086
+  .gpu/bin/scorecard --out "$OUT" ${SCORECARD_ARGS:-} > /dev/null 2> "$OUT/scorecard.progress" || status=1
+  cat "$OUT/scorecard.md" 2>/dev/null
+  tail -3 "$OUT/scorecard.progress"; rm -f "$OUT/scorecard.progress"
+fi
+
+if [ "${RUN_BENCHES:-0}" = 1 ]; then
+  for b in .gpu/bin/bench-*; do [ -e "$b" ] && "$b" --bench >> "$OUT/bench.log" 2>&1 || status=1; done
+  grep -E "GFLOP|GB/s|Gelem|time:" "$OUT/bench.log" | tail -40
+fi
+exit $status

@@ -1,0 +1,49 @@
+//! Typed errors through the public API. The no-driver checks run here (CI has no GPU); the rest need one.
+use libtest_mimic::{Failed, Trial};
+use tessera::{context::driver_present, Algo, DeviceBuffer, DeviceMatrix, Error, Gpu, HostMatrix};
+use tessera_tests::{gpu_trial, run};
+
+fn expect(result: Result<impl std::fmt::Debug, Error>, want: fn(&Error) -> bool, what: &str) -> Result<(), String> {
+    match result {
+        Err(e) if want(&e) => Ok(()),
+        other => Err(format!("{what}: expected a typed error, got {other:?}")),
+    }
+}
+
+fn main() {
+    let no_driver = !driver_present();
+    let trials = vec![
+        Trial::test("no_driver_is_a_typed_error", || match Gpu::new(0) {
+            Err(Error::NoDriver) => Ok(()),
+            Err(e) => Err(Failed::from(format!("expected NoDriver, got {e}"))),
+            Ok(_) => Err(Failed::from("a GPU opened without a driver")),
+        })
+        .with_ignored_flag(!no_driver),
+        gpu_trial("missing_device_ordinal_is_no_device", |_| {
+            expect(Gpu::new(1 << 20).map(|_| ()), |e| matches!(e, Error::NoDevice { .. }), "Gpu::new(huge)")
+        }),
+        gpu_trial("matmul_inner_mismatch_is_typed", |g| {
+            let (a, b) = (HostMatrix::from_fn(4, 5, |_, _| 1.0), HostMatrix::from_fn(6, 7, |_, _| 1.0));
+            expect(g.matmul_host(Algo::Tiled, &a, &b), |e| matches!(e, Error::ShapeMismatch { .. }), "4×5 · 6×7")
+        }),
+        gpu_trial("matmul_wrong_output_shape_is_typed", |g| {
+            let a = DeviceMatrix::zeros(g, 4, 5).map_err(|e| e.to_string())?;
+            let b = DeviceMatrix::zeros(g, 5, 7).map_err(|e| e.to_string())?;
+            let mut c = DeviceMatrix::zeros(g, 7, 4).map_err(|e| e.to_string())?;
+            expect(g.matmul(Algo::Naive, &a, &b, &mut c), |e| matches!(e, Error::ShapeMismatch { .. }), "C 7×4")
+        }),
+        gpu_trial("vec_add_length_mismatch_is_typed", |g| {
+            expect(g.vec_add_host(&[1.0; 3], &[1.0; 4]), |e| matches!(e, Error::ShapeMismatch { .. }), "3 vs 4")
+        }),
+        gpu_trial("vec_add_empty_is_a_no_op", |g| match g.vec_add_host(&[], &[]) {
+            Ok(v) if v.is_empty() => Ok(()),
+            other => Err(format!("{other:?}")),
+        }),
+        gpu_trial("huge_allocation_is_out_of_memory_and_gpu_still_works", |g| {
+            expect(DeviceBuffer::<f32>::zeros(g, 1 << 42).map(|_| ()), |e| matches!(e, Error::OutOfMemory { .. }), "16 TiB")?;
+            let sum = g.vec_add_host(&[1.0, 2.0], &[3.0, 4.0]).map_err(|e| e.to_string())?;
+            if sum == [4.0, 6.0] { Ok(()) } else { Err(format!("after OOM: {sum:?}")) }
+        }),
+    ];
+    run(trials)
+}

@@ -1,0 +1,75 @@
+//! GPU parity: every kernel (and every anchor) against the f64 CPU reference.
+//!
+//! Each check draws fresh random inputs, poisons the output with NaN first, and compares every element
+//! with the K-scaled tolerance of `tessera::reference`.
+use libtest_mimic::Trial;
+use tessera::reference::{check_matmul, matmul_reference};
+use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, HostMatrix};
+use tessera_anchors::{Cublas, CudaC};
+use tessera_tests::{gpu_trial, poisoned_matrix, random_matrix, random_vec, rng, run, PARITY_SHAPES};
+
+/// Which implementation computes the product.
+#[derive(Clone, Copy, Debug)]
+enum Impl {
+    Rust(Algo),
+    CudaC(Algo),
+    Cublas,
+}
+
+fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
+    let mut rng = rng((m * 31 + n * 7 + k) as u64);
+    let (a, b) = (random_matrix(&mut rng, m, k), random_matrix(&mut rng, k, n));
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let (da, db) = (DeviceMatrix::from_host(gpu, &a).map_err(|e| err(&e))?, DeviceMatrix::from_host(gpu, &b).map_err(|e| err(&e))?);
+    let mut dc = poisoned_matrix(gpu, m, n)?;
+    match imp {
+        Impl::Rust(algo) => gpu.matmul(algo, &da, &db, &mut dc).map_err(|e| err(&e))?,
+        Impl::CudaC(algo) => CudaC::new(gpu).and_then(|c| c.matmul(gpu, algo, &da, &db, &mut dc)).map_err(|e| err(&e))?,
+        Impl::Cublas => Cublas::new(gpu).and_then(|c| c.sgemm(&da, &db, &mut dc)).map_err(|e| err(&e))?,
+    }
+    gpu.synchronize().map_err(|e| err(&e))?;
+    let got: HostMatrix = dc.to_host(gpu).map_err(|e| err(&e))?;
+    check_matmul(&got, &matmul_reference(&a, &b)).map_err(|e| format!("{imp:?} {m}×{n}×{k}: {e}"))
+}
+
+fn check_vec_add(gpu: &Gpu, len: usize) -> Result<(), String> {
+    let mut rng = rng(len as u64);
+    let (a, b) = (random_vec(&mut rng, len), random_vec(&mut rng, len));
+    let err = |e: tessera::Error| e.to_string();
+    let (da, db) = (DeviceBuffer::from_host(gpu, &a).map_err(err)?, DeviceBuffer::from_host(gpu, &b).map_err(err)?);
+    let mut dc = DeviceBuffer::from_host(gpu, &vec![f32::NAN; len]).map_err(err)?;
+    gpu.vec_add(&da, &db, &mut dc).map_err(err)?;
+    let got = dc.to_host(gpu).map_err(err)?;
+    // One rounded f32 addition on both sides: the results must be bit-identical.
+    match (0..len).find(|&i| got[i].to_bits() != (a[i] + b[i]).to_bits()) {
+        None => Ok(()),
+        Some(i) => Err(format!("vec_add len {len}: element {i} is {}, expected {}", got[i], a[i] + b[i])),
+    }
+}
+
+fn main() {
+    let mut trials: Vec<Trial> = Vec::new();
+    for algo in Algo::ALL {
+        for shape in PARITY_SHAPES {
+            let name = format!("matmul_{}_{}x{}x{}", algo.label(), shape.0, shape.1, shape.2);
+            trials.push(gpu_trial(name, move |g| check_product(g, Impl::Rust(algo), shape)));
+        }
+        for shape in [(17, 33, 9), (1000, 1037, 519)] {
+            let name = format!("cuda_c_{}_{}x{}x{}", algo.label(), shape.0, shape.1, shape.2);
+            trials.push(gpu_trial(name, move |g| check_product(g, Impl::CudaC(algo), shape)));
+        }
+        trials.push(gpu_trial(format!("matmul_{}_k0_gives_zeros", algo.label()), move |g| {
+            let (a, b) = (HostMatrix::new(3, 0, vec![]).unwrap(), HostMatrix::new(0, 5, vec![]).unwrap());
+            let c = g.matmul_host(algo, &a, &b).map_err(|e| e.to_string())?;
+            if (c.rows, c.cols) == (3, 5) && c.data.iter().all(|&x| x == 0.0) { Ok(()) } else { Err(format!("{c:?}")) }
+        }));
+    }
+    for shape in [(17, 33, 9), (1000, 1037, 519)] {
+        let name = format!("cublas_{}x{}x{}", shape.0, shape.1, shape.2);
+        trials.push(gpu_trial(name, move |g| check_product(g, Impl::Cublas, shape)));
+    }
+    for len in [1usize, 1000, 1 << 26] {
+        trials.push(gpu_trial(format!("vec_add_{len}"), move |g| check_vec_add(g, len)));
+    }
+    run(trials)
+}
