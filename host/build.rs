@@ -4,6 +4,12 @@
 //! `-Zbuild-std=core`). This script therefore runs that toolchain explicitly through rustup, so a crate
 //! that depends on `tessera` builds with any toolchain, as long as rustup has the pinned one installed.
 //!
+//! The kernels crate declares `crate-type = ["cdylib", "rlib"]`: the cdylib is what the nvptx64
+//! target links into the PTX module (through `kernels/ptx-link.sh`); the rlib built next to it here is
+//! unused, and exists so that host crates (tessera-emulator) can depend on the same source compiled for
+//! the CPU. The kernels crate is not a member of the root workspace: this nested build uses its own
+//! `[workspace]`, `[profile]` (panic = "abort", codegen-units = 1) and Cargo.lock.
+//!
 //! The nested cargo gets a clean environment: variables the outer cargo sets for build scripts
 //! (`RUSTC`, `CARGO_ENCODED_RUSTFLAGS`, `RUSTUP_TOOLCHAIN`, …) would otherwise leak into it and, for
 //! example, silently drop `-Ctarget-cpu=sm_90` (measured: the PTX came out `.target sm_70`).

@@ -194,8 +194,9 @@ impl Gpu {
     }
 }
 
-/// 256 threads per block, one element per thread.
-fn vec_add_config(n: usize) -> Result<LaunchConfig> {
+/// The launch configuration of [`Gpu::vec_add`] for `n` elements: 256 threads per block, one element
+/// per thread (public so the CPU executor tests launch exactly what the GPU launches).
+pub fn vec_add_config(n: usize) -> Result<LaunchConfig> {
     const BLOCK: usize = 256;
     let blocks = u32::try_from(n.div_ceil(BLOCK))
         .ok()

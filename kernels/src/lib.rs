@@ -6,9 +6,17 @@
 //! Kernels use only the vocabulary in [`device`] (thread indices, `sync_threads`, shared tiles, memory
 //! views, `fma`), the same words cuda_std offers, so a future rust-cuda backend could compile this source.
 //! Each kernel is declared through [`kernel!`], which gives it the PTX entry ABI on the GPU.
-#![no_std]
-#![feature(abi_ptx, stdarch_nvptx, core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
-#![allow(internal_features)]
+//!
+//! The same source also builds for the host, as an ordinary (std, stable-Rust) library: each kernel
+//! is then a plain `pub unsafe fn`, and the [`device`] functions read the per-thread context of the CPU
+//! executor (crate `tessera-emulator`), which runs a launch with CUDA's thread and barrier semantics
+//! and checks every index. Only the nvptx64 build is `no_std` and uses nightly features.
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_ptx, stdarch_nvptx, core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)
+)]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 #[macro_use]
@@ -19,6 +27,8 @@ pub mod vec_add;
 
 /// A kernel that reaches a bounds check or an explicit `panic!` traps: the launch fails with
 /// `CUDA_ERROR_LAUNCH_FAILED` (see the host crate's error docs). No formatting code is linked.
+/// GPU only: a host build uses std's panic machinery (the CPU executor catches the unwind).
+#[cfg(target_arch = "nvptx64")]
 #[panic_handler]
 fn panic(_info: &core::panic::PanicInfo) -> ! {
     // SAFETY: `trap` has no preconditions; it aborts this thread's kernel execution.

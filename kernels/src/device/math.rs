@@ -4,7 +4,16 @@
 ///
 /// Rust never contracts `a * b + c` into an FMA on its own (CUDA C does, by default), so kernels that
 /// want the FMA throughput and accuracy of CUDA C ask for it here.
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     core::intrinsics::fmaf32(a, b, c)
+}
+
+/// `a * b + c` with a single rounding, on the host: `f32::mul_add` rounds exactly like `fma.rn.f32`,
+/// so a host run computes bit-identical results to the GPU for the same order of operations.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn fma(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
 }

@@ -46,9 +46,10 @@ impl<T: Copy> View<T> {
     /// `i < self.len()`. On the GPU this is not checked (it is the kernel's documented indexing
     /// invariant); a host build of the kernel checks it and reports the offending thread.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub unsafe fn get(&self, i: usize) -> T {
         #[cfg(not(target_arch = "nvptx64"))]
-        assert!(i < self.len, "index {i} out of bounds for a view of {} elements", self.len);
+        self.check(i);
         // SAFETY: `i < len` by the caller's contract, and `ptr .. ptr + len` is valid by `new`'s.
         unsafe { *self.ptr.add(i) }
     }
@@ -58,10 +59,22 @@ impl<T: Copy> View<T> {
     /// # Safety
     /// As [`View::get`].
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub unsafe fn set(&self, i: usize, value: T) {
         #[cfg(not(target_arch = "nvptx64"))]
-        assert!(i < self.len, "index {i} out of bounds for a view of {} elements", self.len);
+        self.check(i);
         // SAFETY: as in `get`.
         unsafe { *self.ptr.add(i) = value }
+    }
+
+    /// Host builds: unwinds with [`KernelFault::OutOfBounds`](super::host::KernelFault) naming the
+    /// index, the length and the kernel's source line, which the CPU executor reports.
+    #[cfg(not(target_arch = "nvptx64"))]
+    #[inline(always)]
+    #[track_caller]
+    fn check(&self, i: usize) {
+        if i >= self.len {
+            super::host::out_of_bounds(format_args!("index {i} out of bounds for a view of {} elements", self.len));
+        }
     }
 }

@@ -4,6 +4,12 @@
 //! - [`shared`]: the block's shared memory;
 //! - [`mem`]: typed views over global or shared memory;
 //! - [`math`]: fused multiply-add.
+//!
+//! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
+//! barriers, `.shared` memory) and a host implementation that reads the context a CPU executor
+//! installs per thread ([`host`], host builds only). Kernels are written once against these names.
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod host;
 pub mod math;
 pub mod mem;
 pub mod shared;

@@ -1,47 +1,55 @@
 //! Thread and block coordinates, and the block-wide barrier.
+//!
+//! On the GPU each coordinate is a PTX special register; in a host build it comes from the context the
+//! CPU executor installed for the calling thread ([`super::host`]). Kernels see the same functions.
+#[cfg(target_arch = "nvptx64")]
 use core::arch::nvptx;
 
-/// `threadIdx.x`
-#[inline(always)]
-pub fn thread_idx_x() -> u32 {
-    // SAFETY: reading a special register has no preconditions.
-    unsafe { nvptx::_thread_idx_x() as u32 }
+/// Declares coordinate functions, one line each: the `core::arch::nvptx` intrinsic that reads the
+/// special register on the GPU, and the [`super::host::ThreadContext`] field and axis read on the host.
+macro_rules! coordinates {
+    ($( $(#[$doc:meta])* $name:ident => $intrinsic:ident, $field:ident . $axis:ident; )*) => {$(
+        $(#[$doc])*
+        #[cfg(target_arch = "nvptx64")]
+        #[inline(always)]
+        pub fn $name() -> u32 {
+            // SAFETY: reading a special register has no preconditions.
+            unsafe { nvptx::$intrinsic() as u32 }
+        }
+        $(#[$doc])*
+        #[cfg(not(target_arch = "nvptx64"))]
+        #[inline(always)]
+        pub fn $name() -> u32 {
+            super::host::with(|ctx| ctx.$field.$axis)
+        }
+    )*};
 }
-/// `threadIdx.y`
-#[inline(always)]
-pub fn thread_idx_y() -> u32 {
-    // SAFETY: reading a special register has no preconditions.
-    unsafe { nvptx::_thread_idx_y() as u32 }
-}
-/// `blockIdx.x`
-#[inline(always)]
-pub fn block_idx_x() -> u32 {
-    // SAFETY: reading a special register has no preconditions.
-    unsafe { nvptx::_block_idx_x() as u32 }
-}
-/// `blockIdx.y`
-#[inline(always)]
-pub fn block_idx_y() -> u32 {
-    // SAFETY: reading a special register has no preconditions.
-    unsafe { nvptx::_block_idx_y() as u32 }
-}
-/// `blockDim.x`
-#[inline(always)]
-pub fn block_dim_x() -> u32 {
-    // SAFETY: reading a special register has no preconditions.
-    unsafe { nvptx::_block_dim_x() as u32 }
-}
-/// `blockDim.y`
-#[inline(always)]
-pub fn block_dim_y() -> u32 {
-    // SAFETY: reading a special register has no preconditions.
-    unsafe { nvptx::_block_dim_y() as u32 }
-}
-/// `gridDim.x`
-#[inline(always)]
-pub fn grid_dim_x() -> u32 {
-    // SAFETY: reading a special register has no preconditions.
-    unsafe { nvptx::_grid_dim_x() as u32 }
+
+coordinates! {
+    /// `threadIdx.x`
+    thread_idx_x => _thread_idx_x, thread_idx.x;
+    /// `threadIdx.y`
+    thread_idx_y => _thread_idx_y, thread_idx.y;
+    /// `threadIdx.z`
+    thread_idx_z => _thread_idx_z, thread_idx.z;
+    /// `blockIdx.x`
+    block_idx_x => _block_idx_x, block_idx.x;
+    /// `blockIdx.y`
+    block_idx_y => _block_idx_y, block_idx.y;
+    /// `blockIdx.z`
+    block_idx_z => _block_idx_z, block_idx.z;
+    /// `blockDim.x`
+    block_dim_x => _block_dim_x, block_dim.x;
+    /// `blockDim.y`
+    block_dim_y => _block_dim_y, block_dim.y;
+    /// `blockDim.z`
+    block_dim_z => _block_dim_z, block_dim.z;
+    /// `gridDim.x`
+    grid_dim_x => _grid_dim_x, grid_dim.x;
+    /// `gridDim.y`
+    grid_dim_y => _grid_dim_y, grid_dim.y;
+    /// `gridDim.z`
+    grid_dim_z => _grid_dim_z, grid_dim.z;
 }
 
 /// The global 1-D index `blockIdx.x * blockDim.x + threadIdx.x`, in 64 bits so it cannot wrap.
@@ -60,11 +68,20 @@ pub fn grid_size_1d() -> usize {
 /// shared-memory writes before it visible to all of them after it.
 ///
 /// Every thread of the block must call it the same number of times: never call it inside a branch
-/// that some threads of the block skip (it lowers to `barrier.sync.aligned`).
+/// that some threads of the block skip (it lowers to `barrier.sync.aligned`). On the host the CPU
+/// executor's barrier detects a violation and reports it instead of hanging.
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn sync_threads() {
     // SAFETY: a barrier has no memory-safety preconditions; uniform control flow is the caller's
     // contract documented above (a violation deadlocks or is undefined, it does not corrupt memory
     // outside the block).
     unsafe { nvptx::_syncthreads() }
+}
+
+/// `__syncthreads()` on the host: the executor's block barrier (see the GPU version's contract).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn sync_threads() {
+    super::host::with(|ctx| ctx.barrier.sync())
 }

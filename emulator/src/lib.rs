@@ -1,0 +1,224 @@
+//! A CPU executor for tessera's kernels: one kernel source, run without a GPU.
+//!
+//! The kernels crate compiles for the host as an ordinary library; there each kernel is a plain
+//! `pub unsafe fn` and the device vocabulary (`thread::*`, `sync_threads`, `shared::*`) reads the
+//! per-thread context this executor installs. [`launch`] runs a grid with CUDA's semantics:
+//!
+//! - every thread of a block is an OS thread, all running at once, so `sync_threads` is a real barrier
+//!   (a `Mutex` + `Condvar` one that also tracks returned threads);
+//! - each block gets its own zeroed, 16-byte-aligned dynamic shared memory of the requested size;
+//! - indices and dimensions are exact; blocks run one after another (a block of 256 threads already
+//!   keeps a small machine busy, and sequential blocks make the first reported fault deterministic).
+//!
+//! Faults come back as typed [`EmuError`]s naming the kernel, block and thread — an index outside a
+//! view, a barrier some threads of the block skip, any other panic — and never as a hang: the first
+//! fault poisons the block's barrier so that the other threads unwind too.
+//!
+//! Kernels need the unwinding panic strategy on the host (the default); with `panic = "abort"` a
+//! fault aborts the process instead of being reported.
+//!
+//! ```
+//! use tessera_emulator::{launch, Launch, SyncPtr};
+//! use tessera_kernels::vec_add::vec_add;
+//!
+//! let (a, b, mut c) = (vec![1.0f32; 300], vec![2.0f32; 300], vec![0.0f32; 300]);
+//! let (pa, pb, pc) = (SyncPtr::from_const(a.as_ptr()), SyncPtr::from_const(b.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+//! launch("vec_add", Launch::new((2, 1, 1), (256, 1, 1), 0), || {
+//!     // SAFETY: the three buffers hold 300 floats and outlive the launch.
+//!     unsafe { vec_add(pa.get(), pb.get(), pc.get(), 300) }
+//! })
+//! .unwrap();
+//! assert!(c.iter().all(|&x| x == 3.0));
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod barrier;
+mod error;
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+
+pub use error::EmuError;
+pub use tessera_kernels::device::host::Dim3;
+use tessera_kernels::device::host::{self, KernelFault, SharedRegion, ThreadContext};
+
+use barrier::{Aborted, BlockSync, ThreadHandle};
+
+/// Most threads in one block (all CUDA GPUs since compute capability 2.0).
+pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
+/// Largest `blockDim.x`, `.y` and `.z`.
+pub const MAX_BLOCK_DIM: Dim3 = Dim3::new(1024, 1024, 64);
+/// Largest `gridDim.x`, `.y` and `.z`.
+pub const MAX_GRID_DIM: Dim3 = Dim3::new(i32::MAX as u32, 65_535, 65_535);
+/// Most dynamic shared memory one block may use on sm_90 (227 KiB, after opting in).
+pub const MAX_SHARED_BYTES: usize = 227 * 1024;
+/// Stack of each emulated thread: kernels keep their state in registers-worth of locals.
+const THREAD_STACK_BYTES: usize = 1 << 20;
+
+/// A launch configuration, as in `cuLaunchKernel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Launch {
+    pub grid: (u32, u32, u32),
+    pub block: (u32, u32, u32),
+    /// Bytes of dynamic shared memory per block.
+    pub shared_bytes: usize,
+}
+
+impl Launch {
+    pub fn new(grid: (u32, u32, u32), block: (u32, u32, u32), shared_bytes: usize) -> Self {
+        Self { grid, block, shared_bytes }
+    }
+
+    /// Checks the configuration against CUDA's limits (as the driver would at launch).
+    fn validate(&self, kernel: &'static str) -> Result<(), EmuError> {
+        let (grid, block) = (Dim3::from(self.grid), Dim3::from(self.block));
+        if grid.count() == 0 || block.count() == 0 {
+            return Err(EmuError::InvalidLaunch { kernel, detail: format!("grid {grid} and block {block} must be ≥ 1 in every dimension") });
+        }
+        let threads = block.count();
+        if threads > MAX_THREADS_PER_BLOCK || block.x > MAX_BLOCK_DIM.x || block.y > MAX_BLOCK_DIM.y || block.z > MAX_BLOCK_DIM.z {
+            return Err(EmuError::TooManyThreads { kernel, block, threads });
+        }
+        if grid.x > MAX_GRID_DIM.x || grid.y > MAX_GRID_DIM.y || grid.z > MAX_GRID_DIM.z {
+            return Err(EmuError::InvalidLaunch { kernel, detail: format!("grid {grid} exceeds the limit {MAX_GRID_DIM}") });
+        }
+        if self.shared_bytes > MAX_SHARED_BYTES {
+            return Err(EmuError::SharedMemoryTooLarge { kernel, requested: self.shared_bytes, limit: MAX_SHARED_BYTES });
+        }
+        Ok(())
+    }
+}
+
+/// A raw pointer that the emulated threads may share: the CPU counterpart of a device pointer passed
+/// as a kernel argument to every GPU thread.
+///
+/// Call [`SyncPtr::get`] inside the kernel closure (not `.0`): a closure that names only the field
+/// would capture the bare pointer, which is neither `Send` nor `Sync`.
+#[derive(Debug)]
+pub struct SyncPtr<T>(*mut T);
+
+impl<T> Clone for SyncPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SyncPtr<T> {}
+
+// SAFETY: a SyncPtr is only an address; like a device pointer given to every GPU thread, what the
+// threads do through it is governed by the kernel's own contract (disjoint writes, barriers between
+// dependent accesses), which the caller of the `unsafe` kernel fn vouches for.
+unsafe impl<T: Send + Sync> Send for SyncPtr<T> {}
+// SAFETY: as for Send: sharing the address is harmless; accesses are the kernel's contract.
+unsafe impl<T: Send + Sync> Sync for SyncPtr<T> {}
+
+impl<T> SyncPtr<T> {
+    pub fn new(ptr: *mut T) -> Self {
+        Self(ptr)
+    }
+
+    /// A pointer to data the kernel only reads (a `*const T` argument).
+    pub fn from_const(ptr: *const T) -> Self {
+        Self(ptr as *mut T)
+    }
+
+    pub fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+/// Runs `kernel` once per thread of the grid described by `cfg`, with CUDA semantics (see the crate
+/// docs). `kernel` is the call of one kernel fn with its arguments; it is the same for every thread,
+/// as on the GPU, and the device functions tell the threads apart.
+///
+/// `name` is used in errors and thread names only. Returns the first fault of the first faulting
+/// block; blocks after it do not run.
+pub fn launch(name: &'static str, cfg: Launch, kernel: impl Fn() + Sync) -> Result<(), EmuError> {
+    cfg.validate(name)?;
+    let (grid, block) = (Dim3::from(cfg.grid), Dim3::from(cfg.block));
+    // One allocation reused by every block, zeroed before each: u128 gives CUDA's 16-byte alignment.
+    let mut shared = vec![0u128; cfg.shared_bytes.div_ceil(16)];
+    for z in 0..grid.z {
+        for y in 0..grid.y {
+            for x in 0..grid.x {
+                shared.fill(0);
+                let region = SharedRegion { base: shared.as_mut_ptr().cast::<u8>(), bytes: cfg.shared_bytes };
+                run_block(name, Dim3::new(x, y, z), grid, block, region, &kernel)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs one block: all its threads at once, joined before returning.
+fn run_block(
+    kernel_name: &'static str,
+    block_idx: Dim3,
+    grid_dim: Dim3,
+    block_dim: Dim3,
+    shared: SharedRegion,
+    kernel: &(impl Fn() + Sync),
+) -> Result<(), EmuError> {
+    let sync = Arc::new(BlockSync::new(kernel_name, block_idx, block_dim));
+    let shared_base = SyncPtr::new(shared.base);
+    std::thread::scope(|scope| {
+        for tid in 0..block_dim.count() as u32 {
+            let thread_idx = sync.thread_of(tid);
+            let sync_for_thread = Arc::clone(&sync);
+            let body = move || {
+                let ctx = ThreadContext {
+                    thread_idx,
+                    block_idx,
+                    block_dim,
+                    grid_dim,
+                    barrier: Arc::new(ThreadHandle { block: Arc::clone(&sync_for_thread), tid }),
+                    shared: SharedRegion { base: shared_base.get(), bytes: shared.bytes },
+                };
+                let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                    let _entered = host::enter(ctx);
+                    kernel();
+                }));
+                if let Err(payload) = outcome {
+                    if let Some(error) = classify(kernel_name, block_idx, thread_idx, payload) {
+                        sync_for_thread.fail(error);
+                    }
+                }
+                sync_for_thread.exit(tid);
+            };
+            let spawned = std::thread::Builder::new()
+                .name(format!("{kernel_name} block {block_idx} thread {thread_idx}"))
+                .stack_size(THREAD_STACK_BYTES)
+                .spawn_scoped(scope, body);
+            if let Err(source) = spawned {
+                // The threads already running would wait for this one at their first barrier.
+                sync.fail(EmuError::Spawn { kernel: kernel_name, source });
+                break;
+            }
+        }
+    });
+    match sync.take_error() {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// Turns a thread's unwind payload into the error to report, or `None` for a thread that only
+/// unwound because another one faulted first.
+fn classify(kernel: &'static str, block: Dim3, thread: Dim3, payload: Box<dyn std::any::Any + Send>) -> Option<EmuError> {
+    if payload.is::<Aborted>() {
+        return None;
+    }
+    if let Some(KernelFault::OutOfBounds { message, location }) = payload.downcast_ref::<KernelFault>() {
+        let message = format!("{message} (at {location})");
+        return Some(EmuError::OutOfBounds { kernel, block, thread, message });
+    }
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with a non-string payload".to_string());
+    // core's own bounds checks (slices and arrays inside a kernel) are out-of-bounds accesses too.
+    if message.starts_with("index out of bounds") {
+        return Some(EmuError::OutOfBounds { kernel, block, thread, message });
+    }
+    Some(EmuError::Panic { kernel, block, thread, message })
+}

@@ -1,0 +1,89 @@
+//! Every tessera kernel, run on the CPU executor with the launch configuration the GPU launches use
+//! (taken from the host crate, so it cannot drift), checked against the host crate's f64 reference.
+use tessera::ops::{vec_add_config, Algo, MatmulShape};
+use tessera::reference::{check_matmul, matmul_reference};
+use tessera::HostMatrix;
+use tessera_emulator::{launch, EmuError, Launch, SyncPtr};
+use tessera_kernels::matmul::{k01_naive::matmul_naive, k02_tiled::matmul_tiled};
+use tessera_kernels::vec_add::vec_add;
+
+/// Deterministic values in [-1, 1) (xorshift32).
+fn pseudo_random(len: usize, seed: u32) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(2_654_435_761).max(1);
+    (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            (s as f32 / u32::MAX as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+/// Runs `algo`'s kernel on the emulator for `a · b`. `C` starts as NaN, so an element no thread
+/// writes fails the check.
+fn emulate_matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).expect("valid shape");
+    let cfg = algo.launch_config(shape);
+    let cfg = Launch::new(cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes as usize);
+    let kernel: unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32) = match algo {
+        Algo::Naive => matmul_naive,
+        Algo::Tiled => matmul_tiled,
+    };
+    let mut c = vec![f32::NAN; a.rows * b.cols];
+    let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+    let (m, n, k) = (shape.m, shape.n, shape.k);
+    launch(algo.kernel_name(), cfg, || {
+        // SAFETY: a, b, c hold m·k, k·n and m·n floats and outlive the launch; the launch configuration
+        // is the one the kernels document (the host crate's), and the shapes fit in 32 bits.
+        unsafe { kernel(pa.get(), pb.get(), pc.get(), m, n, k) }
+    })?;
+    Ok(HostMatrix::new(a.rows, b.cols, c).expect("C has rows·cols elements"))
+}
+
+fn check_algo_on_shape(algo: Algo, (m, n, k): (usize, usize, usize)) {
+    let a = HostMatrix::new(m, k, pseudo_random(m * k, 1 + m as u32)).unwrap();
+    let b = HostMatrix::new(k, n, pseudo_random(k * n, 7 + n as u32)).unwrap();
+    let c = emulate_matmul(algo, &a, &b).unwrap_or_else(|e| panic!("{}: {e}", algo.label()));
+    if let Err(mismatch) = check_matmul(&c, &matmul_reference(&a, &b)) {
+        panic!("{} on {m}×{n}×{k}: {mismatch}", algo.label());
+    }
+}
+
+/// M×N×K shapes: a single element, shapes that are no multiple of the 16×16 tile in any dimension,
+/// and K spanning one and two tiles.
+const SHAPES: [(usize, usize, usize); 3] = [(1, 1, 1), (17, 33, 9), (65, 63, 31)];
+
+#[test]
+fn matmul_naive_matches_reference_on_odd_shapes() {
+    for shape in SHAPES {
+        check_algo_on_shape(Algo::Naive, shape);
+    }
+}
+
+#[test]
+fn matmul_tiled_matches_reference_on_odd_shapes() {
+    for shape in SHAPES {
+        check_algo_on_shape(Algo::Tiled, shape);
+    }
+}
+
+#[test]
+fn vec_add_matches_elementwise_sum() {
+    for n in [1usize, 1000, 4097] {
+        let (a, b) = (pseudo_random(n, 3), pseudo_random(n, 4));
+        let mut c = vec![f32::NAN; n];
+        let cfg = vec_add_config(n).unwrap();
+        let cfg = Launch::new(cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes as usize);
+        let (pa, pb, pc) = (SyncPtr::from_const(a.as_ptr()), SyncPtr::from_const(b.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+        launch("vec_add", cfg, || {
+            // SAFETY: the three buffers hold n floats and outlive the launch.
+            unsafe { vec_add(pa.get(), pb.get(), pc.get(), n) }
+        })
+        .unwrap();
+        for i in 0..n {
+            // One f32 addition per element: the emulator must give exactly what the GPU gives.
+            assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "n = {n}, element {i}");
+        }
+    }
+}
