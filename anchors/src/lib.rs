@@ -55,8 +55,16 @@ impl CudaC {
         Ok(Self { functions })
     }
 
-    fn function(&self, name: &str) -> &CudaFunction {
-        &self.functions.iter().find(|(n, _)| *n == name).expect("every anchor is compiled in new()").1
+    /// Whether `algo` has a CUDA C twin (only the first rungs of the ladder do).
+    pub fn has(algo: Algo) -> bool {
+        SOURCES.iter().any(|(name, _)| *name == algo.kernel_name())
+    }
+
+    fn function(&self, name: &str) -> Result<&CudaFunction> {
+        self.functions.iter().find(|(n, _)| *n == name).map(|(_, f)| f).ok_or_else(|| AnchorError::Nvrtc {
+            file: "anchors",
+            message: format!("no CUDA C anchor named `{name}`"),
+        })
     }
 
     /// CUDA C `matmul_naive` / `matmul_tiled` with the launch configuration tessera uses for `algo`.
@@ -66,7 +74,7 @@ impl CudaC {
         if m == 0 || n == 0 || k == 0 {
             return Ok(());
         }
-        let mut launch = gpu.stream().launch_builder(self.function(algo.kernel_name()));
+        let mut launch = gpu.stream().launch_builder(self.function(algo.kernel_name())?);
         launch.arg(a.buf.as_cuda_slice()).arg(b.buf.as_cuda_slice()).arg(c.buf.as_cuda_slice_mut()).arg(&m).arg(&n).arg(&k);
         // SAFETY: the CUDA C kernels index exactly as the Rust ones (A < m·k, B < k·n, C < m·n);
         // MatmulShape::check validated the shapes and DeviceMatrix owns buffers of rows·cols floats.
@@ -85,7 +93,7 @@ impl CudaC {
         }
         let n64 = n as u64;
         let cfg = LaunchConfig { grid_dim: (n.div_ceil(256) as u32, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-        let mut launch = gpu.stream().launch_builder(self.function("vec_add"));
+        let mut launch = gpu.stream().launch_builder(self.function("vec_add")?);
         launch.arg(a.as_cuda_slice()).arg(b.as_cuda_slice()).arg(c.as_cuda_slice_mut()).arg(&n64);
         // SAFETY: reads a[0..n], b[0..n], writes c[0..n]; all three hold n floats (checked above).
         unsafe { launch.launch(cfg) }?;

@@ -20,9 +20,11 @@ impl GpuTimer {
 
     /// Runs `work` `warmup` times untimed, then `iters` times between the two events, and returns the
     /// mean milliseconds per iteration. Only the final event is waited for: no synchronize inside the loop.
-    pub fn time_ms(&self, gpu: &Gpu, warmup: usize, iters: usize, mut work: impl FnMut() -> Result<()>) -> Result<f64> {
+    ///
+    /// The work may fail with any error type that tessera's errors convert into.
+    pub fn time_ms<E: From<Error>>(&self, gpu: &Gpu, warmup: usize, iters: usize, mut work: impl FnMut() -> Result<(), E>) -> Result<f64, E> {
         if iters == 0 {
-            return Err(Error::TooLarge { op: "GpuTimer::time_ms", detail: "iters must be at least 1".into() });
+            return Err(Error::TooLarge { op: "GpuTimer::time_ms", detail: "iters must be at least 1".into() }.into());
         }
         for _ in 0..warmup {
             work()?;

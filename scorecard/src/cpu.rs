@@ -21,6 +21,12 @@ pub fn operands(shape: MatmulShape, seed: u64) -> (HostMatrix, HostMatrix) {
     (a, b)
 }
 
+/// `len` random floats in [-1, 1).
+pub fn random_vec(len: usize, seed: u64) -> Vec<f32> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect()
+}
+
 /// `C = A·B` with matrixmultiply's multithreaded SGEMM (row-major strides).
 pub fn sgemm(a: &HostMatrix, b: &HostMatrix) -> HostMatrix {
     let (m, k, n) = (a.rows, a.cols, b.cols);

@@ -3,27 +3,27 @@ use tessera::ops::MatmulShape;
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer};
 use tessera_anchors::{Cublas, CudaC};
 
-use crate::cpu::{median, operands};
+use crate::cpu::{median, operands, random_vec};
 use crate::report::{check_sampled, shape_label, Bandwidth, Check, Row, Scorecard};
-use crate::Args;
+use crate::{Args, Fail};
 
 /// Target GPU time per timed batch: long enough to dwarf event resolution and launch gaps.
 const BATCH_MS: f64 = 200.0;
 
-fn s<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
+/// Any error, as its message.
+fn s<E: std::fmt::Display>(e: E) -> Fail {
+    e.to_string().into()
 }
 
 /// Times `work` as the median over `repeat` batches of event-timed back-to-back launches, after a
 /// warm-up; the batch length is chosen from one trial launch so that each batch lasts ~BATCH_MS.
-fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
+fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), Fail>) -> Result<f64, Fail> {
     let timer = GpuTimer::new(gpu).map_err(s)?;
-    let mut call = || work().map_err(|e| tessera::Error::ShapeMismatch { op: "timed work", detail: e });
-    let trial = timer.time_ms(gpu, 2, 1, &mut call).map_err(s)?;
+    let trial = timer.time_ms(gpu, 2, 1, &mut work)?;
     let iters = ((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, 2000);
     let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat {
-        times.push(timer.time_ms(gpu, 1, iters, &mut call).map_err(s)?);
+        times.push(timer.time_ms(gpu, 1, iters, &mut work)?);
     }
     Ok(median(&mut times))
 }
@@ -36,7 +36,7 @@ enum Impl {
     Cublas,
 }
 
-pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize, card: &mut Scorecard) -> Result<(), String> {
+pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
     let info = gpu.info().map_err(s)?;
     card.device = Some(info.name.clone());
     card.compute_capability = Some(format!("{}{}", info.compute_capability.0, info.compute_capability.1));
@@ -48,12 +48,14 @@ pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize
     let cublas = Cublas::new(gpu).map_err(s)?;
     let algos: Vec<Algo> = Algo::ALL.into_iter().filter(|a| args.kernels.is_empty() || args.kernels.iter().any(|k| k == a.label())).collect();
     if algos.is_empty() {
-        return Err(format!("--kernels matched none of {:?}", Algo::ALL.map(|a| a.label())));
+        return Err(format!("--kernels matched none of {:?}", Algo::ALL.map(|a| a.label())).into());
     }
     let mut impls: Vec<Impl> = Vec::new();
     for &a in &algos {
         impls.push(Impl::Rust(a));
-        impls.push(Impl::CudaC(a));
+        if CudaC::has(a) {
+            impls.push(Impl::CudaC(a));
+        }
     }
     impls.push(Impl::Cublas);
 
@@ -71,7 +73,7 @@ pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize
                 Impl::Cublas => ("cuBLAS SGEMM (FP32)".to_string(), "cublas".to_string(), Some(shape.min_bytes())),
             };
             eprintln!("[scorecard] {step}/{total} {} {name}", shape_label(shape));
-            let run = |dc: &mut DeviceMatrix| -> Result<(), String> {
+            let run = |dc: &mut DeviceMatrix| -> Result<(), Fail> {
                 match imp {
                     Impl::Rust(al) => gpu.matmul(al, &da, &db, dc).map_err(s),
                     Impl::CudaC(al) => cuda_c.matmul(gpu, al, &da, &db, dc).map_err(s),
@@ -95,18 +97,17 @@ pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize
 }
 
 /// vec_add (Rust and CUDA C) against a device-to-device copy of the same length.
-fn measure_bandwidth(gpu: &Gpu, cuda_c: &CudaC, n: usize, repeat: usize, card: &mut Scorecard) -> Result<(), String> {
+fn measure_bandwidth(gpu: &Gpu, cuda_c: &CudaC, n: usize, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
     eprintln!("[scorecard] bandwidth: vec_add and device copy, {n} floats");
-    let (a, b) = operands(MatmulShape { m: 1, n: n as u32, k: 2 }, 11);
-    let (ha, hb) = (&a.data[..n], &b.data[n..2 * n]);
-    let da = DeviceBuffer::from_host(gpu, ha).map_err(s)?;
-    let db = DeviceBuffer::from_host(gpu, hb).map_err(s)?;
+    let (ha, hb) = (random_vec(n, 11), random_vec(n, 12));
+    let da = DeviceBuffer::from_host(gpu, &ha).map_err(s)?;
+    let db = DeviceBuffer::from_host(gpu, &hb).map_err(s)?;
     let mut dc = DeviceBuffer::<f32>::zeros(gpu, n).map_err(s)?;
-    let expected: Vec<f32> = ha.iter().zip(hb).map(|(x, y)| x + y).collect();
+    let expected: Vec<f32> = ha.iter().zip(&hb).map(|(x, y)| x + y).collect();
 
     let mut entries = Vec::new();
     for (name, which) in [("vec_add (Rust)", 0), ("vec_add (CUDA C)", 1)] {
-        let run = |dc: &mut DeviceBuffer<f32>| -> Result<(), String> {
+        let run = |dc: &mut DeviceBuffer<f32>| -> Result<(), Fail> {
             if which == 0 { gpu.vec_add(&da, &db, dc).map_err(s) } else { cuda_c.vec_add(gpu, &da, &db, dc).map_err(s) }
         };
         run(&mut dc)?;

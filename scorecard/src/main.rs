@@ -12,6 +12,9 @@ use std::path::PathBuf;
 use clap::Parser;
 use tessera::ops::MatmulShape;
 
+/// Any failure of a scorecard run, reported as its message.
+pub type Fail = Box<dyn std::error::Error + Send + Sync>;
+
 /// Command-line options.
 #[derive(Parser, Debug)]
 #[command(version, about = "tessera scorecard: Rust GPU matmul kernels beside CPU, CUDA C and cuBLAS")]
@@ -55,8 +58,8 @@ fn main() {
     }
 }
 
-fn run(args: &Args) -> Result<(), String> {
-    let shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, _>>()?;
+fn run(args: &Args) -> Result<(), Fail> {
+    let shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
     if shapes.iter().any(|s| s.m == 0 || s.n == 0 || s.k == 0) {
         return Err("sizes must be at least 1 in every dimension".into());
     }
@@ -81,9 +84,8 @@ fn run(args: &Args) -> Result<(), String> {
     let md = card.markdown();
     println!("{md}");
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let json = serde_json::to_string_pretty(&card).map_err(|e| e.to_string())?;
-    std::fs::write(args.out.join("scorecard.json"), json).map_err(|e| e.to_string())?;
-    std::fs::write(args.out.join("scorecard.md"), md).map_err(|e| e.to_string())?;
+    std::fs::write(args.out.join("scorecard.json"), serde_json::to_string_pretty(&card)?)?;
+    std::fs::write(args.out.join("scorecard.md"), md)?;
     eprintln!("[scorecard] wrote {}/scorecard.{{json,md}}", args.out.display());
     if card.rows.iter().any(|r| r.check == report::Check::Failed) {
         return Err("some results did not match the CPU reference (see the `check` column)".into());
