@@ -6,6 +6,7 @@
 mod cpu;
 mod gpu;
 mod report;
+mod roofline;
 
 use std::path::PathBuf;
 
@@ -34,6 +35,9 @@ pub struct Args {
     /// Elements for the vec_add / copy bandwidth section (0 skips it).
     #[arg(long, default_value_t = 1 << 26)]
     vec_len: usize,
+    /// Do not measure: re-render scorecard.md and roofline.svg into --out from this scorecard.json.
+    #[arg(long)]
+    replot: Option<PathBuf>,
     /// Skip the multi-core CPU baseline above this many FLOPs (it is slow on small machines).
     #[arg(long, default_value_t = 2.0 * 8192.0 * 8192.0 * 8192.0)]
     cpu_max_flops: f64,
@@ -59,6 +63,11 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), Fail> {
+    if let Some(json) = &args.replot {
+        let text = std::fs::read_to_string(json).map_err(|e| format!("cannot read {}: {e}", json.display()))?;
+        let card: report::Scorecard = serde_json::from_str(&text)?;
+        return write_outputs(&card, args);
+    }
     let shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
     if shapes.iter().any(|s| s.m == 0 || s.n == 0 || s.k == 0) {
         return Err("sizes must be at least 1 in every dimension".into());
@@ -81,14 +90,24 @@ fn run(args: &Args) -> Result<(), Fail> {
     }
 
     card.finish();
-    let md = card.markdown();
-    println!("{md}");
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     std::fs::write(args.out.join("scorecard.json"), serde_json::to_string_pretty(&card)?)?;
-    std::fs::write(args.out.join("scorecard.md"), md)?;
-    eprintln!("[scorecard] wrote {}/scorecard.{{json,md}}", args.out.display());
+    write_outputs(&card, args)?;
     if card.rows.iter().any(|r| r.check == report::Check::Failed) {
         return Err("some results did not match the CPU reference (see the `check` column)".into());
     }
+    Ok(())
+}
+
+/// Prints the table and writes scorecard.md and (with GPU figures) roofline.svg into `--out`.
+fn write_outputs(card: &report::Scorecard, args: &Args) -> Result<(), Fail> {
+    let md = card.markdown();
+    println!("{md}");
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    std::fs::write(args.out.join("scorecard.md"), md)?;
+    if card.peak_fp32_gflops.is_some() {
+        roofline::write_svg(card, &args.out.join("roofline.svg"))?;
+    }
+    eprintln!("[scorecard] wrote {}/scorecard.{{json,md}} and roofline.svg (with GPU figures)", args.out.display());
     Ok(())
 }

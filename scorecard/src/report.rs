@@ -1,11 +1,11 @@
 //! The scorecard's rows, the derived columns (speedup, % of cuBLAS, % of peak), Markdown and JSON.
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tessera::ops::MatmulShape;
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::HostMatrix;
 
 /// Whether a result matched the f64 CPU reference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Check {
     Ok,
@@ -14,7 +14,7 @@ pub enum Check {
 }
 
 /// One measured implementation at one size.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     pub size: String,
     pub m: u32,
@@ -59,7 +59,7 @@ impl Row {
 }
 
 /// Bandwidth figures for the vec_add section.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Bandwidth {
     pub name: String,
     pub elements: usize,
@@ -71,7 +71,7 @@ pub struct Bandwidth {
 }
 
 /// Everything one run measured.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Scorecard {
     pub device: Option<String>,
     pub compute_capability: Option<String>,
