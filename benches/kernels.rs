@@ -1,0 +1,108 @@
+//! `cargo bench`: every matmul kernel, the CUDA C anchors and cuBLAS SGEMM (GPU), a multi-core CPU
+//! SGEMM and the naive CPU loop, plus vec_add against a device copy — all in one run.
+//!
+//! GPU time comes from CUDA events around `iters` back-to-back launches (criterion's `iter_custom`),
+//! never from host timers around a synchronize. Matmul throughput is reported in criterion's
+//! "elements" unit with one element = one FLOP, so `Gelem/s` reads as GFLOP/s; vec_add is in bytes/s.
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand::{rngs::StdRng, Rng, SeedableRng};
+use tessera::ops::MatmulShape;
+use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, HostMatrix};
+use tessera_anchors::{Cublas, CudaC};
+
+fn random(rows: usize, cols: usize, seed: u64) -> HostMatrix {
+    let mut rng = StdRng::seed_from_u64(seed);
+    HostMatrix::from_fn(rows, cols, |_, _| rng.random_range(-1.0f32..1.0))
+}
+
+/// GPU time of `iters` launches of `work`, measured with events (after one warm-up launch).
+fn gpu_time(gpu: &Gpu, timer: &GpuTimer, iters: u64, work: impl FnMut() -> Result<(), Box<dyn std::error::Error>>) -> Duration {
+    let ms = timer.time_ms(gpu, 1, iters.max(1) as usize, work).expect("a benchmarked launch failed");
+    Duration::from_secs_f64(ms * 1e-3 * iters as f64)
+}
+
+const SHAPES: [(u32, u32, u32); 7] = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (4096, 4096, 256), (256, 4096, 4096), (1000, 1037, 519)];
+
+fn label(s: MatmulShape) -> String {
+    format!("{}x{}x{}", s.m, s.n, s.k)
+}
+
+fn cpu_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("matmul-cpu");
+    group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    for n in [256usize, 1024, 2048] {
+        let (a, b) = (random(n, n, 1), random(n, n, 2));
+        let shape = MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
+        group.throughput(Throughput::Elements(shape.flops() as u64));
+        group.bench_function(BenchmarkId::new("matrixmultiply-all-cores", label(shape)), |bench| {
+            let mut out = vec![0.0f32; n * n];
+            bench.iter(|| {
+                // SAFETY: a, b, out hold n·n floats each with row-major strides (n, 1); out is distinct.
+                unsafe { matrixmultiply::sgemm(n, n, n, 1.0, a.data.as_ptr(), n as isize, 1, b.data.as_ptr(), n as isize, 1, 0.0, out.as_mut_ptr(), n as isize, 1) }
+            })
+        });
+        if n <= 256 {
+            group.bench_function(BenchmarkId::new("naive-loop-1-thread", label(shape)), |bench| bench.iter(|| tessera::reference::matmul_cpu_naive(&a, &b)));
+        }
+    }
+    group.finish();
+}
+
+fn gpu_benches(c: &mut Criterion) {
+    let gpu = match Gpu::new(0) {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: no CUDA device ({e}) — GPU benches not run");
+            return;
+        }
+    };
+    let timer = GpuTimer::new(&gpu).expect("events");
+    let cuda_c = CudaC::new(&gpu).expect("NVRTC anchors");
+    let cublas = Cublas::new(&gpu).expect("cuBLAS");
+
+    for (m, n, k) in SHAPES {
+        let shape = MatmulShape { m, n, k };
+        let mut group = c.benchmark_group(format!("matmul/{}", label(shape)));
+        group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
+        group.throughput(Throughput::Elements(shape.flops() as u64));
+        let (a, b) = (random(m as usize, k as usize, 1), random(k as usize, n as usize, 2));
+        let da = DeviceMatrix::from_host(&gpu, &a).expect("upload");
+        let db = DeviceMatrix::from_host(&gpu, &b).expect("upload");
+        let mut dc = DeviceMatrix::zeros(&gpu, m as usize, n as usize).expect("alloc");
+        for algo in Algo::ALL {
+            if algo == Algo::Naive && shape.flops() > 2.0 * 4096.0f64.powi(3) {
+                continue; // seconds per launch: it adds nothing the 4096³ row does not show
+            }
+            group.bench_function(format!("{} (Rust)", algo.label()), |bench| {
+                bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.matmul(algo, &da, &db, &mut dc)?)))
+            });
+            if CudaC::has(algo) {
+                group.bench_function(format!("{} (CUDA C)", algo.label()), |bench| {
+                    bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cuda_c.matmul(&gpu, algo, &da, &db, &mut dc)?)))
+                });
+            }
+        }
+        group.bench_function("cuBLAS SGEMM FP32", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cublas.sgemm(&da, &db, &mut dc)?))));
+        group.finish();
+    }
+
+    let len = 1usize << 26;
+    let mut group = c.benchmark_group(format!("bandwidth/{len}"));
+    group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
+    let host = random(1, len, 3).data;
+    let (da, db) = (DeviceBuffer::from_host(&gpu, &host).expect("upload"), DeviceBuffer::from_host(&gpu, &host).expect("upload"));
+    let mut dc = DeviceBuffer::<f32>::zeros(&gpu, len).expect("alloc");
+    group.throughput(Throughput::Bytes(12 * len as u64));
+    group.bench_function("vec_add (Rust)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add(&da, &db, &mut dc)?))));
+    group.bench_function("vec_add (CUDA C)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cuda_c.vec_add(&gpu, &da, &db, &mut dc)?))));
+    group.throughput(Throughput::Bytes(8 * len as u64));
+    group.bench_function("device copy", |bench| {
+        bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.stream().memcpy_dtod(da.as_cuda_slice(), dc.as_cuda_slice_mut())?)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, gpu_benches, cpu_benches);
+criterion_main!(benches);
