@@ -40,6 +40,9 @@ for line in sys.stdin:
 '
 fi
 
+echo "[bundle] building the stable-Rust consumer example…" >&2
+(cd examples/consumer && cargo build --release) && cp examples/consumer/target/release/tessera-consumer .gpu/bin/consumer
+
 strip .gpu/tests/* .gpu/bin/*
 cp scripts/gpu-run.sh .gpu/
 git rev-parse --short HEAD > .gpu/COMMIT

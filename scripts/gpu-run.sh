@@ -18,7 +18,9 @@ if [ "${RUN_TESTS:-1}" = 1 ]; then
     echo "=== $t" >> "$OUT/tests.log"
     "$t" >> "$OUT/tests.log" 2>&1 || { status=1; echo "FAILED: $t" >> "$OUT/tests.log"; }
   done
-  grep -E "^(===|test result|skipped|FAILED)|\.\.\. FAILED" "$OUT/tests.log"
+  echo "=== .gpu/bin/consumer (stable-Rust crate using tessera)" >> "$OUT/tests.log"
+  .gpu/bin/consumer >> "$OUT/tests.log" 2>&1 || { status=1; echo "FAILED: consumer" >> "$OUT/tests.log"; }
+  grep -E "^(===|test result|skipped|FAILED)|\.\.\. FAILED|matches the CPU" "$OUT/tests.log"
 fi
 
 if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
