@@ -39,6 +39,44 @@ fn main() {
             Ok(v) if v.is_empty() => Ok(()),
             other => Err(format!("{other:?}")),
         }),
+        Trial::test("overflowing_sizes_are_typed_before_any_gpu_call", || {
+            // Pure checks: no driver needed, so they run in CI.
+            let shape = tessera::ops::MatmulShape::check((usize::MAX, 2), (2, 3), (usize::MAX, 3));
+            if !matches!(shape, Err(Error::TooLarge { .. })) {
+                return Err(format!("usize::MAX rows: {shape:?}").into());
+            }
+            match HostMatrix::new(3, 3, vec![0.0; 8]) {
+                Err(Error::ShapeMismatch { .. }) => Ok(()),
+                other => Err(format!("3×3 with 8 elements: {other:?}").into()),
+            }
+        }),
+        gpu_trial("allocation_byte_count_overflow_is_typed", |g| {
+            expect(DeviceBuffer::<f32>::zeros(g, usize::MAX / 2).map(|_| ()), |e| matches!(e, Error::TooLarge { .. }), "usize::MAX/2 floats")
+        }),
+        gpu_trial("zero_rows_is_a_no_op_with_an_empty_result", |g| {
+            let (a, b) = (HostMatrix::new(0, 4, vec![]).unwrap(), HostMatrix::from_fn(4, 3, |_, _| 1.0));
+            match g.matmul_host(Algo::Tiled, &a, &b) {
+                Ok(c) if (c.rows, c.cols) == (0, 3) && c.data.is_empty() => Ok(()),
+                other => Err(format!("{other:?}")),
+            }
+        }),
+        gpu_trial("device_matrix_with_short_buffer_is_typed", |g| {
+            let a = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            // A hand-built matrix that claims 4×4 but holds 3 elements.
+            let short = DeviceMatrix { rows: 4, cols: 4, buf: DeviceBuffer::zeros(g, 3).map_err(|e| e.to_string())? };
+            let mut c = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            expect(g.matmul(Algo::Tiled, &a, &short, &mut c), |e| matches!(e, Error::BufferTooSmall { name: "B", .. }), "B of 3 elements")
+        }),
+        gpu_trial("buffer_from_another_context_is_typed", |g| {
+            let other = Gpu::new_isolated(0).map_err(|e| e.to_string())?;
+            let foreign = DeviceMatrix::zeros(&other, 4, 4).map_err(|e| e.to_string())?;
+            let a = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            let mut c = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            expect(g.matmul(Algo::Naive, &a, &foreign, &mut c), |e| matches!(e, Error::WrongContext { .. }), "B from an isolated context")?;
+            let (x, y) = (DeviceBuffer::from_host(&other, &[1.0f32]).map_err(|e| e.to_string())?, DeviceBuffer::from_host(g, &[1.0f32]).map_err(|e| e.to_string())?);
+            let mut z = DeviceBuffer::<f32>::zeros(g, 1).map_err(|e| e.to_string())?;
+            expect(g.vec_add(&x, &y, &mut z), |e| matches!(e, Error::WrongContext { .. }), "vec_add a from an isolated context")
+        }),
         gpu_trial("huge_allocation_is_out_of_memory_and_gpu_still_works", |g| {
             expect(DeviceBuffer::<f32>::zeros(g, 1 << 42).map(|_| ()), |e| matches!(e, Error::OutOfMemory { .. }), "16 TiB")?;
             let sum = g.vec_add_host(&[1.0, 2.0], &[3.0, 4.0]).map_err(|e| e.to_string())?;

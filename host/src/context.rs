@@ -60,10 +60,21 @@ pub fn driver_present() -> bool {
 }
 
 impl Gpu {
-    /// Opens device `ordinal` and loads the kernels.
+    /// Opens device `ordinal` (its primary context, shared with other cudarc/CUDA code in the process)
+    /// and loads the kernels.
     ///
     /// Errors: [`Error::NoDriver`] without libcuda, [`Error::NoDevice`] when the ordinal does not exist.
     pub fn new(ordinal: usize) -> Result<Self> {
+        Self::open(ordinal, true)
+    }
+
+    /// Like [`Gpu::new`] but in a context of its own: its buffers cannot be used with another `Gpu`
+    /// (tessera checks, [`Error::WrongContext`]), and a fault in it does not poison the primary context.
+    pub fn new_isolated(ordinal: usize) -> Result<Self> {
+        Self::open(ordinal, false)
+    }
+
+    fn open(ordinal: usize, primary: bool) -> Result<Self> {
         if !driver_present() {
             return Err(Error::NoDriver);
         }
@@ -75,7 +86,8 @@ impl Gpu {
         if ordinal >= count {
             return Err(Error::NoDevice { ordinal, count });
         }
-        let ctx = CudaContext::new(ordinal).map_err(Error::driver("creating the context", 0))?;
+        let ctx = if primary { CudaContext::new(ordinal) } else { CudaContext::new_non_primary(ordinal, 0) }
+            .map_err(Error::driver("creating the context", 0))?;
         let stream = ctx.default_stream();
         let module = ctx.load_module(Ptx::from_src(PTX)).map_err(Error::driver("loading the PTX module", 0))?;
         let mut kernels = HashMap::new();
@@ -137,6 +149,17 @@ impl Gpu {
         } else {
             Error::Driver { during, source }
         }
+    }
+
+    /// Launches [`diagnostic_trap`](../tessera_kernels/diagnostics/index.html), a kernel that faults on
+    /// purpose, and waits for it. Returns the [`Error::KernelFault`] that any faulting kernel produces;
+    /// afterwards this `Gpu` answers [`Error::ContextPoisoned`]. For testing fault handling only.
+    pub fn diagnostic_trap(&self) -> Result<()> {
+        let cfg = cudarc::driver::LaunchConfig { grid_dim: (1, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = self.stream.launch_builder(self.kernel("diagnostic_trap")?);
+        // SAFETY: the kernel takes no parameters and touches no memory; it only traps.
+        self.launched(unsafe { launch.launch(cfg) })?;
+        self.synchronize()
     }
 
     /// Looks up kernel `name` for a launch, and remembers it as the last kernel launched so a later
