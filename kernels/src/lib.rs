@@ -22,6 +22,7 @@
 #[macro_use]
 mod macros;
 pub mod device;
+pub mod iterated_fma;
 pub mod matmul;
 pub mod vec_add;
 
