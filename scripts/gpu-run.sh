@@ -6,6 +6,8 @@
 #   sanitizer.log   compute-sanitizer memcheck / racecheck / synccheck / initcheck on small shapes
 #   scorecard.json, scorecard.md   the scorecard (SCORECARD_ARGS overrides its options)
 #   bench.log       criterion benches, when bundled and RUN_BENCHES=1
+#   streams.json, streams.svg   the copy/compute overlap demo (RUN_STREAMS=1, the default; its
+#                   Markdown table and text timeline go to stdout; STREAMS_ARGS overrides its options)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -39,6 +41,14 @@ if [ "${RUN_SCORECARD:-1}" = 1 ]; then
   .gpu/bin/scorecard --out "$OUT" ${SCORECARD_ARGS:-} > /dev/null 2> "$OUT/scorecard.progress" || status=1
   cat "$OUT/scorecard.md" 2>/dev/null
   tail -3 "$OUT/scorecard.progress"; rm -f "$OUT/scorecard.progress"
+fi
+
+if [ "${RUN_STREAMS:-1}" = 1 ]; then
+  # Only streams.json and streams.svg come back (8 files at most); the Markdown is printed instead.
+  mkdir -p /tmp/streams-out
+  # shellcheck disable=SC2086
+  .gpu/bin/streams --out /tmp/streams-out ${STREAMS_ARGS:-} || status=1
+  cp /tmp/streams-out/streams.json /tmp/streams-out/streams.svg "$OUT/" 2>/dev/null
 fi
 
 if [ "${RUN_BENCHES:-0}" = 1 ]; then

@@ -1,4 +1,4 @@
-//! Every tessera kernel, run on the CPU executor with the launch configuration the GPU launches use
+//! Every tessera kernel (matmul, vec_add, iterated_fma), run on the CPU executor with the launch configuration the GPU launches use
 //! (taken from the host crate, so it cannot drift), checked against the host crate's f64 reference.
 use tessera::ops::{vec_add_config, Algo, MatmulShape};
 use tessera::reference::{check_matmul, matmul_reference};
@@ -84,6 +84,34 @@ fn vec_add_matches_elementwise_sum() {
         for i in 0..n {
             // One f32 addition per element: the emulator must give exactly what the GPU gives.
             assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "n = {n}, element {i}");
+        }
+    }
+}
+
+#[test]
+fn iterated_fma_matches_mul_add_chain_bit_for_bit() {
+    use tessera::ops::elementwise_config;
+    use tessera_kernels::iterated_fma::iterated_fma;
+    for (n, iters) in [(1usize, 0u32), (300, 1), (1000, 37), (4097, 200)] {
+        let (a, b) = (0.999f32, 0.001f32);
+        let x = pseudo_random(n, 11 + iters);
+        let mut y = vec![f32::NAN; n];
+        let cfg = elementwise_config("iterated_fma", n).unwrap();
+        let cfg = Launch::new(cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes as usize);
+        let (px, py) = (SyncPtr::from_const(x.as_ptr()), SyncPtr::new(y.as_mut_ptr()));
+        launch("iterated_fma", cfg, || {
+            // SAFETY: x and y hold n floats each and outlive the launch.
+            unsafe { iterated_fma(px.get(), py.get(), n, iters, a, b) }
+        })
+        .unwrap();
+        for i in 0..n {
+            // The kernel's order: v = x; repeat iters { v = fma(v, a, b) }. f32::mul_add rounds once,
+            // exactly like fma.rn.f32, so the CPU reference must agree to the bit.
+            let mut want = x[i];
+            for _ in 0..iters {
+                want = want.mul_add(a, b);
+            }
+            assert_eq!(y[i].to_bits(), want.to_bits(), "n = {n}, iters = {iters}, element {i}");
         }
     }
 }

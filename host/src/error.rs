@@ -13,6 +13,9 @@ pub enum Error {
     /// Operand shapes do not fit together (e.g. `A.cols != B.rows`).
     #[error("shape mismatch in {op}: {detail}")]
     ShapeMismatch { op: &'static str, detail: String },
+    /// An argument outside what the operation accepts (e.g. a pipeline with zero streams).
+    #[error("invalid argument to {op}: {detail}")]
+    InvalidArgument { op: &'static str, detail: String },
     /// A size whose element or byte count does not fit the index types the kernels use.
     #[error("size too large in {op}: {detail}")]
     TooLarge { op: &'static str, detail: String },

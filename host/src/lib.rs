@@ -16,7 +16,7 @@
 //! ```
 //!
 //! Layers, bottom up: [`context`] (device, context, stream, module), [`buffer`] (device and page-locked
-//! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`reference`] (the CPU reference and the
+//! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`pipeline`] (copy/compute overlap over several streams), [`reference`] (the CPU reference and the
 //! tolerance rule every test uses), [`error`].
 pub mod buffer;
 pub mod context;
@@ -25,6 +25,7 @@ pub mod event;
 pub mod matrix;
 pub mod module;
 pub mod ops;
+pub mod pipeline;
 pub mod reference;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
@@ -33,3 +34,4 @@ pub use error::{Error, Result};
 pub use event::GpuTimer;
 pub use matrix::{DeviceMatrix, HostMatrix};
 pub use ops::Algo;
+pub use pipeline::{MapKernel, Pipeline, PipelinePlan};

@@ -197,11 +197,18 @@ impl Gpu {
 /// The launch configuration of [`Gpu::vec_add`] for `n` elements: 256 threads per block, one element
 /// per thread (public so the CPU executor tests launch exactly what the GPU launches).
 pub fn vec_add_config(n: usize) -> Result<LaunchConfig> {
+    elementwise_config("vec_add", n)
+}
+
+/// The launch configuration of tessera's one-element-per-thread kernels (`vec_add`, `iterated_fma`)
+/// for `n` elements: 256 threads per block, `⌈n / 256⌉` blocks. Errors with [`Error::TooLarge`]
+/// (naming `op`) past the grid limit.
+pub fn elementwise_config(op: &'static str, n: usize) -> Result<LaunchConfig> {
     const BLOCK: usize = 256;
     let blocks = u32::try_from(n.div_ceil(BLOCK))
         .ok()
         .filter(|&b| b <= i32::MAX as u32)
-        .ok_or_else(|| Error::TooLarge { op: "vec_add", detail: format!("{n} elements exceed the grid limit") })?;
+        .ok_or_else(|| Error::TooLarge { op, detail: format!("{n} elements exceed the grid limit") })?;
     Ok(LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK as u32, 1, 1), shared_mem_bytes: 0 })
 }
 
