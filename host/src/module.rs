@@ -4,8 +4,4 @@
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/tessera_kernels.ptx"));
 
 /// The kernel entry points the module must define; [`crate::Gpu::new`] resolves each once.
-<<<<<<< HEAD
-pub const KERNELS: &[&str] = &["vec_add", "matmul_naive", "matmul_tiled", "diagnostic_trap"];
-=======
-pub const KERNELS: &[&str] = &["vec_add", "matmul_naive", "matmul_tiled", "iterated_fma"];
->>>>>>> streams
+pub const KERNELS: &[&str] = &["vec_add", "matmul_naive", "matmul_tiled", "iterated_fma", "diagnostic_trap"];

@@ -22,11 +22,8 @@
 #[macro_use]
 mod macros;
 pub mod device;
-<<<<<<< HEAD
 pub mod diagnostics;
-=======
 pub mod iterated_fma;
->>>>>>> streams
 pub mod matmul;
 pub mod vec_add;
 
