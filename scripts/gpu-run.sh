@@ -27,11 +27,21 @@ fi
 
 if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   : > "$OUT/sanitizer.log"
-  # Our kernels only (not the CUDA C anchors or cuBLAS), on small and odd shapes.
+  # Every tessera kernel on small and odd shapes (not the CUDA C anchors or cuBLAS; not
+  # diagnostic_trap, which faults on purpose): the matmul ladder and vec_add through gpu_parity,
+  # iterated_fma through the streams pipeline with chunks that do not divide the length.
+  runs=(
+    ".gpu/tests/gpu_parity --skip 1024 --skip 4096 --skip 1000x --skip cuda_c --skip cublas --skip 67108864"
+    ".gpu/tests/streams sequential_257_"
+    ".gpu/tests/streams trace_has_every_chunk"
+  )
   for tool in memcheck racecheck synccheck initcheck; do
-    echo "=== compute-sanitizer --tool $tool" >> "$OUT/sanitizer.log"
-    compute-sanitizer --tool "$tool" --error-exitcode 3 .gpu/tests/gpu_parity --skip 1024 --skip 4096 --skip 1000x --skip cuda_c --skip cublas --skip 67108864 \
-      >> "$OUT/sanitizer.log" 2>&1 || { status=1; echo "SANITIZER FAILED: $tool" >> "$OUT/sanitizer.log"; }
+    for cmd in "${runs[@]}"; do
+      echo "=== compute-sanitizer --tool $tool $cmd" >> "$OUT/sanitizer.log"
+      # shellcheck disable=SC2086
+      compute-sanitizer --tool "$tool" --error-exitcode 3 $cmd >> "$OUT/sanitizer.log" 2>&1 \
+        || { status=1; echo "SANITIZER FAILED: $tool $cmd" >> "$OUT/sanitizer.log"; }
+    done
   done
   grep -E "^===|SUMMARY|FAILED|test result" "$OUT/sanitizer.log"
 fi
