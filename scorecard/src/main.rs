@@ -65,7 +65,8 @@ fn main() {
 fn run(args: &Args) -> Result<(), Fail> {
     if let Some(json) = &args.replot {
         let text = std::fs::read_to_string(json).map_err(|e| format!("cannot read {}: {e}", json.display()))?;
-        let card: report::Scorecard = serde_json::from_str(&text)?;
+        let mut card: report::Scorecard = serde_json::from_str(&text)?;
+        card.finish();
         return write_outputs(&card, args);
     }
     let shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
