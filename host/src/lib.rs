@@ -26,6 +26,7 @@ pub mod matrix;
 pub mod module;
 pub mod ops;
 pub mod reference;
+pub mod tuning;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use context::{DeviceInfo, Gpu};
