@@ -33,7 +33,9 @@ kernel! {
     /// **Barriers**: after the loads and after the compute of each K-step, reached by all threads
     /// (edge threads load zeros instead of returning).
     ///
-    /// **Registers**: 16 accumulators + 1 `B` value; `ptxas -v` reports no spills.
+    /// **Registers**: 16 accumulators + 1 `B` value; `ptxas -v` (sm_90): 75 registers, no spills.
+    ///
+    /// **Measured** (H200, 4096³): 19.99 TFLOP/s, 0.39 of cuBLAS (kernel 2: 8.1).
     ///
     /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ 4 KiB dynamic shared memory.
     pub unsafe fn matmul_blocktile_1d(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {

@@ -32,7 +32,11 @@ kernel! {
     ///
     /// **Barriers**: as kernel 2/3.
     ///
-    /// **Registers**: 64 accumulators + 16 operands; `ptxas -v` reports no spills.
+    /// **Registers**: 64 accumulators + 16 operands; `ptxas -v` (sm_90): 140 registers, no spills, so one
+    /// block of 256 threads per SM (8 warps).
+    ///
+    /// **Measured** (H200, 4096³): 20.4 TFLOP/s, 0.40 of cuBLAS — barely above kernel 3: the scalar
+    /// shared loads (16 per 64 FMAs, conflicted) and low occupancy cap it; kernel 5 attacks the loads.
     ///
     /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ 8 KiB dynamic shared memory.
     pub unsafe fn matmul_blocktile_2d(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {

@@ -31,6 +31,9 @@ kernel! {
     ///
     /// **Barriers**: as kernel 4.
     ///
+    /// **Registers**: 125 (`ptxas -v`, sm_90), no spills. **Measured** (H200, 4096³): 39.7 TFLOP/s,
+    /// 0.775 of cuBLAS (kernel 5: 0.70).
+    ///
     /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ (BK·LDA + BK·BN)·4 bytes of
     /// dynamic shared memory.
     pub unsafe fn matmul_conflict_free(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {

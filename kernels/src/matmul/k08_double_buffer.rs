@@ -21,6 +21,15 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// Writing stage `1 - s` in step 1/3 of iteration `t` is safe: it was last read in step 2 of
 /// iteration `t - 1`, before that iteration's barrier.
 ///
+/// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 129 (one block of 256 threads per SM:
+/// 129 · 256 > 32 K; capping it at 128 through launch bounds spilled 4 bytes), 128×128×16: 151,
+/// 128×64×16: 157, 64×64×16: 113 (launch bounds 128 threads × 4 blocks, `kernels/launch-bounds.txt`).
+///
+/// **Measured** (H200, 2026-11-30, `docs/tuning.md`): 128×128×16 is the best rung at 4096³:
+/// 43.1 TFLOP/s, 0.84 of cuBLAS (kernel 7: 0.77); 128×128×8 alone gains nothing over kernel 7 (0.755:
+/// one block per SM leaves too few warps), the BK = 16 step halves the barriers per K and doubles
+/// the bytes in flight. 64×64×16 is 1.3–2.5× faster than 128×128 on shapes with < 132 blocks.
+///
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
 #[inline(always)]
