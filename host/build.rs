@@ -27,7 +27,7 @@ fn main() {
     let kernels = root.join("kernels");
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
-    for watched in ["kernels/src", "kernels/Cargo.toml", "kernels/ptx-link.sh", "rust-toolchain.toml"] {
+    for watched in ["kernels/src", "kernels/Cargo.toml", "kernels/ptx-link.sh", "kernels/launch-bounds.txt", "rust-toolchain.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
 
@@ -44,7 +44,10 @@ fn main() {
         .arg("--config")
         .arg(format!("target.{TARGET}.linker={:?}", kernels.join("ptx-link.sh").display().to_string()))
         .arg("--config")
-        .arg(format!("target.{TARGET}.rustflags=[\"-Ctarget-cpu={TARGET_CPU}\"]"))
+        .arg(format!(
+            "target.{TARGET}.rustflags=[\"-Ctarget-cpu={TARGET_CPU}\", \"-Cllvm-args=-unroll-threshold=4000\", \"-Cmetadata=link-{}\"]",
+            link_inputs_hash(&kernels)
+        ))
         .env("TESSERA_LLVM_BIN", &llvm_bin)
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit());
@@ -107,6 +110,22 @@ fn clean_env(cmd: &mut Command) {
             cmd.env_remove(&key);
         }
     }
+}
+
+/// A hash of the link step's inputs that cargo does not track (the linker script and the launch
+/// bounds it applies). It goes into the kernels' rustflags (`-Cmetadata`), so editing either file
+/// changes cargo's fingerprint and relinks the PTX; otherwise the nested build would call them fresh.
+///
+/// The unroll threshold in the same flags: the register-blocked kernels (k04+) index their accumulator
+/// arrays in nested constant loops; LLVM's default threshold left the guarded epilogue loops rolled,
+/// which put the whole accumulator array in local memory (`ptxas -v`: 256–360 bytes stack frame).
+fn link_inputs_hash(kernels: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for f in ["ptx-link.sh", "launch-bounds.txt"] {
+        std::fs::read(kernels.join(f)).unwrap_or_default().hash(&mut h);
+    }
+    h.finish()
 }
 
 /// Stops the build with a message that says how to fix it.

@@ -56,5 +56,20 @@ done
 "$bin/llvm-link" "${objects[@]}" ${members[@]+--only-needed "${members[@]}"} -o "$work/linked.bc"
 api=$(IFS=,; echo "${exports[*]}")
 "$bin/opt" "$work/linked.bc" -o "$work/opt.bc" \
-  --internalize-public-api-list="$api" -passes="internalize,globaldce,default<O$opt_level>,globaldce"
+  --internalize-public-api-list="$api" -passes="internalize,globaldce,default<O$opt_level>,globaldce" \
+  -unroll-threshold=4000 -unroll-max-count=1024
 "$bin/llc" "$work/opt.bc" -o "$out" -O"$opt_level" -mtriple=nvptx64-nvidia-cuda -mcpu="$cpu"
+
+# 5. Launch bounds (CUDA C's `__launch_bounds__(threads, min_blocks)`), which rustc cannot express:
+#    for each `entry threads min_blocks` line of launch-bounds.txt, add `.maxntid threads, 1, 1` and
+#    `.minnctapersm min_blocks` to that entry, so ptxas caps its registers at 65536 / (threads · min_blocks)
+#    (e.g. 128 for 256 threads × 2 blocks per SM). The host launches exactly `threads` threads.
+bounds="$(dirname "$0")/launch-bounds.txt"
+if [ -f "$bounds" ]; then
+  awk -v bounds="$bounds" '
+    BEGIN { while ((getline line < bounds) > 0) { if (line ~ /^[a-z_0-9]+ [0-9]+ [0-9]+$/) { split(line, f, " "); nt[f[1]] = f[2]; mb[f[1]] = f[3] } } }
+    /^\.visible \.entry / { name = $3; sub(/\(.*/, "", name); pending = (name in nt) ? name : "" }
+    { print }
+    pending != "" && $0 ~ /^\)/ { printf ".maxntid %d, 1, 1\n.minnctapersm %d\n", nt[pending], mb[pending]; pending = "" }
+  ' "$out" > "$out.bounds" && mv "$out.bounds" "$out"
+fi

@@ -4,7 +4,11 @@ use tessera::ops::{vec_add_config, Algo, MatmulShape};
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::HostMatrix;
 use tessera_emulator::{launch, EmuError, Launch, SyncPtr};
-use tessera_kernels::matmul::{k01_naive::matmul_naive, k02_tiled::matmul_tiled};
+use tessera_kernels::matmul::{
+    k01_naive::matmul_naive, k02_tiled::matmul_tiled, k03_blocktile_1d::matmul_blocktile_1d, k04_blocktile_2d::matmul_blocktile_2d,
+    k05_vectorized::matmul_vectorized, k06_conflict_free::matmul_conflict_free, k07_warptile::matmul_warptile,
+    k08_double_buffer::{matmul_dbuf_128x128x16, matmul_dbuf_128x128x8, matmul_dbuf_128x64x16, matmul_dbuf_64x64x16},
+};
 use tessera_kernels::vec_add::vec_add;
 
 /// Deterministic values in [-1, 1) (xorshift32).
@@ -24,11 +28,22 @@ fn pseudo_random(len: usize, seed: u32) -> Vec<f32> {
 /// writes fails the check.
 fn emulate_matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
     let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).expect("valid shape");
+    let algo = algo.resolve(shape);
     let cfg = algo.launch_config(shape);
     let cfg = Launch::new(cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes as usize);
     let kernel: unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32) = match algo {
         Algo::Naive => matmul_naive,
         Algo::Tiled => matmul_tiled,
+        Algo::Blocktile1d => matmul_blocktile_1d,
+        Algo::Blocktile2d => matmul_blocktile_2d,
+        Algo::Vectorized => matmul_vectorized,
+        Algo::ConflictFree => matmul_conflict_free,
+        Algo::Warptile => matmul_warptile,
+        Algo::Dbuf128x128x8 => matmul_dbuf_128x128x8,
+        Algo::Dbuf128x128x16 => matmul_dbuf_128x128x16,
+        Algo::Dbuf128x64x16 => matmul_dbuf_128x64x16,
+        Algo::Dbuf64x64x16 => matmul_dbuf_64x64x16,
+        Algo::Auto => unreachable!("resolved above"),
     };
     let mut c = vec![f32::NAN; a.rows * b.cols];
     let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
@@ -50,22 +65,43 @@ fn check_algo_on_shape(algo: Algo, (m, n, k): (usize, usize, usize)) {
     }
 }
 
-/// M×N×K shapes: a single element, shapes that are no multiple of the 16×16 tile in any dimension,
-/// and K spanning one and two tiles.
-const SHAPES: [(usize, usize, usize); 3] = [(1, 1, 1), (17, 33, 9), (65, 63, 31)];
+/// M×N×K shapes: a single element, shapes that are no multiple of any tile in any dimension, K
+/// spanning one and several K-steps, and aligned shapes (N, K multiples of 4) that take the float4
+/// fast path of kernels 5–8 on interior blocks (130 × 132: one full 128×128 block plus edges; K = 36:
+/// full K-steps plus a partial one for BK = 16).
+const SHAPES: [(usize, usize, usize); 5] = [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24)];
 
-#[test]
-fn matmul_naive_matches_reference_on_odd_shapes() {
-    for shape in SHAPES {
-        check_algo_on_shape(Algo::Naive, shape);
-    }
+/// Every kernel of the ladder (and `Auto`) on every shape. One test per algorithm, so a failure names it.
+macro_rules! ladder_tests {
+    ($($test:ident => $algo:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            for shape in SHAPES {
+                check_algo_on_shape($algo, shape);
+            }
+        }
+    )*};
+}
+
+ladder_tests! {
+    matmul_naive_matches_reference_on_odd_shapes => Algo::Naive;
+    matmul_tiled_matches_reference_on_odd_shapes => Algo::Tiled;
+    matmul_blocktile_1d_matches_reference => Algo::Blocktile1d;
+    matmul_blocktile_2d_matches_reference => Algo::Blocktile2d;
+    matmul_vectorized_matches_reference => Algo::Vectorized;
+    matmul_conflict_free_matches_reference => Algo::ConflictFree;
+    matmul_warptile_matches_reference => Algo::Warptile;
+    matmul_dbuf_128x128x8_matches_reference => Algo::Dbuf128x128x8;
+    matmul_dbuf_128x128x16_matches_reference => Algo::Dbuf128x128x16;
+    matmul_dbuf_128x64x16_matches_reference => Algo::Dbuf128x64x16;
+    matmul_dbuf_64x64x16_matches_reference => Algo::Dbuf64x64x16;
+    matmul_auto_matches_reference => Algo::Auto;
 }
 
 #[test]
-fn matmul_tiled_matches_reference_on_odd_shapes() {
-    for shape in SHAPES {
-        check_algo_on_shape(Algo::Tiled, shape);
-    }
+fn every_algo_has_an_emulator_test() {
+    // ladder_tests! above names each Algo; this fails when Algo::ALL grows without a test.
+    assert_eq!(Algo::ALL.len(), 12, "add the new Algo to ladder_tests! and to emulate_matmul");
 }
 
 #[test]

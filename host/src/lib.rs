@@ -27,6 +27,7 @@ pub mod module;
 pub mod ops;
 pub mod pipeline;
 pub mod reference;
+pub mod tuning;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use context::{DeviceInfo, Gpu};

@@ -4,4 +4,19 @@
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/tessera_kernels.ptx"));
 
 /// The kernel entry points the module must define; [`crate::Gpu::new`] resolves each once.
-pub const KERNELS: &[&str] = &["vec_add", "matmul_naive", "matmul_tiled", "iterated_fma", "diagnostic_trap"];
+pub const KERNELS: &[&str] = &[
+    "vec_add",
+    "matmul_naive",
+    "matmul_tiled",
+    "iterated_fma",
+    "diagnostic_trap",
+    "matmul_blocktile_1d",
+    "matmul_blocktile_2d",
+    "matmul_vectorized",
+    "matmul_conflict_free",
+    "matmul_warptile",
+    "matmul_dbuf_128x128x8",
+    "matmul_dbuf_128x128x16",
+    "matmul_dbuf_128x64x16",
+    "matmul_dbuf_64x64x16",
+];

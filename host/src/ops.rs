@@ -13,53 +13,167 @@ pub enum Algo {
     Naive,
     /// `k02_tiled`: 16×16 tiles staged in shared memory.
     Tiled,
+    /// `k03_blocktile_1d`: 64×64 block tile, 16 outputs per thread along M.
+    Blocktile1d,
+    /// `k04_blocktile_2d`: 128×128 block tile, 8×8 register block per thread.
+    Blocktile2d,
+    /// `k05_vectorized`: kernel 4 with float4 global/shared accesses, `A` transposed in shared memory.
+    Vectorized,
+    /// `k06_conflict_free`: kernel 5 with a bank-conflict-free shared layout.
+    ConflictFree,
+    /// `k07_warptile`: warp tiling (8 warps of 64×32 in a 128×128×8 block tile).
+    Warptile,
+    /// `k08_double_buffer` 128×128×8: double-buffered shared tiles, `cp.async` for `B`.
+    Dbuf128x128x8,
+    /// `k08_double_buffer` 128×128×16.
+    Dbuf128x128x16,
+    /// `k08_double_buffer` 128×64×16 (128 threads).
+    Dbuf128x64x16,
+    /// `k08_double_buffer` 64×64×16 (128 threads).
+    Dbuf64x64x16,
+    /// Picks the measured-best kernel for the shape (see [`crate::tuning`]).
+    Auto,
+}
+
+/// A block-tiled kernel's geometry: block tile `bm × bn × bk`, threads, dynamic shared bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileConfig {
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+    pub threads: u32,
+    pub shared_bytes: u32,
+}
+
+impl TileConfig {
+    const fn new(bm: u32, bn: u32, bk: u32, threads: u32, shared_bytes: u32) -> Self {
+        Self { bm, bn, bk, threads, shared_bytes }
+    }
+}
+
+/// `kernels`' `k08_double_buffer::shared_bytes`: two stages of `a_tile[bk][bm + 4]`, `b_tile[bk][bn]`.
+const fn dbuf_shared(bm: u32, bn: u32, bk: u32) -> u32 {
+    2 * (bk * (bm + 4) + bk * bn) * 4
 }
 
 impl Algo {
-    /// Every algorithm, in ladder order.
-    pub const ALL: [Algo; 2] = [Algo::Naive, Algo::Tiled];
+    /// Every algorithm, in ladder order, then `Auto`.
+    pub const ALL: [Algo; 12] = [
+        Algo::Naive,
+        Algo::Tiled,
+        Algo::Blocktile1d,
+        Algo::Blocktile2d,
+        Algo::Vectorized,
+        Algo::ConflictFree,
+        Algo::Warptile,
+        Algo::Dbuf128x128x8,
+        Algo::Dbuf128x128x16,
+        Algo::Dbuf128x64x16,
+        Algo::Dbuf64x64x16,
+        Algo::Auto,
+    ];
 
-    /// The kernel's entry name in the PTX module.
+    /// The kernel's entry name in the PTX module (`Auto`: the name of no entry, "matmul_auto";
+    /// [`Algo::resolve`] it first).
     pub fn kernel_name(self) -> &'static str {
         match self {
             Algo::Naive => "matmul_naive",
             Algo::Tiled => "matmul_tiled",
+            Algo::Blocktile1d => "matmul_blocktile_1d",
+            Algo::Blocktile2d => "matmul_blocktile_2d",
+            Algo::Vectorized => "matmul_vectorized",
+            Algo::ConflictFree => "matmul_conflict_free",
+            Algo::Warptile => "matmul_warptile",
+            Algo::Dbuf128x128x8 => "matmul_dbuf_128x128x8",
+            Algo::Dbuf128x128x16 => "matmul_dbuf_128x128x16",
+            Algo::Dbuf128x64x16 => "matmul_dbuf_128x64x16",
+            Algo::Dbuf64x64x16 => "matmul_dbuf_64x64x16",
+            Algo::Auto => "matmul_auto",
         }
     }
 
-    /// A short label for tables ("naive", "tiled").
+    /// A short label for tables ("naive", "tiled", …).
     pub fn label(self) -> &'static str {
         match self {
             Algo::Naive => "naive",
             Algo::Tiled => "tiled",
+            Algo::Blocktile1d => "blocktile-1d",
+            Algo::Blocktile2d => "blocktile-2d",
+            Algo::Vectorized => "vectorized",
+            Algo::ConflictFree => "conflict-free",
+            Algo::Warptile => "warptile",
+            Algo::Dbuf128x128x8 => "dbuf-128x128x8",
+            Algo::Dbuf128x128x16 => "dbuf-128x128x16",
+            Algo::Dbuf128x64x16 => "dbuf-128x64x16",
+            Algo::Dbuf64x64x16 => "dbuf-64x64x16",
+            Algo::Auto => "auto",
         }
+    }
+
+    /// The concrete kernel for `shape`: `Auto` consults [`crate::tuning::pick`], others are themselves.
+    pub fn resolve(self, shape: MatmulShape) -> Algo {
+        match self {
+            Algo::Auto => crate::tuning::pick(shape),
+            other => other,
+        }
+    }
+
+    /// The block tile of the block-tiled kernels (k03 onwards); `None` for naive, tiled and `Auto`.
+    pub fn tile(self) -> Option<TileConfig> {
+        Some(match self {
+            Algo::Naive | Algo::Tiled | Algo::Auto => return None,
+            Algo::Blocktile1d => TileConfig::new(64, 64, 8, 256, (64 * 8 + 8 * 64) * 4),
+            Algo::Blocktile2d | Algo::Vectorized => TileConfig::new(128, 128, 8, 256, (128 * 8 + 8 * 128) * 4),
+            Algo::ConflictFree | Algo::Warptile => TileConfig::new(128, 128, 8, 256, (8 * 132 + 8 * 128) * 4),
+            Algo::Dbuf128x128x8 => TileConfig::new(128, 128, 8, 256, dbuf_shared(128, 128, 8)),
+            Algo::Dbuf128x128x16 => TileConfig::new(128, 128, 16, 256, dbuf_shared(128, 128, 16)),
+            Algo::Dbuf128x64x16 => TileConfig::new(128, 64, 16, 128, dbuf_shared(128, 64, 16)),
+            Algo::Dbuf64x64x16 => TileConfig::new(64, 64, 16, 128, dbuf_shared(64, 64, 16)),
+        })
     }
 
     /// Bytes of global-memory loads and stores the kernel *issues* for `shape`, counted from its code
     /// (caches may serve part of them; this is the traffic the algorithm asks for):
     /// - naive: every thread loads a row of A and a column of B (`2·M·N·K` floats) and stores one float;
     /// - tiled: each 16×16 block loads its A and B tiles once per K-step (`2·M·N·K / 16` floats, counted
-    ///   over padded tiles) and stores its outputs.
+    ///   over padded tiles) and stores its outputs;
+    /// - block-tiled (k03–k08), tile `BM×BN×BK`: every block loads its `BM×K` strip of A and `K×BN`
+    ///   strip of B once (`M·N·K·(1/BN + 1/BM)` floats over padded extents) and stores its outputs.
     pub fn global_bytes(self, shape: MatmulShape) -> f64 {
         let (m, n, k) = (shape.m as f64, shape.n as f64, shape.k as f64);
         let stores = 4.0 * m * n;
-        match self {
+        let pad = |x: f64, t: f64| (x / t).ceil() * t;
+        match self.resolve(shape) {
             Algo::Naive => 4.0 * 2.0 * m * n * k + stores,
             Algo::Tiled => {
                 let t = TILE as f64;
-                let (mp, np, kp) = ((m / t).ceil() * t, (n / t).ceil() * t, (k / t).ceil() * t);
+                let (mp, np, kp) = (pad(m, t), pad(n, t), pad(k, t));
                 4.0 * 2.0 * mp * np * kp / t + stores
+            }
+            other => {
+                let cfg = other.tile().expect("block-tiled kernels have a tile");
+                let (bm, bn, bk) = (cfg.bm as f64, cfg.bn as f64, cfg.bk as f64);
+                let (mp, np, kp) = (pad(m, bm), pad(n, bn), pad(k, bk));
+                4.0 * (mp * kp * np / bn + kp * np * mp / bm) + stores
             }
         }
     }
 
     /// Grid, block and dynamic shared memory for an `m × n` output.
     pub fn launch_config(self, shape: MatmulShape) -> LaunchConfig {
-        match self {
-            Algo::Naive | Algo::Tiled => {
+        match self.resolve(shape) {
+            algo @ (Algo::Naive | Algo::Tiled) => {
                 let grid = (shape.n.div_ceil(TILE), shape.m.div_ceil(TILE), 1);
-                let shared = if self == Algo::Tiled { 2 * TILE * TILE * 4 } else { 0 };
+                let shared = if algo == Algo::Tiled { 2 * TILE * TILE * 4 } else { 0 };
                 LaunchConfig { grid_dim: grid, block_dim: (TILE, TILE, 1), shared_mem_bytes: shared }
+            }
+            other => {
+                let cfg = other.tile().expect("block-tiled kernels have a tile");
+                LaunchConfig {
+                    grid_dim: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), 1),
+                    block_dim: (cfg.threads, 1, 1),
+                    shared_mem_bytes: cfg.shared_bytes,
+                }
             }
         }
     }
@@ -164,8 +278,9 @@ impl Gpu {
         let (m, n, k) = (shape.m, shape.n, shape.k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs);
         // the buffers hold at least that many floats (checked above), the launch config is the one
-        // the kernel documents (16×16 threads, 2 KiB dynamic shared memory for the tiled kernel), and
+        // the kernel documents (Algo::launch_config: threads and dynamic shared memory per kernel), and
         // every product fits in 32 bits (MatmulShape::check).
+        let algo = algo.resolve(shape);
         let mut launch = self.stream().launch_builder(self.kernel(algo.kernel_name())?);
         launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
         self.launched(unsafe { launch.launch(algo.launch_config(shape)) })

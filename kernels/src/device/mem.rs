@@ -4,6 +4,12 @@
 //! and so that a host-side build of the same kernel can check every index. On the GPU the access is a
 //! plain load or store: the kernel's own bounds logic (documented per kernel) keeps it in range.
 
+/// Four consecutive `f32`s aligned to 16 bytes: CUDA's `float4`. A load or store of one is a single
+/// 128-bit instruction (`ld.v4.f32` / `st.v4.f32`) on the GPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(16))]
+pub struct Float4(pub [f32; 4]);
+
 /// `len` elements of `T` starting at `ptr`, readable and writable by this thread.
 #[derive(Clone, Copy)]
 pub struct View<T> {
@@ -75,6 +81,76 @@ impl<T: Copy> View<T> {
     fn check(&self, i: usize) {
         if i >= self.len {
             super::host::out_of_bounds(format_args!("index {i} out of bounds for a view of {} elements", self.len));
+        }
+    }
+}
+
+impl View<f32> {
+    /// Reads elements `i .. i + 4` as one 128-bit load.
+    ///
+    /// # Safety
+    /// `i + 4 <= self.len()`, and the address `ptr + i` is 16-byte aligned (for buffers from the CUDA
+    /// allocator or the dynamic shared memory, which start 16-byte aligned: `i % 4 == 0`). A host build
+    /// checks both the range and `i % 4 == 0`, and reads unaligned (host vectors are only 4-aligned).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn get4(&self, i: usize) -> Float4 {
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.check4(i);
+            // SAFETY: i + 4 <= len (checked); host memory needs no 16-byte alignment for an unaligned read.
+            unsafe { self.ptr.add(i).cast::<Float4>().read_unaligned() }
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: in range and 16-byte aligned by the caller's contract.
+        unsafe {
+            *self.ptr.add(i).cast::<Float4>()
+        }
+    }
+
+    /// Writes elements `i .. i + 4` as one 128-bit store.
+    ///
+    /// # Safety
+    /// As [`View::get4`].
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn set4(&self, i: usize, value: Float4) {
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.check4(i);
+            // SAFETY: as in `get4`.
+            unsafe { self.ptr.add(i).cast::<Float4>().write_unaligned(value) }
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: as in `get4`.
+        unsafe {
+            *self.ptr.add(i).cast::<Float4>() = value
+        }
+    }
+
+    /// The address of element `i` (for the asynchronous copies of [`super::async_copy`]).
+    ///
+    /// # Safety
+    /// `i <= self.len()`; a host build checks `i + 4 <= len` and `i % 4 == 0` (the copies move 16 bytes).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn ptr4(&self, i: usize) -> *mut f32 {
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.check4(i);
+        // SAFETY: in range by the caller's contract.
+        unsafe { self.ptr.add(i) }
+    }
+
+    /// Host builds: the range and alignment check of the 128-bit accesses.
+    #[cfg(not(target_arch = "nvptx64"))]
+    #[inline(always)]
+    #[track_caller]
+    fn check4(&self, i: usize) {
+        if i % 4 != 0 || i + 4 > self.len {
+            super::host::out_of_bounds(format_args!(
+                "128-bit access at element {i} of a view of {} elements (needs i % 4 == 0 and i + 4 <= len)",
+                self.len
+            ));
         }
     }
 }

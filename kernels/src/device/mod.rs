@@ -3,13 +3,15 @@
 //! - [`thread`]: where am I (thread/block indices and dimensions) and the block barrier;
 //! - [`shared`]: the block's shared memory;
 //! - [`mem`]: typed views over global or shared memory;
-//! - [`math`]: fused multiply-add.
+//! - [`math`]: fused multiply-add;
+//! - [`async_copy`]: `cp.async` global → shared copies (sm_80+), each PTX instruction one wrapper.
 //!
 //! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
 //! barriers, `.shared` memory) and a host implementation that reads the context a CPU executor
 //! installs per thread ([`host`], host builds only). Kernels are written once against these names.
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod host;
+pub mod async_copy;
 pub mod math;
 pub mod mem;
 pub mod shared;

@@ -1,0 +1,144 @@
+//! Kernel 8: double buffering — the next K-step's tiles load (A through registers, B through
+//! `cp.async`) while the current one is computed; one barrier per K-step. Several tile configurations.
+
+/// Dynamic shared memory, in bytes, of a `BM×BN×BK` configuration: two stages of
+/// `a_tile[BK][BM + 4]` and `b_tile[BK][BN]`.
+pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
+    2 * (bk * (bm + 4) + bk * bn) * 4
+}
+
+/// The double-buffered body (kernel 7's warp tiling, `LDA = BM + 4`).
+///
+/// Pipeline, per K-step `t` (stage `s = t % 2` holds tile `t`):
+/// 1. if a tile `t + 1` exists: issue its global loads — `A` into registers (it must be transposed
+///    on the way, which `cp.async` cannot do), `B` as 16-byte `cp.async` copies straight into stage
+///    `1 - s` (guarded scalar loads + stores on edge tiles), and commit the copy group;
+/// 2. compute tile `t` from stage `s` (the loads of step 1 are in flight meanwhile);
+/// 3. store the `A` registers transposed into stage `1 - s`; wait for this thread's copies;
+/// 4. one barrier: stage `1 - s` is complete for everyone, and everyone is done reading stage `s`,
+///    which step 1 of the next iteration overwrites.
+///
+/// Writing stage `1 - s` in step 1/3 of iteration `t` is safe: it was last read in step 2 of
+/// iteration `t - 1`, before that iteration's barrier.
+///
+/// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 129 (one block of 256 threads per SM:
+/// 129 · 256 > 32 K; capping it at 128 through launch bounds spilled 4 bytes), 128×128×16: 151,
+/// 128×64×16: 157, 64×64×16: 113 (launch bounds 128 threads × 4 blocks, `kernels/launch-bounds.txt`).
+///
+/// **Measured** (H200, 2026-11-30, `docs/tuning.md`): 128×128×16 is the best rung at 4096³:
+/// 43.1 TFLOP/s, 0.84 of cuBLAS (kernel 7: 0.77); 128×128×8 alone gains nothing over kernel 7 (0.755:
+/// one block per SM leaves too few warps), the BK = 16 step halves the barriers per K and doubles
+/// the bytes in flight. 64×64×16 is 1.3–2.5× faster than 128×128 on shapes with < 132 blocks.
+///
+/// # Safety
+/// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
+#[inline(always)]
+pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
+    a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
+) {
+    use super::k07_warptile::{mma_tile, store_acc, thread_origin, Acc, WSUB_M, WSUB_N};
+    use super::tile_io::{b_slot, load_a, load_b, store_a_transposed, store_b};
+    use crate::device::{async_copy, mem::View, shared::SharedTiles, thread};
+    const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
+    const { assert!(LDA == BM + 4) };
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe {
+        (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize))
+    };
+    let mut shared = SharedTiles::<f32>::new();
+    let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
+    // SAFETY: the launch provides shared_bytes(BM, BN, BK) = 2·(sa + sb)·4 bytes.
+    let tiles = unsafe { [(shared.tile(sa), shared.tile(sb)), (shared.tile(sa), shared.tile(sb))] };
+    // A select, not an index into `tiles` (an indexed array of views would live in local memory).
+    let stage = |s: u32| if s & 1 == 0 { tiles[0] } else { tiles[1] };
+    let tid = thread::thread_idx_x();
+    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
+    let (ar, bc) = thread_origin::<BN, WMI, WNI>(tid);
+    let (rows_in, cols_in) = (row0 + BM <= m, col0 + BN <= n);
+    let (a_vec, b_vec) = (rows_in && k % 4 == 0, cols_in && n % 4 == 0);
+
+    // Issues tile `k0`'s B loads into `b_tile`: cp.async on a full aligned tile, guarded otherwise.
+    // SAFETY (of the calls below): `fast` follows load_b's contract; b_tile holds BK·BN floats.
+    let fill_b = |b_tile: View<f32>, k0: u32| unsafe {
+        if b_vec && k0 + BK <= k {
+            for l in 0..LB as u32 {
+                let (r, cc) = b_slot::<BN, NT>(tid, l);
+                async_copy::copy16(b_tile, (r * BN + cc) as usize, b, ((k0 + r) * n + col0 + cc) as usize);
+            }
+        } else {
+            let rb = load_b::<BN, BK, NT, LB>(b, n, k, k0, col0, tid, false);
+            store_b::<BN, NT, BN, LB>(b_tile, &rb, tid);
+        }
+        async_copy::commit();
+    };
+
+    // Prologue: tile 0 into stage 0.
+    // SAFETY: load_a's fast flag follows its contract; the stage holds BK·LDA floats.
+    unsafe {
+        let ra = load_a::<BM, BK, NT, LA>(a, m, k, row0, 0, tid, a_vec && BK <= k);
+        fill_b(tiles[0].1, 0);
+        store_a_transposed::<BK, NT, LDA, LA>(tiles[0].0, &ra, tid);
+    }
+    async_copy::wait_all();
+    thread::sync_threads();
+
+    let mut acc: Acc<WMI, WNI> = [[[[0.0; 4]; WNI]; 4]; WMI];
+    let steps = k.div_ceil(BK);
+    for t in 0..steps {
+        let (cur, next) = (stage(t), stage(t + 1));
+        let k1 = (t + 1) * BK;
+        let more = t + 1 < steps;
+        let mut ra = [crate::device::mem::Float4::default(); LA];
+        if more {
+            // SAFETY: as in the prologue.
+            ra = unsafe { load_a::<BM, BK, NT, LA>(a, m, k, row0, k1, tid, a_vec && k1 + BK <= k) };
+            fill_b(next.1, k1);
+        }
+        // SAFETY: ar + 32·WMI ≤ BM < LDA, bc + 16·WNI ≤ BN (thread_origin).
+        unsafe { mma_tile::<BK, LDA, BN, WMI, WNI>(cur.0, cur.1, ar, bc, &mut acc) };
+        if more {
+            // SAFETY: the stage holds BK·LDA floats.
+            unsafe { store_a_transposed::<BK, NT, LDA, LA>(next.0, &ra, tid) };
+            async_copy::wait_all();
+        }
+        thread::sync_threads();
+    }
+    // SAFETY: `fast` only for an interior block with n % 4 == 0.
+    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n % 4 == 0) }
+}
+
+/// Declares a monomorphic entry point of [`double_buffer`] with its configuration in the doc.
+macro_rules! double_buffer_entry {
+    ($name:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, $doc:literal) => {
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// **Safety**: as kernel 1, plus the launch the host's `Algo::launch_config` gives this
+            /// entry (the thread count above, `shared_bytes(BM, BN, BK)` of dynamic shared memory).
+            pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
+                // SAFETY: forwarded contract.
+                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
+            }
+        }
+    };
+}
+
+double_buffer_entry!(matmul_dbuf_128x128x8, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1,
+    "Double-buffered warp-tiled matmul, 128×128×8 tile, 256 threads (8 warps of 64×32, 8×8 per thread).\n\n\
+     **What it fixes in kernel 7**: kernel 7 waits at a barrier for each tile's global loads before \
+     it can compute, and waits again before the next loads (two barriers per K-step, global latency \
+     exposed every step unless other blocks hide it). Here the next tile's loads are in flight during \
+     the current tile's 1,024 FMAs per thread, and there is one barrier per K-step. `B` moves with \
+     `cp.async` (no register staging, no extra instructions); `A` needs its transpose, so it is \
+     staged through registers. Global traffic is unchanged (`M·N·K·2/128`), shared memory doubles \
+     (16.6 KiB).");
+double_buffer_entry!(matmul_dbuf_128x128x16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2,
+    "Kernel 8 with a 128×128×16 tile (256 threads, 33.3 KiB shared): half the barriers per K of the \
+     BK = 8 version and twice the loads in flight per step, at 4 more registers per thread.");
+double_buffer_entry!(matmul_dbuf_128x64x16, 128, 64, 16, wmi 2, wni 2, threads 128, la 4, lb 2,
+    "Kernel 8 with a 128×64×16 tile (128 threads, 4 warps of 64×32, 8×8 per thread, 24.8 KiB shared): \
+     twice the blocks of the 128×128 tile for shapes that give too few blocks to fill 132 SMs \
+     (global traffic `M·N·K·(1/64 + 1/128)`, 1.5× the 128×128 tile's).");
+double_buffer_entry!(matmul_dbuf_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
+    "Kernel 8 with a 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 per thread, 16.5 KiB shared): \
+     4× the blocks of the 128×128 tile for small or skinny outputs (global traffic `M·N·K·2/64`).");
