@@ -5,7 +5,7 @@ use rand::{rngs::StdRng, Rng, SeedableRng};
 use tessera::ops::MatmulShape;
 use tessera::HostMatrix;
 
-use crate::report::{Check, Row};
+use crate::report::{Check, Row, SampledReference};
 
 /// Threads the multi-core baseline uses (matrixmultiply reads `MATMUL_NUM_THREADS`; we set it to all cores).
 pub fn threads() -> usize {
@@ -40,7 +40,7 @@ pub fn sgemm(a: &HostMatrix, b: &HostMatrix) -> HostMatrix {
 }
 
 /// Times the CPU rows for one shape: the median of `repeat` runs (1 if a run exceeds 2 s).
-pub fn measure(shape: MatmulShape, repeat: usize, max_flops: f64) -> Vec<Row> {
+pub fn measure(shape: MatmulShape, repeat: usize, max_flops: f64, reference: &SampledReference, (a, b): (&HostMatrix, &HostMatrix)) -> Vec<Row> {
     if std::env::var_os("MATMUL_NUM_THREADS").is_none() {
         std::env::set_var("MATMUL_NUM_THREADS", threads().to_string());
     }
@@ -48,24 +48,23 @@ pub fn measure(shape: MatmulShape, repeat: usize, max_flops: f64) -> Vec<Row> {
     if shape.flops() > max_flops {
         return rows;
     }
-    let (a, b) = operands(shape, 7);
     let mut times = Vec::new();
     let mut result = None;
     for _ in 0..repeat {
         let t = Instant::now();
-        result = Some(sgemm(&a, &b));
+        result = Some(sgemm(a, b));
         times.push(t.elapsed().as_secs_f64() * 1e3);
         if times[0] > 2000.0 {
             break;
         }
     }
-    let check = result.map(|c| crate::report::check_sampled(&c, &a, &b)).unwrap_or(Check::Skipped);
+    let check = result.map(|c| reference.check(&c)).unwrap_or(Check::Skipped);
     rows.push(Row::new(shape, &format!("CPU matrixmultiply ({} threads)", threads()), "cpu", median(&mut times), check, None));
     if shape.flops() <= 2.0 * 512.0 * 512.0 * 512.0 {
         let t = Instant::now();
-        let c = tessera::reference::matmul_cpu_naive(&a, &b);
+        let c = tessera::reference::matmul_cpu_naive(a, b);
         let ms = t.elapsed().as_secs_f64() * 1e3;
-        rows.push(Row::new(shape, "CPU naive loop (1 thread)", "cpu-naive", ms, crate::report::check_sampled(&c, &a, &b), None));
+        rows.push(Row::new(shape, "CPU naive loop (1 thread)", "cpu-naive", ms, reference.check(&c), None));
     }
     rows
 }

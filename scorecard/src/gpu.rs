@@ -1,14 +1,13 @@
 //! The GPU rows: every Rust kernel, its CUDA C twin and cuBLAS at each size, plus bandwidth.
-use tessera::ops::MatmulShape;
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer};
 use tessera_anchors::{Cublas, CudaC};
 
-use crate::cpu::{median, operands, random_vec};
-use crate::report::{check_sampled, shape_label, Bandwidth, Check, Row, Scorecard};
-use crate::{Args, Fail};
+use crate::cpu::{median, random_vec};
+use crate::report::{shape_label, Bandwidth, Check, Row, Scorecard};
+use crate::{Args, Fail, Problem};
 
 /// Target GPU time per timed batch: long enough to dwarf event resolution and launch gaps.
-const BATCH_MS: f64 = 200.0;
+const BATCH_MS: f64 = 100.0;
 
 /// Any error, as its message.
 fn s<E: std::fmt::Display>(e: E) -> Fail {
@@ -36,7 +35,7 @@ enum Impl {
     Cublas,
 }
 
-pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
+pub fn measure_all(gpu: &Gpu, problems: &[Problem], args: &Args, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
     let info = gpu.info().map_err(s)?;
     card.device = Some(info.name.clone());
     card.compute_capability = Some(format!("{}{}", info.compute_capability.0, info.compute_capability.1));
@@ -59,12 +58,12 @@ pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize
     }
     impls.push(Impl::Cublas);
 
-    let total = shapes.len() * impls.len();
+    let total = problems.len() * impls.len();
     let mut step = 0;
-    for &shape in shapes {
-        let (a, b) = operands(shape, 7);
-        let da = DeviceMatrix::from_host(gpu, &a).map_err(s)?;
-        let db = DeviceMatrix::from_host(gpu, &b).map_err(s)?;
+    for problem in problems {
+        let (shape, a, b) = (problem.shape, &problem.a, &problem.b);
+        let da = DeviceMatrix::from_host(gpu, a).map_err(s)?;
+        let db = DeviceMatrix::from_host(gpu, b).map_err(s)?;
         for &imp in &impls {
             step += 1;
             let (name, key, bytes) = match imp {
@@ -84,7 +83,7 @@ pub fn measure_all(gpu: &Gpu, shapes: &[MatmulShape], args: &Args, repeat: usize
             let mut dc = DeviceMatrix::from_host(gpu, &tessera::HostMatrix::from_fn(a.rows, b.cols, |_, _| f32::NAN)).map_err(s)?;
             run(&mut dc)?;
             gpu.synchronize().map_err(s)?;
-            let check = check_sampled(&dc.to_host(gpu).map_err(s)?, &a, &b);
+            let check = problem.reference.check(&dc.to_host(gpu).map_err(s)?);
             let ms = time(gpu, repeat, || run(&mut dc))?;
             card.rows.push(Row::new(shape, &name, &key, ms, check, bytes));
         }

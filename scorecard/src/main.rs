@@ -16,6 +16,22 @@ use tessera::ops::MatmulShape;
 /// Any failure of a scorecard run, reported as its message.
 pub type Fail = Box<dyn std::error::Error + Send + Sync>;
 
+/// One matmul problem: its random operands and the sampled reference every result is checked against.
+pub struct Problem {
+    pub shape: MatmulShape,
+    pub a: tessera::HostMatrix,
+    pub b: tessera::HostMatrix,
+    pub reference: report::SampledReference,
+}
+
+impl Problem {
+    fn new(shape: MatmulShape) -> Self {
+        let (a, b) = cpu::operands(shape, 7);
+        let reference = report::SampledReference::new(&a, &b);
+        Problem { shape, a, b, reference }
+    }
+}
+
 /// Command-line options.
 #[derive(Parser, Debug)]
 #[command(version, about = "tessera scorecard: Rust GPU matmul kernels beside CPU, CUDA C and cuBLAS")]
@@ -76,10 +92,12 @@ fn run(args: &Args) -> Result<(), Fail> {
     let repeat = args.repeat.max(1);
     let mut card = report::Scorecard::new();
 
+    eprintln!("[scorecard] operands and sampled f64 references for {} sizes…", shapes.len());
+    let problems: Vec<Problem> = shapes.iter().map(|&shape| Problem::new(shape)).collect();
     eprintln!("[scorecard] CPU baseline ({} threads)…", cpu::threads());
-    for (i, &shape) in shapes.iter().enumerate() {
-        eprintln!("[scorecard] {}/{} CPU {}", i + 1, shapes.len(), report::shape_label(shape));
-        card.rows.extend(cpu::measure(shape, repeat, args.cpu_max_flops));
+    for (i, p) in problems.iter().enumerate() {
+        eprintln!("[scorecard] {}/{} CPU {}", i + 1, problems.len(), report::shape_label(p.shape));
+        card.rows.extend(cpu::measure(p.shape, repeat, args.cpu_max_flops, &p.reference, (&p.a, &p.b)));
     }
 
     match tessera::Gpu::new(0) {
@@ -87,7 +105,7 @@ fn run(args: &Args) -> Result<(), Fail> {
             eprintln!("[scorecard] GPU part skipped: {e}");
             card.gpu_skipped = Some(e.to_string());
         }
-        Ok(g) => gpu::measure_all(&g, &shapes, args, repeat, &mut card)?,
+        Ok(g) => gpu::measure_all(&g, &problems, args, repeat, &mut card)?,
     }
 
     card.finish();
@@ -108,7 +126,9 @@ fn write_outputs(card: &report::Scorecard, args: &Args) -> Result<(), Fail> {
     std::fs::write(args.out.join("scorecard.md"), md)?;
     if card.peak_fp32_gflops.is_some() {
         roofline::write_svg(card, &args.out.join("roofline.svg"))?;
+        eprintln!("[scorecard] wrote {}/scorecard.{{json,md}} and roofline.svg", args.out.display());
+    } else {
+        eprintln!("[scorecard] wrote {}/scorecard.{{json,md}} (no roofline without GPU figures)", args.out.display());
     }
-    eprintln!("[scorecard] wrote {}/scorecard.{{json,md}} and roofline.svg (with GPU figures)", args.out.display());
     Ok(())
 }

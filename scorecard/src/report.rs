@@ -1,7 +1,7 @@
 //! The scorecard's rows, the derived columns (speedup, % of cuBLAS, % of peak), Markdown and JSON.
 use serde::{Deserialize, Serialize};
 use tessera::ops::MatmulShape;
-use tessera::reference::{check_matmul, matmul_reference};
+use tessera::reference::{check_matmul, matmul_reference, ReferenceProduct};
 use tessera::HostMatrix;
 
 /// Whether a result matched the f64 CPU reference.
@@ -88,17 +88,29 @@ pub fn shape_label(s: MatmulShape) -> String {
     if s.m == s.n && s.n == s.k { format!("{}³", s.m) } else { format!("{}×{}×{}", s.m, s.n, s.k) }
 }
 
-/// Checks `got` against the f64 reference on up to 64 evenly spread rows (the full reference of a
-/// 4096³ product would take a minute of CPU).
-pub fn check_sampled(got: &HostMatrix, a: &HostMatrix, b: &HostMatrix) -> Check {
-    let picks: Vec<usize> = if a.rows <= 64 { (0..a.rows).collect() } else { (0..64).map(|i| i * (a.rows - 1) / 63).collect() };
-    let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| a.get(picks[r], c));
-    let got_rows = HostMatrix::from_fn(picks.len(), got.cols, |r, c| got.get(picks[r], c));
-    match check_matmul(&got_rows, &matmul_reference(&a_rows, b)) {
-        Ok(()) => Check::Ok,
-        Err(e) => {
-            eprintln!("[scorecard] check failed: {e}");
-            Check::Failed
+/// The f64 reference of up to 64 evenly spread rows of `A·B` (the full reference of a 4096³ product
+/// would take a minute of CPU), computed once per shape and checked against every implementation.
+pub struct SampledReference {
+    picks: Vec<usize>,
+    reference: ReferenceProduct,
+}
+
+impl SampledReference {
+    pub fn new(a: &HostMatrix, b: &HostMatrix) -> Self {
+        let picks: Vec<usize> = if a.rows <= 64 { (0..a.rows).collect() } else { (0..64).map(|i| i * (a.rows - 1) / 63).collect() };
+        let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| a.get(picks[r], c));
+        Self { reference: matmul_reference(&a_rows, b), picks }
+    }
+
+    /// Whether the sampled rows of `got` are within tolerance.
+    pub fn check(&self, got: &HostMatrix) -> Check {
+        let got_rows = HostMatrix::from_fn(self.picks.len(), got.cols, |r, c| got.get(self.picks[r], c));
+        match check_matmul(&got_rows, &self.reference) {
+            Ok(()) => Check::Ok,
+            Err(e) => {
+                eprintln!("[scorecard] check failed: {e}");
+                Check::Failed
+            }
         }
     }
 }
