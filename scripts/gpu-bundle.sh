@@ -21,7 +21,8 @@ for line in sys.stdin:
     if msg.get("reason") == "compiler-artifact" and msg.get("profile", {}).get("test") and msg.get("executable"):
         name = msg["target"]["name"]
         kind = msg["target"]["kind"][0]
-        dest = os.path.join(".gpu/tests", name if kind == "test" else f"unit-{name}")
+        pkg = msg["package_id"].split("#")[-1].split("@")[0].split(":")[0].removeprefix("tessera-").removeprefix("tessera")
+        dest = os.path.join(".gpu/tests", f"{pkg or 'tessera'}-{name}" if kind == "test" else f"unit-{name}")
         shutil.copy(msg["executable"], dest)
         print(f"[bundle]   {dest}", file=sys.stderr)
 '

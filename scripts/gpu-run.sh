@@ -33,9 +33,9 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   # diagnostic_trap, which faults on purpose): the matmul ladder and vec_add through gpu_parity,
   # iterated_fma through the streams pipeline with chunks that do not divide the length.
   runs=(
-    ".gpu/tests/gpu_parity --skip 1024 --skip 4096 --skip 1000x --skip 260x --skip 512x --skip cuda_c --skip cublas --skip 67108864"
-    ".gpu/tests/streams sequential_257_"
-    ".gpu/tests/streams trace_has_every_chunk"
+    ".gpu/tests/tests-gpu_parity --skip 1024 --skip 4096 --skip 1000x --skip 260x --skip 512x --skip cuda_c --skip cublas --skip 67108864"
+    ".gpu/tests/tests-streams sequential_257_"
+    ".gpu/tests/tests-streams trace_has_every_chunk"
   )
   for tool in memcheck racecheck synccheck initcheck; do
     for cmd in "${runs[@]}"; do
