@@ -60,25 +60,26 @@ if [ "${RUN_NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
 fi
 
 if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  # Every tessera kernel on small, odd shapes (not the CUDA C anchors or cuBLAS; not diagnostic_trap,
-  # which faults on purpose): the matmul ladder and vec_add through gpu_parity (17×33×9: all edge
-  # tiles; 130×132×36: float4 interior blocks beside edge blocks), iterated_fma through the streams
-  # pipeline with chunks that do not divide the length.
-  runs=(
-    ".gpu/tests/tests-gpu_parity 17x33x9 --skip cuda_c --skip cublas"
-    ".gpu/tests/tests-gpu_parity 130x132x36"
-    ".gpu/tests/tests-gpu_parity vec_add_1"
-    ".gpu/tests/tests-streams sequential_257_"
-  )
+  # Every tessera kernel, one run per kernel (so a slow or failing one is named), on small odd shapes
+  # (not the CUDA C anchors or cuBLAS; not diagnostic_trap, which faults on purpose): each matmul
+  # kernel through gpu_parity at 1×1×1, 17×33×9 (edge tiles only), 130×132×36 (float4 interior blocks
+  # beside edge blocks) and K = 0; vec_add at 1 and 1000; iterated_fma through the streams pipeline
+  # with chunks that do not divide the length.
+  runs=()
+  for label in $(.gpu/tests/tests-gpu_parity --list 2>/dev/null | sed -n 's/^matmul_\(.*\)_1x1x1: test$/\1/p'); do
+    [ "$label" = auto ] && continue  # dispatches to the kernels above
+    runs+=(".gpu/tests/tests-gpu_parity matmul_${label}_ --skip 1024 --skip 4096 --skip 1000x --skip 260x --skip 512x")
+  done
+  runs+=(".gpu/tests/tests-gpu_parity vec_add_1" ".gpu/tests/tests-streams sequential_257_")
   LIMIT=${SANITIZER_TIMEOUT:-90}
   for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     for cmd in "${runs[@]}"; do
       echo "=== compute-sanitizer --tool $tool $cmd" >> "$OUT/tools.log"
       # shellcheck disable=SC2086
-      stage compute-sanitizer --tool "$tool" --error-exitcode 3 $cmd --test-threads 4 >> "$OUT/tools.log" 2>&1 \
+      stage compute-sanitizer --tool "$tool" --error-exitcode 3 $cmd >> "$OUT/tools.log" 2>&1 \
         || { status=1; echo "SANITIZER FAILED: $tool $cmd" >> "$OUT/tools.log"; }
     done
   done
-  grep -E "^=== compute|SUMMARY|SANITIZER FAILED|TIMED|test result" "$OUT/tools.log"
+  grep -E "^=== compute|SUMMARY|SANITIZER FAILED|TIMED" "$OUT/tools.log" | sed 's/ --skip.*//'
 fi
 exit $status
