@@ -76,7 +76,7 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
     for cmd in "${runs[@]}"; do
       echo "=== compute-sanitizer --tool $tool $cmd" >> "$OUT/tools.log"
       # shellcheck disable=SC2086
-      stage compute-sanitizer --tool "$tool" --error-exitcode 3 $cmd >> "$OUT/tools.log" 2>&1 \
+      stage compute-sanitizer --tool "$tool" --error-exitcode 3 $cmd --test-threads 1 >> "$OUT/tools.log" 2>&1 \
         || { status=1; echo "SANITIZER FAILED: $tool $cmd" >> "$OUT/tools.log"; }
     done
   done

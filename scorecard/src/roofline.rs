@@ -8,8 +8,9 @@ use plotters::prelude::*;
 use crate::report::Scorecard;
 use crate::Fail;
 
-/// Colours cycled over the kernels.
-const PALETTE: [RGBColor; 8] = [
+/// Colours cycled over the kernels (12 distinct ones; CUDA C twins are drawn hollow in their Rust
+/// kernel's colour order, cuBLAS as a square).
+const PALETTE: [RGBColor; 12] = [
     RGBColor(228, 26, 28),
     RGBColor(55, 126, 184),
     RGBColor(77, 175, 74),
@@ -18,7 +19,19 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(166, 86, 40),
     RGBColor(247, 129, 191),
     RGBColor(80, 80, 80),
+    RGBColor(23, 190, 207),
+    RGBColor(188, 189, 34),
+    RGBColor(31, 60, 120),
+    RGBColor(140, 20, 60),
 ];
+
+/// How a point is drawn.
+#[derive(Clone, Copy)]
+enum Marker {
+    Filled,
+    Hollow,
+    Square,
+}
 
 /// Writes the roofline of `card` to `path`. Needs the measured peak and copy bandwidth (a GPU run).
 pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
@@ -31,19 +44,26 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
         fa.total_cmp(&(b.m as f64 * b.n as f64 * b.k as f64))
     });
     let size = largest.map(|r| r.size.clone()).unwrap_or_default();
-    let mut points: Vec<(String, f64, f64)> = card
+    let marker = |key: &str| match key {
+        "cublas" => Marker::Square,
+        k if k.starts_with("cuda-c") => Marker::Hollow,
+        _ => Marker::Filled,
+    };
+    let mut points: Vec<(String, f64, f64, Marker)> = card
         .rows
         .iter()
         .filter(|r| r.size == size && !r.key.starts_with("cpu"))
-        .filter_map(|r| Some((r.name.clone(), r.flop_per_byte?, r.gflops)))
+        .filter_map(|r| Some((r.name.clone(), r.flop_per_byte?, r.gflops, marker(&r.key))))
         .collect();
     // vec_add: 1 FLOP per 12 bytes.
     for b in card.bandwidth.iter().filter(|b| b.name.starts_with("vec_add")) {
-        points.push((format!("{} ({} floats)", b.name, b.elements), 1.0 / 12.0, b.gb_per_s / 12.0));
+        let m = if b.name.contains("CUDA C") { Marker::Hollow } else { Marker::Filled };
+        points.push((format!("{} ({} floats)", b.name, b.elements), 1.0 / 12.0, b.gb_per_s / 12.0, m));
     }
 
-    let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
-    root.fill(&WHITE)?;
+    let full = SVGBackend::new(path, (1280, 640)).into_drawing_area();
+    full.fill(&WHITE)?;
+    let (root, legend) = full.split_horizontally(860);
     let title = format!("Roofline — {} — matmul {size}", card.device.clone().unwrap_or_default());
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
@@ -67,25 +87,48 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
         .label(format!("roof: {bw:.0} GB/s (measured copy) × intensity, capped at {peak:.0} GFLOP/s FP32 peak (ridge {ridge:.1} FLOP/B)"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(2)));
 
-    for (i, (name, x, y)) in points.iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
-        chart
-            .draw_series(std::iter::once(Circle::new((*x, *y), 6, color.filled())))?
-            .label(format!("{name}: {y:.0} GFLOP/s at {x:.2} FLOP/B"))
-            .legend(move |(lx, ly)| Circle::new((lx + 10, ly), 5, color.filled()));
-    }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)
-        .label_font(("sans-serif", 13))
+        .label_font(("sans-serif", 12))
         .draw()?;
-    root.draw(&Text::new(
+
+    // Points on the chart; their legend in the right-hand panel (one line each, same colour and marker).
+    let (mut rust_i, mut cuda_i) = (0, 0);
+    for (row, (name, x, y, m)) in points.iter().enumerate() {
+        let color = match m {
+            Marker::Hollow => {
+                cuda_i += 1;
+                PALETTE[(cuda_i - 1) % PALETTE.len()]
+            }
+            _ => {
+                rust_i += 1;
+                PALETTE[(rust_i - 1) % PALETTE.len()]
+            }
+        };
+        let style = match m {
+            Marker::Hollow => color.stroke_width(2),
+            _ => color.filled(),
+        };
+        let shape = |at: (i32, i32)| -> DynElement<'static, SVGBackend, (i32, i32)> {
+            match m {
+                Marker::Square => Rectangle::new([(at.0 - 5, at.1 - 5), (at.0 + 5, at.1 + 5)], style).into_dyn(),
+                _ => Circle::new(at, 6, style).into_dyn(),
+            }
+        };
+        chart.draw_series(std::iter::once(EmptyElement::at((*x, *y)) + shape((0, 0))))?;
+        let ly = 60 + row as i32 * 24;
+        legend.draw(&(EmptyElement::at((14, ly)) + shape((0, 0))))?;
+        legend.draw(&Text::new(format!("{name}: {y:.0} GFLOP/s at {x:.2} FLOP/B"), (28, ly - 7), ("sans-serif", 13)))?;
+    }
+    legend.draw(&Text::new("filled: Rust kernels · hollow: CUDA C twins · square: cuBLAS", (14, 24), ("sans-serif", 13)))?;
+    full.draw(&Text::new(
         "Counted traffic is what a kernel issues to global memory; points above the slope are served by L1/L2.",
-        (90, 582),
+        (90, 622),
         ("sans-serif", 12),
     ))?;
-    root.present()?;
+    full.present()?;
     Ok(())
 }
