@@ -34,6 +34,7 @@
 
 mod barrier;
 mod error;
+pub mod ops;
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;

@@ -1,14 +1,9 @@
 //! Every tessera kernel (matmul, vec_add, iterated_fma), run on the CPU executor with the launch configuration the GPU launches use
 //! (taken from the host crate, so it cannot drift), checked against the host crate's f64 reference.
-use tessera::ops::{vec_add_config, Algo, MatmulShape};
+use tessera::ops::{vec_add_config, Algo};
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::HostMatrix;
 use tessera_emulator::{launch, EmuError, Launch, SyncPtr};
-use tessera_kernels::matmul::{
-    k01_naive::matmul_naive, k02_tiled::matmul_tiled, k03_blocktile_1d::matmul_blocktile_1d, k04_blocktile_2d::matmul_blocktile_2d,
-    k05_vectorized::matmul_vectorized, k06_conflict_free::matmul_conflict_free, k07_warptile::matmul_warptile,
-    k08_double_buffer::{matmul_dbuf_128x128x16, matmul_dbuf_128x128x8, matmul_dbuf_128x64x16, matmul_dbuf_64x64x16},
-};
 use tessera_kernels::vec_add::vec_add;
 
 /// Deterministic values in [-1, 1) (xorshift32).
@@ -24,42 +19,10 @@ fn pseudo_random(len: usize, seed: u32) -> Vec<f32> {
         .collect()
 }
 
-/// Runs `algo`'s kernel on the emulator for `a · b`. `C` starts as NaN, so an element no thread
-/// writes fails the check.
-fn emulate_matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
-    let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).expect("valid shape");
-    let algo = algo.resolve(shape);
-    let cfg = algo.launch_config(shape);
-    let cfg = Launch::new(cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes as usize);
-    let kernel: unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32) = match algo {
-        Algo::Naive => matmul_naive,
-        Algo::Tiled => matmul_tiled,
-        Algo::Blocktile1d => matmul_blocktile_1d,
-        Algo::Blocktile2d => matmul_blocktile_2d,
-        Algo::Vectorized => matmul_vectorized,
-        Algo::ConflictFree => matmul_conflict_free,
-        Algo::Warptile => matmul_warptile,
-        Algo::Dbuf128x128x8 => matmul_dbuf_128x128x8,
-        Algo::Dbuf128x128x16 => matmul_dbuf_128x128x16,
-        Algo::Dbuf128x64x16 => matmul_dbuf_128x64x16,
-        Algo::Dbuf64x64x16 => matmul_dbuf_64x64x16,
-        Algo::Auto => unreachable!("resolved above"),
-    };
-    let mut c = vec![f32::NAN; a.rows * b.cols];
-    let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
-    let (m, n, k) = (shape.m, shape.n, shape.k);
-    launch(algo.kernel_name(), cfg, || {
-        // SAFETY: a, b, c hold m·k, k·n and m·n floats and outlive the launch; the launch configuration
-        // is the one the kernels document (the host crate's), and the shapes fit in 32 bits.
-        unsafe { kernel(pa.get(), pb.get(), pc.get(), m, n, k) }
-    })?;
-    Ok(HostMatrix::new(a.rows, b.cols, c).expect("C has rows·cols elements"))
-}
-
 fn check_algo_on_shape(algo: Algo, (m, n, k): (usize, usize, usize)) {
     let a = HostMatrix::new(m, k, pseudo_random(m * k, 1 + m as u32)).unwrap();
     let b = HostMatrix::new(k, n, pseudo_random(k * n, 7 + n as u32)).unwrap();
-    let c = emulate_matmul(algo, &a, &b).unwrap_or_else(|e| panic!("{}: {e}", algo.label()));
+    let c = tessera_emulator::ops::matmul(algo, &a, &b).unwrap_or_else(|e| panic!("{}: {e}", algo.label()));
     if let Err(mismatch) = check_matmul(&c, &matmul_reference(&a, &b)) {
         panic!("{} on {m}×{n}×{k}: {mismatch}", algo.label());
     }

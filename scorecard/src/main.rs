@@ -4,6 +4,7 @@
 //! All GPU figures of one run come from the same process, so ratios (÷ cuBLAS, ÷ CUDA C, ÷ copy
 //! bandwidth) are meaningful even when absolute clocks drift between runs.
 mod cpu;
+mod emulated;
 mod gpu;
 mod report;
 mod roofline;
@@ -32,6 +33,13 @@ impl Problem {
     }
 }
 
+/// Where the kernels run.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Device {
+    Gpu,
+    Cpu,
+}
+
 /// Command-line options.
 #[derive(Parser, Debug)]
 #[command(version, about = "tessera scorecard: Rust GPU matmul kernels beside CPU, CUDA C and cuBLAS")]
@@ -51,6 +59,10 @@ pub struct Args {
     /// Elements for the vec_add / copy bandwidth section (0 skips it).
     #[arg(long, default_value_t = 1 << 26)]
     vec_len: usize,
+    /// `gpu` measures (the default); `cpu` runs the kernels' source on the CPU executor instead —
+    /// emulation for teaching, clearly labelled, not a performance figure (small sizes only).
+    #[arg(long, value_enum, default_value_t = Device::Gpu)]
+    device: Device,
     /// Do not measure: re-render scorecard.md and roofline.svg into --out from this scorecard.json.
     #[arg(long)]
     replot: Option<PathBuf>,
@@ -88,6 +100,9 @@ fn run(args: &Args) -> Result<(), Fail> {
     let shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
     if shapes.iter().any(|s| s.m == 0 || s.n == 0 || s.k == 0) {
         return Err("sizes must be at least 1 in every dimension".into());
+    }
+    if args.device == Device::Cpu {
+        return emulated::run(args, &shapes);
     }
     let repeat = args.repeat.max(1);
     let mut card = report::Scorecard::new();

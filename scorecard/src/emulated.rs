@@ -1,0 +1,52 @@
+//! `--device cpu`: runs the Rust kernels' own source on the CPU executor (crate `tessera-emulator`),
+//! checks each result, and shows how many threads and blocks each launch used. This is for
+//! teaching — watching the same kernel run with real block semantics where there is no GPU — and is
+//! labelled as emulation everywhere: its times are not a performance figure of anything.
+use std::time::Instant;
+
+use tessera::ops::{Algo, MatmulShape};
+
+use crate::report::{shape_label, Check};
+use crate::{Args, Fail, Problem};
+
+/// Emulating one thread per output element gets slow quickly: refuse problems beyond this.
+const MAX_EMULATED_FLOPS: f64 = 2.0 * 256.0 * 256.0 * 256.0;
+
+pub fn run(args: &Args, shapes: &[MatmulShape]) -> Result<(), Fail> {
+    if let Some(big) = shapes.iter().find(|s| s.flops() > MAX_EMULATED_FLOPS) {
+        return Err(format!("--device cpu emulates every GPU thread: {} is too large (use sizes up to 256³, e.g. --sizes 64,100x70x30)", shape_label(*big)).into());
+    }
+    let algos: Vec<Algo> = Algo::ALL.into_iter().filter(|a| args.kernels.is_empty() || args.kernels.iter().any(|k| k == a.label())).collect();
+    let mut md = String::from(
+        "**EMULATED on the CPU executor** — the Rust kernels' source run with CUDA block semantics on the host. \
+         Times are those of the emulation, *not* GPU performance.\n\n\
+         | size | kernel | grid | block | threads emulated | emulation ms | check |\n|---|---|---|---|---:|---:|---|\n",
+    );
+    for &shape in shapes {
+        let problem = Problem::new(shape);
+        for &algo in &algos {
+            let cfg = algo.resolve(shape).launch_config(shape);
+            let threads: u64 = [cfg.grid_dim.0, cfg.grid_dim.1, cfg.grid_dim.2, cfg.block_dim.0, cfg.block_dim.1, cfg.block_dim.2].iter().map(|&d| d as u64).product();
+            eprintln!("[scorecard] emulating {} {} ({threads} threads)…", shape_label(shape), algo.label());
+            let t = Instant::now();
+            let c = tessera_emulator::ops::matmul(algo, &problem.a, &problem.b)?;
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            let check = problem.reference.check(&c);
+            md += &format!(
+                "| {} | {} | {:?} | {:?} | {threads} | {ms:.1} | {check:?} |\n",
+                shape_label(shape),
+                algo.label(),
+                cfg.grid_dim,
+                cfg.block_dim,
+            );
+            if check == Check::Failed {
+                return Err(format!("{} gave a wrong result on the CPU executor", algo.label()).into());
+            }
+        }
+    }
+    println!("{md}");
+    std::fs::create_dir_all(&args.out)?;
+    std::fs::write(args.out.join("emulated.md"), md)?;
+    eprintln!("[scorecard] wrote {}/emulated.md", args.out.display());
+    Ok(())
+}

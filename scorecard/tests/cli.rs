@@ -1,0 +1,59 @@
+//! The scorecard CLI as a user runs it (no GPU needed: these run in CI).
+use std::process::Command;
+
+fn scorecard(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_scorecard")).args(args).output().expect("run scorecard");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn device_cpu_runs_every_kernel_as_labelled_emulation() {
+    let dir = std::env::temp_dir().join(format!("scorecard-emu-{}", std::process::id()));
+    let (ok, stdout, stderr) = scorecard(&["--device", "cpu", "--sizes", "17x33x9", "--out", dir.to_str().unwrap()]);
+    assert!(ok, "scorecard --device cpu failed: {stderr}");
+    assert!(stdout.contains("EMULATED on the CPU executor"), "{stdout}");
+    assert!(stdout.contains("not* GPU performance"), "{stdout}");
+    for algo in tessera::Algo::ALL {
+        assert!(stdout.contains(&format!("| 17×33×9 | {} |", algo.label())), "no row for {}:\n{stdout}", algo.label());
+    }
+    assert!(!stdout.contains("Failed"), "{stdout}");
+    assert!(dir.join("emulated.md").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn device_cpu_refuses_sizes_too_large_to_emulate() {
+    let (ok, _, stderr) = scorecard(&["--device", "cpu", "--sizes", "1024"]);
+    assert!(!ok);
+    assert!(stderr.contains("too large"), "{stderr}");
+}
+
+#[test]
+fn bad_sizes_are_rejected_with_a_message() {
+    for bad in ["0", "12x7", "axbxc"] {
+        let (ok, _, stderr) = scorecard(&["--sizes", bad, "--out", "/tmp/never-written"]);
+        assert!(!ok, "--sizes {bad} accepted");
+        assert!(stderr.contains("error:"), "{stderr}");
+    }
+}
+
+/// Without a GPU the CPU baseline still runs and the GPU part says plainly that it was skipped; with
+/// one, the same command measures the GPU rows. Either way the JSON and Markdown are written.
+#[test]
+fn a_small_run_writes_the_scorecard_with_or_without_a_gpu() {
+    let dir = std::env::temp_dir().join(format!("scorecard-small-{}", std::process::id()));
+    let (ok, stdout, stderr) = scorecard(&["--sizes", "64", "--repeat", "1", "--vec-len", "4096", "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("CPU matrixmultiply"), "{stdout}");
+    let json = std::fs::read_to_string(dir.join("scorecard.json")).unwrap();
+    let gpu = tessera::Gpu::new(0).is_ok();
+    if gpu {
+        assert!(stdout.contains("cuBLAS SGEMM") && stdout.contains("Device:"), "{stdout}");
+        assert!(dir.join("roofline.svg").exists());
+    } else {
+        assert!(stdout.contains("GPU part skipped"), "{stdout}");
+        assert!(json.contains("\"gpu_skipped\": \""), "{json}");
+    }
+    assert!(dir.join("scorecard.md").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
