@@ -3,22 +3,11 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use tessera::reference::{check_matmul, matmul_reference};
-use tessera::{Algo, Gpu, HostMatrix};
-use tessera_tests::{gpu_trial, run};
-
-fn matrix(rows: usize, cols: usize, seed: u64) -> HostMatrix {
-    // A cheap deterministic generator keyed by proptest's seed: values in [-1, 1), never all zero.
-    let mut s = seed | 1;
-    HostMatrix::from_fn(rows, cols, |_, _| {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    })
-}
+use tessera::{Algo, Gpu};
+use tessera_tests::{gpu_trial, run, seeded_matrix};
 
 fn product_matches(gpu: &Gpu, algo: Algo, (m, n, k): (usize, usize, usize), seed: u64) -> Result<(), TestCaseError> {
-    let (a, b) = (matrix(m, k, seed), matrix(k, n, seed.rotate_left(17)));
+    let (a, b) = (seeded_matrix(m, k, seed), seeded_matrix(k, n, seed.rotate_left(17)));
     let c = gpu.matmul_host(algo, &a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;
     check_matmul(&c, &matmul_reference(&a, &b)).map_err(|e| TestCaseError::fail(format!("{}×{}×{}: {e}", m, n, k)))
 }
@@ -43,7 +32,7 @@ fn main() {
         let mut runner = TestRunner::new(Config { cases: 64, failure_persistence: None, ..Config::default() });
         runner
             .run(&(0usize..200_000, any::<u64>()), |(len, seed)| {
-                let (a, b) = (matrix(1, len, seed).data, matrix(1, len, !seed).data);
+                let (a, b) = (seeded_matrix(1, len, seed).data, seeded_matrix(1, len, !seed).data);
                 let c = gpu.vec_add_host(&a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let exact = c.len() == len && c.iter().zip(a.iter().zip(&b)).all(|(c, (a, b))| c.to_bits() == (a + b).to_bits());
                 prop_assert!(exact, "vec_add of length {} differs from the CPU sum", len);

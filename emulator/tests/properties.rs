@@ -3,17 +3,7 @@
 use proptest::prelude::*;
 use tessera::ops::Algo;
 use tessera::reference::{check_matmul, matmul_reference};
-use tessera::HostMatrix;
-
-fn matrix(rows: usize, cols: usize, seed: u64) -> HostMatrix {
-    let mut s = seed | 1;
-    HostMatrix::from_fn(rows, cols, |_, _| {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    })
-}
+use tessera_tests::seeded_matrix;
 
 proptest! {
     // Each case emulates a few hundred OS threads per block: keep the count modest.
@@ -21,7 +11,7 @@ proptest! {
 
     #[test]
     fn every_kernel_matches_the_reference_on_random_shapes(m in 1usize..=140, n in 1usize..=140, k in 1usize..=48, seed in any::<u64>()) {
-        let (a, b) = (matrix(m, k, seed), matrix(k, n, !seed));
+        let (a, b) = (seeded_matrix(m, k, seed), seeded_matrix(k, n, !seed));
         let reference = matmul_reference(&a, &b);
         for algo in Algo::ALL {
             let c = tessera_emulator::ops::matmul(algo, &a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;

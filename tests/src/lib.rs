@@ -46,6 +46,12 @@ pub fn random_matrix(rng: &mut StdRng, rows: usize, cols: usize) -> HostMatrix {
     HostMatrix::from_fn(rows, cols, |_, _| rng.random_range(-1.0f32..1.0))
 }
 
+/// A matrix of uniform values in [-1, 1) determined by `seed` (for property tests, whose runner
+/// supplies and reports the seed).
+pub fn seeded_matrix(rows: usize, cols: usize, seed: u64) -> HostMatrix {
+    random_matrix(&mut StdRng::seed_from_u64(seed), rows, cols)
+}
+
 /// Uniform values in [-1, 1).
 pub fn random_vec(rng: &mut StdRng, len: usize) -> Vec<f32> {
     (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect()
