@@ -139,11 +139,14 @@ fn write_outputs(card: &report::Scorecard, args: &Args) -> Result<(), Fail> {
     println!("{md}");
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     std::fs::write(args.out.join("scorecard.md"), md)?;
-    if card.peak_fp32_gflops.is_some() {
+    if card.peak_fp32_gflops.is_some() && card.copy_gb_per_s.is_some() {
         roofline::write_svg(card, &args.out.join("roofline.svg"))?;
         eprintln!("[scorecard] wrote {}/scorecard.{{json,md}} and roofline.svg", args.out.display());
     } else {
-        eprintln!("[scorecard] wrote {}/scorecard.{{json,md}} (no roofline without GPU figures)", args.out.display());
+        eprintln!(
+            "[scorecard] wrote {}/scorecard.{{json,md}} (no roofline: it needs the GPU's peak and the measured copy bandwidth, i.e. a GPU run with --vec-len > 0)",
+            args.out.display()
+        );
     }
     Ok(())
 }

@@ -30,6 +30,14 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// one block per SM leaves too few warps), the BK = 16 step halves the barriers per K and doubles
 /// the bytes in flight. 64×64×16 is 1.3–2.5× faster than 128×128 on shapes with < 132 blocks.
 ///
+/// **What limits it** (Nsight Compute, 128×128×16 at 4096³, H200, `docs/results/2026-11-30-suite/
+/// tools.log`): 151 registers → 1 block (8 warps) per SM, occupancy 12.5 %; 2 active warps per
+/// scheduler, of which 1.4 are eligible on average, and in 23.8 % of cycles none is (latency not
+/// hidden); issue slots 73.8 % busy, FMA pipe 65 % (the other ~12 % of issued instructions are loads
+/// and address arithmetic); DRAM 4.4 %, L2 hit 73 %: not memory-bound. 1,024 blocks on 132 SMs are
+/// 7.76 waves, so the last wave runs 76 % full. Next: fit 128×128 in ≤ 128 registers (2 blocks per
+/// SM, 4 warps per scheduler) or a larger per-thread tile (more FMAs per issued load) — see issue 4.
+///
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
 #[inline(always)]
