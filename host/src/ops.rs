@@ -249,10 +249,10 @@ impl Gpu {
             return Ok(());
         }
         let cfg = vec_add_config(n)?;
-        // SAFETY: vec_add(a, b, c, n: usize) reads a[0..n], b[0..n] and writes c[0..n]; all three
-        // buffers hold exactly n floats (checked above) and live in this context.
         let mut launch = self.stream().launch_builder(self.kernel("vec_add")?);
         launch.arg(&a.slice).arg(&b.slice).arg(&mut c.slice).arg(&n);
+        // SAFETY: vec_add(a, b, c, n: usize) reads a[0..n], b[0..n] and writes c[0..n]; all three
+        // buffers hold exactly n floats (checked above) and live in this context.
         self.launched(unsafe { launch.launch(cfg) })
     }
 
@@ -276,13 +276,13 @@ impl Gpu {
             return self.stream().memset_zeros(&mut c.buf.slice).map_err(Error::driver("zeroing C", 0));
         }
         let (m, n, k) = (shape.m, shape.n, shape.k);
+        let algo = algo.resolve(shape);
+        let mut launch = self.stream().launch_builder(self.kernel(algo.kernel_name())?);
+        launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs);
         // the buffers hold at least that many floats (checked above), the launch config is the one
         // the kernel documents (Algo::launch_config: threads and dynamic shared memory per kernel), and
         // every product fits in 32 bits (MatmulShape::check).
-        let algo = algo.resolve(shape);
-        let mut launch = self.stream().launch_builder(self.kernel(algo.kernel_name())?);
-        launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
         self.launched(unsafe { launch.launch(algo.launch_config(shape)) })
     }
 
