@@ -96,6 +96,9 @@ fn gpu_benches(c: &mut Criterion) {
     let mut dc = DeviceBuffer::<f32>::zeros(&gpu, len).expect("alloc");
     group.throughput(Throughput::Bytes(12 * len as u64));
     group.bench_function("vec_add (Rust)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add(&da, &db, &mut dc)?))));
+    group.bench_function("vec_add float4 grid-stride (Rust)", |bench| {
+        bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add_vec4(&da, &db, &mut dc)?)))
+    });
     group.bench_function("vec_add (CUDA C)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cuda_c.vec_add(&gpu, &da, &db, &mut dc)?))));
     group.throughput(Throughput::Bytes(8 * len as u64));
     group.bench_function("device copy", |bench| {

@@ -3,7 +3,7 @@
 use tessera::ops::{vec_add_config, Algo};
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::HostMatrix;
-use tessera_emulator::{launch, EmuError, Launch, SyncPtr};
+use tessera_emulator::{launch, Launch, SyncPtr};
 use tessera_kernels::vec_add::vec_add;
 
 /// Deterministic values in [-1, 1) (xorshift32).
@@ -82,6 +82,30 @@ fn vec_add_matches_elementwise_sum() {
         .unwrap();
         for i in 0..n {
             // One f32 addition per element: the emulator must give exactly what the GPU gives.
+            assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "n = {n}, element {i}");
+        }
+    }
+}
+
+#[test]
+fn vec_add_vec4_grid_stride_matches_elementwise_sum() {
+    use tessera::ops::grid_stride_config;
+    use tessera_kernels::vec_add_vec4::vec_add_vec4;
+    // Lengths with every remainder mod 4; 2 "SMs" cap the grid at 16 blocks = 4,096 threads, so the
+    // 20,003-element case loops (5,000 quads) and the others do not.
+    for n in [1usize, 2, 3, 4, 1001, 4098, 20_003] {
+        let (a, b) = (pseudo_random(n, 5), pseudo_random(n, 6));
+        let mut c = vec![f32::NAN; n];
+        let cfg = grid_stride_config(n, 2);
+        let cfg = Launch::new(cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes as usize);
+        let (pa, pb, pc) = (SyncPtr::from_const(a.as_ptr()), SyncPtr::from_const(b.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+        launch("vec_add_vec4", cfg, || {
+            // SAFETY: the three buffers hold n floats and outlive the launch (the host build of
+            // View::get4 reads unaligned, so Vec's 4-byte alignment is enough here).
+            unsafe { vec_add_vec4(pa.get(), pb.get(), pc.get(), n) }
+        })
+        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+        for i in 0..n {
             assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "n = {n}, element {i}");
         }
     }

@@ -47,6 +47,8 @@ pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     kernels: HashMap<&'static str, CudaFunction>,
+    /// Streaming multiprocessors, read once: grid-stride launches size their grid by it.
+    sm_count: u32,
     /// The last kernel launched, to name it if the stream later reports a fault.
     last_kernel: Mutex<&'static str>,
     /// Set once a kernel faulted: CUDA errors of that kind are sticky for the whole context.
@@ -95,12 +97,21 @@ impl Gpu {
             let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
             kernels.insert(name, f);
         }
-        Ok(Self { ctx, stream, kernels, last_kernel: Mutex::new(""), poisoned: Mutex::new(None) })
+        let sm_count = ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(Error::driver("reading the SM count", 0))?
+            .max(1) as u32;
+        Ok(Self { ctx, stream, kernels, sm_count, last_kernel: Mutex::new(""), poisoned: Mutex::new(None) })
     }
 
     /// The cudarc context, for interoperating with other cudarc code (cuBLAS, NVRTC modules…).
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.ctx
+    }
+
+    /// The number of streaming multiprocessors.
+    pub fn sm_count(&self) -> u32 {
+        self.sm_count
     }
 
     /// The stream tessera's operations are queued on.

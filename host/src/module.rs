@@ -6,6 +6,7 @@ pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/tessera_kernels.pt
 /// The kernel entry points the module must define; [`crate::Gpu::new`] resolves each once.
 pub const KERNELS: &[&str] = &[
     "vec_add",
+    "vec_add_vec4",
     "matmul_naive",
     "matmul_tiled",
     "iterated_fma",

@@ -26,6 +26,7 @@ pub mod diagnostics;
 pub mod iterated_fma;
 pub mod matmul;
 pub mod vec_add;
+pub mod vec_add_vec4;
 
 /// A kernel that reaches a bounds check or an explicit `panic!` traps: the launch fails with
 /// `CUDA_ERROR_LAUNCH_FAILED` (see the host crate's error docs). No formatting code is linked.
