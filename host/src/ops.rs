@@ -233,18 +233,24 @@ impl MatmulShape {
 }
 
 impl Gpu {
+    /// The common checks of `c = a ∘ b`: all three buffers in this context and of one length, which
+    /// it returns.
+    fn check_binary_elementwise(&self, op: &'static str, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &DeviceBuffer<f32>) -> Result<usize> {
+        for buf in [a, b, c] {
+            buf.check_context(self, op)?;
+        }
+        let n = a.len();
+        if b.len() != n || c.len() != n {
+            return Err(Error::ShapeMismatch { op, detail: format!("lengths a = {n}, b = {}, c = {}", b.len(), c.len()) });
+        }
+        Ok(n)
+    }
+
     /// `c = a + b`, element-wise, on the GPU (queued on the stream).
     ///
     /// All three buffers must have the same length. Length 0 is a no-op.
     pub fn vec_add(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>) -> Result<()> {
-        const OP: &str = "vec_add";
-        for buf in [a, b, &*c] {
-            buf.check_context(self, OP)?;
-        }
-        let n = a.len();
-        if b.len() != n || c.len() != n {
-            return Err(Error::ShapeMismatch { op: OP, detail: format!("lengths a = {n}, b = {}, c = {}", b.len(), c.len()) });
-        }
+        let n = self.check_binary_elementwise("vec_add", a, b, c)?;
         if n == 0 {
             return Ok(());
         }
@@ -260,14 +266,7 @@ impl Gpu {
     /// (128-bit loads and stores, a few blocks per SM looping over the array). Not yet the default:
     /// it replaces `vec_add` once a GPU run shows it faster (issue 4's bandwidth goal).
     pub fn vec_add_vec4(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>) -> Result<()> {
-        const OP: &str = "vec_add_vec4";
-        for buf in [a, b, &*c] {
-            buf.check_context(self, OP)?;
-        }
-        let n = a.len();
-        if b.len() != n || c.len() != n {
-            return Err(Error::ShapeMismatch { op: OP, detail: format!("lengths a = {n}, b = {}, c = {}", b.len(), c.len()) });
-        }
+        let n = self.check_binary_elementwise("vec_add_vec4", a, b, c)?;
         if n == 0 {
             return Ok(());
         }
