@@ -18,15 +18,9 @@ kernel! {
     ///
     /// **Safety**: `a`, `b`, `c` must be valid for M·K, K·N and M·N floats.
     pub unsafe fn matmul_naive(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        use crate::device::{math::fma, mem::View, thread};
+        use crate::device::{math::fma, thread};
         // SAFETY: the caller passes buffers of these sizes.
-        let (a, b, c) = unsafe {
-            (
-                View::from_const(a, (m * k) as usize),
-                View::from_const(b, (k * n) as usize),
-                View::new(c, (m * n) as usize),
-            )
-        };
+        let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
         let col = thread::block_idx_x() * thread::block_dim_x() + thread::thread_idx_x();
         let row = thread::block_idx_y() * thread::block_dim_y() + thread::thread_idx_y();
         if row >= m || col >= n {

@@ -39,12 +39,10 @@ kernel! {
     ///
     /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ 4 KiB dynamic shared memory.
     pub unsafe fn matmul_blocktile_1d(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        use crate::device::{math::fma, mem::View, shared::SharedTiles, thread};
+        use crate::device::{math::fma, shared::SharedTiles, thread};
         const LOADS: u32 = BM * BK / THREADS;
         // SAFETY: the caller passes buffers of these sizes.
-        let (a, b, c) = unsafe {
-            (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize))
-        };
+        let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
         let mut shared = SharedTiles::<f32>::new();
         // SAFETY: the launch provides (BM·BK + BK·BN) floats of dynamic shared memory.
         let (a_tile, b_tile) = unsafe { (shared.tile((BM * BK) as usize), shared.tile((BK * BN) as usize)) };

@@ -46,11 +46,9 @@ kernel! {
     /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ 8 KiB dynamic shared memory.
     pub unsafe fn matmul_vectorized(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         use super::tile_io::{load_a, load_b, store_a_transposed, store_b, store_c4};
-        use crate::device::{math::fma, mem::View, shared::SharedTiles, thread};
+        use crate::device::{math::fma, shared::SharedTiles, thread};
         // SAFETY: the caller passes buffers of these sizes.
-        let (a, b, c) = unsafe {
-            (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize))
-        };
+        let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
         let mut shared = SharedTiles::<f32>::new();
         // SAFETY: the launch provides (BK·BM + BK·BN) floats of dynamic shared memory.
         let (a_tile, b_tile) = unsafe { (shared.tile((BK * BM) as usize), shared.tile((BK * BN) as usize)) };

@@ -89,13 +89,11 @@ pub unsafe fn warptile<const BM: u32, const BN: u32, const BK: u32, const LDA: u
     a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
 ) {
     use super::tile_io::{load_a, load_b, store_a_transposed, store_b};
-    use crate::device::{mem::View, shared::SharedTiles, thread};
+    use crate::device::{shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA >= BM && LDA % 4 == 0) };
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) = unsafe {
-        (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize))
-    };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let mut shared = SharedTiles::<f32>::new();
     // SAFETY: the launch provides (BK·LDA + BK·BN) floats of dynamic shared memory.
     let (a_tile, b_tile) = unsafe { (shared.tile((BK * LDA) as usize), shared.tile((BK * BN) as usize)) };

@@ -50,9 +50,7 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4) };
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) = unsafe {
-        (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize))
-    };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let mut shared = SharedTiles::<f32>::new();
     let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
     // SAFETY: the launch provides shared_bytes(BM, BN, BK) = 2·(sa + sb)·4 bytes.
