@@ -95,11 +95,11 @@ fn gpu_benches(c: &mut Criterion) {
     let (da, db) = (DeviceBuffer::from_host(&gpu, &host).expect("upload"), DeviceBuffer::from_host(&gpu, &host).expect("upload"));
     let mut dc = DeviceBuffer::<f32>::zeros(&gpu, len).expect("alloc");
     group.throughput(Throughput::Bytes(12 * len as u64));
-    group.bench_function("vec_add (Rust)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add(&da, &db, &mut dc)?))));
-    group.bench_function("vec_add float4 grid-stride (Rust)", |bench| {
-        bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add_vec4(&da, &db, &mut dc)?)))
+    group.bench_function("vec_add one thread per element (Rust)", |bench| {
+        bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add_scalar(&da, &db, &mut dc)?)))
     });
-    group.bench_function("vec_add (CUDA C)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cuda_c.vec_add(&gpu, &da, &db, &mut dc)?))));
+    group.bench_function("vec_add float4 grid-stride (Rust)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add(&da, &db, &mut dc)?))));
+    group.bench_function("vec_add one thread per element (CUDA C)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cuda_c.vec_add(&gpu, &da, &db, &mut dc)?))));
     group.throughput(Throughput::Bytes(8 * len as u64));
     group.bench_function("device copy", |bench| {
         bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.stream().memcpy_dtod(da.as_cuda_slice(), dc.as_cuda_slice_mut())?)))

@@ -70,7 +70,7 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
     [ "$label" = auto ] && continue  # dispatches to the kernels above
     runs+=(".gpu/tests/tests-gpu_parity matmul_${label}_ --skip 1024 --skip 4096 --skip 1000x --skip 260x --skip 512x")
   done
-  runs+=(".gpu/tests/tests-gpu_parity vec_add_1" ".gpu/tests/tests-gpu_parity vec_add_vec4_1" ".gpu/tests/tests-streams sequential_257_")
+  runs+=(".gpu/tests/tests-gpu_parity vec_add_scalar_1" ".gpu/tests/tests-gpu_parity vec_add_1" ".gpu/tests/tests-streams sequential_257_")
   LIMIT=${SANITIZER_TIMEOUT:-90}
   for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     for cmd in "${runs[@]}"; do

@@ -32,13 +32,13 @@ fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Resu
     check_matmul(&got, &matmul_reference(&a, &b)).map_err(|e| format!("{imp:?} {m}×{n}×{k}: {e}"))
 }
 
-fn check_vec_add(gpu: &Gpu, len: usize, vec4: bool) -> Result<(), String> {
+fn check_vec_add(gpu: &Gpu, len: usize, scalar: bool) -> Result<(), String> {
     let mut rng = rng(len as u64);
     let (a, b) = (random_vec(&mut rng, len), random_vec(&mut rng, len));
     let err = |e: tessera::Error| e.to_string();
     let (da, db) = (DeviceBuffer::from_host(gpu, &a).map_err(err)?, DeviceBuffer::from_host(gpu, &b).map_err(err)?);
     let mut dc = DeviceBuffer::from_host(gpu, &vec![f32::NAN; len]).map_err(err)?;
-    if vec4 { gpu.vec_add_vec4(&da, &db, &mut dc) } else { gpu.vec_add(&da, &db, &mut dc) }.map_err(err)?;
+    if scalar { gpu.vec_add_scalar(&da, &db, &mut dc) } else { gpu.vec_add(&da, &db, &mut dc) }.map_err(err)?;
     let got = dc.to_host(gpu).map_err(err)?;
     // One rounded f32 addition on both sides: the results must be bit-identical.
     match (0..len).find(|&i| got[i].to_bits() != (a[i] + b[i]).to_bits()) {
@@ -70,11 +70,12 @@ fn main() {
         trials.push(gpu_trial(name, move |g| check_product(g, Impl::Cublas, shape)));
     }
     for len in [1usize, 1000, 1 << 26] {
-        trials.push(gpu_trial(format!("vec_add_{len}"), move |g| check_vec_add(g, len, false)));
+        trials.push(gpu_trial(format!("vec_add_scalar_{len}"), move |g| check_vec_add(g, len, true)));
     }
-    // Every remainder mod 4, and more quads than the grid has threads (grid-stride loop).
+    // The default, float4 grid-stride vec_add: every remainder mod 4, and more quads than the grid
+    // has threads (grid-stride loop).
     for len in [1usize, 1003, 4097, (1 << 26) + 2] {
-        trials.push(gpu_trial(format!("vec_add_vec4_{len}"), move |g| check_vec_add(g, len, true)));
+        trials.push(gpu_trial(format!("vec_add_{len}"), move |g| check_vec_add(g, len, false)));
     }
     run(trials)
 }

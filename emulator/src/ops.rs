@@ -6,6 +6,13 @@ use tessera_kernels::matmul::{
     k01_naive::matmul_naive, k02_tiled::matmul_tiled, k03_blocktile_1d::matmul_blocktile_1d, k04_blocktile_2d::matmul_blocktile_2d,
     k05_vectorized::matmul_vectorized, k06_conflict_free::matmul_conflict_free, k07_warptile::matmul_warptile,
     k08_double_buffer::{matmul_dbuf_128x128x16, matmul_dbuf_128x128x8, matmul_dbuf_128x64x16, matmul_dbuf_64x64x16},
+    k08_double_buffer::{matmul_dbuf_128x128x32, matmul_dbuf_128x256x16, matmul_dbuf_256x128x16},
+    k08_double_buffer::matmul_dbuf_128x256x8,
+    k10_split_k::{matmul_splitk_128x128x16, matmul_splitk_128x256x16, matmul_splitk_256x128x16, matmul_splitk_64x64x16},
+    k09_async_pipeline::{
+        matmul_async_128x128x16_s2, matmul_async_128x128x16_s3, matmul_async_128x128x8_s4, matmul_async_128x64x16_s3,
+        matmul_async_64x64x16_s3,
+    },
 };
 
 use crate::{launch, EmuError, Launch, SyncPtr};
@@ -24,13 +31,26 @@ fn kernel_fn(algo: Algo) -> unsafe fn(*const f32, *const f32, *mut f32, u32, u32
         Algo::Dbuf128x128x16 => matmul_dbuf_128x128x16,
         Algo::Dbuf128x64x16 => matmul_dbuf_128x64x16,
         Algo::Dbuf64x64x16 => matmul_dbuf_64x64x16,
+        Algo::Dbuf128x128x32 => matmul_dbuf_128x128x32,
+        Algo::Dbuf128x256x16 => matmul_dbuf_128x256x16,
+        Algo::Dbuf256x128x16 => matmul_dbuf_256x128x16,
+        Algo::Dbuf128x256x8 => matmul_dbuf_128x256x8,
+        Algo::SplitK128x128x16 => matmul_splitk_128x128x16,
+        Algo::SplitK128x256x16 => matmul_splitk_128x256x16,
+        Algo::SplitK256x128x16 => matmul_splitk_256x128x16,
+        Algo::SplitK64x64x16 => matmul_splitk_64x64x16,
+        Algo::Async128x128x8s4 => matmul_async_128x128x8_s4,
+        Algo::Async128x128x16s2 => matmul_async_128x128x16_s2,
+        Algo::Async128x128x16s3 => matmul_async_128x128x16_s3,
+        Algo::Async128x64x16s3 => matmul_async_128x64x16_s3,
+        Algo::Async64x64x16s3 => matmul_async_64x64x16_s3,
         // `resolve` never returns Auto; map it to its resolution for a 1×1×1 problem to stay total.
         Algo::Auto => kernel_fn(Algo::Auto.resolve(MatmulShape { m: 1, n: 1, k: 1 })),
     }
 }
 
 /// `a · b` computed by `algo`'s kernel on the CPU executor, with the GPU launch configuration.
-/// `C` starts as NaN, so an element no thread writes shows up in any check.
+/// `C` starts as NaN (zeros for split-K, as on the GPU), so an element no thread writes shows up in any check.
 pub fn matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
     let name = algo.kernel_name();
     let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))
@@ -45,7 +65,8 @@ pub fn matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, 
     let cfg = algo.launch_config(shape);
     let cfg = Launch::new(cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes as usize);
     let kernel = kernel_fn(algo);
-    let mut c = vec![f32::NAN; a.rows * b.cols];
+    // Split-K adds into C, which the host zeroes first; every other kernel must write each element.
+    let mut c = vec![if algo.accumulates_into_c() { 0.0 } else { f32::NAN }; a.rows * b.cols];
     let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
     let (m, n, k) = (shape.m, shape.n, shape.k);
     launch(algo.kernel_name(), cfg, || {

@@ -92,9 +92,16 @@ impl Gpu {
             .map_err(Error::driver("creating the context", 0))?;
         let stream = ctx.default_stream();
         let module = ctx.load_module(Ptx::from_src(PTX)).map_err(Error::driver("loading the PTX module", 0))?;
+        // Kernels may use more than the 48 KiB of dynamic shared memory a launch gets by default (the
+        // 3-stage pipelines of k09): opt every kernel in to the device's per-block maximum.
+        let max_shared = ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            .map_err(Error::driver("reading the shared-memory limit", 0))?;
         let mut kernels = HashMap::new();
         for &name in KERNELS {
             let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
+            f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max_shared)
+                .map_err(Error::driver("raising a kernel's shared-memory limit", 0))?;
             kernels.insert(name, f);
         }
         let sm_count = ctx

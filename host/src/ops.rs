@@ -31,6 +31,32 @@ pub enum Algo {
     Dbuf128x64x16,
     /// `k08_double_buffer` 64×64×16 (128 threads).
     Dbuf64x64x16,
+    /// `k08_double_buffer` 128×128×32 (65 KiB of shared memory).
+    Dbuf128x128x32,
+    /// `k08_double_buffer` 128×256×16 (8×16 outputs per thread).
+    Dbuf128x256x16,
+    /// `k08_double_buffer` 256×128×16 (16×8 outputs per thread).
+    Dbuf256x128x16,
+    /// `k08_double_buffer` 128×256×8.
+    Dbuf128x256x8,
+    /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits` blocks per tile.
+    SplitK128x128x16,
+    /// `k10_split_k` over the 128×256×16 tile.
+    SplitK128x256x16,
+    /// `k10_split_k` over the 256×128×16 tile.
+    SplitK256x128x16,
+    /// `k10_split_k` over the 64×64×16 tile (128 threads).
+    SplitK64x64x16,
+    /// `k09_async_pipeline` 128×128×8, 4 stages: every tile copy asynchronous, two blocks per SM.
+    Async128x128x8s4,
+    /// `k09_async_pipeline` 128×128×16, 2 stages.
+    Async128x128x16s2,
+    /// `k09_async_pipeline` 128×128×16, 3 stages (48.8 KiB of shared memory).
+    Async128x128x16s3,
+    /// `k09_async_pipeline` 128×64×16, 3 stages (128 threads).
+    Async128x64x16s3,
+    /// `k09_async_pipeline` 64×64×16, 3 stages (128 threads).
+    Async64x64x16s3,
     /// Picks the measured-best kernel for the shape (see [`crate::tuning`]).
     Auto,
 }
@@ -56,9 +82,14 @@ const fn dbuf_shared(bm: u32, bn: u32, bk: u32) -> u32 {
     2 * (bk * (bm + 4) + bk * bn) * 4
 }
 
+/// `kernels`' `k09_async_pipeline::shared_bytes`: `stages` stages of `a_tile[bk][bm + 4]`, `b_tile[bk][bn]`.
+const fn async_shared(bm: u32, bn: u32, bk: u32, stages: u32) -> u32 {
+    stages * (bk * (bm + 4) + bk * bn) * 4
+}
+
 impl Algo {
     /// Every algorithm, in ladder order, then `Auto`.
-    pub const ALL: [Algo; 12] = [
+    pub const ALL: [Algo; 25] = [
         Algo::Naive,
         Algo::Tiled,
         Algo::Blocktile1d,
@@ -70,6 +101,19 @@ impl Algo {
         Algo::Dbuf128x128x16,
         Algo::Dbuf128x64x16,
         Algo::Dbuf64x64x16,
+        Algo::Dbuf128x128x32,
+        Algo::Dbuf128x256x16,
+        Algo::Dbuf256x128x16,
+        Algo::Dbuf128x256x8,
+        Algo::SplitK128x128x16,
+        Algo::SplitK128x256x16,
+        Algo::SplitK256x128x16,
+        Algo::SplitK64x64x16,
+        Algo::Async128x128x8s4,
+        Algo::Async128x128x16s2,
+        Algo::Async128x128x16s3,
+        Algo::Async128x64x16s3,
+        Algo::Async64x64x16s3,
         Algo::Auto,
     ];
 
@@ -88,6 +132,19 @@ impl Algo {
             Algo::Dbuf128x128x16 => "matmul_dbuf_128x128x16",
             Algo::Dbuf128x64x16 => "matmul_dbuf_128x64x16",
             Algo::Dbuf64x64x16 => "matmul_dbuf_64x64x16",
+            Algo::Dbuf128x128x32 => "matmul_dbuf_128x128x32",
+            Algo::Dbuf128x256x16 => "matmul_dbuf_128x256x16",
+            Algo::Dbuf256x128x16 => "matmul_dbuf_256x128x16",
+            Algo::Dbuf128x256x8 => "matmul_dbuf_128x256x8",
+            Algo::SplitK128x128x16 => "matmul_splitk_128x128x16",
+            Algo::SplitK128x256x16 => "matmul_splitk_128x256x16",
+            Algo::SplitK256x128x16 => "matmul_splitk_256x128x16",
+            Algo::SplitK64x64x16 => "matmul_splitk_64x64x16",
+            Algo::Async128x128x8s4 => "matmul_async_128x128x8_s4",
+            Algo::Async128x128x16s2 => "matmul_async_128x128x16_s2",
+            Algo::Async128x128x16s3 => "matmul_async_128x128x16_s3",
+            Algo::Async128x64x16s3 => "matmul_async_128x64x16_s3",
+            Algo::Async64x64x16s3 => "matmul_async_64x64x16_s3",
             Algo::Auto => "matmul_auto",
         }
     }
@@ -106,6 +163,19 @@ impl Algo {
             Algo::Dbuf128x128x16 => "dbuf-128x128x16",
             Algo::Dbuf128x64x16 => "dbuf-128x64x16",
             Algo::Dbuf64x64x16 => "dbuf-64x64x16",
+            Algo::Dbuf128x128x32 => "dbuf-128x128x32",
+            Algo::Dbuf128x256x16 => "dbuf-128x256x16",
+            Algo::Dbuf256x128x16 => "dbuf-256x128x16",
+            Algo::Dbuf128x256x8 => "dbuf-128x256x8",
+            Algo::SplitK128x128x16 => "splitk-128x128x16",
+            Algo::SplitK128x256x16 => "splitk-128x256x16",
+            Algo::SplitK256x128x16 => "splitk-256x128x16",
+            Algo::SplitK64x64x16 => "splitk-64x64x16",
+            Algo::Async128x128x8s4 => "async-128x128x8-s4",
+            Algo::Async128x128x16s2 => "async-128x128x16-s2",
+            Algo::Async128x128x16s3 => "async-128x128x16-s3",
+            Algo::Async128x64x16s3 => "async-128x64x16-s3",
+            Algo::Async64x64x16s3 => "async-64x64x16-s3",
             Algo::Auto => "auto",
         }
     }
@@ -129,6 +199,19 @@ impl Algo {
             Algo::Dbuf128x128x16 => TileConfig::new(128, 128, 16, 256, dbuf_shared(128, 128, 16)),
             Algo::Dbuf128x64x16 => TileConfig::new(128, 64, 16, 128, dbuf_shared(128, 64, 16)),
             Algo::Dbuf64x64x16 => TileConfig::new(64, 64, 16, 128, dbuf_shared(64, 64, 16)),
+            Algo::Dbuf128x128x32 => TileConfig::new(128, 128, 32, 256, dbuf_shared(128, 128, 32)),
+            Algo::Dbuf128x256x16 => TileConfig::new(128, 256, 16, 256, dbuf_shared(128, 256, 16)),
+            Algo::Dbuf256x128x16 => TileConfig::new(256, 128, 16, 256, dbuf_shared(256, 128, 16)),
+            Algo::Dbuf128x256x8 => TileConfig::new(128, 256, 8, 256, dbuf_shared(128, 256, 8)),
+            Algo::SplitK128x128x16 => TileConfig::new(128, 128, 16, 256, dbuf_shared(128, 128, 16)),
+            Algo::SplitK128x256x16 => TileConfig::new(128, 256, 16, 256, dbuf_shared(128, 256, 16)),
+            Algo::SplitK256x128x16 => TileConfig::new(256, 128, 16, 256, dbuf_shared(256, 128, 16)),
+            Algo::SplitK64x64x16 => TileConfig::new(64, 64, 16, 128, dbuf_shared(64, 64, 16)),
+            Algo::Async128x128x8s4 => TileConfig::new(128, 128, 8, 256, async_shared(128, 128, 8, 4)),
+            Algo::Async128x128x16s2 => TileConfig::new(128, 128, 16, 256, async_shared(128, 128, 16, 2)),
+            Algo::Async128x128x16s3 => TileConfig::new(128, 128, 16, 256, async_shared(128, 128, 16, 3)),
+            Algo::Async128x64x16s3 => TileConfig::new(128, 64, 16, 128, async_shared(128, 64, 16, 3)),
+            Algo::Async64x64x16s3 => TileConfig::new(64, 64, 16, 128, async_shared(64, 64, 16, 3)),
         })
     }
 
@@ -138,7 +221,8 @@ impl Algo {
     /// - tiled: each 16×16 block loads its A and B tiles once per K-step (`2·M·N·K / 16` floats, counted
     ///   over padded tiles) and stores its outputs;
     /// - block-tiled (k03–k08), tile `BM×BN×BK`: every block loads its `BM×K` strip of A and `K×BN`
-    ///   strip of B once (`M·N·K·(1/BN + 1/BM)` floats over padded extents) and stores its outputs.
+    ///   strip of B once (`M·N·K·(1/BN + 1/BM)` floats over padded extents) and stores its outputs
+    ///   (split-K: `S` atomic additions per output).
     pub fn global_bytes(self, shape: MatmulShape) -> f64 {
         let (m, n, k) = (shape.m as f64, shape.n as f64, shape.k as f64);
         let stores = 4.0 * m * n;
@@ -154,9 +238,24 @@ impl Algo {
                 let cfg = other.tile().expect("block-tiled kernels have a tile");
                 let (bm, bn, bk) = (cfg.bm as f64, cfg.bn as f64, cfg.bk as f64);
                 let (mp, np, kp) = (pad(m, bm), pad(n, bn), pad(k, bk));
-                4.0 * (mp * kp * np / bn + kp * np * mp / bm) + stores
+                4.0 * (mp * kp * np / bn + kp * np * mp / bm) + stores * other.splits(shape) as f64
             }
         }
+    }
+
+    /// Blocks that share one output tile along K (`gridDim.z`): [`crate::tuning::splits`] for split-K,
+    /// 1 for every other kernel.
+    pub fn splits(self, shape: MatmulShape) -> u32 {
+        let algo = self.resolve(shape);
+        match (algo.accumulates_into_c(), algo.tile()) {
+            (true, Some(t)) => crate::tuning::splits(shape, t.bm, t.bn),
+            _ => 1,
+        }
+    }
+
+    /// Whether the kernel adds into `C` (split-K's atomic partial sums), so `C` must be zeroed first.
+    pub fn accumulates_into_c(self) -> bool {
+        matches!(self, Algo::SplitK128x128x16 | Algo::SplitK128x256x16 | Algo::SplitK256x128x16 | Algo::SplitK64x64x16)
     }
 
     /// Grid, block and dynamic shared memory for an `m × n` output.
@@ -170,7 +269,7 @@ impl Algo {
             other => {
                 let cfg = other.tile().expect("block-tiled kernels have a tile");
                 LaunchConfig {
-                    grid_dim: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), 1),
+                    grid_dim: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), other.splits(shape)),
                     block_dim: (cfg.threads, 1, 1),
                     shared_mem_bytes: cfg.shared_bytes,
                 }
@@ -246,27 +345,13 @@ impl Gpu {
         Ok(n)
     }
 
-    /// `c = a + b`, element-wise, on the GPU (queued on the stream).
+    /// `c = a + b`, element-wise, on the GPU (queued on the stream), with the vectorized grid-stride
+    /// kernel `vec_add_vec4` (128-bit loads and stores, a few blocks per SM looping over the array):
+    /// 0.965 of the device-to-device copy bandwidth on the H200 (`docs/results/`).
     ///
     /// All three buffers must have the same length. Length 0 is a no-op.
     pub fn vec_add(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>) -> Result<()> {
         let n = self.check_binary_elementwise("vec_add", a, b, c)?;
-        if n == 0 {
-            return Ok(());
-        }
-        let cfg = vec_add_config(n)?;
-        let mut launch = self.stream().launch_builder(self.kernel("vec_add")?);
-        launch.arg(&a.slice).arg(&b.slice).arg(&mut c.slice).arg(&n);
-        // SAFETY: vec_add(a, b, c, n: usize) reads a[0..n], b[0..n] and writes c[0..n]; all three
-        // buffers hold exactly n floats (checked above) and live in this context.
-        self.launched(unsafe { launch.launch(cfg) })
-    }
-
-    /// `c = a + b` like [`Gpu::vec_add`], with the vectorized grid-stride kernel `vec_add_vec4`
-    /// (128-bit loads and stores, a few blocks per SM looping over the array). Not yet the default:
-    /// it replaces `vec_add` once a GPU run shows it faster (issue 4's bandwidth goal).
-    pub fn vec_add_vec4(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>) -> Result<()> {
-        let n = self.check_binary_elementwise("vec_add_vec4", a, b, c)?;
         if n == 0 {
             return Ok(());
         }
@@ -276,6 +361,21 @@ impl Gpu {
         // SAFETY: vec_add_vec4(a, b, c, n) touches a, b, c in [0, n) only; all three hold exactly n
         // floats (checked above) and are whole allocations of the CUDA allocator, so 16-byte aligned
         // as the kernel requires; any grid is correct (grid-stride).
+        self.launched(unsafe { launch.launch(cfg) })
+    }
+
+    /// `c = a + b` with the seed's kernel, one thread per element (`vec_add`): the teaching version,
+    /// and the one the CUDA C anchor implements; 0.83 of the copy bandwidth on the H200.
+    pub fn vec_add_scalar(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>) -> Result<()> {
+        let n = self.check_binary_elementwise("vec_add_scalar", a, b, c)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let cfg = vec_add_config(n)?;
+        let mut launch = self.stream().launch_builder(self.kernel("vec_add")?);
+        launch.arg(&a.slice).arg(&b.slice).arg(&mut c.slice).arg(&n);
+        // SAFETY: vec_add(a, b, c, n: usize) reads a[0..n], b[0..n] and writes c[0..n]; all three
+        // buffers hold exactly n floats (checked above) and live in this context.
         self.launched(unsafe { launch.launch(cfg) })
     }
 
@@ -296,10 +396,15 @@ impl Gpu {
             return Ok(());
         }
         if shape.k == 0 {
-            return self.stream().memset_zeros(&mut c.buf.slice).map_err(Error::driver("zeroing C", 0));
+            let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
+            return self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
         }
         let (m, n, k) = (shape.m, shape.n, shape.k);
         let algo = algo.resolve(shape);
+        if algo.accumulates_into_c() {
+            let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
+            self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0))?;
+        }
         let mut launch = self.stream().launch_builder(self.kernel(algo.kernel_name())?);
         launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs);
@@ -332,7 +437,7 @@ impl Gpu {
     }
 }
 
-/// The launch configuration of [`Gpu::vec_add`] for `n` elements: 256 threads per block, one element
+/// The launch configuration of [`Gpu::vec_add_scalar`] for `n` elements: 256 threads per block, one element
 /// per thread (public so the CPU executor tests launch exactly what the GPU launches).
 pub fn vec_add_config(n: usize) -> Result<LaunchConfig> {
     elementwise_config("vec_add", n)

@@ -29,6 +29,14 @@ pub fn pick(shape: MatmulShape) -> Algo {
     }
 }
 
+/// Split-K's blocks per output tile of `bm × bn` for `shape`: as many as keep the grid within one
+/// wave of [`SMS`] blocks, and at least 64 of K (4 K-steps of 16) per slice; 1 when the tiles
+/// already fill the GPU.
+pub fn splits(shape: MatmulShape, bm: u32, bn: u32) -> u32 {
+    let tiles = shape.m.div_ceil(bm) * shape.n.div_ceil(bn);
+    (SMS / tiles.max(1)).min(shape.k / 64).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

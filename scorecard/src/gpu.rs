@@ -105,11 +105,11 @@ fn measure_bandwidth(gpu: &Gpu, cuda_c: &CudaC, n: usize, repeat: usize, card: &
     let expected: Vec<f32> = ha.iter().zip(&hb).map(|(x, y)| x + y).collect();
 
     let mut entries = Vec::new();
-    for (name, which) in [("vec_add (Rust)", 0), ("vec_add float4 grid-stride (Rust)", 2), ("vec_add (CUDA C)", 1)] {
+    for (name, which) in [("vec_add one thread per element (Rust)", 0), ("vec_add float4 grid-stride (Rust)", 2), ("vec_add one thread per element (CUDA C)", 1)] {
         let run = |dc: &mut DeviceBuffer<f32>| -> Result<(), Fail> {
             match which {
-                0 => gpu.vec_add(&da, &db, dc).map_err(s),
-                2 => gpu.vec_add_vec4(&da, &db, dc).map_err(s),
+                0 => gpu.vec_add_scalar(&da, &db, dc).map_err(s),
+                2 => gpu.vec_add(&da, &db, dc).map_err(s),
                 _ => cuda_c.vec_add(gpu, &da, &db, dc).map_err(s),
             }
         };

@@ -44,6 +44,51 @@ pub unsafe fn copy16(dst: View<f32>, di: usize, src: View<f32>, si: usize) {
     unsafe { dst.set4(di, src.get4(si)) }
 }
 
+/// Starts a 4-byte copy `dst[di] ← src[si]` that writes zero instead when `valid` is false
+/// (`cp.async.ca.shared.global` with a source size of 4 or 0 bytes: the hardware zero-fills the bytes
+/// it does not read). One element at a time, so the copy can transpose a tile on its way into shared
+/// memory and needs no alignment; the zero fill gives edge tiles the zeros the dot products expect
+/// without a separate guarded path. `.ca` (cached in L1): the neighbouring elements of the same
+/// 32-byte sector are copied by the neighbouring lanes.
+///
+/// # Safety
+/// `dst` is a view of this block's shared memory and `di < dst.len()`; `src` is one of global memory
+/// and `si < src.len()` **even when `valid` is false** (pass any in-range index, e.g. 0: no byte is
+/// read then, but the address must still be a legal one). Nobody may read `dst[di]` before this
+/// thread's wait ([`wait_all`] / [`wait_pending`]) and a following barrier.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn copy4_zfill(dst: View<f32>, di: usize, src: View<f32>, si: usize, valid: bool) {
+    // SAFETY: addresses in range by the caller's contract; as in `copy16`.
+    unsafe {
+        let (d, s) = (dst.ptr(di) as u64, src.ptr(si) as u64);
+        let bytes: u32 = if valid { 4 } else { 0 };
+        core::arch::asm!(
+            "{{ .reg .u64 sa, ga; cvta.to.shared.u64 sa, {d}; cvta.to.global.u64 ga, {s}; cp.async.ca.shared.global [sa], [ga], 4, {n}; }}",
+            d = in(reg64) d,
+            s = in(reg64) s,
+            n = in(reg32) bytes,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host fallback of [`copy4_zfill`]: the element (or zero) is written immediately.
+///
+/// # Safety
+/// As the GPU version.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+#[track_caller]
+pub unsafe fn copy4_zfill(dst: View<f32>, di: usize, src: View<f32>, si: usize, valid: bool) {
+    // SAFETY: in range by the caller's contract; a host build checks both views (`si` even when not
+    // valid, as the GPU contract requires).
+    unsafe {
+        let v = src.get(si);
+        dst.set(di, if valid { v } else { 0.0 })
+    }
+}
+
 /// `cp.async.commit_group`: closes the copies this thread issued since the last commit into a group.
 #[inline(always)]
 pub fn commit() {
@@ -64,4 +109,30 @@ pub fn wait_all() {
     unsafe {
         core::arch::asm!("cp.async.wait_all;", options(nostack, preserves_flags))
     }
+}
+
+/// `cp.async.wait_group n`: waits until at most `n` of this thread's committed copy groups are still
+/// in flight (the older ones have landed). A pipeline of `S` stages waits with `n = S - 2`: the tile
+/// about to be computed has arrived while the next `S - 2` keep loading. Follow it with `sync_threads`
+/// before other threads read the data.
+///
+/// PTX takes `n` as an immediate, so `n` must be a constant after inlining (the kernels pass a
+/// const-generic expression); `n > 3` waits for everything, which is stricter and still correct.
+#[inline(always)]
+pub fn wait_pending(n: u32) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: immediates only; each blocks this thread until enough of its copies landed (the asm is
+    // a memory clobber, so the compiler does not move shared-memory reads above it).
+    unsafe {
+        use core::arch::asm;
+        match n {
+            0 => asm!("cp.async.wait_group 0;", options(nostack, preserves_flags)),
+            1 => asm!("cp.async.wait_group 1;", options(nostack, preserves_flags)),
+            2 => asm!("cp.async.wait_group 2;", options(nostack, preserves_flags)),
+            3 => asm!("cp.async.wait_group 3;", options(nostack, preserves_flags)),
+            _ => asm!("cp.async.wait_all;", options(nostack, preserves_flags)),
+        }
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = n;
 }

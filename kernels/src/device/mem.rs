@@ -73,6 +73,34 @@ impl<T: Copy> View<T> {
         unsafe { *self.ptr.add(i) = value }
     }
 
+    /// The address of element `i` (for the 4-byte asynchronous copies of [`super::async_copy`]).
+    ///
+    /// # Safety
+    /// `i < self.len()` (checked by a host build).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn ptr(&self, i: usize) -> *mut T {
+        #[cfg(not(target_arch = "nvptx64"))]
+        self.check(i);
+        // SAFETY: in range by the caller's contract.
+        unsafe { self.ptr.add(i) }
+    }
+
+    /// Elements `start .. start + len` as a view of their own (a stage of a multi-stage shared buffer).
+    ///
+    /// # Safety
+    /// `start + len <= self.len()` (checked by a host build).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn sub(&self, start: usize, len: usize) -> Self {
+        #[cfg(not(target_arch = "nvptx64"))]
+        if start + len > self.len {
+            super::host::out_of_bounds(format_args!("sub-view {start}..{} of a view of {} elements", start + len, self.len));
+        }
+        // SAFETY: in range by the caller's contract.
+        Self { ptr: unsafe { self.ptr.add(start) }, len }
+    }
+
     /// Host builds: unwinds with [`KernelFault::OutOfBounds`](super::host::KernelFault) naming the
     /// index, the length and the kernel's source line, which the CPU executor reports.
     #[cfg(not(target_arch = "nvptx64"))]

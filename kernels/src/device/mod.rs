@@ -12,6 +12,7 @@
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod host;
 pub mod async_copy;
+pub mod atomic;
 pub mod math;
 pub mod mem;
 pub mod shared;

@@ -108,7 +108,7 @@ pub unsafe fn warptile<const BM: u32, const BN: u32, const BK: u32, const LDA: u
         let k_in = k0 + BK <= k;
         // SAFETY: the fast flags follow load_a/load_b's contracts; the tiles are sized above.
         unsafe {
-            let ra = load_a::<BM, BK, NT, LA>(a, m, k, row0, k0, tid, rows_in && k_in && k % 4 == 0);
+            let ra = load_a::<BM, BK, NT, LA>(a, m, k, k, row0, k0, tid, rows_in && k_in && k % 4 == 0);
             let rb = load_b::<BN, BK, NT, LB>(b, n, k, k0, col0, tid, cols_in && k_in && n % 4 == 0);
             store_a_transposed::<BK, NT, LDA, LA>(a_tile, &ra, tid);
             store_b::<BN, NT, BN, LB>(b_tile, &rb, tid);

@@ -44,13 +44,33 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
     a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
 ) {
-    use super::k07_warptile::{mma_tile, store_acc, thread_origin, Acc, WSUB_M, WSUB_N};
+    use super::k07_warptile::{store_acc, thread_origin};
+    use crate::device::thread;
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+    // SAFETY: forwarded contract; the whole K range.
+    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, 0, k) };
+    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
+    let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
+    // SAFETY: `fast` only for an interior block with n % 4 == 0.
+    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, row0 + BM <= m && col0 + BN <= n && n % 4 == 0) }
+}
+
+/// The pipelined main loop of [`double_buffer`] over the K slice `k_begin .. k_end`: this thread's
+/// accumulators for the block tile at `(blockIdx.y·BM, blockIdx.x·BN)` (outputs placed as in
+/// kernel 7's `thread_origin`). Kernel 10 (split-K) runs it on one slice of K per block.
+///
+/// # Safety
+/// As [`double_buffer`] (views of `m·k`, `k·n` floats); `k_begin ≤ k_end ≤ k`, `k_begin % 4 == 0`.
+#[inline(always)]
+pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
+    a: crate::device::mem::View<f32>, b: crate::device::mem::View<f32>, m: u32, n: u32, k: u32, k_begin: u32, k_end: u32,
+) -> super::k07_warptile::Acc<WMI, WNI> {
+    use super::k07_warptile::{mma_tile, thread_origin, Acc, WSUB_M, WSUB_N};
     use super::tile_io::{b_slot, load_a, load_b, store_a_transposed, store_b};
     use crate::device::{async_copy, mem::View, shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4) };
-    // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let mut shared = SharedTiles::<f32>::new();
     let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
     // SAFETY: the launch provides shared_bytes(BM, BN, BK) = 2·(sa + sb)·4 bytes.
@@ -62,17 +82,19 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(tid);
     let (rows_in, cols_in) = (row0 + BM <= m, col0 + BN <= n);
     let (a_vec, b_vec) = (rows_in && k % 4 == 0, cols_in && n % 4 == 0);
+    // Tiles are bounded by the slice end: columns of A / rows of B at or past `k_end` read as zero.
+    let kb = k_end;
 
     // Issues tile `k0`'s B loads into `b_tile`: cp.async on a full aligned tile, guarded otherwise.
     // SAFETY (of the calls below): `fast` follows load_b's contract; b_tile holds BK·BN floats.
     let fill_b = |b_tile: View<f32>, k0: u32| unsafe {
-        if b_vec && k0 + BK <= k {
+        if b_vec && k0 + BK <= kb {
             for l in 0..LB as u32 {
                 let (r, cc) = b_slot::<BN, NT>(tid, l);
                 async_copy::copy16(b_tile, (r * BN + cc) as usize, b, ((k0 + r) * n + col0 + cc) as usize);
             }
         } else {
-            let rb = load_b::<BN, BK, NT, LB>(b, n, k, k0, col0, tid, false);
+            let rb = load_b::<BN, BK, NT, LB>(b, n, kb, k0, col0, tid, false);
             store_b::<BN, NT, BN, LB>(b_tile, &rb, tid);
         }
         async_copy::commit();
@@ -81,23 +103,23 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
     // Prologue: tile 0 into stage 0.
     // SAFETY: load_a's fast flag follows its contract; the stage holds BK·LDA floats.
     unsafe {
-        let ra = load_a::<BM, BK, NT, LA>(a, m, k, row0, 0, tid, a_vec && BK <= k);
-        fill_b(tiles[0].1, 0);
+        let ra = load_a::<BM, BK, NT, LA>(a, m, kb, k, row0, k_begin, tid, a_vec && k_begin + BK <= kb);
+        fill_b(tiles[0].1, k_begin);
         store_a_transposed::<BK, NT, LDA, LA>(tiles[0].0, &ra, tid);
     }
     async_copy::wait_all();
     thread::sync_threads();
 
     let mut acc: Acc<WMI, WNI> = [[[[0.0; 4]; WNI]; 4]; WMI];
-    let steps = k.div_ceil(BK);
+    let steps = (k_end - k_begin).div_ceil(BK);
     for t in 0..steps {
         let (cur, next) = (stage(t), stage(t + 1));
-        let k1 = (t + 1) * BK;
+        let k1 = k_begin + (t + 1) * BK;
         let more = t + 1 < steps;
         let mut ra = [crate::device::mem::Float4::default(); LA];
         if more {
             // SAFETY: as in the prologue.
-            ra = unsafe { load_a::<BM, BK, NT, LA>(a, m, k, row0, k1, tid, a_vec && k1 + BK <= k) };
+            ra = unsafe { load_a::<BM, BK, NT, LA>(a, m, kb, k, row0, k1, tid, a_vec && k1 + BK <= kb) };
             fill_b(next.1, k1);
         }
         // SAFETY: ar + 32·WMI ≤ BM < LDA, bc + 16·WNI ≤ BN (thread_origin).
@@ -109,8 +131,7 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
         }
         thread::sync_threads();
     }
-    // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n % 4 == 0) }
+    acc
 }
 
 /// Declares a monomorphic entry point of [`double_buffer`] with its configuration in the doc.
@@ -148,3 +169,14 @@ double_buffer_entry!(matmul_dbuf_128x64x16, 128, 64, 16, wmi 2, wni 2, threads 1
 double_buffer_entry!(matmul_dbuf_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
     "Kernel 8 with a 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 per thread, 16.5 KiB shared): \
      4× the blocks of the 128×128 tile for small or skinny outputs (global traffic `M·N·K·2/64`).");
+double_buffer_entry!(matmul_dbuf_128x128x32, 128, 128, 32, wmi 2, wni 2, threads 256, la 4, lb 4,
+    "Kernel 8 with a 128×128×32 tile (256 threads, 65 KiB shared, above the 48 KiB default: the host \
+     opts in): a quarter of the barriers per K of the BK = 8 version.");
+double_buffer_entry!(matmul_dbuf_128x256x16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4,
+    "Kernel 8 with a 128×256×16 tile (256 threads, 8 warps of 64×64, 8×16 outputs per thread, 48.5 KiB \
+     shared): 128 FMAs per 6 shared float4 reads (8×8: 64 per 4), global traffic `M·N·K·(1/256 + 1/128)`.");
+double_buffer_entry!(matmul_dbuf_256x128x16, 256, 128, 16, wmi 4, wni 2, threads 256, la 4, lb 2,
+    "Kernel 8 with a 256×128×16 tile (256 threads, 8 warps of 128×32, 16×8 outputs per thread, 48.5 KiB \
+     shared).");
+double_buffer_entry!(matmul_dbuf_128x256x8, 128, 256, 8, wmi 2, wni 4, threads 256, la 1, lb 2,
+    "Kernel 8 with a 128×256×8 tile (256 threads, 8×16 outputs per thread, 24.3 KiB shared).");

@@ -11,6 +11,8 @@ pub mod k05_vectorized;
 pub mod k06_conflict_free;
 pub mod k07_warptile;
 pub mod k08_double_buffer;
+pub mod k09_async_pipeline;
+pub mod k10_split_k;
 pub mod tile_io;
 
 use crate::device::mem::View;

@@ -10,13 +10,15 @@ use crate::device::mem::{Float4, View};
 /// Reads this thread's `L` slots of the `BM×BK` tile of `A` at `(row0, k0)` into registers.
 /// Slot `l` is float4 number `tid + l·NT` of the tile, row-major: row `idx / (BK/4)`, columns
 /// `(idx % (BK/4))·4 .. +4` — consecutive threads read consecutive 16 bytes of a row (coalesced).
+/// Columns at or past `k` read as zero; rows are `lda` floats apart (`lda = k` for a whole matrix,
+/// larger when `k` ends a split-K slice early).
 ///
 /// # Safety
-/// `a` holds `m·k` floats; `fast` only when `row0 + BM ≤ m`, `k0 + BK ≤ k` and `k % 4 == 0`;
-/// `L·NT·4 = BM·BK`.
+/// `a` holds `m·lda` floats, `k ≤ lda`; `fast` only when `row0 + BM ≤ m`, `k0 + BK ≤ k`,
+/// `lda % 4 == 0` and `k0 % 4 == 0`; `L·NT·4 = BM·BK`.
 #[inline(always)]
 pub unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize>(
-    a: View<f32>, m: u32, k: u32, row0: u32, k0: u32, tid: u32, fast: bool,
+    a: View<f32>, m: u32, k: u32, lda: u32, row0: u32, k0: u32, tid: u32, fast: bool,
 ) -> [Float4; L] {
     const { assert!(L as u32 * NT * 4 == BM * BK) };
     let mut r = [Float4::default(); L];
@@ -24,12 +26,12 @@ pub unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize
         let idx = tid + l as u32 * NT;
         let (gr, gc) = (row0 + idx / (BK / 4), k0 + (idx % (BK / 4)) * 4);
         if fast {
-            // SAFETY: gr < m, gc + 4 ≤ k, gc % 4 == 0 and k % 4 == 0 (the `fast` contract).
-            *slot = unsafe { a.get4((gr * k + gc) as usize) };
+            // SAFETY: gr < m, gc + 4 ≤ k ≤ lda, gc % 4 == 0 and lda % 4 == 0 (the `fast` contract).
+            *slot = unsafe { a.get4((gr * lda + gc) as usize) };
         } else {
             for e in 0..4 {
                 // SAFETY: range-checked.
-                slot.0[e] = if gr < m && gc + (e as u32) < k { unsafe { a.get((gr * k + gc + e as u32) as usize) } } else { 0.0 };
+                slot.0[e] = if gr < m && gc + (e as u32) < k { unsafe { a.get((gr * lda + gc + e as u32) as usize) } } else { 0.0 };
             }
         }
     }

@@ -1,0 +1,43 @@
+//! Atomic read-modify-write on global memory.
+//!
+//! core has no atomic floating-point add that the NVPTX backend accepts, so the one instruction is
+//! wrapped here (`red.global.add.f32`, a reduction: it returns nothing, so the memory system need not
+//! send the old value back). The host build uses a compare-and-swap loop on the element's bits.
+use super::mem::View;
+
+/// `dst[i] += value`, atomically with respect to every other thread's `add_f32` on the same element.
+/// The order of concurrent additions is unspecified, so a sum of several may differ in the last bits
+/// from run to run.
+///
+/// # Safety
+/// `dst` is a view of global memory and `i < dst.len()`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn add_f32(dst: View<f32>, i: usize, value: f32) {
+    // SAFETY: in range by the caller's contract; `cvta.to.global` turns the generic address into the
+    // global-space address `red.global` takes.
+    unsafe {
+        let p = dst.ptr(i) as u64;
+        core::arch::asm!(
+            "{{ .reg .u64 ga; cvta.to.global.u64 ga, {p}; red.global.add.f32 [ga], {v}; }}",
+            p = in(reg64) p,
+            v = in(reg32) value,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host build of [`add_f32`]: a compare-and-swap loop on the element's bits.
+///
+/// # Safety
+/// As the GPU version (`i` is checked).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+#[track_caller]
+pub unsafe fn add_f32(dst: View<f32>, i: usize, value: f32) {
+    use core::sync::atomic::{AtomicU32, Ordering};
+    // SAFETY: `ptr` checks `i < len`; the element is a valid, 4-byte aligned f32 that other threads
+    // only touch through this function while the kernel runs.
+    let cell = unsafe { AtomicU32::from_ptr(dst.ptr(i).cast::<u32>()) };
+    let _ = cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| Some((f32::from_bits(bits) + value).to_bits()));
+}

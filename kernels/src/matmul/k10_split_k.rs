@@ -1,0 +1,75 @@
+//! Kernel 10: split-K — when the output has too few tiles to fill the GPU, blocks also divide K.
+
+/// The split-K body for a `BM×BN×BK` tile of kernel 8 (its const parameters, forwarded): block
+/// `(x, y, z)` computes output tile `(y, x)` over K slice `z` of `gridDim.z` and adds it into `C`.
+///
+/// # Safety
+/// As kernel 8's `double_buffer` with the same parameters, plus `C` zeroed before the launch.
+#[inline(always)]
+pub unsafe fn split_k<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
+    a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
+) {
+    use super::k07_warptile::{thread_origin, WSUB_M, WSUB_N};
+    use crate::device::{atomic, thread};
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+    let chunk = k.div_ceil(thread::grid_dim_z()).next_multiple_of(BK);
+    let k_begin = (thread::block_idx_z() * chunk).min(k);
+    let k_end = (k_begin + chunk).min(k);
+    // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
+    let acc = unsafe { super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, k_begin, k_end) };
+    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
+    let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
+    for (wm, rows) in acc.iter().enumerate() {
+        for (i, frags) in rows.iter().enumerate() {
+            let r = row0 + ar + wm as u32 * WSUB_M + i as u32;
+            for (wn, frag) in frags.iter().enumerate() {
+                for (j, &v) in frag.iter().enumerate() {
+                    let col = col0 + bc + wn as u32 * WSUB_N + j as u32;
+                    if r < m && col < n {
+                        // SAFETY: r < m, col < n: inside C's m·n floats.
+                        unsafe { atomic::add_f32(c, (r * n + col) as usize, v) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Declares a monomorphic split-K entry point with its configuration in the doc.
+macro_rules! split_k_entry {
+    ($name:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, $doc:literal) => {
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// **Safety**: as kernel 1, plus `C` zeroed before the launch and the launch the host's
+            /// `Algo::launch_config` gives this entry (the thread count above, `gridDim.z` slices,
+            /// `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory).
+            pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
+                // SAFETY: forwarded contract.
+                unsafe { split_k::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
+            }
+        }
+    };
+}
+
+split_k_entry!(matmul_splitk_128x128x16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2,
+    "Split-K matmul: kernel 8's 128×128×16 double-buffered tile, with `gridDim.z` blocks per output \
+     tile, each computing one slice of K and adding its partial tile into `C` atomically.\n\n\
+     **What it fixes in kernel 8**: a 128×128 tile gives `⌈M/128⌉·⌈N/128⌉` blocks, and shapes like \
+     256×4096×4096 or 8192×128×8192 (64 blocks) leave half of the 132 SMs idle however long K is; \
+     smaller tiles (64×64) fill the SMs but move twice the global traffic per FMA and compute 4×8 per \
+     thread. Here `S = gridDim.z` blocks share an output tile: block `z` runs kernel 8's pipeline over \
+     K columns `z·chunk .. (z+1)·chunk` (`chunk = ⌈K/S⌉` rounded up to BK), so the grid has `S`× the \
+     blocks at the efficient tile size. Global loads are unchanged (`M·N·K·(1/BM + 1/BN)`); the \
+     epilogue adds `S·M·N` atomic reductions (`red.global.add.f32`) instead of `M·N` stores, cheap \
+     while K is long. The host picks `S` (`tuning::splits`) and zeroes `C` first.\n\n\
+     **Parameters / edges**: as kernel 5 (any M, N, K; an empty slice adds zeros).\n\n\
+     **Determinism**: the `S` partial sums of an element arrive in any order, so its last bits may \
+     differ between runs (within the reference tolerance; `S = 1` is deterministic).");
+split_k_entry!(matmul_splitk_128x256x16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4,
+    "Split-K over kernel 8's 128×256×16 tile (8×16 outputs per thread).");
+split_k_entry!(matmul_splitk_256x128x16, 256, 128, 16, wmi 4, wni 2, threads 256, la 4, lb 2,
+    "Split-K over kernel 8's 256×128×16 tile (16×8 outputs per thread), for outputs only 128 wide.");
+split_k_entry!(matmul_splitk_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
+    "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for small outputs.");
