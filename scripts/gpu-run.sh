@@ -4,7 +4,8 @@
 # (STAGE_TIMEOUT seconds, default 240), so a slow stage cannot take the others' results with it:
 #   device.txt      nvidia-smi's view of the GPU, and the commit the bundle was built from
 #   tests.log       every test executable's output, then the stable-Rust consumer (RUN_TESTS=1)
-#   tools.log       compute-sanitizer memcheck / racecheck / synccheck / initcheck (RUN_SANITIZER=1),
+#   tools.log       compute-sanitizer memcheck / racecheck / synccheck / initcheck (RUN_SANITIZER=1,
+#                   SANITIZER_TOOLS, SANITIZER_FILTER: a regex over kernel labels),
 #                   criterion benches (RUN_BENCHES=1, BENCH_FILTER), Nsight Compute (RUN_NCU=1)
 #   scorecard.json, scorecard.md, roofline.svg   the scorecard (RUN_SCORECARD=1, SCORECARD_ARGS)
 #   streams.json, streams.svg   the copy/compute overlap demo (RUN_STREAMS=1, STREAMS_ARGS)
@@ -68,6 +69,8 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   runs=()
   for label in $(.gpu/tests/tests-gpu_parity --list 2>/dev/null | sed -n 's/^matmul_\(.*\)_1x1x1: test$/\1/p'); do
     [ "$label" = auto ] && continue  # dispatches to the kernels above
+    # SANITIZER_FILTER: an extended regex over the labels, to re-check only some kernels.
+    [ -n "${SANITIZER_FILTER:-}" ] && ! [[ $label =~ $SANITIZER_FILTER ]] && continue
     runs+=(".gpu/tests/tests-gpu_parity matmul_${label}_ --skip 1024 --skip 4096 --skip 1000x --skip 260x --skip 512x")
   done
   runs+=(".gpu/tests/tests-gpu_parity vec_add_scalar_1" ".gpu/tests/tests-gpu_parity vec_add_1" ".gpu/tests/tests-streams sequential_257_")

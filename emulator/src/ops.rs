@@ -5,14 +5,9 @@ use tessera::HostMatrix;
 use tessera_kernels::matmul::{
     k01_naive::matmul_naive, k02_tiled::matmul_tiled, k03_blocktile_1d::matmul_blocktile_1d, k04_blocktile_2d::matmul_blocktile_2d,
     k05_vectorized::matmul_vectorized, k06_conflict_free::matmul_conflict_free, k07_warptile::matmul_warptile,
-    k08_double_buffer::{matmul_dbuf_128x128x16, matmul_dbuf_128x128x8, matmul_dbuf_128x64x16, matmul_dbuf_64x64x16},
-    k08_double_buffer::{matmul_dbuf_128x128x32, matmul_dbuf_128x256x16, matmul_dbuf_256x128x16},
-    k08_double_buffer::matmul_dbuf_128x256x8,
-    k10_split_k::{matmul_splitk_128x128x16, matmul_splitk_128x256x16, matmul_splitk_256x128x16, matmul_splitk_64x64x16},
-    k09_async_pipeline::{
-        matmul_async_128x128x16_s2, matmul_async_128x128x16_s3, matmul_async_128x128x8_s4, matmul_async_128x64x16_s3,
-        matmul_async_64x64x16_s3,
-    },
+    k08_double_buffer::{matmul_dbuf_128x128x16, matmul_dbuf_128x128x8, matmul_dbuf_128x256x16, matmul_dbuf_128x64x16, matmul_dbuf_64x64x16},
+    k09_async_pipeline::matmul_async_64x64x16_s3,
+    k10_split_k::{matmul_splitk_128x128x16, matmul_splitk_64x64x16},
 };
 
 use crate::{launch, EmuError, Launch, SyncPtr};
@@ -31,18 +26,9 @@ fn kernel_fn(algo: Algo) -> unsafe fn(*const f32, *const f32, *mut f32, u32, u32
         Algo::Dbuf128x128x16 => matmul_dbuf_128x128x16,
         Algo::Dbuf128x64x16 => matmul_dbuf_128x64x16,
         Algo::Dbuf64x64x16 => matmul_dbuf_64x64x16,
-        Algo::Dbuf128x128x32 => matmul_dbuf_128x128x32,
         Algo::Dbuf128x256x16 => matmul_dbuf_128x256x16,
-        Algo::Dbuf256x128x16 => matmul_dbuf_256x128x16,
-        Algo::Dbuf128x256x8 => matmul_dbuf_128x256x8,
         Algo::SplitK128x128x16 => matmul_splitk_128x128x16,
-        Algo::SplitK128x256x16 => matmul_splitk_128x256x16,
-        Algo::SplitK256x128x16 => matmul_splitk_256x128x16,
         Algo::SplitK64x64x16 => matmul_splitk_64x64x16,
-        Algo::Async128x128x8s4 => matmul_async_128x128x8_s4,
-        Algo::Async128x128x16s2 => matmul_async_128x128x16_s2,
-        Algo::Async128x128x16s3 => matmul_async_128x128x16_s3,
-        Algo::Async128x64x16s3 => matmul_async_128x64x16_s3,
         Algo::Async64x64x16s3 => matmul_async_64x64x16_s3,
         // `resolve` never returns Auto; map it to its resolution for a 1×1×1 problem to stay total.
         Algo::Auto => kernel_fn(Algo::Auto.resolve(MatmulShape { m: 1, n: 1, k: 1 })),

@@ -58,18 +58,9 @@ ladder_tests! {
     matmul_dbuf_128x128x16_matches_reference => Algo::Dbuf128x128x16;
     matmul_dbuf_128x64x16_matches_reference => Algo::Dbuf128x64x16;
     matmul_dbuf_64x64x16_matches_reference => Algo::Dbuf64x64x16;
-    matmul_dbuf_128x128x32_matches_reference => Algo::Dbuf128x128x32;
     matmul_dbuf_128x256x16_matches_reference => Algo::Dbuf128x256x16;
-    matmul_dbuf_256x128x16_matches_reference => Algo::Dbuf256x128x16;
-    matmul_dbuf_128x256x8_matches_reference => Algo::Dbuf128x256x8;
     matmul_splitk_128x128x16_matches_reference => Algo::SplitK128x128x16;
-    matmul_splitk_128x256x16_matches_reference => Algo::SplitK128x256x16;
-    matmul_splitk_256x128x16_matches_reference => Algo::SplitK256x128x16;
     matmul_splitk_64x64x16_matches_reference => Algo::SplitK64x64x16;
-    matmul_async_128x128x8_s4_matches_reference => Algo::Async128x128x8s4;
-    matmul_async_128x128x16_s2_matches_reference => Algo::Async128x128x16s2;
-    matmul_async_128x128x16_s3_matches_reference => Algo::Async128x128x16s3;
-    matmul_async_128x64x16_s3_matches_reference => Algo::Async128x64x16s3;
     matmul_async_64x64x16_s3_matches_reference => Algo::Async64x64x16s3;
     matmul_auto_matches_reference => Algo::Auto;
 }
@@ -88,7 +79,7 @@ fn split_k_sums_its_slices() {
 #[test]
 fn every_algo_has_an_emulator_test() {
     // ladder_tests! above names each Algo; this fails when Algo::ALL grows without a test.
-    assert_eq!(Algo::ALL.len(), 25, "add the new Algo to ladder_tests! and to emulate_matmul");
+    assert_eq!(Algo::ALL.len(), 16, "add the new Algo to ladder_tests! and to emulate_matmul");
 }
 
 #[test]

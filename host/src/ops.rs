@@ -31,32 +31,15 @@ pub enum Algo {
     Dbuf128x64x16,
     /// `k08_double_buffer` 64×64×16 (128 threads).
     Dbuf64x64x16,
-    /// `k08_double_buffer` 128×128×32 (65 KiB of shared memory).
-    Dbuf128x128x32,
-    /// `k08_double_buffer` 128×256×16 (8×16 outputs per thread).
+    /// `k08_double_buffer` 128×256×16 (8×16 outputs per thread): the fastest tile on large outputs.
     Dbuf128x256x16,
-    /// `k08_double_buffer` 256×128×16 (16×8 outputs per thread).
-    Dbuf256x128x16,
-    /// `k08_double_buffer` 128×256×8.
-    Dbuf128x256x8,
+    /// `k09_async_pipeline` 64×64×16, 3 stages: every tile copy asynchronous and element-wise, the
+    /// path for N or K not multiples of 4.
+    Async64x64x16s3,
     /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits` blocks per tile.
     SplitK128x128x16,
-    /// `k10_split_k` over the 128×256×16 tile.
-    SplitK128x256x16,
-    /// `k10_split_k` over the 256×128×16 tile.
-    SplitK256x128x16,
-    /// `k10_split_k` over the 64×64×16 tile (128 threads).
+    /// `k10_split_k` over the 64×64×16 tile (128 threads), for the smallest outputs.
     SplitK64x64x16,
-    /// `k09_async_pipeline` 128×128×8, 4 stages: every tile copy asynchronous, two blocks per SM.
-    Async128x128x8s4,
-    /// `k09_async_pipeline` 128×128×16, 2 stages.
-    Async128x128x16s2,
-    /// `k09_async_pipeline` 128×128×16, 3 stages (48.8 KiB of shared memory).
-    Async128x128x16s3,
-    /// `k09_async_pipeline` 128×64×16, 3 stages (128 threads).
-    Async128x64x16s3,
-    /// `k09_async_pipeline` 64×64×16, 3 stages (128 threads).
-    Async64x64x16s3,
     /// Picks the measured-best kernel for the shape (see [`crate::tuning`]).
     Auto,
 }
@@ -89,7 +72,7 @@ const fn async_shared(bm: u32, bn: u32, bk: u32, stages: u32) -> u32 {
 
 impl Algo {
     /// Every algorithm, in ladder order, then `Auto`.
-    pub const ALL: [Algo; 25] = [
+    pub const ALL: [Algo; 16] = [
         Algo::Naive,
         Algo::Tiled,
         Algo::Blocktile1d,
@@ -101,19 +84,10 @@ impl Algo {
         Algo::Dbuf128x128x16,
         Algo::Dbuf128x64x16,
         Algo::Dbuf64x64x16,
-        Algo::Dbuf128x128x32,
         Algo::Dbuf128x256x16,
-        Algo::Dbuf256x128x16,
-        Algo::Dbuf128x256x8,
-        Algo::SplitK128x128x16,
-        Algo::SplitK128x256x16,
-        Algo::SplitK256x128x16,
-        Algo::SplitK64x64x16,
-        Algo::Async128x128x8s4,
-        Algo::Async128x128x16s2,
-        Algo::Async128x128x16s3,
-        Algo::Async128x64x16s3,
         Algo::Async64x64x16s3,
+        Algo::SplitK128x128x16,
+        Algo::SplitK64x64x16,
         Algo::Auto,
     ];
 
@@ -132,18 +106,9 @@ impl Algo {
             Algo::Dbuf128x128x16 => "matmul_dbuf_128x128x16",
             Algo::Dbuf128x64x16 => "matmul_dbuf_128x64x16",
             Algo::Dbuf64x64x16 => "matmul_dbuf_64x64x16",
-            Algo::Dbuf128x128x32 => "matmul_dbuf_128x128x32",
             Algo::Dbuf128x256x16 => "matmul_dbuf_128x256x16",
-            Algo::Dbuf256x128x16 => "matmul_dbuf_256x128x16",
-            Algo::Dbuf128x256x8 => "matmul_dbuf_128x256x8",
             Algo::SplitK128x128x16 => "matmul_splitk_128x128x16",
-            Algo::SplitK128x256x16 => "matmul_splitk_128x256x16",
-            Algo::SplitK256x128x16 => "matmul_splitk_256x128x16",
             Algo::SplitK64x64x16 => "matmul_splitk_64x64x16",
-            Algo::Async128x128x8s4 => "matmul_async_128x128x8_s4",
-            Algo::Async128x128x16s2 => "matmul_async_128x128x16_s2",
-            Algo::Async128x128x16s3 => "matmul_async_128x128x16_s3",
-            Algo::Async128x64x16s3 => "matmul_async_128x64x16_s3",
             Algo::Async64x64x16s3 => "matmul_async_64x64x16_s3",
             Algo::Auto => "matmul_auto",
         }
@@ -163,18 +128,9 @@ impl Algo {
             Algo::Dbuf128x128x16 => "dbuf-128x128x16",
             Algo::Dbuf128x64x16 => "dbuf-128x64x16",
             Algo::Dbuf64x64x16 => "dbuf-64x64x16",
-            Algo::Dbuf128x128x32 => "dbuf-128x128x32",
             Algo::Dbuf128x256x16 => "dbuf-128x256x16",
-            Algo::Dbuf256x128x16 => "dbuf-256x128x16",
-            Algo::Dbuf128x256x8 => "dbuf-128x256x8",
             Algo::SplitK128x128x16 => "splitk-128x128x16",
-            Algo::SplitK128x256x16 => "splitk-128x256x16",
-            Algo::SplitK256x128x16 => "splitk-256x128x16",
             Algo::SplitK64x64x16 => "splitk-64x64x16",
-            Algo::Async128x128x8s4 => "async-128x128x8-s4",
-            Algo::Async128x128x16s2 => "async-128x128x16-s2",
-            Algo::Async128x128x16s3 => "async-128x128x16-s3",
-            Algo::Async128x64x16s3 => "async-128x64x16-s3",
             Algo::Async64x64x16s3 => "async-64x64x16-s3",
             Algo::Auto => "auto",
         }
@@ -199,18 +155,9 @@ impl Algo {
             Algo::Dbuf128x128x16 => TileConfig::new(128, 128, 16, 256, dbuf_shared(128, 128, 16)),
             Algo::Dbuf128x64x16 => TileConfig::new(128, 64, 16, 128, dbuf_shared(128, 64, 16)),
             Algo::Dbuf64x64x16 => TileConfig::new(64, 64, 16, 128, dbuf_shared(64, 64, 16)),
-            Algo::Dbuf128x128x32 => TileConfig::new(128, 128, 32, 256, dbuf_shared(128, 128, 32)),
             Algo::Dbuf128x256x16 => TileConfig::new(128, 256, 16, 256, dbuf_shared(128, 256, 16)),
-            Algo::Dbuf256x128x16 => TileConfig::new(256, 128, 16, 256, dbuf_shared(256, 128, 16)),
-            Algo::Dbuf128x256x8 => TileConfig::new(128, 256, 8, 256, dbuf_shared(128, 256, 8)),
             Algo::SplitK128x128x16 => TileConfig::new(128, 128, 16, 256, dbuf_shared(128, 128, 16)),
-            Algo::SplitK128x256x16 => TileConfig::new(128, 256, 16, 256, dbuf_shared(128, 256, 16)),
-            Algo::SplitK256x128x16 => TileConfig::new(256, 128, 16, 256, dbuf_shared(256, 128, 16)),
             Algo::SplitK64x64x16 => TileConfig::new(64, 64, 16, 128, dbuf_shared(64, 64, 16)),
-            Algo::Async128x128x8s4 => TileConfig::new(128, 128, 8, 256, async_shared(128, 128, 8, 4)),
-            Algo::Async128x128x16s2 => TileConfig::new(128, 128, 16, 256, async_shared(128, 128, 16, 2)),
-            Algo::Async128x128x16s3 => TileConfig::new(128, 128, 16, 256, async_shared(128, 128, 16, 3)),
-            Algo::Async128x64x16s3 => TileConfig::new(128, 64, 16, 128, async_shared(128, 64, 16, 3)),
             Algo::Async64x64x16s3 => TileConfig::new(64, 64, 16, 128, async_shared(64, 64, 16, 3)),
         })
     }
@@ -255,7 +202,7 @@ impl Algo {
 
     /// Whether the kernel adds into `C` (split-K's atomic partial sums), so `C` must be zeroed first.
     pub fn accumulates_into_c(self) -> bool {
-        matches!(self, Algo::SplitK128x128x16 | Algo::SplitK128x256x16 | Algo::SplitK256x128x16 | Algo::SplitK64x64x16)
+        matches!(self, Algo::SplitK128x128x16 | Algo::SplitK64x64x16)
     }
 
     /// Grid, block and dynamic shared memory for an `m × n` output.

@@ -2,8 +2,9 @@
 //!
 //! The rule is derived from a measured table (`docs/tuning.md`, reproduced by the scorecard command
 //! written there). The decisive quantity is how many blocks a tile gives relative to the GPU's 132
-//! SMs: a 128×128 tile is the most efficient per block (8×8 outputs per thread, lowest traffic), but
-//! shapes with a small output leave SMs idle with it, and smaller tiles fill them.
+//! SMs: a 128×256 tile is the most efficient per block (8×16 outputs per thread, lowest traffic), but
+//! shapes with a small output leave SMs idle with it; split-K then multiplies the blocks along K, and
+//! rows that are not 16-byte aligned take the element-wise asynchronous copies of kernel 9.
 use crate::ops::{Algo, MatmulShape};
 
 /// SMs of the H200 the table was measured on (the rule only uses it as a scale).
@@ -17,15 +18,24 @@ pub fn blocks(algo: Algo, shape: MatmulShape) -> u32 {
 
 /// The kernel `Algo::Auto` runs for `shape`.
 ///
-/// Measured (docs/tuning.md, H200, 2026-11-30): the 128×128×16 double-buffered tile is fastest
-/// wherever it launches at least one block per SM (4096³, 2048³, 8192³, 4096×4096×256: 256–4096
-/// blocks); below that (512³, 1024³, 256×4096×4096, 1000×1037×519, 8192×128×8192: 16–72 blocks of
-/// 128×128) the 64×64×16 tile wins by 1.3–2.5×. 128×64×16 and 128×128×8 were never the fastest.
+/// Measured (docs/tuning.md, H200, 2026-11-30, every candidate beside cuBLAS in one run):
+/// - N or K not a multiple of 4 (rows not 16-byte aligned, so the float4 paths of kernels 5–8 and 10
+///   cannot run): the element-wise asynchronous copies of `async-64x64x16-s3` (1000×1037×519: 1.15×
+///   the best kernel-8 tile);
+/// - at least 128 tiles of 128×256 (about one per SM: 2048³ and up, 4096×4096×256): `dbuf-128x256x16`,
+///   0.90–0.93 of cuBLAS;
+/// - fewer output tiles, at least 32 of 128×128 (1024³, 256×4096×4096, 8192×128×8192: 64 tiles):
+///   split-K over 128×128×16, 0.82 (the best unsplit tile: 0.64–0.81);
+/// - fewer still (512³: 16 tiles): split-K over 64×64×16.
 pub fn pick(shape: MatmulShape) -> Algo {
-    if blocks(Algo::Dbuf128x128x16, shape) >= SMS {
-        Algo::Dbuf128x128x16
+    if shape.n % 4 != 0 || shape.k % 4 != 0 {
+        Algo::Async64x64x16s3
+    } else if blocks(Algo::Dbuf128x256x16, shape) >= 128 {
+        Algo::Dbuf128x256x16
+    } else if blocks(Algo::Dbuf128x128x16, shape) >= 32 {
+        Algo::SplitK128x128x16
     } else {
-        Algo::Dbuf64x64x16
+        Algo::SplitK64x64x16
     }
 }
 
@@ -42,18 +52,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn splits_fill_one_wave_with_slices_of_at_least_64() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        assert_eq!(splits(s(256, 4096, 4096), 128, 128), 2); // 64 tiles → 128 blocks
+        assert_eq!(splits(s(512, 512, 512), 64, 64), 2); // 64 tiles
+        assert_eq!(splits(s(512, 512, 512), 128, 128), 8); // 16 tiles → 8, K / 64 = 8
+        assert_eq!(splits(s(130, 70, 300), 128, 128), 4); // 2 tiles → 66, capped by K / 64 = 4
+        assert_eq!(splits(s(4096, 4096, 4096), 128, 128), 1); // 1024 tiles: already full
+        assert_eq!(splits(s(64, 64, 63), 64, 64), 1); // K too short to split
+    }
+
+    #[test]
     fn pick_matches_the_measured_table() {
         let s = |m, n, k| MatmulShape { m, n, k };
         for (shape, best) in [
-            (s(4096, 4096, 4096), Algo::Dbuf128x128x16),
-            (s(2048, 2048, 2048), Algo::Dbuf128x128x16),
-            (s(8192, 8192, 8192), Algo::Dbuf128x128x16),
-            (s(4096, 4096, 256), Algo::Dbuf128x128x16),
-            (s(512, 512, 512), Algo::Dbuf64x64x16),
-            (s(1024, 1024, 1024), Algo::Dbuf64x64x16),
-            (s(256, 4096, 4096), Algo::Dbuf64x64x16),
-            (s(1000, 1037, 519), Algo::Dbuf64x64x16),
-            (s(8192, 128, 8192), Algo::Dbuf64x64x16),
+            (s(4096, 4096, 4096), Algo::Dbuf128x256x16),
+            (s(2048, 2048, 2048), Algo::Dbuf128x256x16),
+            (s(8192, 8192, 8192), Algo::Dbuf128x256x16),
+            (s(4096, 4096, 256), Algo::Dbuf128x256x16),
+            (s(512, 512, 512), Algo::SplitK64x64x16),
+            (s(1024, 1024, 1024), Algo::SplitK128x128x16),
+            (s(256, 4096, 4096), Algo::SplitK128x128x16),
+            (s(1000, 1037, 519), Algo::Async64x64x16s3),
+            (s(8192, 128, 8192), Algo::SplitK128x128x16),
         ] {
             assert_eq!(pick(shape), best, "{shape:?}");
             assert_eq!(Algo::Auto.resolve(shape), best);

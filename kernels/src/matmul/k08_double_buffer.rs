@@ -169,14 +169,6 @@ double_buffer_entry!(matmul_dbuf_128x64x16, 128, 64, 16, wmi 2, wni 2, threads 1
 double_buffer_entry!(matmul_dbuf_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
     "Kernel 8 with a 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 per thread, 16.5 KiB shared): \
      4× the blocks of the 128×128 tile for small or skinny outputs (global traffic `M·N·K·2/64`).");
-double_buffer_entry!(matmul_dbuf_128x128x32, 128, 128, 32, wmi 2, wni 2, threads 256, la 4, lb 4,
-    "Kernel 8 with a 128×128×32 tile (256 threads, 65 KiB shared, above the 48 KiB default: the host \
-     opts in): a quarter of the barriers per K of the BK = 8 version.");
 double_buffer_entry!(matmul_dbuf_128x256x16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4,
     "Kernel 8 with a 128×256×16 tile (256 threads, 8 warps of 64×64, 8×16 outputs per thread, 48.5 KiB \
      shared): 128 FMAs per 6 shared float4 reads (8×8: 64 per 4), global traffic `M·N·K·(1/256 + 1/128)`.");
-double_buffer_entry!(matmul_dbuf_256x128x16, 256, 128, 16, wmi 4, wni 2, threads 256, la 4, lb 2,
-    "Kernel 8 with a 256×128×16 tile (256 threads, 8 warps of 128×32, 16×8 outputs per thread, 48.5 KiB \
-     shared).");
-double_buffer_entry!(matmul_dbuf_128x256x8, 128, 256, 8, wmi 2, wni 4, threads 256, la 1, lb 2,
-    "Kernel 8 with a 128×256×8 tile (256 threads, 8×16 outputs per thread, 24.3 KiB shared).");

@@ -123,13 +123,5 @@ macro_rules! async_pipeline_entry {
     };
 }
 
-async_pipeline_entry!(matmul_async_128x128x8_s4, 128, 128, 8, stages 4, wmi 2, wni 2, threads 256,
-    "Asynchronous 4-stage pipeline, 128×128×8 tile, 256 threads (8 warps of 64×32, 8×8 per thread).");
-async_pipeline_entry!(matmul_async_128x128x16_s2, 128, 128, 16, stages 2, wmi 2, wni 2, threads 256,
-    "Asynchronous 2-stage pipeline, 128×128×16 tile, 256 threads.");
-async_pipeline_entry!(matmul_async_128x128x16_s3, 128, 128, 16, stages 3, wmi 2, wni 2, threads 256,
-    "Asynchronous 3-stage pipeline, 128×128×16 tile, 256 threads (48.8 KiB shared: above the 48 KiB default, the host opts in).");
-async_pipeline_entry!(matmul_async_128x64x16_s3, 128, 64, 16, stages 3, wmi 2, wni 2, threads 128,
-    "Asynchronous 3-stage pipeline, 128×64×16 tile, 128 threads.");
 async_pipeline_entry!(matmul_async_64x64x16_s3, 64, 64, 16, stages 3, wmi 1, wni 2, threads 128,
     "Asynchronous 3-stage pipeline, 64×64×16 tile, 128 threads (4 warps of 32×32, 4×8 per thread).");

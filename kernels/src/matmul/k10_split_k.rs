@@ -67,9 +67,5 @@ split_k_entry!(matmul_splitk_128x128x16, 128, 128, 16, wmi 2, wni 2, threads 256
      **Parameters / edges**: as kernel 5 (any M, N, K; an empty slice adds zeros).\n\n\
      **Determinism**: the `S` partial sums of an element arrive in any order, so its last bits may \
      differ between runs (within the reference tolerance; `S = 1` is deterministic).");
-split_k_entry!(matmul_splitk_128x256x16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4,
-    "Split-K over kernel 8's 128×256×16 tile (8×16 outputs per thread).");
-split_k_entry!(matmul_splitk_256x128x16, 256, 128, 16, wmi 4, wni 2, threads 256, la 4, lb 2,
-    "Split-K over kernel 8's 256×128×16 tile (16×8 outputs per thread), for outputs only 128 wide.");
 split_k_entry!(matmul_splitk_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
     "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for small outputs.");
