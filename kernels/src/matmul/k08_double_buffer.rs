@@ -21,22 +21,28 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// Writing stage `1 - s` in step 1/3 of iteration `t` is safe: it was last read in step 2 of
 /// iteration `t - 1`, before that iteration's barrier.
 ///
-/// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 129 (one block of 256 threads per SM:
-/// 129 · 256 > 32 K; capping it at 128 through launch bounds spilled 4 bytes), 128×128×16: 151,
-/// 128×64×16: 157, 64×64×16: 113 (launch bounds 128 threads × 4 blocks, `kernels/launch-bounds.txt`).
+/// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 130 (one block of 256 threads per SM:
+/// 130 · 256 > 32 K; capping it at 128 through launch bounds spilled 4 bytes), 128×128×16: 149,
+/// 128×64×16: 161, 64×64×16: 113 (launch bounds 128 threads × 4 blocks, `kernels/launch-bounds.txt`),
+/// 128×256×16: 249.
 ///
-/// **Measured** (H200, 2026-11-30, `docs/tuning.md`): 128×128×16 is the best rung at 4096³:
-/// 43.1 TFLOP/s, 0.84 of cuBLAS (kernel 7: 0.77); 128×128×8 alone gains nothing over kernel 7 (0.755:
-/// one block per SM leaves too few warps), the BK = 16 step halves the barriers per K and doubles
-/// the bytes in flight. 64×64×16 is 1.3–2.5× faster than 128×128 on shapes with < 132 blocks.
+/// **Measured** (H200, 2026-11-30, `docs/tuning.md`, `docs/results/2026-11-30-ladder-v2`): 128×256×16
+/// is the best rung on large outputs: 46.2 TFLOP/s at 4096³, 0.899 of cuBLAS (2048³ 0.901, 8192³
+/// 0.907, 4096×4096×256 0.929); 128×128×16 reaches 0.81–0.84 (kernel 7: 0.77); 128×128×8 alone gains
+/// nothing over kernel 7 (one block per SM leaves too few warps), the BK = 16 step halves the
+/// barriers per K and doubles the bytes in flight, and BK = 32 gained nothing more (0.81). 64×64×16 is
+/// 1.3–2.5× faster than 128×128 on shapes with < 132 blocks (kernel 10 now does better there).
 ///
-/// **What limits it** (Nsight Compute, 128×128×16 at 4096³, H200, `docs/results/2026-11-30-suite/
-/// tools.log`): 151 registers → 1 block (8 warps) per SM, occupancy 12.5 %; 2 active warps per
-/// scheduler, of which 1.4 are eligible on average, and in 23.8 % of cycles none is (latency not
-/// hidden); issue slots 73.8 % busy, FMA pipe 65 % (the other ~12 % of issued instructions are loads
-/// and address arithmetic); DRAM 4.4 %, L2 hit 73 %: not memory-bound. 1,024 blocks on 132 SMs are
-/// 7.76 waves, so the last wave runs 76 % full. Next: fit 128×128 in ≤ 128 registers (2 blocks per
-/// SM, 4 warps per scheduler) or a larger per-thread tile (more FMAs per issued load) — see issue 4.
+/// **What limits it** (Nsight Compute, 128×256×16 at 4096³, H200,
+/// `docs/results/2026-11-30-ladder-v2/ncu-dbuf-128x256x16.log`): 249 registers → 1 block (8 warps) per
+/// SM, occupancy 12.5 %; 2 warps per scheduler, 1.47 eligible on average, none in 21.6 % of cycles;
+/// issue slots 75.5 % busy, FMA pipe 69.5 %; DRAM 2.8 %, L2 hit 78 %: latency-bound with too few
+/// warps, not memory-bound. The 128×128 tile (151 registers) showed the same picture at 73.8 % issue,
+/// 65 % FMA: the larger per-thread tile (8×16: 128 FMAs per 6 shared float4 reads instead of 64 per 4)
+/// raised the FMA share of the issued instructions. Tried and slower (docs/tuning.md): two blocks per
+/// SM at ≤ 128 registers (kernel 9's copies), 256×128, 128×256×8, 3–4 asynchronous stages. Next:
+/// hide the remaining latency inside the warp (software-pipelined fragment loads across `kk`) or
+/// two consumer warpgroups per SM.
 ///
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
@@ -171,4 +177,6 @@ double_buffer_entry!(matmul_dbuf_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128
      4× the blocks of the 128×128 tile for small or skinny outputs (global traffic `M·N·K·2/64`).");
 double_buffer_entry!(matmul_dbuf_128x256x16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4,
     "Kernel 8 with a 128×256×16 tile (256 threads, 8 warps of 64×64, 8×16 outputs per thread, 48.5 KiB \
-     shared): 128 FMAs per 6 shared float4 reads (8×8: 64 per 4), global traffic `M·N·K·(1/256 + 1/128)`.");
+     shared, above the 48 KiB default: the host opts in): 128 FMAs per 6 shared float4 reads (8×8: 64 \
+     per 4), global traffic `M·N·K·(1/256 + 1/128)` (0.75× the 128×128 tile's). The fastest tile \
+     wherever it gives about one block per SM or more: 0.90 of cuBLAS at 4096³ on the H200.");

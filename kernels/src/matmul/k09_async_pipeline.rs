@@ -1,5 +1,18 @@
 //! Kernel 9: a multi-stage asynchronous pipeline — every global → shared copy is a `cp.async`, so no
-//! registers stage the tiles, and a 128×128 block tile fits two blocks per SM.
+//! registers stage the tiles, and rows need no alignment (element-wise copies with hardware zero fill).
+//!
+//! **What it fixes in kernel 8**: kernel 8 stages `A` through registers (to transpose it) and falls back
+//! to guarded scalar loads for *every* block when N or K is not a multiple of 4 (rows not 16-byte
+//! aligned); its registers also hold a 128×128 tile to one block per SM. Here both operands move with
+//! `cp.async`, `S` stages deep, edge elements zero-filled by the copy itself.
+//!
+//! **Measured** (H200, 2026-11-30, `docs/results/2026-11-30-async-candidates`,
+//! `…-async-128x256`): on 1000×1037×519 (N, K odd) the 64×64×16 3-stage entry is 1.15× kernel 8's best
+//! (17.8 vs 15.5 TFLOP/s), so `Algo::Auto` uses it for unaligned shapes. On aligned shapes it loses:
+//! 128×128×16 at 128 registers (two blocks per SM) reached 39.3 TFLOP/s at 4096³ against kernel 8's
+//! 41.9–43.0 with one block, and 128×256×16 with 3 or 4 stages 44.2 against 46.2 — more warps or
+//! deeper pipelines did not pay for the element-wise `A` copies (8–16 per thread per K-step) and the
+//! tighter register budget. Only the 64×64×16 entry is kept.
 
 /// Dynamic shared memory, in bytes, of a `BM×BN×BK` configuration with `stages` stages of
 /// `a_tile[BK][BM + 4]` and `b_tile[BK][BN]`.
