@@ -20,6 +20,7 @@ stage() { timeout --kill-after=5 "$LIMIT" "$@"; local rc=$?; [ $rc = 124 ] && ec
 
 if [ "${RUN_TESTS:-1}" = 1 ]; then
   : > "$OUT/tests.log"
+  export TESSERA_SCORECARD_BIN=$PWD/.gpu/bin/scorecard  # the CLI tests run the bundled executable
   for t in .gpu/tests/* .gpu/bin/consumer; do
     echo "=== $t" >> "$OUT/tests.log"
     stage "$t" >> "$OUT/tests.log" 2>&1 || { status=1; echo "FAILED: $t" >> "$OUT/tests.log"; }

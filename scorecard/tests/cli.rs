@@ -1,8 +1,11 @@
 //! The scorecard CLI as a user runs it (no GPU needed: these run in CI).
 use std::process::Command;
 
+/// The scorecard executable: cargo's build of it, or `TESSERA_SCORECARD_BIN` where the test runs away
+/// from the build tree (the GPU bundle: `.gpu/bin/scorecard`).
 fn scorecard(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorecard")).args(args).output().expect("run scorecard");
+    let bin = std::env::var_os("TESSERA_SCORECARD_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_scorecard").into());
+    let out = Command::new(bin).args(args).output().expect("run scorecard");
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
