@@ -39,10 +39,14 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// issue slots 75.5 % busy, FMA pipe 69.5 %; DRAM 2.8 %, L2 hit 78 %: latency-bound with too few
 /// warps, not memory-bound. The 128×128 tile (151 registers) showed the same picture at 73.8 % issue,
 /// 65 % FMA: the larger per-thread tile (8×16: 128 FMAs per 6 shared float4 reads instead of 64 per 4)
-/// raised the FMA share of the issued instructions. Tried and slower (docs/tuning.md): two blocks per
-/// SM at ≤ 128 registers (kernel 9's copies), 256×128, 128×256×8, 3–4 asynchronous stages. Next:
-/// hide the remaining latency inside the warp (software-pipelined fragment loads across `kk`) or
-/// two consumer warpgroups per SM.
+/// raised the FMA share of the issued instructions. Per issued instruction a warp waits 2.55 cycles
+/// (`docs/results/2026-11-30-candidates-t512/ncu-stalls.log`): 1 issuing, 0.87 not selected (the other
+/// warp issued), then dispatch stalls 0.19, no instruction 0.14 (the fully unrolled K-step is ~36 KB
+/// of code), short scoreboard (shared loads) 0.13, fixed-latency waits 0.09, global loads 0.06,
+/// barrier 0.04 — no single cause. Tried and slower (docs/tuning.md): two blocks per SM at ≤ 128
+/// registers (kernel 9's copies), 512 threads of 8×8 on the same 128×256 tile (128 registers, spills:
+/// 0.86), BK = 32 (0.855), 256×128, 128×256×8, 3–4 asynchronous stages. Next: a smaller unrolled
+/// body (partial unrolling of `kk`, which Rust cannot request per loop) or two consumer warpgroups.
 ///
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
