@@ -5,7 +5,7 @@ use tessera::HostMatrix;
 use tessera_kernels::matmul::{
     k01_naive::matmul_naive, k02_tiled::matmul_tiled, k03_blocktile_1d::matmul_blocktile_1d, k04_blocktile_2d::matmul_blocktile_2d,
     k05_vectorized::matmul_vectorized, k06_conflict_free::matmul_conflict_free, k07_warptile::matmul_warptile,
-    k08_double_buffer::{matmul_dbuf_128x128x16, matmul_dbuf_128x128x8, matmul_dbuf_128x256x16, matmul_dbuf_128x64x16, matmul_dbuf_64x64x16},
+    k08_double_buffer::{matmul_dbuf_128x128x16, matmul_dbuf_128x128x8, matmul_dbuf_128x256x16, matmul_dbuf_128x256x16_rolled, matmul_dbuf_128x64x16, matmul_dbuf_64x64x16},
     k09_async_pipeline::matmul_async_64x64x16_s3,
     k10_split_k::{matmul_splitk_128x128x16, matmul_splitk_64x64x16},
 };
@@ -27,6 +27,7 @@ fn kernel_fn(algo: Algo) -> unsafe fn(*const f32, *const f32, *mut f32, u32, u32
         Algo::Dbuf128x64x16 => matmul_dbuf_128x64x16,
         Algo::Dbuf64x64x16 => matmul_dbuf_64x64x16,
         Algo::Dbuf128x256x16 => matmul_dbuf_128x256x16,
+        Algo::Dbuf128x256x16Rolled => matmul_dbuf_128x256x16_rolled,
         Algo::SplitK128x128x16 => matmul_splitk_128x128x16,
         Algo::SplitK64x64x16 => matmul_splitk_64x64x16,
         Algo::Async64x64x16s3 => matmul_async_64x64x16_s3,

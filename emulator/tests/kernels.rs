@@ -59,6 +59,7 @@ ladder_tests! {
     matmul_dbuf_128x64x16_matches_reference => Algo::Dbuf128x64x16;
     matmul_dbuf_64x64x16_matches_reference => Algo::Dbuf64x64x16;
     matmul_dbuf_128x256x16_matches_reference => Algo::Dbuf128x256x16;
+    matmul_dbuf_128x256x16_rolled_matches_reference => Algo::Dbuf128x256x16Rolled;
     matmul_splitk_128x128x16_matches_reference => Algo::SplitK128x128x16;
     matmul_splitk_64x64x16_matches_reference => Algo::SplitK64x64x16;
     matmul_async_64x64x16_s3_matches_reference => Algo::Async64x64x16s3;
@@ -79,7 +80,7 @@ fn split_k_sums_its_slices() {
 #[test]
 fn every_algo_has_an_emulator_test() {
     // ladder_tests! above names each Algo; this fails when Algo::ALL grows without a test.
-    assert_eq!(Algo::ALL.len(), 16, "add the new Algo to ladder_tests! and to emulate_matmul");
+    assert_eq!(Algo::ALL.len(), 17, "add the new Algo to ladder_tests! and to emulate_matmul");
 }
 
 #[test]

@@ -21,6 +21,7 @@ pub const KERNELS: &[&str] = &[
     "matmul_dbuf_128x64x16",
     "matmul_dbuf_64x64x16",
     "matmul_dbuf_128x256x16",
+    "matmul_dbuf_128x256x16_rolled",
     "matmul_splitk_128x128x16",
     "matmul_splitk_64x64x16",
     "matmul_async_64x64x16_s3",

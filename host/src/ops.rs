@@ -33,6 +33,8 @@ pub enum Algo {
     Dbuf64x64x16,
     /// `k08_double_buffer` 128×256×16 (8×16 outputs per thread): the fastest tile on large outputs.
     Dbuf128x256x16,
+    /// `k08_double_buffer` 128×256×16 with its K-step loop kept rolled by 4 (a measured lesson: slower).
+    Dbuf128x256x16Rolled,
     /// `k09_async_pipeline` 64×64×16, 3 stages: every tile copy asynchronous and element-wise, the
     /// path for N or K not multiples of 4.
     Async64x64x16s3,
@@ -72,7 +74,7 @@ const fn async_shared(bm: u32, bn: u32, bk: u32, stages: u32) -> u32 {
 
 impl Algo {
     /// Every algorithm, in ladder order, then `Auto`.
-    pub const ALL: [Algo; 16] = [
+    pub const ALL: [Algo; 17] = [
         Algo::Naive,
         Algo::Tiled,
         Algo::Blocktile1d,
@@ -85,6 +87,7 @@ impl Algo {
         Algo::Dbuf128x64x16,
         Algo::Dbuf64x64x16,
         Algo::Dbuf128x256x16,
+        Algo::Dbuf128x256x16Rolled,
         Algo::Async64x64x16s3,
         Algo::SplitK128x128x16,
         Algo::SplitK64x64x16,
@@ -107,6 +110,7 @@ impl Algo {
             Algo::Dbuf128x64x16 => "matmul_dbuf_128x64x16",
             Algo::Dbuf64x64x16 => "matmul_dbuf_64x64x16",
             Algo::Dbuf128x256x16 => "matmul_dbuf_128x256x16",
+            Algo::Dbuf128x256x16Rolled => "matmul_dbuf_128x256x16_rolled",
             Algo::SplitK128x128x16 => "matmul_splitk_128x128x16",
             Algo::SplitK64x64x16 => "matmul_splitk_64x64x16",
             Algo::Async64x64x16s3 => "matmul_async_64x64x16_s3",
@@ -129,6 +133,7 @@ impl Algo {
             Algo::Dbuf128x64x16 => "dbuf-128x64x16",
             Algo::Dbuf64x64x16 => "dbuf-64x64x16",
             Algo::Dbuf128x256x16 => "dbuf-128x256x16",
+            Algo::Dbuf128x256x16Rolled => "dbuf-128x256x16-rolled",
             Algo::SplitK128x128x16 => "splitk-128x128x16",
             Algo::SplitK64x64x16 => "splitk-64x64x16",
             Algo::Async64x64x16s3 => "async-64x64x16-s3",
@@ -155,7 +160,7 @@ impl Algo {
             Algo::Dbuf128x128x16 => TileConfig::new(128, 128, 16, 256, dbuf_shared(128, 128, 16)),
             Algo::Dbuf128x64x16 => TileConfig::new(128, 64, 16, 128, dbuf_shared(128, 64, 16)),
             Algo::Dbuf64x64x16 => TileConfig::new(64, 64, 16, 128, dbuf_shared(64, 64, 16)),
-            Algo::Dbuf128x256x16 => TileConfig::new(128, 256, 16, 256, dbuf_shared(128, 256, 16)),
+            Algo::Dbuf128x256x16 | Algo::Dbuf128x256x16Rolled => TileConfig::new(128, 256, 16, 256, dbuf_shared(128, 256, 16)),
             Algo::SplitK128x128x16 => TileConfig::new(128, 128, 16, 256, dbuf_shared(128, 128, 16)),
             Algo::SplitK64x64x16 => TileConfig::new(64, 64, 16, 128, dbuf_shared(64, 64, 16)),
             Algo::Async64x64x16s3 => TileConfig::new(64, 64, 16, 128, async_shared(64, 64, 16, 3)),

@@ -17,3 +17,4 @@ pub mod math;
 pub mod mem;
 pub mod shared;
 pub mod thread;
+pub mod unroll;

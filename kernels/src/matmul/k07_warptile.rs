@@ -59,6 +59,59 @@ pub unsafe fn mma_tile<const BK: u32, const LDA: u32, const LDB: u32, const WMI:
     }
 }
 
+/// [`mma_tile`] as a loop of `BK / U` iterations of `U` unrolled `kk` steps, kept rolled (LLVM and
+/// ptxas would otherwise unroll all `BK`): a smaller loop body for the largest tiles.
+///
+/// # Safety
+/// As [`mma_tile`]; `U` divides `BK`.
+#[inline(always)]
+pub unsafe fn mma_tile_rolled<const BK: u32, const U: u32, const LDA: u32, const LDB: u32, const WMI: usize, const WNI: usize>(
+    a_t: crate::device::mem::View<f32>, b_t: crate::device::mem::View<f32>, ar: u32, bc: u32, acc: &mut Acc<WMI, WNI>,
+) {
+    use crate::device::unroll;
+    const { assert!(U > 0 && BK % U == 0) };
+    let groups = unroll::opaque(BK / U);
+    let mut g = 0;
+    while g < groups {
+        unroll::keep_rolled();
+        for u in 0..U {
+            // SAFETY: g·U + u < BK (groups = BK / U), forwarded contract.
+            unsafe { mma_kk::<LDA, LDB, WMI, WNI>(a_t, b_t, g * U + u, ar, bc, acc) }
+        }
+        g += 1;
+    }
+}
+
+/// One `kk` of [`mma_tile`]: `WMI` + `WNI` float4 shared reads, `16·WMI·WNI` FMAs.
+///
+/// # Safety
+/// As [`mma_tile`], with `kk < BK`.
+#[inline(always)]
+unsafe fn mma_kk<const LDA: u32, const LDB: u32, const WMI: usize, const WNI: usize>(
+    a_t: crate::device::mem::View<f32>, b_t: crate::device::mem::View<f32>, kk: u32, ar: u32, bc: u32, acc: &mut Acc<WMI, WNI>,
+) {
+    use crate::device::math::fma;
+    let mut ra = [[0.0f32; 4]; WMI];
+    let mut rb = [[0.0f32; 4]; WNI];
+    for (w, x) in ra.iter_mut().enumerate() {
+        // SAFETY: kk < BK, ar + 32·w + 4 ≤ LDA, multiple of 4 (the caller's contract).
+        *x = unsafe { a_t.get4((kk * LDA + ar + w as u32 * WSUB_M) as usize).0 };
+    }
+    for (w, x) in rb.iter_mut().enumerate() {
+        // SAFETY: as above for B.
+        *x = unsafe { b_t.get4((kk * LDB + bc + w as u32 * WSUB_N) as usize).0 };
+    }
+    for wm in 0..WMI {
+        for i in 0..4 {
+            for wn in 0..WNI {
+                for j in 0..4 {
+                    acc[wm][i][wn][j] = fma(ra[wm][i], rb[wn][j], acc[wm][i][wn][j]);
+                }
+            }
+        }
+    }
+}
+
 /// Writes a thread's accumulators to `C` (float4 stores on an interior, aligned block; guarded otherwise).
 ///
 /// # Safety

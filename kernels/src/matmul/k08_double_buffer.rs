@@ -21,21 +21,31 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// Writing stage `1 - s` in step 1/3 of iteration `t` is safe: it was last read in step 2 of
 /// iteration `t - 1`, before that iteration's barrier.
 ///
-/// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 130 (one block of 256 threads per SM:
-/// 130 · 256 > 32 K; capping it at 128 through launch bounds spilled 4 bytes), 128×128×16: 149,
-/// 128×64×16: 161, 64×64×16: 113 (launch bounds 128 threads × 4 blocks, `kernels/launch-bounds.txt`),
-/// 128×256×16: 249.
+/// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 143 (one block of 256 threads per SM;
+/// capping it at 128 through launch bounds spilled), 128×128×16: 129, 128×64×16: 161, 64×64×16: 111
+/// (launch bounds 128 threads × 4 blocks, `kernels/launch-bounds.txt`), 128×256×16: 255.
 ///
-/// **Measured** (H200, 2026-11-30, `docs/tuning.md`, `docs/results/2026-11-30-ladder-v2`): 128×256×16
-/// is the best rung on large outputs: 46.2 TFLOP/s at 4096³, 0.899 of cuBLAS (2048³ 0.901, 8192³
-/// 0.907, 4096×4096×256 0.929); 128×128×16 reaches 0.81–0.84 (kernel 7: 0.77); 128×128×8 alone gains
-/// nothing over kernel 7 (one block per SM leaves too few warps), the BK = 16 step halves the
-/// barriers per K and doubles the bytes in flight, and BK = 32 gained nothing more (0.81). 64×64×16 is
-/// 1.3–2.5× faster than 128×128 on shapes with < 132 blocks (kernel 10 now does better there).
+/// **Measured** (H200, 2026-11-30, `docs/tuning.md`, `docs/results/2026-11-30-final`): 128×256×16 is
+/// the best rung on large outputs, about 0.92 of cuBLAS at 4096³ (8192³ 0.93, 4096×4096×256 0.95);
+/// 128×128×16 reaches 0.82–0.85 (kernel 7: 0.77); 128×128×8 alone gains nothing over kernel 7 (one
+/// block per SM leaves too few warps), the BK = 16 step halves the barriers per K and doubles the
+/// bytes in flight, and BK = 32 gained nothing more. 64×64×16 is 1.3–2.5× faster than 128×128 on
+/// shapes with < 132 blocks (kernel 10 now does better there).
+///
+/// **Codegen is fragile here**: adding the `U` parameter (below) changed LLVM's PTX for the unrolled
+/// entries only cosmetically (one predicate fewer, instructions reordered), yet ptxas then gave
+/// 128×256×16 255 registers instead of 249 and it ran 2.4 % faster (46.2 → 47.3 TFLOP/s at 4096³,
+/// `docs/results/2026-11-30-unroll-candidates` against `…-ladder-v2`); 128×128×16 went 149 → 129
+/// registers at the same speed. Re-measure after any change to this file.
+///
+/// **`U`**: `kk` steps unrolled per iteration of the K-step loop. `U = BK` (every entry but one) unrolls
+/// it fully; `U < BK` keeps it a loop (`mma_tile_rolled`) — `matmul_dbuf_128x256x16_rolled` shows the
+/// cost: a 32 KB instead of 59 KB kernel, but 0.84 instead of 0.92 of cuBLAS.
 ///
 /// **What limits it** (Nsight Compute, 128×256×16 at 4096³, H200,
 /// `docs/results/2026-11-30-ladder-v2/ncu-dbuf-128x256x16.log`): 249 registers → 1 block (8 warps) per
-/// SM, occupancy 12.5 %; 2 warps per scheduler, 1.47 eligible on average, none in 21.6 % of cycles;
+/// SM, occupancy 12.5 %; 2 warps per scheduler, 1.47 eligible on average, none in 21.6 % of cycles
+/// (measured on the 249-register build, 0.90 of cuBLAS);
 /// issue slots 75.5 % busy, FMA pipe 69.5 %; DRAM 2.8 %, L2 hit 78 %: latency-bound with too few
 /// warps, not memory-bound. The 128×128 tile (151 registers) showed the same picture at 73.8 % issue,
 /// 65 % FMA: the larger per-thread tile (8×16: 128 FMAs per 6 shared float4 reads instead of 64 per 4)
@@ -45,13 +55,14 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// of code), short scoreboard (shared loads) 0.13, fixed-latency waits 0.09, global loads 0.06,
 /// barrier 0.04 — no single cause. Tried and slower (docs/tuning.md): two blocks per SM at ≤ 128
 /// registers (kernel 9's copies), 512 threads of 8×8 on the same 128×256 tile (128 registers, spills:
-/// 0.86), BK = 32 (0.855), 256×128, 128×256×8, 3–4 asynchronous stages. Next: a smaller unrolled
-/// body (partial unrolling of `kk`, which Rust cannot request per loop) or two consumer warpgroups.
+/// 0.86), BK = 32 (0.855), 256×128, 128×256×8, 3–4 asynchronous stages, and a rolled K-step loop
+/// (`U` = 2, 4, 8: 0.77–0.84). Next: more warps per SM without shrinking the per-thread tile
+/// (two cooperating 256-thread groups sharing one 256×256 tile).
 ///
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
 #[inline(always)]
-pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
+pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize, const U: u32>(
     a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
 ) {
     use super::k07_warptile::{store_acc, thread_origin};
@@ -59,7 +70,7 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     // SAFETY: forwarded contract; the whole K range.
-    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, 0, k) };
+    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, U>(a, b, m, n, k, 0, k) };
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
@@ -73,10 +84,10 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
 /// # Safety
 /// As [`double_buffer`] (views of `m·k`, `k·n` floats); `k_begin ≤ k_end ≤ k`, `k_begin % 4 == 0`.
 #[inline(always)]
-pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
+pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize, const U: u32>(
     a: crate::device::mem::View<f32>, b: crate::device::mem::View<f32>, m: u32, n: u32, k: u32, k_begin: u32, k_end: u32,
 ) -> super::k07_warptile::Acc<WMI, WNI> {
-    use super::k07_warptile::{mma_tile, thread_origin, Acc, WSUB_M, WSUB_N};
+    use super::k07_warptile::{mma_tile, mma_tile_rolled, thread_origin, Acc, WSUB_M, WSUB_N};
     use super::tile_io::{b_slot, load_a, load_b, store_a_transposed, store_b};
     use crate::device::{async_copy, mem::View, shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
@@ -133,7 +144,13 @@ pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA:
             fill_b(next.1, k1);
         }
         // SAFETY: ar + 32·WMI ≤ BM < LDA, bc + 16·WNI ≤ BN (thread_origin).
-        unsafe { mma_tile::<BK, LDA, BN, WMI, WNI>(cur.0, cur.1, ar, bc, &mut acc) };
+        unsafe {
+            if const { U == BK } {
+                mma_tile::<BK, LDA, BN, WMI, WNI>(cur.0, cur.1, ar, bc, &mut acc)
+            } else {
+                mma_tile_rolled::<BK, U, LDA, BN, WMI, WNI>(cur.0, cur.1, ar, bc, &mut acc)
+            }
+        };
         if more {
             // SAFETY: the stage holds BK·LDA floats.
             unsafe { store_a_transposed::<BK, NT, LDA, LA>(next.0, &ra, tid) };
@@ -147,6 +164,9 @@ pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA:
 /// Declares a monomorphic entry point of [`double_buffer`] with its configuration in the doc.
 macro_rules! double_buffer_entry {
     ($name:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, $doc:literal) => {
+        double_buffer_entry!($name, $bm, $bn, $bk, wmi $wmi, wni $wni, threads $nt, la $la, lb $lb, unroll $bk, $doc);
+    };
+    ($name:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, $doc:literal) => {
         kernel! {
             #[doc = $doc]
             ///
@@ -154,7 +174,7 @@ macro_rules! double_buffer_entry {
             /// entry (the thread count above, `shared_bytes(BM, BN, BK)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
+                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u>(a, b, c, m, n, k) }
             }
         }
     };
@@ -184,3 +204,8 @@ double_buffer_entry!(matmul_dbuf_128x256x16, 128, 256, 16, wmi 2, wni 4, threads
      shared, above the 48 KiB default: the host opts in): 128 FMAs per 6 shared float4 reads (8×8: 64 \
      per 4), global traffic `M·N·K·(1/256 + 1/128)` (0.75× the 128×128 tile's). The fastest tile \
      wherever it gives about one block per SM or more: 0.90 of cuBLAS at 4096³ on the H200.");
+double_buffer_entry!(matmul_dbuf_128x256x16_rolled, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 4,
+    "Kernel 8's 128×256×16 tile with the K-step loop kept rolled by 4 (`mma_tile_rolled`): 4 `kk` steps \
+     per loop iteration instead of all 16 unrolled, a 32 KB kernel instead of 59 KB. A measured lesson, \
+     not a faster kernel: 0.84 of cuBLAS at 4096³ against 0.92 unrolled (the loop's computed shared \
+     offsets and counter cost more issue slots than the instruction-cache misses it saves).");

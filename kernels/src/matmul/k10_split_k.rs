@@ -17,7 +17,7 @@ pub unsafe fn split_k<const BM: u32, const BN: u32, const BK: u32, const LDA: u3
     let k_begin = (thread::block_idx_z() * chunk).min(k);
     let k_end = (k_begin + chunk).min(k);
     // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
-    let acc = unsafe { super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, k_begin, k_end) };
+    let acc = unsafe { super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, k_begin, k_end) };
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     for (wm, rows) in acc.iter().enumerate() {
