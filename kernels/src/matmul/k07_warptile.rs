@@ -35,27 +35,9 @@ pub type Acc<const WMI: usize, const WNI: usize> = [[[[f32; 4]; WNI]; 4]; WMI];
 pub unsafe fn mma_tile<const BK: u32, const LDA: u32, const LDB: u32, const WMI: usize, const WNI: usize>(
     a_t: crate::device::mem::View<f32>, b_t: crate::device::mem::View<f32>, ar: u32, bc: u32, acc: &mut Acc<WMI, WNI>,
 ) {
-    use crate::device::math::fma;
     for kk in 0..BK {
-        let mut ra = [[0.0f32; 4]; WMI];
-        let mut rb = [[0.0f32; 4]; WNI];
-        for (w, x) in ra.iter_mut().enumerate() {
-            // SAFETY: kk < BK, ar + 32·w + 4 ≤ LDA, multiple of 4 (the caller's contract).
-            *x = unsafe { a_t.get4((kk * LDA + ar + w as u32 * WSUB_M) as usize).0 };
-        }
-        for (w, x) in rb.iter_mut().enumerate() {
-            // SAFETY: as above for B.
-            *x = unsafe { b_t.get4((kk * LDB + bc + w as u32 * WSUB_N) as usize).0 };
-        }
-        for wm in 0..WMI {
-            for i in 0..4 {
-                for wn in 0..WNI {
-                    for j in 0..4 {
-                        acc[wm][i][wn][j] = fma(ra[wm][i], rb[wn][j], acc[wm][i][wn][j]);
-                    }
-                }
-            }
-        }
+        // SAFETY: kk < BK, forwarded contract.
+        unsafe { mma_kk::<LDA, LDB, WMI, WNI>(a_t, b_t, kk, ar, bc, acc) }
     }
 }
 
