@@ -61,7 +61,9 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
         points.push((format!("{} ({} floats)", b.name, b.elements), 1.0 / 12.0, b.gb_per_s / 12.0, m));
     }
 
-    let full = SVGBackend::new(path, (1280, 640)).into_drawing_area();
+    // The legend panel lists every point on its own line: the canvas grows with the number of points.
+    let height = 640.max(90 + 24 * points.len() as u32);
+    let full = SVGBackend::new(path, (1440, height)).into_drawing_area();
     full.fill(&WHITE)?;
     let (root, legend) = full.split_horizontally(860);
     let title = format!("Roofline — {} — matmul {size}", card.device.clone().unwrap_or_default());
@@ -105,7 +107,9 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
             }
             _ => {
                 rust_i += 1;
-                PALETTE[(rust_i - 1) % PALETTE.len()]
+                // Past the palette, the colours repeat darker, so no two Rust points look the same.
+                let c = PALETTE[(rust_i - 1) % PALETTE.len()];
+                if rust_i > PALETTE.len() { RGBColor(c.0 / 2, c.1 / 2, c.2 / 2) } else { c }
             }
         };
         let style = match m {
@@ -126,7 +130,7 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
     legend.draw(&Text::new("filled: Rust kernels · hollow: CUDA C twins · square: cuBLAS", (14, 24), ("sans-serif", 13)))?;
     full.draw(&Text::new(
         "Counted traffic is what a kernel issues to global memory; points above the slope are served by L1/L2.",
-        (90, 622),
+        (90, height as i32 - 18),
         ("sans-serif", 12),
     ))?;
     full.present()?;
