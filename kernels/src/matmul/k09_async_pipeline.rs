@@ -13,6 +13,12 @@
 //! 41.9–43.0 with one block, and 128×256×16 with 3 or 4 stages 44.2 against 46.2 — more warps or
 //! deeper pipelines did not pay for the element-wise `A` copies (8–16 per thread per K-step) and the
 //! tighter register budget. Only the 64×64×16 entry is kept.
+//!
+//! **What limits it** (Nsight Compute, 64×64×16 at 1000×1037×519, `docs/results/2026-11-30-final/
+//! ncu-splitk-async.log`): 272 blocks fill only 0.52 of the 528 block slots (4 per SM), so an SM holds
+//! about 2 blocks — 2 warps per scheduler, 0.78 eligible, none in 44 % of cycles; issue 43.8 %, FMA pipe
+//! 29.5 %, DRAM 1.4 %, L2 hit 95 %. A 1-GFLOP problem of 62.7 µs that is neither compute- nor
+//! memory-bound: it needs more independent work per SM (more, smaller blocks or more ILP per warp).
 
 /// Dynamic shared memory, in bytes, of a `BM×BN×BK` configuration with `stages` stages of
 /// `a_tile[BK][BM + 4]` and `b_tile[BK][BN]`.

@@ -70,7 +70,11 @@ split_k_entry!(matmul_splitk_128x128x16, 128, 128, 16, wmi 2, wni 2, threads 256
      **Measured** (H200, 2026-11-30, `docs/results/2026-11-30-final`): 256×4096×4096 0.805 of \
      cuBLAS (kernel 8's best tile: 0.67), 8192×128×8192 0.801 (0.64), 1024³ 0.807 (0.81), all with \
      `S = 2` (64 tiles → 128 blocks, one wave). Registers: 145, no spills (129 and 0.82 before kernel \
-     8's `U` parameter changed the PTX: see kernel 8's doc).");
+     8's `U` parameter changed the PTX: see kernel 8's doc).\n\n\
+     **What limits it** (Nsight Compute, 256×4096×4096, `docs/results/2026-11-30-final/\
+     ncu-splitk-async.log`): 128 blocks = 0.97 waves (4 SMs idle), one block of 8 warps per SM, no \
+     eligible warp in 28.8 % of cycles, issue 67.6 %, FMA pipe 59.3 %, DRAM 7.4 %: the same latency \
+     limit as kernel 8 with a little less work per barrier (K = 2,048 per block).");
 split_k_entry!(matmul_splitk_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
     "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for the smallest outputs: 512³ \
      (64 tiles, `S = 2`) runs in 17 µs, 15.7 TFLOP/s (kernel 8's 64×64: 12.4).");
