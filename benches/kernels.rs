@@ -7,15 +7,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use rand::{rngs::StdRng, Rng, SeedableRng};
-use tessera::ops::MatmulShape;
-use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, HostMatrix};
+use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, HostMatrix, MatmulShape};
 use tessera_anchors::{Cublas, CudaC};
-
-fn random(rows: usize, cols: usize, seed: u64) -> HostMatrix {
-    let mut rng = StdRng::seed_from_u64(seed);
-    HostMatrix::from_fn(rows, cols, |_, _| rng.random_range(-1.0f32..1.0))
-}
 
 /// GPU time of `iters` launches of `work`, measured with events (after one warm-up launch).
 fn gpu_time(gpu: &Gpu, timer: &GpuTimer, iters: u64, work: impl FnMut() -> Result<(), Box<dyn std::error::Error>>) -> Duration {
@@ -33,7 +26,7 @@ fn cpu_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("matmul-cpu");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
     for n in [256usize, 1024, 2048] {
-        let (a, b) = (random(n, n, 1), random(n, n, 2));
+        let (a, b) = (HostMatrix::random(n, n, 1), HostMatrix::random(n, n, 2));
         let shape = MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
         group.throughput(Throughput::Elements(shape.flops() as u64));
         group.bench_function(BenchmarkId::new("matrixmultiply-all-cores", label(shape)), |bench| {
@@ -67,7 +60,7 @@ fn gpu_benches(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("matmul/{}", label(shape)));
         group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
         group.throughput(Throughput::Elements(shape.flops() as u64));
-        let (a, b) = (random(m as usize, k as usize, 1), random(k as usize, n as usize, 2));
+        let (a, b) = (HostMatrix::random(m as usize, k as usize, 1), HostMatrix::random(k as usize, n as usize, 2));
         let da = DeviceMatrix::from_host(&gpu, &a).expect("upload");
         let db = DeviceMatrix::from_host(&gpu, &b).expect("upload");
         let mut dc = DeviceMatrix::zeros(&gpu, m as usize, n as usize).expect("alloc");
@@ -91,7 +84,7 @@ fn gpu_benches(c: &mut Criterion) {
     let len = 1usize << 26;
     let mut group = c.benchmark_group(format!("bandwidth/{len}"));
     group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
-    let host = random(1, len, 3).data;
+    let host = tessera::catalogue::random::operands(len, 3);
     let (da, db) = (DeviceBuffer::from_host(&gpu, &host).expect("upload"), DeviceBuffer::from_host(&gpu, &host).expect("upload"));
     let mut dc = DeviceBuffer::<f32>::zeros(&gpu, len).expect("alloc");
     group.throughput(Throughput::Bytes(12 * len as u64));

@@ -27,13 +27,17 @@ fn main() {
     let kernels = root.join("kernels");
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
-    for watched in ["kernels/src", "kernels/Cargo.toml", "kernels/ptx-link.sh", "kernels/launch-bounds.txt", "rust-toolchain.toml"] {
+    for watched in ["kernels/src", "kernels/Cargo.toml", "kernels/ptx-link.sh", "rust-toolchain.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
 
     let channel = pinned_channel(&root.join("rust-toolchain.toml"));
     let llvm_bin = llvm_tools_dir(&channel);
     let target_dir = out_dir.join("kernels-target");
+    // The launch bounds come from the catalogue (each kernel's own TileConfig); ptx-link.sh applies them.
+    let bounds = tessera_catalogue::entries::launch_bounds();
+    let bounds_file = out_dir.join("launch-bounds.txt");
+    std::fs::write(&bounds_file, &bounds).unwrap_or_else(|e| fail(&format!("cannot write {} ({e})", bounds_file.display())));
 
     let mut cmd = Command::new("rustup");
     cmd.args(["run", &channel, "cargo", "build", "--release", "--target", TARGET, "-Zbuild-std=core"])
@@ -45,10 +49,11 @@ fn main() {
         .arg(format!("target.{TARGET}.linker={:?}", kernels.join("ptx-link.sh").display().to_string()))
         .arg("--config")
         .arg(format!(
-            "target.{TARGET}.rustflags=[\"-Ctarget-cpu={TARGET_CPU}\", \"-Cllvm-args=-unroll-threshold=4000\", \"-Cmetadata=link-{}\"]",
-            link_inputs_hash(&kernels)
+            "target.{TARGET}.rustflags=[\"-Ctarget-cpu={TARGET_CPU}\", \"-Cllvm-args=-unroll-threshold=4000\", \"-Clink-arg=--link-inputs={}\"]",
+            link_inputs_hash(&kernels, &bounds)
         ))
         .env("TESSERA_LLVM_BIN", &llvm_bin)
+        .env("TESSERA_LAUNCH_BOUNDS", &bounds_file)
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit());
     clean_env(&mut cmd);
@@ -113,18 +118,19 @@ fn clean_env(cmd: &mut Command) {
 }
 
 /// A hash of the link step's inputs that cargo does not track (the linker script and the launch
-/// bounds it applies). It goes into the kernels' rustflags (`-Cmetadata`), so editing either file
-/// changes cargo's fingerprint and relinks the PTX; otherwise the nested build would call them fresh.
+/// bounds it applies, from the catalogue). It reaches the linker as `-Clink-arg=--link-inputs=<hash>`
+/// (ptx-link.sh ignores it), so a change of either changes the kernels' rustflags, hence cargo's
+/// fingerprint, and relinks the PTX; unlike `-Cmetadata` it does not enter symbol mangling, so the PTX
+/// text does not depend on it.
 ///
 /// The unroll threshold in the same flags: the register-blocked kernels (k04+) index their accumulator
 /// arrays in nested constant loops; LLVM's default threshold left the guarded epilogue loops rolled,
 /// which put the whole accumulator array in local memory (`ptxas -v`: 256–360 bytes stack frame).
-fn link_inputs_hash(kernels: &Path) -> u64 {
+fn link_inputs_hash(kernels: &Path, launch_bounds: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    for f in ["ptx-link.sh", "launch-bounds.txt"] {
-        std::fs::read(kernels.join(f)).unwrap_or_default().hash(&mut h);
-    }
+    std::fs::read(kernels.join("ptx-link.sh")).unwrap_or_default().hash(&mut h);
+    launch_bounds.hash(&mut h);
     h.finish()
 }
 

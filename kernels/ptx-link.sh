@@ -24,6 +24,7 @@ while [ $# -gt 0 ]; do
     --target-feature|--target|-L) shift 2 ;;
     -O*) opt_level="${1#-O}"; shift ;;
     --fallback-arch|--debug) shift ;;
+    --link-inputs=*) shift ;;  # host/build.rs's fingerprint of this script and the launch bounds
     *.rlib) rlibs+=("$1"); shift ;;
     *.o|*.bc) objects+=("$1"); shift ;;
     *) die "unexpected argument '$1' (rustc's linker interface changed?)" ;;
@@ -61,15 +62,17 @@ api=$(IFS=,; echo "${exports[*]}")
 "$bin/llc" "$work/opt.bc" -o "$out" -O"$opt_level" -mtriple=nvptx64-nvidia-cuda -mcpu="$cpu"
 
 # 5. Launch bounds (CUDA C's `__launch_bounds__(threads, min_blocks)`), which rustc cannot express:
-#    for each `entry threads min_blocks` line of launch-bounds.txt, add `.maxntid threads, 1, 1` and
+#    for each `entry threads min_blocks` line of the file $TESSERA_LAUNCH_BOUNDS (host/build.rs writes it
+#    from the catalogue, i.e. from each kernel's own TileConfig), add `.maxntid threads, 1, 1` and
 #    `.minnctapersm min_blocks` to that entry, so ptxas caps its registers at 65536 / (threads · min_blocks)
 #    (e.g. 128 for 256 threads × 2 blocks per SM). The host launches exactly `threads` threads.
-bounds="$(dirname "$0")/launch-bounds.txt"
-if [ -f "$bounds" ]; then
+bounds="${TESSERA_LAUNCH_BOUNDS:-}"
+[ -f "$bounds" ] || die "TESSERA_LAUNCH_BOUNDS must name the launch-bounds file (host/build.rs writes it from the catalogue)"
+{
   awk -v bounds="$bounds" '
     BEGIN { while ((getline line < bounds) > 0) { if (line ~ /^[a-z_0-9]+ [0-9]+ [0-9]+$/) { split(line, f, " "); nt[f[1]] = f[2]; mb[f[1]] = f[3] } } }
     /^\.visible \.entry / { name = $3; sub(/\(.*/, "", name); pending = (name in nt) ? name : "" }
     { print }
     pending != "" && $0 ~ /^\)/ { printf ".maxntid %d, 1, 1\n.minnctapersm %d\n", nt[pending], mb[pending]; pending = "" }
   ' "$out" > "$out.bounds" && mv "$out.bounds" "$out"
-fi
+}

@@ -41,11 +41,11 @@ fn main() {
         }),
         Trial::test("overflowing_sizes_are_typed_before_any_gpu_call", || {
             // Pure checks: no driver needed, so they run in CI.
-            let shape = tessera::ops::MatmulShape::check((usize::MAX, 2), (2, 3), (usize::MAX, 3));
+            let shape = tessera::MatmulShape::check((usize::MAX, 2), (2, 3), (usize::MAX, 3)).map_err(Error::from);
             if !matches!(shape, Err(Error::TooLarge { .. })) {
                 return Err(format!("usize::MAX rows: {shape:?}").into());
             }
-            match HostMatrix::new(3, 3, vec![0.0; 8]) {
+            match HostMatrix::new(3, 3, vec![0.0; 8]).map_err(Error::from) {
                 Err(Error::ShapeMismatch { .. }) => Ok(()),
                 other => Err(format!("3×3 with 8 elements: {other:?}").into()),
             }

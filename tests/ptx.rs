@@ -1,10 +1,91 @@
-//! The embedded PTX module: every kernel entry is there, it targets sm_90, and ptxas accepts it with no
-//! register spills. Runs without a GPU; the ptxas check is ignored (with a message) when no ptxas is found.
+//! The embedded PTX module against the kernel catalogue: the module's `.entry` list is exactly the
+//! catalogue's, each launch bound is the kernel's own, every list derived from the catalogue agrees
+//! with it; the module targets sm_90 and ptxas accepts it with no register spills. Runs without a GPU;
+//! the ptxas check is ignored (with a message) when no ptxas is found.
 use std::path::PathBuf;
 use std::process::Command;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use tessera::module::{KERNELS, PTX};
+use tessera::catalogue::entries::entries;
+use tessera::catalogue::{Algo, MATMUL_KERNELS};
+use tessera::module::{kernel_names, PTX};
+
+/// The module's entries, each with its `.maxntid` x and `.minnctapersm` directives if present.
+fn ptx_entries() -> Vec<(String, Option<u32>, Option<u32>)> {
+    let mut found = Vec::new();
+    let mut lines = PTX.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix(".visible .entry ") else { continue };
+        let name = rest.split('(').next().unwrap_or_default().to_string();
+        let (mut maxntid, mut minnctapersm) = (None, None);
+        // Directives sit between the parameter list and the body's opening brace.
+        for l in lines.by_ref() {
+            let l = l.trim();
+            if l.starts_with('{') {
+                break;
+            }
+            if let Some(v) = l.strip_prefix(".maxntid ") {
+                maxntid = v.split(',').next().and_then(|x| x.trim().parse().ok());
+            }
+            if let Some(v) = l.strip_prefix(".minnctapersm ") {
+                minnctapersm = v.trim().parse().ok();
+            }
+        }
+        found.push((name, maxntid, minnctapersm));
+    }
+    found
+}
+
+/// The catalogue and the module agree both ways: every catalogue entry is a PTX entry with the
+/// kernel's launch bound, and every PTX entry is in the catalogue.
+fn module_matches_catalogue() -> Result<(), Failed> {
+    let ptx = ptx_entries();
+    let catalogue = entries();
+    let mut problems = Vec::new();
+    for e in &catalogue {
+        match ptx.iter().find(|(name, ..)| name == e.name) {
+            None => problems.push(format!("`{}` is in the catalogue but not in the PTX", e.name)),
+            Some((_, maxntid, minnctapersm)) => {
+                let want = if e.min_blocks_per_sm > 0 { (Some(e.threads), Some(e.min_blocks_per_sm)) } else { (None, None) };
+                if (*maxntid, *minnctapersm) != want {
+                    problems.push(format!("`{}`: launch bound {:?} in the PTX, {want:?} in the catalogue", e.name, (maxntid, minnctapersm)));
+                }
+            }
+        }
+    }
+    for (name, ..) in &ptx {
+        if !catalogue.iter().any(|e| e.name == name) {
+            problems.push(format!("`{name}` is in the PTX but not in the catalogue"));
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n").into()) }
+}
+
+/// Every list derived from the catalogue agrees with it: `Algo::ALL`, labels, entry names, the host's
+/// module list, launch geometry.
+fn derived_lists_match_catalogue() -> Result<(), Failed> {
+    let algos: Vec<Algo> = MATMUL_KERNELS.iter().map(|k| k.algo).chain([Algo::Auto]).collect();
+    if algos != Algo::ALL {
+        return Err(format!("Algo::ALL {:?} differs from the catalogue {algos:?}", Algo::ALL).into());
+    }
+    for (i, k) in MATMUL_KERNELS.iter().enumerate() {
+        if k.algo as usize != i || k.algo.kernel_name() != k.entry || k.algo.label() != k.label || k.algo.config() != Some(k.config) {
+            return Err(format!("catalogue line {i} ({}) disagrees with Algo's accessors", k.entry).into());
+        }
+        if Algo::from_label(k.label) != Some(k.algo) {
+            return Err(format!("label `{}` is not unique", k.label).into());
+        }
+        let c = k.config;
+        if c.threads() == 0 || c.threads() > 1024 || c.shared_bytes > 227 * 1024 || c.bm == 0 || c.bn == 0 || c.bk == 0 {
+            return Err(format!("{}: impossible launch {c:?}", k.entry).into());
+        }
+    }
+    let names: Vec<_> = entries().iter().map(|e| e.name).collect();
+    if kernel_names() != names {
+        return Err(format!("the host loads {:?}, the catalogue lists {names:?}", kernel_names()).into());
+    }
+    Ok(())
+}
 
 /// `TESSERA_PTXAS`, else `ptxas` on PATH, else the one PyPI's nvidia-cuda-nvcc package installs.
 fn find_ptxas() -> Option<PathBuf> {
@@ -38,10 +119,8 @@ fn ptxas_report(ptxas: &PathBuf) -> Result<String, Failed> {
 
 fn main() {
     let mut trials = vec![
-        Trial::test("ptx_defines_every_kernel", || {
-            let missing: Vec<_> = KERNELS.iter().filter(|k| !PTX.contains(&format!(".visible .entry {k}("))).collect();
-            if missing.is_empty() { Ok(()) } else { Err(format!("PTX lacks entries {missing:?}").into()) }
-        }),
+        Trial::test("ptx_entries_are_exactly_the_catalogue", module_matches_catalogue),
+        Trial::test("lists_derived_from_the_catalogue_agree", derived_lists_match_catalogue),
         Trial::test("ptx_targets_sm_90", || {
             // A leaked CARGO_ENCODED_RUSTFLAGS once silently turned this into sm_70 (see host/build.rs).
             if PTX.lines().any(|l| l.trim() == ".target sm_90") { Ok(()) } else { Err("PTX is not `.target sm_90`".into()) }
@@ -61,7 +140,7 @@ fn main() {
     trials.push(
         Trial::test("ptxas_accepts_module_without_spills", move || {
             let report = ptxas_report(ptxas.as_ref().ok_or("no ptxas")?)?;
-            for k in KERNELS {
+            for k in kernel_names() {
                 if !report.contains(&format!("Compiling entry function '{k}'")) {
                     return Err(format!("ptxas did not compile `{k}`:\n{report}").into());
                 }

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use cudarc::cublas::{sys as blas_sys, CudaBlas, Gemm, GemmConfig};
 use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
-use tessera::ops::MatmulShape;
+use tessera::ops::launch_config;
+use tessera::MatmulShape;
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu};
 
 /// What can go wrong building or running an anchor.
@@ -69,7 +70,7 @@ impl CudaC {
 
     /// CUDA C `matmul_naive` / `matmul_tiled` with the launch configuration tessera uses for `algo`.
     pub fn matmul(&self, gpu: &Gpu, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
-        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols)).map_err(tessera::Error::from)?;
         let (m, n, k) = (shape.m, shape.n, shape.k);
         if m == 0 || n == 0 || k == 0 {
             return Ok(());
@@ -78,7 +79,7 @@ impl CudaC {
         launch.arg(a.buf.as_cuda_slice()).arg(b.buf.as_cuda_slice()).arg(c.buf.as_cuda_slice_mut()).arg(&m).arg(&n).arg(&k);
         // SAFETY: the CUDA C kernels index exactly as the Rust ones (A < m·k, B < k·n, C < m·n);
         // MatmulShape::check validated the shapes and DeviceMatrix owns buffers of rows·cols floats.
-        unsafe { launch.launch(algo.launch_config(shape)) }?;
+        unsafe { launch.launch(launch_config(algo.launch(shape))) }?;
         Ok(())
     }
 
@@ -121,7 +122,7 @@ impl Cublas {
     /// `C = A · B` (row-major). cuBLAS is column-major, so this computes `Cᵀ = Bᵀ · Aᵀ`: the same
     /// memory, with the operands swapped.
     pub fn sgemm(&self, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
-        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols)).map_err(tessera::Error::from)?;
         let (m, n, k) = (shape.m as i32, shape.n as i32, shape.k as i32);
         if m == 0 || n == 0 || k == 0 {
             return Ok(());

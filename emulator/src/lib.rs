@@ -90,6 +90,13 @@ impl Launch {
     }
 }
 
+impl From<tessera_catalogue::LaunchDims> for Launch {
+    /// The catalogue's launch dimensions, as the GPU launches them.
+    fn from(d: tessera_catalogue::LaunchDims) -> Self {
+        Self::new(d.grid, d.block, d.shared_bytes as usize)
+    }
+}
+
 /// A raw pointer that the emulated threads may share: the CPU counterpart of a device pointer passed
 /// as a kernel argument to every GPU thread.
 ///

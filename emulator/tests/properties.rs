@@ -1,9 +1,8 @@
 //! Property tests on the CPU executor (they run in CI, no GPU): random shapes keep every matmul
 //! kernel in parity with the f64 reference — the same kernel source the PTX is built from.
 use proptest::prelude::*;
-use tessera::ops::Algo;
-use tessera::reference::{check_matmul, matmul_reference};
-use tessera_tests::seeded_matrix;
+use tessera_catalogue::reference::{check_matmul, matmul_reference};
+use tessera_catalogue::{Algo, HostMatrix};
 
 proptest! {
     // Each case emulates a few hundred OS threads per block: keep the count modest.
@@ -11,7 +10,7 @@ proptest! {
 
     #[test]
     fn every_kernel_matches_the_reference_on_random_shapes(m in 1usize..=140, n in 1usize..=140, k in 1usize..=48, seed in any::<u64>()) {
-        let (a, b) = (seeded_matrix(m, k, seed), seeded_matrix(k, n, !seed));
+        let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
         let reference = matmul_reference(&a, &b);
         for algo in Algo::ALL {
             let c = tessera_emulator::ops::matmul(algo, &a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;

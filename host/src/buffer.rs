@@ -82,7 +82,7 @@ impl<T: DeviceRepr + ValidAsZeroBits + Default + Clone> PinnedBuffer<T> {
     pub fn zeros(gpu: &Gpu, len: usize) -> Result<Self> {
         gpu.check_usable()?;
         if len == 0 {
-            return Err(Error::TooLarge { op: "PinnedBuffer::zeros", detail: "a pinned buffer needs at least one element".into() });
+            return Err(Error::InvalidArgument { op: "PinnedBuffer::zeros", detail: "a pinned buffer needs at least one element".into() });
         }
         let bytes = byte_len::<T>("PinnedBuffer::zeros", len)?;
         // SAFETY: flags 0 = plain page-locked memory; the memory is zeroed right below before any read.

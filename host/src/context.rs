@@ -6,7 +6,7 @@ use cudarc::driver::{sys, CudaContext, CudaFunction, CudaStream};
 use cudarc::nvrtc::Ptx;
 
 use crate::error::{Error, Result};
-use crate::module::{KERNELS, PTX};
+use crate::module::{kernel_names, PTX};
 
 /// What the driver reports about the device.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,7 +98,7 @@ impl Gpu {
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .map_err(Error::driver("reading the shared-memory limit", 0))?;
         let mut kernels = HashMap::new();
-        for &name in KERNELS {
+        for name in kernel_names() {
             let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
             f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max_shared)
                 .map_err(Error::driver("raising a kernel's shared-memory limit", 0))?;

@@ -41,6 +41,16 @@ pub enum Error {
     Driver { during: &'static str, source: DriverError },
 }
 
+impl From<tessera_catalogue::ShapeError> for Error {
+    fn from(e: tessera_catalogue::ShapeError) -> Self {
+        use tessera_catalogue::ShapeError;
+        match e {
+            ShapeError::Mismatch { op, detail } => Error::ShapeMismatch { op, detail },
+            ShapeError::TooLarge { op, detail } => Error::TooLarge { op, detail },
+        }
+    }
+}
+
 /// `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

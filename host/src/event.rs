@@ -24,7 +24,7 @@ impl GpuTimer {
     /// The work may fail with any error type that tessera's errors convert into.
     pub fn time_ms<E: From<Error>>(&self, gpu: &Gpu, warmup: usize, iters: usize, mut work: impl FnMut() -> Result<(), E>) -> Result<f64, E> {
         if iters == 0 {
-            return Err(Error::TooLarge { op: "GpuTimer::time_ms", detail: "iters must be at least 1".into() }.into());
+            return Err(Error::InvalidArgument { op: "GpuTimer::time_ms", detail: "iters must be at least 1".into() }.into());
         }
         for _ in 0..warmup {
             work()?;

@@ -16,8 +16,9 @@
 //! ```
 //!
 //! Layers, bottom up: [`context`] (device, context, stream, module), [`buffer`] (device and page-locked
-//! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`pipeline`] (copy/compute overlap over several streams), [`reference`] (the CPU reference and the
-//! tolerance rule every test uses), [`error`].
+//! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`pipeline`] (copy/compute overlap over several streams), [`error`].
+//! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
+//! [`tuning`]), [`HostMatrix`] and the f64 [`reference`] — comes from crate `tessera-catalogue`.
 pub mod buffer;
 pub mod context;
 pub mod error;
@@ -26,13 +27,11 @@ pub mod matrix;
 pub mod module;
 pub mod ops;
 pub mod pipeline;
-pub mod reference;
-pub mod tuning;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use context::{DeviceInfo, Gpu};
 pub use error::{Error, Result};
 pub use event::GpuTimer;
-pub use matrix::{DeviceMatrix, HostMatrix};
-pub use ops::Algo;
+pub use matrix::DeviceMatrix;
+pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, HostMatrix, MatmulShape};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};

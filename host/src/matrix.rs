@@ -1,41 +1,8 @@
-//! Row-major f32 matrices on the host and on the device.
+//! Row-major f32 matrices in device memory (the host side, [`HostMatrix`], is the catalogue's).
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-
-/// A dense row-major matrix in host memory.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HostMatrix {
-    pub rows: usize,
-    pub cols: usize,
-    /// `rows · cols` elements, row after row.
-    pub data: Vec<f32>,
-}
-
-impl HostMatrix {
-    /// Wraps `data`; errors if its length is not `rows · cols`.
-    pub fn new(rows: usize, cols: usize, data: Vec<f32>) -> Result<Self> {
-        let needed = element_count("HostMatrix::new", rows, cols)?;
-        if data.len() != needed {
-            return Err(Error::ShapeMismatch {
-                op: "HostMatrix::new",
-                detail: format!("{rows}×{cols} needs {needed} elements, got {}", data.len()),
-            });
-        }
-        Ok(Self { rows, cols, data })
-    }
-
-    /// Element `(r, c)` is `f(r, c)`.
-    pub fn from_fn(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> f32) -> Self {
-        let data = (0..rows * cols).map(|i| f(i / cols.max(1), i % cols.max(1))).collect();
-        Self { rows, cols, data }
-    }
-
-    /// Element `(r, c)`.
-    pub fn get(&self, r: usize, c: usize) -> f32 {
-        self.data[r * self.cols + c]
-    }
-}
+use crate::HostMatrix;
 
 /// A dense row-major matrix in device memory.
 pub struct DeviceMatrix {

@@ -43,7 +43,8 @@ use cudarc::driver::{result, sys::CUevent_flags, CudaEvent, CudaSlice, CudaStrea
 use crate::buffer::PinnedBuffer;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-use crate::ops::elementwise_config;
+use tessera_catalogue::launch::elementwise;
+use tessera_kernels::iterated_fma;
 
 /// How `len` elements are cut into chunks and dealt to streams. Pure arithmetic: no GPU needed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +85,7 @@ impl PipelinePlan {
         if chunk_elems == 0 {
             return Err(Error::InvalidArgument { op: OP, detail: "chunks need at least one element".into() });
         }
-        elementwise_config(OP, chunk_elems)?;
+        elementwise(OP, chunk_elems, iterated_fma::BLOCK)?;
         Ok(Self { len, chunk_elems, streams })
     }
 
@@ -168,7 +169,7 @@ impl MapKernel {
     /// `x` must be valid for reading and `y` for writing `n` floats on `stream`'s context, with no
     /// other work touching them until the launch completes.
     unsafe fn launch(&self, gpu: &Gpu, stream: &Arc<CudaStream>, x: &CudaSlice<f32>, y: &mut CudaSlice<f32>, n: usize) -> Result<()> {
-        let cfg: LaunchConfig = elementwise_config("Pipeline::map", n)?;
+        let cfg: LaunchConfig = crate::ops::launch_config(elementwise("Pipeline::map", n, iterated_fma::BLOCK)?);
         match *self {
             MapKernel::IteratedFma { iters, a, b } => {
                 let mut launch = stream.launch_builder(gpu.kernel(self.kernel_name())?);

@@ -1,5 +1,8 @@
 //! Iterated fused multiply-add: a compute-bound element-wise map whose cost is a parameter.
 
+/// Threads per block the host launches.
+pub const BLOCK: u32 = 256;
+
 kernel! {
     /// `y[i] = f^iters(x[i])` for `i < n`, where `f(v) = fma(v, a, b)` (one rounding per step), i.e.
     /// `iters` *dependent* FMAs per element, evaluated in order:

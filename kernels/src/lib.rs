@@ -24,6 +24,7 @@ mod macros;
 pub mod device;
 pub mod diagnostics;
 pub mod iterated_fma;
+pub mod launch;
 pub mod matmul;
 pub mod vec_add;
 pub mod vec_add_vec4;

@@ -1,5 +1,8 @@
 //! Vector addition: the "hello world" of GPU kernels.
 
+/// Threads per block the host launches.
+pub const BLOCK: u32 = 256;
+
 kernel! {
     /// `c[i] = a[i] + b[i]` for `i < n`.
     ///

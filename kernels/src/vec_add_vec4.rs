@@ -1,5 +1,11 @@
 //! Vector addition, vectorized and grid-stride: the bandwidth rung of the ladder.
 
+/// Threads per block the host launches.
+pub const BLOCK: u32 = 256;
+
+/// Most blocks per SM the grid-stride launch uses (a full SM of 2,048 threads on sm_90); threads loop over the rest.
+pub const BLOCKS_PER_SM: u32 = 8;
+
 kernel! {
     /// `c[i] = a[i] + b[i]` for `i < n`, four elements per 128-bit load/store, grid-stride.
     ///

@@ -1,8 +1,7 @@
 //! CPU baselines: a multi-core SGEMM (matrixmultiply, all cores) and, at small sizes, the naive loop.
 use std::time::Instant;
 
-use rand::{rngs::StdRng, Rng, SeedableRng};
-use tessera::ops::MatmulShape;
+use tessera::MatmulShape;
 use tessera::HostMatrix;
 
 use crate::report::{Check, Row, SampledReference};
@@ -12,19 +11,10 @@ pub fn threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-/// Random operands for `shape`.
+/// Random operands for `shape` (the catalogue's generator, as every suite uses).
 pub fn operands(shape: MatmulShape, seed: u64) -> (HostMatrix, HostMatrix) {
-    let mut rng = StdRng::seed_from_u64(seed);
     let (m, n, k) = (shape.m as usize, shape.n as usize, shape.k as usize);
-    let a = HostMatrix::from_fn(m, k, |_, _| rng.random_range(-1.0f32..1.0));
-    let b = HostMatrix::from_fn(k, n, |_, _| rng.random_range(-1.0f32..1.0));
-    (a, b)
-}
-
-/// `len` random floats in [-1, 1).
-pub fn random_vec(len: usize, seed: u64) -> Vec<f32> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect()
+    (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, seed.wrapping_add(1)))
 }
 
 /// `C = A·B` with matrixmultiply's multithreaded SGEMM (row-major strides).

@@ -4,7 +4,7 @@
 //! labelled as emulation everywhere: its times are not a performance figure of anything.
 use std::time::Instant;
 
-use tessera::ops::{Algo, MatmulShape};
+use tessera::{Algo, MatmulShape};
 
 use crate::report::{shape_label, Check};
 use crate::{Args, Fail, Problem};
@@ -25,8 +25,8 @@ pub fn run(args: &Args, shapes: &[MatmulShape]) -> Result<(), Fail> {
     for &shape in shapes {
         let problem = Problem::new(shape);
         for &algo in &algos {
-            let cfg = algo.resolve(shape).launch_config(shape);
-            let threads: u64 = [cfg.grid_dim.0, cfg.grid_dim.1, cfg.grid_dim.2, cfg.block_dim.0, cfg.block_dim.1, cfg.block_dim.2].iter().map(|&d| d as u64).product();
+            let cfg = algo.launch(shape);
+            let threads: u64 = [cfg.grid.0, cfg.grid.1, cfg.grid.2, cfg.block.0, cfg.block.1, cfg.block.2].iter().map(|&d| d as u64).product();
             eprintln!("[scorecard] emulating {} {} ({threads} threads)…", shape_label(shape), algo.label());
             let t = Instant::now();
             let c = tessera_emulator::ops::matmul(algo, &problem.a, &problem.b)?;
@@ -36,8 +36,8 @@ pub fn run(args: &Args, shapes: &[MatmulShape]) -> Result<(), Fail> {
                 "| {} | {} | {:?} | {:?} | {threads} | {ms:.1} | {check:?} |\n",
                 shape_label(shape),
                 algo.label(),
-                cfg.grid_dim,
-                cfg.block_dim,
+                cfg.grid,
+                cfg.block,
             );
             if check == Check::Failed {
                 return Err(format!("{} gave a wrong result on the CPU executor", algo.label()).into());

@@ -2,7 +2,10 @@
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer};
 use tessera_anchors::{Cublas, CudaC};
 
-use crate::cpu::{median, random_vec};
+use tessera::catalogue::random::operands as random_vec;
+
+use crate::cpu::median;
+use crate::traffic::global_bytes;
 use crate::report::{shape_label, Bandwidth, Check, Row, Scorecard};
 use crate::{Args, Fail, Problem};
 
@@ -67,8 +70,8 @@ pub fn measure_all(gpu: &Gpu, problems: &[Problem], args: &Args, repeat: usize, 
         for &imp in &impls {
             step += 1;
             let (name, key, bytes) = match imp {
-                Impl::Rust(al) => (format!("{} (Rust)", al.label()), al.label().to_string(), Some(al.global_bytes(shape))),
-                Impl::CudaC(al) => (format!("{} (CUDA C)", al.label()), format!("cuda-c-{}", al.label()), Some(al.global_bytes(shape))),
+                Impl::Rust(al) => (format!("{} (Rust)", al.label()), al.label().to_string(), Some(global_bytes(al, shape))),
+                Impl::CudaC(al) => (format!("{} (CUDA C)", al.label()), format!("cuda-c-{}", al.label()), Some(global_bytes(al, shape))),
                 Impl::Cublas => ("cuBLAS SGEMM (FP32)".to_string(), "cublas".to_string(), Some(shape.min_bytes())),
             };
             eprintln!("[scorecard] {step}/{total} {} {name}", shape_label(shape));

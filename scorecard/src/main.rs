@@ -8,11 +8,12 @@ mod emulated;
 mod gpu;
 mod report;
 mod roofline;
+mod traffic;
 
 use std::path::PathBuf;
 
 use clap::Parser;
-use tessera::ops::MatmulShape;
+use tessera::MatmulShape;
 
 /// Any failure of a scorecard run, reported as its message.
 pub type Fail = Box<dyn std::error::Error + Send + Sync>;

@@ -1,6 +1,6 @@
 //! The scorecard's rows, the derived columns (speedup, % of cuBLAS, % of peak), Markdown and JSON.
 use serde::{Deserialize, Serialize};
-use tessera::ops::MatmulShape;
+use tessera::MatmulShape;
 use tessera::reference::{check_matmul, matmul_reference, ReferenceProduct};
 use tessera::HostMatrix;
 
@@ -25,7 +25,7 @@ pub struct Row {
     pub key: String,
     pub ms: f64,
     pub gflops: f64,
-    /// Counted global-memory bytes (see `Algo::global_bytes`), when known.
+    /// Counted global-memory bytes (see `traffic::global_bytes`), when known.
     pub global_bytes: Option<f64>,
     pub flop_per_byte: Option<f64>,
     pub check: Check,

@@ -1,6 +1,6 @@
 //! The roofline plot (SVG): the device's bandwidth slope and FP32 ceiling, and each GPU kernel of the
 //! largest measured size as a point at its arithmetic intensity (counted global bytes ÷ FLOPs, from
-//! `Algo::global_bytes`; cuBLAS at the minimum traffic of reading A and B and writing C once).
+//! `traffic::global_bytes`; cuBLAS at the minimum traffic of reading A and B and writing C once).
 use std::path::Path;
 
 use plotters::prelude::*;

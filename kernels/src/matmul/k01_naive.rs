@@ -1,5 +1,13 @@
 //! Kernel 1: one thread per output element, operands straight from global memory.
 
+use crate::launch::TileConfig;
+
+/// Block edge: the host launches `BLOCK × BLOCK` threads, one per element of a `BLOCK × BLOCK` tile of `C`.
+pub const BLOCK: u32 = 16;
+
+/// The launch: 16×16 threads per 16×16 tile of `C`, no shared memory.
+pub const CONFIG: TileConfig = TileConfig::new(BLOCK, BLOCK, 1, BLOCK * BLOCK, 0).block_2d(BLOCK, BLOCK);
+
 kernel! {
     /// Naive matmul: thread `(row, col)` computes `C[row][col] = Σ_k A[row][k] · B[k][col]`.
     ///

@@ -1,8 +1,12 @@
 //! Kernel 2: 16×16 tiles of A and B staged in shared memory.
 
-/// Tile edge, in elements. The host launches 16×16-thread blocks with `2·TILE²·4` bytes of dynamic
-/// shared memory (`tessera::matmul` reads this constant's twin in `host/src/launch.rs`).
+use crate::launch::TileConfig;
+
+/// Tile edge, in elements.
 pub const TILE: u32 = 16;
+
+/// The launch: `TILE × TILE` threads per tile, `a_tile` and `b_tile` of `TILE²` floats in shared memory.
+pub const CONFIG: TileConfig = TileConfig::new(TILE, TILE, TILE, TILE * TILE, 2 * TILE * TILE * 4).block_2d(TILE, TILE);
 
 kernel! {
     /// Tiled matmul: each block computes a 16×16 tile of `C`, walking along K one 16-wide step at a time.

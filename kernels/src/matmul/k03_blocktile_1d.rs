@@ -11,6 +11,9 @@ pub const TM: u32 = 16;
 /// Threads per block: `BM·BN / TM` = 256.
 pub const THREADS: u32 = BM * BN / TM;
 
+/// The launch: `THREADS` threads, `a_tile[BM][BK]` and `b_tile[BK][BN]` in shared memory.
+pub const CONFIG: crate::launch::TileConfig = crate::launch::TileConfig::new(BM, BN, BK, THREADS, (BM * BK + BK * BN) * 4);
+
 kernel! {
     /// 1-D block-tiled matmul: a 64×64 tile of `C` per block of 256 threads, 16 outputs per thread.
     ///

@@ -13,6 +13,9 @@ pub const TN: u32 = 8;
 /// Threads per block: `(BM/TM)·(BN/TN)` = 256.
 pub const THREADS: u32 = (BM / TM) * (BN / TN);
 
+/// The launch: `THREADS` threads, `a_tile[BM][BK]` and `b_tile[BK][BN]` in shared memory.
+pub const CONFIG: crate::launch::TileConfig = crate::launch::TileConfig::new(BM, BN, BK, THREADS, (BM * BK + BK * BN) * 4);
+
 kernel! {
     /// 2-D block-tiled matmul: a 128×128 tile of `C` per block of 256 threads, an 8×8 register block per thread.
     ///

@@ -12,6 +12,9 @@ pub const TN: u32 = 8;
 /// Threads per block: 256.
 pub const THREADS: u32 = (BM / TM) * (BN / TN);
 
+/// The launch: `THREADS` threads, `a_tile[BK][BM]` (transposed) and `b_tile[BK][BN]` in shared memory.
+pub const CONFIG: crate::launch::TileConfig = crate::launch::TileConfig::new(BM, BN, BK, THREADS, (BK * BM + BK * BN) * 4);
+
 kernel! {
     /// Vectorized 2-D block-tiled matmul: kernel 4's tiling with float4 loads and stores.
     ///

@@ -11,6 +11,9 @@ pub const LDA: u32 = BM + 4;
 /// Threads per block: 256 (16 × 16, each 8×8 outputs as 2×2 sub-tiles of 4×4).
 pub const THREADS: u32 = 256;
 
+/// The launch: `THREADS` threads, `a_tile[BK][LDA]` (transposed, padded) and `b_tile[BK][BN]` in shared memory.
+pub const CONFIG: crate::launch::TileConfig = crate::launch::TileConfig::new(BM, BN, BK, THREADS, (BK * LDA + BK * BN) * 4);
+
 kernel! {
     /// Conflict-free vectorized matmul: kernel 5 with a shared layout no warp access conflicts on.
     ///

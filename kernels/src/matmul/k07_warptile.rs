@@ -8,6 +8,15 @@ pub const LANES_N: u32 = 4;
 pub const WSUB_M: u32 = LANES_M * 4;
 pub const WSUB_N: u32 = LANES_N * 4;
 
+/// Dynamic shared memory, in bytes, of a `BM×BN×BK` warp-tiled block: `a_tile[BK][BM + 4]` (transposed,
+/// padded) and `b_tile[BK][BN]`.
+pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
+    (bk * (bm + 4) + bk * bn) * 4
+}
+
+/// [`matmul_warptile`]'s launch: a 128×128×8 block tile, 256 threads.
+pub const CONFIG: crate::launch::TileConfig = crate::launch::TileConfig::new(128, 128, 8, 256, shared_bytes(128, 128, 8));
+
 /// Where a thread's outputs start inside the block tile: `(row, col)` of its first 4×4 fragment.
 /// Warp `w` covers rows `(w / (BN/WN))·WM .. +WM` and columns `(w % (BN/WN))·WN .. +WN`
 /// (WM = 32·WMI, WN = 16·WNI); lane `l` sits at `(l / 4)·4`, `(l % 4)·4` inside each 32×16 sub-tile.
@@ -185,6 +194,6 @@ kernel! {
     /// shared memory.
     pub unsafe fn matmul_warptile(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { warptile::<128, 128, 8, 132, 2, 2, 256, 1, 1>(a, b, c, m, n, k) }
+        unsafe { warptile::<{ CONFIG.bm }, { CONFIG.bn }, { CONFIG.bk }, { CONFIG.bm + 4 }, 2, 2, { CONFIG.threads() }, 1, 1>(a, b, c, m, n, k) }
     }
 }

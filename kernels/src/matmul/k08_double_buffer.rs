@@ -23,7 +23,7 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 ///
 /// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 143 (one block of 256 threads per SM;
 /// capping it at 128 through launch bounds spilled), 128×128×16: 129, 128×64×16: 161, 64×64×16: 111
-/// (launch bounds 128 threads × 4 blocks, `kernels/launch-bounds.txt`), 128×256×16: 255.
+/// (launch bounds 128 threads × 4 blocks, its `TileConfig`), 128×256×16: 255.
 ///
 /// **Measured** (H200, 2026-11-30, `docs/tuning.md`, `docs/results/2026-11-30-final`): 128×256×16 is
 /// the best rung on large outputs, about 0.92 of cuBLAS at 4096³ (8192³ 0.93, 4096×4096×256 0.95);
@@ -161,12 +161,16 @@ pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA:
     acc
 }
 
-/// Declares a monomorphic entry point of [`double_buffer`] with its configuration in the doc.
+/// Declares a monomorphic entry point of [`double_buffer`] and its launch ([`TileConfig`] constant
+/// `$config`), with its configuration in the doc. `unroll`: `kk` steps unrolled per K-step loop
+/// iteration (`BK` = fully); `min_blocks`: the launch bound (0 = none).
+///
+/// [`TileConfig`]: crate::launch::TileConfig
 macro_rules! double_buffer_entry {
-    ($name:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, $doc:literal) => {
-        double_buffer_entry!($name, $bm, $bn, $bk, wmi $wmi, wni $wni, threads $nt, la $la, lb $lb, unroll $bk, $doc);
-    };
-    ($name:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, min_blocks $mb:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
+        pub const $config: crate::launch::TileConfig = crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk)).min_blocks_per_sm($mb);
+
         kernel! {
             #[doc = $doc]
             ///
@@ -180,7 +184,7 @@ macro_rules! double_buffer_entry {
     };
 }
 
-double_buffer_entry!(matmul_dbuf_128x128x8, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1,
+double_buffer_entry!(matmul_dbuf_128x128x8, DBUF_128X128X8, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1, unroll 8, min_blocks 0,
     "Double-buffered warp-tiled matmul, 128×128×8 tile, 256 threads (8 warps of 64×32, 8×8 per thread).\n\n\
      **What it fixes in kernel 7**: kernel 7 waits at a barrier for each tile's global loads before \
      it can compute, and waits again before the next loads (two barriers per K-step, global latency \
@@ -189,22 +193,22 @@ double_buffer_entry!(matmul_dbuf_128x128x8, 128, 128, 8, wmi 2, wni 2, threads 2
      `cp.async` (no register staging, no extra instructions); `A` needs its transpose, so it is \
      staged through registers. Global traffic is unchanged (`M·N·K·2/128`), shared memory doubles \
      (16.6 KiB).");
-double_buffer_entry!(matmul_dbuf_128x128x16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2,
+double_buffer_entry!(matmul_dbuf_128x128x16, DBUF_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, unroll 16, min_blocks 0,
     "Kernel 8 with a 128×128×16 tile (256 threads, 33.3 KiB shared): half the barriers per K of the \
      BK = 8 version and twice the loads in flight per step, at 4 more registers per thread.");
-double_buffer_entry!(matmul_dbuf_128x64x16, 128, 64, 16, wmi 2, wni 2, threads 128, la 4, lb 2,
+double_buffer_entry!(matmul_dbuf_128x64x16, DBUF_128X64X16, 128, 64, 16, wmi 2, wni 2, threads 128, la 4, lb 2, unroll 16, min_blocks 0,
     "Kernel 8 with a 128×64×16 tile (128 threads, 4 warps of 64×32, 8×8 per thread, 24.8 KiB shared): \
      twice the blocks of the 128×128 tile for shapes that give too few blocks to fill 132 SMs \
      (global traffic `M·N·K·(1/64 + 1/128)`, 1.5× the 128×128 tile's).");
-double_buffer_entry!(matmul_dbuf_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
+double_buffer_entry!(matmul_dbuf_64x64x16, DBUF_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, unroll 16, min_blocks 4,
     "Kernel 8 with a 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 per thread, 16.5 KiB shared): \
      4× the blocks of the 128×128 tile for small or skinny outputs (global traffic `M·N·K·2/64`).");
-double_buffer_entry!(matmul_dbuf_128x256x16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4,
+double_buffer_entry!(matmul_dbuf_128x256x16, DBUF_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 16, min_blocks 0,
     "Kernel 8 with a 128×256×16 tile (256 threads, 8 warps of 64×64, 8×16 outputs per thread, 48.5 KiB \
      shared, above the 48 KiB default: the host opts in): 128 FMAs per 6 shared float4 reads (8×8: 64 \
      per 4), global traffic `M·N·K·(1/256 + 1/128)` (0.75× the 128×128 tile's). The fastest tile \
      wherever it gives about one block per SM or more: 0.90 of cuBLAS at 4096³ on the H200.");
-double_buffer_entry!(matmul_dbuf_128x256x16_rolled, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 4,
+double_buffer_entry!(matmul_dbuf_128x256x16_rolled, DBUF_128X256X16_ROLLED, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 4, min_blocks 0,
     "Kernel 8's 128×256×16 tile with the K-step loop kept rolled by 4 (`mma_tile_rolled`): 4 `kk` steps \
      per loop iteration instead of all 16 unrolled, a 32 KB kernel instead of 59 KB. A measured lesson, \
      not a faster kernel: 0.84 of cuBLAS at 4096³ against 0.92 unrolled (the loop's computed shared \

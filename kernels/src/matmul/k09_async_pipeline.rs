@@ -126,9 +126,13 @@ pub unsafe fn async_pipeline<const BM: u32, const BN: u32, const BK: u32, const 
     unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n % 4 == 0) }
 }
 
-/// Declares a monomorphic entry point of [`async_pipeline`] with its configuration in the doc.
+/// Declares a monomorphic entry point of [`async_pipeline`] and its launch (`$config`), with its
+/// configuration in the doc; `min_blocks`: the launch bound (0 = none).
 macro_rules! async_pipeline_entry {
-    ($name:ident, $bm:literal, $bn:literal, $bk:literal, stages $s:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, stages $s:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, min_blocks $mb:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
+        pub const $config: crate::launch::TileConfig = crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk, $s)).min_blocks_per_sm($mb);
+
         kernel! {
             #[doc = $doc]
             ///
@@ -142,5 +146,5 @@ macro_rules! async_pipeline_entry {
     };
 }
 
-async_pipeline_entry!(matmul_async_64x64x16_s3, 64, 64, 16, stages 3, wmi 1, wni 2, threads 128,
+async_pipeline_entry!(matmul_async_64x64x16_s3, ASYNC_64X64X16_S3, 64, 64, 16, stages 3, wmi 1, wni 2, threads 128, min_blocks 4,
     "Asynchronous 3-stage pipeline, 64×64×16 tile, 128 threads (4 warps of 32×32, 4×8 per thread).");

@@ -36,9 +36,14 @@ pub unsafe fn split_k<const BM: u32, const BN: u32, const BK: u32, const LDA: u3
     }
 }
 
-/// Declares a monomorphic split-K entry point with its configuration in the doc.
+/// Declares a monomorphic split-K entry point and its launch (`$config`), with its configuration in
+/// the doc; `min_blocks`: the launch bound (0 = none).
 macro_rules! split_k_entry {
-    ($name:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`]: `gridDim.z` slices of K.")]
+        pub const $config: crate::launch::TileConfig =
+            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk)).min_blocks_per_sm($mb).split_k();
+
         kernel! {
             #[doc = $doc]
             ///
@@ -53,7 +58,7 @@ macro_rules! split_k_entry {
     };
 }
 
-split_k_entry!(matmul_splitk_128x128x16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2,
+split_k_entry!(matmul_splitk_128x128x16, SPLITK_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, min_blocks 0,
     "Split-K matmul: kernel 8's 128×128×16 double-buffered tile, with `gridDim.z` blocks per output \
      tile, each computing one slice of K and adding its partial tile into `C` atomically.\n\n\
      **What it fixes in kernel 8**: a 128×128 tile gives `⌈M/128⌉·⌈N/128⌉` blocks, and shapes like \
@@ -75,6 +80,6 @@ split_k_entry!(matmul_splitk_128x128x16, 128, 128, 16, wmi 2, wni 2, threads 256
      ncu-splitk-async.log`): 128 blocks = 0.97 waves (4 SMs idle), one block of 8 warps per SM, no \
      eligible warp in 28.8 % of cycles, issue 67.6 %, FMA pipe 59.3 %, DRAM 7.4 %: the same latency \
      limit as kernel 8 with a little less work per barrier (K = 2,048 per block).");
-split_k_entry!(matmul_splitk_64x64x16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2,
+split_k_entry!(matmul_splitk_64x64x16, SPLITK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for the smallest outputs: 512³ \
      (64 tiles, `S = 2`) runs in 17 µs, 15.7 TFLOP/s (kernel 8's 64×64: 12.4).");

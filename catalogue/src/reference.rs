@@ -105,16 +105,6 @@ pub fn matmul_cpu_naive(a: &HostMatrix, b: &HostMatrix) -> HostMatrix {
 mod tests {
     use super::*;
 
-    fn pseudo_random(rows: usize, cols: usize, seed: u32) -> HostMatrix {
-        let mut s = seed.wrapping_mul(2_654_435_761).max(1);
-        HostMatrix::from_fn(rows, cols, |_, _| {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s as f32 / u32::MAX as f32) * 2.0 - 1.0
-        })
-    }
-
     #[test]
     fn reference_matches_hand_worked_product() {
         let a = HostMatrix::new(2, 3, vec![1., 2., 3., 4., 5., 6.]).unwrap();
@@ -126,14 +116,14 @@ mod tests {
 
     #[test]
     fn f32_naive_loop_passes_its_own_tolerance() {
-        let (a, b) = (pseudo_random(33, 257, 1), pseudo_random(257, 19, 2));
+        let (a, b) = (HostMatrix::random(33, 257, 1), HostMatrix::random(257, 19, 2));
         check_matmul(&matmul_cpu_naive(&a, &b), &matmul_reference(&a, &b)).unwrap();
     }
 
     #[test]
     fn a_missing_term_is_caught() {
         let k = 4096;
-        let (a, b) = (pseudo_random(4, k, 3), pseudo_random(k, 4, 4));
+        let (a, b) = (HostMatrix::random(4, k, 3), HostMatrix::random(k, 4, 4));
         let r = matmul_reference(&a, &b);
         // Drop the last product from every element, as an off-by-one loop bound would.
         let short = HostMatrix::from_fn(4, 4, |i, j| (0..k - 1).map(|p| a.get(i, p) * b.get(p, j)).sum());

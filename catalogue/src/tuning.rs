@@ -5,15 +5,26 @@
 //! SMs: a 128×256 tile is the most efficient per block (8×16 outputs per thread, lowest traffic), but
 //! shapes with a small output leave SMs idle with it; split-K then multiplies the blocks along K, and
 //! rows that are not 16-byte aligned take the element-wise asynchronous copies of kernel 9.
-use crate::ops::{Algo, MatmulShape};
+use crate::algo::Algo;
+use crate::shape::MatmulShape;
 
 /// SMs of the H200 the table was measured on (the rule only uses it as a scale).
 pub const SMS: u32 = 132;
 
-/// Blocks `algo`'s tile launches for `shape`.
+/// Output tiles (blocks per K slice) `algo` launches for `shape`; `Auto` counts the kernel it resolves to.
 pub fn blocks(algo: Algo, shape: MatmulShape) -> u32 {
-    let t = algo.tile().expect("a block-tiled algo");
+    let t = algo.resolve(shape).config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
     shape.m.div_ceil(t.bm) * shape.n.div_ceil(t.bn)
+}
+
+impl Algo {
+    /// The concrete kernel for `shape`: `Auto` consults [`pick`], others are themselves.
+    pub fn resolve(self, shape: MatmulShape) -> Algo {
+        match self {
+            Algo::Auto => pick(shape),
+            other => other,
+        }
+    }
 }
 
 /// The kernel `Algo::Auto` runs for `shape`.

@@ -1,0 +1,64 @@
+//! Every entry of the PTX module, with the launch bound ptx-link.sh writes into it.
+use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};
+
+use crate::algo::MATMUL_KERNELS;
+
+/// One `.entry` of the PTX module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    pub name: &'static str,
+    /// Threads per block the host launches.
+    pub threads: u32,
+    /// The launch bound (`.maxntid threads` + `.minnctapersm`), 0 for none.
+    pub min_blocks_per_sm: u32,
+}
+
+/// The kernels other than matmul: entry name and threads per block.
+const OTHER_KERNELS: [(&str, u32); 4] = [
+    ("vec_add", vec_add::BLOCK),
+    ("vec_add_vec4", vec_add_vec4::BLOCK),
+    ("iterated_fma", iterated_fma::BLOCK),
+    ("diagnostic_trap", 1),
+];
+
+/// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others.
+pub fn entries() -> Vec<Entry> {
+    let matmul = MATMUL_KERNELS.iter().map(|k| Entry { name: k.entry, threads: k.config.threads(), min_blocks_per_sm: k.config.min_blocks_per_sm });
+    let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0 });
+    matmul.chain(other).collect()
+}
+
+/// The launch bounds in the form `kernels/ptx-link.sh` reads: one `entry threads min_blocks` line per
+/// bounded entry. `host/build.rs` writes it for the PTX link step.
+pub fn launch_bounds() -> String {
+    entries()
+        .iter()
+        .filter(|e| e.min_blocks_per_sm > 0)
+        .map(|e| format!("{} {} {}\n", e.name, e.threads, e.min_blocks_per_sm))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_names_are_unique_and_match_the_kernel_functions() {
+        let names: Vec<_> = entries().iter().map(|e| e.name).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "duplicate entry names in {names:?}");
+        // The element-wise names are written by hand: check them against the host builds' symbols.
+        assert!(std::any::type_name_of_val(&vec_add::vec_add).ends_with("::vec_add"));
+        assert!(std::any::type_name_of_val(&vec_add_vec4::vec_add_vec4).ends_with("::vec_add_vec4"));
+        assert!(std::any::type_name_of_val(&iterated_fma::iterated_fma).ends_with("::iterated_fma"));
+    }
+
+    #[test]
+    fn launch_bounds_list_the_bounded_kernels() {
+        let text = launch_bounds();
+        assert!(text.contains("matmul_dbuf_64x64x16 128 4\n"), "{text}");
+        assert!(!text.contains("matmul_naive"), "{text}");
+    }
+}

@@ -1,0 +1,105 @@
+//! Launch dimensions: the grid rule of every kernel, from its catalogue geometry and the shape.
+use tessera_kernels::vec_add_vec4;
+
+use crate::algo::Algo;
+use crate::shape::{MatmulShape, ShapeError};
+use crate::tuning;
+
+/// Grid, block and dynamic shared memory of one launch (the fields of `cuLaunchKernel`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchDims {
+    pub grid: (u32, u32, u32),
+    pub block: (u32, u32, u32),
+    pub shared_bytes: u32,
+}
+
+impl Algo {
+    /// The launch of the kernel `self` resolves to for `shape`: `⌈N/bn⌉ × ⌈M/bm⌉` blocks of the
+    /// kernel's tile, times [`Algo::splits`] along z, with the kernel's threads and shared memory.
+    pub fn launch(self, shape: MatmulShape) -> LaunchDims {
+        let algo = self.resolve(shape);
+        let cfg = algo.config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
+        LaunchDims {
+            grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), algo.splits(shape)),
+            block: (cfg.block.0, cfg.block.1, 1),
+            shared_bytes: cfg.shared_bytes,
+        }
+    }
+
+    /// Blocks that share one output tile along K (`gridDim.z`): [`tuning::splits`] for split-K
+    /// kernels, 1 for every other kernel.
+    pub fn splits(self, shape: MatmulShape) -> u32 {
+        match self.resolve(shape).config() {
+            Some(t) if t.split_k => tuning::splits(shape, t.bm, t.bn),
+            _ => 1,
+        }
+    }
+
+    /// Whether the kernel adds into `C` (split-K's atomic partial sums), so `C` must be zeroed first.
+    pub fn accumulates_into_c(self, shape: MatmulShape) -> bool {
+        self.resolve(shape).config().is_some_and(|t| t.split_k)
+    }
+}
+
+/// The launch of the one-element-per-thread kernels (`vec_add`, `iterated_fma`) for `n` elements:
+/// `block` threads per block, `⌈n / block⌉` blocks. [`ShapeError::TooLarge`] (naming `op`) past the
+/// grid limit.
+pub fn elementwise(op: &'static str, n: usize, block: u32) -> Result<LaunchDims, ShapeError> {
+    let blocks = u32::try_from(n.div_ceil(block.max(1) as usize))
+        .ok()
+        .filter(|&b| b <= i32::MAX as u32)
+        .ok_or_else(|| ShapeError::TooLarge { op, detail: format!("{n} elements exceed the grid limit") })?;
+    Ok(LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 })
+}
+
+/// The launch of the grid-stride `vec_add_vec4` for `n` floats on a GPU with `sms` SMs: enough
+/// blocks for one float4 per thread, but at most `BLOCKS_PER_SM` per SM, so the threads loop over
+/// the rest. Always at least one block.
+pub fn grid_stride(n: usize, sms: u32) -> LaunchDims {
+    let block = vec_add_vec4::BLOCK;
+    let wanted = n.div_ceil(4).div_ceil(block as usize).max(1);
+    let blocks = wanted.min(sms.max(1) as usize * vec_add_vec4::BLOCKS_PER_SM as usize) as u32;
+    LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matmul_launch_covers_odd_shapes() {
+        let s = MatmulShape { m: 17, n: 33, k: 9 };
+        let tiled = Algo::Tiled.launch(s);
+        assert_eq!(tiled.grid, (3, 2, 1));
+        assert_eq!(tiled.block, (16, 16, 1));
+        assert_eq!(tiled.shared_bytes, 2048);
+        assert_eq!(Algo::Naive.launch(s).shared_bytes, 0);
+        // k07's hard-won figure, now derived: (8·132 + 8·128)·4.
+        assert_eq!(Algo::Warptile.launch(s).shared_bytes, 8_320);
+    }
+
+    #[test]
+    fn split_k_launches_slices_along_z() {
+        let s = MatmulShape { m: 256, n: 4096, k: 4096 };
+        assert_eq!(Algo::SplitK128x128x16.launch(s).grid, (32, 2, 2));
+        assert!(Algo::SplitK128x128x16.accumulates_into_c(s));
+        assert!(!Algo::Dbuf128x128x16.accumulates_into_c(s));
+        assert_eq!(Algo::Dbuf128x128x16.splits(s), 1);
+    }
+
+    #[test]
+    fn grid_stride_caps_at_eight_blocks_per_sm() {
+        assert_eq!(grid_stride(1, 132).grid, (1, 1, 1));
+        assert_eq!(grid_stride(1024, 132).grid, (1, 1, 1));
+        assert_eq!(grid_stride(1025, 132).grid, (2, 1, 1));
+        assert_eq!(grid_stride(1 << 26, 132).grid, (132 * 8, 1, 1));
+        assert_eq!(grid_stride(1 << 26, 0).grid, (8, 1, 1));
+    }
+
+    #[test]
+    fn elementwise_rounds_up() {
+        assert_eq!(elementwise("t", 1, 256).unwrap().grid, (1, 1, 1));
+        assert_eq!(elementwise("t", 257, 256).unwrap().grid, (2, 1, 1));
+        assert!(elementwise("t", usize::MAX, 256).is_err());
+    }
+}

@@ -1,0 +1,32 @@
+//! tessera's kernel catalogue, and everything else about the kernels that needs no GPU.
+//!
+//! The layers, one straight line: `tessera-kernels` (the kernel source, each kernel with its own
+//! launch constant) → **this crate** (which kernels exist, what they are called, how they are
+//! launched, which one `Auto` picks; shapes, host matrices, the f64 reference) → `tessera` (the
+//! GPU host library, on cudarc) and `tessera-emulator` (the CPU executor) → tests, benches, scorecard.
+//! No cudarc here: the emulator and the PTX build script depend on this crate without a GPU stack.
+//!
+//! Adding a matmul kernel: its file in `kernels/src/matmul/` (the kernel and its `TileConfig`
+//! constant), its `pub mod` line in `kernels/src/matmul/mod.rs`, and its line in [`algo`].
+//!
+//! - [`algo`]: the matmul catalogue and [`Algo`];
+//! - [`entries`]: every PTX entry and the launch bounds;
+//! - [`shape`]: [`MatmulShape`] and its checks;
+//! - [`tuning`]: the `Auto` rule;
+//! - [`launch`]: grid rules ([`LaunchDims`]);
+//! - [`matrix`], [`random`], [`reference`]: host matrices, the shared operand generator, the f64
+//!   reference and the tolerance rule.
+pub mod algo;
+pub mod entries;
+pub mod launch;
+pub mod matrix;
+pub mod random;
+pub mod reference;
+pub mod shape;
+pub mod tuning;
+
+pub use algo::{Algo, MatmulKernel, MATMUL_KERNELS};
+pub use launch::LaunchDims;
+pub use matrix::HostMatrix;
+pub use shape::{MatmulShape, ShapeError};
+pub use tessera_kernels::launch::TileConfig;

@@ -1,0 +1,14 @@
+//! The typed launches: argument checks, then the kernel call with the catalogue's launch dimensions.
+//!
+//! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo);
+//! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`.
+use cudarc::driver::LaunchConfig;
+use tessera_catalogue::LaunchDims;
+
+pub mod elementwise;
+pub mod matmul;
+
+/// cudarc's form of the catalogue's launch dimensions.
+pub fn launch_config(d: LaunchDims) -> LaunchConfig {
+    LaunchConfig { grid_dim: d.grid, block_dim: d.block, shared_mem_bytes: d.shared_bytes }
+}

@@ -1,0 +1,53 @@
+//! Launch geometry, stated by each kernel from its own constants.
+//!
+//! The host never restates a kernel's threads or shared-memory size (CUTLASS derives them from the
+//! kernel type the same way): each matmul kernel file exports a [`TileConfig`] built from the constants
+//! and `const fn`s its body uses, and the catalogue (crate `tessera-catalogue`) reads it. Element-wise
+//! kernels export their block size as a `BLOCK` constant.
+
+/// A matmul kernel's launch: each block computes a `bm × bn` tile of `C`, staging `bk` columns of `A`
+/// per K-step, with `block` threads and `shared_bytes` of dynamic shared memory. The grid is
+/// `⌈N/bn⌉ × ⌈M/bm⌉ × slices`, `slices = 1` unless [`TileConfig::split_k`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TileConfig {
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+    /// Block dimensions `(x, y)`.
+    pub block: (u32, u32),
+    /// Dynamic shared memory per block, in bytes.
+    pub shared_bytes: u32,
+    /// Launch bound (`.minnctapersm`): blocks of this kernel ptxas must fit on one SM, which caps its
+    /// registers at `65536 / (threads · min_blocks_per_sm)`; 0 for none.
+    pub min_blocks_per_sm: u32,
+    /// Blocks along `gridDim.z` each take a slice of K and add their partial tile into `C`, which the
+    /// host zeroes first.
+    pub split_k: bool,
+}
+
+impl TileConfig {
+    /// A 1-D block of `threads` threads, no launch bound, no K split.
+    pub const fn new(bm: u32, bn: u32, bk: u32, threads: u32, shared_bytes: u32) -> Self {
+        Self { bm, bn, bk, block: (threads, 1), shared_bytes, min_blocks_per_sm: 0, split_k: false }
+    }
+
+    /// The same tile with a 2-D block of `x × y` threads.
+    pub const fn block_2d(self, x: u32, y: u32) -> Self {
+        Self { block: (x, y), ..self }
+    }
+
+    /// The same tile with the launch bound "`blocks` blocks per SM".
+    pub const fn min_blocks_per_sm(self, blocks: u32) -> Self {
+        Self { min_blocks_per_sm: blocks, ..self }
+    }
+
+    /// The same tile, split along K over `gridDim.z`.
+    pub const fn split_k(self) -> Self {
+        Self { split_k: true, ..self }
+    }
+
+    /// Threads per block.
+    pub const fn threads(&self) -> u32 {
+        self.block.0 * self.block.1
+    }
+}
