@@ -1,7 +1,8 @@
 //! Kernel 2: 16×16 tiles of A and B staged in shared memory.
 
 /// Tile edge, in elements. The host launches 16×16-thread blocks with `2·TILE²·4` bytes of dynamic
-/// shared memory (`tessera::matmul` reads this constant's twin in `host/src/launch.rs`).
+/// shared memory (`Algo::launch_config` in the `tessera` crate, from this constant's twin `TILE` in
+/// `host/src/ops.rs`).
 pub const TILE: u32 = 16;
 
 kernel! {
@@ -26,7 +27,10 @@ kernel! {
     /// compute (nobody overwrites a tile another thread still reads). Both are reached by every thread
     /// of the block: out-of-range threads are not returned early, they load zeros and skip the store.
     ///
-    /// **Safety**: as kernel 1, plus a launch with 16×16 threads and ≥ 2 KiB dynamic shared memory.
+    /// Measurements: `docs/ladder/k02-tiled.md`.
+    ///
+    /// # Safety
+    /// As kernel 1, plus a launch with 16×16 threads and ≥ 2 KiB dynamic shared memory.
     pub unsafe fn matmul_tiled(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         use crate::device::{math::fma, shared::SharedTiles, thread};
         const T: usize = TILE as usize;
