@@ -30,7 +30,7 @@ fn check_algo_on_shape(algo: Algo, (m, n, k): (usize, usize, usize)) {
 
 /// M×N×K shapes: a single element, shapes that are no multiple of any tile in any dimension, K
 /// spanning one and several K-steps, and aligned shapes (N, K multiples of 4) that take the float4
-/// fast path of kernels 5–8 on interior blocks (130 × 132: one full 128×128 block plus edges; K = 36:
+/// fast path of kernels 5–8 and 10 on interior blocks (130 × 132: one full 128×128 block plus edges; K = 36:
 /// full K-steps plus a partial one for BK = 16).
 const SHAPES: [(usize, usize, usize); 5] = [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24)];
 
@@ -80,7 +80,7 @@ fn split_k_sums_its_slices() {
 #[test]
 fn every_algo_has_an_emulator_test() {
     // ladder_tests! above names each Algo; this fails when Algo::ALL grows without a test.
-    assert_eq!(Algo::ALL.len(), 17, "add the new Algo to ladder_tests! and to emulate_matmul");
+    assert_eq!(Algo::ALL.len(), 17, "add the new Algo to ladder_tests! (tessera_emulator::ops::matmul runs every Algo)");
 }
 
 #[test]
