@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepares a GPU run: builds the release test executables, the scorecard and the streams demo (and the
-# benches, once they exist) here, strips them, and puts them with the run script into .gpu/ (git-ignored).
+# Prepares a GPU run: builds the release test executables, the scorecard, the streams demo and the
+# criterion benches here, strips them, and puts them with the run script into .gpu/ (git-ignored).
 #
 # The GPU machine has no Rust: the executables travel. Then, on the GPU machine, from the repo root:
 #     bash .gpu/gpu-run.sh            # writes logs, JSON and Markdown under $OUT (default ./gpu-out)

@@ -6,7 +6,10 @@ kernel! {
     /// (an out-of-bounds slice index, say) does. The host library's tests use it to show that such a
     /// fault comes back as an error naming the kernel, not as a hang or a wrong result.
     ///
-    /// **Parameters**: none. **Thread mapping**: any. **Safety**: always faults; it touches no memory.
+    /// **Parameters**: none. **Thread mapping**: any.
+    ///
+    /// # Safety
+    /// Always faults, leaving the CUDA context unusable; it touches no memory.
     pub unsafe fn diagnostic_trap() {
         panic!("diagnostic_trap: deliberate fault");
     }

@@ -22,8 +22,11 @@ kernel! {
     /// **Thread mapping**: one element per thread, `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
     /// past `n` do nothing, so any 1-D grid with at least `n` threads is correct.
     ///
-    /// **Safety**: `x` must be valid for reading and `y` for writing `n` floats; no other thread or
-    /// stream may write `x[0..n]` or access `y[0..n]` while the kernel runs.
+    /// Measurements: `docs/results/2026-11-30-streams/README.md` (the streams demo).
+    ///
+    /// # Safety
+    /// `x` must be valid for reading and `y` for writing `n` floats; no other thread or stream may
+    /// write `x[0..n]` or access `y[0..n]` while the kernel runs.
     pub unsafe fn iterated_fma(x: *const f32, y: *mut f32, n: usize, iters: u32, a: f32, b: f32) {
         use crate::device::{math::fma, mem::View, thread};
         // SAFETY: the caller passes buffers of `n` floats (see the kernel's Safety section).

@@ -5,7 +5,7 @@
 //!
 //! Kernels use only the vocabulary in [`device`] (thread indices, `sync_threads`, shared tiles, memory
 //! views, `fma`), the same words cuda_std offers, so a future rust-cuda backend could compile this source.
-//! Each kernel is declared through [`kernel!`], which gives it the PTX entry ABI on the GPU.
+//! Each kernel is declared through `kernel!` (`macros.rs`), which gives it the PTX entry ABI on the GPU.
 //!
 //! The same source also builds for the host, as an ordinary (std, stable-Rust) library: each kernel
 //! is then a plain `pub unsafe fn`, and the [`device`] functions read the per-thread context of the CPU

@@ -14,7 +14,10 @@ kernel! {
     /// **Traffic**: 8 bytes read + 4 written per element; nothing is reused, so the kernel is
     /// bandwidth-bound (0.083 FLOP/byte) and its figure of merit is GB/s against a device copy.
     ///
-    /// **Safety**: the three pointers must be valid for `n` floats.
+    /// Measurements: `docs/ladder/vec-add.md`.
+    ///
+    /// # Safety
+    /// The three pointers must be valid for `n` floats.
     pub unsafe fn vec_add(a: *const f32, b: *const f32, c: *mut f32, n: usize) {
         use crate::device::{mem::View, thread};
         // SAFETY: the caller passes buffers of `n` floats.

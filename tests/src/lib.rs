@@ -66,7 +66,7 @@ pub fn poisoned_matrix(gpu: &Gpu, rows: usize, cols: usize) -> Result<DeviceMatr
 /// Matmul problem sizes as (M, N, K).
 ///
 /// Besides the edge cases: (130, 132, 36) and (260, 1028, 516) have N and K multiples of 4, so the
-/// float4 fast path of kernels 5–8 runs on interior blocks next to guarded edge blocks and a partial
+/// float4 fast path of kernels 5–8 and 10 runs on interior blocks next to guarded edge blocks and a partial
 /// last K-step; (130, 72, 300) splits K in 2 uneven slices for split-K (kernel 10), still small enough
 /// for the sanitizer runs; (512, 512, 512) is the smallest shape of the scorecard suite. The larger
 /// suite shapes are checked by the scorecard itself (sampled rows against the f64 reference).

@@ -24,7 +24,10 @@ kernel! {
     /// 2.1 B for 1024³. Caches absorb part of it, but each multiply-add still costs two load
     /// instructions; that is the ceiling the next kernel lifts.
     ///
-    /// **Safety**: `a`, `b`, `c` must be valid for M·K, K·N and M·N floats.
+    /// Measurements: `docs/ladder/k01-naive.md`.
+    ///
+    /// # Safety
+    /// `a`, `b`, `c` must be valid for M·K, K·N and M·N floats.
     pub unsafe fn matmul_naive(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         use crate::device::{math::fma, thread};
         // SAFETY: the caller passes buffers of these sizes.

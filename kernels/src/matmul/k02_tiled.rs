@@ -30,7 +30,10 @@ kernel! {
     /// compute (nobody overwrites a tile another thread still reads). Both are reached by every thread
     /// of the block: out-of-range threads are not returned early, they load zeros and skip the store.
     ///
-    /// **Safety**: as kernel 1, plus a launch with 16×16 threads and ≥ 2 KiB dynamic shared memory.
+    /// Measurements: `docs/ladder/k02-tiled.md`.
+    ///
+    /// # Safety
+    /// As kernel 1, plus a launch with 16×16 threads and ≥ 2 KiB dynamic shared memory.
     pub unsafe fn matmul_tiled(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         use crate::device::{math::fma, shared::SharedTiles, thread};
         const T: usize = TILE as usize;

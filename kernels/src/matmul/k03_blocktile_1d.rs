@@ -29,18 +29,17 @@ kernel! {
     ///
     /// **Thread mapping**: 256 threads, 1-D. Loads: each thread loads `BM·BK/256 = 2` elements of `A`
     /// (consecutive threads along K within a row) and 2 of `B` (consecutive along N: coalesced).
-    /// Compute: thread `t` owns column `t % 64` and rows `(t / 64)·16 .. +16` of the block tile. The
-    /// 32 threads of a warp read 32 consecutive `b_tile` words (no bank conflict) and one `a_tile`
-    /// word (a broadcast).
+    /// Compute: thread `t` owns column `t % 64` and rows `(t / 64)·16 .. +16` of the block tile (16
+    /// accumulators and one `B` value in registers). The 32 threads of a warp read 32 consecutive
+    /// `b_tile` words (no bank conflict) and one `a_tile` word (a broadcast).
     ///
     /// **Barriers**: after the loads and after the compute of each K-step, reached by all threads
     /// (edge threads load zeros instead of returning).
     ///
-    /// **Registers**: 16 accumulators + 1 `B` value; `ptxas -v` (sm_90): 75 registers, no spills.
+    /// Measurements: `docs/ladder/k03-blocktile-1d.md`.
     ///
-    /// **Measured** (H200, 4096³): 19.99 TFLOP/s, 0.39 of cuBLAS (kernel 2: 8.1).
-    ///
-    /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ 4 KiB dynamic shared memory.
+    /// # Safety
+    /// As kernel 1, plus a launch with 256 threads and ≥ 4 KiB dynamic shared memory.
     pub unsafe fn matmul_blocktile_1d(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         use crate::device::{math::fma, shared::SharedTiles, thread};
         const LOADS: u32 = BM * BK / THREADS;

@@ -29,19 +29,17 @@ kernel! {
     /// **Tiling**: dynamic shared memory `a_tile[BM][BK]` then `b_tile[BK][BN]` (8 KiB).
     ///
     /// **Thread mapping**: 256 threads; loads: 4 elements of `A` and 4 of `B` per thread (coalesced
-    /// along K and N). Compute: thread `t` owns rows `(t / 16)·8 .. +8` and columns `(t % 16)·8 .. +8`.
+    /// along K and N). Compute: thread `t` owns rows `(t / 16)·8 .. +8` and columns `(t % 16)·8 .. +8`
+    /// (64 accumulators and 16 operands in registers).
     /// `a_tile` reads are column walks (stride BK) and `b_tile` reads are 8 words apart per thread
     /// (bank conflicts: threads `t` and `t + 4` hit the same bank) — kernels 5 and 6 fix both.
     ///
     /// **Barriers**: as kernel 2/3.
     ///
-    /// **Registers**: 64 accumulators + 16 operands; `ptxas -v` (sm_90): 140 registers, no spills, so one
-    /// block of 256 threads per SM (8 warps).
+    /// Measurements: `docs/ladder/k04-blocktile-2d.md`.
     ///
-    /// **Measured** (H200, 4096³): 20.4 TFLOP/s, 0.40 of cuBLAS — barely above kernel 3: the scalar
-    /// shared loads (16 per 64 FMAs, conflicted) and low occupancy cap it; kernel 5 attacks the loads.
-    ///
-    /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ 8 KiB dynamic shared memory.
+    /// # Safety
+    /// As kernel 1, plus a launch with 256 threads and ≥ 8 KiB dynamic shared memory.
     pub unsafe fn matmul_blocktile_2d(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         use crate::device::{math::fma, shared::SharedTiles, thread};
         const LOADS: u32 = BM * BK / THREADS;

@@ -34,11 +34,11 @@ kernel! {
     ///
     /// **Barriers**: as kernel 4.
     ///
-    /// **Registers**: 125 (`ptxas -v`, sm_90), no spills. **Measured** (H200, 4096³): 39.7 TFLOP/s,
-    /// 0.775 of cuBLAS (kernel 5: 0.70).
+    /// Measurements: `docs/ladder/k06-conflict-free.md`.
     ///
-    /// **Safety**: as kernel 1, plus a launch with 256 threads and ≥ (BK·LDA + BK·BN)·4 bytes of
-    /// dynamic shared memory.
+    /// # Safety
+    /// As kernel 1, plus a launch with 256 threads and ≥ (BK·LDA + BK·BN)·4 bytes of dynamic shared
+    /// memory.
     pub unsafe fn matmul_conflict_free(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         use super::tile_io::{load_a, load_b, store_a_transposed, store_b, store_c4};
         use crate::device::{math::fma, shared::SharedTiles, thread};

@@ -185,13 +185,10 @@ kernel! {
     ///
     /// **Barriers**: as kernel 4.
     ///
-    /// **Registers**: 125 (`ptxas -v`, sm_90), no spills. **Measured** (H200, 4096³): 39.7 TFLOP/s,
-    /// 0.774 of cuBLAS — the same as kernel 6: with kernel 6 already conflict-free, the smaller
-    /// per-warp shared footprint did not move the time; it matters once the loads are overlapped
-    /// (kernel 8) and for the smaller tiles kernel 8 derives from it.
+    /// Measurements: `docs/ladder/k07-warptile.md`.
     ///
-    /// **Safety**: as kernel 1, plus 256 threads and ≥ (8·132 + 8·128)·4 = 8,320 bytes of dynamic
-    /// shared memory.
+    /// # Safety
+    /// As kernel 1, plus 256 threads and ≥ (8·132 + 8·128)·4 = 8,320 bytes of dynamic shared memory.
     pub unsafe fn matmul_warptile(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
         unsafe { warptile::<{ CONFIG.bm }, { CONFIG.bn }, { CONFIG.bk }, { CONFIG.bm + 4 }, 2, 2, { CONFIG.threads() }, 1, 1>(a, b, c, m, n, k) }

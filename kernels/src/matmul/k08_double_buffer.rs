@@ -21,43 +21,13 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// Writing stage `1 - s` in step 1/3 of iteration `t` is safe: it was last read in step 2 of
 /// iteration `t - 1`, before that iteration's barrier.
 ///
-/// **Registers** (`ptxas -v`, sm_90, no spills): 128×128×8: 143 (one block of 256 threads per SM;
-/// capping it at 128 through launch bounds spilled), 128×128×16: 129, 128×64×16: 161, 64×64×16: 111
-/// (launch bounds 128 threads × 4 blocks, its `TileConfig`), 128×256×16: 255.
-///
-/// **Measured** (H200, 2026-11-30, `docs/tuning.md`, `docs/results/2026-11-30-final`): 128×256×16 is
-/// the best rung on large outputs, about 0.92 of cuBLAS at 4096³ (8192³ 0.93, 4096×4096×256 0.95);
-/// 128×128×16 reaches 0.82–0.85 (kernel 7: 0.77); 128×128×8 alone gains nothing over kernel 7 (one
-/// block per SM leaves too few warps), the BK = 16 step halves the barriers per K and doubles the
-/// bytes in flight, and BK = 32 gained nothing more. 64×64×16 is 1.3–2.5× faster than 128×128 on
-/// shapes with < 132 blocks (kernel 10 now does better there).
-///
-/// **Codegen is fragile here**: adding the `U` parameter (below) changed LLVM's PTX for the unrolled
-/// entries only cosmetically (one predicate fewer, instructions reordered), yet ptxas then gave
-/// 128×256×16 255 registers instead of 249 and it ran 2.4 % faster (46.2 → 47.3 TFLOP/s at 4096³,
-/// `docs/results/2026-11-30-unroll-candidates` against `…-ladder-v2`); 128×128×16 went 149 → 129
-/// registers at the same speed. Re-measure after any change to this file.
-///
 /// **`U`**: `kk` steps unrolled per iteration of the K-step loop. `U = BK` (every entry but one) unrolls
-/// it fully; `U < BK` keeps it a loop (`mma_tile_rolled`) — `matmul_dbuf_128x256x16_rolled` shows the
-/// cost: a 32 KB instead of 59 KB kernel, but 0.84 instead of 0.92 of cuBLAS.
+/// it fully (`mma_tile`); `U < BK` keeps it a loop of `BK / U` iterations (`mma_tile_rolled`).
 ///
-/// **What limits it** (Nsight Compute, 128×256×16 at 4096³, H200,
-/// `docs/results/2026-11-30-ladder-v2/ncu-dbuf-128x256x16.log`): 249 registers → 1 block (8 warps) per
-/// SM, occupancy 12.5 %; 2 warps per scheduler, 1.47 eligible on average, none in 21.6 % of cycles
-/// (measured on the 249-register build, 0.90 of cuBLAS);
-/// issue slots 75.5 % busy, FMA pipe 69.5 %; DRAM 2.8 %, L2 hit 78 %: latency-bound with too few
-/// warps, not memory-bound. The 128×128 tile (151 registers) showed the same picture at 73.8 % issue,
-/// 65 % FMA: the larger per-thread tile (8×16: 128 FMAs per 6 shared float4 reads instead of 64 per 4)
-/// raised the FMA share of the issued instructions. Per issued instruction a warp waits 2.55 cycles
-/// (`docs/results/2026-11-30-candidates-t512/ncu-stalls.log`): 1 issuing, 0.87 not selected (the other
-/// warp issued), then dispatch stalls 0.19, no instruction 0.14 (the fully unrolled K-step is ~36 KB
-/// of code), short scoreboard (shared loads) 0.13, fixed-latency waits 0.09, global loads 0.06,
-/// barrier 0.04 — no single cause. Tried and slower (docs/tuning.md): two blocks per SM at ≤ 128
-/// registers (kernel 9's copies), 512 threads of 8×8 on the same 128×256 tile (128 registers, spills:
-/// 0.86), BK = 32 (0.855), 256×128, 128×256×8, 3–4 asynchronous stages, and a rolled K-step loop
-/// (`U` = 2, 4, 8: 0.77–0.84). Next: more warps per SM without shrinking the per-thread tile
-/// (two cooperating 256-thread groups sharing one 256×256 tile).
+/// ptxas's register allocation for these entries moves with cosmetic changes to the PTX, and the speed
+/// with it: re-measure after any change to this file.
+///
+/// Measurements: `docs/ladder/k08-double-buffer.md`.
 ///
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
@@ -174,8 +144,11 @@ macro_rules! double_buffer_entry {
         kernel! {
             #[doc = $doc]
             ///
-            /// **Safety**: as kernel 1, plus the launch the host's `Algo::launch_config` gives this
-            /// entry (the thread count above, `shared_bytes(BM, BN, BK)` of dynamic shared memory).
+            /// Measurements: `docs/ladder/k08-double-buffer.md`.
+            ///
+            /// # Safety
+            /// As kernel 1, plus the launch its `TileConfig` constant states (the
+            /// thread count above, `shared_bytes(BM, BN, BK)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
                 unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u>(a, b, c, m, n, k) }
@@ -195,7 +168,7 @@ double_buffer_entry!(matmul_dbuf_128x128x8, DBUF_128X128X8, 128, 128, 8, wmi 2, 
      (16.6 KiB).");
 double_buffer_entry!(matmul_dbuf_128x128x16, DBUF_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, unroll 16, min_blocks 0,
     "Kernel 8 with a 128×128×16 tile (256 threads, 33.3 KiB shared): half the barriers per K of the \
-     BK = 8 version and twice the loads in flight per step, at 4 more registers per thread.");
+     BK = 8 version and twice the loads in flight per step.");
 double_buffer_entry!(matmul_dbuf_128x64x16, DBUF_128X64X16, 128, 64, 16, wmi 2, wni 2, threads 128, la 4, lb 2, unroll 16, min_blocks 0,
     "Kernel 8 with a 128×64×16 tile (128 threads, 4 warps of 64×32, 8×8 per thread, 24.8 KiB shared): \
      twice the blocks of the 128×128 tile for shapes that give too few blocks to fill 132 SMs \
@@ -207,9 +180,8 @@ double_buffer_entry!(matmul_dbuf_128x256x16, DBUF_128X256X16, 128, 256, 16, wmi 
     "Kernel 8 with a 128×256×16 tile (256 threads, 8 warps of 64×64, 8×16 outputs per thread, 48.5 KiB \
      shared, above the 48 KiB default: the host opts in): 128 FMAs per 6 shared float4 reads (8×8: 64 \
      per 4), global traffic `M·N·K·(1/256 + 1/128)` (0.75× the 128×128 tile's). The fastest tile \
-     wherever it gives about one block per SM or more: 0.90 of cuBLAS at 4096³ on the H200.");
+     wherever it gives about one block per SM or more.");
 double_buffer_entry!(matmul_dbuf_128x256x16_rolled, DBUF_128X256X16_ROLLED, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 4, min_blocks 0,
     "Kernel 8's 128×256×16 tile with the K-step loop kept rolled by 4 (`mma_tile_rolled`): 4 `kk` steps \
-     per loop iteration instead of all 16 unrolled, a 32 KB kernel instead of 59 KB. A measured lesson, \
-     not a faster kernel: 0.84 of cuBLAS at 4096³ against 0.92 unrolled (the loop's computed shared \
-     offsets and counter cost more issue slots than the instruction-cache misses it saves).");
+     per loop iteration instead of all 16 unrolled: a smaller kernel, but a slower one, kept as a \
+     measured lesson.");

@@ -6,19 +6,7 @@
 //! aligned); its registers also hold a 128×128 tile to one block per SM. Here both operands move with
 //! `cp.async`, `S` stages deep, edge elements zero-filled by the copy itself.
 //!
-//! **Measured** (H200, 2026-11-30, `docs/results/2026-11-30-async-candidates`,
-//! `…-async-128x256`): on 1000×1037×519 (N, K odd) the 64×64×16 3-stage entry is 1.15× kernel 8's best
-//! (17.8 vs 15.5 TFLOP/s), so `Algo::Auto` uses it for unaligned shapes. On aligned shapes it loses:
-//! 128×128×16 at 128 registers (two blocks per SM) reached 39.3 TFLOP/s at 4096³ against kernel 8's
-//! 41.9–43.0 with one block, and 128×256×16 with 3 or 4 stages 44.2 against 46.2 — more warps or
-//! deeper pipelines did not pay for the element-wise `A` copies (8–16 per thread per K-step) and the
-//! tighter register budget. Only the 64×64×16 entry is kept.
-//!
-//! **What limits it** (Nsight Compute, 64×64×16 at 1000×1037×519, `docs/results/2026-11-30-final/
-//! ncu-splitk-async.log`): 272 blocks fill only 0.52 of the 528 block slots (4 per SM), so an SM holds
-//! about 2 blocks — 2 warps per scheduler, 0.78 eligible, none in 44 % of cycles; issue 43.8 %, FMA pipe
-//! 29.5 %, DRAM 1.4 %, L2 hit 95 %. A 1-GFLOP problem of 62.7 µs that is neither compute- nor
-//! memory-bound: it needs more independent work per SM (more, smaller blocks or more ILP per warp).
+//! Measurements: `docs/ladder/k09-async-pipeline.md`.
 
 /// Dynamic shared memory, in bytes, of a `BM×BN×BK` configuration with `stages` stages of
 /// `a_tile[BK][BM + 4]` and `b_tile[BK][BN]`.
@@ -136,8 +124,11 @@ macro_rules! async_pipeline_entry {
         kernel! {
             #[doc = $doc]
             ///
-            /// **Safety**: as kernel 1, plus the launch the host's `Algo::launch_config` gives this
-            /// entry (the thread count above, `shared_bytes(BM, BN, BK, S)` of dynamic shared memory).
+            /// Measurements: `docs/ladder/k09-async-pipeline.md`.
+            ///
+            /// # Safety
+            /// As kernel 1, plus the launch its `TileConfig` constant states (the
+            /// thread count above, `shared_bytes(BM, BN, BK, S)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
                 unsafe { async_pipeline::<$bm, $bn, $bk, { $bm + 4 }, $s, $wmi, $wni, $nt>(a, b, c, m, n, k) }

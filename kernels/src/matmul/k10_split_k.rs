@@ -47,8 +47,11 @@ macro_rules! split_k_entry {
         kernel! {
             #[doc = $doc]
             ///
-            /// **Safety**: as kernel 1, plus `C` zeroed before the launch and the launch the host's
-            /// `Algo::launch_config` gives this entry (the thread count above, `gridDim.z` slices,
+            /// Measurements: `docs/ladder/k10-split-k.md`.
+            ///
+            /// # Safety
+            /// As kernel 1, plus `C` zeroed before the launch and the launch the host's
+            /// `$config` (this entry's `TileConfig`) states (the thread count above, `gridDim.z` slices,
             /// `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
@@ -71,15 +74,7 @@ split_k_entry!(matmul_splitk_128x128x16, SPLITK_128X128X16, 128, 128, 16, wmi 2,
      while K is long. The host picks `S` (`tuning::splits`) and zeroes `C` first.\n\n\
      **Parameters / edges**: as kernel 5 (any M, N, K; an empty slice adds zeros).\n\n\
      **Determinism**: the `S` partial sums of an element arrive in any order, so its last bits may \
-     differ between runs (within the reference tolerance; `S = 1` is deterministic).\n\n\
-     **Measured** (H200, 2026-11-30, `docs/results/2026-11-30-final`): 256×4096×4096 0.805 of \
-     cuBLAS (kernel 8's best tile: 0.67), 8192×128×8192 0.801 (0.64), 1024³ 0.807 (0.81), all with \
-     `S = 2` (64 tiles → 128 blocks, one wave). Registers: 145, no spills (129 and 0.82 before kernel \
-     8's `U` parameter changed the PTX: see kernel 8's doc).\n\n\
-     **What limits it** (Nsight Compute, 256×4096×4096, `docs/results/2026-11-30-final/\
-     ncu-splitk-async.log`): 128 blocks = 0.97 waves (4 SMs idle), one block of 8 warps per SM, no \
-     eligible warp in 28.8 % of cycles, issue 67.6 %, FMA pipe 59.3 %, DRAM 7.4 %: the same latency \
-     limit as kernel 8 with a little less work per barrier (K = 2,048 per block).");
+     differ between runs (within the reference tolerance; `S = 1` is deterministic).");
 split_k_entry!(matmul_splitk_64x64x16, SPLITK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
-    "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for the smallest outputs: 512³ \
-     (64 tiles, `S = 2`) runs in 17 µs, 15.7 TFLOP/s (kernel 8's 64×64: 12.4).");
+    "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for the smallest outputs \
+     (512³: 64 tiles, `S = 2`).");

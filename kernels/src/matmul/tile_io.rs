@@ -1,4 +1,5 @@
-//! Global ↔ shared/register tile movement shared by kernels 5–8.
+//! Global ↔ shared/register tile movement shared by kernels 5–10: kernels 5–8 use its loads and
+//! stores, kernel 9 only [`b_slot`], kernel 10 those of kernel 8's `accumulate`.
 //!
 //! Every function takes `fast`, a **block-uniform** flag: when the whole tile lies inside the matrix
 //! and rows are 16-byte aligned (the dimension it walks is a multiple of 4), it moves `float4`s with
