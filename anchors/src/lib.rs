@@ -3,15 +3,26 @@
 //! - [`CudaC`]: the *same algorithms* as the Rust kernels, written in CUDA C (`anchors/cuda/*.cu`),
 //!   compiled at run time by NVRTC for the device, launched with the identical configuration. The ratio
 //!   Rust ÷ CUDA C isolates the compiler (rustc's NVPTX backend vs NVCC's front end).
-//! - [`Cublas`]: cuBLAS SGEMM in plain FP32 (no TF32), the vendor's ceiling.
+//! - [`Cublas`]: cuBLAS SGEMM in plain FP32 (no TF32), the vendor's ceiling; and (module
+//!   [`cublas_ex`]) `cublasGemmEx` with f32 output and accumulation in each [`GemmPrecision`] —
+//!   FP32, TF32, BF16, FP16 — the same-precision baselines of the tensor-core kernels.
+//!
+//! [`precision`] holds the precisions, their input rounding and the tolerance rule their results
+//! are checked with.
 use std::sync::Arc;
 
 use cudarc::cublas::{sys as blas_sys, CudaBlas, Gemm, GemmConfig};
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
 use tessera::ops::launch_config;
 use tessera::MatmulShape;
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu};
+
+pub mod cublas_ex;
+pub mod precision;
+
+pub use cublas_ex::GemmDims;
+pub use precision::{check_product, round_to_tf32, GemmPrecision};
 
 /// What can go wrong building or running an anchor.
 #[derive(Debug, thiserror::Error)]
@@ -102,9 +113,13 @@ impl CudaC {
     }
 }
 
-/// cuBLAS SGEMM on tessera's row-major matrices, FP32 math only (`CUBLAS_DEFAULT_MATH`: no TF32).
+/// cuBLAS on tessera's row-major matrices: SGEMM in FP32 math only (`CUBLAS_DEFAULT_MATH`: no TF32),
+/// and the `cublasGemmEx` baselines of [`cublas_ex`] (`gemm_f32`, `gemm_tf32`, `gemm_bf16`,
+/// `gemm_f16`), whose compute type says explicitly when tensor cores may be used.
 pub struct Cublas {
     blas: CudaBlas,
+    /// The stream the handle is bound to (`gpu.stream()` at creation).
+    stream: Arc<CudaStream>,
 }
 
 impl Cublas {
@@ -116,7 +131,7 @@ impl Cublas {
         if status != blas_sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
             return Err(AnchorError::Cublas(format!("cublasSetMathMode: {status:?}")));
         }
-        Ok(Self { blas })
+        Ok(Self { blas, stream: Arc::clone(gpu.stream()) })
     }
 
     /// `C = A · B` (row-major). cuBLAS is column-major, so this computes `Cᵀ = Bᵀ · Aᵀ`: the same

@@ -1,0 +1,276 @@
+//! The precisions of the GEMM baselines, how each rounds its inputs, and the tolerance rule for
+//! comparing a result with the f64 reference of the **rounded** inputs.
+//!
+//! An anchor-side stand-in for the `Precision` enum that is coming in the main crate; the rule
+//! ([`GemmPrecision::tolerance`]) is written down once, here, so the tensor-core kernels can use the
+//! same one when the enum moves.
+//!
+//! # The tolerance rule
+//! The reference is `Σₖ a'ᵢₖ·b'ₖⱼ` in f64 over the inputs already rounded to the format the multiplier
+//! reads (`a' = round(a)`: [`GemmPrecision::round_input`]), so the input rounding itself is *not* an
+//! error the check has to allow for. What is left between a device result and that reference:
+//!
+//! 1. **Products.** Two TF32/FP16 significands (11 bits) or BF16 ones (8 bits) multiply into at most
+//!    22 bits: exact in f32. (FP32 products are rounded: that is inside the FP32 rule already.)
+//! 2. **Accumulation** in f32 (`CUBLAS_COMPUTE_32F*`): K rounded additions, bounded as in
+//!    [`tessera::reference`] by `C_TOL · √K · ε₃₂ · Σ|a'·b'|`.
+//! 3. **TF32 only: the device's own rounding of its f32 inputs.** `CUBLAS_COMPUTE_32F_FAST_TF32`
+//!    *allows* tensor cores; cuBLAS may round to nearest, truncate (the tensor core ignores the low 13
+//!    bits of an f32 operand), or pick an FP32 kernel that does not round at all. Against the
+//!    reference's round-to-nearest each input then differs by at most `2·u_tf32·|x|` (truncation: one
+//!    TF32 ulp ≤ 2⁻¹⁰·|x|; no rounding: ≤ u_tf32·|x|), each product by at most `(4u + 4u²)·|a'·b'|`, the
+//!    sum by at most that times `Σ|a'·b'|` — a worst case with no √K in it. The rule allows
+//!    `C_TOL · 2·u_tf32 · Σ|a'·b'|` = `8·u_tf32 · Σ|a'·b'|`: twice the worst case.
+//!
+//! So `tol = C_TOL · (√K · ε₃₂ + ρ) · Σ|a'·b'| + f32::MIN_POSITIVE` with `ρ = 2·u_tf32` for TF32 and
+//! `ρ = 0` for FP32, BF16 and FP16 (the device reads exactly the reference's inputs). For FP32 this is
+//! exactly tessera's FP32 rule.
+//!
+//! Why not `c · √K · u_in · Σ|a·b|` with the input format's unit roundoff: that shape bounds the error
+//! against the reference of the *unrounded* inputs. Against the rounded ones it only adds slack, and a
+//! lot: at K = 4096 it is `4 · 64 · 2⁻⁸ = 1.0 · Σ|a·b|` for BF16 and `0.125 · Σ|a·b|` for FP16/TF32,
+//! so a missing or doubled term (≈ Σ|a·b| / K) would pass unseen. The rule above catches one at
+//! K = 4096 for BF16 and FP16 (as tessera's FP32 rule does for FP32); for TF32 the device-rounding term
+//! `8·u_tf32 = 1/256` dominates and it catches one (on average) only for K below about 256.
+use half::{bf16, f16};
+use tessera::reference::{Mismatch, ReferenceProduct, C_TOL};
+
+/// The number formats a GEMM baseline multiplies in. Output and accumulation are f32 in all four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GemmPrecision {
+    /// f32 inputs, FP32 math (SGEMM; no tensor cores).
+    Fp32,
+    /// f32 inputs that the tensor cores read as TF32 (8-bit exponent, 10-bit mantissa).
+    Tf32,
+    /// `bf16` inputs (8-bit exponent, 7-bit mantissa).
+    Bf16,
+    /// `f16` inputs (5-bit exponent, 10-bit mantissa).
+    Fp16,
+}
+
+impl GemmPrecision {
+    /// Every precision, widest first.
+    pub const ALL: [GemmPrecision; 4] = [Self::Fp32, Self::Tf32, Self::Bf16, Self::Fp16];
+
+    /// A short lowercase name ("fp32", "tf32", "bf16", "fp16").
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Fp32 => "fp32",
+            Self::Tf32 => "tf32",
+            Self::Bf16 => "bf16",
+            Self::Fp16 => "fp16",
+        }
+    }
+
+    /// The unit roundoff `u = 2^-p` of the format the multiplier reads (p = significand bits with
+    /// the implicit one): f32 2⁻²⁴, TF32 2⁻¹¹, BF16 2⁻⁸, FP16 2⁻¹¹.
+    pub fn input_unit_roundoff(self) -> f64 {
+        match self {
+            Self::Fp32 => 2f64.powi(-24),
+            Self::Tf32 | Self::Fp16 => 2f64.powi(-11),
+            Self::Bf16 => 2f64.powi(-8),
+        }
+    }
+
+    /// `x` rounded (to nearest, ties to even) to the input format, as an f32 (every value of the
+    /// four formats is one exactly). The reference is computed from these values.
+    pub fn round_input(self, x: f32) -> f32 {
+        match self {
+            Self::Fp32 => x,
+            Self::Tf32 => round_to_tf32(x),
+            Self::Bf16 => bf16::from_f32(x).to_f32(),
+            Self::Fp16 => f16::from_f32(x).to_f32(),
+        }
+    }
+
+    /// The tolerance for one output element whose `k` products of rounded inputs sum to `abs_sum` in
+    /// absolute value (see the module documentation for the derivation).
+    pub fn tolerance(self, k: usize, abs_sum: f64) -> f64 {
+        let accumulation = (k.max(1) as f64).sqrt() * f64::from(f32::EPSILON);
+        let device_rounding = match self {
+            Self::Tf32 => 2.0 * self.input_unit_roundoff(),
+            Self::Fp32 | Self::Bf16 | Self::Fp16 => 0.0,
+        };
+        C_TOL * (accumulation + device_rounding) * abs_sum + f64::from(f32::MIN_POSITIVE)
+    }
+}
+
+/// `x` rounded to TF32 (10 mantissa bits), to nearest with ties to even, kept in an f32. NaN and the
+/// infinities pass through; values within half a TF32 ulp of `f32::MAX` round to infinity.
+pub fn round_to_tf32(x: f32) -> f32 {
+    if !x.is_finite() {
+        return x;
+    }
+    let bits = x.to_bits();
+    let lsb = (bits >> 13) & 1;
+    // A carry out of the mantissa correctly bumps the exponent (and reaches infinity past f32::MAX).
+    f32::from_bits(bits.wrapping_add(0x0FFF + lsb) & !0x1FFF)
+}
+
+/// Checks a row-major result `got` against `reference` (the f64 product of the rounded inputs)
+/// element by element with [`GemmPrecision::tolerance`]. NaN never passes; the lengths must agree.
+pub fn check_product(precision: GemmPrecision, got: &[f32], reference: &ReferenceProduct) -> Result<(), Mismatch> {
+    if got.len() != reference.value.len() || got.len() != reference.rows * reference.cols {
+        return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
+    }
+    let mut first: Option<Mismatch> = None;
+    let mut count = 0;
+    for (idx, (&g, (&v, &s))) in got.iter().zip(reference.value.iter().zip(&reference.abs_sum)).enumerate() {
+        let tol = precision.tolerance(reference.k, s);
+        // A NaN (in `got` or the reference) makes the comparison false: it fails.
+        if (f64::from(g) - v).abs() <= tol {
+            continue;
+        }
+        count += 1;
+        first.get_or_insert(Mismatch { row: idx / reference.cols, col: idx % reference.cols, got: g, expected: v, tolerance: tol, mismatches: 0 });
+    }
+    match first {
+        None => Ok(()),
+        Some(m) => Err(Mismatch { mismatches: count, ..m }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera::reference::matmul_reference;
+    use tessera::HostMatrix;
+
+    /// Uniform values in [-1, 1) from a xorshift generator (no GPU, no rand needed).
+    fn pseudo_random(len: usize, seed: u32) -> Vec<f32> {
+        let mut s = seed.wrapping_mul(2_654_435_761).max(1);
+        (0..len)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                (s as f32 / u32::MAX as f32) * 2.0 - 1.0
+            })
+            .collect()
+    }
+
+    /// The rounded inputs as matrices, and their f64 reference.
+    fn rounded(p: GemmPrecision, (m, n, k): (usize, usize, usize), seed: u32) -> (HostMatrix, HostMatrix, ReferenceProduct) {
+        let a: Vec<f32> = pseudo_random(m * k, seed).into_iter().map(|x| p.round_input(x)).collect();
+        let b: Vec<f32> = pseudo_random(k * n, seed + 1).into_iter().map(|x| p.round_input(x)).collect();
+        let (a, b) = (HostMatrix::new(m, k, a).unwrap(), HostMatrix::new(k, n, b).unwrap());
+        let r = matmul_reference(&a, &b);
+        (a, b, r)
+    }
+
+    /// A pessimistic model of a tensor-core GEMM: exact products, summed in blocks of `block` terms
+    /// whose sum is truncated (rounded toward zero) to f32 before it joins an f32 accumulator that is
+    /// itself truncated after every block. `input` maps each stored f32 to what the multiplier reads.
+    fn truncating_gemm(a: &HostMatrix, b: &HostMatrix, block: usize, input: impl Fn(f32) -> f32) -> Vec<f32> {
+        fn rz(x: f64) -> f32 {
+            let r = x as f32; // round to nearest; step back toward zero if it went past
+            if (r as f64).abs() > x.abs() { f32::from_bits(r.to_bits() - 1) } else { r }
+        }
+        let (m, n, k) = (a.rows, b.cols, a.cols);
+        let mut c = vec![0f32; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = 0f32;
+                for p0 in (0..k).step_by(block) {
+                    let blk: f64 = (p0..(p0 + block).min(k)).map(|p| f64::from(input(a.get(i, p))) * f64::from(input(b.get(p, j)))).sum();
+                    acc = rz(f64::from(acc) + f64::from(rz(blk)));
+                }
+                c[i * n + j] = acc;
+            }
+        }
+        c
+    }
+
+    fn truncate_to_tf32(x: f32) -> f32 {
+        f32::from_bits(x.to_bits() & !0x1FFF)
+    }
+
+    #[test]
+    fn tf32_rounding_is_to_nearest_even() {
+        let ulp = 2f32.powi(-10);
+        assert_eq!(round_to_tf32(1.0), 1.0);
+        assert_eq!(round_to_tf32(1.0 + 0.75 * ulp), 1.0 + ulp);
+        assert_eq!(round_to_tf32(1.0 + 0.25 * ulp), 1.0);
+        assert_eq!(round_to_tf32(1.0 + 0.5 * ulp), 1.0, "tie to even (down)");
+        assert_eq!(round_to_tf32(1.0 + 1.5 * ulp), 1.0 + 2.0 * ulp, "tie to even (up)");
+        assert_eq!(round_to_tf32(-(1.0 + 0.75 * ulp)), -(1.0 + ulp));
+        assert_eq!(round_to_tf32(2.0 - 0.25 * ulp), 2.0, "carry into the exponent");
+        assert_eq!(round_to_tf32(f32::MAX), f32::INFINITY);
+        assert!(round_to_tf32(f32::NAN).is_nan());
+        assert_eq!(round_to_tf32(f32::NEG_INFINITY), f32::NEG_INFINITY);
+        // Every result has its low 13 bits clear, and is within half a TF32 ulp.
+        for x in pseudo_random(10_000, 7) {
+            let r = round_to_tf32(x);
+            assert_eq!(r.to_bits() & 0x1FFF, 0);
+            assert!(((r - x) / x).abs() <= 2f32.powi(-11));
+        }
+    }
+
+    #[test]
+    fn fp32_rule_is_tesseras() {
+        for (k, s) in [(1, 1.0), (4096, 1000.0), (519, 3.5)] {
+            assert_eq!(GemmPrecision::Fp32.tolerance(k, s), tessera::reference::tolerance(k, s));
+        }
+    }
+
+    #[test]
+    fn rounded_inputs_are_exact_in_their_format() {
+        for x in pseudo_random(1000, 9) {
+            assert_eq!(f32::from(bf16::from_f32(GemmPrecision::Bf16.round_input(x))), GemmPrecision::Bf16.round_input(x));
+            assert_eq!(f32::from(f16::from_f32(GemmPrecision::Fp16.round_input(x))), GemmPrecision::Fp16.round_input(x));
+            assert_eq!(GemmPrecision::Tf32.round_input(x).to_bits() & 0x1FFF, 0);
+        }
+    }
+
+    /// The modelled device (truncating block sums, and for TF32 truncating or not rounding its inputs)
+    /// passes, and so does a plain f32 loop over the rounded inputs.
+    #[test]
+    fn modelled_device_results_pass() {
+        for p in [GemmPrecision::Tf32, GemmPrecision::Bf16, GemmPrecision::Fp16] {
+            for (shape, seed) in [((4, 4, 4096), 11), ((9, 7, 519), 12), ((3, 5, 1), 13)] {
+                let (a, b, r) = rounded(p, shape, seed);
+                for block in [1, 8, 16, 32] {
+                    let got = truncating_gemm(&a, &b, block, |x| x);
+                    check_product(p, &got, &r).unwrap_or_else(|e| panic!("{p:?} {shape:?} block {block}: {e}"));
+                }
+                if p == GemmPrecision::Tf32 {
+                    // The device truncates the unrounded f32 inputs, or does not round them at all.
+                    let (a0, b0) = (
+                        HostMatrix::new(shape.0, shape.2, pseudo_random(shape.0 * shape.2, seed)).unwrap(),
+                        HostMatrix::new(shape.2, shape.1, pseudo_random(shape.2 * shape.1, seed + 1)).unwrap(),
+                    );
+                    check_product(p, &truncating_gemm(&a0, &b0, 16, truncate_to_tf32), &r).unwrap();
+                    check_product(p, &truncating_gemm(&a0, &b0, 16, |x| x), &r).unwrap();
+                }
+            }
+        }
+    }
+
+    /// The rule still catches a missing term of a K = 4096 dot product for BF16 and FP16, and of a
+    /// K = 64 one for TF32; and catches reading the inputs in the wrong format.
+    #[test]
+    fn a_missing_term_is_caught() {
+        for (p, k) in [(GemmPrecision::Bf16, 4096), (GemmPrecision::Fp16, 4096), (GemmPrecision::Tf32, 64)] {
+            let (a, b, r) = rounded(p, (4, 4, k), 21);
+            let short: Vec<f32> = (0..16).map(|idx| (0..k - 1).map(|q| a.get(idx / 4, q) * b.get(q, idx % 4)).sum()).collect();
+            let err = check_product(p, &short, &r).unwrap_err();
+            assert!(err.mismatches >= 8, "{p:?}: only {} of 16 elements flagged", err.mismatches);
+        }
+        // BF16 data reference, result computed from the unrounded f32 values (as if the device had
+        // been handed the wrong type or skipped the conversion).
+        let (_, _, r) = rounded(GemmPrecision::Bf16, (4, 4, 512), 31);
+        let (a0, b0) = (HostMatrix::new(4, 512, pseudo_random(2048, 31)).unwrap(), HostMatrix::new(512, 4, pseudo_random(2048, 32)).unwrap());
+        let unrounded = truncating_gemm(&a0, &b0, 1, |x| x);
+        assert!(check_product(GemmPrecision::Bf16, &unrounded, &r).unwrap_err().mismatches >= 8);
+    }
+
+    #[test]
+    fn nan_and_wrong_length_never_pass() {
+        let (_, _, r) = rounded(GemmPrecision::Fp16, (2, 2, 3), 41);
+        let mut got: Vec<f32> = r.value.iter().map(|&v| v as f32).collect();
+        check_product(GemmPrecision::Fp16, &got, &r).unwrap();
+        got[3] = f32::NAN;
+        assert_eq!(check_product(GemmPrecision::Fp16, &got, &r).unwrap_err().mismatches, 1);
+        assert!(check_product(GemmPrecision::Fp16, &got[..3], &r).is_err());
+    }
+}

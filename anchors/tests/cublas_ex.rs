@@ -1,0 +1,140 @@
+//! GPU parity of the `cublasGemmEx` baselines: each precision against the f64 reference of its
+//! rounded inputs, with `GemmPrecision::tolerance` (anchors/src/precision.rs says why that rule).
+//!
+//! Without a GPU every trial is reported as *ignored* with one `skipped: no CUDA device` line, as in
+//! the tests crate (tests/src/lib.rs; its helpers are repeated here because that crate depends on
+//! this one).
+use std::sync::OnceLock;
+
+use half::{bf16, f16};
+use libtest_mimic::{Arguments, Failed, Trial};
+use rand::{rngs::StdRng, Rng, SeedableRng};
+use tessera::reference::matmul_reference;
+use tessera::{DeviceBuffer, Gpu, HostMatrix};
+use tessera_anchors::{check_product, Cublas, GemmPrecision};
+
+/// The test process's GPU, opened once; `Err` holds why there is none.
+fn gpu() -> Result<&'static Gpu, &'static str> {
+    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+    GPU.get_or_init(|| Gpu::new(0).map_err(|e| e.to_string())).as_ref().map_err(|e| e.as_str())
+}
+
+/// A test that needs a GPU: ignored when there is none.
+fn gpu_trial(name: impl Into<String>, body: impl FnOnce(&Gpu) -> Result<(), String> + Send + 'static) -> Trial {
+    let available = gpu().is_ok();
+    Trial::test(name, move || match gpu() {
+        Ok(g) => body(g).map_err(Failed::from),
+        Err(why) => Err(Failed::from(format!("no GPU: {why}"))),
+    })
+    .with_ignored_flag(!available)
+}
+
+/// A seeded generator: `TESSERA_SEED` when set (to reproduce a failure), otherwise fresh each run.
+fn rng(salt: u64) -> (StdRng, u64) {
+    let seed = std::env::var("TESSERA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
+    });
+    (StdRng::seed_from_u64(seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15)), seed)
+}
+
+/// (M, N, K): edge cases, odd leading dimensions (cuBLAS's non-tensor-core fallbacks for 16-bit
+/// inputs), multiples of 8 (its tensor-core kernels), and K = 4096, where the rule still catches a
+/// missing term for BF16 and FP16.
+const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (130, 72, 300), (512, 512, 512), (1000, 1037, 519), (4096, 64, 4096)];
+
+const PRECISIONS: [GemmPrecision; 4] = GemmPrecision::ALL;
+
+fn check(gpu: &Gpu, p: GemmPrecision, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
+    let (mut rng, seed) = rng((m * 31 + n * 7 + k) as u64 ^ p as u64);
+    let e = |e: &dyn std::fmt::Display| format!("{} {m}×{n}×{k}: {e}", p.label());
+    // Uniform in [-1, 1): never zeros, which would hide unwritten outputs.
+    let a: Vec<f32> = (0..m * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+    let b: Vec<f32> = (0..k * n).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+    // The reference multiplies the inputs as the precision rounds them (TF32: to nearest; the rule
+    // allows for the device rounding them otherwise).
+    let round = |v: &[f32]| v.iter().map(|&x| p.round_input(x)).collect::<Vec<f32>>();
+    let reference = matmul_reference(&HostMatrix::new(m, k, round(&a)).map_err(|x| e(&x))?, &HostMatrix::new(k, n, round(&b)).map_err(|x| e(&x))?);
+
+    let cublas = Cublas::new(gpu).map_err(|x| e(&x))?;
+    let mut dc = DeviceBuffer::from_host(gpu, &vec![f32::NAN; m * n]).map_err(|x| e(&x))?;
+    match p {
+        GemmPrecision::Fp32 | GemmPrecision::Tf32 => {
+            // TF32 gets the unrounded f32 values: the rounding is cuBLAS's to do.
+            let (da, db) = (DeviceBuffer::from_host(gpu, &a).map_err(|x| e(&x))?, DeviceBuffer::from_host(gpu, &b).map_err(|x| e(&x))?);
+            cublas.gemm_f32_inputs(p, &da, &db, &mut dc, m, n, k).map_err(|x| e(&x))?;
+        }
+        GemmPrecision::Bf16 => {
+            let conv = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<_>>();
+            let da = DeviceBuffer::from_host(gpu, &conv(&a)).map_err(|x| e(&x))?;
+            let db = DeviceBuffer::from_host(gpu, &conv(&b)).map_err(|x| e(&x))?;
+            cublas.gemm_bf16(&da, &db, &mut dc, m, n, k).map_err(|x| e(&x))?;
+        }
+        GemmPrecision::Fp16 => {
+            let conv = |v: &[f32]| v.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>();
+            let da = DeviceBuffer::from_host(gpu, &conv(&a)).map_err(|x| e(&x))?;
+            let db = DeviceBuffer::from_host(gpu, &conv(&b)).map_err(|x| e(&x))?;
+            cublas.gemm_f16(&da, &db, &mut dc, m, n, k).map_err(|x| e(&x))?;
+        }
+    }
+    gpu.synchronize().map_err(|x| e(&x))?;
+    let got = dc.to_host(gpu).map_err(|x| e(&x))?;
+    check_product(p, &got, &reference).map_err(|x| format!("{} (TESSERA_SEED={seed})", e(&x)))
+}
+
+/// K = 0: C is the zero matrix (written, not left as it was).
+fn k_zero(gpu: &Gpu, p: GemmPrecision) -> Result<(), String> {
+    let e = |e: &dyn std::fmt::Display| format!("{} k = 0: {e}", p.label());
+    let cublas = Cublas::new(gpu).map_err(|x| e(&x))?;
+    let mut dc = DeviceBuffer::from_host(gpu, &[f32::NAN; 15]).map_err(|x| e(&x))?;
+    match p {
+        GemmPrecision::Fp32 | GemmPrecision::Tf32 => {
+            let empty = DeviceBuffer::<f32>::zeros(gpu, 0).map_err(|x| e(&x))?;
+            cublas.gemm_f32_inputs(p, &empty, &empty, &mut dc, 3, 5, 0)
+        }
+        GemmPrecision::Bf16 => {
+            let empty = DeviceBuffer::<bf16>::zeros(gpu, 0).map_err(|x| e(&x))?;
+            cublas.gemm_bf16(&empty, &empty, &mut dc, 3, 5, 0)
+        }
+        GemmPrecision::Fp16 => {
+            let empty = DeviceBuffer::<f16>::zeros(gpu, 0).map_err(|x| e(&x))?;
+            cublas.gemm_f16(&empty, &empty, &mut dc, 3, 5, 0)
+        }
+    }
+    .map_err(|x| e(&x))?;
+    let got = dc.to_host(gpu).map_err(|x| e(&x))?;
+    if got.iter().all(|&x| x == 0.0) { Ok(()) } else { Err(e(&format!("{got:?}"))) }
+}
+
+/// A wrong shape is refused before cuBLAS runs, and C is left untouched.
+fn wrong_shape(gpu: &Gpu) -> Result<(), String> {
+    let e = |e: &dyn std::fmt::Display| format!("wrong shape: {e}");
+    let cublas = Cublas::new(gpu).map_err(|x| e(&x))?;
+    let a = DeviceBuffer::from_host(gpu, &[bf16::ONE; 6]).map_err(|x| e(&x))?;
+    let mut c = DeviceBuffer::from_host(gpu, &[7.0f32; 8]).map_err(|x| e(&x))?;
+    match cublas.gemm_bf16(&a, &a, &mut c, 2, 4, 3) {
+        Err(tessera_anchors::AnchorError::Tessera(tessera::Error::BufferTooSmall { name: "B", len: 6, needed: 12, .. })) => {}
+        other => return Err(e(&format!("expected BufferTooSmall for B, got {other:?}"))),
+    }
+    let got = c.to_host(gpu).map_err(|x| e(&x))?;
+    if got == [7.0; 8] { Ok(()) } else { Err(e(&format!("C changed: {got:?}"))) }
+}
+
+fn main() {
+    let mut trials = Vec::new();
+    for p in PRECISIONS {
+        for shape in SHAPES {
+            let name = format!("cublas_ex_{}_{}x{}x{}", p.label(), shape.0, shape.1, shape.2);
+            trials.push(gpu_trial(name, move |g| check(g, p, shape)));
+        }
+        trials.push(gpu_trial(format!("cublas_ex_{}_k0_gives_zeros", p.label()), move |g| k_zero(g, p)));
+    }
+    trials.push(gpu_trial("cublas_ex_wrong_shape_is_refused", wrong_shape));
+
+    let skipped = trials.iter().filter(|t| t.has_ignored_flag()).count();
+    if let Err(why) = gpu() {
+        if skipped > 0 {
+            println!("skipped: no CUDA device ({why}) — {skipped} GPU test(s) not run, reported as ignored");
+        }
+    }
+    libtest_mimic::run(&Arguments::from_args(), trials).exit()
+}
