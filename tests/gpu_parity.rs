@@ -6,7 +6,8 @@ use libtest_mimic::Trial;
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, HostMatrix};
 use tessera_anchors::{Cublas, CudaC};
-use tessera_tests::{gpu_trial, poisoned_matrix, random_matrix, random_vec, rng, run, PARITY_SHAPES};
+use tessera::catalogue::random::operands;
+use tessera_tests::{gpu_trial, poisoned_matrix, run, seed, PARITY_SHAPES};
 
 /// Which implementation computes the product.
 #[derive(Clone, Copy, Debug)]
@@ -17,8 +18,8 @@ enum Impl {
 }
 
 fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
-    let mut rng = rng((m * 31 + n * 7 + k) as u64);
-    let (a, b) = (random_matrix(&mut rng, m, k), random_matrix(&mut rng, k, n));
+    let seed = seed((m * 31 + n * 7 + k) as u64);
+    let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
     let err = |e: &dyn std::fmt::Display| e.to_string();
     let (da, db) = (DeviceMatrix::from_host(gpu, &a).map_err(|e| err(&e))?, DeviceMatrix::from_host(gpu, &b).map_err(|e| err(&e))?);
     let mut dc = poisoned_matrix(gpu, m, n)?;
@@ -33,8 +34,8 @@ fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Resu
 }
 
 fn check_vec_add(gpu: &Gpu, len: usize, scalar: bool) -> Result<(), String> {
-    let mut rng = rng(len as u64);
-    let (a, b) = (random_vec(&mut rng, len), random_vec(&mut rng, len));
+    let seed = seed(len as u64);
+    let (a, b) = (operands(len, seed), operands(len, !seed));
     let err = |e: tessera::Error| e.to_string();
     let (da, db) = (DeviceBuffer::from_host(gpu, &a).map_err(err)?, DeviceBuffer::from_host(gpu, &b).map_err(err)?);
     let mut dc = DeviceBuffer::from_host(gpu, &vec![f32::NAN; len]).map_err(err)?;

@@ -4,10 +4,12 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::{Algo, Gpu};
-use tessera_tests::{gpu_trial, run, seeded_matrix};
+use tessera::catalogue::random::operands;
+use tessera::HostMatrix;
+use tessera_tests::{gpu_trial, run};
 
 fn product_matches(gpu: &Gpu, algo: Algo, (m, n, k): (usize, usize, usize), seed: u64) -> Result<(), TestCaseError> {
-    let (a, b) = (seeded_matrix(m, k, seed), seeded_matrix(k, n, seed.rotate_left(17)));
+    let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, seed.rotate_left(17)));
     let c = gpu.matmul_host(algo, &a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;
     check_matmul(&c, &matmul_reference(&a, &b)).map_err(|e| TestCaseError::fail(format!("{}×{}×{}: {e}", m, n, k)))
 }
@@ -32,7 +34,7 @@ fn main() {
         let mut runner = TestRunner::new(Config { cases: 64, failure_persistence: None, ..Config::default() });
         runner
             .run(&(0usize..200_000, any::<u64>()), |(len, seed)| {
-                let (a, b) = (seeded_matrix(1, len, seed).data, seeded_matrix(1, len, !seed).data);
+                let (a, b) = (operands(len, seed), operands(len, !seed));
                 let c = gpu.vec_add_host(&a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let exact = c.len() == len && c.iter().zip(a.iter().zip(&b)).all(|(c, (a, b))| c.to_bits() == (a + b).to_bits());
                 prop_assert!(exact, "vec_add of length {} differs from the CPU sum", len);

@@ -4,7 +4,7 @@
 use libtest_mimic::{Failed, Trial};
 use tessera::pipeline::{MapKernel, Pipeline, PipelinePlan};
 use tessera::{Error, Gpu, PinnedBuffer};
-use tessera_tests::{gpu_trial, rng, run};
+use tessera_tests::{gpu_trial, run, seed};
 
 const KERNEL: MapKernel = MapKernel::IteratedFma { iters: 50, a: 0.999, b: 0.001 };
 
@@ -15,7 +15,7 @@ fn s(e: Error) -> String {
 /// A pinned buffer of `len` random values in [-1, 1), and a NaN-filled output of the same length.
 fn buffers(g: &Gpu, len: usize, salt: u64) -> Result<(PinnedBuffer<f32>, PinnedBuffer<f32>), String> {
     let mut input = PinnedBuffer::zeros(g, len).map_err(s)?;
-    input.as_mut_slice().map_err(s)?.copy_from_slice(&tessera_tests::random_vec(&mut rng(salt), len));
+    input.as_mut_slice().map_err(s)?.copy_from_slice(&tessera::catalogue::random::operands(len, seed(salt)));
     let mut output = PinnedBuffer::zeros(g, len).map_err(s)?;
     output.as_mut_slice().map_err(s)?.fill(f32::NAN);
     Ok((input, output))

@@ -1,5 +1,5 @@
 //! cuBLAS GEMMs with f32 output and f32 accumulation through `cublasGemmEx`: the same-precision
-//! baselines for tessera's tensor-core kernels, one per [`GemmPrecision`]:
+//! baselines for tessera's tensor-core kernels, one per [`Precision`]:
 //!
 //! | method | A, B | C | compute type |
 //! |---|---|---|---|
@@ -20,7 +20,7 @@ use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, ValidAsZero
 use half::{bf16, f16};
 use tessera::DeviceBuffer;
 
-use crate::{AnchorError, Cublas, GemmPrecision, Result};
+use crate::{AnchorError, Cublas, Precision, Result};
 
 /// The validated dimensions of one GEMM: `A` is m×k, `B` k×n, `C` m×n, all row-major.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +88,7 @@ impl GemmExInput for f16 {
 
 impl Cublas {
     /// `C = A · B` (row-major), f32 inputs, plain FP32 math through `cublasGemmEx`
-    /// (`CUBLAS_COMPUTE_32F`): the [`GemmPrecision::Fp32`] row, on buffers like the others.
+    /// (`CUBLAS_COMPUTE_32F`): the [`Precision::Fp32`] row, on buffers like the others.
     pub fn gemm_f32(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>, m: usize, n: usize, k: usize) -> Result<()> {
         self.gemm_ex("cuBLAS gemm_f32", a, b, c, (m, n, k), blas_sys::cublasComputeType_t::CUBLAS_COMPUTE_32F)
     }
@@ -109,12 +109,12 @@ impl Cublas {
         self.gemm_ex("cuBLAS gemm_f16", a, b, c, (m, n, k), blas_sys::cublasComputeType_t::CUBLAS_COMPUTE_32F)
     }
 
-    /// The f32-input GEMM of `precision` ([`GemmPrecision::Fp32`] or [`GemmPrecision::Tf32`]);
+    /// The f32-input GEMM of `precision` ([`Precision::Fp32`] or [`Precision::Tf32`]);
     /// [`tessera::Error::InvalidArgument`] for the 16-bit precisions, whose inputs are other types.
     #[allow(clippy::too_many_arguments)] // the arguments of gemm_f32 / gemm_tf32, plus the precision
     pub fn gemm_f32_inputs(
         &self,
-        precision: GemmPrecision,
+        precision: Precision,
         a: &DeviceBuffer<f32>,
         b: &DeviceBuffer<f32>,
         c: &mut DeviceBuffer<f32>,
@@ -123,9 +123,9 @@ impl Cublas {
         k: usize,
     ) -> Result<()> {
         match precision {
-            GemmPrecision::Fp32 => self.gemm_f32(a, b, c, m, n, k),
-            GemmPrecision::Tf32 => self.gemm_tf32(a, b, c, m, n, k),
-            GemmPrecision::Bf16 | GemmPrecision::Fp16 => Err(tessera::Error::InvalidArgument {
+            Precision::Fp32 => self.gemm_f32(a, b, c, m, n, k),
+            Precision::Tf32 => self.gemm_tf32(a, b, c, m, n, k),
+            Precision::Bf16 | Precision::Fp16 => Err(tessera::Error::InvalidArgument {
                 op: "cuBLAS gemm_f32_inputs",
                 detail: format!("{} takes {} inputs: use gemm_bf16 / gemm_f16", precision.label(), precision.label()),
             }

@@ -4,11 +4,11 @@
 //!   compiled at run time by NVRTC for the device, launched with the identical configuration. The ratio
 //!   Rust ÷ CUDA C isolates the compiler (rustc's NVPTX backend vs NVCC's front end).
 //! - [`Cublas`]: cuBLAS SGEMM in plain FP32 (no TF32), the vendor's ceiling; and (module
-//!   [`cublas_ex`]) `cublasGemmEx` with f32 output and accumulation in each [`GemmPrecision`] —
+//!   [`cublas_ex`]) `cublasGemmEx` with f32 output and accumulation in each [`Precision`] —
 //!   FP32, TF32, BF16, FP16 — the same-precision baselines of the tensor-core kernels.
 //!
-//! [`precision`] holds the precisions, their input rounding and the tolerance rule their results
-//! are checked with.
+//! The precisions, their input rounding and their tolerance rule are the catalogue's
+//! (`tessera::catalogue::precision`).
 use std::sync::Arc;
 
 use cudarc::cublas::{sys as blas_sys, CudaBlas, Gemm, GemmConfig};
@@ -19,10 +19,9 @@ use tessera::MatmulShape;
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu};
 
 pub mod cublas_ex;
-pub mod precision;
 
 pub use cublas_ex::GemmDims;
-pub use precision::{check_product, round_to_tf32, GemmPrecision};
+pub use tessera::catalogue::precision::Precision;
 
 /// What can go wrong building or running an anchor.
 #[derive(Debug, thiserror::Error)]

@@ -14,12 +14,13 @@
 //! - [`shape`]: [`MatmulShape`] and its checks;
 //! - [`tuning`]: the `Auto` rule;
 //! - [`launch`]: grid rules ([`LaunchDims`]);
-//! - [`matrix`], [`random`], [`reference`]: host matrices, the shared operand generator, the f64
-//!   reference and the tolerance rule.
+//! - [`matrix`], [`random`], [`reference`], [`precision`]: host matrices, the shared operand
+//!   generator, the f64 reference and the tolerance rules (FP32, and per input precision).
 pub mod algo;
 pub mod entries;
 pub mod launch;
 pub mod matrix;
+pub mod precision;
 pub mod random;
 pub mod reference;
 pub mod shape;
@@ -28,5 +29,6 @@ pub mod tuning;
 pub use algo::{Algo, MatmulKernel, MATMUL_KERNELS};
 pub use launch::LaunchDims;
 pub use matrix::HostMatrix;
+pub use precision::Precision;
 pub use shape::{MatmulShape, ShapeError};
 pub use tessera_kernels::launch::TileConfig;

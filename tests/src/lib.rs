@@ -2,7 +2,6 @@
 use std::sync::OnceLock;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use rand::{rngs::StdRng, Rng, SeedableRng};
 use tessera::{DeviceMatrix, Gpu, HostMatrix};
 
 /// The test process's GPU, opened once; `Err` holds why there is none.
@@ -32,30 +31,10 @@ pub fn run(trials: Vec<Trial>) -> ! {
     libtest_mimic::run(&Arguments::from_args(), trials).exit()
 }
 
-/// A seeded generator: `TESSERA_SEED` when set (to reproduce a failure), otherwise fresh each run.
-/// The seed is printed so any failure can be replayed.
-pub fn rng(salt: u64) -> StdRng {
-    let seed = std::env::var("TESSERA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
-    });
-    StdRng::seed_from_u64(seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
-/// Uniform values in [-1, 1): never zeros, which would hide unwritten outputs.
-pub fn random_matrix(rng: &mut StdRng, rows: usize, cols: usize) -> HostMatrix {
-    HostMatrix::from_fn(rows, cols, |_, _| rng.random_range(-1.0f32..1.0))
-}
-
-/// A matrix of uniform values in [-1, 1) determined by `seed` (for property tests, whose runner
-/// supplies and reports the seed).
-pub fn seeded_matrix(rows: usize, cols: usize, seed: u64) -> HostMatrix {
-    random_matrix(&mut StdRng::seed_from_u64(seed), rows, cols)
-}
-
-/// Uniform values in [-1, 1).
-pub fn random_vec(rng: &mut StdRng, len: usize) -> Vec<f32> {
-    (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect()
-}
+/// The seed of one test's operands: `TESSERA_SEED` when set (to replay a failure), otherwise fresh
+/// each run; print it with any failure. The operands themselves come from the catalogue's one
+/// generator (`HostMatrix::random`, `random::operands`), as in every suite.
+pub use tessera::catalogue::random::run_seed as seed;
 
 /// A `rows × cols` device matrix filled with NaN, so any element a kernel fails to write is caught.
 pub fn poisoned_matrix(gpu: &Gpu, rows: usize, cols: usize) -> Result<DeviceMatrix, String> {

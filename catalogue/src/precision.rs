@@ -2,12 +2,12 @@
 //! comparing a result with the f64 reference of the **rounded** inputs.
 //!
 //! An anchor-side stand-in for the `Precision` enum that is coming in the main crate; the rule
-//! ([`GemmPrecision::tolerance`]) is written down once, here, so the tensor-core kernels can use the
+//! ([`Precision::tolerance`]) is written down once, here, so the tensor-core kernels can use the
 //! same one when the enum moves.
 //!
 //! # The tolerance rule
 //! The reference is `Σₖ a'ᵢₖ·b'ₖⱼ` in f64 over the inputs already rounded to the format the multiplier
-//! reads (`a' = round(a)`: [`GemmPrecision::round_input`]), so the input rounding itself is *not* an
+//! reads (`a' = round(a)`: [`Precision::round_input`]), so the input rounding itself is *not* an
 //! error the check has to allow for. What is left between a device result and that reference:
 //!
 //! 1. **Products.** Two TF32/FP16 significands (11 bits) or BF16 ones (8 bits) multiply into at most
@@ -33,11 +33,11 @@
 //! K = 4096 for BF16 and FP16 (as tessera's FP32 rule does for FP32); for TF32 the device-rounding term
 //! `8·u_tf32 = 1/256` dominates and it catches one (on average) only for K below about 256.
 use half::{bf16, f16};
-use tessera::reference::{Mismatch, ReferenceProduct, C_TOL};
+use crate::reference::{Mismatch, ReferenceProduct, C_TOL};
 
 /// The number formats a GEMM baseline multiplies in. Output and accumulation are f32 in all four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GemmPrecision {
+pub enum Precision {
     /// f32 inputs, FP32 math (SGEMM; no tensor cores).
     Fp32,
     /// f32 inputs that the tensor cores read as TF32 (8-bit exponent, 10-bit mantissa).
@@ -48,9 +48,9 @@ pub enum GemmPrecision {
     Fp16,
 }
 
-impl GemmPrecision {
+impl Precision {
     /// Every precision, widest first.
-    pub const ALL: [GemmPrecision; 4] = [Self::Fp32, Self::Tf32, Self::Bf16, Self::Fp16];
+    pub const ALL: [Precision; 4] = [Self::Fp32, Self::Tf32, Self::Bf16, Self::Fp16];
 
     /// A short lowercase name ("fp32", "tf32", "bf16", "fp16").
     pub fn label(self) -> &'static str {
@@ -108,8 +108,8 @@ pub fn round_to_tf32(x: f32) -> f32 {
 }
 
 /// Checks a row-major result `got` against `reference` (the f64 product of the rounded inputs)
-/// element by element with [`GemmPrecision::tolerance`]. NaN never passes; the lengths must agree.
-pub fn check_product(precision: GemmPrecision, got: &[f32], reference: &ReferenceProduct) -> Result<(), Mismatch> {
+/// element by element with [`Precision::tolerance`]. NaN never passes; the lengths must agree.
+pub fn check_product(precision: Precision, got: &[f32], reference: &ReferenceProduct) -> Result<(), Mismatch> {
     if got.len() != reference.value.len() || got.len() != reference.rows * reference.cols {
         return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
     }
@@ -133,24 +133,15 @@ pub fn check_product(precision: GemmPrecision, got: &[f32], reference: &Referenc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera::reference::matmul_reference;
-    use tessera::HostMatrix;
+    use crate::reference::matmul_reference;
+    use crate::HostMatrix;
 
-    /// Uniform values in [-1, 1) from a xorshift generator (no GPU, no rand needed).
     fn pseudo_random(len: usize, seed: u32) -> Vec<f32> {
-        let mut s = seed.wrapping_mul(2_654_435_761).max(1);
-        (0..len)
-            .map(|_| {
-                s ^= s << 13;
-                s ^= s >> 17;
-                s ^= s << 5;
-                (s as f32 / u32::MAX as f32) * 2.0 - 1.0
-            })
-            .collect()
+        crate::random::operands(len, seed as u64)
     }
 
     /// The rounded inputs as matrices, and their f64 reference.
-    fn rounded(p: GemmPrecision, (m, n, k): (usize, usize, usize), seed: u32) -> (HostMatrix, HostMatrix, ReferenceProduct) {
+    fn rounded(p: Precision, (m, n, k): (usize, usize, usize), seed: u32) -> (HostMatrix, HostMatrix, ReferenceProduct) {
         let a: Vec<f32> = pseudo_random(m * k, seed).into_iter().map(|x| p.round_input(x)).collect();
         let b: Vec<f32> = pseudo_random(k * n, seed + 1).into_iter().map(|x| p.round_input(x)).collect();
         let (a, b) = (HostMatrix::new(m, k, a).unwrap(), HostMatrix::new(k, n, b).unwrap());
@@ -209,16 +200,16 @@ mod tests {
     #[test]
     fn fp32_rule_is_tesseras() {
         for (k, s) in [(1, 1.0), (4096, 1000.0), (519, 3.5)] {
-            assert_eq!(GemmPrecision::Fp32.tolerance(k, s), tessera::reference::tolerance(k, s));
+            assert_eq!(Precision::Fp32.tolerance(k, s), crate::reference::tolerance(k, s));
         }
     }
 
     #[test]
     fn rounded_inputs_are_exact_in_their_format() {
         for x in pseudo_random(1000, 9) {
-            assert_eq!(f32::from(bf16::from_f32(GemmPrecision::Bf16.round_input(x))), GemmPrecision::Bf16.round_input(x));
-            assert_eq!(f32::from(f16::from_f32(GemmPrecision::Fp16.round_input(x))), GemmPrecision::Fp16.round_input(x));
-            assert_eq!(GemmPrecision::Tf32.round_input(x).to_bits() & 0x1FFF, 0);
+            assert_eq!(f32::from(bf16::from_f32(Precision::Bf16.round_input(x))), Precision::Bf16.round_input(x));
+            assert_eq!(f32::from(f16::from_f32(Precision::Fp16.round_input(x))), Precision::Fp16.round_input(x));
+            assert_eq!(Precision::Tf32.round_input(x).to_bits() & 0x1FFF, 0);
         }
     }
 
@@ -226,14 +217,14 @@ mod tests {
     /// passes, and so does a plain f32 loop over the rounded inputs.
     #[test]
     fn modelled_device_results_pass() {
-        for p in [GemmPrecision::Tf32, GemmPrecision::Bf16, GemmPrecision::Fp16] {
+        for p in [Precision::Tf32, Precision::Bf16, Precision::Fp16] {
             for (shape, seed) in [((4, 4, 4096), 11), ((9, 7, 519), 12), ((3, 5, 1), 13)] {
                 let (a, b, r) = rounded(p, shape, seed);
                 for block in [1, 8, 16, 32] {
                     let got = truncating_gemm(&a, &b, block, |x| x);
                     check_product(p, &got, &r).unwrap_or_else(|e| panic!("{p:?} {shape:?} block {block}: {e}"));
                 }
-                if p == GemmPrecision::Tf32 {
+                if p == Precision::Tf32 {
                     // The device truncates the unrounded f32 inputs, or does not round them at all.
                     let (a0, b0) = (
                         HostMatrix::new(shape.0, shape.2, pseudo_random(shape.0 * shape.2, seed)).unwrap(),
@@ -247,10 +238,10 @@ mod tests {
     }
 
     /// The rule still catches a missing term of a K = 4096 dot product for BF16 and FP16, and of a
-    /// K = 64 one for TF32; and catches reading the inputs in the wrong format.
+    /// K = 16 one for TF32 (its input rounding allowance is 8·2⁻¹¹ of Σ|a·b|); and catches reading the inputs in the wrong format.
     #[test]
     fn a_missing_term_is_caught() {
-        for (p, k) in [(GemmPrecision::Bf16, 4096), (GemmPrecision::Fp16, 4096), (GemmPrecision::Tf32, 64)] {
+        for (p, k) in [(Precision::Bf16, 4096), (Precision::Fp16, 4096), (Precision::Tf32, 16)] {
             let (a, b, r) = rounded(p, (4, 4, k), 21);
             let short: Vec<f32> = (0..16).map(|idx| (0..k - 1).map(|q| a.get(idx / 4, q) * b.get(q, idx % 4)).sum()).collect();
             let err = check_product(p, &short, &r).unwrap_err();
@@ -258,19 +249,19 @@ mod tests {
         }
         // BF16 data reference, result computed from the unrounded f32 values (as if the device had
         // been handed the wrong type or skipped the conversion).
-        let (_, _, r) = rounded(GemmPrecision::Bf16, (4, 4, 512), 31);
+        let (_, _, r) = rounded(Precision::Bf16, (4, 4, 512), 31);
         let (a0, b0) = (HostMatrix::new(4, 512, pseudo_random(2048, 31)).unwrap(), HostMatrix::new(512, 4, pseudo_random(2048, 32)).unwrap());
         let unrounded = truncating_gemm(&a0, &b0, 1, |x| x);
-        assert!(check_product(GemmPrecision::Bf16, &unrounded, &r).unwrap_err().mismatches >= 8);
+        assert!(check_product(Precision::Bf16, &unrounded, &r).unwrap_err().mismatches >= 8);
     }
 
     #[test]
     fn nan_and_wrong_length_never_pass() {
-        let (_, _, r) = rounded(GemmPrecision::Fp16, (2, 2, 3), 41);
+        let (_, _, r) = rounded(Precision::Fp16, (2, 2, 3), 41);
         let mut got: Vec<f32> = r.value.iter().map(|&v| v as f32).collect();
-        check_product(GemmPrecision::Fp16, &got, &r).unwrap();
+        check_product(Precision::Fp16, &got, &r).unwrap();
         got[3] = f32::NAN;
-        assert_eq!(check_product(GemmPrecision::Fp16, &got, &r).unwrap_err().mismatches, 1);
-        assert!(check_product(GemmPrecision::Fp16, &got[..3], &r).is_err());
+        assert_eq!(check_product(Precision::Fp16, &got, &r).unwrap_err().mismatches, 1);
+        assert!(check_product(Precision::Fp16, &got[..3], &r).is_err());
     }
 }

@@ -1,55 +1,27 @@
 //! GPU parity of the `cublasGemmEx` baselines: each precision against the f64 reference of its
-//! rounded inputs, with `GemmPrecision::tolerance` (anchors/src/precision.rs says why that rule).
+//! rounded inputs, with `Precision::tolerance` (anchors/src/precision.rs says why that rule).
 //!
-//! Without a GPU every trial is reported as *ignored* with one `skipped: no CUDA device` line, as in
-//! the tests crate (tests/src/lib.rs; its helpers are repeated here because that crate depends on
-//! this one).
-use std::sync::OnceLock;
+//! Without a GPU every trial is reported as *ignored* with one `skipped: no CUDA device` line.
 
 use half::{bf16, f16};
-use libtest_mimic::{Arguments, Failed, Trial};
-use rand::{rngs::StdRng, Rng, SeedableRng};
 use tessera::reference::matmul_reference;
 use tessera::{DeviceBuffer, Gpu, HostMatrix};
-use tessera_anchors::{check_product, Cublas, GemmPrecision};
-
-/// The test process's GPU, opened once; `Err` holds why there is none.
-fn gpu() -> Result<&'static Gpu, &'static str> {
-    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
-    GPU.get_or_init(|| Gpu::new(0).map_err(|e| e.to_string())).as_ref().map_err(|e| e.as_str())
-}
-
-/// A test that needs a GPU: ignored when there is none.
-fn gpu_trial(name: impl Into<String>, body: impl FnOnce(&Gpu) -> Result<(), String> + Send + 'static) -> Trial {
-    let available = gpu().is_ok();
-    Trial::test(name, move || match gpu() {
-        Ok(g) => body(g).map_err(Failed::from),
-        Err(why) => Err(Failed::from(format!("no GPU: {why}"))),
-    })
-    .with_ignored_flag(!available)
-}
-
-/// A seeded generator: `TESSERA_SEED` when set (to reproduce a failure), otherwise fresh each run.
-fn rng(salt: u64) -> (StdRng, u64) {
-    let seed = std::env::var("TESSERA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
-    });
-    (StdRng::seed_from_u64(seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15)), seed)
-}
+use tessera::catalogue::precision::check_product;
+use tessera::catalogue::random::operands;
+use tessera_anchors::{Cublas, Precision};
+use tessera_tests::{gpu_trial, run, seed};
 
 /// (M, N, K): edge cases, odd leading dimensions (cuBLAS's non-tensor-core fallbacks for 16-bit
 /// inputs), multiples of 8 (its tensor-core kernels), and K = 4096, where the rule still catches a
 /// missing term for BF16 and FP16.
 const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (130, 72, 300), (512, 512, 512), (1000, 1037, 519), (4096, 64, 4096)];
 
-const PRECISIONS: [GemmPrecision; 4] = GemmPrecision::ALL;
+const PRECISIONS: [Precision; 4] = Precision::ALL;
 
-fn check(gpu: &Gpu, p: GemmPrecision, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
-    let (mut rng, seed) = rng((m * 31 + n * 7 + k) as u64 ^ p as u64);
+fn check(gpu: &Gpu, p: Precision, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
+    let seed = seed((m * 31 + n * 7 + k) as u64 ^ p as u64);
     let e = |e: &dyn std::fmt::Display| format!("{} {m}×{n}×{k}: {e}", p.label());
-    // Uniform in [-1, 1): never zeros, which would hide unwritten outputs.
-    let a: Vec<f32> = (0..m * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
-    let b: Vec<f32> = (0..k * n).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+    let (a, b) = (operands(m * k, seed), operands(k * n, !seed));
     // The reference multiplies the inputs as the precision rounds them (TF32: to nearest; the rule
     // allows for the device rounding them otherwise).
     let round = |v: &[f32]| v.iter().map(|&x| p.round_input(x)).collect::<Vec<f32>>();
@@ -58,18 +30,18 @@ fn check(gpu: &Gpu, p: GemmPrecision, (m, n, k): (usize, usize, usize)) -> Resul
     let cublas = Cublas::new(gpu).map_err(|x| e(&x))?;
     let mut dc = DeviceBuffer::from_host(gpu, &vec![f32::NAN; m * n]).map_err(|x| e(&x))?;
     match p {
-        GemmPrecision::Fp32 | GemmPrecision::Tf32 => {
+        Precision::Fp32 | Precision::Tf32 => {
             // TF32 gets the unrounded f32 values: the rounding is cuBLAS's to do.
             let (da, db) = (DeviceBuffer::from_host(gpu, &a).map_err(|x| e(&x))?, DeviceBuffer::from_host(gpu, &b).map_err(|x| e(&x))?);
             cublas.gemm_f32_inputs(p, &da, &db, &mut dc, m, n, k).map_err(|x| e(&x))?;
         }
-        GemmPrecision::Bf16 => {
+        Precision::Bf16 => {
             let conv = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<_>>();
             let da = DeviceBuffer::from_host(gpu, &conv(&a)).map_err(|x| e(&x))?;
             let db = DeviceBuffer::from_host(gpu, &conv(&b)).map_err(|x| e(&x))?;
             cublas.gemm_bf16(&da, &db, &mut dc, m, n, k).map_err(|x| e(&x))?;
         }
-        GemmPrecision::Fp16 => {
+        Precision::Fp16 => {
             let conv = |v: &[f32]| v.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>();
             let da = DeviceBuffer::from_host(gpu, &conv(&a)).map_err(|x| e(&x))?;
             let db = DeviceBuffer::from_host(gpu, &conv(&b)).map_err(|x| e(&x))?;
@@ -82,20 +54,20 @@ fn check(gpu: &Gpu, p: GemmPrecision, (m, n, k): (usize, usize, usize)) -> Resul
 }
 
 /// K = 0: C is the zero matrix (written, not left as it was).
-fn k_zero(gpu: &Gpu, p: GemmPrecision) -> Result<(), String> {
+fn k_zero(gpu: &Gpu, p: Precision) -> Result<(), String> {
     let e = |e: &dyn std::fmt::Display| format!("{} k = 0: {e}", p.label());
     let cublas = Cublas::new(gpu).map_err(|x| e(&x))?;
     let mut dc = DeviceBuffer::from_host(gpu, &[f32::NAN; 15]).map_err(|x| e(&x))?;
     match p {
-        GemmPrecision::Fp32 | GemmPrecision::Tf32 => {
+        Precision::Fp32 | Precision::Tf32 => {
             let empty = DeviceBuffer::<f32>::zeros(gpu, 0).map_err(|x| e(&x))?;
             cublas.gemm_f32_inputs(p, &empty, &empty, &mut dc, 3, 5, 0)
         }
-        GemmPrecision::Bf16 => {
+        Precision::Bf16 => {
             let empty = DeviceBuffer::<bf16>::zeros(gpu, 0).map_err(|x| e(&x))?;
             cublas.gemm_bf16(&empty, &empty, &mut dc, 3, 5, 0)
         }
-        GemmPrecision::Fp16 => {
+        Precision::Fp16 => {
             let empty = DeviceBuffer::<f16>::zeros(gpu, 0).map_err(|x| e(&x))?;
             cublas.gemm_f16(&empty, &empty, &mut dc, 3, 5, 0)
         }
@@ -130,11 +102,5 @@ fn main() {
     }
     trials.push(gpu_trial("cublas_ex_wrong_shape_is_refused", wrong_shape));
 
-    let skipped = trials.iter().filter(|t| t.has_ignored_flag()).count();
-    if let Err(why) = gpu() {
-        if skipped > 0 {
-            println!("skipped: no CUDA device ({why}) — {skipped} GPU test(s) not run, reported as ignored");
-        }
-    }
-    libtest_mimic::run(&Arguments::from_args(), trials).exit()
+    run(trials)
 }
