@@ -11,7 +11,8 @@ unsafe fn barrier_in_branch(out: *mut f32) {
     let out = unsafe { View::new(out, 32) };
     let t = thread::thread_idx_x();
     if t < 8 {
-        thread::sync_threads();
+        // SAFETY: a test of the executor's barrier (divergent calls are the point where they occur).
+        unsafe { thread::sync_threads() };
     }
     // SAFETY: t < 32 = block size.
     unsafe { out.set(t as usize, 1.0) }
@@ -40,9 +41,11 @@ fn barrier_in_divergent_branch_is_reported() {
 
 /// Thread 0 calls `sync_threads` twice, every other thread once.
 unsafe fn uneven_barrier_count() {
-    thread::sync_threads();
+    // SAFETY: a test of the executor's barrier (divergent calls are the point where they occur).
+    unsafe { thread::sync_threads() };
     if thread::thread_idx_x() == 0 {
-        thread::sync_threads();
+        // SAFETY: a test of the executor's barrier (divergent calls are the point where they occur).
+        unsafe { thread::sync_threads() };
     }
 }
 
@@ -93,7 +96,8 @@ unsafe fn fault_before_barrier(out: *mut f32) {
     let out = unsafe { View::new(out, 32) };
     // SAFETY: deliberately violated for thread 31 (index 32).
     unsafe { out.set(thread::thread_idx_x() as usize + 1, 1.0) }
-    thread::sync_threads();
+    // SAFETY: a test of the executor's barrier (divergent calls are the point where they occur).
+    unsafe { thread::sync_threads() };
 }
 
 #[test]
@@ -124,7 +128,8 @@ unsafe fn rotate_through_shared(out: *mut f32, n: usize) {
     let size = thread::block_dim_x() as usize;
     // SAFETY: the launch passes `size` floats of dynamic shared memory; the caller n floats of out.
     let (tile, out) = unsafe { (SharedTiles::<f32>::new().tile(size), View::new(out, n)) };
-    // SAFETY: t < size, index_1d < n (the grid covers n exactly).
+    // SAFETY: t < size, index_1d < n (the grid covers n exactly); both barriers are reached by every
+    // thread of the block.
     unsafe {
         let stale = tile.get(t);
         thread::sync_threads(); // nobody writes before everyone has read the initial value
@@ -198,7 +203,11 @@ fn launch_limits_are_typed_errors() {
     assert!(matches!(run(Launch::new((0, 1, 1), (1, 1, 1), 0)), EmuError::InvalidLaunch { .. }));
     assert!(matches!(run(Launch::new((1, 65_536, 1), (1, 1, 1), 0)), EmuError::InvalidLaunch { .. }));
     // The limits themselves are accepted: 1024 threads and 227 KiB.
-    launch("limits", Launch::new((1, 1, 1), (32, 32, 1), MAX_SHARED_BYTES), || thread::sync_threads()).unwrap();
+    launch("limits", Launch::new((1, 1, 1), (32, 32, 1), MAX_SHARED_BYTES), || {
+        // SAFETY: every thread of the block calls it once.
+        unsafe { thread::sync_threads() }
+    })
+    .unwrap();
 }
 
 #[test]

@@ -67,21 +67,28 @@ pub fn grid_size_1d() -> usize {
 /// `__syncthreads()`: waits until every thread of the block has reached this point, and makes the
 /// shared-memory writes before it visible to all of them after it.
 ///
-/// Every thread of the block must call it the same number of times: never call it inside a branch
-/// that some threads of the block skip (it lowers to `barrier.sync.aligned`). On the host the CPU
-/// executor's barrier detects a violation and reports it instead of hanging.
+/// On the host the CPU executor's barrier detects a violation of the contract below and reports it
+/// instead of hanging.
+///
+/// # Safety
+/// Every thread of the block must call it the same number of times: never inside a branch that some
+/// threads of the block skip (it lowers to `barrier.sync.aligned`). A divergent barrier is undefined
+/// on the GPU: it may hang, or let threads past it while others still write the shared tiles they
+/// then read — a data race.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub fn sync_threads() {
-    // SAFETY: a barrier has no memory-safety preconditions; uniform control flow is the caller's
-    // contract documented above (a violation deadlocks or is undefined, it does not corrupt memory
-    // outside the block).
+pub unsafe fn sync_threads() {
+    // SAFETY: uniform control flow is this function's own contract, forwarded to the caller.
     unsafe { nvptx::_syncthreads() }
 }
 
-/// `__syncthreads()` on the host: the executor's block barrier (see the GPU version's contract).
+/// `__syncthreads()` on the host: the executor's block barrier.
+///
+/// # Safety
+/// As the GPU version: every thread of the block reaches it equally often (the executor reports a
+/// violation as `EmuError::DivergentBarrier`).
 #[cfg(not(target_arch = "nvptx64"))]
 #[inline(always)]
-pub fn sync_threads() {
+pub unsafe fn sync_threads() {
     super::host::with(|ctx| ctx.barrier.sync())
 }

@@ -56,12 +56,14 @@ kernel! {
                 a_tile.set(own, if row < m && a_col < k { a.get((row * k + a_col) as usize) } else { 0.0 });
                 b_tile.set(own, if b_row < k && col < n { b.get((b_row * n + col) as usize) } else { 0.0 });
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             for i in 0..T {
                 // SAFETY: ty, tx < TILE and i < TILE, so both indices are < TILE².
                 acc = fma(unsafe { a_tile.get(ty as usize * T + i) }, unsafe { b_tile.get(i * T + tx as usize) }, acc);
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
         }
         if row < m && col < n {
             // SAFETY: row < m and col < n.

@@ -66,7 +66,8 @@ kernel! {
                     b_tile.set(idx as usize, if gb_r < k && gb_c < n { b.get((gb_r * n + gb_c) as usize) } else { 0.0 });
                 }
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             for kk in 0..BK {
                 // SAFETY: kk < BK, t_col < BN, t_row + i < BM.
                 let bv = unsafe { b_tile.get((kk * BN + t_col) as usize) };
@@ -74,7 +75,8 @@ kernel! {
                     acc[i as usize] = fma(unsafe { a_tile.get(((t_row + i) * BK + kk) as usize) }, bv, acc[i as usize]);
                 }
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             k0 += BK;
         }
         for i in 0..TM {

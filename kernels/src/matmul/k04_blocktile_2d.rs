@@ -67,7 +67,8 @@ kernel! {
                     b_tile.set(idx as usize, if gb_r < k && gb_c < n { b.get((gb_r * n + gb_c) as usize) } else { 0.0 });
                 }
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             for kk in 0..BK {
                 for i in 0..TM {
                     // SAFETY: t_row + i < BM, kk < BK.
@@ -83,7 +84,8 @@ kernel! {
                     }
                 }
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             k0 += BK;
         }
         for i in 0..TM {

@@ -70,7 +70,8 @@ kernel! {
                 store_a_transposed::<BK, THREADS, BM, 1>(a_tile, &ra, tid);
                 store_b::<BN, THREADS, BN, 1>(b_tile, &rb, tid);
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             for kk in 0..BK {
                 // SAFETY: kk < BK; t_row + 8 ≤ BM and t_col + 8 ≤ BN, all multiples of 4.
                 let (a0, a1, b0, b1) = unsafe {
@@ -88,7 +89,8 @@ kernel! {
                     }
                 }
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             k0 += BK;
         }
         let fast = rows_in && cols_in && n % 4 == 0;

@@ -63,7 +63,8 @@ kernel! {
                 store_a_transposed::<BK, THREADS, LDA, 1>(a_tile, &ra, tid);
                 store_b::<BN, THREADS, BN, 1>(b_tile, &rb, tid);
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             for kk in 0..BK {
                 // SAFETY: kk < BK; ty + 64 + 4 ≤ BM ≤ LDA and tx + 64 + 4 ≤ BN, all multiples of 4.
                 let (ra, rb) = unsafe {
@@ -82,7 +83,8 @@ kernel! {
                     }
                 }
             }
-            thread::sync_threads();
+            // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
             k0 += BK;
         }
         let fast = rows_in && cols_in && n % 4 == 0;

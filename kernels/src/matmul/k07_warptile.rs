@@ -157,10 +157,12 @@ pub unsafe fn warptile<const BM: u32, const BN: u32, const BK: u32, const LDA: u
             store_a_transposed::<BK, NT, LDA, LA>(a_tile, &ra, tid);
             store_b::<BN, NT, BN, LB>(b_tile, &rb, tid);
         }
-        thread::sync_threads();
+        // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+        unsafe { thread::sync_threads() };
         // SAFETY: ar + 32·WMI ≤ BM < LDA, bc + 16·WNI ≤ BN (thread_origin).
         unsafe { mma_tile::<BK, LDA, BN, WMI, WNI>(a_tile, b_tile, ar, bc, &mut acc) };
-        thread::sync_threads();
+        // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+        unsafe { thread::sync_threads() };
         k0 += BK;
     }
     // SAFETY: `fast` only for an interior block with n % 4 == 0.

@@ -99,7 +99,8 @@ pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA:
         store_a_transposed::<BK, NT, LDA, LA>(tiles[0].0, &ra, tid);
     }
     async_copy::wait_all();
-    thread::sync_threads();
+    // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+    unsafe { thread::sync_threads() };
 
     let mut acc: Acc<WMI, WNI> = [[[[0.0; 4]; WNI]; 4]; WMI];
     let steps = (k_end - k_begin).div_ceil(BK);
@@ -126,7 +127,8 @@ pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA:
             unsafe { store_a_transposed::<BK, NT, LDA, LA>(next.0, &ra, tid) };
             async_copy::wait_all();
         }
-        thread::sync_threads();
+        // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+        unsafe { thread::sync_threads() };
     }
     acc
 }

@@ -99,7 +99,8 @@ pub unsafe fn async_pipeline<const BM: u32, const BN: u32, const BK: u32, const 
     let (mut read, mut write) = (0, S - 1);
     for t in 0..steps {
         async_copy::wait_pending(S - 2);
-        thread::sync_threads();
+        // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+        unsafe { thread::sync_threads() };
         if t + S - 1 < steps {
             issue(write, (t + S - 1) * BK);
         }
