@@ -14,7 +14,7 @@
 //! - [`shape`]: [`MatmulShape`] and its checks;
 //! - [`tuning`]: the `Auto` rule;
 //! - [`launch`]: grid rules ([`LaunchDims`]);
-//! - [`matrix`], [`random`], [`reference`], [`precision`]: host matrices, the shared operand
+//! - [`matrix`], [`random`], [`reference`](mod@reference), [`precision`]: host matrices, the shared operand
 //!   generator, the f64 reference and the tolerance rules (FP32, and per input precision).
 pub mod algo;
 pub mod entries;

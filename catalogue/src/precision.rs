@@ -13,7 +13,7 @@
 //! 1. **Products.** Two TF32/FP16 significands (11 bits) or BF16 ones (8 bits) multiply into at most
 //!    22 bits: exact in f32. (FP32 products are rounded: that is inside the FP32 rule already.)
 //! 2. **Accumulation** in f32 (`CUBLAS_COMPUTE_32F*`): K rounded additions, bounded as in
-//!    [`tessera::reference`] by `C_TOL · √K · ε₃₂ · Σ|a'·b'|`.
+//!    [`crate::reference`](mod@crate::reference) by `C_TOL · √K · ε₃₂ · Σ|a'·b'|`.
 //! 3. **TF32 only: the device's own rounding of its f32 inputs.** `CUBLAS_COMPUTE_32F_FAST_TF32`
 //!    *allows* tensor cores; cuBLAS may round to nearest, truncate (the tensor core ignores the low 13
 //!    bits of an f32 operand), or pick an FP32 kernel that does not round at all. Against the

@@ -52,7 +52,7 @@ impl MatmulShape {
             return Err(ShapeError::Mismatch { op: OP, detail: format!("C is {}×{} but A·B is {}×{}", c.0, c.1, a.0, b.1) });
         }
         for (name, (r, col)) in [("A", a), ("B", b), ("C", c)] {
-            let elems = r.checked_mul(col).unwrap_or(usize::MAX);
+            let elems = r.saturating_mul(col);
             if elems > MAX_MATRIX_ELEMENTS {
                 return Err(ShapeError::TooLarge { op: OP, detail: format!("{name} is {r}×{col}: more than {MAX_MATRIX_ELEMENTS} elements") });
             }

@@ -39,7 +39,7 @@ impl Algo {
 ///   split-K over 128×128×16, 0.82 (the best unsplit tile: 0.64–0.81);
 /// - fewer still (512³: 16 tiles): split-K over 64×64×16.
 pub fn pick(shape: MatmulShape) -> Algo {
-    if shape.n % 4 != 0 || shape.k % 4 != 0 {
+    if !shape.n.is_multiple_of(4) || !shape.k.is_multiple_of(4) {
         Algo::Async64x64x16s3
     } else if blocks(Algo::Dbuf128x256x16, shape) >= 128 {
         Algo::Dbuf128x256x16

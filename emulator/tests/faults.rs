@@ -212,7 +212,7 @@ fn launch_limits_are_typed_errors() {
 
 #[test]
 fn device_functions_outside_a_launch_panic_clearly() {
-    let payload = panic::catch_unwind(|| shared::dynamic::<f32>()).unwrap_err();
+    let payload = panic::catch_unwind(shared::dynamic::<f32>).unwrap_err();
     let message = payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()));
     assert!(message.unwrap_or_default().contains("outside a kernel launch"));
 }

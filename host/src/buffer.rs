@@ -32,7 +32,7 @@ impl<T: DeviceRepr + ValidAsZeroBits + Default + Clone> DeviceBuffer<T> {
     pub fn to_host(&self, gpu: &Gpu) -> Result<Vec<T>> {
         gpu.check_usable()?;
         self.check_context(gpu, "DeviceBuffer::to_host")?;
-        if self.slice.len() == 0 {
+        if self.slice.is_empty() {
             return Ok(Vec::new());
         }
         gpu.stream().clone_dtoh(&self.slice).map_err(|e| gpu.fault(e, "copying to the host"))

@@ -18,7 +18,7 @@
 //! Layers, bottom up: [`context`] (device, context, stream, module), [`buffer`] (device and page-locked
 //! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`pipeline`] (copy/compute overlap over several streams), [`error`].
 //! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
-//! [`tuning`]), [`HostMatrix`] and the f64 [`reference`] — comes from crate `tessera-catalogue`.
+//! [`tuning`]), [`HostMatrix`] and the f64 [`reference`](mod@reference) — comes from crate `tessera-catalogue`.
 pub mod buffer;
 pub mod context;
 pub mod error;

@@ -174,7 +174,7 @@ impl View<f32> {
     #[inline(always)]
     #[track_caller]
     fn check4(&self, i: usize) {
-        if i % 4 != 0 || i + 4 > self.len {
+        if !i.is_multiple_of(4) || i + 4 > self.len {
             super::host::out_of_bounds(format_args!(
                 "128-bit access at element {i} of a view of {} elements (needs i % 4 == 0 and i + 4 <= len)",
                 self.len

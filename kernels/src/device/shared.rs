@@ -36,6 +36,7 @@ pub struct SharedTiles<T> {
 
 impl<T: Copy> SharedTiles<T> {
     /// Starts at the beginning of the block's dynamic shared memory.
+    #[allow(clippy::new_without_default)] // `new` reads the block's shared-memory base: not a plain default value
     #[inline(always)]
     pub fn new() -> Self {
         Self { base: dynamic::<T>(), used: 0 }

@@ -58,8 +58,8 @@ kernel! {
             let k_in = k0 + BK <= k;
             // SAFETY: the fast flags follow load_a/load_b's contracts; tiles hold BK·LDA and BK·BN floats.
             unsafe {
-                let ra = load_a::<BM, BK, THREADS, 1>(a, m, k, k, row0, k0, tid, rows_in && k_in && k % 4 == 0);
-                let rb = load_b::<BN, BK, THREADS, 1>(b, n, k, k0, col0, tid, cols_in && k_in && n % 4 == 0);
+                let ra = load_a::<BM, BK, THREADS, 1>(a, m, k, k, row0, k0, tid, rows_in && k_in && k.is_multiple_of(4));
+                let rb = load_b::<BN, BK, THREADS, 1>(b, n, k, k0, col0, tid, cols_in && k_in && n.is_multiple_of(4));
                 store_a_transposed::<BK, THREADS, LDA, 1>(a_tile, &ra, tid);
                 store_b::<BN, THREADS, BN, 1>(b_tile, &rb, tid);
             }
@@ -87,7 +87,7 @@ kernel! {
             unsafe { thread::sync_threads() };
             k0 += BK;
         }
-        let fast = rows_in && cols_in && n % 4 == 0;
+        let fast = rows_in && cols_in && n.is_multiple_of(4);
         for hm in 0..2u32 {
             for i in 0..4u32 {
                 let r = row0 + ty + hm * 64 + i;

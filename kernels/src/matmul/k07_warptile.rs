@@ -60,7 +60,7 @@ pub unsafe fn mma_tile_rolled<const BK: u32, const U: u32, const LDA: u32, const
     a_t: crate::device::mem::View<f32>, b_t: crate::device::mem::View<f32>, ar: u32, bc: u32, acc: &mut Acc<WMI, WNI>,
 ) {
     use crate::device::unroll;
-    const { assert!(U > 0 && BK % U == 0) };
+    const { assert!(U > 0 && BK.is_multiple_of(U)) };
     let groups = unroll::opaque(BK / U);
     let mut g = 0;
     while g < groups {
@@ -107,6 +107,7 @@ unsafe fn mma_kk<const LDA: u32, const LDB: u32, const WMI: usize, const WNI: us
 ///
 /// # Safety
 /// `c` holds `m·n` floats; `fast` only when the whole block tile is inside `C` and `n % 4 == 0`.
+#[allow(clippy::needless_range_loop)] // the indices also compute the output rows and columns
 #[inline(always)]
 pub unsafe fn store_acc<const WMI: usize, const WNI: usize>(
     c: crate::device::mem::View<f32>, m: u32, n: u32, r0: u32, c0: u32, acc: &Acc<WMI, WNI>, fast: bool,
@@ -135,7 +136,7 @@ pub unsafe fn warptile<const BM: u32, const BN: u32, const BK: u32, const LDA: u
     use super::tile_io::{load_a, load_b, store_a_transposed, store_b};
     use crate::device::{shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
-    const { assert!(LDA >= BM && LDA % 4 == 0) };
+    const { assert!(LDA >= BM && LDA.is_multiple_of(4)) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let mut shared = SharedTiles::<f32>::new();
@@ -152,8 +153,8 @@ pub unsafe fn warptile<const BM: u32, const BN: u32, const BK: u32, const LDA: u
         let k_in = k0 + BK <= k;
         // SAFETY: the fast flags follow load_a/load_b's contracts; the tiles are sized above.
         unsafe {
-            let ra = load_a::<BM, BK, NT, LA>(a, m, k, k, row0, k0, tid, rows_in && k_in && k % 4 == 0);
-            let rb = load_b::<BN, BK, NT, LB>(b, n, k, k0, col0, tid, cols_in && k_in && n % 4 == 0);
+            let ra = load_a::<BM, BK, NT, LA>(a, m, k, k, row0, k0, tid, rows_in && k_in && k.is_multiple_of(4));
+            let rb = load_b::<BN, BK, NT, LB>(b, n, k, k0, col0, tid, cols_in && k_in && n.is_multiple_of(4));
             store_a_transposed::<BK, NT, LDA, LA>(a_tile, &ra, tid);
             store_b::<BN, NT, BN, LB>(b_tile, &rb, tid);
         }
@@ -166,7 +167,7 @@ pub unsafe fn warptile<const BM: u32, const BN: u32, const BK: u32, const LDA: u
         k0 += BK;
     }
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n % 4 == 0) }
+    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
 }
 
 kernel! {

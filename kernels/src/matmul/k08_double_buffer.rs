@@ -44,7 +44,7 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, row0 + BM <= m && col0 + BN <= n && n % 4 == 0) }
+    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4)) }
 }
 
 /// The pipelined main loop of [`double_buffer`] over the K slice `k_begin .. k_end`: this thread's
@@ -72,7 +72,7 @@ pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA:
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(tid);
     let (rows_in, cols_in) = (row0 + BM <= m, col0 + BN <= n);
-    let (a_vec, b_vec) = (rows_in && k % 4 == 0, cols_in && n % 4 == 0);
+    let (a_vec, b_vec) = (rows_in && k.is_multiple_of(4), cols_in && n.is_multiple_of(4));
     // Tiles are bounded by the slice end: columns of A / rows of B at or past `k_end` read as zero.
     let kb = k_end;
 

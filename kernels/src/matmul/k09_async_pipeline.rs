@@ -40,7 +40,7 @@ pub unsafe fn async_pipeline<const BM: u32, const BN: u32, const BK: u32, const 
     use crate::device::{async_copy, shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4 && S >= 2) };
-    const { assert!((BM * BK) % NT == 0 && NT % BK == 0 && (BK * BN) % (4 * NT) == 0) };
+    const { assert!((BM * BK).is_multiple_of(NT) && NT.is_multiple_of(BK) && (BK * BN).is_multiple_of(4 * NT)) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (a_len, b_len) = (BK * LDA, BK * BN);
@@ -71,7 +71,7 @@ pub unsafe fn async_pipeline<const BM: u32, const BN: u32, const BK: u32, const 
             let valid = a_full || (gr < m && gk < k);
             async_copy::copy4_zfill(at, (a_k * LDA + r) as usize, a, if valid { (gr * k + gk) as usize } else { 0 }, valid);
         }
-        if cols_in && n % 4 == 0 && k0 + BK <= k {
+        if cols_in && n.is_multiple_of(4) && k0 + BK <= k {
             for l in 0..BK * BN / (4 * NT) {
                 let (r, cc) = b_slot::<BN, NT>(tid, l);
                 async_copy::copy16(bt, (r * BN + cc) as usize, b, ((k0 + r) * n + col0 + cc) as usize);
@@ -112,7 +112,7 @@ pub unsafe fn async_pipeline<const BM: u32, const BN: u32, const BK: u32, const 
         write = if write + 1 == S { 0 } else { write + 1 };
     }
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n % 4 == 0) }
+    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
 }
 
 /// Declares a monomorphic entry point of [`async_pipeline`] and its launch (`$config`), with its

@@ -17,6 +17,7 @@ use crate::device::mem::{Float4, View};
 /// # Safety
 /// `a` holds `m·lda` floats, `k ≤ lda`; `fast` only when `row0 + BM ≤ m`, `k0 + BK ≤ k`,
 /// `lda % 4 == 0` and `k0 % 4 == 0`; `L·NT·4 = BM·BK`.
+#[allow(clippy::too_many_arguments)] // a tile load's extent, position and path: all scalars, kept in registers
 #[inline(always)]
 pub unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize>(
     a: View<f32>, m: u32, k: u32, lda: u32, row0: u32, k0: u32, tid: u32, fast: bool,
