@@ -25,6 +25,7 @@ pub mod device;
 pub mod diagnostics;
 pub mod iterated_fma;
 pub mod matmul;
+pub mod mma_rate;
 pub mod vec_add;
 pub mod vec_add_vec4;
 
