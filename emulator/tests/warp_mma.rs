@@ -442,6 +442,22 @@ fn mma_rate_kernels_run_and_scale_with_iters() {
     }
 }
 
+#[test]
+fn mma_rate_entries_keep_their_mma_instructions_in_the_ptx() {
+    for (entry, instruction) in [
+        ("mma_rate_tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"),
+        ("mma_rate_bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+        ("mma_rate_f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    ] {
+        let ptx = tessera::module::PTX;
+        let start = ptx.find(&format!(".visible .entry {entry}(")).unwrap_or_else(|| panic!("no entry {entry}"));
+        let body = &ptx[start..start + ptx[start..].find("\n}\n").expect("end of the entry")];
+        let count = body.matches(instruction).count();
+        // At least one mma per chain inside the loop (LLVM may unroll it further).
+        assert!(count >= tessera_kernels::mma_rate::CHAINS, "{entry}: {count} `{instruction}` lines");
+    }
+}
+
 // ---- faults --------------------------------------------------------------------------------
 
 /// Every thread runs one tf32 mma (on zeros) and writes nothing.
