@@ -25,4 +25,7 @@ pub const KERNELS: &[&str] = &[
     "matmul_splitk_128x128x16",
     "matmul_splitk_64x64x16",
     "matmul_async_64x64x16_s3",
+    "mma_rate_tf32",
+    "mma_rate_bf16",
+    "mma_rate_f16",
 ];
