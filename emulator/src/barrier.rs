@@ -35,6 +35,9 @@ pub(crate) struct BlockSync {
     threads: u32,
     state: Mutex<State>,
     wake: Condvar,
+    /// One condition variable per warp (same mutex), so that a completed warp round wakes only the
+    /// lanes of that warp.
+    warp_wake: Vec<Condvar>,
 }
 
 #[derive(Default)]
@@ -99,7 +102,8 @@ impl BlockSync {
             .collect();
         let state =
             State { calls: vec![0; threads as usize], barrier_round: vec![None; threads as usize], warps, ..State::default() };
-        Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state), wake: Condvar::new() }
+        let warp_wake = (0..threads.div_ceil(WARP_SIZE as u32)).map(|_| Condvar::new()).collect();
+        Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state), wake: Condvar::new(), warp_wake }
     }
 
     /// `threadIdx` of the thread with linear index `tid` (x fastest, as in CUDA).
@@ -122,6 +126,9 @@ impl BlockSync {
     fn fail_locked(&self, state: &mut State, error: EmuError) {
         state.error.get_or_insert(error);
         self.wake.notify_all();
+        for warp in &self.warp_wake {
+            warp.notify_all();
+        }
     }
 
     fn divergent(&self, tid: u32, detail: String) -> EmuError {
@@ -201,14 +208,14 @@ impl BlockSync {
             warp.op = None;
             warp.first_waiter = None;
             warp.generation += 1;
-            self.wake.notify_all();
+            self.warp_wake[w].notify_all();
             return result;
         }
         warp.first_waiter.get_or_insert(tid);
         let (generation, deadline) = (warp.generation, Instant::now() + WAIT_LIMIT);
         loop {
             let timeout = deadline.saturating_duration_since(Instant::now());
-            state = self.wake.wait_timeout(state, timeout).unwrap_or_else(PoisonError::into_inner).0;
+            state = self.warp_wake[w].wait_timeout(state, timeout).unwrap_or_else(PoisonError::into_inner).0;
             let warp = &state.warps[w];
             if warp.generation != generation {
                 return Arc::clone(warp.result.as_ref().expect("a completed round leaves its result"));
