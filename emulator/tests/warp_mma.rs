@@ -306,8 +306,8 @@ enum Ldm {
 }
 
 /// Copies the tile into shared memory, then each warp runs one ldmatrix: lane `l` gives row `l % 8`
-/// of matrix `l / 8` (lanes 16–31 of an x2 give a nonsense offset, which must not be used). Each
-/// thread writes its registers to `out[4·tid ..]`.
+/// of matrix `l / 8` (for an x2, lanes 16–31 give the rows of matrices 2 and 3, which must not be
+/// used). Each thread writes its registers to `out[4·tid ..]`.
 ///
 /// # Safety
 /// `src` holds 16·stride elements, `out` 4·threads; the launch gives 16·stride·2 bytes of shared memory.
@@ -324,13 +324,13 @@ unsafe fn ldmatrix_kernel(variant: Ldm, src: *const u16, stride: usize, out: *mu
     let lane = mma::lane_id() as usize;
     let (matrix, r) = (lane / 8, lane % 8);
     let row = (8 * (matrix % 2) + r) * stride + 8 * (matrix / 2);
-    // SAFETY: rows in the tile and 16-byte aligned (stride % 8 == 0); x2's unused lanes pass junk.
+    // SAFETY: rows in the tile and 16-byte aligned (stride % 8 == 0).
     let regs: Vec<u32> = unsafe {
         match variant {
             Ldm::X4 => ldmatrix_x4(tile, row).to_vec(),
             Ldm::X4Trans => ldmatrix_x4_trans(tile, row).to_vec(),
-            Ldm::X2 => ldmatrix_x2(tile, if lane < 16 { row } else { usize::MAX / 2 }).to_vec(),
-            Ldm::X2Trans => ldmatrix_x2_trans(tile, if lane < 16 { row } else { usize::MAX / 2 }).to_vec(),
+            Ldm::X2 => ldmatrix_x2(tile, row).to_vec(),
+            Ldm::X2Trans => ldmatrix_x2_trans(tile, row).to_vec(),
         }
     };
     for (i, v) in regs.into_iter().enumerate() {
@@ -555,4 +555,12 @@ fn ldmatrix_checks_its_addresses() {
     })
     .unwrap_err();
     assert!(matches!(&err, EmuError::OutOfBounds { .. }), "{err}");
+    // x2: lanes 16–31's rows are not read, but must still be in the view (the address is formed).
+    let err = launch("ldmatrix_x2_upper_lanes", Launch::new((1, 1, 1), (32, 1, 1), 512), || {
+        let lane = mma::lane_id() as usize;
+        // SAFETY: deliberately violated for lane 20 (range); the host build checks it.
+        let _ = unsafe { ldmatrix_x2(SharedTiles::<u16>::new().tile(256), if lane == 20 { 256 } else { lane % 16 * 8 }) };
+    })
+    .unwrap_err();
+    assert!(matches!(&err, EmuError::OutOfBounds { thread, .. } if thread.x == 20), "{err}");
 }

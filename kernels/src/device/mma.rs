@@ -205,11 +205,13 @@ macro_rules! ldmatrix {
         $(#[$doc])*
         ///
         /// # Safety
-        /// `tile` is a view of this block's shared memory. For the lanes whose address is used (lanes
-        /// `0 .. 8·N`), `row .. row + 8` is in bounds of `tile` and starts 16-byte aligned (shared
-        /// tiles start 16-byte aligned: `row % 8 == 0` then suffices), and no thread writes those
-        /// elements between the last barrier and this load. The other lanes' `row` is not used
-        /// (pass any value). Warp-collective: all 32 lanes of the warp must call it together.
+        /// `tile` is a view of this block's shared memory and, in every lane, `row + 8 <= tile.len()`
+        /// (the address is computed in every lane). For the lanes whose address the instruction uses
+        /// (lanes `0 .. 8·N`), the row also starts 16-byte aligned (shared tiles start 16-byte
+        /// aligned: `row % 8 == 0` then suffices), and no thread writes those elements between the
+        /// last barrier and this load. On sm_80 and later the other lanes' rows are not read (on
+        /// sm_75 they must be valid too, e.g. repeat lanes `0 .. 8·N`'s). Warp-collective: all 32
+        /// lanes of the warp must call it together.
         #[cfg(target_arch = "nvptx64")]
         #[inline(always)]
         pub unsafe fn $name(tile: View<u16>, row: usize) -> [u32; $n] {
@@ -233,7 +235,8 @@ macro_rules! ldmatrix {
         $(#[$doc])*
         ///
         /// Host implementation: each used lane reads its row (checked: in the view, inside the
-        /// block's shared memory, 16-byte aligned), then the warp exchanges the rows.
+        /// block's shared memory, 16-byte aligned), the other lanes check only that their row is in
+        /// the view, then the warp exchanges the rows.
         ///
         /// # Safety
         /// As the GPU version.
@@ -244,6 +247,8 @@ macro_rules! ldmatrix {
                 // SAFETY: the view is valid by the caller's contract; the read is checked.
                 unsafe { host_impl::read_row(tile, row) }
             } else {
+                // SAFETY: only the range check of `sub`; nothing is read.
+                let _ = unsafe { tile.sub(row, 8) };
                 [0; super::host::LANE_WORDS]
             };
             let (lane, rows) = super::host::warp_exchange($op, words);
