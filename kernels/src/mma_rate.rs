@@ -16,6 +16,10 @@
 //!
 //! **Launch**: 1-D grid and 1-D blocks of a multiple of 32 threads (`mma.sync` is warp-collective);
 //! `out` holds `grid · block` floats; no shared memory.
+//!
+//! **Code** (ptxas 13.0 for sm_90, SASS from nvdisasm, 2026-11-30): 59 registers, no spills, for each
+//! of the three; LLVM unrolls the loop 8×, and the main loop is 64 `HMMA.1688.F32.TF32` (resp.
+//! `HMMA.16816.F32.BF16`, `HMMA.16816.F32`) plus 13 other instructions, one HMMA per `mma.sync`.
 use crate::device::mma::{mma_m16n8k16_bf16, mma_m16n8k16_f16, mma_m16n8k8_tf32, pack_b16, to_tf32};
 use crate::device::{mem::View, thread};
 
