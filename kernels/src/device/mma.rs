@@ -13,6 +13,13 @@
 //! documented contract; the `ldmatrix_*` ones are `unsafe` because they read memory at an address the
 //! caller vouches for.
 //!
+//! A compiler caveat: rustc emits these `asm!` blocks as LLVM inline-asm calls *without* the
+//! `convergent` attribute (seen in the LLVM IR of nightly-2026-05-20; the enclosing functions do carry
+//! it), so LLVM does not know they are warp-collective. They are not `pure` (side-effecting), so LLVM
+//! neither removes nor speculates them, but a transformation that duplicates code into divergent paths
+//! (loop unswitching or jump threading on a lane-dependent condition) is not ruled out: keep the calls
+//! in warp-uniform control flow, and check the PTX of a new kernel.
+//!
 //! The host build (CPU executor) implements each of them as a rendezvous of the warp's 32 lanes (see
 //! [`super::host::WarpExchange`]): every lane deposits its fragments, waits for the others, then
 //! computes its own output fragment from everyone's inputs — in `f64` from exactly the values the
