@@ -117,10 +117,28 @@ fn ptxas_report(ptxas: &PathBuf) -> Result<String, Failed> {
     Ok(text)
 }
 
+/// The `mma_rate` ceiling kernels keep at least one `mma.sync` per chain in their loop.
+fn mma_rate_entries_keep_their_mma_instructions() -> Result<(), Failed> {
+    for (entry, instruction) in [
+        ("mma_rate_tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"),
+        ("mma_rate_bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+        ("mma_rate_f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    ] {
+        let start = PTX.find(&format!(".visible .entry {entry}(")).ok_or(format!("no entry {entry}"))?;
+        let end = PTX[start..].find("\n}\n").ok_or("no end of the entry")?;
+        let count = PTX[start..start + end].matches(instruction).count();
+        if count < tessera_kernels::mma_rate::CHAINS {
+            return Err(format!("{entry}: {count} `{instruction}` lines").into());
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let mut trials = vec![
         Trial::test("ptx_entries_are_exactly_the_catalogue", module_matches_catalogue),
         Trial::test("lists_derived_from_the_catalogue_agree", derived_lists_match_catalogue),
+        Trial::test("mma_rate_entries_keep_their_mma_instructions", mma_rate_entries_keep_their_mma_instructions),
         Trial::test("ptx_targets_sm_90", || {
             // A leaked CARGO_ENCODED_RUSTFLAGS once silently turned this into sm_70 (see host/build.rs).
             if PTX.lines().any(|l| l.trim() == ".target sm_90") { Ok(()) } else { Err("PTX is not `.target sm_90`".into()) }

@@ -1,5 +1,5 @@
 //! Every entry of the PTX module, with the launch bound ptx-link.sh writes into it.
-use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};
+use tessera_kernels::{iterated_fma, mma_rate, vec_add, vec_add_vec4};
 
 use crate::algo::MATMUL_KERNELS;
 
@@ -14,11 +14,14 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 4] = [
+const OTHER_KERNELS: [(&str, u32); 7] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
     ("diagnostic_trap", 1),
+    ("mma_rate_tf32", mma_rate::BLOCK),
+    ("mma_rate_bf16", mma_rate::BLOCK),
+    ("mma_rate_f16", mma_rate::BLOCK),
 ];
 
 /// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others.

@@ -1,4 +1,5 @@
-//! The block barrier behind `sync_threads`, and the block's first-fault record.
+//! The block barrier behind `sync_threads`, the warp exchange behind the warp-collective instructions
+//! (`mma.sync`, `ldmatrix`), and the block's first-fault record.
 //!
 //! A plain barrier hangs when a kernel breaks the `__syncthreads` contract (some threads of the block
 //! skip it, or call it a different number of times). This one also counts the threads that have
@@ -6,10 +7,17 @@
 //! others wait, can never complete the barrier, so it is reported at once as a divergent barrier. As a
 //! last resort a wait longer than [`WAIT_LIMIT`] is reported too. The first fault of any kind poisons
 //! the barrier: every waiting or later-arriving thread unwinds with [`Aborted`] instead of hanging.
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+//!
+//! The warp exchange is the same kind of rendezvous for the 32 lanes of one warp, under the same lock
+//! (so that a lane waiting in a warp-collective while another lane of its warp waits at the block
+//! barrier — a deadlock on the GPU — is seen at once). It reports, as typed errors: a collective in a
+//! partial warp (a block size that is no multiple of 32), a lane that has returned while others wait,
+//! lanes of one warp in different collectives, a lane at `sync_threads` while its warp waits in a
+//! collective (or the reverse), and, as the last resort, a wait longer than [`WAIT_LIMIT`].
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tessera_kernels::device::host::{BlockBarrier, Dim3};
+use tessera_kernels::device::host::{BlockBarrier, Dim3, LaneWords, WarpExchange, LANE_WORDS, WARP_SIZE};
 
 use crate::EmuError;
 
@@ -27,6 +35,9 @@ pub(crate) struct BlockSync {
     threads: u32,
     state: Mutex<State>,
     wake: Condvar,
+    /// One condition variable per warp (same mutex), so that a completed warp round wakes only the
+    /// lanes of that warp.
+    warp_wake: Vec<Condvar>,
 }
 
 #[derive(Default)]
@@ -41,15 +52,58 @@ struct State {
     first_exited: Option<u32>,
     /// `sync_threads` calls per thread (linear index), for messages.
     calls: Vec<u32>,
+    /// The barrier round (`generation`) each thread last arrived in: it waits at the barrier now iff
+    /// this equals the current generation.
+    barrier_round: Vec<Option<u64>>,
+    /// One rendezvous per warp of the block.
+    warps: Vec<WarpRound>,
     /// The first fault; once set, the barrier releases everyone with `Aborted`.
     error: Option<EmuError>,
+}
+
+/// The warp exchange of one warp.
+struct WarpRound {
+    /// Lanes this warp has (32, fewer for the last warp of a block of no multiple of 32 threads).
+    lanes: u32,
+    /// Completed rounds; a waiting lane is released when it changes.
+    generation: u64,
+    /// Lanes waiting in the current round, the operation they are in, and the first of them.
+    arrived: u32,
+    op: Option<&'static str>,
+    first_waiter: Option<u32>,
+    /// Each lane's deposit in the current round.
+    slots: [LaneWords; WARP_SIZE],
+    /// All 32 deposits of the last completed round, read by the lanes it released.
+    result: Option<Arc<[LaneWords; WARP_SIZE]>>,
+    /// The first lane (linear thread index) of this warp that has left the kernel.
+    first_exited: Option<u32>,
+}
+
+impl WarpRound {
+    fn new(lanes: u32) -> Self {
+        Self {
+            lanes,
+            generation: 0,
+            arrived: 0,
+            op: None,
+            first_waiter: None,
+            slots: [[0; LANE_WORDS]; WARP_SIZE],
+            result: None,
+            first_exited: None,
+        }
+    }
 }
 
 impl BlockSync {
     pub(crate) fn new(kernel: &'static str, block_idx: Dim3, block_dim: Dim3) -> Self {
         let threads = block_dim.count() as u32;
-        let state = State { calls: vec![0; threads as usize], ..State::default() };
-        Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state), wake: Condvar::new() }
+        let warps = (0..threads.div_ceil(WARP_SIZE as u32))
+            .map(|w| WarpRound::new((threads - w * WARP_SIZE as u32).min(WARP_SIZE as u32)))
+            .collect();
+        let state =
+            State { calls: vec![0; threads as usize], barrier_round: vec![None; threads as usize], warps, ..State::default() };
+        let warp_wake = (0..threads.div_ceil(WARP_SIZE as u32)).map(|_| Condvar::new()).collect();
+        Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state), wake: Condvar::new(), warp_wake }
     }
 
     /// `threadIdx` of the thread with linear index `tid` (x fastest, as in CUDA).
@@ -72,10 +126,116 @@ impl BlockSync {
     fn fail_locked(&self, state: &mut State, error: EmuError) {
         state.error.get_or_insert(error);
         self.wake.notify_all();
+        for warp in &self.warp_wake {
+            warp.notify_all();
+        }
     }
 
     fn divergent(&self, tid: u32, detail: String) -> EmuError {
         EmuError::DivergentBarrier { kernel: self.kernel, block: self.block_idx, thread: self.thread_of(tid), detail }
+    }
+
+    fn divergent_warp(&self, tid: u32, detail: String) -> EmuError {
+        EmuError::DivergentWarp { kernel: self.kernel, block: self.block_idx, thread: self.thread_of(tid), detail }
+    }
+
+    /// Lane `tid` (linear thread index) of its warp reached the warp-collective `op` with `words`:
+    /// returns every lane's words once the whole warp has, unwinds when it cannot.
+    fn exchange(&self, tid: u32, op: &'static str, words: LaneWords) -> Arc<[LaneWords; WARP_SIZE]> {
+        let mut state = self.lock();
+        if state.error.is_some() {
+            abort(state);
+        }
+        let (w, lane) = (tid as usize / WARP_SIZE, tid as usize % WARP_SIZE);
+        let warp = &state.warps[w];
+        let problem = if warp.lanes < WARP_SIZE as u32 {
+            let detail = format!(
+                "warp {w} of this block of {} threads has only {} lanes, but `{op}` is executed by all 32 lanes of a warp \
+                 together: launch blocks of a multiple of 32 threads",
+                self.threads, warp.lanes
+            );
+            Some(EmuError::PartialWarp { kernel: self.kernel, block: self.block_idx, thread: self.thread_of(tid), op, detail })
+        } else if let Some(gone) = warp.first_exited {
+            Some(self.divergent_warp(
+                tid,
+                format!(
+                    "thread {} reached the warp-collective `{op}` but thread {} of its warp has already returned from the \
+                     kernel: every lane of the warp must execute it (is it inside a branch or after an early return that \
+                     only some lanes take?)",
+                    self.thread_of(tid),
+                    self.thread_of(gone)
+                ),
+            ))
+        } else if let Some(other) = warp.op.filter(|&other| other != op) {
+            Some(self.divergent_warp(
+                tid,
+                format!(
+                    "thread {} reached the warp-collective `{op}` while thread {} of its warp waits in `{other}`: the lanes \
+                     of a warp must execute the same collective together",
+                    self.thread_of(tid),
+                    self.thread_of(warp.first_waiter.unwrap_or(tid)),
+                ),
+            ))
+        } else {
+            let mut warp_threads = (w * WARP_SIZE) as u32..(w * WARP_SIZE) as u32 + warp.lanes;
+            let generation = state.generation;
+            warp_threads.find(|&t| state.arrived > 0 && state.barrier_round[t as usize] == Some(generation)).map(|at_barrier| {
+                self.divergent_warp(
+                    tid,
+                    format!(
+                        "thread {} reached the warp-collective `{op}` while thread {} of its warp waits at sync_threads (its \
+                         call #{}): the collective needs every lane of the warp and the barrier every thread of the block, \
+                         so neither can complete",
+                        self.thread_of(tid),
+                        self.thread_of(at_barrier),
+                        state.calls[at_barrier as usize],
+                    ),
+                )
+            })
+        };
+        if let Some(error) = problem {
+            self.fail_locked(&mut state, error);
+            abort(state);
+        }
+        let warp = &mut state.warps[w];
+        warp.slots[lane] = words;
+        warp.op = Some(op);
+        warp.arrived += 1;
+        if warp.arrived == warp.lanes {
+            let result = Arc::new(warp.slots);
+            warp.result = Some(Arc::clone(&result));
+            warp.arrived = 0;
+            warp.op = None;
+            warp.first_waiter = None;
+            warp.generation += 1;
+            self.warp_wake[w].notify_all();
+            return result;
+        }
+        warp.first_waiter.get_or_insert(tid);
+        let (generation, deadline) = (warp.generation, Instant::now() + WAIT_LIMIT);
+        loop {
+            let timeout = deadline.saturating_duration_since(Instant::now());
+            state = self.warp_wake[w].wait_timeout(state, timeout).unwrap_or_else(PoisonError::into_inner).0;
+            let warp = &state.warps[w];
+            if warp.generation != generation {
+                return Arc::clone(warp.result.as_ref().expect("a completed round leaves its result"));
+            }
+            if state.error.is_some() {
+                abort(state);
+            }
+            if Instant::now() >= deadline {
+                let detail = format!(
+                    "thread {} waited {WAIT_LIMIT:?} in the warp-collective `{op}` with {} of {} lanes of its warp arrived: \
+                     the others neither arrive nor return",
+                    self.thread_of(tid),
+                    warp.arrived,
+                    warp.lanes,
+                );
+                let error = self.divergent_warp(tid, detail);
+                self.fail_locked(&mut state, error);
+                abort(state);
+            }
+        }
     }
 
     /// The first fault, if any (after all threads have been joined).
@@ -104,6 +264,25 @@ impl BlockSync {
             self.fail_locked(&mut state, error);
             abort(state);
         }
+        let warp = &state.warps[tid as usize / WARP_SIZE];
+        if warp.arrived > 0 {
+            let waiter = warp.first_waiter.unwrap_or(tid);
+            let detail = format!(
+                "thread {} reached sync_threads (its call #{call}) while thread {} of its warp waits in the warp-collective \
+                 `{}` ({} of {} lanes arrived): the collective needs every lane of the warp and the barrier every thread \
+                 of the block, so neither can complete",
+                self.thread_of(tid),
+                self.thread_of(waiter),
+                warp.op.unwrap_or("?"),
+                warp.arrived,
+                warp.lanes,
+            );
+            let error = self.divergent_warp(tid, detail);
+            self.fail_locked(&mut state, error);
+            abort(state);
+        }
+        let generation = state.generation;
+        state.barrier_round[tid as usize] = Some(generation);
         state.arrived += 1;
         if state.arrived == self.threads {
             state.arrived = 0;
@@ -143,6 +322,25 @@ impl BlockSync {
         let mut state = self.lock();
         state.exited += 1;
         state.first_exited.get_or_insert(tid);
+        let warp = &mut state.warps[tid as usize / WARP_SIZE];
+        warp.first_exited.get_or_insert(tid);
+        if warp.arrived > 0 {
+            let waiter = warp.first_waiter.unwrap_or(tid);
+            let detail = format!(
+                "thread {} waits in the warp-collective `{}` ({} of {} lanes arrived) but thread {} of its warp returned \
+                 from the kernel, so the collective can never complete: every lane of the warp must execute it (is it \
+                 inside a branch or after an early return that only some lanes take?)",
+                self.thread_of(waiter),
+                warp.op.unwrap_or("?"),
+                warp.arrived,
+                warp.lanes,
+                self.thread_of(tid),
+            );
+            if state.error.is_none() {
+                let error = self.divergent_warp(waiter, detail);
+                self.fail_locked(&mut state, error);
+            }
+        }
         if state.error.is_none() && state.arrived > 0 {
             let waiter = state.first_waiter.unwrap_or(tid);
             let detail = format!(
@@ -166,7 +364,8 @@ fn abort(state: MutexGuard<'_, State>) -> ! {
     std::panic::resume_unwind(Box::new(Aborted))
 }
 
-/// One thread's handle on its block's barrier (what `sync_threads` calls on the host).
+/// One thread's handle on its block's barrier and its warp's exchange (what `sync_threads` and the
+/// warp-collective device functions call on the host).
 pub(crate) struct ThreadHandle {
     pub(crate) block: std::sync::Arc<BlockSync>,
     pub(crate) tid: u32,
@@ -175,5 +374,11 @@ pub(crate) struct ThreadHandle {
 impl BlockBarrier for ThreadHandle {
     fn sync(&self) {
         self.block.sync(self.tid);
+    }
+}
+
+impl WarpExchange for ThreadHandle {
+    fn exchange(&self, op: &'static str, words: LaneWords) -> Arc<[LaneWords; WARP_SIZE]> {
+        self.block.exchange(self.tid, op, words)
     }
 }

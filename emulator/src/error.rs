@@ -18,6 +18,12 @@ pub enum EmuError {
     #[error("kernel `{kernel}`, block {block}, thread {thread}: divergent barrier: {detail}")]
     DivergentBarrier { kernel: &'static str, block: Dim3, thread: Dim3, detail: String },
 
+    #[error("kernel `{kernel}`, block {block}, thread {thread}: divergent warp: {detail}")]
+    DivergentWarp { kernel: &'static str, block: Dim3, thread: Dim3, detail: String },
+
+    #[error("kernel `{kernel}`, block {block}, thread {thread}: warp-collective `{op}` in a partial warp: {detail}")]
+    PartialWarp { kernel: &'static str, block: Dim3, thread: Dim3, op: &'static str, detail: String },
+
     #[error("kernel `{kernel}`, block {block}, thread {thread}: out-of-bounds access: {message}")]
     OutOfBounds { kernel: &'static str, block: Dim3, thread: Dim3, message: String },
 

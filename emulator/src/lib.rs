@@ -7,11 +7,15 @@
 //! - every thread of a block is an OS thread, all running at once, so `sync_threads` is a real barrier
 //!   (a `Mutex` + `Condvar` one that also tracks returned threads);
 //! - each block gets its own zeroed, 16-byte-aligned dynamic shared memory of the requested size;
+//! - the lanes of a warp (32 consecutive linear thread indices) meet in a warp exchange for the
+//!   warp-collective instructions (`mma.sync`, `ldmatrix`): each lane deposits its operands, and all
+//!   compute their results once the whole warp has arrived;
 //! - indices and dimensions are exact; blocks run one after another (a block of 256 threads already
 //!   keeps a small machine busy, and sequential blocks make the first reported fault deterministic).
 //!
 //! Faults come back as typed [`EmuError`]s naming the kernel, block and thread — an index outside a
-//! view, a barrier some threads of the block skip, any other panic — and never as a hang: the first
+//! view, a barrier some threads of the block skip, a warp-collective some lanes of the warp skip or a
+//! partial warp executes, any other panic — and never as a hang: the first
 //! fault poisons the block's barrier so that the other threads unwind too.
 //!
 //! Kernels need the unwinding panic strategy on the host (the default); with `panic = "abort"` a
@@ -173,12 +177,14 @@ fn run_block(
             let thread_idx = sync.thread_of(tid);
             let sync_for_thread = Arc::clone(&sync);
             let body = move || {
+                let handle = Arc::new(ThreadHandle { block: Arc::clone(&sync_for_thread), tid });
                 let ctx = ThreadContext {
                     thread_idx,
                     block_idx,
                     block_dim,
                     grid_dim,
-                    barrier: Arc::new(ThreadHandle { block: Arc::clone(&sync_for_thread), tid }),
+                    barrier: handle.clone(),
+                    warp: handle,
                     shared: SharedRegion { base: shared_base.get(), bytes: shared.bytes },
                 };
                 let outcome = panic::catch_unwind(AssertUnwindSafe(|| {

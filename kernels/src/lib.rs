@@ -26,6 +26,7 @@ pub mod diagnostics;
 pub mod iterated_fma;
 pub mod launch;
 pub mod matmul;
+pub mod mma_rate;
 pub mod vec_add;
 pub mod vec_add_vec4;
 

@@ -3,8 +3,15 @@
 //!
 //! A CPU executor (crate `tessera-emulator`) runs every GPU thread of a block as an OS thread. Before
 //! it calls the kernel on such a thread it installs that thread's [`ThreadContext`] with [`enter`];
-//! the device functions then read coordinates, the barrier and the dynamic shared memory from it. This
-//! module only defines the contract; the scheduling and the barrier itself live in the executor.
+//! the device functions then read coordinates, the barrier, the warp exchange and the dynamic shared
+//! memory from it. This module only defines the contract; the scheduling, the barrier and the warp
+//! exchange themselves live in the executor.
+//!
+//! Warp-collective instructions (`mma.sync`, `ldmatrix`: [`super::mma`]) are executed by the 32 lanes
+//! of a warp together, each lane contributing operands and receiving its share of the result. On the
+//! host each lane is its own OS thread, so they meet in a [`WarpExchange`]: every lane deposits its
+//! [`LaneWords`], the exchange returns once all 32 lanes of the warp have, and each lane then computes
+//! its outputs from everyone's inputs.
 //!
 //! Faults a host build detects (an index outside a [`View`](super::mem::View), a tile outside the
 //! dynamic shared memory) unwind with a [`KernelFault`] payload, so the executor can tell them apart
@@ -54,6 +61,30 @@ pub trait BlockBarrier: Send + Sync {
     fn sync(&self);
 }
 
+/// The number of lanes in a warp.
+pub const WARP_SIZE: usize = 32;
+
+/// How many 32-bit words one lane may contribute to a warp-collective operation (an `m16n8k16` mma
+/// needs 4 + 2 + 4 = 10).
+pub const LANE_WORDS: usize = 12;
+
+/// What one lane contributes to a warp-collective operation: raw 32-bit words, unused ones zero.
+pub type LaneWords = [u32; LANE_WORDS];
+
+/// The warp exchange behind the warp-collective device functions ([`super::mma`]), provided by the
+/// executor. Warp `w` of a block is the threads with linear index `32·w .. 32·w + 32` (linear index
+/// `x + y·blockDim.x + z·blockDim.x·blockDim.y`, as in CUDA); a thread's lane is its linear index mod 32.
+///
+/// `exchange` deposits `words` as this lane's contribution to the operation named `op`, waits until
+/// every lane of the warp has deposited its own for the same operation, and returns all 32
+/// contributions in lane order. When that can never happen (the warp is partial, a lane of it has
+/// returned from the kernel, its lanes are in different operations or at a block barrier, or another
+/// thread of the block faulted) it must not return and must not hang: it unwinds this thread and the
+/// executor reports why.
+pub trait WarpExchange: Send + Sync {
+    fn exchange(&self, op: &'static str, words: LaneWords) -> Arc<[LaneWords; WARP_SIZE]>;
+}
+
 /// One block's dynamic shared memory (`extern __shared__` in CUDA C): `bytes` bytes at `base`,
 /// zeroed at block start and shared by all threads of the block.
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +101,8 @@ pub struct ThreadContext {
     pub grid_dim: Dim3,
     /// This thread's handle on its block's barrier.
     pub barrier: Arc<dyn BlockBarrier>,
+    /// This thread's handle on its warp's exchange (warp-collective instructions).
+    pub warp: Arc<dyn WarpExchange>,
     pub shared: SharedRegion,
 }
 
@@ -112,6 +145,29 @@ pub(crate) fn with<R>(f: impl FnOnce(&ThreadContext) -> R) -> R {
              only inside the CPU executor, tessera-emulator)"
         ),
     })
+}
+
+impl ThreadContext {
+    /// The thread's linear index in its block (`x` fastest, as in CUDA).
+    pub fn linear_tid(&self) -> u32 {
+        let (t, d) = (self.thread_idx, self.block_dim);
+        t.x + t.y * d.x + t.z * d.x * d.y
+    }
+
+    /// The thread's lane in its warp (`linear_tid() % 32`).
+    pub fn lane(&self) -> usize {
+        self.linear_tid() as usize % WARP_SIZE
+    }
+}
+
+/// Runs a warp-collective operation on the host: deposits `words` for `op` in the calling thread's
+/// warp exchange, waits for the whole warp, and returns this thread's lane with all 32 lanes' words.
+#[inline]
+#[track_caller]
+pub(crate) fn warp_exchange(op: &'static str, words: LaneWords) -> (usize, Arc<[LaneWords; WARP_SIZE]>) {
+    // Clone the handle first: the exchange blocks, and must not hold the thread-local borrow meanwhile.
+    let (lane, warp) = with(|ctx| (ctx.lane(), Arc::clone(&ctx.warp)));
+    (lane, warp.exchange(op, words))
 }
 
 /// A fault a host build of a kernel detected, carried as the unwind payload.

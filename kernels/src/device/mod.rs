@@ -4,7 +4,9 @@
 //! - [`shared`]: the block's shared memory;
 //! - [`mem`]: typed views over global or shared memory;
 //! - [`math`]: fused multiply-add;
-//! - [`async_copy`]: `cp.async` global → shared copies (sm_80+), each PTX instruction one wrapper.
+//! - [`async_copy`]: `cp.async` global → shared copies (sm_80+), each PTX instruction one wrapper;
+//! - [`mma`]: tensor-core `mma.sync` (TF32, BF16, FP16 with f32 accumulation), `ldmatrix` and the
+//!   TF32 rounding, warp-collective wrappers of one PTX instruction each.
 //!
 //! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
 //! barriers, `.shared` memory) and a host implementation that reads the context a CPU executor
@@ -15,6 +17,7 @@ pub mod async_copy;
 pub mod atomic;
 pub mod math;
 pub mod mem;
+pub mod mma;
 pub mod shared;
 pub mod thread;
 pub mod unroll;
