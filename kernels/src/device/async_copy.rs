@@ -89,6 +89,55 @@ pub unsafe fn copy4_zfill(dst: View<f32>, di: usize, src: View<f32>, si: usize, 
     }
 }
 
+/// Starts a 16-byte copy of `16 / size_of::<T>()` elements `dst[di ..] ← src[si ..]` that writes
+/// zeros instead when `valid` is false (`cp.async.cg.shared.global` with a source size of 16 or 0
+/// bytes: the hardware zero-fills what it does not read). The tensor-core kernels' tile loads: the
+/// zero fill gives edge tiles the zeros their dot products expect, with no separate guarded path.
+///
+/// # Safety
+/// `dst` is a view of this block's shared memory, `src` one of global memory; both 16-byte ranges are
+/// inside their views and 16-byte aligned, **and `si` is in range even when `valid` is false** (pass
+/// 0: nothing is read then, but the address must be legal). Nobody may read `dst[di ..]` before this
+/// thread's wait ([`wait_all`] / [`wait_pending`]) and a following barrier.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn copy16_zfill<T: Copy + Default>(dst: View<T>, di: usize, src: View<T>, si: usize, valid: bool) {
+    // SAFETY: addresses in range by the caller's contract; as in `copy16`.
+    unsafe {
+        let (d, s) = (dst.ptr(di) as u64, src.ptr(si) as u64);
+        let bytes: u32 = if valid { 16 } else { 0 };
+        core::arch::asm!(
+            "{{ .reg .u64 sa, ga; cvta.to.shared.u64 sa, {d}; cvta.to.global.u64 ga, {s}; cp.async.cg.shared.global [sa], [ga], 16, {n}; }}",
+            d = in(reg64) d,
+            s = in(reg64) s,
+            n = in(reg32) bytes,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host fallback of [`copy16_zfill`]: the elements (or zeros) are written immediately, each access
+/// checked; the 16-byte alignment of both addresses is checked too.
+///
+/// # Safety
+/// As the GPU version.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+#[track_caller]
+pub unsafe fn copy16_zfill<T: Copy + Default>(dst: View<T>, di: usize, src: View<T>, si: usize, valid: bool) {
+    let n = 16 / core::mem::size_of::<T>();
+    // SAFETY: in range by the caller's contract; every access below is checked by the host views.
+    unsafe {
+        if dst.ptr(di) as usize % 16 != 0 {
+            super::host::out_of_bounds(format_args!("cp.async 16-byte copy to a shared address not 16-byte aligned (element {di})"));
+        }
+        let _ = src.get(si);
+        for e in 0..n {
+            dst.set(di + e, if valid { src.get(si + e) } else { T::default() });
+        }
+    }
+}
+
 /// `cp.async.commit_group`: closes the copies this thread issued since the last commit into a group.
 #[inline(always)]
 pub fn commit() {

@@ -114,6 +114,13 @@ impl<T: Copy> View<T> {
 }
 
 impl View<f32> {
+    /// The same memory as `2·len` 16-bit words (what `ldmatrix` takes; it moves 16-bit pairs, so 32-bit
+    /// TF32 data passes through it unchanged).
+    #[inline(always)]
+    pub fn as_u16(&self) -> View<u16> {
+        View { ptr: self.ptr.cast::<u16>(), len: 2 * self.len }
+    }
+
     /// Reads elements `i .. i + 4` as one 128-bit load.
     ///
     /// # Safety

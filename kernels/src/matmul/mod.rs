@@ -13,6 +13,13 @@ pub mod k07_warptile;
 pub mod k08_double_buffer;
 pub mod k09_async_pipeline;
 pub mod k10_split_k;
+pub mod k11_mma_naive;
+#[macro_use]
+mod mma_entry;
+pub mod k12_mma_shared;
+pub mod k13_mma_pipeline;
+pub mod mma_ops;
+pub mod mma_tile;
 pub mod tile_io;
 
 use crate::device::mem::View;

@@ -1,0 +1,41 @@
+/// Declares a monomorphic entry of [`mma_gemm`](super::mma_tile::mma_gemm) and its launch (a
+/// `TileConfig` constant named `$config`): operand kind `$kind` on `$elem` inputs, block tile
+/// `$bm × $bn × $bk`, `$wm × $wn` warps, `$s` stages, swizzled or not.
+macro_rules! mma_entry {
+    ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
+     stages $s:literal, swizzle $sw:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
+        pub const $config: crate::launch::TileConfig = crate::launch::TileConfig::new(
+            $bm,
+            $bn,
+            $bk,
+            32 * $wm * $wn,
+            super::mma_tile::shared_bytes($bm, $bn, $bk, $s, core::mem::size_of::<$elem>() as u32),
+        );
+
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// # Safety
+            /// As [`mma_gemm`](super::mma_tile::mma_gemm), with the launch its `TileConfig` constant
+            /// states.
+            pub unsafe fn $name(a: *const $elem, b: *const $elem, c: *mut f32, m: u32, n: u32, k: u32) {
+                // SAFETY: forwarded contract.
+                unsafe {
+                    super::mma_tile::mma_gemm::<
+                        super::mma_ops::$kind,
+                        $bm,
+                        $bn,
+                        $bk,
+                        $wm,
+                        $wn,
+                        { $bm / ($wm * 16) },
+                        { $bn / ($wn * 8) },
+                        $s,
+                        $sw,
+                    >(a, b, c, m, n, k)
+                }
+            }
+        }
+    };
+}

@@ -1,0 +1,222 @@
+//! The tensor-core operand kinds the mma ladder (kernels 11–13) is generic over: BF16 and FP16
+//! (`mma.m16n8k16`, 16-bit elements stored as raw `u16` bits) and TF32 (`mma.m16n8k8` on `f32` data,
+//! rounded with `cvt.rna.tf32.f32` as the fragments are formed). Accumulation is `f32` in all three.
+//!
+//! Each kind says how to form its A and B fragments — from global memory (kernel 11) or from a
+//! shared tile (kernels 12–13) — and which XOR swizzle keeps its shared-memory fragment reads free of
+//! bank conflicts. Shared tiles are stored in 16-byte chunks: `A` as `[BM][BK]` (K contiguous, rows of
+//! `CA = BK / PER_CHUNK` chunks), `B` as `[BK][BN]` (N contiguous, our row-major layout, rows of
+//! `CB = BN / PER_CHUNK` chunks). A logical chunk `c` of row `r` sits at physical chunk
+//! `c ^ swizzle(r)`.
+//!
+//! **How `B` (K×N, N contiguous) becomes the "col" operand mma wants.** The B fragment pairs elements
+//! along K (`(k = 2t, n = g)` and `(k = 2t+1, n = g)` in one register), i.e. it wants B K-major, while
+//! our rows run along N. For 16-bit types `ldmatrix.trans` does the transpose on the way out of shared
+//! memory: each lane points at one K-row of an 8×8 block (8 consecutive N), and the transposed
+//! distribution hands every lane its K-pairs. For TF32 (32-bit elements, which `ldmatrix.trans` cannot
+//! transpose) each lane reads its two elements `(k = t, n = g)`, `(k = t + 4, n = g)` with plain
+//! shared loads, and the swizzle spreads the four `k` rows a warp reads over distinct banks.
+use crate::device::mem::View;
+use crate::device::mma;
+
+/// One tensor-core operand kind (BF16, FP16 or TF32).
+pub trait MmaKind {
+    /// The element type in memory: raw `u16` bits (BF16, FP16) or `f32` (TF32).
+    type Elem: Copy + Default;
+    /// The zero of `Elem` (padding outside the matrix).
+    const ZERO: Self::Elem;
+    /// K of one `mma` (16 or 8).
+    const K: u32;
+    /// Elements per 16-byte chunk (8 or 4).
+    const PER_CHUNK: u32;
+
+    /// `D = A·B + C` on one 16×8×K tile (warp-collective).
+    fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4];
+
+    /// This lane's A fragment of the 16×K block of `A` (M×K, row-major) at `(r0, k0)`, straight from
+    /// global memory; elements outside the matrix read as zero.
+    ///
+    /// # Safety
+    /// `a` holds `m·k` elements.
+    unsafe fn a_frag_global(a: View<Self::Elem>, m: u32, k: u32, r0: u32, k0: u32, lane: u32) -> [u32; 4];
+
+    /// This lane's B fragment of the K×8 block of `B` (K×N, row-major) at `(k0, n0)`, from global memory.
+    ///
+    /// # Safety
+    /// `b` holds `k·n` elements.
+    unsafe fn b_frag_global(b: View<Self::Elem>, k: u32, n: u32, k0: u32, n0: u32, lane: u32) -> [u32; 2];
+
+    /// Swizzle of row `r` of a B tile (`[BK][BN]`); `cb` chunks per row (≥ 8).
+    fn swizzle_b(k: u32) -> u32;
+
+    /// This lane's A fragment of the 16×K block at `(r0, kk)` of the shared A tile (`ca` chunks per
+    /// row, swizzled with [`swizzle_a`] when `swizzle`).
+    ///
+    /// # Safety
+    /// The tile holds at least `(r0 + 16)·ca` chunks and `kk + K ≤ ca·PER_CHUNK`; warp-collective.
+    unsafe fn a_frag_shared(tile: View<Self::Elem>, ca: u32, r0: u32, kk: u32, lane: u32, swizzle: bool) -> [u32; 4];
+
+    /// This lane's B fragments of two neighbouring K×8 blocks at `(kk, n0)` and `(kk, n0 + 8)` of the
+    /// shared B tile (`cb` chunks per row).
+    ///
+    /// # Safety
+    /// The tile holds at least `(kk + K)·cb` chunks and `n0 + 16 ≤ cb·PER_CHUNK`; warp-collective.
+    unsafe fn b_frags_shared(tile: View<Self::Elem>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 2];
+}
+
+/// Swizzle of row `r` of an A tile with `ca` chunks per row: the 8 rows one `ldmatrix` phase reads
+/// (same logical chunk) land on 8 distinct 16-byte bank groups. Rows sharing a 128-byte line
+/// (`8 / ca` of them) are already apart; rows of different lines get different XOR masks.
+#[inline(always)]
+pub fn swizzle_a(r: u32, ca: u32) -> u32 {
+    (r * ca / 8) % ca
+}
+
+/// The physical element offset of logical chunk `c`, element `e`, of row `r` in a tile of `chunks`
+/// chunks per row and `per_chunk` elements per chunk, with row swizzle `s`.
+#[inline(always)]
+pub fn offset(r: u32, c: u32, e: u32, chunks: u32, per_chunk: u32, s: u32) -> usize {
+    ((r * chunks + (c ^ s)) * per_chunk + e) as usize
+}
+
+/// BF16: `mma.sync.m16n8k16.row.col.f32.bf16.bf16.f32`.
+pub struct Bf16;
+/// FP16: `mma.sync.m16n8k16.row.col.f32.f16.f16.f32`.
+pub struct F16;
+/// TF32 on `f32` data: `mma.sync.m16n8k8.row.col.f32.tf32.tf32.f32`, inputs rounded to nearest.
+pub struct Tf32;
+
+/// Element `(r, c)` of a row-major `rows × cols` matrix, or zero outside it.
+///
+/// # Safety
+/// `v` holds `rows·cols` elements.
+#[inline(always)]
+unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T) -> T {
+    // SAFETY: r < rows and c < cols, so r·cols + c < rows·cols.
+    if r < rows && c < cols { unsafe { v.get((r * cols + c) as usize) } } else { zero }
+}
+
+macro_rules! half_kind {
+    ($kind:ident, $mma:path) => {
+        impl MmaKind for $kind {
+            type Elem = u16;
+            const ZERO: u16 = 0;
+            const K: u32 = 16;
+            const PER_CHUNK: u32 = 8;
+
+            #[inline(always)]
+            fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+                $mma(a, b, c)
+            }
+
+            #[inline(always)]
+            unsafe fn a_frag_global(a: View<u16>, m: u32, k: u32, r0: u32, k0: u32, lane: u32) -> [u32; 4] {
+                let (g, t) = (lane / 4, lane % 4);
+                // SAFETY: `at` guards every index.
+                let e = |r: u32, c: u32| unsafe { at(a, m, k, r0 + r, k0 + c, 0) };
+                [
+                    mma::pack_b16(e(g, 2 * t), e(g, 2 * t + 1)),
+                    mma::pack_b16(e(g + 8, 2 * t), e(g + 8, 2 * t + 1)),
+                    mma::pack_b16(e(g, 2 * t + 8), e(g, 2 * t + 9)),
+                    mma::pack_b16(e(g + 8, 2 * t + 8), e(g + 8, 2 * t + 9)),
+                ]
+            }
+
+            #[inline(always)]
+            unsafe fn b_frag_global(b: View<u16>, k: u32, n: u32, k0: u32, n0: u32, lane: u32) -> [u32; 2] {
+                let (g, t) = (lane / 4, lane % 4);
+                // SAFETY: `at` guards every index.
+                let e = |kr: u32| unsafe { at(b, k, n, k0 + kr, n0 + g, 0) };
+                [mma::pack_b16(e(2 * t), e(2 * t + 1)), mma::pack_b16(e(2 * t + 8), e(2 * t + 9))]
+            }
+
+            #[inline(always)]
+            fn swizzle_b(k: u32) -> u32 {
+                k % 8
+            }
+
+            #[inline(always)]
+            unsafe fn a_frag_shared(tile: View<u16>, ca: u32, r0: u32, kk: u32, lane: u32, swizzle: bool) -> [u32; 4] {
+                // ldmatrix.x4: lanes 8i..8i+8 address the rows of quarter i (TL, BL, TR, BR).
+                let r = r0 + lane % 8 + 8 * ((lane / 8) % 2);
+                let c = kk / 8 + lane / 16;
+                let s = if swizzle { swizzle_a(r, ca) } else { 0 };
+                // SAFETY: the row is inside the tile by the caller's contract; chunks are 16-byte aligned.
+                unsafe { mma::ldmatrix_x4(tile, offset(r, c, 0, ca, 8, s)) }
+            }
+
+            #[inline(always)]
+            unsafe fn b_frags_shared(tile: View<u16>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 2] {
+                // ldmatrix.x4.trans: quarter i = (k half i % 2, n half i / 2); lane's row is a K-row.
+                let q = lane / 8;
+                let kr = kk + lane % 8 + 8 * (q % 2);
+                let c = n0 / 8 + q / 2;
+                let s = if swizzle { Self::swizzle_b(kr) } else { 0 };
+                // SAFETY: as above.
+                let r = unsafe { mma::ldmatrix_x4_trans(tile, offset(kr, c, 0, cb, 8, s)) };
+                [[r[0], r[1]], [r[2], r[3]]]
+            }
+        }
+    };
+}
+
+half_kind!(Bf16, mma::mma_m16n8k16_bf16);
+half_kind!(F16, mma::mma_m16n8k16_f16);
+
+impl MmaKind for Tf32 {
+    type Elem = f32;
+    const ZERO: f32 = 0.0;
+    const K: u32 = 8;
+    const PER_CHUNK: u32 = 4;
+
+    #[inline(always)]
+    fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+        mma::mma_m16n8k8_tf32(a, b, c)
+    }
+
+    #[inline(always)]
+    unsafe fn a_frag_global(a: View<f32>, m: u32, k: u32, r0: u32, k0: u32, lane: u32) -> [u32; 4] {
+        let (g, t) = (lane / 4, lane % 4);
+        // SAFETY: `at` guards every index.
+        let e = |r: u32, c: u32| mma::to_tf32(unsafe { at(a, m, k, r0 + r, k0 + c, 0.0) });
+        [e(g, t), e(g + 8, t), e(g, t + 4), e(g + 8, t + 4)]
+    }
+
+    #[inline(always)]
+    unsafe fn b_frag_global(b: View<f32>, k: u32, n: u32, k0: u32, n0: u32, lane: u32) -> [u32; 2] {
+        let (g, t) = (lane / 4, lane % 4);
+        // SAFETY: `at` guards every index.
+        let e = |kr: u32| mma::to_tf32(unsafe { at(b, k, n, k0 + kr, n0 + g, 0.0) });
+        [e(t), e(t + 4)]
+    }
+
+    #[inline(always)]
+    fn swizzle_b(k: u32) -> u32 {
+        // Lanes read k = t (0..4) at chunks n0/4 + {0, 1}: XOR with 2t keeps the 32 words in 32 banks.
+        (k % 4) * 2
+    }
+
+    #[inline(always)]
+    unsafe fn a_frag_shared(tile: View<f32>, ca: u32, r0: u32, kk: u32, lane: u32, swizzle: bool) -> [u32; 4] {
+        // ldmatrix.x4 on 32-bit data seen as pairs of b16: an 8×8 b16 matrix is 8 rows × 4 f32, and
+        // lane (g, t) receives element (g, t) of each — exactly the TF32 A fragment for the quarters
+        // (rows 0–7, k 0–3), (rows 8–15, k 0–3), (rows 0–7, k 4–7), (rows 8–15, k 4–7).
+        let r = r0 + lane % 8 + 8 * ((lane / 8) % 2);
+        let c = kk / 4 + lane / 16;
+        let s = if swizzle { swizzle_a(r, ca) } else { 0 };
+        // SAFETY: the same memory seen as twice as many u16; the row is in the tile (caller's contract).
+        let raw = unsafe { mma::ldmatrix_x4(tile.as_u16(), 2 * offset(r, c, 0, ca, 4, s)) };
+        raw.map(|w| mma::to_tf32(f32::from_bits(w)))
+    }
+
+    #[inline(always)]
+    unsafe fn b_frags_shared(tile: View<f32>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 2] {
+        let (g, t) = (lane / 4, lane % 4);
+        let e = |kr: u32, n: u32| {
+            let s = if swizzle { Self::swizzle_b(kr) } else { 0 };
+            // SAFETY: inside the tile by the caller's contract.
+            mma::to_tf32(unsafe { tile.get(offset(kr, n / 4, n % 4, cb, 4, s)) })
+        };
+        [[e(kk + t, n0 + g), e(kk + t + 4, n0 + g)], [e(kk + t, n0 + 8 + g), e(kk + t + 4, n0 + 8 + g)]]
+    }
+}

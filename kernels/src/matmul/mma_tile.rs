@@ -1,0 +1,233 @@
+//! The block-tiled tensor-core body kernels 12 and 13 share: shared-memory tiles of `A` and `B`,
+//! `ldmatrix` fragments, a warp grid of `mma.sync` tiles, and an `S`-stage `cp.async` pipeline
+//! (`S = 1`: load, wait, compute — kernel 12; `S ≥ 3` with the XOR swizzle — kernel 13).
+use super::mma_ops::{offset, swizzle_a, MmaKind};
+use crate::device::{async_copy, mem::View, mma, shared::SharedTiles, thread};
+
+/// Dynamic shared memory, in bytes, of `stages` stages of an `A` tile `[bm][bk]` and a `B` tile
+/// `[bk][bn]` of `elem_bytes`-byte elements.
+pub const fn shared_bytes(bm: u32, bn: u32, bk: u32, stages: u32, elem_bytes: u32) -> u32 {
+    stages * (bm * bk + bk * bn) * elem_bytes
+}
+
+/// Element `(r, c)` of a row-major `rows × cols` matrix, or zero outside it.
+///
+/// # Safety
+/// `v` holds `rows·cols` elements.
+#[inline(always)]
+unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T) -> T {
+    // SAFETY: r < rows and c < cols, so r·cols + c < rows·cols.
+    if r < rows && c < cols { unsafe { v.get((r * cols + c) as usize) } } else { zero }
+}
+
+/// Loads K-tile `kt` (columns `kt·BK ..` of `A`, rows of `B`) into the stage tiles `sa`, `sb` and
+/// commits the copy group. Aligned problems (`K` and `N` multiples of a 16-byte chunk) copy 16-byte
+/// chunks with `cp.async`, zero-filled outside the matrix; others load element by element, guarded,
+/// and store synchronously (a slower path that is correct for any shape).
+///
+/// # Safety
+/// As [`mma_gemm`]; `sa`, `sb` are one stage's tiles; `aligned` only when `k % PER_CHUNK == 0` and
+/// `n % PER_CHUNK == 0`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the problem, the tile position and the path: all scalars
+unsafe fn load_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const WARPS_M: u32, const WARPS_N: u32, const SWIZZLE: bool>(
+    a: View<O::Elem>, b: View<O::Elem>, sa: View<O::Elem>, sb: View<O::Elem>, m: u32, n: u32, k: u32, row0: u32, col0: u32, kt: u32,
+    aligned: bool,
+) {
+    let (pc, nt) = (O::PER_CHUNK, 32 * WARPS_M * WARPS_N);
+    let (ca, cb, k0, tid) = (BK / pc, BN / pc, kt * BK, thread::thread_idx_x());
+    for i in 0..(BM * BK / pc) / nt {
+        let idx = tid + i * nt;
+        let (r, cc) = (idx / ca, idx % ca);
+        let dst = offset(r, cc, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 });
+        let (gr, gk) = (row0 + r, k0 + cc * pc);
+        // SAFETY: dst + pc ≤ BM·BK (r < BM, chunk < ca); the global index is in range when valid
+        // (0 otherwise, a legal address); `aligned` gives 16-byte aligned chunks.
+        unsafe {
+            if aligned {
+                let valid = gr < m && gk < k;
+                async_copy::copy16_zfill(sa, dst, a, if valid { (gr * k + gk) as usize } else { 0 }, valid);
+            } else {
+                for e in 0..pc {
+                    sa.set(dst + e as usize, at(a, m, k, gr, gk + e, O::ZERO));
+                }
+            }
+        }
+    }
+    for i in 0..(BK * BN / pc) / nt {
+        let idx = tid + i * nt;
+        let (kr, cc) = (idx / cb, idx % cb);
+        let dst = offset(kr, cc, 0, cb, pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
+        let (gk, gc) = (k0 + kr, col0 + cc * pc);
+        // SAFETY: as for A.
+        unsafe {
+            if aligned {
+                let valid = gk < k && gc < n;
+                async_copy::copy16_zfill(sb, dst, b, if valid { (gk * n + gc) as usize } else { 0 }, valid);
+            } else {
+                for e in 0..pc {
+                    sb.set(dst + e as usize, at(b, k, n, gk, gc + e, O::ZERO));
+                }
+            }
+        }
+    }
+    async_copy::commit();
+}
+
+/// Stage `s` of the shared buffer: its `A` tile (`a_len` elements) and `B` tile (`b_len`).
+///
+/// # Safety
+/// `(s + 1)·stage_len ≤ smem.len()`, `a_len + b_len = stage_len`.
+#[inline(always)]
+unsafe fn stage<T: Copy>(smem: View<T>, s: u32, stage_len: usize, a_len: usize, b_len: usize) -> (View<T>, View<T>) {
+    let base = s as usize * stage_len;
+    // SAFETY: inside `smem` by the caller's contract.
+    unsafe { (smem.sub(base, a_len), smem.sub(base + a_len, b_len)) }
+}
+
+/// One K-step on stage `s`: for each `O::K` slice, this warp's `MI` A and `NI` B fragments and its
+/// `MI·NI` `mma`s into `acc`.
+///
+/// # Safety
+/// As [`mma_gemm`]; the stage is complete and visible (after the wait and the barrier);
+/// `wr + 16·MI ≤ BM`, `wc + 8·NI ≤ BN`. Warp-collective.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the stage, this warp's place and its accumulators
+unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const MI: usize, const NI: usize, const SWIZZLE: bool>(
+    smem: View<O::Elem>, s: u32, stage_len: usize, wr: u32, wc: u32, lane: u32, acc: &mut [[[f32; 4]; NI]; MI],
+) {
+    let (ca, cb) = (BK / O::PER_CHUNK, BN / O::PER_CHUNK);
+    // SAFETY: forwarded contract.
+    let (sa, sb) = unsafe { stage::<O::Elem>(smem, s, stage_len, (BM * BK) as usize, (BK * BN) as usize) };
+    let mut kk = 0;
+    while kk < BK {
+        // SAFETY: wr + 16·MI ≤ BM, wc + 8·NI ≤ BN, kk + K ≤ BK (caller's contract and the loop bound).
+        let fa: [[u32; 4]; MI] = core::array::from_fn(|mi| unsafe { O::a_frag_shared(sa, ca, wr + 16 * mi as u32, kk, lane, SWIZZLE) });
+        let mut fb = [[0u32; 2]; NI];
+        for j in 0..NI / 2 {
+            // SAFETY: as above.
+            let pair = unsafe { O::b_frags_shared(sb, cb, kk, wc + 16 * j as u32, lane, SWIZZLE) };
+            (fb[2 * j], fb[2 * j + 1]) = (pair[0], pair[1]);
+        }
+        for (mi, row) in acc.iter_mut().enumerate() {
+            for (ni, out) in row.iter_mut().enumerate() {
+                *out = O::mma(fa[mi], fb[ni], *out);
+            }
+        }
+        kk += O::K;
+    }
+}
+
+/// `C = A·B` for operand kind `O` on a `BM × BN` block tile, `BK` per K-step, a `WARPS_M × WARPS_N`
+/// grid of warps each owning `(16·MI) × (8·NI)` of the tile, `S` pipeline stages.
+///
+/// **Shared memory**: `S` stages of `A [BM][BK]` and `B [BK][BN]` in 16-byte chunks; with `SWIZZLE`
+/// chunk `c` of row `r` sits at `c ^ swizzle(r)` (see `mma_ops`), so the 8 rows an `ldmatrix` phase
+/// reads fall in 8 different bank groups.
+///
+/// **Per K-step, per warp**: for each `O::K` slice, `MI` A fragments (`ldmatrix.x4`), `NI` B
+/// fragments (`ldmatrix.x4.trans`, two 8-column blocks each; TF32: shared loads), `MI·NI` `mma`s.
+///
+/// **Pipeline** (`S ≥ 2`): tiles `0 .. S-1` are issued first; at step `kt` a thread waits until at
+/// most `S - 2` of its copy groups are pending (tile `kt` has landed), the block barrier makes
+/// everyone's copies visible and guarantees everyone finished step `kt - 1`, then tile `kt + S - 1`
+/// is issued into the stage step `kt - 1` used, and tile `kt` is computed while up to `S - 1` tiles
+/// load. One barrier per K-step. `S = 1`: load, wait, barrier, compute, barrier.
+///
+/// **Edges**: any M, N, K (see [`load_stage`]); only in-range outputs are stored. All lanes of every
+/// warp run every `ldmatrix` and `mma` (no early return).
+///
+/// # Safety
+/// `a` holds `m·k`, `b` `k·n` elements, `c` `m·n` floats (products fit in `u32`); the launch has
+/// `32·WARPS_M·WARPS_N` threads, a `⌈n/BN⌉ × ⌈m/BM⌉` grid and [`shared_bytes`]`(BM, BN, BK, S,
+/// size_of::<O::Elem>())` bytes of dynamic shared memory.
+#[inline(always)]
+pub unsafe fn mma_gemm<
+    O: MmaKind,
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const WARPS_M: u32,
+    const WARPS_N: u32,
+    const MI: usize,
+    const NI: usize,
+    const S: u32,
+    const SWIZZLE: bool,
+>(
+    a: *const O::Elem, b: *const O::Elem, c: *mut f32, m: u32, n: u32, k: u32,
+) {
+    const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI % 2 == 0) };
+    const { assert!(BK % O::K == 0 && BK % O::PER_CHUNK == 0 && S >= 1) };
+    const { assert!((BM * BK / O::PER_CHUNK) % (32 * WARPS_M * WARPS_N) == 0 && (BK * BN / O::PER_CHUNK) % (32 * WARPS_M * WARPS_N) == 0) };
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * BN) as usize);
+    // SAFETY: the launch provides S stages of (BM·BK + BK·BN) elements.
+    let smem = unsafe { SharedTiles::<O::Elem>::new().tile(S as usize * stage_len) };
+    let (warp, lane) = (thread::thread_idx_x() / 32, mma::lane_id());
+    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
+    let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
+    let aligned = k % pc == 0 && n % pc == 0;
+    let steps = k.div_ceil(BK);
+    // Loads K-tile `kt` into stage `s`. A macro, not a closure: closures are not always inlined, and
+    // a call puts the captured views in local memory (seen: a 168-byte stack frame).
+    macro_rules! load {
+        ($s:expr, $kt:expr) => {
+            // SAFETY: stage $s < S lies inside `smem`; $kt < steps.
+            unsafe {
+                let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * BN) as usize);
+                load_stage::<O, BM, BN, BK, WARPS_M, WARPS_N, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt, aligned)
+            }
+        };
+    }
+
+    let mut acc = [[[0.0f32; 4]; NI]; MI];
+    if S == 1 {
+        for kt in 0..steps {
+            load!(0, kt);
+            async_copy::wait_all();
+            // SAFETY: reached by every thread of the block (block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
+            // SAFETY: the stage is complete (barrier); warp offsets inside the tile (const asserts).
+            unsafe { compute_stage::<O, BM, BN, BK, MI, NI, SWIZZLE>(smem, 0, stage_len, wr, wc, lane, &mut acc) };
+            // SAFETY: as above; nobody overwrites the stage while another warp still reads it.
+            unsafe { thread::sync_threads() };
+        }
+    } else {
+        for s in 0..S - 1 {
+            if s < steps {
+                load!(s, s);
+            } else {
+                async_copy::commit();
+            }
+        }
+        for kt in 0..steps {
+            async_copy::wait_pending(S - 2);
+            // SAFETY: reached by every thread of the block (block-uniform loop bounds).
+            unsafe { thread::sync_threads() };
+            let next = kt + S - 1;
+            if next < steps {
+                load!(next % S, next);
+            } else {
+                async_copy::commit();
+            }
+            // SAFETY: tile kt has landed in stage kt % S (wait + barrier); offsets as above.
+            unsafe { compute_stage::<O, BM, BN, BK, MI, NI, SWIZZLE>(smem, kt % S, stage_len, wr, wc, lane, &mut acc) };
+        }
+    }
+
+    let (g, t) = (lane / 4, lane % 4);
+    for (mi, row) in acc.iter().enumerate() {
+        for (ni, frag) in row.iter().enumerate() {
+            for (i, &v) in frag.iter().enumerate() {
+                // C fragment: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
+                let r = row0 + wr + 16 * mi as u32 + g + 8 * (i as u32 / 2);
+                let col = col0 + wc + 8 * ni as u32 + 2 * t + i as u32 % 2;
+                if r < m && col < n {
+                    // SAFETY: r < m and col < n.
+                    unsafe { c.set((r * n + col) as usize, v) }
+                }
+            }
+        }
+    }
+}
