@@ -61,9 +61,9 @@ fn gpu_benches(c: &mut Criterion) {
         group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
         group.throughput(Throughput::Elements(shape.flops() as u64));
         let (a, b) = (HostMatrix::random(m as usize, k as usize, 1), HostMatrix::random(k as usize, n as usize, 2));
-        let da = DeviceMatrix::from_host(&gpu, &a).expect("upload");
-        let db = DeviceMatrix::from_host(&gpu, &b).expect("upload");
-        let mut dc = DeviceMatrix::zeros(&gpu, m as usize, n as usize).expect("alloc");
+        let da = DeviceMatrix::<f32>::from_host(&gpu, &a).expect("upload");
+        let db = DeviceMatrix::<f32>::from_host(&gpu, &b).expect("upload");
+        let mut dc = DeviceMatrix::<f32>::zeros(&gpu, m as usize, n as usize).expect("alloc");
         for algo in Algo::ALL {
             if algo == Algo::Naive && shape.flops() > 2.0 * 4096.0f64.powi(3) {
                 continue; // seconds per launch: it adds nothing the 4096³ row does not show

@@ -27,9 +27,9 @@ fn main() {
             expect(g.matmul_host(Algo::Tiled, &a, &b), |e| matches!(e, Error::ShapeMismatch { .. }), "4×5 · 6×7")
         }),
         gpu_trial("matmul_wrong_output_shape_is_typed", |g| {
-            let a = DeviceMatrix::zeros(g, 4, 5).map_err(|e| e.to_string())?;
-            let b = DeviceMatrix::zeros(g, 5, 7).map_err(|e| e.to_string())?;
-            let mut c = DeviceMatrix::zeros(g, 7, 4).map_err(|e| e.to_string())?;
+            let a = DeviceMatrix::<f32>::zeros(g, 4, 5).map_err(|e| e.to_string())?;
+            let b = DeviceMatrix::<f32>::zeros(g, 5, 7).map_err(|e| e.to_string())?;
+            let mut c = DeviceMatrix::<f32>::zeros(g, 7, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Naive, &a, &b, &mut c), |e| matches!(e, Error::ShapeMismatch { .. }), "C 7×4")
         }),
         gpu_trial("vec_add_length_mismatch_is_typed", |g| {
@@ -61,17 +61,17 @@ fn main() {
             }
         }),
         gpu_trial("device_matrix_with_short_buffer_is_typed", |g| {
-            let a = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            let a = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
             // A hand-built matrix that claims 4×4 but holds 3 elements.
-            let short = DeviceMatrix { rows: 4, cols: 4, buf: DeviceBuffer::zeros(g, 3).map_err(|e| e.to_string())? };
-            let mut c = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            let short = DeviceMatrix { rows: 4, cols: 4, buf: DeviceBuffer::<f32>::zeros(g, 3).map_err(|e| e.to_string())? };
+            let mut c = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Tiled, &a, &short, &mut c), |e| matches!(e, Error::BufferTooSmall { name: "B", .. }), "B of 3 elements")
         }),
         gpu_trial("buffer_from_another_context_is_typed", |g| {
             let other = Gpu::new_isolated(0).map_err(|e| e.to_string())?;
-            let foreign = DeviceMatrix::zeros(&other, 4, 4).map_err(|e| e.to_string())?;
-            let a = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
-            let mut c = DeviceMatrix::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            let foreign = DeviceMatrix::<f32>::zeros(&other, 4, 4).map_err(|e| e.to_string())?;
+            let a = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            let mut c = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Naive, &a, &foreign, &mut c), |e| matches!(e, Error::WrongContext { .. }), "B from an isolated context")?;
             let (x, y) = (DeviceBuffer::from_host(&other, &[1.0f32]).map_err(|e| e.to_string())?, DeviceBuffer::from_host(g, &[1.0f32]).map_err(|e| e.to_string())?);
             let mut z = DeviceBuffer::<f32>::zeros(g, 1).map_err(|e| e.to_string())?;

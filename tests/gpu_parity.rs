@@ -3,8 +3,10 @@
 //! Each check draws fresh random inputs, poisons the output with NaN first, and compares every element
 //! with the K-scaled tolerance of `tessera::reference`.
 use libtest_mimic::Trial;
+use tessera::catalogue::algo::{case_label, matmul_cases};
+use tessera::catalogue::precision::check_in;
 use tessera::reference::{check_matmul, matmul_reference};
-use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, HostMatrix};
+use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, HostMatrix, Precision};
 use tessera_anchors::{Cublas, CudaC};
 use tessera::catalogue::random::operands;
 use tessera_tests::{gpu_trial, poisoned_matrix, run, seed, PARITY_SHAPES};
@@ -12,19 +14,27 @@ use tessera_tests::{gpu_trial, poisoned_matrix, run, seed, PARITY_SHAPES};
 /// Which implementation computes the product.
 #[derive(Clone, Copy, Debug)]
 enum Impl {
-    Rust(Algo),
     CudaC(Algo),
     Cublas,
+}
+
+/// A tessera kernel (or `Auto`) in `precision` against the f64 reference of the rounded inputs, with
+/// the output poisoned with NaN first (`matmul_host_in` uploads into a fresh C; the kernels' own
+/// edge logic is what is checked).
+fn check_kernel(gpu: &Gpu, algo: Algo, precision: Precision, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
+    let seed = seed((m * 31 + n * 7 + k) as u64);
+    let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
+    let got = gpu.matmul_host_in(precision, algo, &a, &b).map_err(|e| e.to_string())?;
+    check_in(precision, &a, &b, &got).map_err(|e| format!("{} {m}×{n}×{k} (TESSERA_SEED): {e}", case_label(algo, precision)))
 }
 
 fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
     let seed = seed((m * 31 + n * 7 + k) as u64);
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
     let err = |e: &dyn std::fmt::Display| e.to_string();
-    let (da, db) = (DeviceMatrix::from_host(gpu, &a).map_err(|e| err(&e))?, DeviceMatrix::from_host(gpu, &b).map_err(|e| err(&e))?);
+    let (da, db) = (DeviceMatrix::<f32>::from_host(gpu, &a).map_err(|e| err(&e))?, DeviceMatrix::<f32>::from_host(gpu, &b).map_err(|e| err(&e))?);
     let mut dc = poisoned_matrix(gpu, m, n)?;
     match imp {
-        Impl::Rust(algo) => gpu.matmul(algo, &da, &db, &mut dc).map_err(|e| err(&e))?,
         Impl::CudaC(algo) => CudaC::new(gpu).and_then(|c| c.matmul(gpu, algo, &da, &db, &mut dc)).map_err(|e| err(&e))?,
         Impl::Cublas => Cublas::new(gpu).and_then(|c| c.sgemm(&da, &db, &mut dc)).map_err(|e| err(&e))?,
     }
@@ -50,21 +60,24 @@ fn check_vec_add(gpu: &Gpu, len: usize, scalar: bool) -> Result<(), String> {
 
 fn main() {
     let mut trials: Vec<Trial> = Vec::new();
-    for algo in Algo::ALL {
+    for (algo, precision) in matmul_cases() {
+        let label = case_label(algo, precision);
         for shape in PARITY_SHAPES {
-            let name = format!("matmul_{}_{}x{}x{}", algo.label(), shape.0, shape.1, shape.2);
-            trials.push(gpu_trial(name, move |g| check_product(g, Impl::Rust(algo), shape)));
+            let name = format!("matmul_{label}_{}x{}x{}", shape.0, shape.1, shape.2);
+            trials.push(gpu_trial(name, move |g| check_kernel(g, algo, precision, shape)));
         }
+        trials.push(gpu_trial(format!("matmul_{label}_k0_gives_zeros"), move |g| {
+            let (a, b) = (HostMatrix::new(3, 0, vec![]).unwrap(), HostMatrix::new(0, 5, vec![]).unwrap());
+            let c = g.matmul_host_in(precision, algo, &a, &b).map_err(|e| e.to_string())?;
+            if (c.rows, c.cols) == (3, 5) && c.data.iter().all(|&x| x == 0.0) { Ok(()) } else { Err(format!("{c:?}")) }
+        }));
+    }
+    for algo in Algo::ALL {
         // CUDA C twins exist only for the first rungs (naive, tiled).
         for shape in [(17, 33, 9), (1000, 1037, 519)].into_iter().filter(|_| CudaC::has(algo)) {
             let name = format!("cuda_c_{}_{}x{}x{}", algo.label(), shape.0, shape.1, shape.2);
             trials.push(gpu_trial(name, move |g| check_product(g, Impl::CudaC(algo), shape)));
         }
-        trials.push(gpu_trial(format!("matmul_{}_k0_gives_zeros", algo.label()), move |g| {
-            let (a, b) = (HostMatrix::new(3, 0, vec![]).unwrap(), HostMatrix::new(0, 5, vec![]).unwrap());
-            let c = g.matmul_host(algo, &a, &b).map_err(|e| e.to_string())?;
-            if (c.rows, c.cols) == (3, 5) && c.data.iter().all(|&x| x == 0.0) { Ok(()) } else { Err(format!("{c:?}")) }
-        }));
     }
     for shape in [(17, 33, 9), (1000, 1037, 519)] {
         let name = format!("cublas_{}x{}x{}", shape.0, shape.1, shape.2);

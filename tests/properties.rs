@@ -2,30 +2,32 @@
 //! every matmul kernel in parity with the f64 CPU reference; random lengths keep vec_add exact.
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use tessera::reference::{check_matmul, matmul_reference};
-use tessera::{Algo, Gpu};
+use tessera::catalogue::algo::{case_label, matmul_cases};
+use tessera::catalogue::precision::check_in;
+use tessera::{Algo, Gpu, Precision};
 use tessera::catalogue::random::operands;
 use tessera::HostMatrix;
 use tessera_tests::{gpu_trial, run};
 
-fn product_matches(gpu: &Gpu, algo: Algo, (m, n, k): (usize, usize, usize), seed: u64) -> Result<(), TestCaseError> {
+fn product_matches(gpu: &Gpu, algo: Algo, p: Precision, (m, n, k): (usize, usize, usize), seed: u64) -> Result<(), TestCaseError> {
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, seed.rotate_left(17)));
-    let c = gpu.matmul_host(algo, &a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    check_matmul(&c, &matmul_reference(&a, &b)).map_err(|e| TestCaseError::fail(format!("{}×{}×{}: {e}", m, n, k)))
+    let c = gpu.matmul_host_in(p, algo, &a, &b).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    check_in(p, &a, &b, &c).map_err(|e| TestCaseError::fail(format!("{}×{}×{}: {e}", m, n, k)))
 }
 
 fn main() {
     let mut trials = Vec::new();
-    for algo in Algo::ALL {
-        trials.push(gpu_trial(format!("prop_matmul_{}_random_shapes", algo.label()), move |gpu| {
+    for (algo, p) in matmul_cases() {
+        let label = case_label(algo, p);
+        trials.push(gpu_trial(format!("prop_matmul_{label}_random_shapes"), move |gpu| {
             let mut runner = TestRunner::new(Config { cases: 48, failure_persistence: None, ..Config::default() });
             runner
-                .run(&((1usize..=300, 1usize..=300, 1usize..=300), any::<u64>()), |(shape, seed)| product_matches(gpu, algo, shape, seed))
+                .run(&((1usize..=300, 1usize..=300, 1usize..=300), any::<u64>()), |(shape, seed)| product_matches(gpu, algo, p, shape, seed))
                 .map_err(|e| e.to_string())
         }));
-        trials.push(gpu_trial(format!("prop_matmul_{}_large_shapes", algo.label()), move |gpu| {
+        trials.push(gpu_trial(format!("prop_matmul_{label}_large_shapes"), move |gpu| {
             for (i, shape) in [(1023, 1025, 1027), (2049, 33, 1500), (3, 4099, 777)].into_iter().enumerate() {
-                product_matches(gpu, algo, shape, 0xC0FFEE + i as u64).map_err(|e| e.to_string())?;
+                product_matches(gpu, algo, p, shape, 0xC0FFEE + i as u64).map_err(|e| e.to_string())?;
             }
             Ok(())
         }));

@@ -7,11 +7,38 @@
 use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
-    k09_async_pipeline, k10_split_k,
+    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline,
 };
 
-/// The host build of an FP32 matmul entry: `(a, b, c, m, n, k)`, as the emulator calls it.
+use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
+
+/// The host build of a matmul entry on `f32` inputs (FP32 or TF32): `(a, b, c, m, n, k)`.
 pub type MatmulFn = unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32);
+/// The host build of a matmul entry on 16-bit inputs (BF16 or FP16 bit patterns), `f32` output.
+pub type HalfMatmulFn = unsafe fn(*const u16, *const u16, *mut f32, u32, u32, u32);
+
+/// A kernel's host build, for the CPU executor: its signature depends on the input element type.
+#[derive(Debug, Clone, Copy)]
+pub enum HostKernel {
+    F32(MatmulFn),
+    Half(HalfMatmulFn),
+}
+
+/// The `HostKernel` of an entry of `precision` (the macro's way to pick the variant).
+macro_rules! host_kernel {
+    (Fp32, $f:path) => {
+        HostKernel::F32($f)
+    };
+    (Tf32, $f:path) => {
+        HostKernel::F32($f)
+    };
+    (Bf16, $f:path) => {
+        HostKernel::Half($f)
+    };
+    (Fp16, $f:path) => {
+        HostKernel::Half($f)
+    };
+}
 
 /// One matmul kernel of the catalogue.
 #[derive(Debug, Clone, Copy)]
@@ -21,15 +48,20 @@ pub struct MatmulKernel {
     pub entry: &'static str,
     /// A short label for tables and command lines ("naive", "dbuf-128x256x16", …).
     pub label: &'static str,
+    /// The precision the kernel computes in (its inputs' type: `f32` for FP32 and TF32).
+    pub precision: Precision,
     /// Launch geometry, from the kernel file's own constant.
     pub config: TileConfig,
     /// The same kernel compiled for the host, for the CPU executor (crate `tessera-emulator`).
-    pub host: MatmulFn,
+    pub host: HostKernel,
 }
 
 macro_rules! matmul_catalogue {
-    ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident, $label:literal, $config:expr; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident, $label:literal, $precision:ident, $config:expr; )*) => {
         /// Which matmul kernel to run: the rungs of the ladder in `kernels/src/matmul/`, or `Auto`.
+        ///
+        /// Each kernel computes in one [`Precision`]; `Auto` picks a kernel of the precision the
+        /// caller's inputs (or explicit TF32 request) ask for.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Algo {
             $( $(#[$doc])* $variant, )*
@@ -39,7 +71,14 @@ macro_rules! matmul_catalogue {
 
         /// Every matmul kernel, in ladder order (`MATMUL_KERNELS[i].algo as usize == i`).
         pub const MATMUL_KERNELS: &[MatmulKernel] = &[
-            $( MatmulKernel { algo: Algo::$variant, entry: stringify!($entry), label: $label, config: $config, host: $module::$entry }, )*
+            $( MatmulKernel {
+                algo: Algo::$variant,
+                entry: stringify!($entry),
+                label: $label,
+                precision: $precision,
+                config: $config,
+                host: host_kernel!($precision, $module::$entry),
+            }, )*
         ];
 
         impl Algo {
@@ -51,38 +90,62 @@ macro_rules! matmul_catalogue {
 
 matmul_catalogue! {
     /// `k01_naive`: one thread per element, operands from global memory.
-    Naive = k01_naive::matmul_naive, "naive", k01_naive::CONFIG;
+    Naive = k01_naive::matmul_naive, "naive", Fp32, k01_naive::CONFIG;
     /// `k02_tiled`: 16×16 tiles staged in shared memory.
-    Tiled = k02_tiled::matmul_tiled, "tiled", k02_tiled::CONFIG;
+    Tiled = k02_tiled::matmul_tiled, "tiled", Fp32, k02_tiled::CONFIG;
     /// `k03_blocktile_1d`: 64×64 block tile, 16 outputs per thread along M.
-    Blocktile1d = k03_blocktile_1d::matmul_blocktile_1d, "blocktile-1d", k03_blocktile_1d::CONFIG;
+    Blocktile1d = k03_blocktile_1d::matmul_blocktile_1d, "blocktile-1d", Fp32, k03_blocktile_1d::CONFIG;
     /// `k04_blocktile_2d`: 128×128 block tile, 8×8 register block per thread.
-    Blocktile2d = k04_blocktile_2d::matmul_blocktile_2d, "blocktile-2d", k04_blocktile_2d::CONFIG;
+    Blocktile2d = k04_blocktile_2d::matmul_blocktile_2d, "blocktile-2d", Fp32, k04_blocktile_2d::CONFIG;
     /// `k05_vectorized`: kernel 4 with float4 global/shared accesses, `A` transposed in shared memory.
-    Vectorized = k05_vectorized::matmul_vectorized, "vectorized", k05_vectorized::CONFIG;
+    Vectorized = k05_vectorized::matmul_vectorized, "vectorized", Fp32, k05_vectorized::CONFIG;
     /// `k06_conflict_free`: kernel 5 with a bank-conflict-free shared layout.
-    ConflictFree = k06_conflict_free::matmul_conflict_free, "conflict-free", k06_conflict_free::CONFIG;
+    ConflictFree = k06_conflict_free::matmul_conflict_free, "conflict-free", Fp32, k06_conflict_free::CONFIG;
     /// `k07_warptile`: warp tiling (8 warps of 64×32 in a 128×128×8 block tile).
-    Warptile = k07_warptile::matmul_warptile, "warptile", k07_warptile::CONFIG;
+    Warptile = k07_warptile::matmul_warptile, "warptile", Fp32, k07_warptile::CONFIG;
     /// `k08_double_buffer` 128×128×8: double-buffered shared tiles, `cp.async` for `B`.
-    Dbuf128x128x8 = k08_double_buffer::matmul_dbuf_128x128x8, "dbuf-128x128x8", k08_double_buffer::DBUF_128X128X8;
+    Dbuf128x128x8 = k08_double_buffer::matmul_dbuf_128x128x8, "dbuf-128x128x8", Fp32, k08_double_buffer::DBUF_128X128X8;
     /// `k08_double_buffer` 128×128×16.
-    Dbuf128x128x16 = k08_double_buffer::matmul_dbuf_128x128x16, "dbuf-128x128x16", k08_double_buffer::DBUF_128X128X16;
+    Dbuf128x128x16 = k08_double_buffer::matmul_dbuf_128x128x16, "dbuf-128x128x16", Fp32, k08_double_buffer::DBUF_128X128X16;
     /// `k08_double_buffer` 128×64×16 (128 threads).
-    Dbuf128x64x16 = k08_double_buffer::matmul_dbuf_128x64x16, "dbuf-128x64x16", k08_double_buffer::DBUF_128X64X16;
+    Dbuf128x64x16 = k08_double_buffer::matmul_dbuf_128x64x16, "dbuf-128x64x16", Fp32, k08_double_buffer::DBUF_128X64X16;
     /// `k08_double_buffer` 64×64×16 (128 threads).
-    Dbuf64x64x16 = k08_double_buffer::matmul_dbuf_64x64x16, "dbuf-64x64x16", k08_double_buffer::DBUF_64X64X16;
+    Dbuf64x64x16 = k08_double_buffer::matmul_dbuf_64x64x16, "dbuf-64x64x16", Fp32, k08_double_buffer::DBUF_64X64X16;
     /// `k08_double_buffer` 128×256×16 (8×16 outputs per thread): the fastest tile on large outputs.
-    Dbuf128x256x16 = k08_double_buffer::matmul_dbuf_128x256x16, "dbuf-128x256x16", k08_double_buffer::DBUF_128X256X16;
+    Dbuf128x256x16 = k08_double_buffer::matmul_dbuf_128x256x16, "dbuf-128x256x16", Fp32, k08_double_buffer::DBUF_128X256X16;
     /// `k08_double_buffer` 128×256×16 with its K-step loop kept rolled by 4 (a measured lesson: slower).
-    Dbuf128x256x16Rolled = k08_double_buffer::matmul_dbuf_128x256x16_rolled, "dbuf-128x256x16-rolled", k08_double_buffer::DBUF_128X256X16_ROLLED;
+    Dbuf128x256x16Rolled = k08_double_buffer::matmul_dbuf_128x256x16_rolled, "dbuf-128x256x16-rolled", Fp32, k08_double_buffer::DBUF_128X256X16_ROLLED;
     /// `k09_async_pipeline` 64×64×16, 3 stages: every tile copy asynchronous and element-wise, the
     /// path for N or K not multiples of 4.
-    Async64x64x16s3 = k09_async_pipeline::matmul_async_64x64x16_s3, "async-64x64x16-s3", k09_async_pipeline::ASYNC_64X64X16_S3;
+    Async64x64x16s3 = k09_async_pipeline::matmul_async_64x64x16_s3, "async-64x64x16-s3", Fp32, k09_async_pipeline::ASYNC_64X64X16_S3;
     /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits` blocks per tile.
-    SplitK128x128x16 = k10_split_k::matmul_splitk_128x128x16, "splitk-128x128x16", k10_split_k::SPLITK_128X128X16;
+    SplitK128x128x16 = k10_split_k::matmul_splitk_128x128x16, "splitk-128x128x16", Fp32, k10_split_k::SPLITK_128X128X16;
     /// `k10_split_k` over the 64×64×16 tile (128 threads), for the smallest outputs.
-    SplitK64x64x16 = k10_split_k::matmul_splitk_64x64x16, "splitk-64x64x16", k10_split_k::SPLITK_64X64X16;
+    SplitK64x64x16 = k10_split_k::matmul_splitk_64x64x16, "splitk-64x64x16", Fp32, k10_split_k::SPLITK_64X64X16;
+    /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
+    MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
+    /// `k11_mma_naive` on FP16.
+    MmaNaiveF16 = k11_mma_naive::matmul_mma_naive_f16, "mma-naive-f16", Fp16, k11_mma_naive::CONFIG;
+    /// `k11_mma_naive` in TF32 (on `f32` data; the caller's explicit choice).
+    MmaNaiveTf32 = k11_mma_naive::matmul_mma_naive_tf32, "mma-naive-tf32", Tf32, k11_mma_naive::CONFIG;
+    /// `k12_mma_shared` on BF16: shared tiles, ldmatrix, one stage.
+    MmaSharedBf16 = k12_mma_shared::matmul_mma_shared_bf16, "mma-shared-bf16", Bf16, k12_mma_shared::MMA_SHARED_BF16;
+    /// `k12_mma_shared` on FP16.
+    MmaSharedF16 = k12_mma_shared::matmul_mma_shared_f16, "mma-shared-f16", Fp16, k12_mma_shared::MMA_SHARED_F16;
+    /// `k12_mma_shared` in TF32.
+    MmaSharedTf32 = k12_mma_shared::matmul_mma_shared_tf32, "mma-shared-tf32", Tf32, k12_mma_shared::MMA_SHARED_TF32;
+    /// `k13_mma_pipeline` on BF16, 128×256 tile: multi-stage cp.async, swizzled, 64×64 warp tiles.
+    MmaPipeBf16x256 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x256, "mma-pipe-bf16-128x256", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X256;
+    /// `k13_mma_pipeline` on BF16, 128×128 tile.
+    MmaPipeBf16x128 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128, "mma-pipe-bf16-128x128", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128;
+    /// `k13_mma_pipeline` on FP16, 128×256 tile.
+    MmaPipeF16x256 = k13_mma_pipeline::matmul_mma_pipe_f16_128x256, "mma-pipe-f16-128x256", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X256;
+    /// `k13_mma_pipeline` on FP16, 128×128 tile.
+    MmaPipeF16x128 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128, "mma-pipe-f16-128x128", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128;
+    /// `k13_mma_pipeline` in TF32, 128×128 tile, 3 stages.
+    MmaPipeTf32 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128, "mma-pipe-tf32-128x128", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128;
+    /// `k13_mma_pipeline` in TF32, 128×128 tile, 4 stages.
+    MmaPipeTf32S4 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_s4, "mma-pipe-tf32-128x128-s4", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_S4;
 }
 
 impl Algo {
@@ -106,8 +169,27 @@ impl Algo {
         self.kernel().map(|k| k.config)
     }
 
+    /// The precision the kernel computes in; `None` for `Auto` (which takes the caller's).
+    pub fn precision(self) -> Option<Precision> {
+        self.kernel().map(|k| k.precision)
+    }
+
     /// The algorithm whose label is `label` (as printed by [`Algo::label`]).
     pub fn from_label(label: &str) -> Option<Algo> {
         Algo::ALL.into_iter().find(|a| a.label() == label)
+    }
+}
+
+/// Every product a test suite runs: each kernel in its own precision, then `Auto` in each precision.
+pub fn matmul_cases() -> Vec<(Algo, Precision)> {
+    let kernels = MATMUL_KERNELS.iter().map(|k| (k.algo, k.precision));
+    kernels.chain(Precision::ALL.into_iter().map(|p| (Algo::Auto, p))).collect()
+}
+
+/// The label of a case of [`matmul_cases`]: the kernel's label, or "auto-<precision>".
+pub fn case_label(algo: Algo, precision: Precision) -> String {
+    match algo {
+        Algo::Auto => format!("auto-{}", precision.label()),
+        other => other.label().to_string(),
     }
 }

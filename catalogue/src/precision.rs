@@ -34,6 +34,7 @@
 //! `8·u_tf32 = 1/256` dominates and it catches one (on average) only for K below about 256.
 use half::{bf16, f16};
 use crate::reference::{Mismatch, ReferenceProduct, C_TOL};
+use crate::HostMatrix;
 
 /// The number formats a GEMM baseline multiplies in. Output and accumulation are f32 in all four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,7 +49,53 @@ pub enum Precision {
     Fp16,
 }
 
+/// An element type of GEMM inputs: `f32` (FP32, or TF32 when the caller asks for it), `bf16`, `f16`.
+pub trait Element: Copy + Default + Send + Sync + 'static {
+    /// The precision a product of this type runs in unless the caller asks for another
+    /// (only `f32` has another: TF32).
+    const PRECISION: Precision;
+    /// `x` rounded to this type (round to nearest even; exact for `f32`).
+    fn from_f32(x: f32) -> Self;
+    /// The value, widened exactly.
+    fn to_f32(self) -> f32;
+}
+
+impl Element for f32 {
+    const PRECISION: Precision = Precision::Fp32;
+    fn from_f32(x: f32) -> Self {
+        x
+    }
+    fn to_f32(self) -> f32 {
+        self
+    }
+}
+
+impl Element for bf16 {
+    const PRECISION: Precision = Precision::Bf16;
+    fn from_f32(x: f32) -> Self {
+        bf16::from_f32(x)
+    }
+    fn to_f32(self) -> f32 {
+        bf16::to_f32(self)
+    }
+}
+
+impl Element for f16 {
+    const PRECISION: Precision = Precision::Fp16;
+    fn from_f32(x: f32) -> Self {
+        f16::from_f32(x)
+    }
+    fn to_f32(self) -> f32 {
+        f16::to_f32(self)
+    }
+}
+
 impl Precision {
+    /// Whether inputs of this precision are stored as `f32` (FP32, TF32) rather than 16-bit values.
+    pub fn takes_f32(self) -> bool {
+        matches!(self, Self::Fp32 | Self::Tf32)
+    }
+
     /// Every precision, widest first.
     pub const ALL: [Precision; 4] = [Self::Fp32, Self::Tf32, Self::Bf16, Self::Fp16];
 
@@ -128,6 +175,18 @@ pub fn check_product(precision: Precision, got: &[f32], reference: &ReferencePro
         None => Ok(()),
         Some(m) => Err(Mismatch { mismatches: count, ..m }),
     }
+}
+
+/// Checks `got = a · b` computed in `precision`: the f64 reference of the inputs rounded to the
+/// precision's format, compared element by element with [`Precision::tolerance`]. The one check every
+/// suite (emulator, GPU parity, properties, scorecard) applies to a product of any precision.
+pub fn check_in(precision: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix) -> Result<(), Mismatch> {
+    let round = |m: &HostMatrix| HostMatrix { rows: m.rows, cols: m.cols, data: m.data.iter().map(|&x| precision.round_input(x)).collect() };
+    let reference = crate::reference::matmul_reference(&round(a), &round(b));
+    if (got.rows, got.cols) != (reference.rows, reference.cols) {
+        return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
+    }
+    check_product(precision, &got.data, &reference)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! shapes with a small output leave SMs idle with it; split-K then multiplies the blocks along K, and
 //! rows that are not 16-byte aligned take the element-wise asynchronous copies of kernel 9.
 use crate::algo::Algo;
+use crate::precision::Precision;
 use crate::shape::MatmulShape;
 
 /// SMs of the H200 the table was measured on (the rule only uses it as a scale).
@@ -18,12 +19,35 @@ pub fn blocks(algo: Algo, shape: MatmulShape) -> u32 {
 }
 
 impl Algo {
-    /// The concrete kernel for `shape`: `Auto` consults [`pick`], others are themselves.
+    /// The concrete FP32 kernel for `shape`: `Auto` consults [`pick`], others are themselves.
     pub fn resolve(self, shape: MatmulShape) -> Algo {
-        match self {
-            Algo::Auto => pick(shape),
-            other => other,
+        self.resolve_for(shape, Precision::Fp32)
+    }
+
+    /// The concrete kernel for `shape` in `precision`: `Auto` consults [`pick`] (FP32) or
+    /// [`pick_tensor_core`], others are themselves (whether they compute in `precision` is the
+    /// caller's check).
+    pub fn resolve_for(self, shape: MatmulShape, precision: Precision) -> Algo {
+        match (self, precision) {
+            (Algo::Auto, Precision::Fp32) => pick(shape),
+            (Algo::Auto, p) => pick_tensor_core(shape, p),
+            (other, _) => other,
         }
+    }
+}
+
+/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16): kernel 13,
+/// the 128×256 tile for BF16/FP16 when it gives at least one block per SM, else the 128×128 tile
+/// (twice the blocks); TF32 runs its 128×128 tile.
+pub fn pick_tensor_core(shape: MatmulShape, precision: Precision) -> Algo {
+    let wide = blocks(Algo::MmaPipeBf16x256, shape) >= SMS;
+    match precision {
+        Precision::Bf16 if wide => Algo::MmaPipeBf16x256,
+        Precision::Bf16 => Algo::MmaPipeBf16x128,
+        Precision::Fp16 if wide => Algo::MmaPipeF16x256,
+        Precision::Fp16 => Algo::MmaPipeF16x128,
+        Precision::Tf32 => Algo::MmaPipeTf32,
+        Precision::Fp32 => pick(shape),
     }
 }
 

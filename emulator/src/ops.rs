@@ -1,33 +1,63 @@
 //! tessera's operations on the CPU executor: the catalogue's kernels with the catalogue's launch
 //! dimensions — what `tessera::Gpu::matmul` launches — for tests without a GPU and for teaching
 //! (`scorecard --device cpu`).
-use tessera_catalogue::{Algo, HostMatrix, MatmulShape};
+use tessera_catalogue::algo::HostKernel;
+use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 
 use crate::{launch, EmuError, Launch, SyncPtr};
 
-/// `a · b` computed by `algo`'s kernel on the CPU executor, with the GPU launch configuration.
-/// `C` starts as NaN (zeros for split-K, as on the GPU), so an element no thread writes shows up in any check.
+/// `a · b` computed by `algo`'s kernel on the CPU executor in FP32 (see [`matmul_in`]).
 pub fn matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    matmul_in(Precision::Fp32, algo, a, b)
+}
+
+/// `a · b` computed by `algo`'s kernel on the CPU executor in `precision` (inputs rounded to its
+/// type: `bf16` / `f16` bit patterns for the 16-bit kernels), with the GPU launch configuration.
+/// `C` starts as NaN (zeros for split-K, as on the GPU), so an element no thread writes shows up in
+/// any check. `Auto` picks the kernel the GPU would; a kernel of another precision is an error.
+pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
     let name = algo.kernel_name();
-    let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))
-        .map_err(|e| EmuError::InvalidLaunch { kernel: name, detail: e.to_string() })?;
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: name, detail };
+    let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
     if a.data.len() != a.rows * a.cols || b.data.len() != b.rows * b.cols {
-        return Err(EmuError::InvalidLaunch { kernel: name, detail: "matrix data length differs from rows·cols".into() });
+        return Err(invalid("matrix data length differs from rows·cols".into()));
+    }
+    let algo = algo.resolve_for(shape, precision);
+    let kernel = algo.kernel().ok_or_else(|| invalid("Auto resolved to no kernel".into()))?;
+    if kernel.precision != precision {
+        return Err(invalid(format!("{} computes in {:?}, {precision:?} was asked for", kernel.entry, kernel.precision)));
     }
     if shape.m == 0 || shape.n == 0 || shape.k == 0 {
         return Ok(HostMatrix::from_fn(a.rows, b.cols, |_, _| 0.0));
     }
-    let algo = algo.resolve(shape);
-    let kernel = algo.kernel().ok_or(EmuError::InvalidLaunch { kernel: name, detail: "Auto resolved to no kernel".into() })?;
     // Split-K adds into C, which the host zeroes first; every other kernel must write each element.
     let mut c = vec![if algo.accumulates_into_c(shape) { 0.0 } else { f32::NAN }; a.rows * b.cols];
-    let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
-    let (m, n, k, host) = (shape.m, shape.n, shape.k, kernel.host);
-    launch(kernel.entry, Launch::from(algo.launch(shape)), || {
-        // SAFETY: a, b, c hold m·k, k·n and m·n floats (checked above) and outlive the launch; the
-        // launch is the kernel's own (its TileConfig through the catalogue), and MatmulShape::check
-        // guarantees the sizes fit the kernels' 32-bit indexing.
-        unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k) }
-    })?;
+    let pc = SyncPtr::new(c.as_mut_ptr());
+    let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(algo.launch(shape)));
+    match kernel.host {
+        HostKernel::F32(host) => {
+            let (pa, pb) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()));
+            launch(kernel.entry, cfg, || {
+                // SAFETY: a, b, c hold m·k, k·n and m·n floats (checked above) and outlive the
+                // launch; the launch is the kernel's own (its TileConfig through the catalogue), and
+                // MatmulShape::check guarantees the sizes fit the kernels' 32-bit indexing.
+                unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k) }
+            })?;
+        }
+        HostKernel::Half(host) => {
+            let bits = |m: &HostMatrix| -> Vec<u16> {
+                match precision {
+                    Precision::Bf16 => m.data.iter().map(|&x| half::bf16::from_f32(x).to_bits()).collect(),
+                    _ => m.data.iter().map(|&x| half::f16::from_f32(x).to_bits()).collect(),
+                }
+            };
+            let (a16, b16) = (bits(a), bits(b));
+            let (pa, pb) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()));
+            launch(kernel.entry, cfg, || {
+                // SAFETY: as above, with m·k and k·n 16-bit elements.
+                unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k) }
+            })?;
+        }
+    }
     Ok(HostMatrix { rows: a.rows, cols: b.cols, data: c })
 }

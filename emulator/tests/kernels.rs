@@ -5,22 +5,25 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use tessera_catalogue::launch::{elementwise, grid_stride};
 use tessera_catalogue::random::operands;
-use tessera_catalogue::reference::{check_matmul, matmul_reference};
-use tessera_catalogue::{Algo, HostMatrix, MatmulShape};
+use tessera_catalogue::algo::{case_label, matmul_cases};
+use tessera_catalogue::precision::check_in;
+use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 use tessera_emulator::{launch, Launch, SyncPtr};
 use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};
 
-fn check_algo_on_shape(algo: Algo, (m, n, k): (usize, usize, usize)) -> Result<(), Failed> {
+fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usize, usize)) -> Result<(), Failed> {
+    let label = case_label(algo, precision);
     let (a, b) = (HostMatrix::random(m, k, 1 + m as u64), HostMatrix::random(k, n, 7 + n as u64));
-    let c = tessera_emulator::ops::matmul(algo, &a, &b).map_err(|e| format!("{}: {e}", algo.label()))?;
-    check_matmul(&c, &matmul_reference(&a, &b)).map_err(|mismatch| format!("{} on {m}×{n}×{k}: {mismatch}", algo.label()).into())
+    let c = tessera_emulator::ops::matmul_in(precision, algo, &a, &b).map_err(|e| format!("{label}: {e}"))?;
+    check_in(precision, &a, &b, &c).map_err(|mismatch| format!("{label} on {m}×{n}×{k}: {mismatch}").into())
 }
 
 /// M×N×K shapes: a single element, shapes that are no multiple of any tile in any dimension, K
-/// spanning one and several K-steps, and aligned shapes (N, K multiples of 4) that take the float4
-/// fast path of kernels 5–10 on interior blocks (130 × 132: one full 128×128 block plus edges; K = 36:
-/// full K-steps plus a partial one for BK = 16).
-const SHAPES: [(usize, usize, usize); 5] = [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24)];
+/// spanning one and several K-steps, and aligned shapes (N, K multiples of 4 and of 8) that take the
+/// vector / `cp.async` fast paths of kernels 5–10 and 12–13 on interior blocks (130 × 132: one full
+/// 128×128 block plus edges; K = 36: full K-steps plus a partial one for BK = 16; 129 × 264 × 72:
+/// a full 128×256 tensor-core tile, K over three 32-wide steps, the last one partial).
+const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24), (129, 264, 72)];
 
 /// Split-K with more than one slice: 130×70 is 2 output tiles of 128×128, so K = 300 splits in 4
 /// (slices of 80, the last 60: ending inside a K-step) and K = 520 in 8 (interior, aligned slices).
@@ -30,16 +33,21 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         if got != splits {
             return Err(format!("{m}×{n}×{k}: {got} slices, expected {splits}").into());
         }
-        check_algo_on_shape(Algo::SplitK128x128x16, (m as usize, n as usize, k as usize))?;
+        check_algo_on_shape(Algo::SplitK128x128x16, Precision::Fp32, (m as usize, n as usize, k as usize))?;
     }
     Ok(())
 }
 
 fn main() {
-    // Every kernel of the catalogue (and `Auto`) on every shape, one trial per algorithm.
-    let mut trials: Vec<Trial> = Algo::ALL
+    // Every kernel of the catalogue in its precision (and `Auto` in each) on every shape, one trial
+    // per case.
+    let mut trials: Vec<Trial> = matmul_cases()
         .into_iter()
-        .map(|algo| Trial::test(format!("matmul_{}_matches_reference", algo.label()), move || SHAPES.into_iter().try_for_each(|s| check_algo_on_shape(algo, s))))
+        .map(|(algo, p)| {
+            Trial::test(format!("matmul_{}_matches_reference", case_label(algo, p)), move || {
+                SHAPES.into_iter().try_for_each(|s| check_algo_on_shape(algo, p, s))
+            })
+        })
         .collect();
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("vec_add_matches_elementwise_sum", vec_add_matches_elementwise_sum));

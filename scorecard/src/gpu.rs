@@ -65,8 +65,8 @@ pub fn measure_all(gpu: &Gpu, problems: &[Problem], args: &Args, repeat: usize, 
     let mut step = 0;
     for problem in problems {
         let (shape, a, b) = (problem.shape, &problem.a, &problem.b);
-        let da = DeviceMatrix::from_host(gpu, a).map_err(s)?;
-        let db = DeviceMatrix::from_host(gpu, b).map_err(s)?;
+        let da = DeviceMatrix::<f32>::from_host(gpu, a).map_err(s)?;
+        let db = DeviceMatrix::<f32>::from_host(gpu, b).map_err(s)?;
         for &imp in &impls {
             step += 1;
             let (name, key, bytes) = match imp {
@@ -83,7 +83,7 @@ pub fn measure_all(gpu: &Gpu, problems: &[Problem], args: &Args, repeat: usize, 
                 }
             };
             // Poison C with NaN, run once, check against the reference, then time.
-            let mut dc = DeviceMatrix::from_host(gpu, &tessera::HostMatrix::from_fn(a.rows, b.cols, |_, _| f32::NAN)).map_err(s)?;
+            let mut dc = DeviceMatrix::<f32>::from_host(gpu, &tessera::HostMatrix::from_fn(a.rows, b.cols, |_, _| f32::NAN)).map_err(s)?;
             run(&mut dc)?;
             gpu.synchronize().map_err(s)?;
             let check = problem.reference.check(&dc.to_host(gpu).map_err(s)?);

@@ -39,7 +39,7 @@ pub use tessera::catalogue::random::run_seed as seed;
 /// A `rows × cols` device matrix filled with NaN, so any element a kernel fails to write is caught.
 pub fn poisoned_matrix(gpu: &Gpu, rows: usize, cols: usize) -> Result<DeviceMatrix, String> {
     let nan = HostMatrix::new(rows, cols, vec![f32::NAN; rows * cols]).map_err(|e| e.to_string())?;
-    DeviceMatrix::from_host(gpu, &nan).map_err(|e| e.to_string())
+    DeviceMatrix::<f32>::from_host(gpu, &nan).map_err(|e| e.to_string())
 }
 
 /// Matmul problem sizes as (M, N, K).

@@ -1,54 +1,98 @@
-//! `C = A · B` on the GPU with any kernel of the catalogue.
+//! `C = A · B` on the GPU with any kernel of the catalogue, in FP32, TF32 (asked for explicitly),
+//! BF16 or FP16; `C` is `f32` in every precision.
 use cudarc::driver::PushKernelArg;
-use tessera_catalogue::{Algo, HostMatrix, MatmulShape};
+use half::{bf16, f16};
+use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 
 use super::launch_config;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-use crate::matrix::DeviceMatrix;
+use crate::matrix::{DeviceElement, DeviceMatrix};
 
 impl Gpu {
-    /// `c = a · b` with the chosen kernel (queued on the stream).
+    /// `c = a · b` with the chosen kernel (queued on the stream), in the precision of the inputs:
+    /// FP32 for `f32` (never TF32: see [`Gpu::matmul_tf32`]), BF16 for `bf16`, FP16 for `f16`.
+    /// `Auto` picks a kernel of that precision.
     ///
-    /// `m = 0` or `n = 0` is a no-op (C is empty); `k = 0` sets `C` to zeros (an empty sum).
-    pub fn matmul(&self, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
+    /// Errors, before any launch: [`Error::MixedTypes`] when `a` and `b` differ in type,
+    /// [`Error::PrecisionMismatch`] when `algo` computes in another precision, shape and buffer
+    /// errors as below. `m = 0` or `n = 0` is a no-op (C is empty); `k = 0` sets `C` to zeros.
+    pub fn matmul<TA: DeviceElement, TB: DeviceElement>(&self, algo: Algo, a: &DeviceMatrix<TA>, b: &DeviceMatrix<TB>, c: &mut DeviceMatrix) -> Result<()> {
+        if TA::PRECISION != TB::PRECISION {
+            return Err(Error::MixedTypes { op: "matmul", a: TA::PRECISION, b: TB::PRECISION });
+        }
+        self.matmul_in(TA::PRECISION, algo, a, b, c)
+    }
+
+    /// `c = a · b` on `f32` data in TF32 on the tensor cores: the caller's explicit choice of the
+    /// lower precision (inputs rounded to 10 mantissa bits). `algo`: a TF32 kernel or `Auto`.
+    pub fn matmul_tf32(&self, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
+        self.matmul_in(Precision::Tf32, algo, a, b, c)
+    }
+
+    /// The common path: `requested` is the precision asked for (`T`'s own, or TF32 on `f32`).
+    fn matmul_in<TA: DeviceElement, TB: DeviceElement>(&self, requested: Precision, algo: Algo, a: &DeviceMatrix<TA>, b: &DeviceMatrix<TB>, c: &mut DeviceMatrix) -> Result<()> {
         const OP: &str = "matmul";
         let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
-        for (name, m) in [("A", a), ("B", b), ("C", &*c)] {
-            m.buf.check_context(self, OP)?;
-            let needed = m.rows * m.cols;
-            if m.buf.len() < needed {
-                return Err(Error::BufferTooSmall { op: OP, name, len: m.buf.len(), needed });
+        let algo = algo.resolve_for(shape, requested);
+        let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: OP, detail: "Auto resolved to no kernel".into() })?;
+        if kernel.precision != requested {
+            return Err(Error::PrecisionMismatch { op: OP, kernel: kernel.entry, kernel_precision: kernel.precision, requested });
+        }
+        a.buf.check_context(self, OP)?;
+        b.buf.check_context(self, OP)?;
+        c.buf.check_context(self, OP)?;
+        for (name, len, needed) in [("A", a.buf.len(), a.rows * a.cols), ("B", b.buf.len(), b.rows * b.cols), ("C", c.buf.len(), c.rows * c.cols)] {
+            if len < needed {
+                return Err(Error::BufferTooSmall { op: OP, name, len, needed });
             }
         }
         if shape.m == 0 || shape.n == 0 {
             return Ok(());
         }
-        if shape.k == 0 {
-            let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
-            return self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
-        }
-        let (m, n, k) = (shape.m, shape.n, shape.k);
-        let algo = algo.resolve(shape);
-        if algo.accumulates_into_c(shape) {
+        if shape.k == 0 || algo.accumulates_into_c(shape) {
             let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
             self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0))?;
+            if shape.k == 0 {
+                return Ok(());
+            }
         }
-        let mut launch = self.stream().launch_builder(self.kernel(algo.kernel_name())?);
+        let (m, n, k) = (shape.m, shape.n, shape.k);
+        let mut launch = self.stream().launch_builder(self.kernel(kernel.entry)?);
         launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs);
-        // the buffers hold at least that many floats (checked above), the launch is the one the kernel
-        // states (its TileConfig, through the catalogue: threads and dynamic shared memory), C is zeroed
-        // for split-K, and every product fits in 32 bits (MatmulShape::check).
+        // the buffers hold at least that many elements of the kernel's input type (the kernel's
+        // precision is the one asked for, and the callers pass A and B of that precision's type; bf16/f16 have the layout of the u16 bits the kernels
+        // take), the launch is the one the kernel states (its TileConfig, through the catalogue:
+        // threads and dynamic shared memory), C is zeroed for split-K, and every product fits in
+        // 32 bits (MatmulShape::check).
         self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
     }
 
-    /// Uploads `a` and `b`, runs [`Gpu::matmul`], and downloads the product.
+    /// Uploads `a` and `b`, runs [`Gpu::matmul`] (FP32), and downloads the product.
     pub fn matmul_host(&self, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix> {
+        self.matmul_host_in(Precision::Fp32, algo, a, b)
+    }
+
+    /// Uploads `a` and `b` rounded to `precision`'s input type (`f32`, `bf16`, `f16`), runs the
+    /// product in `precision` (TF32 through [`Gpu::matmul_tf32`]), and downloads `C`.
+    pub fn matmul_host_in(&self, precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix> {
         MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))?;
-        let (da, db) = (DeviceMatrix::from_host(self, a)?, DeviceMatrix::from_host(self, b)?);
-        let mut dc = DeviceMatrix::zeros(self, a.rows, b.cols)?;
-        self.matmul(algo, &da, &db, &mut dc)?;
+        let mut dc = DeviceMatrix::<f32>::zeros(self, a.rows, b.cols)?;
+        match precision {
+            Precision::Fp32 | Precision::Tf32 => {
+                let (da, db) = (DeviceMatrix::<f32>::from_host(self, a)?, DeviceMatrix::<f32>::from_host(self, b)?);
+                self.matmul_in(precision, algo, &da, &db, &mut dc)?;
+            }
+            Precision::Bf16 => {
+                let (da, db) = (DeviceMatrix::<bf16>::from_host(self, a)?, DeviceMatrix::<bf16>::from_host(self, b)?);
+                self.matmul(algo, &da, &db, &mut dc)?;
+            }
+            Precision::Fp16 => {
+                let (da, db) = (DeviceMatrix::<f16>::from_host(self, a)?, DeviceMatrix::<f16>::from_host(self, b)?);
+                self.matmul(algo, &da, &db, &mut dc)?;
+            }
+        }
         self.synchronize()?;
         dc.to_host(self)
     }
