@@ -1,6 +1,6 @@
 //! Typed errors through the public API. The no-driver checks run here (CI has no GPU); the rest need one.
 use libtest_mimic::{Failed, Trial};
-use tessera::{context::driver_present, Algo, DeviceBuffer, DeviceMatrix, Error, Gpu, HostMatrix};
+use tessera::{bf16, context::driver_present, f16, Algo, DeviceBuffer, DeviceMatrix, Error, Gpu, HostMatrix, Precision};
 use tessera_tests::{gpu_trial, run};
 
 fn expect(result: Result<impl std::fmt::Debug, Error>, want: fn(&Error) -> bool, what: &str) -> Result<(), String> {
@@ -31,6 +31,37 @@ fn main() {
             let b = DeviceMatrix::<f32>::zeros(g, 5, 7).map_err(|e| e.to_string())?;
             let mut c = DeviceMatrix::<f32>::zeros(g, 7, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Naive, &a, &b, &mut c), |e| matches!(e, Error::ShapeMismatch { .. }), "C 7×4")
+        }),
+        gpu_trial("matmul_mixed_input_types_are_typed", |g| {
+            let a = DeviceMatrix::<bf16>::zeros(g, 4, 5).map_err(|e| e.to_string())?;
+            let b = DeviceMatrix::<f16>::zeros(g, 5, 7).map_err(|e| e.to_string())?;
+            let mut c = DeviceMatrix::<f32>::from_host(g, &HostMatrix::from_fn(4, 7, |_, _| 7.0)).map_err(|e| e.to_string())?;
+            expect(g.matmul(Algo::Auto, &a, &b, &mut c), |e| matches!(e, Error::MixedTypes { .. }), "bf16 · f16")?;
+            let untouched = c.to_host(g).map_err(|e| e.to_string())?;
+            if untouched.data.iter().all(|&x| x == 7.0) { Ok(()) } else { Err("C changed after a refused launch".into()) }
+        }),
+        gpu_trial("matmul_kernel_of_another_type_is_typed", |g| {
+            let a = DeviceMatrix::<bf16>::zeros(g, 4, 5).map_err(|e| e.to_string())?;
+            let b = DeviceMatrix::<bf16>::zeros(g, 5, 7).map_err(|e| e.to_string())?;
+            let mut c = DeviceMatrix::<f32>::zeros(g, 4, 7).map_err(|e| e.to_string())?;
+            // An FP32 kernel and an FP16 kernel cannot take bf16 inputs.
+            for algo in [Algo::Tiled, Algo::MmaPipeF16x128] {
+                expect(g.matmul(algo, &a, &b, &mut c), |e| matches!(e, Error::PrecisionMismatch { requested: Precision::Bf16, .. }), algo.label())?;
+            }
+            Ok(())
+        }),
+        gpu_trial("tf32_kernel_without_asking_for_tf32_is_typed", |g| {
+            let (a, b) = (HostMatrix::from_fn(4, 5, |_, _| 1.0), HostMatrix::from_fn(5, 7, |_, _| 1.0));
+            // f32 data means FP32: a TF32 kernel through `matmul` is refused, through `matmul_tf32` it runs.
+            expect(g.matmul_host(Algo::MmaPipeTf32, &a, &b), |e| matches!(e, Error::PrecisionMismatch { requested: Precision::Fp32, .. }), "TF32 kernel via matmul")?;
+            let c = g.matmul_host_in(Precision::Tf32, Algo::MmaPipeTf32, &a, &b).map_err(|e| e.to_string())?;
+            if c.data.iter().all(|&x| x == 5.0) { Ok(()) } else { Err(format!("TF32 result {:?}", c.data)) }
+        }),
+        gpu_trial("gpu_is_usable_after_typed_errors", |g| {
+            let (a, b) = (HostMatrix::from_fn(3, 2, |_, _| 1.0), HostMatrix::from_fn(2, 4, |_, _| 2.0));
+            let _ = g.matmul_host(Algo::MmaPipeBf16x128, &a, &b);
+            let c = g.matmul_host_in(Precision::Bf16, Algo::Auto, &a, &b).map_err(|e| e.to_string())?;
+            if c.data.iter().all(|&x| x == 4.0) { Ok(()) } else { Err(format!("{:?}", c.data)) }
         }),
         gpu_trial("vec_add_length_mismatch_is_typed", |g| {
             expect(g.vec_add_host(&[1.0; 3], &[1.0; 4]), |e| matches!(e, Error::ShapeMismatch { .. }), "3 vs 4")

@@ -216,3 +216,15 @@ fn device_functions_outside_a_launch_panic_clearly() {
     let message = payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()));
     assert!(message.unwrap_or_default().contains("outside a kernel launch"));
 }
+
+#[test]
+fn a_kernel_of_another_precision_is_refused_before_launch() {
+    use tessera_catalogue::{Algo, HostMatrix, Precision};
+    let (a, b) = (HostMatrix::from_fn(4, 5, |_, _| 1.0), HostMatrix::from_fn(5, 7, |_, _| 1.0));
+    for (precision, algo) in [(Precision::Fp32, Algo::MmaPipeTf32), (Precision::Bf16, Algo::Tiled), (Precision::Fp16, Algo::MmaNaiveBf16)] {
+        match tessera_emulator::ops::matmul_in(precision, algo, &a, &b) {
+            Err(EmuError::InvalidLaunch { detail, .. }) => assert!(detail.contains("was asked for"), "{detail}"),
+            other => panic!("{precision:?} with {}: expected InvalidLaunch, got {other:?}", algo.label()),
+        }
+    }
+}
