@@ -1,8 +1,7 @@
 //! CPU baselines: a multi-core SGEMM (matrixmultiply, all cores) and, at small sizes, the naive loop.
 use std::time::Instant;
 
-use tessera::MatmulShape;
-use tessera::HostMatrix;
+use tessera::{HostMatrix, MatmulShape, Precision};
 
 use crate::report::{Check, Row, SampledReference};
 
@@ -48,13 +47,13 @@ pub fn measure(shape: MatmulShape, repeat: usize, max_flops: f64, reference: &Sa
             break;
         }
     }
-    let check = result.map(|c| reference.check(&c)).unwrap_or(Check::Skipped);
-    rows.push(Row::new(shape, &format!("CPU matrixmultiply ({} threads)", threads()), "cpu", median(&mut times), check, None));
+    let check = result.map(|c| reference.check(Precision::Fp32, &c)).unwrap_or(Check::Skipped);
+    rows.push(Row::new(shape, Precision::Fp32, &format!("CPU matrixmultiply ({} threads)", threads()), "cpu", median(&mut times), check, None));
     if shape.flops() <= 2.0 * 512.0 * 512.0 * 512.0 {
         let t = Instant::now();
         let c = tessera::reference::matmul_cpu_naive(a, b);
         let ms = t.elapsed().as_secs_f64() * 1e3;
-        rows.push(Row::new(shape, "CPU naive loop (1 thread)", "cpu-naive", ms, reference.check(&c), None));
+        rows.push(Row::new(shape, Precision::Fp32, "CPU naive loop (1 thread)", "cpu-naive", ms, reference.check(Precision::Fp32, &c), None));
     }
     rows
 }

@@ -4,7 +4,8 @@
 //! labelled as emulation everywhere: its times are not a performance figure of anything.
 use std::time::Instant;
 
-use tessera::{Algo, MatmulShape};
+use tessera::catalogue::algo::case_label;
+use tessera::{Algo, MatmulShape, Precision};
 
 use crate::report::{shape_label, Check};
 use crate::{Args, Fail, Problem};
@@ -12,35 +13,39 @@ use crate::{Args, Fail, Problem};
 /// Emulating one thread per output element gets slow quickly: refuse problems beyond this.
 const MAX_EMULATED_FLOPS: f64 = 2.0 * 256.0 * 256.0 * 256.0;
 
-pub fn run(args: &Args, shapes: &[MatmulShape]) -> Result<(), Fail> {
+/// Emulates every case of `cases` (each kernel in its precision, `Auto` in each precision) at each
+/// shape, checking each against the sampled reference of its precision's rounded inputs.
+pub fn run(args: &Args, shapes: &[MatmulShape], cases: &[(Algo, Precision)]) -> Result<(), Fail> {
     if let Some(big) = shapes.iter().find(|s| s.flops() > MAX_EMULATED_FLOPS) {
         return Err(format!("--device cpu emulates every GPU thread: {} is too large (use sizes up to 256³, e.g. --sizes 64,100x70x30)", shape_label(*big)).into());
     }
-    let algos: Vec<Algo> = Algo::ALL.into_iter().filter(|a| args.kernels.is_empty() || args.kernels.iter().any(|k| k == a.label())).collect();
+    let mut precisions: Vec<Precision> = cases.iter().map(|&(_, p)| p).collect();
+    precisions.dedup();
     let mut md = String::from(
         "**EMULATED on the CPU executor** — the Rust kernels' source run with CUDA block semantics on the host. \
          Times are those of the emulation, *not* GPU performance.\n\n\
-         | size | kernel | grid | block | threads emulated | emulation ms | check |\n|---|---|---|---|---:|---:|---|\n",
+         | size | kernel | precision | grid | block | threads emulated | emulation ms | check |\n|---|---|---|---|---|---:|---:|---|\n",
     );
     for &shape in shapes {
-        let problem = Problem::new(shape);
-        for &algo in &algos {
-            let cfg = algo.launch(shape);
+        let problem = Problem::new(shape, &precisions);
+        for &(algo, precision) in cases {
+            let label = case_label(algo, precision);
+            let cfg = algo.resolve_for(shape, precision).launch(shape);
             let threads: u64 = [cfg.grid.0, cfg.grid.1, cfg.grid.2, cfg.block.0, cfg.block.1, cfg.block.2].iter().map(|&d| d as u64).product();
-            eprintln!("[scorecard] emulating {} {} ({threads} threads)…", shape_label(shape), algo.label());
+            eprintln!("[scorecard] emulating {} {label} ({threads} threads)…", shape_label(shape));
             let t = Instant::now();
-            let c = tessera_emulator::ops::matmul(algo, &problem.a, &problem.b)?;
+            let c = tessera_emulator::ops::matmul_in(precision, algo, &problem.a, &problem.b)?;
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let check = problem.reference.check(&c);
+            let check = problem.reference.check(precision, &c);
             md += &format!(
-                "| {} | {} | {:?} | {:?} | {threads} | {ms:.1} | {check:?} |\n",
+                "| {} | {label} | {} | {:?} | {:?} | {threads} | {ms:.1} | {check:?} |\n",
                 shape_label(shape),
-                algo.label(),
+                precision.label().to_uppercase(),
                 cfg.grid,
                 cfg.block,
             );
             if check == Check::Failed {
-                return Err(format!("{} gave a wrong result on the CPU executor", algo.label()).into());
+                return Err(format!("{label} gave a wrong result on the CPU executor").into());
             }
         }
     }

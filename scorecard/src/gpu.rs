@@ -1,12 +1,15 @@
-//! The GPU rows: every Rust kernel, its CUDA C twin and cuBLAS at each size, plus bandwidth.
-use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer};
+//! The GPU rows: every Rust kernel in its precision, its CUDA C twin (FP32) and cuBLAS of the same
+//! precision at each size, the measured `mma.sync` ceilings, plus bandwidth.
+use tessera::catalogue::algo::case_label;
+use tessera::ops::ceiling::{mma_rate_entry, MMA_RATE_BLOCK};
+use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision};
 use tessera_anchors::{Cublas, CudaC};
 
 use tessera::catalogue::random::operands as random_vec;
 
 use crate::cpu::median;
-use crate::traffic::global_bytes;
-use crate::report::{shape_label, Bandwidth, Check, Row, Scorecard};
+use crate::report::{cublas_key, shape_label, Bandwidth, Check, MmaCeiling, Row, Scorecard};
+use crate::traffic::{global_bytes, min_bytes};
 use crate::{Args, Fail, Problem};
 
 /// Target GPU time per timed batch: long enough to dwarf event resolution and launch gaps.
@@ -33,12 +36,128 @@ fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), Fail>) ->
 /// Which implementation a row measures.
 #[derive(Clone, Copy)]
 enum Impl {
-    Rust(Algo),
+    Rust(Algo, Precision),
     CudaC(Algo),
-    Cublas,
+    Cublas(Precision),
 }
 
-pub fn measure_all(gpu: &Gpu, problems: &[Problem], args: &Args, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
+/// One launch of the `mma.sync` ceiling should last at least this long (GPU time).
+const CEILING_MS: f64 = 60.0;
+
+/// Measures the `mma.sync` rate of `precision` on every SM: 8 blocks of 256 threads per SM, `iters`
+/// chosen from a trial launch so one launch lasts ≥ [`CEILING_MS`], the median of `repeat` launches
+/// (CUDA events).
+pub fn measure_mma_ceiling(gpu: &Gpu, precision: Precision, repeat: usize) -> Result<MmaCeiling, Fail> {
+    let (entry, _) = mma_rate_entry(precision).ok_or("FP32 has no mma.sync ceiling")?;
+    let blocks = 8 * gpu.sm_count().max(1);
+    let mut out = DeviceBuffer::<f32>::zeros(gpu, (blocks * MMA_RATE_BLOCK) as usize).map_err(s)?;
+    let timer = GpuTimer::new(gpu).map_err(s)?;
+    let trial_iters = 1024u32;
+    let trial = timer.time_ms(gpu, 1, 1, || gpu.mma_rate(precision, blocks, trial_iters, &mut out).map(|_| ()).map_err(s))?;
+    let iters = (f64::from(trial_iters) * CEILING_MS / trial.max(1e-4)).ceil().clamp(f64::from(trial_iters), f64::from(u32::MAX / 2)) as u32;
+    let mut flops = 0.0;
+    let mut times = Vec::with_capacity(repeat);
+    for _ in 0..repeat.max(1) {
+        times.push(timer.time_ms(gpu, 0, 1, || {
+            flops = gpu.mma_rate(precision, blocks, iters, &mut out).map_err(s)?;
+            Ok::<(), Fail>(())
+        })?);
+    }
+    let ms = median(&mut times);
+    Ok(MmaCeiling { precision: precision.label().into(), tflops: flops / (ms * 1e-3) / 1e12, blocks, iters, ms, source: format!("measured, {entry}") })
+}
+
+/// The operands of one problem on the device, in each input type the run needs.
+struct DeviceOperands {
+    f32: Option<(DeviceMatrix<f32>, DeviceMatrix<f32>)>,
+    bf16: Option<(DeviceMatrix<bf16>, DeviceMatrix<bf16>)>,
+    f16: Option<(DeviceMatrix<f16>, DeviceMatrix<f16>)>,
+}
+
+impl DeviceOperands {
+    fn upload(gpu: &Gpu, problem: &Problem, precisions: &[Precision]) -> Result<Self, Fail> {
+        let (a, b) = (&problem.a, &problem.b);
+        let needs = |ps: &[Precision]| precisions.iter().any(|p| ps.contains(p));
+        Ok(Self {
+            f32: if needs(&[Precision::Fp32, Precision::Tf32]) {
+                Some((DeviceMatrix::<f32>::from_host(gpu, a).map_err(s)?, DeviceMatrix::<f32>::from_host(gpu, b).map_err(s)?))
+            } else {
+                None
+            },
+            bf16: if needs(&[Precision::Bf16]) {
+                Some((DeviceMatrix::<bf16>::from_host(gpu, a).map_err(s)?, DeviceMatrix::<bf16>::from_host(gpu, b).map_err(s)?))
+            } else {
+                None
+            },
+            f16: if needs(&[Precision::Fp16]) {
+                Some((DeviceMatrix::<f16>::from_host(gpu, a).map_err(s)?, DeviceMatrix::<f16>::from_host(gpu, b).map_err(s)?))
+            } else {
+                None
+            },
+        })
+    }
+}
+
+fn missing(what: &str) -> Fail {
+    format!("internal: no {what} operands uploaded").into()
+}
+
+/// Runs `imp` once on `ops`, writing `dc`.
+fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, imp: Impl, dc: &mut DeviceMatrix) -> Result<(), Fail> {
+    let (m, n) = (dc.rows, dc.cols);
+    match imp {
+        Impl::Rust(al, p) => match p {
+            Precision::Fp32 => {
+                let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+                gpu.matmul(al, a, b, dc).map_err(s)
+            }
+            Precision::Tf32 => {
+                let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+                gpu.matmul_tf32(al, a, b, dc).map_err(s)
+            }
+            Precision::Bf16 => {
+                let (a, b) = ops.bf16.as_ref().ok_or_else(|| missing("bf16"))?;
+                gpu.matmul(al, a, b, dc).map_err(s)
+            }
+            Precision::Fp16 => {
+                let (a, b) = ops.f16.as_ref().ok_or_else(|| missing("f16"))?;
+                gpu.matmul(al, a, b, dc).map_err(s)
+            }
+        },
+        Impl::CudaC(al) => {
+            let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+            cuda_c.matmul(gpu, al, a, b, dc).map_err(s)
+        }
+        Impl::Cublas(p) => match p {
+            Precision::Fp32 => {
+                let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+                cublas.sgemm(a, b, dc).map_err(s)
+            }
+            Precision::Tf32 => {
+                let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+                cublas.gemm_tf32(&a.buf, &b.buf, &mut dc.buf, m, n, a.cols).map_err(s)
+            }
+            Precision::Bf16 => {
+                let (a, b) = ops.bf16.as_ref().ok_or_else(|| missing("bf16"))?;
+                cublas.gemm_bf16(&a.buf, &b.buf, &mut dc.buf, m, n, a.cols).map_err(s)
+            }
+            Precision::Fp16 => {
+                let (a, b) = ops.f16.as_ref().ok_or_else(|| missing("f16"))?;
+                cublas.gemm_f16(&a.buf, &b.buf, &mut dc.buf, m, n, a.cols).map_err(s)
+            }
+        },
+    }
+}
+
+/// The display name of a cuBLAS row.
+fn cublas_name(p: Precision) -> String {
+    match p {
+        Precision::Fp32 => "cuBLAS SGEMM (FP32)".into(),
+        p => format!("cuBLAS GemmEx ({}, f32 accumulate)", p.label().to_uppercase()),
+    }
+}
+
+pub fn measure_all(gpu: &Gpu, problems: &[Problem], cases: &[(Algo, Precision)], precisions: &[Precision], args: &Args, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
     let info = gpu.info().map_err(s)?;
     card.device = Some(info.name.clone());
     card.compute_capability = Some(format!("{}{}", info.compute_capability.0, info.compute_capability.1));
@@ -46,49 +165,55 @@ pub fn measure_all(gpu: &Gpu, problems: &[Problem], args: &Args, repeat: usize, 
     card.sm_clock_mhz = Some(info.sm_clock_khz as f64 / 1e3);
     card.peak_fp32_gflops = info.peak_fp32_flops().map(|f| f / 1e9);
 
+    for &p in precisions.iter().filter(|p| **p != Precision::Fp32) {
+        eprintln!("[scorecard] mma.sync ceiling {} (mma_rate, {} blocks of 256 threads)…", p.label(), 8 * gpu.sm_count());
+        let c = measure_mma_ceiling(gpu, p, repeat)?;
+        eprintln!("[scorecard] mma.sync ceiling {}: {:.1} TFLOP/s ({} iters, {:.1} ms per launch)", p.label(), c.tflops, c.iters, c.ms);
+        card.mma_ceilings.push(c);
+    }
+
     let cuda_c = CudaC::new(gpu).map_err(s)?;
     let cublas = Cublas::new(gpu).map_err(s)?;
-    let algos: Vec<Algo> = Algo::ALL.into_iter().filter(|a| args.kernels.is_empty() || args.kernels.iter().any(|k| k == a.label())).collect();
-    if algos.is_empty() {
-        return Err(format!("--kernels matched none of {:?}", Algo::ALL.map(|a| a.label())).into());
-    }
+    // Per precision: its kernels (and Auto), the CUDA C twins of FP32 kernels, then its cuBLAS.
     let mut impls: Vec<Impl> = Vec::new();
-    for &a in &algos {
-        impls.push(Impl::Rust(a));
-        if CudaC::has(a) {
-            impls.push(Impl::CudaC(a));
+    for &p in precisions {
+        let mine: Vec<Algo> = cases.iter().filter(|(_, q)| *q == p).map(|&(a, _)| a).collect();
+        if mine.is_empty() {
+            continue;
         }
+        for &a in &mine {
+            impls.push(Impl::Rust(a, p));
+            if p == Precision::Fp32 && CudaC::has(a) {
+                impls.push(Impl::CudaC(a));
+            }
+        }
+        impls.push(Impl::Cublas(p));
     }
-    impls.push(Impl::Cublas);
 
     let total = problems.len() * impls.len();
     let mut step = 0;
     for problem in problems {
         let (shape, a, b) = (problem.shape, &problem.a, &problem.b);
-        let da = DeviceMatrix::<f32>::from_host(gpu, a).map_err(s)?;
-        let db = DeviceMatrix::<f32>::from_host(gpu, b).map_err(s)?;
+        let ops = DeviceOperands::upload(gpu, problem, precisions)?;
         for &imp in &impls {
             step += 1;
-            let (name, key, bytes) = match imp {
-                Impl::Rust(al) => (format!("{} (Rust)", al.label()), al.label().to_string(), Some(global_bytes(al, shape))),
-                Impl::CudaC(al) => (format!("{} (CUDA C)", al.label()), format!("cuda-c-{}", al.label()), Some(global_bytes(al, shape))),
-                Impl::Cublas => ("cuBLAS SGEMM (FP32)".to_string(), "cublas".to_string(), Some(shape.min_bytes())),
+            let (name, key, precision, bytes) = match imp {
+                Impl::Rust(al, p) => {
+                    let label = case_label(al, p);
+                    let name = if p == Precision::Fp32 { format!("{label} (Rust)") } else { format!("{label} (Rust, {})", p.label().to_uppercase()) };
+                    (name, label, p, global_bytes(al, p, shape))
+                }
+                Impl::CudaC(al) => (format!("{} (CUDA C)", al.label()), format!("cuda-c-{}", al.label()), Precision::Fp32, global_bytes(al, Precision::Fp32, shape)),
+                Impl::Cublas(p) => (cublas_name(p), cublas_key(p), p, min_bytes(shape, p)),
             };
             eprintln!("[scorecard] {step}/{total} {} {name}", shape_label(shape));
-            let run = |dc: &mut DeviceMatrix| -> Result<(), Fail> {
-                match imp {
-                    Impl::Rust(al) => gpu.matmul(al, &da, &db, dc).map_err(s),
-                    Impl::CudaC(al) => cuda_c.matmul(gpu, al, &da, &db, dc).map_err(s),
-                    Impl::Cublas => cublas.sgemm(&da, &db, dc).map_err(s),
-                }
-            };
-            // Poison C with NaN, run once, check against the reference, then time.
+            // Poison C with NaN, run once, check against the reference of the precision, then time.
             let mut dc = DeviceMatrix::<f32>::from_host(gpu, &tessera::HostMatrix::from_fn(a.rows, b.cols, |_, _| f32::NAN)).map_err(s)?;
-            run(&mut dc)?;
+            run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc)?;
             gpu.synchronize().map_err(s)?;
-            let check = problem.reference.check(&dc.to_host(gpu).map_err(s)?);
-            let ms = time(gpu, repeat, || run(&mut dc))?;
-            card.rows.push(Row::new(shape, &name, &key, ms, check, bytes));
+            let check = problem.reference.check(precision, &dc.to_host(gpu).map_err(s)?);
+            let ms = time(gpu, repeat, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
+            card.rows.push(Row::new(shape, precision, &name, &key, ms, check, Some(bytes)));
         }
     }
 

@@ -13,12 +13,14 @@ mod traffic;
 use std::path::PathBuf;
 
 use clap::Parser;
-use tessera::MatmulShape;
+use tessera::catalogue::algo::{case_label, matmul_cases};
+use tessera::{Algo, MatmulShape, Precision};
 
 /// Any failure of a scorecard run, reported as its message.
 pub type Fail = Box<dyn std::error::Error + Send + Sync>;
 
-/// One matmul problem: its random operands and the sampled reference every result is checked against.
+/// One matmul problem: its random operands and the sampled references (one per precision of the run)
+/// every result is checked against.
 pub struct Problem {
     pub shape: MatmulShape,
     pub a: tessera::HostMatrix,
@@ -27,9 +29,9 @@ pub struct Problem {
 }
 
 impl Problem {
-    fn new(shape: MatmulShape) -> Self {
+    fn new(shape: MatmulShape, precisions: &[Precision]) -> Self {
         let (a, b) = cpu::operands(shape, 7);
-        let reference = report::SampledReference::new(&a, &b);
+        let reference = report::SampledReference::new(&a, &b, precisions);
         Problem { shape, a, b, reference }
     }
 }
@@ -48,9 +50,14 @@ pub struct Args {
     /// Matmul sizes: `N` for N×N×N or `MxNxK`, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "1024,2048,4096")]
     sizes: Vec<String>,
-    /// Rust kernels to run (default: all), comma-separated labels such as `naive,tiled`.
+    /// Rust kernels to run (default: all), comma-separated labels such as `naive,tiled`,
+    /// `mma-pipe-bf16-128x256`, `auto-bf16` (`auto` alone: Auto in every precision of the run).
     #[arg(long, value_delimiter = ',')]
     kernels: Vec<String>,
+    /// Precisions to run, comma-separated: `fp32,tf32,bf16,fp16` (the default: all). Each runs its
+    /// kernels beside cuBLAS of the same precision; FP32 also the CPU baseline and the CUDA C twins.
+    #[arg(long, value_delimiter = ',', default_value = "fp32,tf32,bf16,fp16")]
+    precisions: Vec<String>,
     /// Timed repetitions per measurement; the median is reported.
     #[arg(long, default_value_t = 5)]
     repeat: usize,
@@ -83,6 +90,37 @@ fn parse_size(s: &str) -> Result<MatmulShape, String> {
     MatmulShape::check((m as usize, k as usize), (k as usize, n as usize), (m as usize, n as usize)).map_err(|e| e.to_string())
 }
 
+/// The precisions of `--precisions`, widest first, without repeats.
+fn parse_precisions(labels: &[String]) -> Result<Vec<Precision>, String> {
+    let mut out = Vec::new();
+    for l in labels {
+        let p = report::precision_from_label(l.trim()).ok_or_else(|| format!("unknown precision `{l}`: use fp32, tf32, bf16, fp16"))?;
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    if out.is_empty() {
+        return Err("--precisions is empty".into());
+    }
+    out.sort_by_key(|p| Precision::ALL.iter().position(|q| q == p));
+    Ok(out)
+}
+
+/// The (kernel, precision) cases of the run: every case of the catalogue (each kernel in its
+/// precision, `Auto` in each) whose precision is in `precisions` and whose label is in `--kernels`
+/// (`auto` matches every `auto-<p>`). An empty `--kernels` keeps them all; a filter that keeps none
+/// is an error naming the labels it could have matched.
+pub fn select_cases(kernels: &[String], precisions: &[Precision]) -> Result<Vec<(Algo, Precision)>, String> {
+    let cases: Vec<(Algo, Precision)> = matmul_cases().into_iter().filter(|(_, p)| precisions.contains(p)).collect();
+    let wanted = |a: Algo, p: Precision| kernels.is_empty() || kernels.iter().any(|k| *k == case_label(a, p) || *k == a.label());
+    let chosen: Vec<(Algo, Precision)> = cases.iter().copied().filter(|&(a, p)| wanted(a, p)).collect();
+    if chosen.is_empty() {
+        let labels: Vec<String> = cases.iter().map(|&(a, p)| case_label(a, p)).collect();
+        return Err(format!("--kernels matched none of the cases of these precisions: {}", labels.join(", ")));
+    }
+    Ok(chosen)
+}
+
 fn main() {
     let args = Args::parse();
     if let Err(e) = run(&args) {
@@ -102,18 +140,25 @@ fn run(args: &Args) -> Result<(), Fail> {
     if shapes.iter().any(|s| s.m == 0 || s.n == 0 || s.k == 0) {
         return Err("sizes must be at least 1 in every dimension".into());
     }
+    let precisions = parse_precisions(&args.precisions)?;
+    let cases = select_cases(&args.kernels, &precisions)?;
     if args.device == Device::Cpu {
-        return emulated::run(args, &shapes);
+        return emulated::run(args, &shapes, &cases);
     }
     let repeat = args.repeat.max(1);
     let mut card = report::Scorecard::new();
 
-    eprintln!("[scorecard] operands and sampled f64 references for {} sizes…", shapes.len());
-    let problems: Vec<Problem> = shapes.iter().map(|&shape| Problem::new(shape)).collect();
-    eprintln!("[scorecard] CPU baseline ({} threads)…", cpu::threads());
-    for (i, p) in problems.iter().enumerate() {
-        eprintln!("[scorecard] {}/{} CPU {}", i + 1, problems.len(), report::shape_label(p.shape));
-        card.rows.extend(cpu::measure(p.shape, repeat, args.cpu_max_flops, &p.reference, (&p.a, &p.b)));
+    let labels: Vec<&str> = precisions.iter().map(|p| p.label()).collect();
+    eprintln!("[scorecard] operands and sampled f64 references ({}) for {} sizes…", labels.join(", "), shapes.len());
+    let problems: Vec<Problem> = shapes.iter().map(|&shape| Problem::new(shape, &precisions)).collect();
+    if precisions.contains(&Precision::Fp32) {
+        eprintln!("[scorecard] CPU baseline ({} threads)…", cpu::threads());
+        for (i, p) in problems.iter().enumerate() {
+            eprintln!("[scorecard] {}/{} CPU {}", i + 1, problems.len(), report::shape_label(p.shape));
+            card.rows.extend(cpu::measure(p.shape, repeat, args.cpu_max_flops, &p.reference, (&p.a, &p.b)));
+        }
+    } else {
+        eprintln!("[scorecard] CPU baseline skipped: FP32 is not among --precisions");
     }
 
     match tessera::Gpu::new(0) {
@@ -121,7 +166,7 @@ fn run(args: &Args) -> Result<(), Fail> {
             eprintln!("[scorecard] GPU part skipped: {e}");
             card.gpu_skipped = Some(e.to_string());
         }
-        Ok(g) => gpu::measure_all(&g, &problems, args, repeat, &mut card)?,
+        Ok(g) => gpu::measure_all(&g, &problems, &cases, &precisions, args, repeat, &mut card)?,
     }
 
     card.finish();

@@ -1,8 +1,17 @@
 //! The scorecard's rows, the derived columns (speedup, % of cuBLAS, % of peak), Markdown and JSON.
 use serde::{Deserialize, Serialize};
-use tessera::MatmulShape;
-use tessera::reference::{check_matmul, matmul_reference, ReferenceProduct};
-use tessera::HostMatrix;
+use tessera::catalogue::precision::check_product;
+use tessera::reference::{matmul_reference, ReferenceProduct};
+use tessera::{HostMatrix, MatmulShape, Precision};
+
+/// The precision named `label` ("fp32", "tf32", "bf16", "fp16").
+pub fn precision_from_label(label: &str) -> Option<Precision> {
+    Precision::ALL.into_iter().find(|p| p.label() == label)
+}
+
+fn fp32_label() -> String {
+    "fp32".into()
+}
 
 /// Whether a result matched the f64 CPU reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,8 +30,12 @@ pub struct Row {
     pub n: u32,
     pub k: u32,
     pub name: String,
-    /// Stable key: `cpu`, `cpu-naive`, `naive`, `tiled`, …, `cuda-c-naive`, `cublas`.
+    /// Stable key: `cpu`, `cpu-naive`, `naive`, `tiled`, …, `auto-fp32`, `mma-pipe-bf16-128x256`,
+    /// `auto-bf16`, …, `cuda-c-naive`, `cublas` (FP32), `cublas-tf32`, `cublas-bf16`, `cublas-fp16`.
     pub key: String,
+    /// The precision the product ran in: `fp32`, `tf32`, `bf16`, `fp16` (older scorecards: `fp32`).
+    #[serde(default = "fp32_label")]
+    pub precision: String,
     pub ms: f64,
     pub gflops: f64,
     /// Counted global-memory bytes (see `traffic::global_bytes`), when known.
@@ -30,15 +43,21 @@ pub struct Row {
     pub flop_per_byte: Option<f64>,
     pub check: Check,
     pub speedup_vs_cpu: Option<f64>,
+    /// 100 × cuBLAS time ÷ this time, against cuBLAS **of the same precision** at the same size.
     pub pct_of_cublas: Option<f64>,
+    /// % of the FP32 peak (FP32 rows only).
     pub pct_of_peak: Option<f64>,
+    /// % of the measured `mma.sync` ceiling of the row's precision (TF32, BF16, FP16 rows).
+    #[serde(default)]
+    pub pct_of_mma_ceiling: Option<f64>,
     /// CUDA C time ÷ Rust time for the same algorithm (> 1: the Rust kernel is faster), Rust rows only.
     pub vs_cuda_c: Option<f64>,
 }
 
 impl Row {
-    pub fn new(shape: MatmulShape, name: &str, key: &str, ms: f64, check: Check, global_bytes: Option<f64>) -> Self {
+    pub fn new(shape: MatmulShape, precision: Precision, name: &str, key: &str, ms: f64, check: Check, global_bytes: Option<f64>) -> Self {
         Row {
+            precision: precision.label().into(),
             size: shape_label(shape),
             m: shape.m,
             n: shape.n,
@@ -53,6 +72,7 @@ impl Row {
             speedup_vs_cpu: None,
             pct_of_cublas: None,
             pct_of_peak: None,
+            pct_of_mma_ceiling: None,
             vs_cuda_c: None,
         }
     }
@@ -70,6 +90,20 @@ pub struct Bandwidth {
     pub check: Check,
 }
 
+/// The measured `mma.sync` rate of one precision: the tensor-core roof of its section.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MmaCeiling {
+    /// `tf32`, `bf16`, `fp16`.
+    pub precision: String,
+    pub tflops: f64,
+    /// Blocks of 256 threads per launch, iterations per warp, median ms of one launch.
+    pub blocks: u32,
+    pub iters: u32,
+    pub ms: f64,
+    /// Where the figure comes from, e.g. "measured, mma_rate_bf16".
+    pub source: String,
+}
+
 /// Everything one run measured.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Scorecard {
@@ -79,6 +113,9 @@ pub struct Scorecard {
     pub sm_clock_mhz: Option<f64>,
     pub peak_fp32_gflops: Option<f64>,
     pub copy_gb_per_s: Option<f64>,
+    /// The measured `mma.sync` ceilings, one per tensor-core precision of the run.
+    #[serde(default)]
+    pub mma_ceilings: Vec<MmaCeiling>,
     pub gpu_skipped: Option<String>,
     pub rows: Vec<Row>,
     pub bandwidth: Vec<Bandwidth>,
@@ -88,30 +125,58 @@ pub fn shape_label(s: MatmulShape) -> String {
     if s.m == s.n && s.n == s.k { format!("{}³", s.m) } else { format!("{}×{}×{}", s.m, s.n, s.k) }
 }
 
-/// The f64 reference of up to 64 evenly spread rows of `A·B` (the full reference of a 4096³ product
-/// would take a minute of CPU), computed once per shape and checked against every implementation.
+/// The f64 references of up to 64 evenly spread rows of `A·B` (the full reference of a 4096³ product
+/// would take a minute of CPU), one per precision of the run, each over the inputs rounded to that
+/// precision's format (`Precision::round_input`), computed once per shape and checked against every
+/// implementation of that precision with `Precision::tolerance`.
 pub struct SampledReference {
     picks: Vec<usize>,
-    reference: ReferenceProduct,
+    references: Vec<(Precision, ReferenceProduct)>,
 }
 
 impl SampledReference {
-    pub fn new(a: &HostMatrix, b: &HostMatrix) -> Self {
+    pub fn new(a: &HostMatrix, b: &HostMatrix, precisions: &[Precision]) -> Self {
         let picks: Vec<usize> = if a.rows <= 64 { (0..a.rows).collect() } else { (0..64).map(|i| i * (a.rows - 1) / 63).collect() };
-        let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| a.get(picks[r], c));
-        Self { reference: matmul_reference(&a_rows, b), picks }
+        let mut references = Vec::new();
+        for &p in precisions {
+            if references.iter().any(|(q, _)| *q == p) {
+                continue;
+            }
+            let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| p.round_input(a.get(picks[r], c)));
+            let b_rounded = HostMatrix { rows: b.rows, cols: b.cols, data: b.data.iter().map(|&x| p.round_input(x)).collect() };
+            references.push((p, matmul_reference(&a_rows, &b_rounded)));
+        }
+        Self { picks, references }
     }
 
-    /// Whether the sampled rows of `got` are within tolerance.
-    pub fn check(&self, got: &HostMatrix) -> Check {
-        let got_rows = HostMatrix::from_fn(self.picks.len(), got.cols, |r, c| got.get(self.picks[r], c));
-        match check_matmul(&got_rows, &self.reference) {
+    /// Whether the sampled rows of `got` (a product computed in `precision`) are within tolerance of
+    /// the reference of the inputs rounded to `precision`. A precision without a reference fails loudly.
+    pub fn check(&self, precision: Precision, got: &HostMatrix) -> Check {
+        let Some((_, reference)) = self.references.iter().find(|(p, _)| *p == precision) else {
+            eprintln!("[scorecard] check failed: no {} reference was computed", precision.label());
+            return Check::Failed;
+        };
+        let got_rows: Vec<f32> = self.picks.iter().flat_map(|&r| (0..got.cols).map(move |c| (r, c))).map(|(r, c)| got.get(r, c)).collect();
+        match check_product(precision, &got_rows, reference) {
             Ok(()) => Check::Ok,
             Err(e) => {
-                eprintln!("[scorecard] check failed: {e}");
+                eprintln!("[scorecard] check failed ({}): {e}", precision.label());
                 Check::Failed
             }
         }
+    }
+}
+
+/// Whether a row is one of tessera's Rust kernels (not CPU, CUDA C or cuBLAS).
+pub fn is_rust(r: &Row) -> bool {
+    !r.key.starts_with("cpu") && !r.key.starts_with("cuda-c") && !r.key.starts_with("cublas")
+}
+
+/// The key of the cuBLAS row of `precision` ("cublas" for FP32, as in older scorecards).
+pub fn cublas_key(precision: Precision) -> String {
+    match precision {
+        Precision::Fp32 => "cublas".into(),
+        p => format!("cublas-{}", p.label()),
     }
 }
 
@@ -120,9 +185,14 @@ impl Scorecard {
         Self::default()
     }
 
-    /// Fills the derived columns from the rows of the same size.
+    /// The measured `mma.sync` ceiling of `precision` in GFLOP/s, when this run has one.
+    pub fn mma_ceiling_gflops(&self, precision: &str) -> Option<f64> {
+        self.mma_ceilings.iter().find(|c| c.precision == precision).map(|c| c.tflops * 1e3)
+    }
+
+    /// Fills the derived columns from the rows of the same size (and precision).
     pub fn finish(&mut self) {
-        // The seed's order within each size: CPU → the Rust ladder → CUDA C twins → cuBLAS.
+        // Per size and precision, the seed's order: CPU → the Rust ladder → CUDA C twins → cuBLAS.
         let mut sizes: Vec<String> = Vec::new();
         for r in &self.rows {
             if !sizes.contains(&r.size) {
@@ -132,21 +202,25 @@ impl Scorecard {
         let rank = |r: &Row| match r.key.as_str() {
             "cpu" => 0,
             "cpu-naive" => 1,
-            "cublas" => 4,
+            k if k.starts_with("cublas") => 4,
             k if k.starts_with("cuda-c") => 3,
             _ => 2,
         };
+        let precision_rank = |r: &Row| Precision::ALL.iter().position(|p| p.label() == r.precision).unwrap_or(0);
         // Stable sort: the ladder keeps its measured (ladder) order.
-        self.rows.sort_by_key(|r| (sizes.iter().position(|s| *s == r.size), rank(r)));
+        self.rows.sort_by_key(|r| (sizes.iter().position(|s| *s == r.size), precision_rank(r), rank(r)));
         let snapshot = self.rows.clone();
         let find = |size: &str, key: &str| snapshot.iter().find(|r| r.size == size && r.key == key).cloned();
+        let ceilings: Vec<(String, f64)> = self.mma_ceilings.iter().map(|c| (c.precision.clone(), c.tflops * 1e3)).collect();
         for row in &mut self.rows {
             let cpu = find(&row.size, "cpu");
-            let cublas = find(&row.size, "cublas");
+            let cublas = precision_from_label(&row.precision).and_then(|p| find(&row.size, &cublas_key(p)));
+            let fp32 = row.precision == "fp32";
             row.speedup_vs_cpu = cpu.map(|c| c.ms / row.ms);
             row.pct_of_cublas = cublas.map(|c| 100.0 * c.ms / row.ms);
-            row.pct_of_peak = self.peak_fp32_gflops.filter(|_| row.key != "cpu" && row.key != "cpu-naive").map(|p| 100.0 * row.gflops / p);
-            if !row.key.starts_with("cpu") && !row.key.starts_with("cuda-c") && row.key != "cublas" {
+            row.pct_of_peak = self.peak_fp32_gflops.filter(|_| fp32 && !row.key.starts_with("cpu")).map(|p| 100.0 * row.gflops / p);
+            row.pct_of_mma_ceiling = ceilings.iter().find(|(p, _)| *p == row.precision).map(|(_, c)| 100.0 * row.gflops / c);
+            if is_rust(row) {
                 row.vs_cuda_c = find(&row.size, &format!("cuda-c-{}", row.key)).map(|c| c.ms / row.ms);
             }
         }
@@ -157,10 +231,16 @@ impl Scorecard {
         }
     }
 
-    /// Per size: the best Rust kernel (fastest row that is not CPU, CUDA C or cuBLAS) and its share of cuBLAS.
-    pub fn best_rust(&self) -> Vec<(String, Row, Option<f64>)> {
+    /// The precisions that have rows, widest first.
+    pub fn precisions(&self) -> Vec<Precision> {
+        Precision::ALL.into_iter().filter(|p| self.rows.iter().any(|r| r.precision == p.label() && !r.key.starts_with("cpu"))).collect()
+    }
+
+    /// Per size: the best Rust kernel of `precision` (fastest Rust row of it) and its share of cuBLAS
+    /// of the same precision.
+    pub fn best_rust(&self, precision: Precision) -> Vec<(String, Row, Option<f64>)> {
         let mut out: Vec<(String, Row, Option<f64>)> = Vec::new();
-        for r in self.rows.iter().filter(|r| !r.key.starts_with("cpu") && !r.key.starts_with("cuda-c") && r.key != "cublas") {
+        for r in self.rows.iter().filter(|r| is_rust(r) && r.precision == precision.label()) {
             match out.iter_mut().find(|(size, _, _)| *size == r.size) {
                 Some(entry) if entry.1.gflops < r.gflops => *entry = (r.size.clone(), r.clone(), r.pct_of_cublas),
                 Some(_) => {}
@@ -170,14 +250,16 @@ impl Scorecard {
         out
     }
 
-    /// Geometric mean over sizes of (best Rust kernel ÷ cuBLAS), when every size has a cuBLAS row.
-    pub fn geomean_best_vs_cublas(&self) -> Option<f64> {
-        let ratios: Vec<f64> = self.best_rust().iter().map(|(_, _, pct)| pct.map(|p| p / 100.0)).collect::<Option<_>>()?;
+    /// Geometric mean over sizes of (best Rust kernel ÷ cuBLAS) in `precision`, when every size has a
+    /// cuBLAS row of it.
+    pub fn geomean_best_vs_cublas(&self, precision: Precision) -> Option<f64> {
+        let ratios: Vec<f64> = self.best_rust(precision).iter().map(|(_, _, pct)| pct.map(|p| p / 100.0)).collect::<Option<_>>()?;
         (!ratios.is_empty()).then(|| (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp())
     }
 
-    /// The table in Markdown: a summary line per size (CPU → naive → tiled → … best → cuBLAS), then
-    /// every row, then the bandwidth section.
+    /// The table in Markdown: the FP32 section (a summary line per size, CPU → naive → tiled → … best
+    /// → cuBLAS, then every row), a section per tensor-core precision (its kernels beside cuBLAS of
+    /// the same precision and the measured `mma.sync` ceiling), then the bandwidth section.
     pub fn markdown(&self) -> String {
         let opt = |v: Option<f64>, f: &dyn Fn(f64) -> String| v.map(f).unwrap_or_else(|| "—".into());
         let mut s = String::new();
@@ -191,46 +273,105 @@ impl Scorecard {
                 opt(self.copy_gb_per_s, &|v| format!("{v:.0}")),
             );
         }
+        if !self.mma_ceilings.is_empty() {
+            s += "Tensor-core ceilings (`mma.sync` issue rate, all SMs, CUDA events):\n\n| precision | TFLOP/s | blocks × 256 threads | iters | ms per launch | source |\n|---|---:|---:|---:|---:|---|\n";
+            for c in &self.mma_ceilings {
+                s += &format!("| {} | {:.1} | {} | {} | {:.2} | {} |\n", c.precision.to_uppercase(), c.tflops, c.blocks, c.iters, c.ms, c.source);
+            }
+            s += "\n";
+        }
         if let Some(why) = &self.gpu_skipped {
             s += &format!("**GPU part skipped**: {why}. Only the CPU baseline was measured.\n\n");
         }
-        let best = self.best_rust();
-        if !best.is_empty() {
-            let gf = |size: &str, key: &str| self.rows.iter().find(|r| r.size == size && r.key == key).map(|r| format!("{:.0}", r.gflops)).unwrap_or_else(|| "—".into());
-            s += "| size | CPU | naive | tiled | best Rust kernel | cuBLAS | best ÷ cuBLAS |\n|---|---:|---:|---:|---|---:|---:|\n";
-            for (size, row, pct) in &best {
+        let gf = |size: &str, key: &str| self.rows.iter().find(|r| r.size == size && r.key == key).map(|r| format!("{:.0}", r.gflops)).unwrap_or_else(|| "—".into());
+        let has_fp32 = self.rows.iter().any(|r| r.precision == "fp32");
+        if has_fp32 {
+            let fp32 = Precision::Fp32;
+            s += "## FP32\n\n";
+            let best = self.best_rust(fp32);
+            if !best.is_empty() {
+                s += "| size | CPU | naive | tiled | best Rust kernel | cuBLAS | best ÷ cuBLAS |\n|---|---:|---:|---:|---|---:|---:|\n";
+                for (size, row, pct) in &best {
+                    s += &format!(
+                        "| {size} | {} | {} | {} | {} {:.0} | {} | {} |\n",
+                        gf(size, "cpu"),
+                        gf(size, "naive"),
+                        gf(size, "tiled"),
+                        row.name,
+                        row.gflops,
+                        gf(size, "cublas"),
+                        opt(*pct, &|v| format!("{:.3}", v / 100.0)),
+                    );
+                }
+                if let Some(g) = self.geomean_best_vs_cublas(fp32) {
+                    s += &format!("\nGeometric mean of best Rust kernel ÷ cuBLAS over these sizes: **{g:.3}**.\n");
+                }
+                s += "\nGFLOP/s, all from one run. Every row:\n\n";
+            }
+            s += "| size | implementation | precision | GFLOP/s | ms | × CPU | % cuBLAS | % peak | ÷ CUDA C | FLOP/B | check |\n";
+            s += "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
+            for r in self.rows.iter().filter(|r| r.precision == "fp32") {
                 s += &format!(
-                    "| {size} | {} | {} | {} | {} {:.0} | {} | {} |\n",
-                    gf(size, "cpu"),
-                    gf(size, "naive"),
-                    gf(size, "tiled"),
-                    row.name,
-                    row.gflops,
-                    gf(size, "cublas"),
-                    opt(*pct, &|v| format!("{:.3}", v / 100.0)),
+                    "| {} | {} | {} | {:.0} | {:.3} | {} | {} | {} | {} | {} | {:?} |\n",
+                    r.size,
+                    r.name,
+                    r.precision.to_uppercase(),
+                    r.gflops,
+                    r.ms,
+                    opt(r.speedup_vs_cpu, &|v| format!("{v:.1}×")),
+                    opt(r.pct_of_cublas, &|v| format!("{v:.1}%")),
+                    opt(r.pct_of_peak, &|v| format!("{v:.1}%")),
+                    opt(r.vs_cuda_c, &|v| format!("{v:.3}")),
+                    opt(r.flop_per_byte, &|v| format!("{v:.2}")),
+                    r.check,
                 );
             }
-            if let Some(g) = self.geomean_best_vs_cublas() {
-                s += &format!("\nGeometric mean of best Rust kernel ÷ cuBLAS over these sizes: **{g:.3}**.\n");
-            }
-            s += "\nGFLOP/s, all from one run. Every row:\n\n";
         }
-        s += "| size | implementation | GFLOP/s | ms | × CPU | % cuBLAS | % peak | ÷ CUDA C | FLOP/B | check |\n";
-        s += "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
-        for r in &self.rows {
-            s += &format!(
-                "| {} | {} | {:.0} | {:.3} | {} | {} | {} | {} | {} | {:?} |\n",
-                r.size,
-                r.name,
-                r.gflops,
-                r.ms,
-                opt(r.speedup_vs_cpu, &|v| format!("{v:.1}×")),
-                opt(r.pct_of_cublas, &|v| format!("{v:.1}%")),
-                opt(r.pct_of_peak, &|v| format!("{v:.1}%")),
-                opt(r.vs_cuda_c, &|v| format!("{v:.3}")),
-                opt(r.flop_per_byte, &|v| format!("{v:.2}")),
-                r.check,
-            );
+        for p in self.precisions().into_iter().filter(|p| *p != Precision::Fp32) {
+            let (label, upper) = (p.label(), p.label().to_uppercase());
+            let ceiling = self.mma_ceiling_gflops(label);
+            s += &format!("\n## {upper} (tensor cores, f32 accumulation and output)\n\n");
+            s += &match self.mma_ceilings.iter().find(|c| c.precision == label) {
+                Some(c) => format!("`mma.sync` ceiling: **{:.1} TFLOP/s** ({}). Ratios are against cuBLAS {upper} (`cublasGemmEx`) and this ceiling.\n\n", c.tflops, c.source),
+                None => format!("No `mma.sync` ceiling measured for {upper}. Ratios are against cuBLAS {upper} (`cublasGemmEx`).\n\n"),
+            };
+            let best = self.best_rust(p);
+            let ck = cublas_key(p);
+            if !best.is_empty() {
+                s += &format!("| size | best Rust kernel | TFLOP/s | cuBLAS {upper} TFLOP/s | best ÷ cuBLAS | best ÷ mma ceiling | cuBLAS ÷ mma ceiling |\n|---|---|---:|---:|---:|---:|---:|\n");
+                for (size, row, pct) in &best {
+                    let cublas = self.rows.iter().find(|r| r.size == *size && r.key == ck).map(|r| r.gflops);
+                    s += &format!(
+                        "| {size} | {} | {:.1} | {} | {} | {} | {} |\n",
+                        row.name,
+                        row.gflops / 1e3,
+                        opt(cublas, &|v| format!("{:.1}", v / 1e3)),
+                        opt(*pct, &|v| format!("{:.3}", v / 100.0)),
+                        opt(ceiling, &|c| format!("{:.3}", row.gflops / c)),
+                        opt(cublas.zip(ceiling).map(|(c, m)| c / m), &|v| format!("{v:.3}")),
+                    );
+                }
+                if let Some(g) = self.geomean_best_vs_cublas(p) {
+                    s += &format!("\nGeometric mean of best Rust {upper} kernel ÷ cuBLAS {upper} over these sizes: **{g:.3}**.\n");
+                }
+                s += "\nEvery row:\n\n";
+            }
+            s += &format!("| size | implementation | precision | TFLOP/s | ms | ÷ cuBLAS {upper} | ÷ mma ceiling | FLOP/B | check |\n");
+            s += "|---|---|---|---:|---:|---:|---:|---:|---|\n";
+            for r in self.rows.iter().filter(|r| r.precision == label) {
+                s += &format!(
+                    "| {} | {} | {} | {:.1} | {:.3} | {} | {} | {} | {:?} |\n",
+                    r.size,
+                    r.name,
+                    upper,
+                    r.gflops / 1e3,
+                    r.ms,
+                    opt(r.pct_of_cublas, &|v| format!("{:.3}", v / 100.0)),
+                    opt(r.pct_of_mma_ceiling, &|v| format!("{:.3}", v / 100.0)),
+                    opt(r.flop_per_byte, &|v| format!("{v:.2}")),
+                    r.check,
+                );
+            }
         }
         if !self.bandwidth.is_empty() {
             s += "\n| bandwidth | elements | GB/s | ms | % of device copy | check |\n|---|---:|---:|---:|---:|---|\n";

@@ -1,5 +1,5 @@
-//! The roofline plot (SVG): the device's bandwidth slope and FP32 ceiling, and each GPU kernel of the
-//! largest measured size as a point at its arithmetic intensity (counted global bytes ÷ FLOPs, from
+//! The roofline plot (SVG): the device's bandwidth slope and FP32 ceiling, a tensor-core roof per
+//! precision at its measured `mma.sync` ceiling (dashed), and each GPU kernel of the largest measured size as a point at its arithmetic intensity (counted global bytes ÷ FLOPs, from
 //! `traffic::global_bytes`; cuBLAS at the minimum traffic of reading A and B and writing C once).
 use std::path::Path;
 
@@ -66,13 +66,16 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
     let full = SVGBackend::new(path, (1440, height)).into_drawing_area();
     full.fill(&WHITE)?;
     let (root, legend) = full.split_horizontally(860);
+    // Room above the highest roof (the tensor-core ceilings reach several hundred TFLOP/s).
+    let top = card.mma_ceilings.iter().map(|c| c.tflops * 1e3).fold(peak, f64::max);
+    let y_max = (1.5 * top).max(200_000.0);
     let title = format!("Roofline — {} — matmul {size}", card.device.clone().unwrap_or_default());
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d((0.02f64..2000f64).log_scale(), (50f64..200_000f64).log_scale())?;
+        .build_cartesian_2d((0.02f64..2000f64).log_scale(), (50f64..y_max).log_scale())?;
     chart
         .configure_mesh()
         .x_desc("arithmetic intensity (FLOP per byte of counted global traffic)")
@@ -88,6 +91,24 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
         .draw_series(LineSeries::new(roof, BLACK.stroke_width(2)))?
         .label(format!("roof: {bw:.0} GB/s (measured copy) × intensity, capped at {peak:.0} GFLOP/s FP32 peak (ridge {ridge:.1} FLOP/B)"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(2)));
+
+    // Tensor-core roofs: the same bandwidth slope, capped at each precision's measured mma.sync rate.
+    const ROOF_COLOURS: [RGBColor; 3] = [RGBColor(0, 110, 200), RGBColor(200, 90, 0), RGBColor(0, 150, 70)];
+    for (i, c) in card.mma_ceilings.iter().enumerate() {
+        let colour = ROOF_COLOURS[i % ROOF_COLOURS.len()];
+        let cap = c.tflops * 1e3;
+        let roof: Vec<(f64, f64)> = (0..=200)
+            .map(|i| {
+                let x = 0.02 * (2000.0f64 / 0.02).powf(i as f64 / 200.0);
+                (x, (x * bw).min(cap))
+            })
+            .filter(|(x, _)| x * bw >= cap * 0.999)
+            .collect();
+        chart
+            .draw_series(DashedLineSeries::new(roof, 8, 5, colour.stroke_width(2)))?
+            .label(format!("tensor-core roof {}: {:.0} TFLOP/s, the measured mma.sync ceiling ({})", c.precision.to_uppercase(), c.tflops, c.source))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+    }
 
     chart
         .configure_series_labels()

@@ -16,8 +16,11 @@ fn device_cpu_runs_every_kernel_as_labelled_emulation() {
     assert!(ok, "scorecard --device cpu failed: {stderr}");
     assert!(stdout.contains("EMULATED on the CPU executor"), "{stdout}");
     assert!(stdout.contains("not* GPU performance"), "{stdout}");
-    for algo in tessera::Algo::ALL {
-        assert!(stdout.contains(&format!("| 17×33×9 | {} |", algo.label())), "no row for {}:\n{stdout}", algo.label());
+    // Every kernel in its precision, and Auto in each precision.
+    for (algo, precision) in tessera::catalogue::algo::matmul_cases() {
+        let label = tessera::catalogue::algo::case_label(algo, precision);
+        let row = format!("| 17×33×9 | {label} | {} |", precision.label().to_uppercase());
+        assert!(stdout.contains(&row), "no row {row}:\n{stdout}");
     }
     assert!(!stdout.contains("Failed"), "{stdout}");
     assert!(dir.join("emulated.md").exists());

@@ -5,6 +5,7 @@
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
 
+pub mod ceiling;
 pub mod elementwise;
 pub mod matmul;
 

@@ -1,0 +1,88 @@
+//! The tensor-core ceiling: a launcher for the `mma_rate_*` microbenchmark kernels
+//! (`kernels/src/mma_rate.rs`), which issue nothing but independent `mma.sync` instructions on
+//! register operands. Timing one launch (CUDA events) over its returned FLOPs gives the rate at which
+//! the SMs accept `mma.sync` in a precision: the roof a tensor-core GEMM written with `mma.sync` can reach.
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use tessera_catalogue::Precision;
+use tessera_kernels::mma_rate;
+
+use crate::buffer::DeviceBuffer;
+use crate::context::Gpu;
+use crate::error::{Error, Result};
+
+/// Threads per block of every `mma_rate` launch (8 warps); `out` needs `blocks · MMA_RATE_BLOCK` floats.
+pub const MMA_RATE_BLOCK: u32 = mma_rate::BLOCK;
+
+/// The `mma_rate` entry of `precision` and the FLOPs of one of its `mma.sync` instructions
+/// (`2·16·8·K`: `m16n8k8` for TF32, `m16n8k16` for BF16 and FP16); `None` for FP32 (no tensor cores).
+pub fn mma_rate_entry(precision: Precision) -> Option<(&'static str, f64)> {
+    match precision {
+        Precision::Fp32 => None,
+        Precision::Tf32 => Some(("mma_rate_tf32", 2.0 * 16.0 * 8.0 * 8.0)),
+        Precision::Bf16 => Some(("mma_rate_bf16", 2.0 * 16.0 * 8.0 * 16.0)),
+        Precision::Fp16 => Some(("mma_rate_f16", 2.0 * 16.0 * 8.0 * 16.0)),
+    }
+}
+
+/// FLOPs of one `mma_rate` launch of `blocks` blocks of [`mma_rate::BLOCK`] threads running `iters`
+/// iterations: `warps · iters · CHAINS · flops_per_mma`. `None` for FP32.
+pub fn mma_rate_flops(precision: Precision, blocks: u32, iters: u32) -> Option<f64> {
+    let (_, per_mma) = mma_rate_entry(precision)?;
+    let warps = f64::from(blocks) * f64::from(mma_rate::BLOCK / 32);
+    Some(warps * f64::from(iters) * mma_rate::CHAINS as f64 * per_mma)
+}
+
+impl Gpu {
+    /// Queues one launch of the `mma.sync` rate kernel of `precision` (`mma_rate_tf32`,
+    /// `mma_rate_bf16`, `mma_rate_f16`) on `blocks` blocks of [`mma_rate::BLOCK`] threads, each warp
+    /// running `iters` rounds of [`mma_rate::CHAINS`] independent `mma.sync`s, and returns the
+    /// launch's floating-point operations (see [`mma_rate_flops`]). Each thread writes one float to
+    /// `out` (a sum of its accumulators, so the work cannot be optimized away).
+    ///
+    /// Time the launch with [`crate::GpuTimer`]; fill every SM (e.g. 8 blocks per SM) and pick
+    /// `iters` so a launch lasts tens of milliseconds.
+    ///
+    /// Errors, before any launch: [`Error::InvalidArgument`] for [`Precision::Fp32`] (no `mma.sync`
+    /// in FP32), `blocks == 0` or `iters == 0`; [`Error::TooLarge`] when `blocks · BLOCK` exceeds
+    /// the 32-bit thread index; [`Error::BufferTooSmall`] when `out` holds fewer than
+    /// `blocks · BLOCK` floats; [`Error::WrongContext`] for a buffer of another context.
+    pub fn mma_rate(&self, precision: Precision, blocks: u32, iters: u32, out: &mut DeviceBuffer<f32>) -> Result<f64> {
+        const OP: &str = "mma_rate";
+        let Some((entry, _)) = mma_rate_entry(precision) else {
+            return Err(Error::InvalidArgument { op: OP, detail: "FP32 has no mma.sync: the ceiling exists for TF32, BF16 and FP16".into() });
+        };
+        if blocks == 0 || iters == 0 {
+            return Err(Error::InvalidArgument { op: OP, detail: format!("blocks ({blocks}) and iters ({iters}) must be at least 1") });
+        }
+        let threads = blocks
+            .checked_mul(mma_rate::BLOCK)
+            .ok_or_else(|| Error::TooLarge { op: OP, detail: format!("{blocks} blocks of {} threads exceed a 32-bit thread index", mma_rate::BLOCK) })?;
+        out.check_context(self, OP)?;
+        if out.len() < threads as usize {
+            return Err(Error::BufferTooSmall { op: OP, name: "out", len: out.len(), needed: threads as usize });
+        }
+        let flops = mma_rate_flops(precision, blocks, iters).unwrap_or(0.0);
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (mma_rate::BLOCK, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = self.stream().launch_builder(self.kernel(entry)?);
+        launch.arg(&mut out.slice).arg(&iters);
+        // SAFETY: mma_rate_*(out, iters) is a 1-D launch of BLOCK (a multiple of 32) threads per block
+        // with no shared memory, as its contract asks; each thread writes out[global thread id] only,
+        // and out holds at least blocks · BLOCK floats (checked above) in this context.
+        self.launched(unsafe { launch.launch(cfg) })?;
+        Ok(flops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flops_per_launch_match_hand_worked_values() {
+        // One block: 8 warps · 1 iteration · 8 chains · 2048 (TF32) or 4096 (BF16/FP16) FLOPs.
+        assert_eq!(mma_rate_flops(Precision::Tf32, 1, 1), Some(8.0 * 8.0 * 2048.0));
+        assert_eq!(mma_rate_flops(Precision::Bf16, 1, 1), Some(8.0 * 8.0 * 4096.0));
+        assert_eq!(mma_rate_flops(Precision::Fp16, 132 * 8, 1000), Some(132.0 * 8.0 * 8.0 * 1000.0 * 8.0 * 4096.0));
+        assert_eq!(mma_rate_flops(Precision::Fp32, 1, 1), None);
+    }
+}
