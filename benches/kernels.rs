@@ -1,5 +1,7 @@
-//! `cargo bench`: every matmul kernel, the CUDA C anchors and cuBLAS SGEMM (GPU), a multi-core CPU
-//! SGEMM and the naive CPU loop, plus vec_add against a device copy — all in one run.
+//! `cargo bench`: every FP32 matmul kernel, the CUDA C anchors and cuBLAS SGEMM (GPU), the tensor-core
+//! kernels in their precision (TF32, BF16, FP16) beside cuBLAS `GemmEx` of the same precision at
+//! 4096³ and 8192³, a multi-core CPU SGEMM and the naive CPU loop, plus vec_add against a device copy —
+//! all in one run.
 //!
 //! GPU time comes from CUDA events around `iters` back-to-back launches (criterion's `iter_custom`),
 //! never from host timers around a synchronize. Matmul throughput is reported in criterion's
@@ -7,7 +9,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, HostMatrix, MatmulShape};
+use tessera::catalogue::algo::{case_label, matmul_cases};
+use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, HostMatrix, MatmulShape, Precision};
 use tessera_anchors::{Cublas, CudaC};
 
 /// GPU time of `iters` launches of `work`, measured with events (after one warm-up launch).
@@ -64,7 +67,7 @@ fn gpu_benches(c: &mut Criterion) {
         let da = DeviceMatrix::<f32>::from_host(&gpu, &a).expect("upload");
         let db = DeviceMatrix::<f32>::from_host(&gpu, &b).expect("upload");
         let mut dc = DeviceMatrix::<f32>::zeros(&gpu, m as usize, n as usize).expect("alloc");
-        for algo in Algo::ALL {
+        for algo in Algo::ALL.into_iter().filter(|a| a.precision().is_none_or(|p| p == Precision::Fp32)) {
             if algo == Algo::Naive && shape.flops() > 2.0 * 4096.0f64.powi(3) {
                 continue; // seconds per launch: it adds nothing the 4096³ row does not show
             }
@@ -80,6 +83,8 @@ fn gpu_benches(c: &mut Criterion) {
         group.bench_function("cuBLAS SGEMM FP32", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cublas.sgemm(&da, &db, &mut dc)?))));
         group.finish();
     }
+
+    tensor_core_benches(c, &gpu, &timer, &cublas);
 
     let len = 1usize << 26;
     let mut group = c.benchmark_group(format!("bandwidth/{len}"));
@@ -98,6 +103,59 @@ fn gpu_benches(c: &mut Criterion) {
         bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.stream().memcpy_dtod(da.as_cuda_slice(), dc.as_cuda_slice_mut())?)))
     });
     group.finish();
+}
+
+/// Shapes of the tensor-core rows: where the tensor-core kernels are meant to run.
+const TC_SHAPES: [u32; 2] = [4096, 8192];
+
+/// The tensor-core kernels (and Auto) in TF32, BF16 and FP16 beside cuBLAS `GemmEx` of the same
+/// precision (f32 accumulation and output), one group per precision and size.
+fn tensor_core_benches(c: &mut Criterion, gpu: &Gpu, timer: &GpuTimer, cublas: &Cublas) {
+    for size in TC_SHAPES {
+        let shape = MatmulShape { m: size, n: size, k: size };
+        let n = size as usize;
+        let (a, b) = (HostMatrix::random(n, n, 1), HostMatrix::random(n, n, 2));
+        let mut dc = DeviceMatrix::<f32>::zeros(gpu, n, n).expect("alloc");
+        let (da, db) = (DeviceMatrix::<f32>::from_host(gpu, &a).expect("upload"), DeviceMatrix::<f32>::from_host(gpu, &b).expect("upload"));
+        let (ha, hb) = (DeviceMatrix::<bf16>::from_host(gpu, &a).expect("upload"), DeviceMatrix::<bf16>::from_host(gpu, &b).expect("upload"));
+        let (fa, fb) = (DeviceMatrix::<f16>::from_host(gpu, &a).expect("upload"), DeviceMatrix::<f16>::from_host(gpu, &b).expect("upload"));
+        for precision in [Precision::Tf32, Precision::Bf16, Precision::Fp16] {
+            let mut group = c.benchmark_group(format!("matmul-{}/{}", precision.label(), label(shape)));
+            group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
+            group.throughput(Throughput::Elements(shape.flops() as u64));
+            for (algo, _) in matmul_cases().into_iter().filter(|&(_, p)| p == precision) {
+                // Kernel 11 (one warp per tile, fragments from global) is the slow rung: its 4096³ row says it all.
+                if matches!(algo, Algo::MmaNaiveBf16 | Algo::MmaNaiveF16 | Algo::MmaNaiveTf32) && size > 4096 {
+                    continue;
+                }
+                group.bench_function(format!("{} (Rust)", case_label(algo, precision)), |bench| {
+                    bench.iter_custom(|iters| {
+                        gpu_time(gpu, timer, iters, || {
+                            Ok(match precision {
+                                Precision::Tf32 => gpu.matmul_tf32(algo, &da, &db, &mut dc)?,
+                                Precision::Bf16 => gpu.matmul(algo, &ha, &hb, &mut dc)?,
+                                Precision::Fp16 => gpu.matmul(algo, &fa, &fb, &mut dc)?,
+                                Precision::Fp32 => gpu.matmul(algo, &da, &db, &mut dc)?,
+                            })
+                        })
+                    })
+                });
+            }
+            group.bench_function(format!("cuBLAS GemmEx {}", precision.label().to_uppercase()), |bench| {
+                bench.iter_custom(|iters| {
+                    gpu_time(gpu, timer, iters, || {
+                        Ok(match precision {
+                            Precision::Tf32 => cublas.gemm_tf32(&da.buf, &db.buf, &mut dc.buf, n, n, n)?,
+                            Precision::Bf16 => cublas.gemm_bf16(&ha.buf, &hb.buf, &mut dc.buf, n, n, n)?,
+                            Precision::Fp16 => cublas.gemm_f16(&fa.buf, &fb.buf, &mut dc.buf, n, n, n)?,
+                            Precision::Fp32 => cublas.gemm_f32(&da.buf, &db.buf, &mut dc.buf, n, n, n)?,
+                        })
+                    })
+                })
+            });
+            group.finish();
+        }
+    }
 }
 
 criterion_group!(benches, gpu_benches, cpu_benches);
