@@ -131,12 +131,13 @@ fn tensor_core_benches(c: &mut Criterion, gpu: &Gpu, timer: &GpuTimer, cublas: &
                 group.bench_function(format!("{} (Rust)", case_label(algo, precision)), |bench| {
                     bench.iter_custom(|iters| {
                         gpu_time(gpu, timer, iters, || {
-                            Ok(match precision {
+                            match precision {
                                 Precision::Tf32 => gpu.matmul_tf32(algo, &da, &db, &mut dc)?,
                                 Precision::Bf16 => gpu.matmul(algo, &ha, &hb, &mut dc)?,
                                 Precision::Fp16 => gpu.matmul(algo, &fa, &fb, &mut dc)?,
                                 Precision::Fp32 => gpu.matmul(algo, &da, &db, &mut dc)?,
-                            })
+                            }
+                            Ok(())
                         })
                     })
                 });
@@ -144,12 +145,13 @@ fn tensor_core_benches(c: &mut Criterion, gpu: &Gpu, timer: &GpuTimer, cublas: &
             group.bench_function(format!("cuBLAS GemmEx {}", precision.label().to_uppercase()), |bench| {
                 bench.iter_custom(|iters| {
                     gpu_time(gpu, timer, iters, || {
-                        Ok(match precision {
+                        match precision {
                             Precision::Tf32 => cublas.gemm_tf32(&da.buf, &db.buf, &mut dc.buf, n, n, n)?,
                             Precision::Bf16 => cublas.gemm_bf16(&ha.buf, &hb.buf, &mut dc.buf, n, n, n)?,
                             Precision::Fp16 => cublas.gemm_f16(&fa.buf, &fb.buf, &mut dc.buf, n, n, n)?,
                             Precision::Fp32 => cublas.gemm_f32(&da.buf, &db.buf, &mut dc.buf, n, n, n)?,
-                        })
+                        }
+                        Ok(())
                     })
                 })
             });
