@@ -332,7 +332,11 @@ impl Scorecard {
             let ceiling = self.mma_ceiling_gflops(label);
             s += &format!("\n## {upper} (tensor cores, f32 accumulation and output)\n\n");
             s += &match self.mma_ceilings.iter().find(|c| c.precision == label) {
-                Some(c) => format!("`mma.sync` ceiling: **{:.1} TFLOP/s** ({}). Ratios are against cuBLAS {upper} (`cublasGemmEx`) and this ceiling.\n\n", c.tflops, c.source),
+                Some(c) => format!(
+                    "`mma.sync` ceiling: **{:.1} TFLOP/s** ({}). Ratios are against cuBLAS {upper} (`cublasGemmEx`) and this ceiling: \
+                     the roof of a kernel built on `mma.sync`, as tessera's are (cuBLAS on sm_90 may use `wgmma` and pass it).\n\n",
+                    c.tflops, c.source
+                ),
                 None => format!("No `mma.sync` ceiling measured for {upper}. Ratios are against cuBLAS {upper} (`cublasGemmEx`).\n\n"),
             };
             let best = self.best_rust(p);

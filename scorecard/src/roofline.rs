@@ -106,7 +106,7 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
             .collect();
         chart
             .draw_series(DashedLineSeries::new(roof, 8, 5, colour.stroke_width(2)))?
-            .label(format!("tensor-core roof {}: {:.0} TFLOP/s, the measured mma.sync ceiling ({})", c.precision.to_uppercase(), c.tflops, c.source))
+            .label(format!("tensor-core roof {}: {:.0} TFLOP/s, mma.sync ceiling ({})", c.precision.to_uppercase(), c.tflops, c.source))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
     }
 

@@ -63,3 +63,27 @@ fn a_small_run_writes_the_scorecard_with_or_without_a_gpu() {
     assert!(dir.join("scorecard.md").exists());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn precisions_and_kernels_filter_the_emulated_cases() {
+    let dir = std::env::temp_dir().join(format!("scorecard-prec-{}", std::process::id()));
+    let (ok, stdout, stderr) = scorecard(&["--device", "cpu", "--sizes", "17x33x9", "--precisions", "bf16", "--kernels", "auto,mma-naive-bf16,naive", "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("| 17×33×9 | auto-bf16 | BF16 |"), "{stdout}");
+    assert!(stdout.contains("| 17×33×9 | mma-naive-bf16 | BF16 |"), "{stdout}");
+    // `naive` is FP32 and `auto` matches only the Auto of the chosen precisions.
+    for absent in ["| naive |", "auto-fp32", "auto-fp16", "auto-tf32", "mma-pipe"] {
+        assert!(!stdout.contains(absent), "{absent} ran:\n{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn unknown_precisions_and_unmatched_kernels_are_rejected() {
+    let (ok, _, stderr) = scorecard(&["--device", "cpu", "--sizes", "16", "--precisions", "fp8"]);
+    assert!(!ok);
+    assert!(stderr.contains("unknown precision `fp8`"), "{stderr}");
+    let (ok, _, stderr) = scorecard(&["--device", "cpu", "--sizes", "16", "--precisions", "fp16", "--kernels", "naive"]);
+    assert!(!ok);
+    assert!(stderr.contains("--kernels matched none") && stderr.contains("auto-fp16"), "{stderr}");
+}

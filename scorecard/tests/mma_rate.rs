@@ -1,0 +1,58 @@
+//! `Gpu::mma_rate` (the tensor-core ceiling the scorecard measures): its typed errors and one real
+//! launch per precision. Needs a GPU; without one every trial is reported as *ignored*.
+use libtest_mimic::{Arguments, Failed, Trial};
+use tessera::ops::ceiling::{mma_rate_flops, MMA_RATE_BLOCK};
+use tessera::{DeviceBuffer, Error, Gpu, Precision};
+
+fn gpu_trial(name: &str, gpu: Option<&'static Gpu>, body: fn(&Gpu) -> Result<(), String>) -> Trial {
+    Trial::test(name, move || match gpu {
+        Some(g) => body(g).map_err(Failed::from),
+        None => Err(Failed::from("no GPU")),
+    })
+    .with_ignored_flag(gpu.is_none())
+}
+
+fn errors_are_typed(g: &Gpu) -> Result<(), String> {
+    let mut out = DeviceBuffer::<f32>::zeros(g, MMA_RATE_BLOCK as usize).map_err(|e| e.to_string())?;
+    match g.mma_rate(Precision::Fp32, 1, 1, &mut out) {
+        Err(Error::InvalidArgument { .. }) => {}
+        other => return Err(format!("FP32: expected InvalidArgument, got {other:?}")),
+    }
+    match g.mma_rate(Precision::Bf16, 1, 0, &mut out) {
+        Err(Error::InvalidArgument { .. }) => {}
+        other => return Err(format!("iters = 0: expected InvalidArgument, got {other:?}")),
+    }
+    match g.mma_rate(Precision::Fp16, 2, 1, &mut out) {
+        Err(Error::BufferTooSmall { needed, .. }) if needed == 2 * MMA_RATE_BLOCK as usize => Ok(()),
+        other => Err(format!("2 blocks into 1 block's floats: expected BufferTooSmall, got {other:?}")),
+    }
+}
+
+fn one_launch_per_precision(g: &Gpu) -> Result<(), String> {
+    let blocks = 2 * g.sm_count();
+    let mut out = DeviceBuffer::<f32>::zeros(g, (blocks * MMA_RATE_BLOCK) as usize).map_err(|e| e.to_string())?;
+    for p in [Precision::Tf32, Precision::Bf16, Precision::Fp16] {
+        let flops = g.mma_rate(p, blocks, 64, &mut out).map_err(|e| format!("{p:?}: {e}"))?;
+        if Some(flops) != mma_rate_flops(p, blocks, 64) {
+            return Err(format!("{p:?}: {flops} FLOPs returned, {:?} expected", mma_rate_flops(p, blocks, 64)));
+        }
+        // Every thread writes a sum of positive products: finite and > 0.
+        let host = out.to_host(g).map_err(|e| e.to_string())?;
+        if let Some((i, v)) = host.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
+            return Err(format!("{p:?}: out[{i}] = {v}"));
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    let gpu: Option<&'static Gpu> = match Gpu::new(0) {
+        Ok(g) => Some(Box::leak(Box::new(g))),
+        Err(e) => {
+            println!("skipped: no CUDA device ({e}) — the mma_rate GPU tests are not run, reported as ignored");
+            None
+        }
+    };
+    let trials = vec![gpu_trial("mma_rate_errors_are_typed", gpu, errors_are_typed), gpu_trial("mma_rate_one_launch_per_precision", gpu, one_launch_per_precision)];
+    libtest_mimic::run(&Arguments::from_args(), trials).exit()
+}
