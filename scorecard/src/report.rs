@@ -137,15 +137,27 @@ pub struct SampledReference {
 impl SampledReference {
     pub fn new(a: &HostMatrix, b: &HostMatrix, precisions: &[Precision]) -> Self {
         let picks: Vec<usize> = if a.rows <= 64 { (0..a.rows).collect() } else { (0..64).map(|i| i * (a.rows - 1) / 63).collect() };
-        let mut references = Vec::new();
+        let mut unique: Vec<Precision> = Vec::new();
         for &p in precisions {
-            if references.iter().any(|(q, _)| *q == p) {
-                continue;
+            if !unique.contains(&p) {
+                unique.push(p);
             }
-            let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| p.round_input(a.get(picks[r], c)));
-            let b_rounded = HostMatrix { rows: b.rows, cols: b.cols, data: b.data.iter().map(|&x| p.round_input(x)).collect() };
-            references.push((p, matmul_reference(&a_rows, &b_rounded)));
         }
+        // One thread per precision: at 8192³ each reference is 64 · 8192² f64 multiply-adds.
+        let references = std::thread::scope(|scope| {
+            let picks = &picks;
+            let handles: Vec<_> = unique
+                .iter()
+                .map(|&p| {
+                    scope.spawn(move || {
+                        let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| p.round_input(a.get(picks[r], c)));
+                        let b_rounded = HostMatrix { rows: b.rows, cols: b.cols, data: b.data.iter().map(|&x| p.round_input(x)).collect() };
+                        (p, matmul_reference(&a_rows, &b_rounded))
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("reference thread panicked")).collect()
+        });
         Self { picks, references }
     }
 
