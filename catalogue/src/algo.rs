@@ -142,6 +142,12 @@ matmul_catalogue! {
     MmaPipeF16x256 = k13_mma_pipeline::matmul_mma_pipe_f16_128x256, "mma-pipe-f16-128x256", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X256;
     /// `k13_mma_pipeline` on FP16, 128×128 tile.
     MmaPipeF16x128 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128, "mma-pipe-f16-128x128", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128;
+    /// `k13_mma_pipeline` on BF16, 128×128×64 tile, 3 stages.
+    MmaPipeBf16x128k64 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128x64, "mma-pipe-bf16-128x128x64", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128X64;
+    /// `k13_mma_pipeline` on BF16, 128×256×64 tile, 3 stages.
+    MmaPipeBf16x256k64 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x256x64, "mma-pipe-bf16-128x256x64", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X256X64;
+    /// `k13_mma_pipeline` on FP16, 128×128×64 tile, 3 stages.
+    MmaPipeF16x128k64 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128x64, "mma-pipe-f16-128x128x64", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128X64;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 3 stages.
     MmaPipeTf32 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128, "mma-pipe-tf32-128x128", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 4 stages.

@@ -222,8 +222,9 @@ macro_rules! ldmatrix {
         #[cfg(target_arch = "nvptx64")]
         #[inline(always)]
         pub unsafe fn $name(tile: View<u16>, row: usize) -> [u32; $n] {
-            // SAFETY: in range by the caller's contract (unchecked on the GPU).
-            let addr = shared_address(unsafe { tile.ptr(row) });
+            // SAFETY: the view is non-empty and in range by the caller's contract (unchecked on the GPU); the
+            // base address is loop-invariant (hoisted), the row offset a 32-bit add.
+            let addr = shared_address(unsafe { tile.ptr(0) }) + 2 * row as u32;
             $(let $r: u32;)+
             // SAFETY: reads 16 bytes of shared memory per used lane, at addresses the caller vouches
             // for; `readonly` without `pure`: it must stay after the writes and the barrier that

@@ -26,6 +26,13 @@ mma_entry!(matmul_mma_pipe_bf16_128x128, MMA_PIPE_BF16_128X128, Bf16, u16, 128 x
      twice the blocks of the 128×256 tile, for outputs that give too few of those.");
 mma_entry!(matmul_mma_pipe_f16_128x128, MMA_PIPE_F16_128X128, F16, u16, 128 x 128 x 32, warps 2 x 2, stages 4, swizzle true,
     "Kernel 13 on FP16 inputs, `f32` output: 128×128×32 block tile, 4 warps of 64×64, 4 stages (64 KiB).");
+mma_entry!(matmul_mma_pipe_bf16_128x128x64, MMA_PIPE_BF16_128X128X64, Bf16, u16, 128 x 128 x 64, warps 2 x 2, stages 3, swizzle true,
+    "Kernel 13 on BF16 inputs, `f32` output: 128×128×64 block tile, 4 warps of 64×64, 3 stages (96 KiB): \
+     half the barriers per K of the BK = 32 tile.");
+mma_entry!(matmul_mma_pipe_bf16_128x256x64, MMA_PIPE_BF16_128X256X64, Bf16, u16, 128 x 256 x 64, warps 2 x 4, stages 3, swizzle true,
+    "Kernel 13 on BF16 inputs, `f32` output: 128×256×64 block tile, 8 warps of 64×64, 3 stages (144 KiB).");
+mma_entry!(matmul_mma_pipe_f16_128x128x64, MMA_PIPE_F16_128X128X64, F16, u16, 128 x 128 x 64, warps 2 x 2, stages 3, swizzle true,
+    "Kernel 13 on FP16 inputs, `f32` output: 128×128×64 block tile, 4 warps of 64×64, 3 stages (96 KiB).");
 mma_entry!(matmul_mma_pipe_tf32_128x128, MMA_PIPE_TF32_128X128, Tf32, f32, 128 x 128 x 32, warps 2 x 4, stages 3, swizzle true,
     "Kernel 13 in TF32 on `f32` inputs, `f32` output: 128×128×32 block tile, 8 warps of 64×32, 3 stages (96 KiB). \
      (64×64 warp tiles spill in TF32: its B fragments take shared loads and conversions, not ldmatrix.)");

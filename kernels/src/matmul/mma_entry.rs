@@ -33,6 +33,9 @@ macro_rules! mma_entry {
                         { $bn / ($wn * 8) },
                         $s,
                         $sw,
+                        { 32 * $wm * $wn },
+                        { ($bm * $bk * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn) },
+                        { ($bk * $bn * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn) },
                     >(a, b, c, m, n, k)
                 }
             }

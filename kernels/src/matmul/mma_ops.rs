@@ -1,6 +1,6 @@
 //! The tensor-core operand kinds the mma ladder (kernels 11–13) is generic over: BF16 and FP16
 //! (`mma.m16n8k16`, 16-bit elements stored as raw `u16` bits) and TF32 (`mma.m16n8k8` on `f32` data,
-//! rounded with `cvt.rna.tf32.f32` as the fragments are formed). Accumulation is `f32` in all three.
+//! rounded to nearest as the fragments are formed, see [`tf32_rna_bits`]). Accumulation is `f32` in all three.
 //!
 //! Each kind says how to form its A and B fragments — from global memory (kernel 11) or from a
 //! shared tile (kernels 12–13) — and which XOR swizzle keeps its shared-memory fragment reads free of
@@ -69,7 +69,17 @@ pub trait MmaKind {
 /// (`8 / ca` of them) are already apart; rows of different lines get different XOR masks.
 #[inline(always)]
 pub fn swizzle_a(r: u32, ca: u32) -> u32 {
-    (r * ca / 8) % ca
+    if ca >= 8 { r % 8 } else { (r * ca / 8) % ca }
+}
+
+/// The TF32 operand word of an `f32`: its bits plus half a TF32 unit in the last place. The tensor
+/// core ignores the low 13 bits, so this rounds to nearest with ties away from zero — exactly
+/// `cvt.rna.tf32.f32` ([`mma::to_tf32`]) for every finite value, in one integer add instead of a
+/// conversion (CUTLASS's `round_half_ulp_truncate`). Values that round past the largest finite TF32
+/// become infinity, as with `cvt.rna`; NaN stays NaN.
+#[inline(always)]
+pub fn tf32_rna_bits(x: f32) -> u32 {
+    x.to_bits().wrapping_add(0x1000)
 }
 
 /// The physical element offset of logical chunk `c`, element `e`, of row `r` in a tile of `chunks`
@@ -178,7 +188,7 @@ impl MmaKind for Tf32 {
     unsafe fn a_frag_global(a: View<f32>, m: u32, k: u32, r0: u32, k0: u32, lane: u32) -> [u32; 4] {
         let (g, t) = (lane / 4, lane % 4);
         // SAFETY: `at` guards every index.
-        let e = |r: u32, c: u32| mma::to_tf32(unsafe { at(a, m, k, r0 + r, k0 + c, 0.0) });
+        let e = |r: u32, c: u32| tf32_rna_bits(unsafe { at(a, m, k, r0 + r, k0 + c, 0.0) });
         [e(g, t), e(g + 8, t), e(g, t + 4), e(g + 8, t + 4)]
     }
 
@@ -186,7 +196,7 @@ impl MmaKind for Tf32 {
     unsafe fn b_frag_global(b: View<f32>, k: u32, n: u32, k0: u32, n0: u32, lane: u32) -> [u32; 2] {
         let (g, t) = (lane / 4, lane % 4);
         // SAFETY: `at` guards every index.
-        let e = |kr: u32| mma::to_tf32(unsafe { at(b, k, n, k0 + kr, n0 + g, 0.0) });
+        let e = |kr: u32| tf32_rna_bits(unsafe { at(b, k, n, k0 + kr, n0 + g, 0.0) });
         [e(t), e(t + 4)]
     }
 
@@ -206,7 +216,7 @@ impl MmaKind for Tf32 {
         let s = if swizzle { swizzle_a(r, ca) } else { 0 };
         // SAFETY: the same memory seen as twice as many u16; the row is in the tile (caller's contract).
         let raw = unsafe { mma::ldmatrix_x4(tile.as_u16(), 2 * offset(r, c, 0, ca, 4, s)) };
-        raw.map(|w| mma::to_tf32(f32::from_bits(w)))
+        raw.map(|w| tf32_rna_bits(f32::from_bits(w)))
     }
 
     #[inline(always)]
@@ -215,7 +225,7 @@ impl MmaKind for Tf32 {
         let e = |kr: u32, n: u32| {
             let s = if swizzle { Self::swizzle_b(kr) } else { 0 };
             // SAFETY: inside the tile by the caller's contract.
-            mma::to_tf32(unsafe { tile.get(offset(kr, n / 4, n % 4, cb, 4, s)) })
+            tf32_rna_bits(unsafe { tile.get(offset(kr, n / 4, n % 4, cb, 4, s)) })
         };
         [[e(kk + t, n0 + g), e(kk + t + 4, n0 + g)], [e(kk + t, n0 + 8 + g), e(kk + t + 4, n0 + 8 + g)]]
     }

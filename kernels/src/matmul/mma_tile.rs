@@ -20,55 +20,101 @@ unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T)
     if r < rows && c < cols { unsafe { v.get((r * cols + c) as usize) } } else { zero }
 }
 
-/// Loads K-tile `kt` (columns `kt·BK ..` of `A`, rows of `B`) into the stage tiles `sa`, `sb` and
-/// commits the copy group. Aligned problems (`K` and `N` multiples of a 16-byte chunk) copy 16-byte
-/// chunks with `cp.async`, zero-filled outside the matrix; others load element by element, guarded,
-/// and store synchronously (a slower path that is correct for any shape).
+/// One thread's share of the tile copies, computed once per block: for each of its `LA` chunks of
+/// the `A` tile and `LB` chunks of the `B` tile, the destination in a stage, the source element at
+/// K-tile 0, and the bounds that do not change along K.
+struct Copies<const LA: usize, const LB: usize> {
+    a_dst: [u32; LA],
+    a_src: [u32; LA],
+    a_k: [u32; LA],
+    a_row_in: [bool; LA],
+    b_dst: [u32; LB],
+    b_src: [u32; LB],
+    b_k: [u32; LB],
+    b_col_in: [bool; LB],
+}
+
+impl<const LA: usize, const LB: usize> Copies<LA, LB> {
+    /// Thread `tid`'s chunks (`nt` threads) of the `BM×BK` and `BK×BN` tiles at `(row0, col0)`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the tile geometry and position: all scalars
+    fn new<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const SWIZZLE: bool>(
+        tid: u32, nt: u32, m: u32, n: u32, k: u32, row0: u32, col0: u32,
+    ) -> Self {
+        let pc = O::PER_CHUNK;
+        let (ca, cb) = (BK / pc, BN / pc);
+        let mut c = Copies { a_dst: [0; LA], a_src: [0; LA], a_k: [0; LA], a_row_in: [false; LA], b_dst: [0; LB], b_src: [0; LB], b_k: [0; LB], b_col_in: [false; LB] };
+        for i in 0..LA {
+            let idx = tid + i as u32 * nt;
+            let (r, cc) = (idx / ca, idx % ca);
+            c.a_dst[i] = offset(r, cc, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 }) as u32;
+            c.a_k[i] = cc * pc;
+            c.a_row_in[i] = row0 + r < m;
+            c.a_src[i] = if c.a_row_in[i] { (row0 + r) * k + cc * pc } else { 0 };
+        }
+        for i in 0..LB {
+            let idx = tid + i as u32 * nt;
+            let (kr, cc) = (idx / cb, idx % cb);
+            c.b_dst[i] = offset(kr, cc, 0, cb, pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 }) as u32;
+            c.b_k[i] = kr;
+            c.b_col_in[i] = col0 + cc * pc < n;
+            c.b_src[i] = if c.b_col_in[i] { kr * n + col0 + cc * pc } else { 0 };
+        }
+        c
+    }
+
+    /// Issues K-tile `kt`'s 16-byte `cp.async` copies into `sa`, `sb` (zero-filled outside the
+    /// matrix) and commits them as one group.
+    ///
+    /// # Safety
+    /// As [`mma_gemm`], with `k % PER_CHUNK == 0` and `n % PER_CHUNK == 0` (16-byte aligned chunks);
+    /// `sa`, `sb` are one stage's tiles.
+    #[inline(always)]
+    unsafe fn issue<T: Copy + Default>(&self, a: View<T>, b: View<T>, sa: View<T>, sb: View<T>, n: u32, k: u32, k0: u32) {
+        for i in 0..LA {
+            let valid = self.a_row_in[i] && k0 + self.a_k[i] < k;
+            // SAFETY: the destination chunk is inside the stage; the source is in range when valid
+            // (row < m, k0 + chunk < k, chunks never straddle K), 0 otherwise (a legal address).
+            unsafe { async_copy::copy16_zfill(sa, self.a_dst[i] as usize, a, if valid { (self.a_src[i] + k0) as usize } else { 0 }, valid) };
+        }
+        for i in 0..LB {
+            let valid = self.b_col_in[i] && k0 + self.b_k[i] < k;
+            // SAFETY: as for A (column < n, row k0 + kr < k).
+            unsafe { async_copy::copy16_zfill(sb, self.b_dst[i] as usize, b, if valid { (self.b_src[i] + k0 * n) as usize } else { 0 }, valid) };
+        }
+        async_copy::commit();
+    }
+}
+
+/// Loads K-tile `kt` element by element, guarded, into `sa`, `sb`, storing synchronously: the path
+/// for `K` or `N` not a multiple of a 16-byte chunk (rows not 16-byte aligned), correct for any
+/// shape. Commits an (empty) copy group, so the pipeline's group counting stays uniform.
 ///
 /// # Safety
-/// As [`mma_gemm`]; `sa`, `sb` are one stage's tiles; `aligned` only when `k % PER_CHUNK == 0` and
-/// `n % PER_CHUNK == 0`.
+/// As [`mma_gemm`]; `sa`, `sb` are one stage's tiles.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the problem, the tile position and the path: all scalars
-unsafe fn load_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const WARPS_M: u32, const WARPS_N: u32, const SWIZZLE: bool>(
+#[allow(clippy::too_many_arguments)] // the problem, the tile position and the K-tile: all scalars
+unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const NT: u32, const SWIZZLE: bool>(
     a: View<O::Elem>, b: View<O::Elem>, sa: View<O::Elem>, sb: View<O::Elem>, m: u32, n: u32, k: u32, row0: u32, col0: u32, kt: u32,
-    aligned: bool,
 ) {
-    let (pc, nt) = (O::PER_CHUNK, 32 * WARPS_M * WARPS_N);
+    let pc = O::PER_CHUNK;
     let (ca, cb, k0, tid) = (BK / pc, BN / pc, kt * BK, thread::thread_idx_x());
-    for i in 0..(BM * BK / pc) / nt {
-        let idx = tid + i * nt;
+    for i in 0..(BM * BK / pc) / NT {
+        let idx = tid + i * NT;
         let (r, cc) = (idx / ca, idx % ca);
         let dst = offset(r, cc, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 });
-        let (gr, gk) = (row0 + r, k0 + cc * pc);
-        // SAFETY: dst + pc ≤ BM·BK (r < BM, chunk < ca); the global index is in range when valid
-        // (0 otherwise, a legal address); `aligned` gives 16-byte aligned chunks.
-        unsafe {
-            if aligned {
-                let valid = gr < m && gk < k;
-                async_copy::copy16_zfill(sa, dst, a, if valid { (gr * k + gk) as usize } else { 0 }, valid);
-            } else {
-                for e in 0..pc {
-                    sa.set(dst + e as usize, at(a, m, k, gr, gk + e, O::ZERO));
-                }
-            }
+        for e in 0..pc {
+            // SAFETY: dst + e < BM·BK; `at` guards the global index.
+            unsafe { sa.set(dst + e as usize, at(a, m, k, row0 + r, k0 + cc * pc + e, O::ZERO)) };
         }
     }
-    for i in 0..(BK * BN / pc) / nt {
-        let idx = tid + i * nt;
+    for i in 0..(BK * BN / pc) / NT {
+        let idx = tid + i * NT;
         let (kr, cc) = (idx / cb, idx % cb);
         let dst = offset(kr, cc, 0, cb, pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
-        let (gk, gc) = (k0 + kr, col0 + cc * pc);
-        // SAFETY: as for A.
-        unsafe {
-            if aligned {
-                let valid = gk < k && gc < n;
-                async_copy::copy16_zfill(sb, dst, b, if valid { (gk * n + gc) as usize } else { 0 }, valid);
-            } else {
-                for e in 0..pc {
-                    sb.set(dst + e as usize, at(b, k, n, gk, gc + e, O::ZERO));
-                }
-            }
+        for e in 0..pc {
+            // SAFETY: as for A.
+            unsafe { sb.set(dst + e as usize, at(b, k, n, k0 + kr, col0 + cc * pc + e, O::ZERO)) };
         }
     }
     async_copy::commit();
@@ -153,12 +199,15 @@ pub unsafe fn mma_gemm<
     const NI: usize,
     const S: u32,
     const SWIZZLE: bool,
+    const NT: u32,
+    const LA: usize,
+    const LB: usize,
 >(
     a: *const O::Elem, b: *const O::Elem, c: *mut f32, m: u32, n: u32, k: u32,
 ) {
     const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI % 2 == 0) };
     const { assert!(BK % O::K == 0 && BK % O::PER_CHUNK == 0 && S >= 1) };
-    const { assert!((BM * BK / O::PER_CHUNK) % (32 * WARPS_M * WARPS_N) == 0 && (BK * BN / O::PER_CHUNK) % (32 * WARPS_M * WARPS_N) == 0) };
+    const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * BN) as usize);
@@ -171,12 +220,17 @@ pub unsafe fn mma_gemm<
     let steps = k.div_ceil(BK);
     // Loads K-tile `kt` into stage `s`. A macro, not a closure: closures are not always inlined, and
     // a call puts the captured views in local memory (seen: a 168-byte stack frame).
+    let copies = Copies::<LA, LB>::new::<O, BM, BN, BK, SWIZZLE>(thread::thread_idx_x(), NT, m, n, k, row0, col0);
     macro_rules! load {
         ($s:expr, $kt:expr) => {
-            // SAFETY: stage $s < S lies inside `smem`; $kt < steps.
+            // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when aligned.
             unsafe {
                 let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * BN) as usize);
-                load_stage::<O, BM, BN, BK, WARPS_M, WARPS_N, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt, aligned)
+                if aligned {
+                    copies.issue(a, b, sa, sb, n, k, $kt * BK)
+                } else {
+                    load_unaligned::<O, BM, BN, BK, NT, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt)
+                }
             }
         };
     }
