@@ -150,6 +150,14 @@ matmul_catalogue! {
     MmaPipeF16x128k64 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128x64, "mma-pipe-f16-128x128x64", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128X64;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 3 stages.
     MmaPipeTf32 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128, "mma-pipe-tf32-128x128", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128;
+    /// `k13_mma_pipeline` in TF32, 128×128 tile, 64×64 warp tiles, 4 stages.
+    MmaPipeTf32W64 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_w64, "mma-pipe-tf32-128x128-w64", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_W64;
+    /// `k13_mma_pipeline` on BF16, 128×128×32, 3 stages.
+    MmaPipeBf16x128s3 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128_s3, "mma-pipe-bf16-128x128-s3", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128_S3;
+    /// `k13_mma_pipeline` on BF16, 128×128×32, 5 stages.
+    MmaPipeBf16x128s5 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128_s5, "mma-pipe-bf16-128x128-s5", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128_S5;
+    /// `k13_mma_pipeline` on BF16, 64×128×32, 2 warps.
+    MmaPipeBf16x64 = k13_mma_pipeline::matmul_mma_pipe_bf16_64x128, "mma-pipe-bf16-64x128", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_64X128;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 4 stages.
     MmaPipeTf32S4 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_s4, "mma-pipe-tf32-128x128-s4", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_S4;
 }

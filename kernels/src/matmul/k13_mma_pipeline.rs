@@ -38,3 +38,12 @@ mma_entry!(matmul_mma_pipe_tf32_128x128, MMA_PIPE_TF32_128X128, Tf32, f32, 128 x
      (64×64 warp tiles spill in TF32: its B fragments take shared loads and conversions, not ldmatrix.)");
 mma_entry!(matmul_mma_pipe_tf32_128x128_s4, MMA_PIPE_TF32_128X128_S4, Tf32, f32, 128 x 128 x 32, warps 2 x 4, stages 4, swizzle true,
     "Kernel 13 in TF32 as `matmul_mma_pipe_tf32_128x128`, with 4 stages (128 KiB): one more tile in flight.");
+mma_entry!(matmul_mma_pipe_tf32_128x128_w64, MMA_PIPE_TF32_128X128_W64, Tf32, f32, 128 x 128 x 32, warps 2 x 2, stages 4, swizzle true,
+    "Kernel 13 in TF32: 128×128×32 block tile, 4 warps of 64×64 (half the shared reads per `mma` of \
+     64×32 warp tiles), 4 stages (128 KiB).");
+mma_entry!(matmul_mma_pipe_bf16_128x128_s3, MMA_PIPE_BF16_128X128_S3, Bf16, u16, 128 x 128 x 32, warps 2 x 2, stages 3, swizzle true,
+    "Kernel 13 on BF16 inputs: 128×128×32, 4 warps of 64×64, 3 stages (48 KiB).");
+mma_entry!(matmul_mma_pipe_bf16_128x128_s5, MMA_PIPE_BF16_128X128_S5, Bf16, u16, 128 x 128 x 32, warps 2 x 2, stages 5, swizzle true,
+    "Kernel 13 on BF16 inputs: 128×128×32, 4 warps of 64×64, 5 stages (80 KiB).");
+mma_entry!(matmul_mma_pipe_bf16_64x128, MMA_PIPE_BF16_64X128, Bf16, u16, 64 x 128 x 32, warps 1 x 2, stages 4, swizzle true,
+    "Kernel 13 on BF16 inputs: 64×128×32, 2 warps of 64×64, 4 stages (48 KiB): more, smaller blocks.");

@@ -56,12 +56,21 @@ pub trait MmaKind {
     /// The tile holds at least `(r0 + 16)·ca` chunks and `kk + K ≤ ca·PER_CHUNK`; warp-collective.
     unsafe fn a_frag_shared(tile: View<Self::Elem>, ca: u32, r0: u32, kk: u32, lane: u32, swizzle: bool) -> [u32; 4];
 
-    /// This lane's B fragments of two neighbouring K×8 blocks at `(kk, n0)` and `(kk, n0 + 8)` of the
-    /// shared B tile (`cb` chunks per row).
+    /// This lane's B fragments of the four K×8 `mma` tiles that cover the 32 columns `n0 .. n0 + 32` of
+    /// the shared B tile (`cb` chunks per row) at `kk`. Which physical column a tile's column `l` is,
+    /// is [`MmaKind::column`]'s choice.
     ///
     /// # Safety
-    /// The tile holds at least `(kk + K)·cb` chunks and `n0 + 16 ≤ cb·PER_CHUNK`; warp-collective.
-    unsafe fn b_frags_shared(tile: View<Self::Elem>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 2];
+    /// The tile holds at least `(kk + K)·cb` chunks, `n0 % 32 == 0` and `n0 + 32 ≤ cb·PER_CHUNK`;
+    /// warp-collective.
+    unsafe fn b_frags_shared(tile: View<Self::Elem>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 4];
+
+    /// The physical column, within a group of 32, of column `l` (0..8) of the group's `mma` tile `j`
+    /// (0..4) — for `b_frags_shared`'s B columns and the output columns of the same tile. The
+    /// assignment is free (a permutation of N applied to B and C alike): BF16/FP16 keep tiles
+    /// contiguous (`8j + l`); TF32 interleaves them (`4l + j`), so that one lane's B elements of the
+    /// four tiles are 4 adjacent floats — one 128-bit shared load.
+    fn column(j: u32, l: u32) -> u32;
 }
 
 /// Swizzle of row `r` of an A tile with `ca` chunks per row: the 8 rows one `ldmatrix` phase reads
@@ -156,15 +165,25 @@ macro_rules! half_kind {
             }
 
             #[inline(always)]
-            unsafe fn b_frags_shared(tile: View<u16>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 2] {
-                // ldmatrix.x4.trans: quarter i = (k half i % 2, n half i / 2); lane's row is a K-row.
+            unsafe fn b_frags_shared(tile: View<u16>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 4] {
+                // Two ldmatrix.x4.trans, 16 columns each: quarter i = (k half i % 2, n half i / 2);
+                // each lane points at one K-row of one 8×8 block.
                 let q = lane / 8;
                 let kr = kk + lane % 8 + 8 * (q % 2);
-                let c = n0 / 8 + q / 2;
                 let s = if swizzle { Self::swizzle_b(kr) } else { 0 };
-                // SAFETY: as above.
-                let r = unsafe { mma::ldmatrix_x4_trans(tile, offset(kr, c, 0, cb, 8, s)) };
-                [[r[0], r[1]], [r[2], r[3]]]
+                // SAFETY: as above (both 16-column halves are inside the tile).
+                let (lo, hi) = unsafe {
+                    (
+                        mma::ldmatrix_x4_trans(tile, offset(kr, n0 / 8 + q / 2, 0, cb, 8, s)),
+                        mma::ldmatrix_x4_trans(tile, offset(kr, n0 / 8 + 2 + q / 2, 0, cb, 8, s)),
+                    )
+                };
+                [[lo[0], lo[1]], [lo[2], lo[3]], [hi[0], hi[1]], [hi[2], hi[3]]]
+            }
+
+            #[inline(always)]
+            fn column(j: u32, l: u32) -> u32 {
+                8 * j + l
             }
         }
     };
@@ -220,13 +239,21 @@ impl MmaKind for Tf32 {
     }
 
     #[inline(always)]
-    unsafe fn b_frags_shared(tile: View<f32>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 2] {
+    unsafe fn b_frags_shared(tile: View<f32>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 4] {
+        // Tile j's column g is physical column n0 + 4g + j (see `column`): the lane's elements of the
+        // four tiles at row k are the 16-byte chunk n0/4 + g of that row, one 128-bit load.
         let (g, t) = (lane / 4, lane % 4);
-        let e = |kr: u32, n: u32| {
+        let row = |kr: u32| {
             let s = if swizzle { Self::swizzle_b(kr) } else { 0 };
-            // SAFETY: inside the tile by the caller's contract.
-            tf32_rna_bits(unsafe { tile.get(offset(kr, n / 4, n % 4, cb, 4, s)) })
+            // SAFETY: inside the tile by the caller's contract; chunks are 16-byte aligned.
+            unsafe { tile.get4(offset(kr, n0 / 4 + g, 0, cb, 4, s)) }.0
         };
-        [[e(kk + t, n0 + g), e(kk + t + 4, n0 + g)], [e(kk + t, n0 + 8 + g), e(kk + t + 4, n0 + 8 + g)]]
+        let (lo, hi) = (row(kk + t), row(kk + t + 4));
+        core::array::from_fn(|j| [tf32_rna_bits(lo[j]), tf32_rna_bits(hi[j])])
+    }
+
+    #[inline(always)]
+    fn column(j: u32, l: u32) -> u32 {
+        4 * l + j
     }
 }

@@ -20,67 +20,55 @@ unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T)
     if r < rows && c < cols { unsafe { v.get((r * cols + c) as usize) } } else { zero }
 }
 
-/// One thread's share of the tile copies, computed once per block: for each of its `LA` chunks of
-/// the `A` tile and `LB` chunks of the `B` tile, the destination in a stage, the source element at
-/// K-tile 0, and the bounds that do not change along K.
-struct Copies<const LA: usize, const LB: usize> {
-    a_dst: [u32; LA],
-    a_src: [u32; LA],
-    a_k: [u32; LA],
-    a_row_in: [bool; LA],
-    b_dst: [u32; LB],
-    b_src: [u32; LB],
-    b_k: [u32; LB],
-    b_col_in: [bool; LB],
+/// One thread's share of the tile copies: with `NT` threads and `ca` (`cb`) 16-byte chunks per row of
+/// the `A` (`B`) tile, thread `tid` copies chunk column `tid % ca` of rows `tid / ca + i·NT/ca`
+/// (`i < LA`), and likewise for `B`. Only these four numbers are kept (registers are the scarce
+/// resource); each copy's addresses are a few integer operations with constants.
+#[derive(Clone, Copy)]
+struct Copies {
+    a_row: u32,
+    a_col: u32,
+    b_row: u32,
+    b_col: u32,
 }
 
-impl<const LA: usize, const LB: usize> Copies<LA, LB> {
-    /// Thread `tid`'s chunks (`nt` threads) of the `BM×BK` and `BK×BN` tiles at `(row0, col0)`.
+impl Copies {
+    /// Thread `tid`'s place in the copies of a `BK`-deep, `BN`-wide tile pair.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // the tile geometry and position: all scalars
-    fn new<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const SWIZZLE: bool>(
-        tid: u32, nt: u32, m: u32, n: u32, k: u32, row0: u32, col0: u32,
-    ) -> Self {
-        let pc = O::PER_CHUNK;
-        let (ca, cb) = (BK / pc, BN / pc);
-        let mut c = Copies { a_dst: [0; LA], a_src: [0; LA], a_k: [0; LA], a_row_in: [false; LA], b_dst: [0; LB], b_src: [0; LB], b_k: [0; LB], b_col_in: [false; LB] };
-        for i in 0..LA {
-            let idx = tid + i as u32 * nt;
-            let (r, cc) = (idx / ca, idx % ca);
-            c.a_dst[i] = offset(r, cc, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 }) as u32;
-            c.a_k[i] = cc * pc;
-            c.a_row_in[i] = row0 + r < m;
-            c.a_src[i] = if c.a_row_in[i] { (row0 + r) * k + cc * pc } else { 0 };
-        }
-        for i in 0..LB {
-            let idx = tid + i as u32 * nt;
-            let (kr, cc) = (idx / cb, idx % cb);
-            c.b_dst[i] = offset(kr, cc, 0, cb, pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 }) as u32;
-            c.b_k[i] = kr;
-            c.b_col_in[i] = col0 + cc * pc < n;
-            c.b_src[i] = if c.b_col_in[i] { kr * n + col0 + cc * pc } else { 0 };
-        }
-        c
+    fn new<O: MmaKind, const BK: u32, const BN: u32>(tid: u32) -> Self {
+        let (ca, cb) = (BK / O::PER_CHUNK, BN / O::PER_CHUNK);
+        Copies { a_row: tid / ca, a_col: tid % ca, b_row: tid / cb, b_col: tid % cb }
     }
 
-    /// Issues K-tile `kt`'s 16-byte `cp.async` copies into `sa`, `sb` (zero-filled outside the
+    /// Issues K-tile `k0 / BK`'s 16-byte `cp.async` copies into `sa`, `sb` (zero-filled outside the
     /// matrix) and commits them as one group.
     ///
     /// # Safety
-    /// As [`mma_gemm`], with `k % PER_CHUNK == 0` and `n % PER_CHUNK == 0` (16-byte aligned chunks);
-    /// `sa`, `sb` are one stage's tiles.
+    /// As [`mma_gemm`], with `k % PER_CHUNK == 0` and `n % PER_CHUNK == 0` (16-byte aligned chunks;
+    /// a chunk is then entirely inside or outside the matrix); `sa`, `sb` are one stage's tiles.
     #[inline(always)]
-    unsafe fn issue<T: Copy + Default>(&self, a: View<T>, b: View<T>, sa: View<T>, sb: View<T>, n: u32, k: u32, k0: u32) {
-        for i in 0..LA {
-            let valid = self.a_row_in[i] && k0 + self.a_k[i] < k;
+    #[allow(clippy::too_many_arguments)] // the views, the problem and the tile position: all scalars
+    unsafe fn issue<O: MmaKind, const BK: u32, const BN: u32, const NT: u32, const LA: usize, const LB: usize, const SWIZZLE: bool>(
+        self, a: View<O::Elem>, b: View<O::Elem>, sa: View<O::Elem>, sb: View<O::Elem>, m: u32, n: u32, k: u32, row0: u32, col0: u32, k0: u32,
+    ) {
+        let pc = O::PER_CHUNK;
+        let (ca, cb) = (BK / pc, BN / pc);
+        let ka = k0 + self.a_col * pc;
+        for i in 0..LA as u32 {
+            let r = self.a_row + i * (NT / ca);
+            let dst = offset(r, self.a_col, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 });
+            let valid = row0 + r < m && ka < k;
             // SAFETY: the destination chunk is inside the stage; the source is in range when valid
-            // (row < m, k0 + chunk < k, chunks never straddle K), 0 otherwise (a legal address).
-            unsafe { async_copy::copy16_zfill(sa, self.a_dst[i] as usize, a, if valid { (self.a_src[i] + k0) as usize } else { 0 }, valid) };
+            // (row < m, the chunk inside K), 0 otherwise (a legal address, nothing read).
+            unsafe { async_copy::copy16_zfill(sa, dst, a, if valid { ((row0 + r) * k + ka) as usize } else { 0 }, valid) };
         }
-        for i in 0..LB {
-            let valid = self.b_col_in[i] && k0 + self.b_k[i] < k;
-            // SAFETY: as for A (column < n, row k0 + kr < k).
-            unsafe { async_copy::copy16_zfill(sb, self.b_dst[i] as usize, b, if valid { (self.b_src[i] + k0 * n) as usize } else { 0 }, valid) };
+        let cn = col0 + self.b_col * pc;
+        for i in 0..LB as u32 {
+            let kr = self.b_row + i * (NT / cb);
+            let dst = offset(kr, self.b_col, 0, cb, pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
+            let valid = k0 + kr < k && cn < n;
+            // SAFETY: as for A (row k0 + kr < k, the chunk inside N).
+            unsafe { async_copy::copy16_zfill(sb, dst, b, if valid { ((k0 + kr) * n + cn) as usize } else { 0 }, valid) };
         }
         async_copy::commit();
     }
@@ -150,10 +138,10 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
         // SAFETY: wr + 16·MI ≤ BM, wc + 8·NI ≤ BN, kk + K ≤ BK (caller's contract and the loop bound).
         let fa: [[u32; 4]; MI] = core::array::from_fn(|mi| unsafe { O::a_frag_shared(sa, ca, wr + 16 * mi as u32, kk, lane, SWIZZLE) });
         let mut fb = [[0u32; 2]; NI];
-        for j in 0..NI / 2 {
-            // SAFETY: as above.
-            let pair = unsafe { O::b_frags_shared(sb, cb, kk, wc + 16 * j as u32, lane, SWIZZLE) };
-            (fb[2 * j], fb[2 * j + 1]) = (pair[0], pair[1]);
+        for q in 0..NI / 4 {
+            // SAFETY: as above (wc and NI are multiples of 32 columns / 4 tiles).
+            let four = unsafe { O::b_frags_shared(sb, cb, kk, wc + 32 * q as u32, lane, SWIZZLE) };
+            fb[4 * q..4 * q + 4].copy_from_slice(&four);
         }
         for (mi, row) in acc.iter_mut().enumerate() {
             for (ni, out) in row.iter_mut().enumerate() {
@@ -172,7 +160,8 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
 /// reads fall in 8 different bank groups.
 ///
 /// **Per K-step, per warp**: for each `O::K` slice, `MI` A fragments (`ldmatrix.x4`), `NI` B
-/// fragments (`ldmatrix.x4.trans`, two 8-column blocks each; TF32: shared loads), `MI·NI` `mma`s.
+/// fragments (`ldmatrix.x4.trans`, two 8-column blocks each; TF32: one 128-bit shared load per
+/// K-row for four tiles, with the tiles' columns interleaved — `MmaKind::column`), `MI·NI` `mma`s.
 ///
 /// **Pipeline** (`S ≥ 2`): tiles `0 .. S-1` are issued first; at step `kt` a thread waits until at
 /// most `S - 2` of its copy groups are pending (tile `kt` has landed), the block barrier makes
@@ -205,9 +194,10 @@ pub unsafe fn mma_gemm<
 >(
     a: *const O::Elem, b: *const O::Elem, c: *mut f32, m: u32, n: u32, k: u32,
 ) {
-    const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI % 2 == 0) };
+    const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI % 4 == 0) };
     const { assert!(BK % O::K == 0 && BK % O::PER_CHUNK == 0 && S >= 1) };
     const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
+    const { assert!(NT % (BK / O::PER_CHUNK) == 0 && NT % (BN / O::PER_CHUNK) == 0) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * BN) as usize);
@@ -220,14 +210,14 @@ pub unsafe fn mma_gemm<
     let steps = k.div_ceil(BK);
     // Loads K-tile `kt` into stage `s`. A macro, not a closure: closures are not always inlined, and
     // a call puts the captured views in local memory (seen: a 168-byte stack frame).
-    let copies = Copies::<LA, LB>::new::<O, BM, BN, BK, SWIZZLE>(thread::thread_idx_x(), NT, m, n, k, row0, col0);
+    let copies = Copies::new::<O, BK, BN>(thread::thread_idx_x());
     macro_rules! load {
         ($s:expr, $kt:expr) => {
             // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when aligned.
             unsafe {
                 let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * BN) as usize);
                 if aligned {
-                    copies.issue(a, b, sa, sb, n, k, $kt * BK)
+                    copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt * BK)
                 } else {
                     load_unaligned::<O, BM, BN, BK, NT, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt)
                 }
@@ -276,7 +266,7 @@ pub unsafe fn mma_gemm<
             for (i, &v) in frag.iter().enumerate() {
                 // C fragment: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
                 let r = row0 + wr + 16 * mi as u32 + g + 8 * (i as u32 / 2);
-                let col = col0 + wc + 8 * ni as u32 + 2 * t + i as u32 % 2;
+                let col = col0 + wc + 32 * (ni as u32 / 4) + O::column(ni as u32 % 4, 2 * t + i as u32 % 2);
                 if r < m && col < n {
                     // SAFETY: r < m and col < n.
                     unsafe { c.set((r * n + col) as usize, v) }
