@@ -24,7 +24,7 @@ for line in sys.stdin:
         pkg = msg["package_id"].split("#")[-1].split("@")[0].split(":")[0].removeprefix("tessera-").removeprefix("tessera")
         dest = os.path.join(".gpu/tests", f"{pkg or 'tessera'}-{name}" if kind == "test" else f"unit-{name}")
         # CPU-only suites (the emulator, the catalogue, unit tests, the PTX checks) run in CI; the
-        # bundle carries what needs the GPU (it must stay under the device tool's 64 MiB).
+        # bundle carries what needs the GPU (it must stay under the 64 MiB the device tool carries).
         if pkg in ("emulator", "catalogue") or kind != "test" or name == "ptx":
             continue
         shutil.copy(msg["executable"], dest)
