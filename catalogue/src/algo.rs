@@ -142,22 +142,16 @@ matmul_catalogue! {
     MmaPipeF16x256 = k13_mma_pipeline::matmul_mma_pipe_f16_128x256, "mma-pipe-f16-128x256", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X256;
     /// `k13_mma_pipeline` on FP16, 128×128 tile.
     MmaPipeF16x128 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128, "mma-pipe-f16-128x128", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128;
-    /// `k13_mma_pipeline` on BF16, 128×128×64 tile, 3 stages.
-    MmaPipeBf16x128k64 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128x64, "mma-pipe-bf16-128x128x64", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128X64;
-    /// `k13_mma_pipeline` on BF16, 128×256×64 tile, 3 stages.
-    MmaPipeBf16x256k64 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x256x64, "mma-pipe-bf16-128x256x64", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X256X64;
-    /// `k13_mma_pipeline` on FP16, 128×128×64 tile, 3 stages.
-    MmaPipeF16x128k64 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128x64, "mma-pipe-f16-128x128x64", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128X64;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 3 stages.
     MmaPipeTf32 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128, "mma-pipe-tf32-128x128", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128;
-    /// `k13_mma_pipeline` in TF32, 128×128 tile, 64×64 warp tiles, 4 stages.
-    MmaPipeTf32W64 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_w64, "mma-pipe-tf32-128x128-w64", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_W64;
-    /// `k13_mma_pipeline` on BF16, 128×128×32, 3 stages.
-    MmaPipeBf16x128s3 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128_s3, "mma-pipe-bf16-128x128-s3", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128_S3;
-    /// `k13_mma_pipeline` on BF16, 128×128×32, 5 stages.
-    MmaPipeBf16x128s5 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128_s5, "mma-pipe-bf16-128x128-s5", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128_S5;
-    /// `k13_mma_pipeline` on BF16, 64×128×32, 2 warps.
-    MmaPipeBf16x64 = k13_mma_pipeline::matmul_mma_pipe_bf16_64x128, "mma-pipe-bf16-64x128", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_64X128;
+    /// `k13_mma_pipeline` on BF16, 128×128×32, 8 warps of 64×32, 2 blocks per SM.
+    MmaPipeBf16x128w8 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128_w8, "mma-pipe-bf16-128x128-w8", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128_W8;
+    /// `k13_mma_pipeline` on BF16, 128×64×32, 3 blocks per SM.
+    MmaPipeBf16x64n = k13_mma_pipeline::matmul_mma_pipe_bf16_128x64, "mma-pipe-bf16-128x64", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X64;
+    /// `k13_mma_pipeline` in TF32, 128×128×32, 8 warps, 2 blocks per SM.
+    MmaPipeTf32w8 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_w8, "mma-pipe-tf32-128x128-w8", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_W8;
+    /// `k13_mma_pipeline` in TF32, 128×64×32, 3 blocks per SM.
+    MmaPipeTf32x64n = k13_mma_pipeline::matmul_mma_pipe_tf32_128x64, "mma-pipe-tf32-128x64", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X64;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 4 stages.
     MmaPipeTf32S4 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_s4, "mma-pipe-tf32-128x128-s4", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_S4;
 }

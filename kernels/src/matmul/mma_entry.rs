@@ -1,9 +1,14 @@
 /// Declares a monomorphic entry of [`mma_gemm`](super::mma_tile::mma_gemm) and its launch (a
 /// `TileConfig` constant named `$config`): operand kind `$kind` on `$elem` inputs, block tile
-/// `$bm × $bn × $bk`, `$wm × $wn` warps, `$s` stages, swizzled or not.
+/// `$bm × $bn × $bk`, `$wm × $wn` warps, `$s` stages, swizzled or not, and the launch bound
+/// `min_blocks` blocks per SM (0 = none).
 macro_rules! mma_entry {
     ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
      stages $s:literal, swizzle $sw:literal, $doc:literal) => {
+        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, min_blocks 0, $doc);
+    };
+    ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
+     stages $s:literal, swizzle $sw:literal, min_blocks $mb:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: crate::launch::TileConfig = crate::launch::TileConfig::new(
             $bm,
@@ -11,7 +16,8 @@ macro_rules! mma_entry {
             $bk,
             32 * $wm * $wn,
             super::mma_tile::shared_bytes($bm, $bn, $bk, $s, core::mem::size_of::<$elem>() as u32),
-        );
+        )
+        .min_blocks_per_sm($mb);
 
         kernel! {
             #[doc = $doc]
