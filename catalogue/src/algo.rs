@@ -142,18 +142,8 @@ matmul_catalogue! {
     MmaPipeF16x256 = k13_mma_pipeline::matmul_mma_pipe_f16_128x256, "mma-pipe-f16-128x256", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X256;
     /// `k13_mma_pipeline` on FP16, 128×128 tile.
     MmaPipeF16x128 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128, "mma-pipe-f16-128x128", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128;
-    /// `k13_mma_pipeline` in TF32, 128×128 tile, 3 stages.
+    /// `k13_mma_pipeline` in TF32, 128×128 tile, 8 warps of 64×32, 3 stages.
     MmaPipeTf32 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128, "mma-pipe-tf32-128x128", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128;
-    /// `k13_mma_pipeline` on BF16, 128×128×32, 8 warps of 64×32, 2 blocks per SM.
-    MmaPipeBf16x128w8 = k13_mma_pipeline::matmul_mma_pipe_bf16_128x128_w8, "mma-pipe-bf16-128x128-w8", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X128_W8;
-    /// `k13_mma_pipeline` on BF16, 128×64×32, 3 blocks per SM.
-    MmaPipeBf16x64n = k13_mma_pipeline::matmul_mma_pipe_bf16_128x64, "mma-pipe-bf16-128x64", Bf16, k13_mma_pipeline::MMA_PIPE_BF16_128X64;
-    /// `k13_mma_pipeline` in TF32, 128×128×32, 8 warps, 2 blocks per SM.
-    MmaPipeTf32w8 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_w8, "mma-pipe-tf32-128x128-w8", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_W8;
-    /// `k13_mma_pipeline` in TF32, 128×64×32, 3 blocks per SM.
-    MmaPipeTf32x64n = k13_mma_pipeline::matmul_mma_pipe_tf32_128x64, "mma-pipe-tf32-128x64", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X64;
-    /// `k13_mma_pipeline` in TF32, 128×128 tile, 4 stages.
-    MmaPipeTf32S4 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128_s4, "mma-pipe-tf32-128x128-s4", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128_S4;
 }
 
 impl Algo {

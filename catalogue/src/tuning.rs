@@ -36,15 +36,14 @@ impl Algo {
     }
 }
 
-/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16): kernel 13,
-/// the 128×256 tile for BF16/FP16 when it gives at least one block per SM, else the 128×128 tile
-/// (twice the blocks); TF32 runs its 128×128 tile.
+/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16): kernel 13's
+/// 128×128 tile. Measured (docs/results/2026-11-30-tc-candidates, H200, 4096³ and 8192³): it beat the
+/// 128×256 tile by 15–25 % (two blocks of 4 warps per SM against one of 8: one block's barrier does
+/// not idle the SM), and every other tile and stage count tried; it also gives twice the 128×256
+/// tile's blocks on small outputs.
 pub fn pick_tensor_core(shape: MatmulShape, precision: Precision) -> Algo {
-    let wide = blocks(Algo::MmaPipeBf16x256, shape) >= SMS;
     match precision {
-        Precision::Bf16 if wide => Algo::MmaPipeBf16x256,
         Precision::Bf16 => Algo::MmaPipeBf16x128,
-        Precision::Fp16 if wide => Algo::MmaPipeF16x256,
         Precision::Fp16 => Algo::MmaPipeF16x128,
         Precision::Tf32 => Algo::MmaPipeTf32,
         Precision::Fp32 => pick(shape),
@@ -114,5 +113,16 @@ mod tests {
             assert_eq!(pick(shape), best, "{shape:?}");
             assert_eq!(Algo::Auto.resolve(shape), best);
         }
+    }
+
+    #[test]
+    fn tensor_core_auto_takes_the_caller_precision() {
+        let s = MatmulShape { m: 4096, n: 4096, k: 4096 };
+        for p in [Precision::Tf32, Precision::Bf16, Precision::Fp16] {
+            let algo = Algo::Auto.resolve_for(s, p);
+            assert_eq!(algo.precision(), Some(p), "{p:?} → {}", algo.label());
+        }
+        // f32 data never silently runs in TF32.
+        assert_eq!(Algo::Auto.resolve_for(s, Precision::Fp32).precision(), Some(Precision::Fp32));
     }
 }
