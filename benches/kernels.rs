@@ -19,7 +19,15 @@ fn gpu_time(gpu: &Gpu, timer: &GpuTimer, iters: u64, work: impl FnMut() -> Resul
     Duration::from_secs_f64(ms * 1e-3 * iters as f64)
 }
 
-const SHAPES: [(u32, u32, u32); 7] = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (4096, 4096, 256), (256, 4096, 4096), (1000, 1037, 519)];
+const SHAPES: [(u32, u32, u32); 7] = [
+    (1024, 1024, 1024),
+    (2048, 2048, 2048),
+    (4096, 4096, 4096),
+    (8192, 8192, 8192),
+    (4096, 4096, 256),
+    (256, 4096, 4096),
+    (1000, 1037, 519),
+];
 
 fn label(s: MatmulShape) -> String {
     format!("{}x{}x{}", s.m, s.n, s.k)
@@ -36,11 +44,30 @@ fn cpu_benches(c: &mut Criterion) {
             let mut out = vec![0.0f32; n * n];
             bench.iter(|| {
                 // SAFETY: a, b, out hold n·n floats each with row-major strides (n, 1); out is distinct.
-                unsafe { matrixmultiply::sgemm(n, n, n, 1.0, a.data.as_ptr(), n as isize, 1, b.data.as_ptr(), n as isize, 1, 0.0, out.as_mut_ptr(), n as isize, 1) }
+                unsafe {
+                    matrixmultiply::sgemm(
+                        n,
+                        n,
+                        n,
+                        1.0,
+                        a.data.as_ptr(),
+                        n as isize,
+                        1,
+                        b.data.as_ptr(),
+                        n as isize,
+                        1,
+                        0.0,
+                        out.as_mut_ptr(),
+                        n as isize,
+                        1,
+                    )
+                }
             })
         });
         if n <= 256 {
-            group.bench_function(BenchmarkId::new("naive-loop-1-thread", label(shape)), |bench| bench.iter(|| tessera::reference::matmul_cpu_naive(&a, &b)));
+            group.bench_function(BenchmarkId::new("naive-loop-1-thread", label(shape)), |bench| {
+                bench.iter(|| tessera::reference::matmul_cpu_naive(&a, &b))
+            });
         }
     }
     group.finish();
@@ -80,7 +107,9 @@ fn gpu_benches(c: &mut Criterion) {
                 });
             }
         }
-        group.bench_function("cuBLAS SGEMM FP32", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cublas.sgemm(&da, &db, &mut dc)?))));
+        group.bench_function("cuBLAS SGEMM FP32", |bench| {
+            bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cublas.sgemm(&da, &db, &mut dc)?)))
+        });
         group.finish();
     }
 
@@ -96,11 +125,17 @@ fn gpu_benches(c: &mut Criterion) {
     group.bench_function("vec_add one thread per element (Rust)", |bench| {
         bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add_scalar(&da, &db, &mut dc)?)))
     });
-    group.bench_function("vec_add float4 grid-stride (Rust)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add(&da, &db, &mut dc)?))));
-    group.bench_function("vec_add one thread per element (CUDA C)", |bench| bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cuda_c.vec_add(&gpu, &da, &db, &mut dc)?))));
+    group.bench_function("vec_add float4 grid-stride (Rust)", |bench| {
+        bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.vec_add(&da, &db, &mut dc)?)))
+    });
+    group.bench_function("vec_add one thread per element (CUDA C)", |bench| {
+        bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(cuda_c.vec_add(&gpu, &da, &db, &mut dc)?)))
+    });
     group.throughput(Throughput::Bytes(8 * len as u64));
     group.bench_function("device copy", |bench| {
-        bench.iter_custom(|iters| gpu_time(&gpu, &timer, iters, || Ok(gpu.stream().memcpy_dtod(da.as_cuda_slice(), dc.as_cuda_slice_mut())?)))
+        bench.iter_custom(|iters| {
+            gpu_time(&gpu, &timer, iters, || Ok(gpu.stream().memcpy_dtod(da.as_cuda_slice(), dc.as_cuda_slice_mut())?))
+        })
     });
     group.finish();
 }
@@ -117,7 +152,8 @@ fn tensor_core_benches(c: &mut Criterion, gpu: &Gpu, timer: &GpuTimer, cublas: &
         let (a, b) = (HostMatrix::random(n, n, 1), HostMatrix::random(n, n, 2));
         let mut dc = DeviceMatrix::<f32>::zeros(gpu, n, n).expect("alloc");
         let (da, db) = (DeviceMatrix::<f32>::from_host(gpu, &a).expect("upload"), DeviceMatrix::<f32>::from_host(gpu, &b).expect("upload"));
-        let (ha, hb) = (DeviceMatrix::<bf16>::from_host(gpu, &a).expect("upload"), DeviceMatrix::<bf16>::from_host(gpu, &b).expect("upload"));
+        let (ha, hb) =
+            (DeviceMatrix::<bf16>::from_host(gpu, &a).expect("upload"), DeviceMatrix::<bf16>::from_host(gpu, &b).expect("upload"));
         let (fa, fb) = (DeviceMatrix::<f16>::from_host(gpu, &a).expect("upload"), DeviceMatrix::<f16>::from_host(gpu, &b).expect("upload"));
         for precision in [Precision::Tf32, Precision::Bf16, Precision::Fp16] {
             let mut group = c.benchmark_group(format!("matmul-{}/{}", precision.label(), label(shape)));

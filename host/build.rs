@@ -69,8 +69,7 @@ fn main() {
 
 /// The `channel = "…"` line of the workspace's rust-toolchain.toml: the one place the nightly is pinned.
 fn pinned_channel(toolchain_file: &Path) -> String {
-    let text = std::fs::read_to_string(toolchain_file)
-        .unwrap_or_else(|e| fail(&format!("cannot read {} ({e})", toolchain_file.display())));
+    let text = std::fs::read_to_string(toolchain_file).unwrap_or_else(|e| fail(&format!("cannot read {} ({e})", toolchain_file.display())));
     text.lines()
         .find_map(|line| {
             let (key, value) = line.split_once('=')?;

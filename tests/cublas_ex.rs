@@ -4,10 +4,10 @@
 //! Without a GPU every trial is reported as *ignored* with one `skipped: no CUDA device` line.
 
 use half::{bf16, f16};
-use tessera::reference::matmul_reference;
-use tessera::{DeviceBuffer, Gpu, HostMatrix};
 use tessera::catalogue::precision::check_product;
 use tessera::catalogue::random::operands;
+use tessera::reference::matmul_reference;
+use tessera::{DeviceBuffer, Gpu, HostMatrix};
 use tessera_anchors::{Cublas, Precision};
 use tessera_tests::{gpu_trial, run, seed};
 
@@ -25,7 +25,8 @@ fn check(gpu: &Gpu, p: Precision, (m, n, k): (usize, usize, usize)) -> Result<()
     // The reference multiplies the inputs as the precision rounds them (TF32: to nearest; the rule
     // allows for the device rounding them otherwise).
     let round = |v: &[f32]| v.iter().map(|&x| p.round_input(x)).collect::<Vec<f32>>();
-    let reference = matmul_reference(&HostMatrix::new(m, k, round(&a)).map_err(|x| e(&x))?, &HostMatrix::new(k, n, round(&b)).map_err(|x| e(&x))?);
+    let reference =
+        matmul_reference(&HostMatrix::new(m, k, round(&a)).map_err(|x| e(&x))?, &HostMatrix::new(k, n, round(&b)).map_err(|x| e(&x))?);
 
     let cublas = Cublas::new(gpu).map_err(|x| e(&x))?;
     let mut dc = DeviceBuffer::from_host(gpu, &vec![f32::NAN; m * n]).map_err(|x| e(&x))?;
@@ -74,7 +75,11 @@ fn k_zero(gpu: &Gpu, p: Precision) -> Result<(), String> {
     }
     .map_err(|x| e(&x))?;
     let got = dc.to_host(gpu).map_err(|x| e(&x))?;
-    if got.iter().all(|&x| x == 0.0) { Ok(()) } else { Err(e(&format!("{got:?}"))) }
+    if got.iter().all(|&x| x == 0.0) {
+        Ok(())
+    } else {
+        Err(e(&format!("{got:?}")))
+    }
 }
 
 /// A wrong shape is refused before cuBLAS runs, and C is left untouched.
@@ -88,7 +93,11 @@ fn wrong_shape(gpu: &Gpu) -> Result<(), String> {
         other => return Err(e(&format!("expected BufferTooSmall for B, got {other:?}"))),
     }
     let got = c.to_host(gpu).map_err(|x| e(&x))?;
-    if got == [7.0; 8] { Ok(()) } else { Err(e(&format!("C changed: {got:?}"))) }
+    if got == [7.0; 8] {
+        Ok(())
+    } else {
+        Err(e(&format!("C changed: {got:?}")))
+    }
 }
 
 fn main() {

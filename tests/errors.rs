@@ -38,7 +38,11 @@ fn main() {
             let mut c = DeviceMatrix::<f32>::from_host(g, &HostMatrix::from_fn(4, 7, |_, _| 7.0)).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Auto, &a, &b, &mut c), |e| matches!(e, Error::MixedTypes { .. }), "bf16 · f16")?;
             let untouched = c.to_host(g).map_err(|e| e.to_string())?;
-            if untouched.data.iter().all(|&x| x == 7.0) { Ok(()) } else { Err("C changed after a refused launch".into()) }
+            if untouched.data.iter().all(|&x| x == 7.0) {
+                Ok(())
+            } else {
+                Err("C changed after a refused launch".into())
+            }
         }),
         gpu_trial("matmul_kernel_of_another_type_is_typed", |g| {
             let a = DeviceMatrix::<bf16>::zeros(g, 4, 5).map_err(|e| e.to_string())?;
@@ -46,22 +50,38 @@ fn main() {
             let mut c = DeviceMatrix::<f32>::zeros(g, 4, 7).map_err(|e| e.to_string())?;
             // An FP32 kernel and an FP16 kernel cannot take bf16 inputs.
             for algo in [Algo::Tiled, Algo::MmaPipeF16x128] {
-                expect(g.matmul(algo, &a, &b, &mut c), |e| matches!(e, Error::PrecisionMismatch { requested: Precision::Bf16, .. }), algo.label())?;
+                expect(
+                    g.matmul(algo, &a, &b, &mut c),
+                    |e| matches!(e, Error::PrecisionMismatch { requested: Precision::Bf16, .. }),
+                    algo.label(),
+                )?;
             }
             Ok(())
         }),
         gpu_trial("tf32_kernel_without_asking_for_tf32_is_typed", |g| {
             let (a, b) = (HostMatrix::from_fn(4, 5, |_, _| 1.0), HostMatrix::from_fn(5, 7, |_, _| 1.0));
             // f32 data means FP32: a TF32 kernel through `matmul` is refused, through `matmul_tf32` it runs.
-            expect(g.matmul_host(Algo::MmaPipeTf32, &a, &b), |e| matches!(e, Error::PrecisionMismatch { requested: Precision::Fp32, .. }), "TF32 kernel via matmul")?;
+            expect(
+                g.matmul_host(Algo::MmaPipeTf32, &a, &b),
+                |e| matches!(e, Error::PrecisionMismatch { requested: Precision::Fp32, .. }),
+                "TF32 kernel via matmul",
+            )?;
             let c = g.matmul_host_in(Precision::Tf32, Algo::MmaPipeTf32, &a, &b).map_err(|e| e.to_string())?;
-            if c.data.iter().all(|&x| x == 5.0) { Ok(()) } else { Err(format!("TF32 result {:?}", c.data)) }
+            if c.data.iter().all(|&x| x == 5.0) {
+                Ok(())
+            } else {
+                Err(format!("TF32 result {:?}", c.data))
+            }
         }),
         gpu_trial("gpu_is_usable_after_typed_errors", |g| {
             let (a, b) = (HostMatrix::from_fn(3, 2, |_, _| 1.0), HostMatrix::from_fn(2, 4, |_, _| 2.0));
             let _ = g.matmul_host(Algo::MmaPipeBf16x128, &a, &b);
             let c = g.matmul_host_in(Precision::Bf16, Algo::Auto, &a, &b).map_err(|e| e.to_string())?;
-            if c.data.iter().all(|&x| x == 4.0) { Ok(()) } else { Err(format!("{:?}", c.data)) }
+            if c.data.iter().all(|&x| x == 4.0) {
+                Ok(())
+            } else {
+                Err(format!("{:?}", c.data))
+            }
         }),
         gpu_trial("vec_add_length_mismatch_is_typed", |g| {
             expect(g.vec_add_host(&[1.0; 3], &[1.0; 4]), |e| matches!(e, Error::ShapeMismatch { .. }), "3 vs 4")
@@ -82,7 +102,11 @@ fn main() {
             }
         }),
         gpu_trial("allocation_byte_count_overflow_is_typed", |g| {
-            expect(DeviceBuffer::<f32>::zeros(g, usize::MAX / 2).map(|_| ()), |e| matches!(e, Error::TooLarge { .. }), "usize::MAX/2 floats")
+            expect(
+                DeviceBuffer::<f32>::zeros(g, usize::MAX / 2).map(|_| ()),
+                |e| matches!(e, Error::TooLarge { .. }),
+                "usize::MAX/2 floats",
+            )
         }),
         gpu_trial("zero_rows_is_a_no_op_with_an_empty_result", |g| {
             let (a, b) = (HostMatrix::new(0, 4, vec![]).unwrap(), HostMatrix::from_fn(4, 3, |_, _| 1.0));
@@ -104,14 +128,21 @@ fn main() {
             let a = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
             let mut c = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Naive, &a, &foreign, &mut c), |e| matches!(e, Error::WrongContext { .. }), "B from an isolated context")?;
-            let (x, y) = (DeviceBuffer::from_host(&other, &[1.0f32]).map_err(|e| e.to_string())?, DeviceBuffer::from_host(g, &[1.0f32]).map_err(|e| e.to_string())?);
+            let (x, y) = (
+                DeviceBuffer::from_host(&other, &[1.0f32]).map_err(|e| e.to_string())?,
+                DeviceBuffer::from_host(g, &[1.0f32]).map_err(|e| e.to_string())?,
+            );
             let mut z = DeviceBuffer::<f32>::zeros(g, 1).map_err(|e| e.to_string())?;
             expect(g.vec_add(&x, &y, &mut z), |e| matches!(e, Error::WrongContext { .. }), "vec_add a from an isolated context")
         }),
         gpu_trial("huge_allocation_is_out_of_memory_and_gpu_still_works", |g| {
             expect(DeviceBuffer::<f32>::zeros(g, 1 << 42).map(|_| ()), |e| matches!(e, Error::OutOfMemory { .. }), "16 TiB")?;
             let sum = g.vec_add_host(&[1.0, 2.0], &[3.0, 4.0]).map_err(|e| e.to_string())?;
-            if sum == [4.0, 6.0] { Ok(()) } else { Err(format!("after OOM: {sum:?}")) }
+            if sum == [4.0, 6.0] {
+                Ok(())
+            } else {
+                Err(format!("after OOM: {sum:?}"))
+            }
         }),
     ];
     run(trials)

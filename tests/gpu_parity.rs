@@ -5,10 +5,10 @@
 use libtest_mimic::Trial;
 use tessera::catalogue::algo::{case_label, matmul_cases};
 use tessera::catalogue::precision::check_in;
+use tessera::catalogue::random::operands;
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, HostMatrix, Precision};
 use tessera_anchors::{Cublas, CudaC};
-use tessera::catalogue::random::operands;
 use tessera_tests::{gpu_trial, poisoned_matrix, run, seed, PARITY_SHAPES};
 
 /// Which implementation computes the product.
@@ -32,7 +32,8 @@ fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Resu
     let seed = seed((m * 31 + n * 7 + k) as u64);
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
     let err = |e: &dyn std::fmt::Display| e.to_string();
-    let (da, db) = (DeviceMatrix::<f32>::from_host(gpu, &a).map_err(|e| err(&e))?, DeviceMatrix::<f32>::from_host(gpu, &b).map_err(|e| err(&e))?);
+    let (da, db) =
+        (DeviceMatrix::<f32>::from_host(gpu, &a).map_err(|e| err(&e))?, DeviceMatrix::<f32>::from_host(gpu, &b).map_err(|e| err(&e))?);
     let mut dc = poisoned_matrix(gpu, m, n)?;
     match imp {
         Impl::CudaC(algo) => CudaC::new(gpu).and_then(|c| c.matmul(gpu, algo, &da, &db, &mut dc)).map_err(|e| err(&e))?,
@@ -69,7 +70,11 @@ fn main() {
         trials.push(gpu_trial(format!("matmul_{label}_k0_gives_zeros"), move |g| {
             let (a, b) = (HostMatrix::new(3, 0, vec![]).unwrap(), HostMatrix::new(0, 5, vec![]).unwrap());
             let c = g.matmul_host_in(precision, algo, &a, &b).map_err(|e| e.to_string())?;
-            if (c.rows, c.cols) == (3, 5) && c.data.iter().all(|&x| x == 0.0) { Ok(()) } else { Err(format!("{c:?}")) }
+            if (c.rows, c.cols) == (3, 5) && c.data.iter().all(|&x| x == 0.0) {
+                Ok(())
+            } else {
+                Err(format!("{c:?}"))
+            }
         }));
     }
     for algo in Algo::ALL {

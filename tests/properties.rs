@@ -4,9 +4,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use tessera::catalogue::algo::{case_label, matmul_cases};
 use tessera::catalogue::precision::check_in;
-use tessera::{Algo, Gpu, Precision};
 use tessera::catalogue::random::operands;
 use tessera::HostMatrix;
+use tessera::{Algo, Gpu, Precision};
 use tessera_tests::{gpu_trial, run};
 
 fn product_matches(gpu: &Gpu, algo: Algo, p: Precision, (m, n, k): (usize, usize, usize), seed: u64) -> Result<(), TestCaseError> {
@@ -22,7 +22,9 @@ fn main() {
         trials.push(gpu_trial(format!("prop_matmul_{label}_random_shapes"), move |gpu| {
             let mut runner = TestRunner::new(Config { cases: 48, failure_persistence: None, ..Config::default() });
             runner
-                .run(&((1usize..=300, 1usize..=300, 1usize..=300), any::<u64>()), |(shape, seed)| product_matches(gpu, algo, p, shape, seed))
+                .run(&((1usize..=300, 1usize..=300, 1usize..=300), any::<u64>()), |(shape, seed)| {
+                    product_matches(gpu, algo, p, shape, seed)
+                })
                 .map_err(|e| e.to_string())
         }));
         trials.push(gpu_trial(format!("prop_matmul_{label}_large_shapes"), move |gpu| {

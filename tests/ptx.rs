@@ -48,7 +48,11 @@ fn module_matches_catalogue() -> Result<(), Failed> {
             Some((_, maxntid, minnctapersm)) => {
                 let want = if e.min_blocks_per_sm > 0 { (Some(e.threads), Some(e.min_blocks_per_sm)) } else { (None, None) };
                 if (*maxntid, *minnctapersm) != want {
-                    problems.push(format!("`{}`: launch bound {:?} in the PTX, {want:?} in the catalogue", e.name, (maxntid, minnctapersm)));
+                    problems.push(format!(
+                        "`{}`: launch bound {:?} in the PTX, {want:?} in the catalogue",
+                        e.name,
+                        (maxntid, minnctapersm)
+                    ));
                 }
             }
         }
@@ -58,7 +62,11 @@ fn module_matches_catalogue() -> Result<(), Failed> {
             problems.push(format!("`{name}` is in the PTX but not in the catalogue"));
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n").into()) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
 }
 
 /// Every list derived from the catalogue agrees with it: `Algo::ALL`, labels, entry names, the host's
@@ -108,7 +116,14 @@ fn ptxas_report(ptxas: &PathBuf) -> Result<String, Failed> {
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let ptx = dir.join("tessera_kernels.ptx");
     std::fs::write(&ptx, PTX).map_err(|e| e.to_string())?;
-    let out = Command::new(ptxas).arg("-arch=sm_90").arg("-v").arg(&ptx).arg("-o").arg(dir.join("out.cubin")).output().map_err(|e| e.to_string())?;
+    let out = Command::new(ptxas)
+        .arg("-arch=sm_90")
+        .arg("-v")
+        .arg(&ptx)
+        .arg("-o")
+        .arg(dir.join("out.cubin"))
+        .output()
+        .map_err(|e| e.to_string())?;
     let _ = std::fs::remove_dir_all(&dir);
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     if !out.status.success() {
@@ -141,7 +156,11 @@ fn main() {
         Trial::test("mma_rate_entries_keep_their_mma_instructions", mma_rate_entries_keep_their_mma_instructions),
         Trial::test("ptx_targets_sm_90", || {
             // A leaked CARGO_ENCODED_RUSTFLAGS once silently turned this into sm_70 (see host/build.rs).
-            if PTX.lines().any(|l| l.trim() == ".target sm_90") { Ok(()) } else { Err("PTX is not `.target sm_90`".into()) }
+            if PTX.lines().any(|l| l.trim() == ".target sm_90") {
+                Ok(())
+            } else {
+                Err("PTX is not `.target sm_90`".into())
+            }
         }),
         Trial::test("ptx_has_no_unresolved_externs", || {
             // Only the dynamic shared-memory symbol may be extern; an `.extern .func` means a missing link.
@@ -163,8 +182,13 @@ fn main() {
                     return Err(format!("ptxas did not compile `{k}`:\n{report}").into());
                 }
             }
-            let spills: Vec<_> = report.lines().filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")).collect();
-            if spills.is_empty() { Ok(()) } else { Err(format!("register spills:\n{}", spills.join("\n")).into()) }
+            let spills: Vec<_> =
+                report.lines().filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")).collect();
+            if spills.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("register spills:\n{}", spills.join("\n")).into())
+            }
         })
         .with_ignored_flag(find_ptxas().is_none()),
     );

@@ -33,7 +33,10 @@ fn pipelined_equals_sequential(g: &Gpu, len: usize, chunk: usize, streams: usize
     let (x, a, b) = (input.as_slice().map_err(s)?, seq.as_slice().map_err(s)?, piped.as_slice().map_err(s)?);
     for i in 0..len {
         if a[i].to_bits() != b[i].to_bits() {
-            return Err(format!("element {i}: sequential {} ≠ pipelined {} ({len} elements, chunk {chunk}, {streams} streams)", a[i], b[i]));
+            return Err(format!(
+                "element {i}: sequential {} ≠ pipelined {} ({len} elements, chunk {chunk}, {streams} streams)",
+                a[i], b[i]
+            ));
         }
         let want = KERNEL.reference(x[i]);
         if a[i].to_bits() != want.to_bits() {
@@ -87,12 +90,12 @@ fn main() {
         }),
     ];
     for (len, chunk, streams) in [
-        (1 << 20, 1 << 16, 4),     // 16 chunks of 65,536: divides, 4 chunks per stream
-        (1 << 22, 1 << 18, 16),    // divides, one chunk per stream
-        (1_000_003, 100_000, 3),   // does not divide: last chunk 3 elements
-        (999_999, 333_334, 8),     // does not divide; more streams than chunks
-        (1000, 4096, 2),           // one chunk larger than the data
-        (257, 1, 5),               // one element per chunk
+        (1 << 20, 1 << 16, 4),   // 16 chunks of 65,536: divides, 4 chunks per stream
+        (1 << 22, 1 << 18, 16),  // divides, one chunk per stream
+        (1_000_003, 100_000, 3), // does not divide: last chunk 3 elements
+        (999_999, 333_334, 8),   // does not divide; more streams than chunks
+        (1000, 4096, 2),         // one chunk larger than the data
+        (257, 1, 5),             // one element per chunk
     ] {
         trials.push(gpu_trial(format!("pipelined_equals_sequential_{len}_chunk{chunk}_streams{streams}"), move |g| {
             pipelined_equals_sequential(g, len, chunk, streams)
@@ -124,7 +127,11 @@ fn main() {
             let mut output = PinnedBuffer::<f32>::zeros(g, 1000).map_err(s)?;
             pipe.map(KERNEL, &input, &mut output).map_err(s)?;
             let want = KERNEL.reference(0.0);
-            if output.as_slice().map_err(s)?.iter().all(|v| v.to_bits() == want.to_bits()) { Ok(()) } else { Err("wrong output after a rejected call".into()) }
+            if output.as_slice().map_err(s)?.iter().all(|v| v.to_bits() == want.to_bits()) {
+                Ok(())
+            } else {
+                Err("wrong output after a rejected call".into())
+            }
         }),
     ]);
     run(trials)

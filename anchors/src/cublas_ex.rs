@@ -89,23 +89,55 @@ impl GemmExInput for f16 {
 impl Cublas {
     /// `C = A · B` (row-major), f32 inputs, plain FP32 math through `cublasGemmEx`
     /// (`CUBLAS_COMPUTE_32F`): the [`Precision::Fp32`] row, on buffers like the others.
-    pub fn gemm_f32(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>, m: usize, n: usize, k: usize) -> Result<()> {
+    pub fn gemm_f32(
+        &self,
+        a: &DeviceBuffer<f32>,
+        b: &DeviceBuffer<f32>,
+        c: &mut DeviceBuffer<f32>,
+        m: usize,
+        n: usize,
+        k: usize,
+    ) -> Result<()> {
         self.gemm_ex("cuBLAS gemm_f32", a, b, c, (m, n, k), blas_sys::cublasComputeType_t::CUBLAS_COMPUTE_32F)
     }
 
     /// `C = A · B` (row-major), f32 inputs that the tensor cores may read as TF32
     /// (`CUBLAS_COMPUTE_32F_FAST_TF32`), f32 accumulation and output.
-    pub fn gemm_tf32(&self, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &mut DeviceBuffer<f32>, m: usize, n: usize, k: usize) -> Result<()> {
+    pub fn gemm_tf32(
+        &self,
+        a: &DeviceBuffer<f32>,
+        b: &DeviceBuffer<f32>,
+        c: &mut DeviceBuffer<f32>,
+        m: usize,
+        n: usize,
+        k: usize,
+    ) -> Result<()> {
         self.gemm_ex("cuBLAS gemm_tf32", a, b, c, (m, n, k), blas_sys::cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32)
     }
 
     /// `C = A · B` (row-major), `bf16` inputs, f32 accumulation (`CUBLAS_COMPUTE_32F`) and output.
-    pub fn gemm_bf16(&self, a: &DeviceBuffer<bf16>, b: &DeviceBuffer<bf16>, c: &mut DeviceBuffer<f32>, m: usize, n: usize, k: usize) -> Result<()> {
+    pub fn gemm_bf16(
+        &self,
+        a: &DeviceBuffer<bf16>,
+        b: &DeviceBuffer<bf16>,
+        c: &mut DeviceBuffer<f32>,
+        m: usize,
+        n: usize,
+        k: usize,
+    ) -> Result<()> {
         self.gemm_ex("cuBLAS gemm_bf16", a, b, c, (m, n, k), blas_sys::cublasComputeType_t::CUBLAS_COMPUTE_32F)
     }
 
     /// `C = A · B` (row-major), `f16` inputs, f32 accumulation (`CUBLAS_COMPUTE_32F`) and output.
-    pub fn gemm_f16(&self, a: &DeviceBuffer<f16>, b: &DeviceBuffer<f16>, c: &mut DeviceBuffer<f32>, m: usize, n: usize, k: usize) -> Result<()> {
+    pub fn gemm_f16(
+        &self,
+        a: &DeviceBuffer<f16>,
+        b: &DeviceBuffer<f16>,
+        c: &mut DeviceBuffer<f32>,
+        m: usize,
+        n: usize,
+        k: usize,
+    ) -> Result<()> {
         self.gemm_ex("cuBLAS gemm_f16", a, b, c, (m, n, k), blas_sys::cublasComputeType_t::CUBLAS_COMPUTE_32F)
     }
 

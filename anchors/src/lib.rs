@@ -72,10 +72,11 @@ impl CudaC {
     }
 
     fn function(&self, name: &str) -> Result<&CudaFunction> {
-        self.functions.iter().find(|(n, _)| *n == name).map(|(_, f)| f).ok_or_else(|| AnchorError::Nvrtc {
-            file: "anchors",
-            message: format!("no CUDA C anchor named `{name}`"),
-        })
+        self.functions
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| f)
+            .ok_or_else(|| AnchorError::Nvrtc { file: "anchors", message: format!("no CUDA C anchor named `{name}`") })
     }
 
     /// CUDA C `matmul_naive` / `matmul_tiled` with the launch configuration tessera uses for `algo`.

@@ -26,7 +26,8 @@ const OTHER_KERNELS: [(&str, u32); 7] = [
 
 /// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others.
 pub fn entries() -> Vec<Entry> {
-    let matmul = MATMUL_KERNELS.iter().map(|k| Entry { name: k.entry, threads: k.config.threads(), min_blocks_per_sm: k.config.min_blocks_per_sm });
+    let matmul =
+        MATMUL_KERNELS.iter().map(|k| Entry { name: k.entry, threads: k.config.threads(), min_blocks_per_sm: k.config.min_blocks_per_sm });
     let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0 });
     matmul.chain(other).collect()
 }
@@ -34,11 +35,7 @@ pub fn entries() -> Vec<Entry> {
 /// The launch bounds in the form `kernels/ptx-link.sh` reads: one `entry threads min_blocks` line per
 /// bounded entry. `host/build.rs` writes it for the PTX link step.
 pub fn launch_bounds() -> String {
-    entries()
-        .iter()
-        .filter(|e| e.min_blocks_per_sm > 0)
-        .map(|e| format!("{} {} {}\n", e.name, e.threads, e.min_blocks_per_sm))
-        .collect()
+    entries().iter().filter(|e| e.min_blocks_per_sm > 0).map(|e| format!("{} {} {}\n", e.name, e.threads, e.min_blocks_per_sm)).collect()
 }
 
 #[cfg(test)]

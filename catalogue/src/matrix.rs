@@ -14,7 +14,9 @@ impl HostMatrix {
     /// Wraps `data`; errors if its length is not `rows · cols`.
     pub fn new(rows: usize, cols: usize, data: Vec<f32>) -> Result<Self, ShapeError> {
         const OP: &str = "HostMatrix::new";
-        let needed = rows.checked_mul(cols).ok_or_else(|| ShapeError::TooLarge { op: OP, detail: format!("{rows}×{cols} elements overflow usize") })?;
+        let needed = rows
+            .checked_mul(cols)
+            .ok_or_else(|| ShapeError::TooLarge { op: OP, detail: format!("{rows}×{cols} elements overflow usize") })?;
         if data.len() != needed {
             return Err(ShapeError::Mismatch { op: OP, detail: format!("{rows}×{cols} needs {needed} elements, got {}", data.len()) });
         }

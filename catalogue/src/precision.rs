@@ -32,9 +32,9 @@
 //! so a missing or doubled term (≈ Σ|a·b| / K) would pass unseen. The rule above catches one at
 //! K = 4096 for BF16 and FP16 (as tessera's FP32 rule does for FP32); for TF32 the device-rounding term
 //! `8·u_tf32 = 1/256` dominates and it catches one (on average) only for K below about 256.
-use half::{bf16, f16};
 use crate::reference::{Mismatch, ReferenceProduct, C_TOL};
 use crate::HostMatrix;
+use half::{bf16, f16};
 
 /// The number formats a GEMM baseline multiplies in. Output and accumulation are f32 in all four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -169,7 +169,14 @@ pub fn check_product(precision: Precision, got: &[f32], reference: &ReferencePro
             continue;
         }
         count += 1;
-        first.get_or_insert(Mismatch { row: idx / reference.cols, col: idx % reference.cols, got: g, expected: v, tolerance: tol, mismatches: 0 });
+        first.get_or_insert(Mismatch {
+            row: idx / reference.cols,
+            col: idx % reference.cols,
+            got: g,
+            expected: v,
+            tolerance: tol,
+            mismatches: 0,
+        });
     }
     match first {
         None => Ok(()),
@@ -181,7 +188,8 @@ pub fn check_product(precision: Precision, got: &[f32], reference: &ReferencePro
 /// precision's format, compared element by element with [`Precision::tolerance`]. The one check every
 /// suite (emulator, GPU parity, properties, scorecard) applies to a product of any precision.
 pub fn check_in(precision: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix) -> Result<(), Mismatch> {
-    let round = |m: &HostMatrix| HostMatrix { rows: m.rows, cols: m.cols, data: m.data.iter().map(|&x| precision.round_input(x)).collect() };
+    let round =
+        |m: &HostMatrix| HostMatrix { rows: m.rows, cols: m.cols, data: m.data.iter().map(|&x| precision.round_input(x)).collect() };
     let reference = crate::reference::matmul_reference(&round(a), &round(b));
     if (got.rows, got.cols) != (reference.rows, reference.cols) {
         return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
@@ -214,7 +222,11 @@ mod tests {
     fn truncating_gemm(a: &HostMatrix, b: &HostMatrix, block: usize, input: impl Fn(f32) -> f32) -> Vec<f32> {
         fn rz(x: f64) -> f32 {
             let r = x as f32; // round to nearest; step back toward zero if it went past
-            if (r as f64).abs() > x.abs() { f32::from_bits(r.to_bits() - 1) } else { r }
+            if (r as f64).abs() > x.abs() {
+                f32::from_bits(r.to_bits() - 1)
+            } else {
+                r
+            }
         }
         let (m, n, k) = (a.rows, b.cols, a.cols);
         let mut c = vec![0f32; m * n];
@@ -309,7 +321,8 @@ mod tests {
         // BF16 data reference, result computed from the unrounded f32 values (as if the device had
         // been handed the wrong type or skipped the conversion).
         let (_, _, r) = rounded(Precision::Bf16, (4, 4, 512), 31);
-        let (a0, b0) = (HostMatrix::new(4, 512, pseudo_random(2048, 31)).unwrap(), HostMatrix::new(512, 4, pseudo_random(2048, 32)).unwrap());
+        let (a0, b0) =
+            (HostMatrix::new(4, 512, pseudo_random(2048, 31)).unwrap(), HostMatrix::new(512, 4, pseudo_random(2048, 32)).unwrap());
         let unrounded = truncating_gemm(&a0, &b0, 1, |x| x);
         assert!(check_product(Precision::Bf16, &unrounded, &r).unwrap_err().mismatches >= 8);
     }

@@ -12,9 +12,10 @@ pub fn operands(len: usize, seed: u64) -> Vec<f32> {
 /// A seed for one run: `TESSERA_SEED` when set (to replay a failure), otherwise drawn from the clock;
 /// `salt` tells apart the streams of one run. Print it with any failure.
 pub fn run_seed(salt: u64) -> u64 {
-    let base = std::env::var("TESSERA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
-    });
+    let base = std::env::var("TESSERA_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1));
     base ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 

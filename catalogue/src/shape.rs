@@ -46,7 +46,10 @@ impl MatmulShape {
     pub fn check(a: (usize, usize), b: (usize, usize), c: (usize, usize)) -> Result<Self, ShapeError> {
         const OP: &str = "matmul";
         if a.1 != b.0 {
-            return Err(ShapeError::Mismatch { op: OP, detail: format!("A is {}×{} but B is {}×{} (A.cols ≠ B.rows)", a.0, a.1, b.0, b.1) });
+            return Err(ShapeError::Mismatch {
+                op: OP,
+                detail: format!("A is {}×{} but B is {}×{} (A.cols ≠ B.rows)", a.0, a.1, b.0, b.1),
+            });
         }
         if c != (a.0, b.1) {
             return Err(ShapeError::Mismatch { op: OP, detail: format!("C is {}×{} but A·B is {}×{}", c.0, c.1, a.0, b.1) });
@@ -54,7 +57,10 @@ impl MatmulShape {
         for (name, (r, col)) in [("A", a), ("B", b), ("C", c)] {
             let elems = r.saturating_mul(col);
             if elems > MAX_MATRIX_ELEMENTS {
-                return Err(ShapeError::TooLarge { op: OP, detail: format!("{name} is {r}×{col}: more than {MAX_MATRIX_ELEMENTS} elements") });
+                return Err(ShapeError::TooLarge {
+                    op: OP,
+                    detail: format!("{name} is {r}×{col}: more than {MAX_MATRIX_ELEMENTS} elements"),
+                });
             }
         }
         // Each dimension is at most one matrix's element count (≤ i32::MAX), so the casts are exact.

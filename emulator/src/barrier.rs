@@ -100,8 +100,7 @@ impl BlockSync {
         let warps = (0..threads.div_ceil(WARP_SIZE as u32))
             .map(|w| WarpRound::new((threads - w * WARP_SIZE as u32).min(WARP_SIZE as u32)))
             .collect();
-        let state =
-            State { calls: vec![0; threads as usize], barrier_round: vec![None; threads as usize], warps, ..State::default() };
+        let state = State { calls: vec![0; threads as usize], barrier_round: vec![None; threads as usize], warps, ..State::default() };
         let warp_wake = (0..threads.div_ceil(WARP_SIZE as u32)).map(|_| Condvar::new()).collect();
         Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state), wake: Condvar::new(), warp_wake }
     }

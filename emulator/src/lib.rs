@@ -78,7 +78,10 @@ impl Launch {
     fn validate(&self, kernel: &'static str) -> Result<(), EmuError> {
         let (grid, block) = (Dim3::from(self.grid), Dim3::from(self.block));
         if grid.count() == 0 || block.count() == 0 {
-            return Err(EmuError::InvalidLaunch { kernel, detail: format!("grid {grid} and block {block} must be ≥ 1 in every dimension") });
+            return Err(EmuError::InvalidLaunch {
+                kernel,
+                detail: format!("grid {grid} and block {block} must be ≥ 1 in every dimension"),
+            });
         }
         let threads = block.count();
         if threads > MAX_THREADS_PER_BLOCK || block.x > MAX_BLOCK_DIM.x || block.y > MAX_BLOCK_DIM.y || block.z > MAX_BLOCK_DIM.z {

@@ -23,8 +23,7 @@ fn barrier_in_divergent_branch_is_reported() {
     let mut out = vec![0.0f32; 32];
     let p = SyncPtr::new(out.as_mut_ptr());
     // SAFETY: out holds 32 floats.
-    let err = launch("barrier_in_branch", Launch::new((1, 1, 1), (32, 1, 1), 0), || unsafe { barrier_in_branch(p.get()) })
-        .unwrap_err();
+    let err = launch("barrier_in_branch", Launch::new((1, 1, 1), (32, 1, 1), 0), || unsafe { barrier_in_branch(p.get()) }).unwrap_err();
     let text = err.to_string();
     match err {
         EmuError::DivergentBarrier { kernel, block, thread, detail } => {
@@ -76,8 +75,7 @@ fn index_past_a_view_is_reported_with_kernel_and_thread() {
     let mut out = vec![0.0f32; n];
     let p = SyncPtr::new(out.as_mut_ptr());
     // SAFETY: out holds n floats; the out-of-range write is caught before it happens.
-    let err = launch("write_past_end", Launch::new((2, 1, 1), (32, 1, 1), 0), || unsafe { write_past_end(p.get(), n) })
-        .unwrap_err();
+    let err = launch("write_past_end", Launch::new((2, 1, 1), (32, 1, 1), 0), || unsafe { write_past_end(p.get(), n) }).unwrap_err();
     let text = err.to_string();
     match err {
         EmuError::OutOfBounds { kernel, block, thread, message } => {
@@ -105,8 +103,8 @@ fn a_fault_releases_the_threads_waiting_at_a_barrier() {
     let mut out = vec![0.0f32; 32];
     let p = SyncPtr::new(out.as_mut_ptr());
     // SAFETY: out holds 32 floats; the out-of-range write is caught.
-    let err = launch("fault_before_barrier", Launch::new((1, 1, 1), (32, 1, 1), 0), || unsafe { fault_before_barrier(p.get()) })
-        .unwrap_err();
+    let err =
+        launch("fault_before_barrier", Launch::new((1, 1, 1), (32, 1, 1), 0), || unsafe { fault_before_barrier(p.get()) }).unwrap_err();
     assert!(matches!(err, EmuError::OutOfBounds { thread: Dim3 { x: 31, .. }, .. }), "{err}");
 }
 

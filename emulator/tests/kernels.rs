@@ -3,10 +3,10 @@
 //! trials are generated from the catalogue: one per kernel, named by its label, so a new kernel is
 //! tested without an edit here.
 use libtest_mimic::{Arguments, Failed, Trial};
-use tessera_catalogue::launch::{elementwise, grid_stride};
-use tessera_catalogue::random::operands;
 use tessera_catalogue::algo::{case_label, matmul_cases};
+use tessera_catalogue::launch::{elementwise, grid_stride};
 use tessera_catalogue::precision::check_in;
+use tessera_catalogue::random::operands;
 use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 use tessera_emulator::{launch, Launch, SyncPtr};
 use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};

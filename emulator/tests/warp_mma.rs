@@ -201,11 +201,17 @@ fn run_gemm(prec: Prec, g: &Gemm, block: (u32, u32, u32)) -> Result<Vec<f32>, Em
     let warps_per_block = (block.0 * block.1 * block.2) as usize / 32;
     let tiles = g.m / 16 * (g.n / 8);
     let blocks = tiles.div_ceil(warps_per_block.max(1)) as u32;
-    let (pa, pb, pc, pd) =
-        (SyncPtr::from_const(g.a_bits.as_ptr()), SyncPtr::from_const(g.b_bits.as_ptr()), SyncPtr::from_const(g.c.as_ptr()), SyncPtr::new(d.as_mut_ptr()));
+    let (pa, pb, pc, pd) = (
+        SyncPtr::from_const(g.a_bits.as_ptr()),
+        SyncPtr::from_const(g.b_bits.as_ptr()),
+        SyncPtr::from_const(g.c.as_ptr()),
+        SyncPtr::new(d.as_mut_ptr()),
+    );
     let (m, n, k) = (g.m, g.n, g.k);
     // SAFETY: the buffers have the sizes the kernel requires; shapes are multiples of the tile.
-    launch("gemm_tile", Launch::new((blocks, 1, 1), block, 0), || unsafe { gemm_tile_kernel(prec, pa.get(), pb.get(), pc.get(), pd.get(), m, n, k) })?;
+    launch("gemm_tile", Launch::new((blocks, 1, 1), block, 0), || unsafe {
+        gemm_tile_kernel(prec, pa.get(), pb.get(), pc.get(), pd.get(), m, n, k)
+    })?;
     Ok(d)
 }
 
@@ -262,12 +268,12 @@ fn to_tf32_rounds_to_nearest_ties_away() {
     let ulp = 2f32.powi(-10); // TF32's ulp at 1
     let cases = [
         (1.0f32, 1.0f32),
-        (1.0 + ulp / 2.0, 1.0 + ulp),                    // tie: away from zero
-        (-(1.0 + ulp / 2.0), -(1.0 + ulp)),              // tie, negative: away from zero
-        (1.0 + ulp / 2.0 - f32::EPSILON, 1.0),           // just below the tie
-        (1.0 + 1.5 * ulp, 1.0 + 2.0 * ulp),              // tie at an odd TF32 mantissa: still away
-        (2.0 - ulp / 4.0, 2.0),                          // carry into the exponent
-        (f32::MAX, f32::INFINITY),                       // past TF32's largest finite value
+        (1.0 + ulp / 2.0, 1.0 + ulp),          // tie: away from zero
+        (-(1.0 + ulp / 2.0), -(1.0 + ulp)),    // tie, negative: away from zero
+        (1.0 + ulp / 2.0 - f32::EPSILON, 1.0), // just below the tie
+        (1.0 + 1.5 * ulp, 1.0 + 2.0 * ulp),    // tie at an odd TF32 mantissa: still away
+        (2.0 - ulp / 4.0, 2.0),                // carry into the exponent
+        (f32::MAX, f32::INFINITY),             // past TF32's largest finite value
         (f32::INFINITY, f32::INFINITY),
         (0.0, 0.0),
     ];
@@ -315,7 +321,8 @@ unsafe fn ldmatrix_kernel(variant: Ldm, src: *const u16, stride: usize, out: *mu
     let threads = thread::block_dim_x() as usize;
     let tid = thread::thread_idx_x() as usize;
     // SAFETY: by the caller's contract.
-    let (src, out, tile) = unsafe { (View::from_const(src, 16 * stride), View::new(out, 4 * threads), SharedTiles::<u16>::new().tile(16 * stride)) };
+    let (src, out, tile) =
+        unsafe { (View::from_const(src, 16 * stride), View::new(out, 4 * threads), SharedTiles::<u16>::new().tile(16 * stride)) };
     for i in (tid..16 * stride).step_by(threads) {
         // SAFETY: i < 16·stride.
         unsafe { tile.set(i, src.get(i)) }
@@ -410,7 +417,8 @@ fn ldmatrix_feeds_the_mma_fragments() {
     let g = Gemm::new(Prec::Bf16, (16, 8, 16), 3);
     let (a, b): (Vec<u16>, Vec<u16>) = (g.a_bits.iter().map(|&x| x as u16).collect(), g.b_bits.iter().map(|&x| x as u16).collect());
     let mut d = vec![f32::NAN; 128];
-    let (pa, pb, pc, pd) = (SyncPtr::from_const(a.as_ptr()), SyncPtr::from_const(b.as_ptr()), SyncPtr::from_const(g.c.as_ptr()), SyncPtr::new(d.as_mut_ptr()));
+    let (pa, pb, pc, pd) =
+        (SyncPtr::from_const(a.as_ptr()), SyncPtr::from_const(b.as_ptr()), SyncPtr::from_const(g.c.as_ptr()), SyncPtr::new(d.as_mut_ptr()));
     // SAFETY: sizes as the kernel requires.
     launch("ldmatrix_mma", Launch::new((1, 1, 1), (32, 1, 1), (16 * 24 + 128) * 2), || unsafe {
         ldmatrix_mma_kernel(pa.get(), pb.get(), pc.get(), pd.get())
@@ -510,7 +518,9 @@ fn a_lane_at_the_barrier_while_its_warp_waits_in_a_collective_is_reported() {
     })
     .unwrap_err();
     match &err {
-        EmuError::DivergentWarp { detail, .. } => assert!(detail.contains("sync_threads") && detail.contains("neither can complete"), "{err}"),
+        EmuError::DivergentWarp { detail, .. } => {
+            assert!(detail.contains("sync_threads") && detail.contains("neither can complete"), "{err}")
+        }
         other => panic!("expected DivergentWarp, got {other}"),
     }
 }

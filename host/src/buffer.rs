@@ -86,8 +86,8 @@ impl<T: DeviceRepr + ValidAsZeroBits + Default + Clone> PinnedBuffer<T> {
         }
         let bytes = byte_len::<T>("PinnedBuffer::zeros", len)?;
         // SAFETY: flags 0 = plain page-locked memory; the memory is zeroed right below before any read.
-        let mut slice = unsafe { gpu.context().alloc_pinned_with_flags::<T>(len, 0) }
-            .map_err(Error::driver("allocating page-locked memory", bytes))?;
+        let mut slice =
+            unsafe { gpu.context().alloc_pinned_with_flags::<T>(len, 0) }.map_err(Error::driver("allocating page-locked memory", bytes))?;
         let data = slice.as_mut_slice().map_err(Error::driver("mapping page-locked memory", bytes))?;
         data.fill(T::default());
         Ok(Self { slice })

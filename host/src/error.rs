@@ -25,7 +25,12 @@ pub enum Error {
     /// The kernel computes in another precision than the one asked for (e.g. a TF32 kernel on `f32`
     /// data through `matmul`, which means FP32: TF32 must be asked for with `matmul_tf32`).
     #[error("{op}: kernel `{kernel}` computes in {kernel_precision:?}, but {requested:?} was asked for")]
-    PrecisionMismatch { op: &'static str, kernel: &'static str, kernel_precision: tessera_catalogue::Precision, requested: tessera_catalogue::Precision },
+    PrecisionMismatch {
+        op: &'static str,
+        kernel: &'static str,
+        kernel_precision: tessera_catalogue::Precision,
+        requested: tessera_catalogue::Precision,
+    },
     /// A buffer is shorter than the operation needs.
     #[error("buffer too small in {op}: `{name}` holds {len} elements, {needed} needed")]
     BufferTooSmall { op: &'static str, name: &'static str, len: usize, needed: usize },

@@ -22,7 +22,13 @@ impl GpuTimer {
     /// mean milliseconds per iteration. Only the final event is waited for: no synchronize inside the loop.
     ///
     /// The work may fail with any error type that tessera's errors convert into.
-    pub fn time_ms<E: From<Error>>(&self, gpu: &Gpu, warmup: usize, iters: usize, mut work: impl FnMut() -> Result<(), E>) -> Result<f64, E> {
+    pub fn time_ms<E: From<Error>>(
+        &self,
+        gpu: &Gpu,
+        warmup: usize,
+        iters: usize,
+        mut work: impl FnMut() -> Result<(), E>,
+    ) -> Result<f64, E> {
         if iters == 0 {
             return Err(Error::InvalidArgument { op: "GpuTimer::time_ms", detail: "iters must be at least 1".into() }.into());
         }

@@ -376,7 +376,11 @@ impl<'g> Pipeline<'g> {
         let guard = SyncOnExit(lanes);
         issued?;
         let ends = match &start {
-            Some(_) => lanes.iter().map(|l| l.stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))).collect::<std::result::Result<Vec<_>, _>>().map_err(Error::driver("recording an event", 0))?,
+            Some(_) => lanes
+                .iter()
+                .map(|l| l.stream.record_event(Some(CUevent_flags::CU_EVENT_DEFAULT)))
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(Error::driver("recording an event", 0))?,
             None => Vec::new(),
         };
         for lane in lanes {

@@ -23,13 +23,34 @@ pub fn sgemm(a: &HostMatrix, b: &HostMatrix) -> HostMatrix {
     // SAFETY: the pointers cover m·k, k·n and m·n floats with row-major strides (k,1), (n,1), (n,1),
     // exactly the extents sgemm reads and writes; `c` does not alias `a` or `b`.
     unsafe {
-        matrixmultiply::sgemm(m, k, n, 1.0, a.data.as_ptr(), k as isize, 1, b.data.as_ptr(), n as isize, 1, 0.0, c.data.as_mut_ptr(), n as isize, 1);
+        matrixmultiply::sgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.data.as_ptr(),
+            k as isize,
+            1,
+            b.data.as_ptr(),
+            n as isize,
+            1,
+            0.0,
+            c.data.as_mut_ptr(),
+            n as isize,
+            1,
+        );
     }
     c
 }
 
 /// Times the CPU rows for one shape: the median of `repeat` runs (1 if a run exceeds 2 s).
-pub fn measure(shape: MatmulShape, repeat: usize, max_flops: f64, reference: &SampledReference, (a, b): (&HostMatrix, &HostMatrix)) -> Vec<Row> {
+pub fn measure(
+    shape: MatmulShape,
+    repeat: usize,
+    max_flops: f64,
+    reference: &SampledReference,
+    (a, b): (&HostMatrix, &HostMatrix),
+) -> Vec<Row> {
     if std::env::var_os("MATMUL_NUM_THREADS").is_none() {
         std::env::set_var("MATMUL_NUM_THREADS", threads().to_string());
     }
@@ -48,12 +69,28 @@ pub fn measure(shape: MatmulShape, repeat: usize, max_flops: f64, reference: &Sa
         }
     }
     let check = result.map(|c| reference.check(Precision::Fp32, &c)).unwrap_or(Check::Skipped);
-    rows.push(Row::new(shape, Precision::Fp32, &format!("CPU matrixmultiply ({} threads)", threads()), "cpu", median(&mut times), check, None));
+    rows.push(Row::new(
+        shape,
+        Precision::Fp32,
+        &format!("CPU matrixmultiply ({} threads)", threads()),
+        "cpu",
+        median(&mut times),
+        check,
+        None,
+    ));
     if shape.flops() <= 2.0 * 512.0 * 512.0 * 512.0 {
         let t = Instant::now();
         let c = tessera::reference::matmul_cpu_naive(a, b);
         let ms = t.elapsed().as_secs_f64() * 1e3;
-        rows.push(Row::new(shape, Precision::Fp32, "CPU naive loop (1 thread)", "cpu-naive", ms, reference.check(Precision::Fp32, &c), None));
+        rows.push(Row::new(
+            shape,
+            Precision::Fp32,
+            "CPU naive loop (1 thread)",
+            "cpu-naive",
+            ms,
+            reference.check(Precision::Fp32, &c),
+            None,
+        ));
     }
     rows
 }

@@ -17,7 +17,11 @@ const MAX_EMULATED_FLOPS: f64 = 2.0 * 256.0 * 256.0 * 256.0;
 /// shape, checking each against the sampled reference of its precision's rounded inputs.
 pub fn run(args: &Args, shapes: &[MatmulShape], cases: &[(Algo, Precision)]) -> Result<(), Fail> {
     if let Some(big) = shapes.iter().find(|s| s.flops() > MAX_EMULATED_FLOPS) {
-        return Err(format!("--device cpu emulates every GPU thread: {} is too large (use sizes up to 256³, e.g. --sizes 64,100x70x30)", shape_label(*big)).into());
+        return Err(format!(
+            "--device cpu emulates every GPU thread: {} is too large (use sizes up to 256³, e.g. --sizes 64,100x70x30)",
+            shape_label(*big)
+        )
+        .into());
     }
     let mut precisions: Vec<Precision> = cases.iter().map(|&(_, p)| p).collect();
     precisions.dedup();
@@ -31,7 +35,8 @@ pub fn run(args: &Args, shapes: &[MatmulShape], cases: &[(Algo, Precision)]) -> 
         for &(algo, precision) in cases {
             let label = case_label(algo, precision);
             let cfg = algo.resolve_for(shape, precision).launch(shape);
-            let threads: u64 = [cfg.grid.0, cfg.grid.1, cfg.grid.2, cfg.block.0, cfg.block.1, cfg.block.2].iter().map(|&d| d as u64).product();
+            let threads: u64 =
+                [cfg.grid.0, cfg.grid.1, cfg.grid.2, cfg.block.0, cfg.block.1, cfg.block.2].iter().map(|&d| d as u64).product();
             eprintln!("[scorecard] emulating {} {label} ({threads} threads)…", shape_label(shape));
             let t = Instant::now();
             let c = tessera_emulator::ops::matmul_in(precision, algo, &problem.a, &problem.b)?;

@@ -54,7 +54,8 @@ pub fn measure_mma_ceiling(gpu: &Gpu, precision: Precision, repeat: usize) -> Re
     let timer = GpuTimer::new(gpu).map_err(s)?;
     let trial_iters = 1024u32;
     let trial = timer.time_ms(gpu, 1, 1, || gpu.mma_rate(precision, blocks, trial_iters, &mut out).map(|_| ()).map_err(s))?;
-    let iters = (f64::from(trial_iters) * CEILING_MS / trial.max(1e-4)).ceil().clamp(f64::from(trial_iters), f64::from(u32::MAX / 2)) as u32;
+    let iters =
+        (f64::from(trial_iters) * CEILING_MS / trial.max(1e-4)).ceil().clamp(f64::from(trial_iters), f64::from(u32::MAX / 2)) as u32;
     let mut flops = 0.0;
     let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat.max(1) {
@@ -64,7 +65,14 @@ pub fn measure_mma_ceiling(gpu: &Gpu, precision: Precision, repeat: usize) -> Re
         })?);
     }
     let ms = median(&mut times);
-    Ok(MmaCeiling { precision: precision.label().into(), tflops: flops / (ms * 1e-3) / 1e12, blocks, iters, ms, source: format!("measured, {entry}") })
+    Ok(MmaCeiling {
+        precision: precision.label().into(),
+        tflops: flops / (ms * 1e-3) / 1e12,
+        blocks,
+        iters,
+        ms,
+        source: format!("measured, {entry}"),
+    })
 }
 
 /// The operands of one problem on the device, in each input type the run needs.
@@ -157,7 +165,15 @@ fn cublas_name(p: Precision) -> String {
     }
 }
 
-pub fn measure_all(gpu: &Gpu, problems: &[Problem], cases: &[(Algo, Precision)], precisions: &[Precision], args: &Args, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
+pub fn measure_all(
+    gpu: &Gpu,
+    problems: &[Problem],
+    cases: &[(Algo, Precision)],
+    precisions: &[Precision],
+    args: &Args,
+    repeat: usize,
+    card: &mut Scorecard,
+) -> Result<(), Fail> {
     let info = gpu.info().map_err(s)?;
     card.device = Some(info.name.clone());
     card.compute_capability = Some(format!("{}{}", info.compute_capability.0, info.compute_capability.1));
@@ -200,10 +216,19 @@ pub fn measure_all(gpu: &Gpu, problems: &[Problem], cases: &[(Algo, Precision)],
             let (name, key, precision, bytes) = match imp {
                 Impl::Rust(al, p) => {
                     let label = case_label(al, p);
-                    let name = if p == Precision::Fp32 { format!("{label} (Rust)") } else { format!("{label} (Rust, {})", p.label().to_uppercase()) };
+                    let name = if p == Precision::Fp32 {
+                        format!("{label} (Rust)")
+                    } else {
+                        format!("{label} (Rust, {})", p.label().to_uppercase())
+                    };
                     (name, label, p, global_bytes(al, p, shape))
                 }
-                Impl::CudaC(al) => (format!("{} (CUDA C)", al.label()), format!("cuda-c-{}", al.label()), Precision::Fp32, global_bytes(al, Precision::Fp32, shape)),
+                Impl::CudaC(al) => (
+                    format!("{} (CUDA C)", al.label()),
+                    format!("cuda-c-{}", al.label()),
+                    Precision::Fp32,
+                    global_bytes(al, Precision::Fp32, shape),
+                ),
                 Impl::Cublas(p) => (cublas_name(p), cublas_key(p), p, min_bytes(shape, p)),
             };
             eprintln!("[scorecard] {step}/{total} {} {name}", shape_label(shape));
@@ -233,7 +258,11 @@ fn measure_bandwidth(gpu: &Gpu, cuda_c: &CudaC, n: usize, repeat: usize, card: &
     let expected: Vec<f32> = ha.iter().zip(&hb).map(|(x, y)| x + y).collect();
 
     let mut entries = Vec::new();
-    for (name, which) in [("vec_add one thread per element (Rust)", 0), ("vec_add float4 grid-stride (Rust)", 2), ("vec_add one thread per element (CUDA C)", 1)] {
+    for (name, which) in [
+        ("vec_add one thread per element (Rust)", 0),
+        ("vec_add float4 grid-stride (Rust)", 2),
+        ("vec_add one thread per element (CUDA C)", 1),
+    ] {
         let run = |dc: &mut DeviceBuffer<f32>| -> Result<(), Fail> {
             match which {
                 0 => gpu.vec_add_scalar(&da, &db, dc).map_err(s),

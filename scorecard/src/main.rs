@@ -81,7 +81,8 @@ pub struct Args {
 
 /// Parses `N` or `MxNxK`.
 fn parse_size(s: &str) -> Result<MatmulShape, String> {
-    let parts: Vec<u32> = s.split(['x', '×']).map(|p| p.trim().parse::<u32>().map_err(|e| format!("bad size `{s}`: {e}"))).collect::<Result<_, _>>()?;
+    let parts: Vec<u32> =
+        s.split(['x', '×']).map(|p| p.trim().parse::<u32>().map_err(|e| format!("bad size `{s}`: {e}"))).collect::<Result<_, _>>()?;
     let (m, n, k) = match parts[..] {
         [n] => (n, n, n),
         [m, n, k] => (m, n, k),

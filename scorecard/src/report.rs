@@ -122,7 +122,11 @@ pub struct Scorecard {
 }
 
 pub fn shape_label(s: MatmulShape) -> String {
-    if s.m == s.n && s.n == s.k { format!("{}³", s.m) } else { format!("{}×{}×{}", s.m, s.n, s.k) }
+    if s.m == s.n && s.n == s.k {
+        format!("{}³", s.m)
+    } else {
+        format!("{}×{}×{}", s.m, s.n, s.k)
+    }
 }
 
 /// The f64 references of up to 64 evenly spread rows of `A·B` (the full reference of a 4096³ product
@@ -288,14 +292,24 @@ impl Scorecard {
         if !self.mma_ceilings.is_empty() {
             s += "Tensor-core ceilings (`mma.sync` issue rate, all SMs, CUDA events):\n\n| precision | TFLOP/s | blocks × 256 threads | iters | ms per launch | source |\n|---|---:|---:|---:|---:|---|\n";
             for c in &self.mma_ceilings {
-                s += &format!("| {} | {:.1} | {} | {} | {:.2} | {} |\n", c.precision.to_uppercase(), c.tflops, c.blocks, c.iters, c.ms, c.source);
+                s += &format!(
+                    "| {} | {:.1} | {} | {} | {:.2} | {} |\n",
+                    c.precision.to_uppercase(),
+                    c.tflops,
+                    c.blocks,
+                    c.iters,
+                    c.ms,
+                    c.source
+                );
             }
             s += "\n";
         }
         if let Some(why) = &self.gpu_skipped {
             s += &format!("**GPU part skipped**: {why}. Only the CPU baseline was measured.\n\n");
         }
-        let gf = |size: &str, key: &str| self.rows.iter().find(|r| r.size == size && r.key == key).map(|r| format!("{:.0}", r.gflops)).unwrap_or_else(|| "—".into());
+        let gf = |size: &str, key: &str| {
+            self.rows.iter().find(|r| r.size == size && r.key == key).map(|r| format!("{:.0}", r.gflops)).unwrap_or_else(|| "—".into())
+        };
         let has_fp32 = self.rows.iter().any(|r| r.precision == "fp32");
         if has_fp32 {
             let fp32 = Precision::Fp32;
@@ -392,7 +406,15 @@ impl Scorecard {
         if !self.bandwidth.is_empty() {
             s += "\n| bandwidth | elements | GB/s | ms | % of device copy | check |\n|---|---:|---:|---:|---:|---|\n";
             for b in &self.bandwidth {
-                s += &format!("| {} | {} | {:.0} | {:.4} | {} | {:?} |\n", b.name, b.elements, b.gb_per_s, b.ms, opt(b.pct_of_copy, &|v| format!("{v:.1}%")), b.check);
+                s += &format!(
+                    "| {} | {} | {:.0} | {:.4} | {} | {:?} |\n",
+                    b.name,
+                    b.elements,
+                    b.gb_per_s,
+                    b.ms,
+                    opt(b.pct_of_copy, &|v| format!("{v:.1}%")),
+                    b.check
+                );
             }
         }
         s

@@ -76,11 +76,7 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d((0.02f64..2000f64).log_scale(), (50f64..y_max).log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("arithmetic intensity (FLOP per byte of counted global traffic)")
-        .y_desc("GFLOP/s")
-        .draw()?;
+    chart.configure_mesh().x_desc("arithmetic intensity (FLOP per byte of counted global traffic)").y_desc("GFLOP/s").draw()?;
 
     let ridge = peak / bw;
     let roof = (0..=200).map(|i| {
@@ -130,7 +126,11 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
                 rust_i += 1;
                 // Past the palette, the colours repeat darker, so no two Rust points look the same.
                 let c = PALETTE[(rust_i - 1) % PALETTE.len()];
-                if rust_i > PALETTE.len() { RGBColor(c.0 / 2, c.1 / 2, c.2 / 2) } else { c }
+                if rust_i > PALETTE.len() {
+                    RGBColor(c.0 / 2, c.1 / 2, c.2 / 2)
+                } else {
+                    c
+                }
             }
         };
         let style = match m {

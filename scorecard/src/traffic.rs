@@ -3,7 +3,11 @@ use tessera::{Algo, MatmulShape, Precision};
 
 /// Bytes of one input element in `precision` (`f32` for FP32 and TF32, 2 for BF16 and FP16).
 pub fn input_bytes(precision: Precision) -> f64 {
-    if precision.takes_f32() { 4.0 } else { 2.0 }
+    if precision.takes_f32() {
+        4.0
+    } else {
+        2.0
+    }
 }
 
 /// The least global traffic of any GEMM in `precision`: read A and B once (input type), write C once (f32).

@@ -67,7 +67,18 @@ fn a_small_run_writes_the_scorecard_with_or_without_a_gpu() {
 #[test]
 fn precisions_and_kernels_filter_the_emulated_cases() {
     let dir = std::env::temp_dir().join(format!("scorecard-prec-{}", std::process::id()));
-    let (ok, stdout, stderr) = scorecard(&["--device", "cpu", "--sizes", "17x33x9", "--precisions", "bf16", "--kernels", "auto,mma-naive-bf16,naive", "--out", dir.to_str().unwrap()]);
+    let (ok, stdout, stderr) = scorecard(&[
+        "--device",
+        "cpu",
+        "--sizes",
+        "17x33x9",
+        "--precisions",
+        "bf16",
+        "--kernels",
+        "auto,mma-naive-bf16,naive",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("| 17×33×9 | auto-bf16 | BF16 |"), "{stdout}");
     assert!(stdout.contains("| 17×33×9 | mma-naive-bf16 | BF16 |"), "{stdout}");

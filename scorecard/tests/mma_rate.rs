@@ -53,6 +53,9 @@ fn main() {
             None
         }
     };
-    let trials = vec![gpu_trial("mma_rate_errors_are_typed", gpu, errors_are_typed), gpu_trial("mma_rate_one_launch_per_precision", gpu, one_launch_per_precision)];
+    let trials = vec![
+        gpu_trial("mma_rate_errors_are_typed", gpu, errors_are_typed),
+        gpu_trial("mma_rate_one_launch_per_precision", gpu, one_launch_per_precision),
+    ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit()
 }

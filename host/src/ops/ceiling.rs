@@ -49,14 +49,18 @@ impl Gpu {
     pub fn mma_rate(&self, precision: Precision, blocks: u32, iters: u32, out: &mut DeviceBuffer<f32>) -> Result<f64> {
         const OP: &str = "mma_rate";
         let Some((entry, _)) = mma_rate_entry(precision) else {
-            return Err(Error::InvalidArgument { op: OP, detail: "FP32 has no mma.sync: the ceiling exists for TF32, BF16 and FP16".into() });
+            return Err(Error::InvalidArgument {
+                op: OP,
+                detail: "FP32 has no mma.sync: the ceiling exists for TF32, BF16 and FP16".into(),
+            });
         };
         if blocks == 0 || iters == 0 {
             return Err(Error::InvalidArgument { op: OP, detail: format!("blocks ({blocks}) and iters ({iters}) must be at least 1") });
         }
-        let threads = blocks
-            .checked_mul(mma_rate::BLOCK)
-            .ok_or_else(|| Error::TooLarge { op: OP, detail: format!("{blocks} blocks of {} threads exceed a 32-bit thread index", mma_rate::BLOCK) })?;
+        let threads = blocks.checked_mul(mma_rate::BLOCK).ok_or_else(|| Error::TooLarge {
+            op: OP,
+            detail: format!("{blocks} blocks of {} threads exceed a 32-bit thread index", mma_rate::BLOCK),
+        })?;
         out.check_context(self, OP)?;
         if out.len() < threads as usize {
             return Err(Error::BufferTooSmall { op: OP, name: "out", len: out.len(), needed: threads as usize });

@@ -11,7 +11,13 @@ use crate::error::{Error, Result};
 impl Gpu {
     /// The common checks of `c = a ∘ b`: all three buffers in this context and of one length, which
     /// it returns.
-    fn check_binary_elementwise(&self, op: &'static str, a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>, c: &DeviceBuffer<f32>) -> Result<usize> {
+    fn check_binary_elementwise(
+        &self,
+        op: &'static str,
+        a: &DeviceBuffer<f32>,
+        b: &DeviceBuffer<f32>,
+        c: &DeviceBuffer<f32>,
+    ) -> Result<usize> {
         for buf in [a, b, c] {
             buf.check_context(self, op)?;
         }

@@ -17,7 +17,13 @@ impl Gpu {
     /// Errors, before any launch: [`Error::MixedTypes`] when `a` and `b` differ in type,
     /// [`Error::PrecisionMismatch`] when `algo` computes in another precision, shape and buffer
     /// errors as below. `m = 0` or `n = 0` is a no-op (C is empty); `k = 0` sets `C` to zeros.
-    pub fn matmul<TA: DeviceElement, TB: DeviceElement>(&self, algo: Algo, a: &DeviceMatrix<TA>, b: &DeviceMatrix<TB>, c: &mut DeviceMatrix) -> Result<()> {
+    pub fn matmul<TA: DeviceElement, TB: DeviceElement>(
+        &self,
+        algo: Algo,
+        a: &DeviceMatrix<TA>,
+        b: &DeviceMatrix<TB>,
+        c: &mut DeviceMatrix,
+    ) -> Result<()> {
         if TA::PRECISION != TB::PRECISION {
             return Err(Error::MixedTypes { op: "matmul", a: TA::PRECISION, b: TB::PRECISION });
         }
@@ -31,7 +37,14 @@ impl Gpu {
     }
 
     /// The common path: `requested` is the precision asked for (`T`'s own, or TF32 on `f32`).
-    fn matmul_in<TA: DeviceElement, TB: DeviceElement>(&self, requested: Precision, algo: Algo, a: &DeviceMatrix<TA>, b: &DeviceMatrix<TB>, c: &mut DeviceMatrix) -> Result<()> {
+    fn matmul_in<TA: DeviceElement, TB: DeviceElement>(
+        &self,
+        requested: Precision,
+        algo: Algo,
+        a: &DeviceMatrix<TA>,
+        b: &DeviceMatrix<TB>,
+        c: &mut DeviceMatrix,
+    ) -> Result<()> {
         const OP: &str = "matmul";
         let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
         let algo = algo.resolve_for(shape, requested);
@@ -42,7 +55,9 @@ impl Gpu {
         a.buf.check_context(self, OP)?;
         b.buf.check_context(self, OP)?;
         c.buf.check_context(self, OP)?;
-        for (name, len, needed) in [("A", a.buf.len(), a.rows * a.cols), ("B", b.buf.len(), b.rows * b.cols), ("C", c.buf.len(), c.rows * c.cols)] {
+        for (name, len, needed) in
+            [("A", a.buf.len(), a.rows * a.cols), ("B", b.buf.len(), b.rows * b.cols), ("C", c.buf.len(), c.rows * c.cols)]
+        {
             if len < needed {
                 return Err(Error::BufferTooSmall { op: OP, name, len, needed });
             }

@@ -11,10 +11,10 @@
 //! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
 //! barriers, `.shared` memory) and a host implementation that reads the context a CPU executor
 //! installs per thread ([`host`], host builds only). Kernels are written once against these names.
-#[cfg(not(target_arch = "nvptx64"))]
-pub mod host;
 pub mod async_copy;
 pub mod atomic;
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod host;
 pub mod math;
 pub mod mem;
 pub mod mma;

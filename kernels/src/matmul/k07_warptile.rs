@@ -42,7 +42,11 @@ pub type Acc<const WMI: usize, const WNI: usize> = [[[[f32; 4]; WNI]; 4]; WMI];
 /// `ar + 32·WMI ≤ LDA`, `bc + 16·WNI ≤ LDB`; LDA, LDB multiples of 4.
 #[inline(always)]
 pub unsafe fn mma_tile<const BK: u32, const LDA: u32, const LDB: u32, const WMI: usize, const WNI: usize>(
-    a_t: crate::device::mem::View<f32>, b_t: crate::device::mem::View<f32>, ar: u32, bc: u32, acc: &mut Acc<WMI, WNI>,
+    a_t: crate::device::mem::View<f32>,
+    b_t: crate::device::mem::View<f32>,
+    ar: u32,
+    bc: u32,
+    acc: &mut Acc<WMI, WNI>,
 ) {
     for kk in 0..BK {
         // SAFETY: kk < BK, forwarded contract.
@@ -57,7 +61,11 @@ pub unsafe fn mma_tile<const BK: u32, const LDA: u32, const LDB: u32, const WMI:
 /// As [`mma_tile`]; `U` divides `BK`.
 #[inline(always)]
 pub unsafe fn mma_tile_rolled<const BK: u32, const U: u32, const LDA: u32, const LDB: u32, const WMI: usize, const WNI: usize>(
-    a_t: crate::device::mem::View<f32>, b_t: crate::device::mem::View<f32>, ar: u32, bc: u32, acc: &mut Acc<WMI, WNI>,
+    a_t: crate::device::mem::View<f32>,
+    b_t: crate::device::mem::View<f32>,
+    ar: u32,
+    bc: u32,
+    acc: &mut Acc<WMI, WNI>,
 ) {
     use crate::device::unroll;
     const { assert!(U > 0 && BK.is_multiple_of(U)) };
@@ -79,7 +87,12 @@ pub unsafe fn mma_tile_rolled<const BK: u32, const U: u32, const LDA: u32, const
 /// As [`mma_tile`], with `kk < BK`.
 #[inline(always)]
 unsafe fn mma_kk<const LDA: u32, const LDB: u32, const WMI: usize, const WNI: usize>(
-    a_t: crate::device::mem::View<f32>, b_t: crate::device::mem::View<f32>, kk: u32, ar: u32, bc: u32, acc: &mut Acc<WMI, WNI>,
+    a_t: crate::device::mem::View<f32>,
+    b_t: crate::device::mem::View<f32>,
+    kk: u32,
+    ar: u32,
+    bc: u32,
+    acc: &mut Acc<WMI, WNI>,
 ) {
     use crate::device::math::fma;
     let mut ra = [[0.0f32; 4]; WMI];
@@ -110,7 +123,13 @@ unsafe fn mma_kk<const LDA: u32, const LDB: u32, const WMI: usize, const WNI: us
 #[allow(clippy::needless_range_loop)] // the indices also compute the output rows and columns
 #[inline(always)]
 pub unsafe fn store_acc<const WMI: usize, const WNI: usize>(
-    c: crate::device::mem::View<f32>, m: u32, n: u32, r0: u32, c0: u32, acc: &Acc<WMI, WNI>, fast: bool,
+    c: crate::device::mem::View<f32>,
+    m: u32,
+    n: u32,
+    r0: u32,
+    c0: u32,
+    acc: &Acc<WMI, WNI>,
+    fast: bool,
 ) {
     for wm in 0..WMI {
         for i in 0..4 {
@@ -130,8 +149,23 @@ pub unsafe fn store_acc<const WMI: usize, const WNI: usize>(
 /// As [`matmul_warptile`], with `NT` threads and `(BK·LDA + BK·BN)·4` bytes of dynamic shared memory
 /// (`LDA = BM + 4`: the padded transposed `A` rows of kernel 6).
 #[inline(always)]
-pub unsafe fn warptile<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
-    a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
+pub unsafe fn warptile<
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const LDA: u32,
+    const WMI: usize,
+    const WNI: usize,
+    const NT: u32,
+    const LA: usize,
+    const LB: usize,
+>(
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
 ) {
     use super::tile_io::{load_a, load_b, store_a_transposed, store_b};
     use crate::device::{shared::SharedTiles, thread};

@@ -32,8 +32,24 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK)` bytes of dynamic shared memory.
 #[inline(always)]
-pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize, const U: u32>(
-    a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
+pub unsafe fn double_buffer<
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const LDA: u32,
+    const WMI: usize,
+    const WNI: usize,
+    const NT: u32,
+    const LA: usize,
+    const LB: usize,
+    const U: u32,
+>(
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
 ) {
     use super::k07_warptile::{store_acc, thread_origin};
     use crate::device::thread;
@@ -54,8 +70,25 @@ pub unsafe fn double_buffer<const BM: u32, const BN: u32, const BK: u32, const L
 /// # Safety
 /// As [`double_buffer`] (views of `m·k`, `k·n` floats); `k_begin ≤ k_end ≤ k`, `k_begin % 4 == 0`.
 #[inline(always)]
-pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize, const U: u32>(
-    a: crate::device::mem::View<f32>, b: crate::device::mem::View<f32>, m: u32, n: u32, k: u32, k_begin: u32, k_end: u32,
+pub unsafe fn accumulate<
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const LDA: u32,
+    const WMI: usize,
+    const WNI: usize,
+    const NT: u32,
+    const LA: usize,
+    const LB: usize,
+    const U: u32,
+>(
+    a: crate::device::mem::View<f32>,
+    b: crate::device::mem::View<f32>,
+    m: u32,
+    n: u32,
+    k: u32,
+    k_begin: u32,
+    k_end: u32,
 ) -> super::k07_warptile::Acc<WMI, WNI> {
     use super::k07_warptile::{mma_tile, mma_tile_rolled, thread_origin, Acc, WSUB_M, WSUB_N};
     use super::tile_io::{b_slot, load_a, load_b, store_a_transposed, store_b};
@@ -141,7 +174,8 @@ pub unsafe fn accumulate<const BM: u32, const BN: u32, const BK: u32, const LDA:
 macro_rules! double_buffer_entry {
     ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, min_blocks $mb:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: crate::launch::TileConfig = crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk)).min_blocks_per_sm($mb);
+        pub const $config: crate::launch::TileConfig =
+            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk)).min_blocks_per_sm($mb);
 
         kernel! {
             #[doc = $doc]

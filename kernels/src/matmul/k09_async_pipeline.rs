@@ -32,8 +32,22 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32, stages: u32) -> u32 {
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK, S)` bytes of dynamic shared memory.
 #[inline(always)]
-pub unsafe fn async_pipeline<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const S: u32, const WMI: usize, const WNI: usize, const NT: u32>(
-    a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
+pub unsafe fn async_pipeline<
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const LDA: u32,
+    const S: u32,
+    const WMI: usize,
+    const WNI: usize,
+    const NT: u32,
+>(
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
 ) {
     use super::k07_warptile::{mma_tile, store_acc, thread_origin, Acc, WSUB_M, WSUB_N};
     use super::tile_io::b_slot;
@@ -120,7 +134,8 @@ pub unsafe fn async_pipeline<const BM: u32, const BN: u32, const BK: u32, const 
 macro_rules! async_pipeline_entry {
     ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, stages $s:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, min_blocks $mb:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: crate::launch::TileConfig = crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk, $s)).min_blocks_per_sm($mb);
+        pub const $config: crate::launch::TileConfig =
+            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk, $s)).min_blocks_per_sm($mb);
 
         kernel! {
             #[doc = $doc]

@@ -6,8 +6,23 @@
 /// # Safety
 /// As kernel 8's `double_buffer` with the same parameters, plus `C` zeroed before the launch.
 #[inline(always)]
-pub unsafe fn split_k<const BM: u32, const BN: u32, const BK: u32, const LDA: u32, const WMI: usize, const WNI: usize, const NT: u32, const LA: usize, const LB: usize>(
-    a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32,
+pub unsafe fn split_k<
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const LDA: u32,
+    const WMI: usize,
+    const WNI: usize,
+    const NT: u32,
+    const LA: usize,
+    const LB: usize,
+>(
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
 ) {
     use super::k07_warptile::{thread_origin, WSUB_M, WSUB_N};
     use crate::device::{atomic, thread};
@@ -42,7 +57,9 @@ macro_rules! split_k_entry {
     ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`]: `gridDim.z` slices of K.")]
         pub const $config: crate::launch::TileConfig =
-            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk)).min_blocks_per_sm($mb).split_k();
+            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk))
+                .min_blocks_per_sm($mb)
+                .split_k();
 
         kernel! {
             #[doc = $doc]

@@ -78,7 +78,11 @@ pub trait MmaKind {
 /// (`8 / ca` of them) are already apart; rows of different lines get different XOR masks.
 #[inline(always)]
 pub fn swizzle_a(r: u32, ca: u32) -> u32 {
-    if ca >= 8 { r % 8 } else { (r * ca / 8) % ca }
+    if ca >= 8 {
+        r % 8
+    } else {
+        (r * ca / 8) % ca
+    }
 }
 
 /// The TF32 operand word of an `f32`: its bits plus half a TF32 unit in the last place. The tensor
@@ -112,7 +116,11 @@ pub struct Tf32;
 #[inline(always)]
 unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T) -> T {
     // SAFETY: r < rows and c < cols, so r·cols + c < rows·cols.
-    if r < rows && c < cols { unsafe { v.get((r * cols + c) as usize) } } else { zero }
+    if r < rows && c < cols {
+        unsafe { v.get((r * cols + c) as usize) }
+    } else {
+        zero
+    }
 }
 
 macro_rules! half_kind {

@@ -17,7 +17,11 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32, stages: u32, elem_bytes: u3
 #[inline(always)]
 unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T) -> T {
     // SAFETY: r < rows and c < cols, so r·cols + c < rows·cols.
-    if r < rows && c < cols { unsafe { v.get((r * cols + c) as usize) } } else { zero }
+    if r < rows && c < cols {
+        unsafe { v.get((r * cols + c) as usize) }
+    } else {
+        zero
+    }
 }
 
 /// One thread's share of the tile copies: with `NT` threads and `ca` (`cb`) 16-byte chunks per row of
@@ -49,7 +53,17 @@ impl Copies {
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // the views, the problem and the tile position: all scalars
     unsafe fn issue<O: MmaKind, const BK: u32, const BN: u32, const NT: u32, const LA: usize, const LB: usize, const SWIZZLE: bool>(
-        self, a: View<O::Elem>, b: View<O::Elem>, sa: View<O::Elem>, sb: View<O::Elem>, m: u32, n: u32, k: u32, row0: u32, col0: u32, k0: u32,
+        self,
+        a: View<O::Elem>,
+        b: View<O::Elem>,
+        sa: View<O::Elem>,
+        sb: View<O::Elem>,
+        m: u32,
+        n: u32,
+        k: u32,
+        row0: u32,
+        col0: u32,
+        k0: u32,
     ) {
         let pc = O::PER_CHUNK;
         let (ca, cb) = (BK / pc, BN / pc);
@@ -83,7 +97,16 @@ impl Copies {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the problem, the tile position and the K-tile: all scalars
 unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const NT: u32, const SWIZZLE: bool>(
-    a: View<O::Elem>, b: View<O::Elem>, sa: View<O::Elem>, sb: View<O::Elem>, m: u32, n: u32, k: u32, row0: u32, col0: u32, kt: u32,
+    a: View<O::Elem>,
+    b: View<O::Elem>,
+    sa: View<O::Elem>,
+    sb: View<O::Elem>,
+    m: u32,
+    n: u32,
+    k: u32,
+    row0: u32,
+    col0: u32,
+    kt: u32,
 ) {
     let pc = O::PER_CHUNK;
     let (ca, cb, k0, tid) = (BK / pc, BN / pc, kt * BK, thread::thread_idx_x());
@@ -128,7 +151,13 @@ unsafe fn stage<T: Copy>(smem: View<T>, s: u32, stage_len: usize, a_len: usize, 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the stage, this warp's place and its accumulators
 unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const MI: usize, const NI: usize, const SWIZZLE: bool>(
-    smem: View<O::Elem>, s: u32, stage_len: usize, wr: u32, wc: u32, lane: u32, acc: &mut [[[f32; 4]; NI]; MI],
+    smem: View<O::Elem>,
+    s: u32,
+    stage_len: usize,
+    wr: u32,
+    wc: u32,
+    lane: u32,
+    acc: &mut [[[f32; 4]; NI]; MI],
 ) {
     let (ca, cb) = (BK / O::PER_CHUNK, BN / O::PER_CHUNK);
     // SAFETY: forwarded contract.
@@ -192,14 +221,20 @@ pub unsafe fn mma_gemm<
     const LA: usize,
     const LB: usize,
 >(
-    a: *const O::Elem, b: *const O::Elem, c: *mut f32, m: u32, n: u32, k: u32,
+    a: *const O::Elem,
+    b: *const O::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
 ) {
     const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI % 4 == 0) };
     const { assert!(BK % O::K == 0 && BK % O::PER_CHUNK == 0 && S >= 1) };
     const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
     const { assert!(NT % (BK / O::PER_CHUNK) == 0 && NT % (BN / O::PER_CHUNK) == 0) };
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) = unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (a, b, c) =
+        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * BN) as usize);
     // SAFETY: the launch provides S stages of (BM·BK + BK·BN) elements.
     let smem = unsafe { SharedTiles::<O::Elem>::new().tile(S as usize * stage_len) };

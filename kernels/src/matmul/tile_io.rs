@@ -20,7 +20,14 @@ use crate::device::mem::{Float4, View};
 #[allow(clippy::too_many_arguments)] // a tile load's extent, position and path: all scalars, kept in registers
 #[inline(always)]
 pub unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize>(
-    a: View<f32>, m: u32, k: u32, lda: u32, row0: u32, k0: u32, tid: u32, fast: bool,
+    a: View<f32>,
+    m: u32,
+    k: u32,
+    lda: u32,
+    row0: u32,
+    k0: u32,
+    tid: u32,
+    fast: bool,
 ) -> [Float4; L] {
     const { assert!(L as u32 * NT * 4 == BM * BK) };
     let mut r = [Float4::default(); L];
@@ -47,7 +54,9 @@ pub unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize
 /// `tile` holds at least `BK·LDA` floats, `LDA ≥ BM`.
 #[inline(always)]
 pub unsafe fn store_a_transposed<const BK: u32, const NT: u32, const LDA: u32, const L: usize>(
-    tile: View<f32>, regs: &[Float4; L], tid: u32,
+    tile: View<f32>,
+    regs: &[Float4; L],
+    tid: u32,
 ) {
     for (l, v) in regs.iter().enumerate() {
         let idx = tid + l as u32 * NT;
@@ -73,7 +82,13 @@ pub fn b_slot<const BN: u32, const NT: u32>(tid: u32, l: u32) -> (u32, u32) {
 /// `L·NT·4 = BK·BN`.
 #[inline(always)]
 pub unsafe fn load_b<const BN: u32, const BK: u32, const NT: u32, const L: usize>(
-    b: View<f32>, n: u32, k: u32, k0: u32, col0: u32, tid: u32, fast: bool,
+    b: View<f32>,
+    n: u32,
+    k: u32,
+    k0: u32,
+    col0: u32,
+    tid: u32,
+    fast: bool,
 ) -> [Float4; L] {
     const { assert!(L as u32 * NT * 4 == BK * BN) };
     let mut r = [Float4::default(); L];

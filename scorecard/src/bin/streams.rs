@@ -105,7 +105,11 @@ fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
     let n = s.len();
-    if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
 }
 
 fn timeline(label: &str, streams: usize, t: &Trace) -> Timeline {
@@ -113,7 +117,11 @@ fn timeline(label: &str, streams: usize, t: &Trace) -> Timeline {
         label: label.into(),
         streams,
         total_ms: t.total_ms,
-        stages: t.chunks.iter().map(|c| Stage { chunk: c.index, stream: c.stream, elems: c.elems, h2d: c.h2d, kernel: c.kernel, d2h: c.d2h }).collect(),
+        stages: t
+            .chunks
+            .iter()
+            .map(|c| Stage { chunk: c.index, stream: c.stream, elems: c.elems, h2d: c.h2d, kernel: c.kernel, d2h: c.d2h })
+            .collect(),
     }
 }
 
@@ -267,7 +275,11 @@ fn run(args: &Args) -> Result<(), Fail> {
     draw_svg(&report, &args.out.join("streams.svg"))?;
     println!("{md}");
     eprintln!("[streams] wrote {}/streams.{{json,md,svg}}", args.out.display());
-    if exact.iter().all(|&e| e) { Ok(()) } else { Err("a pipelined output differs from the sequential one".into()) }
+    if exact.iter().all(|&e| e) {
+        Ok(())
+    } else {
+        Err("a pipelined output differs from the sequential one".into())
+    }
 }
 
 fn markdown(r: &Report) -> String {
@@ -285,12 +297,27 @@ fn markdown(r: &Report) -> String {
         let _ = writeln!(
             s,
             "| {} | {} | {} | {:.3} | {:.3} | {:.3}–{:.3} | {:.2}× | {} |",
-            row.label, row.streams, row.chunks, row.median_ms, row.mad_ms, row.min_ms, row.max_ms, row.speedup,
+            row.label,
+            row.streams,
+            row.chunks,
+            row.median_ms,
+            row.mad_ms,
+            row.min_ms,
+            row.max_ms,
+            row.speedup,
             if row.bit_exact_vs_sequential { "yes" } else { "**NO**" }
         );
     }
-    let _ = writeln!(s, "\nBest: **{}**, {:.2}× over sequential ({} repetitions each, interleaved; GPU event time).", r.best, r.best_speedup, r.reps);
-    let _ = writeln!(s, "Sequential output checked against the CPU reference (f32::mul_add chain) on {} elements, bit for bit.\n", r.reference_checked_elements);
+    let _ = writeln!(
+        s,
+        "\nBest: **{}**, {:.2}× over sequential ({} repetitions each, interleaved; GPU event time).",
+        r.best, r.best_speedup, r.reps
+    );
+    let _ = writeln!(
+        s,
+        "Sequential output checked against the CPU reference (f32::mul_add chain) on {} elements, bit for bit.\n",
+        r.reference_checked_elements
+    );
     let _ = writeln!(s, "### Timelines (H = host→device copy, K = kernel, D = device→host copy, . = idle)\n");
     let width = 100usize;
     let scale = r.timelines.iter().map(|t| t.total_ms).fold(0.0, f64::max).max(1e-9);
@@ -336,14 +363,14 @@ fn draw_svg(r: &Report, path: &std::path::Path) -> Result<(), Fail> {
             .build_cartesian_2d(0.0..x_max, -0.5..t.streams as f64 - 0.5)?;
         // Stream s is the row centred on y = streams − 1 − s (s0 on top); labels only at row centres.
         let top = t.streams as f64 - 1.0;
-        let label = move |y: &f64| if (y - y.round()).abs() < 1e-6 && *y >= 0.0 { format!("s{}", (top - y.round()) as usize) } else { String::new() };
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(t.streams + 1)
-            .y_label_formatter(&label)
-            .x_desc("ms since start")
-            .draw()?;
+        let label = move |y: &f64| {
+            if (y - y.round()).abs() < 1e-6 && *y >= 0.0 {
+                format!("s{}", (top - y.round()) as usize)
+            } else {
+                String::new()
+            }
+        };
+        chart.configure_mesh().disable_y_mesh().y_labels(t.streams + 1).y_label_formatter(&label).x_desc("ms since start").draw()?;
         for st in &t.stages {
             let y = top - st.stream as f64;
             for (span, (color, _)) in [st.h2d, st.kernel, st.d2h].into_iter().zip(colors.iter()) {
@@ -375,20 +402,47 @@ mod tests {
             let stages: Vec<Stage> = (0..chunks)
                 .map(|c| {
                     let t = c as f64 * d;
-                    Stage { chunk: c, stream: c % streams, elems: 1000, h2d: (t, t + d), kernel: (t + d, t + 2.0 * d), d2h: (t + 2.0 * d, t + 3.0 * d) }
+                    Stage {
+                        chunk: c,
+                        stream: c % streams,
+                        elems: 1000,
+                        h2d: (t, t + d),
+                        kernel: (t + d, t + 2.0 * d),
+                        d2h: (t + 2.0 * d, t + 3.0 * d),
+                    }
                 })
                 .collect();
             Timeline { label: label.into(), streams, total_ms: (chunks + 2) as f64 * d, stages }
         };
         let row = |label: &str, streams, chunks, ms: f64| Row {
-            label: label.into(), streams, chunks, chunk_elems: 16_000_000 / chunks, median_ms: ms, mad_ms: 0.01, min_ms: ms - 0.02,
-            max_ms: ms + 0.03, speedup: 3.6 / ms, bit_exact_vs_sequential: true, all_ms: vec![ms],
+            label: label.into(),
+            streams,
+            chunks,
+            chunk_elems: 16_000_000 / chunks,
+            median_ms: ms,
+            mad_ms: 0.01,
+            min_ms: ms - 0.02,
+            max_ms: ms + 0.03,
+            speedup: 3.6 / ms,
+            bit_exact_vs_sequential: true,
+            all_ms: vec![ms],
         };
         Report {
-            device: "synthetic".into(), len: 16_000_000, bytes_each_way: 64_000_000, iters: 2000, kernel: "iterated_fma".into(),
-            sequential_h2d_ms: 1.2, sequential_kernel_ms: 1.2, sequential_d2h_ms: 1.2, h2d_gb_s: 53.3, d2h_gb_s: 53.3, reps: 1,
-            reference_checked_elements: 1, rows: vec![row("sequential", 1, 1, 3.6), row("8 streams × 32 chunks", 8, 32, 1.35)],
-            best: "8 streams × 32 chunks".into(), best_speedup: 2.67,
+            device: "synthetic".into(),
+            len: 16_000_000,
+            bytes_each_way: 64_000_000,
+            iters: 2000,
+            kernel: "iterated_fma".into(),
+            sequential_h2d_ms: 1.2,
+            sequential_kernel_ms: 1.2,
+            sequential_d2h_ms: 1.2,
+            h2d_gb_s: 53.3,
+            d2h_gb_s: 53.3,
+            reps: 1,
+            reference_checked_elements: 1,
+            rows: vec![row("sequential", 1, 1, 3.6), row("8 streams × 32 chunks", 8, 32, 1.35)],
+            best: "8 streams × 32 chunks".into(),
+            best_speedup: 2.67,
             timelines: vec![ideal("sequential", 1, 1), ideal("4 streams × 4 chunks", 4, 4), ideal("8 streams × 32 chunks", 8, 32)],
         }
     }
