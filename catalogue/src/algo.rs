@@ -184,7 +184,7 @@ pub fn matmul_cases() -> Vec<(Algo, Precision)> {
     kernels.chain(Precision::ALL.into_iter().map(|p| (Algo::Auto, p))).collect()
 }
 
-/// The label of a case of [`matmul_cases`]: the kernel's label, or "auto-<precision>".
+/// The label of a case of [`matmul_cases`]: the kernel's label, or `auto-<precision>`.
 pub fn case_label(algo: Algo, precision: Precision) -> String {
     match algo {
         Algo::Auto => format!("auto-{}", precision.label()),

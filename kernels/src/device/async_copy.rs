@@ -128,7 +128,7 @@ pub unsafe fn copy16_zfill<T: Copy + Default>(dst: View<T>, di: usize, src: View
     let n = 16 / core::mem::size_of::<T>();
     // SAFETY: in range by the caller's contract; every access below is checked by the host views.
     unsafe {
-        if dst.ptr(di) as usize % 16 != 0 {
+        if !(dst.ptr(di) as usize).is_multiple_of(16) {
             super::host::out_of_bounds(format_args!("cp.async 16-byte copy to a shared address not 16-byte aligned (element {di})"));
         }
         let _ = src.get(si);

@@ -198,7 +198,7 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
 /// is issued into the stage step `kt - 1` used, and tile `kt` is computed while up to `S - 1` tiles
 /// load. One barrier per K-step. `S = 1`: load, wait, barrier, compute, barrier.
 ///
-/// **Edges**: any M, N, K (see [`load_stage`]); only in-range outputs are stored. All lanes of every
+/// **Edges**: any M, N, K (`cp.async` zero-fill, or element-wise guarded loads when rows are not 16-byte aligned); only in-range outputs are stored. All lanes of every
 /// warp run every `ldmatrix` and `mma` (no early return).
 ///
 /// # Safety
@@ -228,10 +228,10 @@ pub unsafe fn mma_gemm<
     n: u32,
     k: u32,
 ) {
-    const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI % 4 == 0) };
-    const { assert!(BK % O::K == 0 && BK % O::PER_CHUNK == 0 && S >= 1) };
+    const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI.is_multiple_of(4)) };
+    const { assert!(BK.is_multiple_of(O::K) && BK.is_multiple_of(O::PER_CHUNK) && S >= 1) };
     const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
-    const { assert!(NT % (BK / O::PER_CHUNK) == 0 && NT % (BN / O::PER_CHUNK) == 0) };
+    const { assert!(NT.is_multiple_of(BK / O::PER_CHUNK) && NT.is_multiple_of(BN / O::PER_CHUNK)) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) =
         unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
@@ -241,7 +241,7 @@ pub unsafe fn mma_gemm<
     let (warp, lane) = (thread::thread_idx_x() / 32, mma::lane_id());
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
-    let aligned = k % pc == 0 && n % pc == 0;
+    let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
     let steps = k.div_ceil(BK);
     // Loads K-tile `kt` into stage `s`. A macro, not a closure: closures are not always inlined, and
     // a call puts the captured views in local memory (seen: a 168-byte stack frame).
