@@ -34,6 +34,8 @@ pub const CONFIG: TileConfig = TileConfig::new(16 * WARPS_M, 8 * WARPS_N, 8, 32 
 ///
 /// **Barriers**: none (no shared memory).
 ///
+/// Measurements: `docs/ladder/k11-k13-tensor-cores.md`.
+///
 /// # Safety
 /// `a` holds `m·k`, `b` `k·n` elements, `c` `m·n` floats, each product fits in `u32`; the launch is
 /// [`CONFIG`] (256 threads, a `⌈n/16⌉ × ⌈m/64⌉` grid).
