@@ -454,7 +454,9 @@ fn mma_rate_kernels_run_and_scale_with_iters() {
 
 /// Every thread runs one tf32 mma (on zeros) and writes nothing.
 fn mma_zeros() -> [f32; 4] {
-    mma_m16n8k8_tf32([0; 4], [0; 2], [0.0; 4])
+    // SAFETY: these tests break the warp-collective contract on purpose: the executor must report it
+    // (on the host a violation is a typed error, never memory unsafety).
+    unsafe { mma_m16n8k8_tf32([0; 4], [0; 2], [0.0; 4]) }
 }
 
 #[test]
@@ -496,7 +498,8 @@ fn lanes_in_different_collectives_are_a_divergent_warp() {
         if thread::thread_idx_x() < 16 {
             mma_zeros();
         } else {
-            mma_m16n8k16_bf16([0; 4], [0; 2], [0.0; 4]);
+            // SAFETY: as in `mma_zeros`: a deliberate violation.
+            unsafe { mma_m16n8k16_bf16([0; 4], [0; 2], [0.0; 4]) };
         }
     })
     .unwrap_err();

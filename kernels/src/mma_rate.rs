@@ -35,7 +35,8 @@ pub const BLOCK: u32 = 256;
 /// operand type), so the chains' operands differ.
 ///
 /// # Safety
-/// `out` holds at least `grid · block` floats (1-D launch); see the module docs.
+/// `out` holds at least `grid · block` floats (1-D launch), the block is whole warps (see the module
+/// docs), and `mma` may be called by every lane of a warp together (it wraps a warp-collective).
 #[inline(always)]
 unsafe fn run(out: *mut f32, iters: u32, a: [u32; 4], b: [u32; 2], shift: u32, mma: impl Fn([u32; 4], [u32; 2], [f32; 4]) -> [f32; 4]) {
     let tid = thread::index_1d();
@@ -77,7 +78,7 @@ kernel! {
         let a = [to_tf32(seed_f32(t, 1)), to_tf32(seed_f32(t, 2)), to_tf32(seed_f32(t, 3)), to_tf32(seed_f32(t, 4))];
         let b = [to_tf32(seed_f32(t, 5)), to_tf32(seed_f32(t, 6))];
         // SAFETY: the kernel's contract is `run`'s.
-        unsafe { run(out, iters, a, b, 13, mma_m16n8k8_tf32) }
+        unsafe { run(out, iters, a, b, 13, |a, b, c| mma_m16n8k8_tf32(a, b, c)) }
     }
 }
 
@@ -93,7 +94,7 @@ kernel! {
         let a = [pack_b16(h(1), h(2)), pack_b16(h(3), h(4)), pack_b16(h(5), h(6)), pack_b16(h(7), h(8))];
         let b = [pack_b16(h(9), h(10)), pack_b16(h(11), h(12))];
         // SAFETY: the kernel's contract is `run`'s.
-        unsafe { run(out, iters, a, b, 0, mma_m16n8k16_bf16) }
+        unsafe { run(out, iters, a, b, 0, |a, b, c| mma_m16n8k16_bf16(a, b, c)) }
     }
 }
 
@@ -109,6 +110,6 @@ kernel! {
         let a = [pack_b16(h(1), h(2)), pack_b16(h(3), h(4)), pack_b16(h(5), h(6)), pack_b16(h(7), h(8))];
         let b = [pack_b16(h(9), h(10)), pack_b16(h(11), h(12))];
         // SAFETY: the kernel's contract is `run`'s.
-        unsafe { run(out, iters, a, b, 0, mma_m16n8k16_f16) }
+        unsafe { run(out, iters, a, b, 0, |a, b, c| mma_m16n8k16_f16(a, b, c)) }
     }
 }

@@ -9,9 +9,9 @@
 //! control flow** (never inside a branch that only some lanes of a warp take, and never in a block
 //! whose size is no multiple of 32); on the GPU a violation is undefined behaviour (a hang or wrong
 //! values), on the host the CPU executor reports it as an error. Like `sync_threads` (see
-//! [`super::thread::sync_threads`]), the `mma_*` functions are therefore safe functions with a
-//! documented contract; the `ldmatrix_*` ones are `unsafe` because they read memory at an address the
-//! caller vouches for.
+//! [`super::thread::sync_threads`]), every one of them is therefore an `unsafe fn` with that
+//! contract under `# Safety`; the `ldmatrix_*` ones also read memory at an address the caller
+//! vouches for.
 //!
 //! A compiler caveat: rustc emits these `asm!` blocks as LLVM inline-asm calls *without* the
 //! `convergent` attribute (seen in the LLVM IR of nightly-2026-05-20; the enclosing functions do carry
@@ -115,9 +115,13 @@ pub fn to_tf32(x: f32) -> u32 {
 /// module documentation. The tensor core reads only the top 19 bits of each `a`/`b` word.
 ///
 /// Warp-collective: all 32 lanes of the warp must call it together (see the module documentation).
+///
+/// # Safety
+/// All 32 lanes of the warp call it together, converged (see the module documentation): a
+/// divergent or partial-warp `mma.sync` is undefined on the GPU.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub fn mma_m16n8k8_tf32(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub unsafe fn mma_m16n8k8_tf32(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     let d: [f32; 4];
     // SAFETY: register operands only, no memory. Not `pure`: a warp-collective must not be
     // speculated into or out of control flow by the optimiser; convergence is the caller's contract.
@@ -142,9 +146,13 @@ pub fn mma_m16n8k8_tf32(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
 /// `a`: this lane's A fragment (16×16, two bf16 per word), `b`: its B fragment (16×8, K×N, two bf16
 /// per word), `c`: its accumulator fragment; returns its D fragment. Layouts: see the module
 /// documentation. Warp-collective: all 32 lanes of the warp must call it together.
+///
+/// # Safety
+/// All 32 lanes of the warp call it together, converged (see the module documentation): a
+/// divergent or partial-warp `mma.sync` is undefined on the GPU.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub fn mma_m16n8k16_bf16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub unsafe fn mma_m16n8k16_bf16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     let d: [f32; 4];
     // SAFETY: as in `mma_m16n8k8_tf32`.
     unsafe {
@@ -166,9 +174,13 @@ pub fn mma_m16n8k16_bf16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
 /// (`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`): `2·16·8·16 = 4096` FLOPs per warp.
 ///
 /// As [`mma_m16n8k16_bf16`], with IEEE half-precision operands.
+///
+/// # Safety
+/// All 32 lanes of the warp call it together, converged (see the module documentation): a
+/// divergent or partial-warp `mma.sync` is undefined on the GPU.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub unsafe fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     let d: [f32; 4];
     // SAFETY: as in `mma_m16n8k8_tf32`.
     unsafe {
@@ -290,22 +302,31 @@ ldmatrix!(
 /// Host implementation of [`mma_m16n8k8_tf32`] (see the GPU version's documentation): the warp
 /// exchanges its fragments, and each lane computes its four outputs in `f64` from the top 19 bits of
 /// each operand, plus its own `c`, rounded once to `f32`.
+///
+/// # Safety
+/// As the GPU version (the CPU executor reports a partial or divergent warp as an error).
 #[cfg(not(target_arch = "nvptx64"))]
-pub fn mma_m16n8k8_tf32(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub unsafe fn mma_m16n8k8_tf32(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     host_impl::mma("mma.m16n8k8.f32.tf32.tf32.f32", host_impl::Operands::Tf32, a, b, c)
 }
 
 /// Host implementation of [`mma_m16n8k16_bf16`] (see the GPU version's documentation): exact bf16
 /// operands, `f64` sums, one rounding to `f32`.
+///
+/// # Safety
+/// As the GPU version (the CPU executor reports a partial or divergent warp as an error).
 #[cfg(not(target_arch = "nvptx64"))]
-pub fn mma_m16n8k16_bf16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub unsafe fn mma_m16n8k16_bf16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     host_impl::mma("mma.m16n8k16.f32.bf16.bf16.f32", host_impl::Operands::Bf16, a, b, c)
 }
 
 /// Host implementation of [`mma_m16n8k16_f16`] (see the GPU version's documentation): exact f16
 /// operands, `f64` sums, one rounding to `f32`.
+///
+/// # Safety
+/// As the GPU version (the CPU executor reports a partial or divergent warp as an error).
 #[cfg(not(target_arch = "nvptx64"))]
-pub fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub unsafe fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     host_impl::mma("mma.m16n8k16.f32.f16.f16.f32", host_impl::Operands::F16, a, b, c)
 }
 

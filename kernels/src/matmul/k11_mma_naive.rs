@@ -52,7 +52,8 @@ pub unsafe fn mma_naive<O: MmaKind>(a: *const O::Elem, b: *const O::Elem, c: *mu
     while k0 < k {
         // SAFETY: the fragment loads guard every index against m, n, k.
         let (fa, fb) = unsafe { (O::a_frag_global(a, m, k, r0, k0, lane), O::b_frag_global(b, k, n, k0, n0, lane)) };
-        acc = O::mma(fa, fb, acc);
+        // SAFETY: every lane of every warp runs the loop to the same bound k (no early return).
+        acc = unsafe { O::mma(fa, fb, acc) };
         k0 += O::K;
     }
     let (g, t) = (lane / 4, lane % 4);

@@ -30,8 +30,11 @@ pub trait MmaKind {
     /// Elements per 16-byte chunk (8 or 4).
     const PER_CHUNK: u32;
 
-    /// `D = A·B + C` on one 16×8×K tile (warp-collective).
-    fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4];
+    /// `D = A·B + C` on one 16×8×K tile.
+    ///
+    /// # Safety
+    /// Warp-collective: all 32 lanes of the warp call it together, converged.
+    unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4];
 
     /// This lane's A fragment of the 16×K block of `A` (M×K, row-major) at `(r0, k0)`, straight from
     /// global memory; elements outside the matrix read as zero.
@@ -132,8 +135,9 @@ macro_rules! half_kind {
             const PER_CHUNK: u32 = 8;
 
             #[inline(always)]
-            fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
-                $mma(a, b, c)
+            unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+                // SAFETY: forwarded contract (the whole warp, converged).
+                unsafe { $mma(a, b, c) }
             }
 
             #[inline(always)]
@@ -207,8 +211,9 @@ impl MmaKind for Tf32 {
     const PER_CHUNK: u32 = 4;
 
     #[inline(always)]
-    fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
-        mma::mma_m16n8k8_tf32(a, b, c)
+    unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+        // SAFETY: forwarded contract (the whole warp, converged).
+        unsafe { mma::mma_m16n8k8_tf32(a, b, c) }
     }
 
     #[inline(always)]

@@ -174,7 +174,8 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
         }
         for (mi, row) in acc.iter_mut().enumerate() {
             for (ni, out) in row.iter_mut().enumerate() {
-                *out = O::mma(fa[mi], fb[ni], *out);
+                // SAFETY: every lane of the warp runs this loop (warp-uniform bounds, no early exit).
+                *out = unsafe { O::mma(fa[mi], fb[ni], *out) };
             }
         }
         kk += O::K;
