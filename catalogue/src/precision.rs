@@ -157,31 +157,7 @@ pub fn round_to_tf32(x: f32) -> f32 {
 /// Checks a row-major result `got` against `reference` (the f64 product of the rounded inputs)
 /// element by element with [`Precision::tolerance`]. NaN never passes; the lengths must agree.
 pub fn check_product(precision: Precision, got: &[f32], reference: &ReferenceProduct) -> Result<(), Mismatch> {
-    if got.len() != reference.value.len() || got.len() != reference.rows * reference.cols {
-        return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
-    }
-    let mut first: Option<Mismatch> = None;
-    let mut count = 0;
-    for (idx, (&g, (&v, &s))) in got.iter().zip(reference.value.iter().zip(&reference.abs_sum)).enumerate() {
-        let tol = precision.tolerance(reference.k, s);
-        // A NaN (in `got` or the reference) makes the comparison false: it fails.
-        if (f64::from(g) - v).abs() <= tol {
-            continue;
-        }
-        count += 1;
-        first.get_or_insert(Mismatch {
-            row: idx / reference.cols,
-            col: idx % reference.cols,
-            got: g,
-            expected: v,
-            tolerance: tol,
-            mismatches: 0,
-        });
-    }
-    match first {
-        None => Ok(()),
-        Some(m) => Err(Mismatch { mismatches: count, ..m }),
-    }
+    crate::reference::check_elements(got, reference, |k, abs_sum| precision.tolerance(k, abs_sum))
 }
 
 /// Checks `got = a · b` computed in `precision`: the f64 reference of the inputs rounded to the
@@ -192,7 +168,7 @@ pub fn check_in(precision: Precision, a: &HostMatrix, b: &HostMatrix, got: &Host
         |m: &HostMatrix| HostMatrix { rows: m.rows, cols: m.cols, data: m.data.iter().map(|&x| precision.round_input(x)).collect() };
     let reference = crate::reference::matmul_reference(&round(a), &round(b));
     if (got.rows, got.cols) != (reference.rows, reference.cols) {
-        return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
+        return Err(Mismatch::shape());
     }
     check_product(precision, &got.data, &reference)
 }

@@ -53,6 +53,13 @@ pub struct Mismatch {
     pub mismatches: usize,
 }
 
+impl Mismatch {
+    /// The result has another shape than the reference (every element counts as a mismatch).
+    pub fn shape() -> Self {
+        Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX }
+    }
+}
+
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -70,12 +77,22 @@ pub fn tolerance(k: usize, abs_sum: f64) -> f64 {
 
 /// Checks `got` against `reference` element by element (NaN never passes; shapes must agree).
 pub fn check_matmul(got: &HostMatrix, reference: &ReferenceProduct) -> Result<(), Mismatch> {
-    if (got.rows, got.cols) != (reference.rows, reference.cols) || got.data.len() != reference.value.len() {
-        return Err(Mismatch { row: 0, col: 0, got: f32::NAN, expected: f64::NAN, tolerance: 0.0, mismatches: usize::MAX });
+    if (got.rows, got.cols) != (reference.rows, reference.cols) {
+        return Err(Mismatch::shape());
+    }
+    check_elements(&got.data, reference, tolerance)
+}
+
+/// Checks the row-major `got` against `reference` element by element, each within
+/// `tolerance(k, Σ|a·b|)`; NaN (in `got` or the reference) never passes, and the lengths must agree.
+/// The one comparison loop behind [`check_matmul`] and the per-precision checks.
+pub fn check_elements(got: &[f32], reference: &ReferenceProduct, tolerance: impl Fn(usize, f64) -> f64) -> Result<(), Mismatch> {
+    if got.len() != reference.value.len() || got.len() != reference.rows * reference.cols {
+        return Err(Mismatch::shape());
     }
     let mut first: Option<Mismatch> = None;
     let mut count = 0;
-    for (idx, (&g, (&v, &s))) in got.data.iter().zip(reference.value.iter().zip(&reference.abs_sum)).enumerate() {
+    for (idx, (&g, (&v, &s))) in got.iter().zip(reference.value.iter().zip(&reference.abs_sum)).enumerate() {
         let tol = tolerance(reference.k, s);
         if !approx::abs_diff_eq!(g as f64, v, epsilon = tol) {
             count += 1;

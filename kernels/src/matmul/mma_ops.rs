@@ -117,7 +117,7 @@ pub struct Tf32;
 /// # Safety
 /// `v` holds `rows·cols` elements.
 #[inline(always)]
-unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T) -> T {
+pub(crate) unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T) -> T {
     // SAFETY: r < rows and c < cols, so r·cols + c < rows·cols.
     if r < rows && c < cols {
         unsafe { v.get((r * cols + c) as usize) }

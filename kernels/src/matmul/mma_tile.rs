@@ -1,27 +1,13 @@
 //! The block-tiled tensor-core body kernels 12 and 13 share: shared-memory tiles of `A` and `B`,
 //! `ldmatrix` fragments, a warp grid of `mma.sync` tiles, and an `S`-stage `cp.async` pipeline
 //! (`S = 1`: load, wait, compute — kernel 12; `S ≥ 3` with the XOR swizzle — kernel 13).
-use super::mma_ops::{offset, swizzle_a, MmaKind};
+use super::mma_ops::{at, offset, swizzle_a, MmaKind};
 use crate::device::{async_copy, mem::View, mma, shared::SharedTiles, thread};
 
 /// Dynamic shared memory, in bytes, of `stages` stages of an `A` tile `[bm][bk]` and a `B` tile
 /// `[bk][bn]` of `elem_bytes`-byte elements.
 pub const fn shared_bytes(bm: u32, bn: u32, bk: u32, stages: u32, elem_bytes: u32) -> u32 {
     stages * (bm * bk + bk * bn) * elem_bytes
-}
-
-/// Element `(r, c)` of a row-major `rows × cols` matrix, or zero outside it.
-///
-/// # Safety
-/// `v` holds `rows·cols` elements.
-#[inline(always)]
-unsafe fn at<T: Copy>(v: View<T>, rows: u32, cols: u32, r: u32, c: u32, zero: T) -> T {
-    // SAFETY: r < rows and c < cols, so r·cols + c < rows·cols.
-    if r < rows && c < cols {
-        unsafe { v.get((r * cols + c) as usize) }
-    } else {
-        zero
-    }
 }
 
 /// One thread's share of the tile copies: with `NT` threads and `ca` (`cb`) 16-byte chunks per row of
