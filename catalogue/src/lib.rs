@@ -18,6 +18,7 @@
 //!   generator, the f64 reference and the tolerance rules (FP32, and per input precision).
 pub mod algo;
 pub mod entries;
+pub mod error;
 pub mod launch;
 pub mod matrix;
 pub mod precision;

@@ -1,5 +1,5 @@
 //! Dense row-major f32 matrices in host memory.
-use crate::shape::ShapeError;
+use crate::error::ShapeError;
 
 /// A dense row-major matrix in host memory.
 #[derive(Debug, Clone, PartialEq)]

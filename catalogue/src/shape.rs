@@ -1,16 +1,6 @@
 //! Problem shapes and their checks.
 use crate::algo::MATMUL_KERNELS;
-
-/// Why a shape was refused (the host crate maps these to its `Error` variants).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ShapeError {
-    /// Operand shapes do not fit together (e.g. `A.cols != B.rows`).
-    #[error("shape mismatch in {op}: {detail}")]
-    Mismatch { op: &'static str, detail: String },
-    /// A size whose element count does not fit the kernels' 32-bit indexing or the grid.
-    #[error("size too large in {op}: {detail}")]
-    TooLarge { op: &'static str, detail: String },
-}
+pub use crate::error::ShapeError;
 
 /// The kernels index with 32-bit arithmetic: each matrix holds at most this many elements.
 pub const MAX_MATRIX_ELEMENTS: usize = i32::MAX as usize;
