@@ -4,11 +4,14 @@
 //! `-Zbuild-std=core`). This script therefore runs that toolchain explicitly through rustup, so a crate
 //! that depends on `tessera` builds with any toolchain, as long as rustup has the pinned one installed.
 //!
-//! The kernels crate declares `crate-type = ["cdylib", "rlib"]`: the cdylib is what the nvptx64
-//! target links into the PTX module (through `kernels/ptx-link.sh`); the rlib built next to it here is
-//! unused, and exists so that host crates (tessera-emulator) can depend on the same source compiled for
-//! the CPU. The kernels crate is not a member of the root workspace: this nested build uses its own
-//! `[workspace]`, `[profile]` (panic = "abort", codegen-units = 1) and Cargo.lock.
+//! The kernels crate declares only `crate-type = ["rlib"]` (for the host crates that compile the same
+//! source for the CPU: the catalogue, the emulator); this build asks for the cdylib on the command
+//! line (`cargo rustc --crate-type cdylib`), which the nvptx64 target links into the PTX module through
+//! `kernels/ptx-link.sh`. The kernels crate is not a member of the root workspace: this nested build
+//! uses its own `[workspace]`, `[profile]` (panic = "abort", codegen-units = 1) and Cargo.lock.
+//!
+//! The launch bounds ptx-link.sh writes into the PTX come from the catalogue (a build dependency):
+//! each kernel's own `TileConfig`, written to `OUT_DIR/launch-bounds.txt` for the link step.
 //!
 //! The nested cargo gets a clean environment: variables the outer cargo sets for build scripts
 //! (`RUSTC`, `CARGO_ENCODED_RUSTFLAGS`, `RUSTUP_TOOLCHAIN`, …) would otherwise leak into it and, for
@@ -40,7 +43,7 @@ fn main() {
     std::fs::write(&bounds_file, &bounds).unwrap_or_else(|e| fail(&format!("cannot write {} ({e})", bounds_file.display())));
 
     let mut cmd = Command::new("rustup");
-    cmd.args(["run", &channel, "cargo", "build", "--release", "--target", TARGET, "-Zbuild-std=core"])
+    cmd.args(["run", &channel, "cargo", "rustc", "--lib", "--crate-type", "cdylib", "--release", "--target", TARGET, "-Zbuild-std=core"])
         .arg("--manifest-path")
         .arg(kernels.join("Cargo.toml"))
         .arg("--target-dir")
