@@ -1,7 +1,7 @@
 //! The matmul kernels: one line per kernel, and `Algo`, generated from those lines.
 //!
 //! Each line names the kernel function (its PTX entry name is the function's name), a short label
-//! for tables, and the kernel's own launch constant. Everything else — `Algo::ALL`, labels, entry
+//! for tables, the precision it computes in, and the kernel's own launch constant. Everything else — `Algo::ALL`, labels, entry
 //! names, launch geometry, launch bounds, the emulator's dispatch, the parity tests, the scorecard
 //! and the benches — is read from here.
 use tessera_kernels::launch::TileConfig;
