@@ -185,8 +185,9 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
 /// is issued into the stage step `kt - 1` used, and tile `kt` is computed while up to `S - 1` tiles
 /// load. One barrier per K-step. `S = 1`: load, wait, barrier, compute, barrier.
 ///
-/// **Edges**: any M, N, K (`cp.async` zero-fill, or element-wise guarded loads when rows are not 16-byte aligned); only in-range outputs are stored. All lanes of every
-/// warp run every `ldmatrix` and `mma` (no early return).
+/// **Edges**: any M, N, K (`cp.async` zero-fill, or element-wise guarded loads when rows are not
+/// 16-byte aligned); only in-range outputs are stored. All lanes of every warp run every `ldmatrix`
+/// and `mma` (no early return).
 ///
 /// # Safety
 /// `a` holds `m·k`, `b` `k·n` elements, `c` `m·n` floats (products fit in `u32`); the launch has
