@@ -58,6 +58,11 @@ pub trait Element: Copy + Default + Send + Sync + 'static {
     fn from_f32(x: f32) -> Self;
     /// The value, widened exactly.
     fn to_f32(self) -> f32;
+    /// `data` rounded to this type: borrowed as it is for `f32` (no copy of a large upload),
+    /// converted element by element otherwise.
+    fn from_f32_slice(data: &[f32]) -> std::borrow::Cow<'_, [Self]> {
+        std::borrow::Cow::Owned(data.iter().map(|&x| Self::from_f32(x)).collect())
+    }
 }
 
 impl Element for f32 {
@@ -67,6 +72,9 @@ impl Element for f32 {
     }
     fn to_f32(self) -> f32 {
         self
+    }
+    fn from_f32_slice(data: &[f32]) -> std::borrow::Cow<'_, [Self]> {
+        std::borrow::Cow::Borrowed(data)
     }
 }
 
@@ -311,5 +319,13 @@ mod tests {
         got[3] = f32::NAN;
         assert_eq!(check_product(Precision::Fp16, &got, &r).unwrap_err().mismatches, 1);
         assert!(check_product(Precision::Fp16, &got[..3], &r).is_err());
+    }
+
+    #[test]
+    fn f32_uploads_are_borrowed_and_16_bit_ones_rounded() {
+        let data = [1.0f32, 1.0 + 2f32.powi(-10), -3.5];
+        assert!(matches!(f32::from_f32_slice(&data), std::borrow::Cow::Borrowed(_)));
+        let b: Vec<f32> = bf16::from_f32_slice(&data).iter().map(|x| x.to_f32()).collect();
+        assert_eq!(b, vec![1.0, 1.0, -3.5]);
     }
 }

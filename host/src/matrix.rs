@@ -32,8 +32,7 @@ impl<T: DeviceElement> DeviceMatrix<T> {
         if m.data.len() != len {
             return Err(Error::BufferTooSmall { op: "DeviceMatrix::from_host", name: "data", len: m.data.len(), needed: len });
         }
-        let data: Vec<T> = m.data.iter().map(|&x| T::from_f32(x)).collect();
-        Ok(Self { rows: m.rows, cols: m.cols, buf: DeviceBuffer::from_host(gpu, &data)? })
+        Ok(Self { rows: m.rows, cols: m.cols, buf: DeviceBuffer::from_host(gpu, &T::from_f32_slice(&m.data))? })
     }
 
     /// Downloads the matrix, widened to `f32` (exact), and waits for the stream.
