@@ -1,4 +1,4 @@
-//! Builds the kernels crate into one PTX module and puts it in `OUT_DIR` for `include_str!`.
+//! Builds the kernels crate into two PTX modules (`sm_90`, and `sm_90a` for Hopper-only kernels) and puts them in `OUT_DIR` for `include_str!`.
 //!
 //! The host crate is ordinary stable Rust; only the kernels need the pinned nightly (NVPTX target,
 //! `-Zbuild-std=core`). This script therefore runs that toolchain explicitly through rustup, so a crate
@@ -20,8 +20,6 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The GPU architecture the PTX targets (Hopper: H100/H200).
-const TARGET_CPU: &str = "sm_90";
 const TARGET: &str = "nvptx64-nvidia-cuda";
 
 fn main() {
@@ -36,14 +34,29 @@ fn main() {
 
     let channel = pinned_channel(&root.join("rust-toolchain.toml"));
     let llvm_bin = llvm_tools_dir(&channel);
-    let target_dir = out_dir.join("kernels-target");
     // The launch bounds come from the catalogue (each kernel's own TileConfig); ptx-link.sh applies them.
     let bounds = tessera_catalogue::entries::launch_bounds();
     let bounds_file = out_dir.join("launch-bounds.txt");
-    std::fs::write(&bounds_file, &bounds).unwrap_or_else(|e| fail(&format!("cannot write {} ({e})", bounds_file.display())));
-
-    let mut cmd = Command::new("rustup");
-    cmd.args(["run", &channel, "cargo", "rustc", "--lib", "--crate-type", "cdylib", "--release", "--target", TARGET, "-Zbuild-std=core"])
+    write(&bounds_file, &bounds);
+    for module in MODULES {
+        let entries = tessera_catalogue::entries::module_entries(module.sm90a);
+        let entries_file = out_dir.join(format!("entries-{}.txt", module.cpu));
+        write(&entries_file, &entries);
+        let target_dir = out_dir.join(format!("kernels-target-{}", module.cpu));
+        let mut cmd = Command::new("rustup");
+        cmd.args([
+            "run",
+            &channel,
+            "cargo",
+            "rustc",
+            "--lib",
+            "--crate-type",
+            "cdylib",
+            "--release",
+            "--target",
+            TARGET,
+            "-Zbuild-std=core",
+        ])
         .arg("--manifest-path")
         .arg(kernels.join("Cargo.toml"))
         .arg("--target-dir")
@@ -52,22 +65,43 @@ fn main() {
         .arg(format!("target.{TARGET}.linker={:?}", kernels.join("ptx-link.sh").display().to_string()))
         .arg("--config")
         .arg(format!(
-            "target.{TARGET}.rustflags=[\"-Ctarget-cpu={TARGET_CPU}\", \"-Cllvm-args=-unroll-threshold=4000\", \"-Clink-arg=--link-inputs={}\"]",
-            link_inputs_hash(&kernels, &bounds)
+            "target.{TARGET}.rustflags=[\"-Ctarget-cpu={}\", \"-Cllvm-args=-unroll-threshold=4000\", \"-Clink-arg=--link-inputs={}\"]",
+            module.cpu,
+            link_inputs_hash(&kernels, &[&bounds, &entries])
         ))
         .env("TESSERA_LLVM_BIN", &llvm_bin)
         .env("TESSERA_LAUNCH_BOUNDS", &bounds_file)
+        .env("TESSERA_ENTRIES", &entries_file)
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit());
-    clean_env(&mut cmd);
-    let status = cmd.status().unwrap_or_else(|e| fail(&format!("could not run rustup ({e}).")));
-    if !status.success() {
-        fail(&format!("building the kernels crate for {TARGET} with {channel} failed (see the errors above)."));
+        clean_env(&mut cmd);
+        let status = cmd.status().unwrap_or_else(|e| fail(&format!("could not run rustup ({e}).")));
+        if !status.success() {
+            fail(&format!("building the kernels crate for {TARGET} ({}) with {channel} failed (see the errors above).", module.cpu));
+        }
+        let ptx = target_dir.join(TARGET).join("release").join("tessera_kernels.ptx");
+        std::fs::copy(&ptx, out_dir.join(module.file))
+            .unwrap_or_else(|e| fail(&format!("the kernels build produced no {} ({e})", ptx.display())));
     }
+}
 
-    let ptx = target_dir.join(TARGET).join("release").join("tessera_kernels.ptx");
-    std::fs::copy(&ptx, out_dir.join("tessera_kernels.ptx"))
-        .unwrap_or_else(|e| fail(&format!("the kernels build produced no {} ({e})", ptx.display())));
+/// One PTX module: the GPU architecture it targets, which kernels it holds, its file in `OUT_DIR`.
+struct Module {
+    cpu: &'static str,
+    sm90a: bool,
+    file: &'static str,
+}
+
+/// The `sm_90` module (every kernel that runs from Hopper on) and the `sm_90a` one (Hopper-only
+/// instructions: `wgmma`), which the host loads on compute capability 9.0 only.
+const MODULES: [Module; 2] = [
+    Module { cpu: "sm_90", sm90a: false, file: "tessera_kernels.ptx" },
+    Module { cpu: "sm_90a", sm90a: true, file: "tessera_kernels_sm90a.ptx" },
+];
+
+/// Writes a file the link step reads, or stops the build.
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|e| fail(&format!("cannot write {} ({e})", path.display())));
 }
 
 /// The `channel = "…"` line of the workspace's rust-toolchain.toml: the one place the nightly is pinned.
@@ -119,8 +153,8 @@ fn clean_env(cmd: &mut Command) {
     }
 }
 
-/// A hash of the link step's inputs that cargo does not track (the linker script and the launch
-/// bounds it applies, from the catalogue). It reaches the linker as `-Clink-arg=--link-inputs=<hash>`
+/// A hash of the link step's inputs that cargo does not track (the linker script, the launch bounds
+/// it applies and the module's entry list, from the catalogue). It reaches the linker as `-Clink-arg=--link-inputs=<hash>`
 /// (ptx-link.sh ignores it), so a change of either changes the kernels' rustflags, hence cargo's
 /// fingerprint, and relinks the PTX; unlike `-Cmetadata` it does not enter symbol mangling, so the PTX
 /// text does not depend on it.
@@ -128,11 +162,11 @@ fn clean_env(cmd: &mut Command) {
 /// The unroll threshold in the same flags: the register-blocked kernels (k04+) index their accumulator
 /// arrays in nested constant loops; LLVM's default threshold left the guarded epilogue loops rolled,
 /// which put the whole accumulator array in local memory (`ptxas -v`: 256–360 bytes stack frame).
-fn link_inputs_hash(kernels: &Path, launch_bounds: &str) -> u64 {
+fn link_inputs_hash(kernels: &Path, lists: &[&str]) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     std::fs::read(kernels.join("ptx-link.sh")).unwrap_or_default().hash(&mut h);
-    launch_bounds.hash(&mut h);
+    lists.hash(&mut h);
     h.finish()
 }
 

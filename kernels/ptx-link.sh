@@ -55,7 +55,14 @@ for i in "${!rlibs[@]}"; do
 done
 
 "$bin/llvm-link" "${objects[@]}" ${members[@]+--only-needed "${members[@]}"} -o "$work/linked.bc"
-api=$(IFS=,; echo "${exports[*]}")
+# The module's entries: rustc exports every kernel of the crate; TESSERA_ENTRIES (host/build.rs writes
+# it from the catalogue) names the ones this module keeps (the sm_90 module or the sm_90a one).
+entries="${TESSERA_ENTRIES:-}"
+[ -f "$entries" ] || die "TESSERA_ENTRIES must name the module's entry list (host/build.rs writes it from the catalogue)"
+kept=()
+for e in "${exports[@]}"; do grep -qx "$e" "$entries" && kept+=("$e"); done
+[ ${#kept[@]} -gt 0 ] || die "none of the crate's kernels is in $entries"
+api=$(IFS=,; echo "${kept[*]}")
 "$bin/opt" "$work/linked.bc" -o "$work/opt.bc" \
   --internalize-public-api-list="$api" -passes="internalize,globaldce,default<O$opt_level>,globaldce" \
   -unroll-threshold=4000 -unroll-max-count=1024

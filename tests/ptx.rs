@@ -1,19 +1,23 @@
-//! The embedded PTX module against the kernel catalogue: the module's `.entry` list is exactly the
-//! catalogue's, each launch bound is the kernel's own, every list derived from the catalogue agrees
-//! with it; the module targets sm_90 and ptxas accepts it with no register spills. Runs without a GPU;
-//! the ptxas check is ignored (with a message) when no ptxas is found.
+//! The embedded PTX modules against the kernel catalogue: each module's `.entry` list is exactly the
+//! catalogue's for that module (`sm_90`, or `sm_90a` for the Hopper-only kernels), each launch bound
+//! is the kernel's own, every list derived from the catalogue agrees with it; the modules target
+//! sm_90 / sm_90a and ptxas accepts them with no register spills. Runs without a GPU; the ptxas check
+//! is ignored (with a message) when no ptxas is found.
 use std::path::PathBuf;
 use std::process::Command;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use tessera::catalogue::entries::entries;
 use tessera::catalogue::{Algo, MATMUL_KERNELS};
-use tessera::module::{kernel_names, PTX};
+use tessera::module::{kernel_names, PTX, PTX_SM90A};
+
+/// The two modules: their PTX text, whether it is the sm_90a one, its ptxas architecture.
+const MODULES: [(&str, bool, &str); 2] = [(PTX, false, "sm_90"), (PTX_SM90A, true, "sm_90a")];
 
 /// The module's entries, each with its `.maxntid` x and `.minnctapersm` directives if present.
-fn ptx_entries() -> Vec<(String, Option<u32>, Option<u32>)> {
+fn ptx_entries(ptx: &str) -> Vec<(String, Option<u32>, Option<u32>)> {
     let mut found = Vec::new();
-    let mut lines = PTX.lines();
+    let mut lines = ptx.lines();
     while let Some(line) = lines.next() {
         let Some(rest) = line.strip_prefix(".visible .entry ") else { continue };
         let name = rest.split('(').next().unwrap_or_default().to_string();
@@ -36,15 +40,27 @@ fn ptx_entries() -> Vec<(String, Option<u32>, Option<u32>)> {
     found
 }
 
-/// The catalogue and the module agree both ways: every catalogue entry is a PTX entry with the
-/// kernel's launch bound, and every PTX entry is in the catalogue.
-fn module_matches_catalogue() -> Result<(), Failed> {
-    let ptx = ptx_entries();
-    let catalogue = entries();
+/// The catalogue and the modules agree both ways: every catalogue entry is an entry of its module
+/// with the kernel's launch bound, and every entry of a module is in the catalogue for that module.
+fn modules_match_catalogue() -> Result<(), Failed> {
     let mut problems = Vec::new();
+    for (text, sm90a, arch) in MODULES {
+        module_matches_catalogue(text, sm90a, arch, &mut problems);
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+/// [`modules_match_catalogue`] for one module, its problems appended to `problems`.
+fn module_matches_catalogue(text: &str, sm90a: bool, arch: &str, problems: &mut Vec<String>) {
+    let ptx = ptx_entries(text);
+    let catalogue: Vec<_> = entries().into_iter().filter(|e| e.sm90a == sm90a).collect();
     for e in &catalogue {
         match ptx.iter().find(|(name, ..)| name == e.name) {
-            None => problems.push(format!("`{}` is in the catalogue but not in the PTX", e.name)),
+            None => problems.push(format!("`{}` is in the catalogue but not in the {arch} PTX", e.name)),
             Some((_, maxntid, minnctapersm)) => {
                 let want = if e.min_blocks_per_sm > 0 { (Some(e.threads), Some(e.min_blocks_per_sm)) } else { (None, None) };
                 if (*maxntid, *minnctapersm) != want {
@@ -59,13 +75,8 @@ fn module_matches_catalogue() -> Result<(), Failed> {
     }
     for (name, ..) in &ptx {
         if !catalogue.iter().any(|e| e.name == name) {
-            problems.push(format!("`{name}` is in the PTX but not in the catalogue"));
+            problems.push(format!("`{name}` is in the {arch} PTX but not in the catalogue's {arch} list"));
         }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n").into())
     }
 }
 
@@ -88,9 +99,11 @@ fn derived_lists_match_catalogue() -> Result<(), Failed> {
             return Err(format!("{}: impossible launch {c:?}", k.entry).into());
         }
     }
-    let names: Vec<_> = entries().iter().map(|e| e.name).collect();
-    if kernel_names() != names {
-        return Err(format!("the host loads {:?}, the catalogue lists {names:?}", kernel_names()).into());
+    for sm90a in [false, true] {
+        let names: Vec<_> = entries().iter().filter(|e| e.sm90a == sm90a).map(|e| e.name).collect();
+        if kernel_names(sm90a) != names {
+            return Err(format!("the host loads {:?}, the catalogue lists {names:?}", kernel_names(sm90a)).into());
+        }
     }
     Ok(())
 }
@@ -111,13 +124,13 @@ fn find_ptxas() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
-fn ptxas_report(ptxas: &PathBuf) -> Result<String, Failed> {
-    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}", std::process::id()));
+fn ptxas_report(ptxas: &PathBuf, text: &str, arch: &str) -> Result<String, Failed> {
+    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}-{arch}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let ptx = dir.join("tessera_kernels.ptx");
-    std::fs::write(&ptx, PTX).map_err(|e| e.to_string())?;
+    std::fs::write(&ptx, text).map_err(|e| e.to_string())?;
     let out = Command::new(ptxas)
-        .arg("-arch=sm_90")
+        .arg(format!("-arch={arch}"))
         .arg("-v")
         .arg(&ptx)
         .arg("-o")
@@ -151,23 +164,26 @@ fn mma_rate_entries_keep_their_mma_instructions() -> Result<(), Failed> {
 
 fn main() {
     let mut trials = vec![
-        Trial::test("ptx_entries_are_exactly_the_catalogue", module_matches_catalogue),
+        Trial::test("ptx_entries_are_exactly_the_catalogue", modules_match_catalogue),
         Trial::test("lists_derived_from_the_catalogue_agree", derived_lists_match_catalogue),
         Trial::test("mma_rate_entries_keep_their_mma_instructions", mma_rate_entries_keep_their_mma_instructions),
-        Trial::test("ptx_targets_sm_90", || {
+        Trial::test("ptx_targets_sm_90_and_sm_90a", || {
             // A leaked CARGO_ENCODED_RUSTFLAGS once silently turned this into sm_70 (see host/build.rs).
-            if PTX.lines().any(|l| l.trim() == ".target sm_90") {
-                Ok(())
-            } else {
-                Err("PTX is not `.target sm_90`".into())
+            for (text, _, arch) in MODULES {
+                if !text.lines().any(|l| l.trim() == format!(".target {arch}")) {
+                    return Err(format!("a module is not `.target {arch}`").into());
+                }
             }
+            Ok(())
         }),
         Trial::test("ptx_has_no_unresolved_externs", || {
             // Only the dynamic shared-memory symbol may be extern; an `.extern .func` means a missing link.
-            match PTX.lines().find(|l| l.contains(".extern .func")) {
-                None => Ok(()),
-                Some(l) => Err(format!("unresolved function in PTX: {l}").into()),
+            for (text, _, arch) in MODULES {
+                if let Some(l) = text.lines().find(|l| l.contains(".extern .func")) {
+                    return Err(format!("unresolved function in the {arch} PTX: {l}").into());
+                }
             }
+            Ok(())
         }),
     ];
     let ptxas = find_ptxas();
@@ -176,19 +192,20 @@ fn main() {
     }
     trials.push(
         Trial::test("ptxas_accepts_module_without_spills", move || {
-            let report = ptxas_report(ptxas.as_ref().ok_or("no ptxas")?)?;
-            for k in kernel_names() {
-                if !report.contains(&format!("Compiling entry function '{k}'")) {
-                    return Err(format!("ptxas did not compile `{k}`:\n{report}").into());
+            for (text, sm90a, arch) in MODULES {
+                let report = ptxas_report(ptxas.as_ref().ok_or("no ptxas")?, text, arch)?;
+                for k in kernel_names(sm90a) {
+                    if !report.contains(&format!("Compiling entry function '{k}'")) {
+                        return Err(format!("ptxas did not compile `{k}`:\n{report}").into());
+                    }
+                }
+                let spills: Vec<_> =
+                    report.lines().filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")).collect();
+                if !spills.is_empty() {
+                    return Err(format!("register spills ({arch}):\n{}", spills.join("\n")).into());
                 }
             }
-            let spills: Vec<_> =
-                report.lines().filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")).collect();
-            if spills.is_empty() {
-                Ok(())
-            } else {
-                Err(format!("register spills:\n{}", spills.join("\n")).into())
-            }
+            Ok(())
         })
         .with_ignored_flag(find_ptxas().is_none()),
     );

@@ -7,7 +7,7 @@
 use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
-    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline,
+    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -144,6 +144,12 @@ matmul_catalogue! {
     MmaPipeF16x128 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128, "mma-pipe-f16-128x128", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 8 warps of 64×32, 3 stages.
     MmaPipeTf32 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128, "mma-pipe-tf32-128x128", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128;
+    /// Kernel 14: `wgmma` on BF16 inputs (sm_90a), 128×128×64, 4 `cp.async` stages.
+    WgmmaBf16 = k14_wgmma::matmul_wgmma_bf16, "wgmma-bf16", Bf16, k14_wgmma::CONFIG;
+    /// Kernel 14: `wgmma` on FP16 inputs (sm_90a), 128×128×64, 4 `cp.async` stages.
+    WgmmaF16 = k14_wgmma::matmul_wgmma_f16, "wgmma-f16", Fp16, k14_wgmma::CONFIG;
+    /// CANDIDATE: kernel 13 in TF32 (rounded), 4 warps of 64x64, no launch bound.
+    MmaPipeTf32W64 = k13_mma_pipeline::matmul_mma_pipe_tf32_w64, "mma-pipe-tf32-w64", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_W64;
 }
 
 impl Algo {

@@ -1,4 +1,6 @@
-//! Every entry of the PTX module, with the launch bound ptx-link.sh writes into it.
+//! Every entry of the two PTX modules, with the launch bound ptx-link.sh writes into it: the `sm_90`
+//! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
+//! Hopper-only instructions, loaded on compute capability 9.0 only).
 use tessera_kernels::{iterated_fma, mma_rate, vec_add, vec_add_vec4};
 
 use crate::algo::MATMUL_KERNELS;
@@ -11,6 +13,8 @@ pub struct Entry {
     pub threads: u32,
     /// The launch bound (`.maxntid threads` + `.minnctapersm`), 0 for none.
     pub min_blocks_per_sm: u32,
+    /// In the `sm_90a` module (Hopper-only instructions) rather than the `sm_90` one.
+    pub sm90a: bool,
 }
 
 /// The kernels other than matmul: entry name and threads per block.
@@ -26,9 +30,13 @@ const OTHER_KERNELS: [(&str, u32); 7] = [
 
 /// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others.
 pub fn entries() -> Vec<Entry> {
-    let matmul =
-        MATMUL_KERNELS.iter().map(|k| Entry { name: k.entry, threads: k.config.threads(), min_blocks_per_sm: k.config.min_blocks_per_sm });
-    let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0 });
+    let matmul = MATMUL_KERNELS.iter().map(|k| Entry {
+        name: k.entry,
+        threads: k.config.threads(),
+        min_blocks_per_sm: k.config.min_blocks_per_sm,
+        sm90a: k.config.sm90a,
+    });
+    let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, sm90a: false });
     matmul.chain(other).collect()
 }
 
@@ -61,4 +69,10 @@ mod tests {
         assert!(text.contains("matmul_dbuf_64x64x16 128 4\n"), "{text}");
         assert!(!text.contains("matmul_naive"), "{text}");
     }
+}
+
+/// The entry names of one module (`sm90a`: the `sm_90a` one), one per line: the list ptx-link.sh
+/// keeps when it links that module (`host/build.rs` writes it).
+pub fn module_entries(sm90a: bool) -> String {
+    entries().iter().filter(|e| e.sm90a == sm90a).map(|e| format!("{}\n", e.name)).collect()
 }

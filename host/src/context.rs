@@ -6,7 +6,7 @@ use cudarc::driver::{sys, CudaContext, CudaFunction, CudaStream};
 use cudarc::nvrtc::Ptx;
 
 use crate::error::{Error, Result};
-use crate::module::{kernel_names, PTX};
+use crate::module::{kernel_names, PTX, PTX_SM90A};
 
 /// What the driver reports about the device.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,18 +91,26 @@ impl Gpu {
         let ctx = if primary { CudaContext::new(ordinal) } else { CudaContext::new_non_primary(ordinal, 0) }
             .map_err(Error::driver("creating the context", 0))?;
         let stream = ctx.default_stream();
-        let module = ctx.load_module(Ptx::from_src(PTX)).map_err(Error::driver("loading the PTX module", 0))?;
         // Kernels may use more than the 48 KiB of dynamic shared memory a launch gets by default (the
         // 3-stage pipelines of k09): opt every kernel in to the device's per-block maximum.
         let max_shared = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .map_err(Error::driver("reading the shared-memory limit", 0))?;
+        // The sm_90a module (Hopper-only instructions) loads on compute capability 9.0 only; elsewhere
+        // its kernels are absent and launching one is `Error::UnsupportedDevice`.
+        let hopper = ctx.compute_capability().map_err(Error::driver("reading the compute capability", 0))? == (9, 0);
         let mut kernels = HashMap::new();
-        for name in kernel_names() {
-            let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
-            f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max_shared)
-                .map_err(Error::driver("raising a kernel's shared-memory limit", 0))?;
-            kernels.insert(name, f);
+        for (ptx, sm90a) in [(PTX, false), (PTX_SM90A, true)] {
+            if sm90a && !hopper {
+                continue;
+            }
+            let module = ctx.load_module(Ptx::from_src(ptx)).map_err(Error::driver("loading the PTX module", 0))?;
+            for name in kernel_names(sm90a) {
+                let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max_shared)
+                    .map_err(Error::driver("raising a kernel's shared-memory limit", 0))?;
+                kernels.insert(name, f);
+            }
         }
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -184,10 +192,7 @@ impl Gpu {
     /// fault can name it. Errors if this `Gpu` is poisoned.
     pub(crate) fn kernel(&self, name: &'static str) -> Result<&CudaFunction> {
         self.check_usable()?;
-        let f = self.kernels.get(name).ok_or(Error::Driver {
-            during: "looking up a kernel",
-            source: cudarc::driver::DriverError(sys::CUresult::CUDA_ERROR_NOT_FOUND),
-        })?;
+        let f = self.kernels.get(name).ok_or(Error::UnsupportedDevice { kernel: name, needs: "compute capability 9.0 (sm_90a)" })?;
         if let Ok(mut k) = self.last_kernel.lock() {
             *k = name;
         }

@@ -37,6 +37,10 @@ pub enum Error {
     /// A buffer belongs to another CUDA context than the one asked to use it.
     #[error("buffer from another CUDA context passed to {op}")]
     WrongContext { op: &'static str },
+    /// The kernel needs a GPU feature this device lacks (the `wgmma` kernels: Hopper, compute
+    /// capability 9.0). Nothing was launched.
+    #[error("{kernel} needs {needs}, which this GPU does not have")]
+    UnsupportedDevice { kernel: &'static str, needs: &'static str },
     /// The device has not enough free memory for an allocation.
     #[error("out of GPU memory allocating {bytes} bytes")]
     OutOfMemory { bytes: usize },

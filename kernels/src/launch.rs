@@ -23,12 +23,15 @@ pub struct TileConfig {
     /// Blocks along `gridDim.z` each take a slice of K and add their partial tile into `C`, which the
     /// host zeroes first.
     pub split_k: bool,
+    /// The kernel uses sm_90a-only instructions (`wgmma`): it lives in the second PTX module, which
+    /// loads only on compute capability 9.0.
+    pub sm90a: bool,
 }
 
 impl TileConfig {
     /// A 1-D block of `threads` threads, no launch bound, no K split.
     pub const fn new(bm: u32, bn: u32, bk: u32, threads: u32, shared_bytes: u32) -> Self {
-        Self { bm, bn, bk, block: (threads, 1), shared_bytes, min_blocks_per_sm: 0, split_k: false }
+        Self { bm, bn, bk, block: (threads, 1), shared_bytes, min_blocks_per_sm: 0, split_k: false, sm90a: false }
     }
 
     /// The same tile with a 2-D block of `x × y` threads.
@@ -44,6 +47,11 @@ impl TileConfig {
     /// The same tile, split along K over `gridDim.z`.
     pub const fn split_k(self) -> Self {
         Self { split_k: true, ..self }
+    }
+
+    /// The same kernel, marked as needing sm_90a (see the `sm90a` field).
+    pub const fn sm90a(self) -> Self {
+        Self { sm90a: true, ..self }
     }
 
     /// Threads per block.

@@ -138,6 +138,105 @@ pub unsafe fn copy16_zfill<T: Copy + Default>(dst: View<T>, di: usize, src: View
     }
 }
 
+/// An element of this block's shared memory as `cp.async` addresses it. On the GPU the 32-bit
+/// shared-window address, converted from the generic pointer once ([`SharedPtr::new`]) and then moved
+/// with integer adds, so a copy's destination is one register plus an immediate (a generic pointer
+/// costs a 64-bit address computation and a conversion per copy). On the host the view and index it
+/// stands for, so the host build checks every copy as [`copy16_zfill`] does.
+#[derive(Clone, Copy)]
+pub struct SharedPtr<T> {
+    #[cfg(target_arch = "nvptx64")]
+    addr: u32,
+    #[cfg(target_arch = "nvptx64")]
+    elem: core::marker::PhantomData<T>,
+    #[cfg(not(target_arch = "nvptx64"))]
+    view: View<T>,
+    #[cfg(not(target_arch = "nvptx64"))]
+    index: usize,
+}
+
+impl<T: Copy + Default> SharedPtr<T> {
+    /// Element `i` of `view`.
+    ///
+    /// # Safety
+    /// `view` is a view of this block's shared memory and `i ≤ view.len()`.
+    #[inline(always)]
+    pub unsafe fn new(view: View<T>, i: usize) -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let addr: u32;
+            // SAFETY: a generic pointer into shared memory (the caller's contract) has a shared-window
+            // address, which fits 32 bits (shared memory is at most 228 KiB).
+            unsafe {
+                let p = view.ptr(i) as u64;
+                core::arch::asm!(
+                    "{{ .reg .u64 sa; cvta.to.shared.u64 sa, {p}; cvt.u32.u64 {a}, sa; }}",
+                    p = in(reg64) p,
+                    a = out(reg32) addr,
+                    options(pure, nomem, nostack, preserves_flags)
+                );
+            }
+            Self { addr, elem: core::marker::PhantomData }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        Self { view, index: i }
+    }
+
+    /// The shared-window byte address (host: the byte offset from the block's shared base), for the
+    /// descriptors and swizzles that work on addresses.
+    #[inline(always)]
+    pub fn addr(self) -> u32 {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            self.addr
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        // SAFETY: `index ≤ len` (`new`'s contract); only the address is formed.
+        unsafe {
+            (self.view.ptr(0).add(self.index) as usize - super::shared::dynamic::<u8>() as usize) as u32
+        }
+    }
+
+    /// The element `n` places further on.
+    #[inline(always)]
+    pub fn offset(self, n: u32) -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            Self { addr: self.addr + n * core::mem::size_of::<T>() as u32, elem: core::marker::PhantomData }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        Self { view: self.view, index: self.index + n as usize }
+    }
+}
+
+/// [`copy16_zfill`] to a destination given as a [`SharedPtr`].
+///
+/// # Safety
+/// As [`copy16_zfill`], for the 16 bytes at `dst`.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub unsafe fn copy16_zfill_at<T: Copy + Default>(dst: SharedPtr<T>, src: View<T>, si: usize, valid: bool) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: addresses in range by the caller's contract; `dst.addr` is a shared-window address, which
+    // `cp.async` takes in a 32-bit register; the generic source address converts as in `copy16`.
+    unsafe {
+        let s = src.ptr(si) as u64;
+        let bytes: u32 = if valid { 16 } else { 0 };
+        core::arch::asm!(
+            "{{ .reg .u64 ga; cvta.to.global.u64 ga, {s}; cp.async.cg.shared.global [{d}], [ga], 16, {n}; }}",
+            d = in(reg32) dst.addr,
+            s = in(reg64) s,
+            n = in(reg32) bytes,
+            options(nostack, preserves_flags)
+        );
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded contract; the host views check every access.
+    unsafe {
+        copy16_zfill(dst.view, dst.index, src, si, valid)
+    }
+}
+
 /// `cp.async.commit_group`: closes the copies this thread issued since the last commit into a group.
 #[inline(always)]
 pub fn commit() {

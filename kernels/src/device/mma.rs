@@ -330,6 +330,12 @@ pub unsafe fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4
     host_impl::mma("mma.m16n8k16.f32.f16.f16.f32", host_impl::Operands::F16, a, b, c)
 }
 
+/// The exact value of an IEEE binary16 bit pattern (host builds: the emulated tensor cores' FP16 inputs).
+#[cfg(not(target_arch = "nvptx64"))]
+pub(crate) fn f16_bits_to_f64(h: u16) -> f64 {
+    host_impl::f16_to_f64(h)
+}
+
 /// The host side of the warp-collectives: fragment layouts (the PTX ISA's, as in the module docs).
 #[cfg(not(target_arch = "nvptx64"))]
 mod host_impl {
@@ -367,7 +373,7 @@ mod host_impl {
     }
 
     /// An IEEE binary16 bit pattern's exact value.
-    fn f16_to_f64(h: u16) -> f64 {
+    pub(crate) fn f16_to_f64(h: u16) -> f64 {
         let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
         let (exp, man) = ((h >> 10) & 0x1f, (h & 0x3ff) as f64);
         match exp {

@@ -6,7 +6,8 @@
 //! - [`math`]: fused multiply-add;
 //! - [`async_copy`]: `cp.async` global → shared copies (sm_80+), each PTX instruction one wrapper;
 //! - [`mma`]: tensor-core `mma.sync` (TF32, BF16, FP16 with f32 accumulation), `ldmatrix` and the
-//!   TF32 rounding, warp-collective wrappers of one PTX instruction each.
+//!   TF32 rounding, warp-collective wrappers of one PTX instruction each;
+//! - [`wgmma`]: Hopper's warpgroup MMA from shared-memory descriptors (sm_90a), its fences and groups.
 //!
 //! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
 //! barriers, `.shared` memory) and a host implementation that reads the context a CPU executor
@@ -21,3 +22,4 @@ pub mod mma;
 pub mod shared;
 pub mod thread;
 pub mod unroll;
+pub mod wgmma;

@@ -30,3 +30,5 @@ mma_entry!(matmul_mma_pipe_tf32_128x128, MMA_PIPE_TF32_128X128, Tf32, f32, 128 x
     "Kernel 13 in TF32 on `f32` inputs, `f32` output: 128×128×32 block tile, 8 warps of 64×32, 3 stages \
      (96 KiB), launch bound 2 blocks per SM (≤ 128 registers: 16 warps per SM). (64×64 warp tiles spill \
      or run slower in TF32: its fragments are twice the bytes per FLOP of BF16's.)");
+mma_entry!(matmul_mma_pipe_tf32_w64, MMA_PIPE_TF32_W64, Tf32, f32, 128 x 128 x 32, warps 2 x 2, stages 3, swizzle true,
+    "CANDIDATE: TF32 rounded, 64x64 warps.");

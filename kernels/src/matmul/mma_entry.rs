@@ -15,7 +15,14 @@ macro_rules! mma_entry {
             $bn,
             $bk,
             32 * $wm * $wn,
-            super::mma_tile::shared_bytes($bm, $bn, $bk, $s, core::mem::size_of::<$elem>() as u32),
+            super::mma_tile::shared_bytes(
+                $bm,
+                $bn,
+                $bk,
+                $s,
+                core::mem::size_of::<$elem>() as u32,
+                <super::mma_ops::$kind as super::mma_ops::MmaKind>::B_PAD,
+            ),
         )
         .min_blocks_per_sm($mb);
 

@@ -29,6 +29,8 @@ pub trait MmaKind {
     const K: u32;
     /// Elements per 16-byte chunk (8 or 4).
     const PER_CHUNK: u32;
+    /// Padding elements at the end of each row of a shared `B` tile (a multiple of `PER_CHUNK`).
+    const B_PAD: u32;
 
     /// `D = A·B + C` on one 16×8×K tile.
     ///
@@ -109,7 +111,8 @@ pub fn offset(r: u32, c: u32, e: u32, chunks: u32, per_chunk: u32, s: u32) -> us
 pub struct Bf16;
 /// FP16: `mma.sync.m16n8k16.row.col.f32.f16.f16.f32`.
 pub struct F16;
-/// TF32 on `f32` data: `mma.sync.m16n8k8.row.col.f32.tf32.tf32.f32`, inputs rounded to nearest.
+/// TF32 on `f32` data: `mma.sync.m16n8k8.row.col.f32.tf32.tf32.f32`, inputs rounded to nearest as
+/// the fragments are formed ([`tf32_rna_bits`]), as cuBLAS's TF32 mode does (measured: docs/ladder).
 pub struct Tf32;
 
 /// Element `(r, c)` of a row-major `rows × cols` matrix, or zero outside it.
@@ -133,6 +136,7 @@ macro_rules! half_kind {
             const ZERO: u16 = 0;
             const K: u32 = 16;
             const PER_CHUNK: u32 = 8;
+            const B_PAD: u32 = 0;
 
             #[inline(always)]
             unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
@@ -209,6 +213,8 @@ impl MmaKind for Tf32 {
     const ZERO: f32 = 0.0;
     const K: u32 = 8;
     const PER_CHUNK: u32 = 4;
+    // 8 floats: K-rows t = 0..4 (one B load of the warp) start 8 banks apart.
+    const B_PAD: u32 = 8;
 
     #[inline(always)]
     unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
@@ -233,9 +239,10 @@ impl MmaKind for Tf32 {
     }
 
     #[inline(always)]
-    fn swizzle_b(k: u32) -> u32 {
-        // Lanes read k = t (0..4) at chunks n0/4 + {0, 1}: XOR with 2t keeps the 32 words in 32 banks.
-        (k % 4) * 2
+    fn swizzle_b(_k: u32) -> u32 {
+        // No swizzle: the row padding (`B_PAD`) keeps a warp's four K-rows in distinct banks, and
+        // lanes address their loads at constant offsets from one base.
+        0
     }
 
     #[inline(always)]
@@ -253,13 +260,15 @@ impl MmaKind for Tf32 {
 
     #[inline(always)]
     unsafe fn b_frags_shared(tile: View<f32>, cb: u32, kk: u32, n0: u32, lane: u32, swizzle: bool) -> [[u32; 2]; 4] {
-        // Tile j's column g is physical column n0 + 4g + j (see `column`): the lane's elements of the
-        // four tiles at row k are the 16-byte chunk n0/4 + g of that row, one 128-bit load.
+        // Rows are padded (`B_PAD`), not swizzled: a warp's loads from 4 K-rows fall in distinct banks.
+        let _ = swizzle;
         let (g, t) = (lane / 4, lane % 4);
+        // Tile j's column l is physical column 4l + j (see `column`): the lane's elements of the
+        // four tiles at row k are one 16-byte chunk, one 128-bit load; the rounding adds write
+        // each into the register pair its `mma` takes.
         let row = |kr: u32| {
-            let s = if swizzle { Self::swizzle_b(kr) } else { 0 };
             // SAFETY: inside the tile by the caller's contract; chunks are 16-byte aligned.
-            unsafe { tile.get4(offset(kr, n0 / 4 + g, 0, cb, 4, s)) }.0
+            unsafe { tile.get4(((kr * cb + n0 / 4 + g) * 4) as usize) }.0
         };
         let (lo, hi) = (row(kk + t), row(kk + t + 4));
         core::array::from_fn(|j| [tf32_rna_bits(lo[j]), tf32_rna_bits(hi[j])])

@@ -2,12 +2,19 @@
 //! `ldmatrix` fragments, a warp grid of `mma.sync` tiles, and an `S`-stage `cp.async` pipeline
 //! (`S = 1`: load, wait, compute — kernel 12; `S ≥ 3` with the XOR swizzle — kernel 13).
 use super::mma_ops::{at, offset, swizzle_a, MmaKind};
-use crate::device::{async_copy, mem::View, mma, shared::SharedTiles, thread};
+use crate::device::async_copy::{self, SharedPtr};
+use crate::device::{mem::View, mma, shared::SharedTiles, thread};
 
 /// Dynamic shared memory, in bytes, of `stages` stages of an `A` tile `[bm][bk]` and a `B` tile
-/// `[bk][bn]` of `elem_bytes`-byte elements.
-pub const fn shared_bytes(bm: u32, bn: u32, bk: u32, stages: u32, elem_bytes: u32) -> u32 {
-    stages * (bm * bk + bk * bn) * elem_bytes
+/// `[bk][bn + b_pad]` of `elem_bytes`-byte elements (`b_pad`: [`MmaKind::B_PAD`]).
+pub const fn shared_bytes(bm: u32, bn: u32, bk: u32, stages: u32, elem_bytes: u32, b_pad: u32) -> u32 {
+    stages * (bm * bk + bk * (bn + b_pad)) * elem_bytes
+}
+
+/// 16-byte chunks per row of a `BN`-wide `B` tile in shared memory, padding included.
+#[inline(always)]
+const fn b_pitch<O: MmaKind, const BN: u32>() -> u32 {
+    (BN + O::B_PAD) / O::PER_CHUNK
 }
 
 /// One thread's share of the tile copies: with `NT` threads and `ca` (`cb`) 16-byte chunks per row of
@@ -30,20 +37,20 @@ impl Copies {
         Copies { a_row: tid / ca, a_col: tid % ca, b_row: tid / cb, b_col: tid % cb }
     }
 
-    /// Issues K-tile `k0 / BK`'s 16-byte `cp.async` copies into `sa`, `sb` (zero-filled outside the
-    /// matrix) and commits them as one group.
+    /// Issues K-tile `k0 / BK`'s 16-byte `cp.async` copies into the tiles starting at `sa`, `sb`
+    /// (zero-filled outside the matrix) and commits them as one group.
     ///
     /// # Safety
     /// As [`mma_gemm`], with `k % PER_CHUNK == 0` and `n % PER_CHUNK == 0` (16-byte aligned chunks;
-    /// a chunk is then entirely inside or outside the matrix); `sa`, `sb` are one stage's tiles.
+    /// a chunk is then entirely inside or outside the matrix); `sa`, `sb` start one stage's tiles.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // the views, the problem and the tile position: all scalars
     unsafe fn issue<O: MmaKind, const BK: u32, const BN: u32, const NT: u32, const LA: usize, const LB: usize, const SWIZZLE: bool>(
         self,
         a: View<O::Elem>,
         b: View<O::Elem>,
-        sa: View<O::Elem>,
-        sb: View<O::Elem>,
+        sa: SharedPtr<O::Elem>,
+        sb: SharedPtr<O::Elem>,
         m: u32,
         n: u32,
         k: u32,
@@ -60,15 +67,15 @@ impl Copies {
             let valid = row0 + r < m && ka < k;
             // SAFETY: the destination chunk is inside the stage; the source is in range when valid
             // (row < m, the chunk inside K), 0 otherwise (a legal address, nothing read).
-            unsafe { async_copy::copy16_zfill(sa, dst, a, if valid { ((row0 + r) * k + ka) as usize } else { 0 }, valid) };
+            unsafe { async_copy::copy16_zfill_at(sa.offset(dst as u32), a, if valid { ((row0 + r) * k + ka) as usize } else { 0 }, valid) };
         }
         let cn = col0 + self.b_col * pc;
         for i in 0..LB as u32 {
             let kr = self.b_row + i * (NT / cb);
-            let dst = offset(kr, self.b_col, 0, cb, pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
+            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
             let valid = k0 + kr < k && cn < n;
             // SAFETY: as for A (row k0 + kr < k, the chunk inside N).
-            unsafe { async_copy::copy16_zfill(sb, dst, b, if valid { ((k0 + kr) * n + cn) as usize } else { 0 }, valid) };
+            unsafe { async_copy::copy16_zfill_at(sb.offset(dst as u32), b, if valid { ((k0 + kr) * n + cn) as usize } else { 0 }, valid) };
         }
         async_copy::commit();
     }
@@ -108,7 +115,7 @@ unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32
     for i in 0..(BK * BN / pc) / NT {
         let idx = tid + i * NT;
         let (kr, cc) = (idx / cb, idx % cb);
-        let dst = offset(kr, cc, 0, cb, pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
+        let dst = offset(kr, cc, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
         for e in 0..pc {
             // SAFETY: as for A.
             unsafe { sb.set(dst + e as usize, at(b, k, n, k0 + kr, col0 + cc * pc + e, O::ZERO)) };
@@ -145,9 +152,9 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
     lane: u32,
     acc: &mut [[[f32; 4]; NI]; MI],
 ) {
-    let (ca, cb) = (BK / O::PER_CHUNK, BN / O::PER_CHUNK);
+    let (ca, cb) = (BK / O::PER_CHUNK, b_pitch::<O, BN>());
     // SAFETY: forwarded contract.
-    let (sa, sb) = unsafe { stage::<O::Elem>(smem, s, stage_len, (BM * BK) as usize, (BK * BN) as usize) };
+    let (sa, sb) = unsafe { stage::<O::Elem>(smem, s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize) };
     let mut kk = 0;
     while kk < BK {
         // SAFETY: wr + 16·MI ≤ BM, wc + 8·NI ≤ BN, kk + K ≤ BK (caller's contract and the loop bound).
@@ -223,9 +230,11 @@ pub unsafe fn mma_gemm<
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) =
         unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
-    let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * BN) as usize);
+    let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * (BN + O::B_PAD)) as usize);
     // SAFETY: the launch provides S stages of (BM·BK + BK·BN) elements.
     let smem = unsafe { SharedTiles::<O::Elem>::new().tile(S as usize * stage_len) };
+    // SAFETY: `smem` is this block's shared memory.
+    let smem_ptr = unsafe { SharedPtr::new(smem, 0) };
     let (warp, lane) = (thread::thread_idx_x() / 32, mma::lane_id());
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
@@ -238,10 +247,12 @@ pub unsafe fn mma_gemm<
         ($s:expr, $kt:expr) => {
             // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when aligned.
             unsafe {
-                let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * BN) as usize);
                 if aligned {
+                    let sa = smem_ptr.offset($s * stage_len as u32);
+                    let sb = sa.offset(BM * BK);
                     copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt * BK)
                 } else {
+                    let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize);
                     load_unaligned::<O, BM, BN, BK, NT, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt)
                 }
             }
