@@ -144,10 +144,14 @@ matmul_catalogue! {
     MmaPipeF16x128 = k13_mma_pipeline::matmul_mma_pipe_f16_128x128, "mma-pipe-f16-128x128", Fp16, k13_mma_pipeline::MMA_PIPE_F16_128X128;
     /// `k13_mma_pipeline` in TF32, 128×128 tile, 8 warps of 64×32, 3 stages.
     MmaPipeTf32 = k13_mma_pipeline::matmul_mma_pipe_tf32_128x128, "mma-pipe-tf32-128x128", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_128X128;
-    /// Kernel 14: `wgmma` on BF16 inputs (sm_90a), 128×128×64, 4 `cp.async` stages.
-    WgmmaBf16 = k14_wgmma::matmul_wgmma_bf16, "wgmma-bf16", Bf16, k14_wgmma::CONFIG;
-    /// Kernel 14: `wgmma` on FP16 inputs (sm_90a), 128×128×64, 4 `cp.async` stages.
-    WgmmaF16 = k14_wgmma::matmul_wgmma_f16, "wgmma-f16", Fp16, k14_wgmma::CONFIG;
+    /// Kernel 14: `wgmma` on BF16 inputs (sm_90a), 128×256×64, 4 `cp.async` stages.
+    WgmmaBf16 = k14_wgmma::matmul_wgmma_bf16_128x256, "wgmma-bf16-128x256", Bf16, k14_wgmma::WGMMA_BF16_128X256;
+    /// Kernel 14: `wgmma` on FP16 inputs (sm_90a), 128×256×64, 4 `cp.async` stages.
+    WgmmaF16 = k14_wgmma::matmul_wgmma_f16_128x256, "wgmma-f16-128x256", Fp16, k14_wgmma::WGMMA_F16_128X256;
+    /// Kernel 14: `wgmma` on BF16 inputs (sm_90a), 128×128×64, 3 stages, 2 blocks per SM.
+    WgmmaBf16Narrow = k14_wgmma::matmul_wgmma_bf16_128x128, "wgmma-bf16-128x128", Bf16, k14_wgmma::WGMMA_BF16_128X128;
+    /// Kernel 14: `wgmma` on FP16 inputs (sm_90a), 128×128×64, 3 stages, 2 blocks per SM.
+    WgmmaF16Narrow = k14_wgmma::matmul_wgmma_f16_128x128, "wgmma-f16-128x128", Fp16, k14_wgmma::WGMMA_F16_128X128;
     /// CANDIDATE: kernel 13 in TF32 (rounded), 4 warps of 64x64, no launch bound.
     MmaPipeTf32W64 = k13_mma_pipeline::matmul_mma_pipe_tf32_w64, "mma-pipe-tf32-w64", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_W64;
 }

@@ -42,8 +42,8 @@ pub const fn descriptor_sw128(addr: u32, lbo: u32, sbo: u32) -> u64 {
     (((addr & 0x3_FFFF) >> 4) as u64) | ((((lbo >> 4) & 0x3FFF) as u64) << 16) | ((((sbo >> 4) & 0x3FFF) as u64) << 32) | (1u64 << 62)
 }
 
-/// `(row, column)` of accumulator `i` (0..64) of thread `tid` (0..128 within its warpgroup) in the
-/// 64×128 result of [`mma_m64n128k16_bf16`].
+/// `(row, column)` of accumulator `i` of thread `tid` (0..128 within its warpgroup) in the 64×N result
+/// of a `wgmma` (`i < N / 2`).
 #[inline(always)]
 pub const fn acc_position(tid: u32, i: u32) -> (u32, u32) {
     let (warp, lane) = (tid / 32, tid % 32);
@@ -203,13 +203,21 @@ pub unsafe fn mma_m64n128k16_bf16(acc: &mut [f32; 64], a: u64, b: u64, accumulat
     }
 }
 
-/// `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`: as [`mma_m64n128k16_bf16`] on FP16 inputs.
+/// Host implementation of [`mma_m64n128k16_bf16`]: this thread's results, each an `f64` sum of exact products
+/// read through the descriptors (with the swizzle), rounded once to `f32`.
 ///
 /// # Safety
-/// Warpgroup-collective: the 128 threads of an aligned warpgroup (warps `4w .. 4w + 4`) call it
-/// together, converged, after [`fence`]; `a` and `b` describe [`SW128_ATOM_BYTES`]-aligned
-/// 128-byte-swizzled tiles inside this block's shared memory, written before a
-/// [`fence_proxy_async`] and a barrier. `acc` may not be read before [`wait_group`] covers it.
+/// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
+#[cfg(not(target_arch = "nvptx64"))]
+pub unsafe fn mma_m64n128k16_bf16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
+    host_impl::mma(acc, a, b, accumulate, host_impl::bf16)
+}
+
+/// `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`: `acc += A·B` (`acc = A·B` when
+/// `!accumulate`) on a 64×128×16 tile; see [`mma_m64n128k16_bf16`].
+///
+/// # Safety
+/// As [`mma_m64n128k16_bf16`].
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
@@ -292,22 +300,335 @@ pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate
     }
 }
 
-/// Host implementation of [`mma_m64n128k16_bf16`]: this thread's 64 results, each an `f64` sum of
-/// exact bf16 products read through the descriptors (with the swizzle), rounded once to `f32`.
+/// Host implementation of [`mma_m64n128k16_f16`]: this thread's results, each an `f64` sum of exact products
+/// read through the descriptors (with the swizzle), rounded once to `f32`.
 ///
 /// # Safety
 /// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
 #[cfg(not(target_arch = "nvptx64"))]
-pub unsafe fn mma_m64n128k16_bf16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, |bits| f32::from_bits((bits as u32) << 16) as f64)
+pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
+    host_impl::mma(acc, a, b, accumulate, super::mma::f16_bits_to_f64)
 }
 
-/// Host implementation of [`mma_m64n128k16_f16`] (see [`mma_m64n128k16_bf16`]'s).
+/// `wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`: `acc += A·B` (`acc = A·B` when
+/// `!accumulate`) on a 64×256×16 tile; see [`mma_m64n128k16_bf16`].
 ///
 /// # Safety
-/// As the GPU version.
+/// As [`mma_m64n128k16_bf16`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn mma_m64n256k16_bf16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
+    let scale_d = accumulate as u32;
+    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
+    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
+            "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a}, {b}, p, 1, 1, 0, 1; }}",
+            d0 = inout(reg32) acc[0],
+            d1 = inout(reg32) acc[1],
+            d2 = inout(reg32) acc[2],
+            d3 = inout(reg32) acc[3],
+            d4 = inout(reg32) acc[4],
+            d5 = inout(reg32) acc[5],
+            d6 = inout(reg32) acc[6],
+            d7 = inout(reg32) acc[7],
+            d8 = inout(reg32) acc[8],
+            d9 = inout(reg32) acc[9],
+            d10 = inout(reg32) acc[10],
+            d11 = inout(reg32) acc[11],
+            d12 = inout(reg32) acc[12],
+            d13 = inout(reg32) acc[13],
+            d14 = inout(reg32) acc[14],
+            d15 = inout(reg32) acc[15],
+            d16 = inout(reg32) acc[16],
+            d17 = inout(reg32) acc[17],
+            d18 = inout(reg32) acc[18],
+            d19 = inout(reg32) acc[19],
+            d20 = inout(reg32) acc[20],
+            d21 = inout(reg32) acc[21],
+            d22 = inout(reg32) acc[22],
+            d23 = inout(reg32) acc[23],
+            d24 = inout(reg32) acc[24],
+            d25 = inout(reg32) acc[25],
+            d26 = inout(reg32) acc[26],
+            d27 = inout(reg32) acc[27],
+            d28 = inout(reg32) acc[28],
+            d29 = inout(reg32) acc[29],
+            d30 = inout(reg32) acc[30],
+            d31 = inout(reg32) acc[31],
+            d32 = inout(reg32) acc[32],
+            d33 = inout(reg32) acc[33],
+            d34 = inout(reg32) acc[34],
+            d35 = inout(reg32) acc[35],
+            d36 = inout(reg32) acc[36],
+            d37 = inout(reg32) acc[37],
+            d38 = inout(reg32) acc[38],
+            d39 = inout(reg32) acc[39],
+            d40 = inout(reg32) acc[40],
+            d41 = inout(reg32) acc[41],
+            d42 = inout(reg32) acc[42],
+            d43 = inout(reg32) acc[43],
+            d44 = inout(reg32) acc[44],
+            d45 = inout(reg32) acc[45],
+            d46 = inout(reg32) acc[46],
+            d47 = inout(reg32) acc[47],
+            d48 = inout(reg32) acc[48],
+            d49 = inout(reg32) acc[49],
+            d50 = inout(reg32) acc[50],
+            d51 = inout(reg32) acc[51],
+            d52 = inout(reg32) acc[52],
+            d53 = inout(reg32) acc[53],
+            d54 = inout(reg32) acc[54],
+            d55 = inout(reg32) acc[55],
+            d56 = inout(reg32) acc[56],
+            d57 = inout(reg32) acc[57],
+            d58 = inout(reg32) acc[58],
+            d59 = inout(reg32) acc[59],
+            d60 = inout(reg32) acc[60],
+            d61 = inout(reg32) acc[61],
+            d62 = inout(reg32) acc[62],
+            d63 = inout(reg32) acc[63],
+            d64 = inout(reg32) acc[64],
+            d65 = inout(reg32) acc[65],
+            d66 = inout(reg32) acc[66],
+            d67 = inout(reg32) acc[67],
+            d68 = inout(reg32) acc[68],
+            d69 = inout(reg32) acc[69],
+            d70 = inout(reg32) acc[70],
+            d71 = inout(reg32) acc[71],
+            d72 = inout(reg32) acc[72],
+            d73 = inout(reg32) acc[73],
+            d74 = inout(reg32) acc[74],
+            d75 = inout(reg32) acc[75],
+            d76 = inout(reg32) acc[76],
+            d77 = inout(reg32) acc[77],
+            d78 = inout(reg32) acc[78],
+            d79 = inout(reg32) acc[79],
+            d80 = inout(reg32) acc[80],
+            d81 = inout(reg32) acc[81],
+            d82 = inout(reg32) acc[82],
+            d83 = inout(reg32) acc[83],
+            d84 = inout(reg32) acc[84],
+            d85 = inout(reg32) acc[85],
+            d86 = inout(reg32) acc[86],
+            d87 = inout(reg32) acc[87],
+            d88 = inout(reg32) acc[88],
+            d89 = inout(reg32) acc[89],
+            d90 = inout(reg32) acc[90],
+            d91 = inout(reg32) acc[91],
+            d92 = inout(reg32) acc[92],
+            d93 = inout(reg32) acc[93],
+            d94 = inout(reg32) acc[94],
+            d95 = inout(reg32) acc[95],
+            d96 = inout(reg32) acc[96],
+            d97 = inout(reg32) acc[97],
+            d98 = inout(reg32) acc[98],
+            d99 = inout(reg32) acc[99],
+            d100 = inout(reg32) acc[100],
+            d101 = inout(reg32) acc[101],
+            d102 = inout(reg32) acc[102],
+            d103 = inout(reg32) acc[103],
+            d104 = inout(reg32) acc[104],
+            d105 = inout(reg32) acc[105],
+            d106 = inout(reg32) acc[106],
+            d107 = inout(reg32) acc[107],
+            d108 = inout(reg32) acc[108],
+            d109 = inout(reg32) acc[109],
+            d110 = inout(reg32) acc[110],
+            d111 = inout(reg32) acc[111],
+            d112 = inout(reg32) acc[112],
+            d113 = inout(reg32) acc[113],
+            d114 = inout(reg32) acc[114],
+            d115 = inout(reg32) acc[115],
+            d116 = inout(reg32) acc[116],
+            d117 = inout(reg32) acc[117],
+            d118 = inout(reg32) acc[118],
+            d119 = inout(reg32) acc[119],
+            d120 = inout(reg32) acc[120],
+            d121 = inout(reg32) acc[121],
+            d122 = inout(reg32) acc[122],
+            d123 = inout(reg32) acc[123],
+            d124 = inout(reg32) acc[124],
+            d125 = inout(reg32) acc[125],
+            d126 = inout(reg32) acc[126],
+            d127 = inout(reg32) acc[127],
+            a = in(reg64) a,
+            b = in(reg64) b,
+            scale_d = in(reg32) scale_d,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host implementation of [`mma_m64n256k16_bf16`]: this thread's results, each an `f64` sum of exact products
+/// read through the descriptors (with the swizzle), rounded once to `f32`.
+///
+/// # Safety
+/// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
 #[cfg(not(target_arch = "nvptx64"))]
-pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
+pub unsafe fn mma_m64n256k16_bf16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
+    host_impl::mma(acc, a, b, accumulate, host_impl::bf16)
+}
+
+/// `wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16`: `acc += A·B` (`acc = A·B` when
+/// `!accumulate`) on a 64×256×16 tile; see [`mma_m64n128k16_bf16`].
+///
+/// # Safety
+/// As [`mma_m64n128k16_bf16`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn mma_m64n256k16_f16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
+    let scale_d = accumulate as u32;
+    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
+    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
+            "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a}, {b}, p, 1, 1, 0, 1; }}",
+            d0 = inout(reg32) acc[0],
+            d1 = inout(reg32) acc[1],
+            d2 = inout(reg32) acc[2],
+            d3 = inout(reg32) acc[3],
+            d4 = inout(reg32) acc[4],
+            d5 = inout(reg32) acc[5],
+            d6 = inout(reg32) acc[6],
+            d7 = inout(reg32) acc[7],
+            d8 = inout(reg32) acc[8],
+            d9 = inout(reg32) acc[9],
+            d10 = inout(reg32) acc[10],
+            d11 = inout(reg32) acc[11],
+            d12 = inout(reg32) acc[12],
+            d13 = inout(reg32) acc[13],
+            d14 = inout(reg32) acc[14],
+            d15 = inout(reg32) acc[15],
+            d16 = inout(reg32) acc[16],
+            d17 = inout(reg32) acc[17],
+            d18 = inout(reg32) acc[18],
+            d19 = inout(reg32) acc[19],
+            d20 = inout(reg32) acc[20],
+            d21 = inout(reg32) acc[21],
+            d22 = inout(reg32) acc[22],
+            d23 = inout(reg32) acc[23],
+            d24 = inout(reg32) acc[24],
+            d25 = inout(reg32) acc[25],
+            d26 = inout(reg32) acc[26],
+            d27 = inout(reg32) acc[27],
+            d28 = inout(reg32) acc[28],
+            d29 = inout(reg32) acc[29],
+            d30 = inout(reg32) acc[30],
+            d31 = inout(reg32) acc[31],
+            d32 = inout(reg32) acc[32],
+            d33 = inout(reg32) acc[33],
+            d34 = inout(reg32) acc[34],
+            d35 = inout(reg32) acc[35],
+            d36 = inout(reg32) acc[36],
+            d37 = inout(reg32) acc[37],
+            d38 = inout(reg32) acc[38],
+            d39 = inout(reg32) acc[39],
+            d40 = inout(reg32) acc[40],
+            d41 = inout(reg32) acc[41],
+            d42 = inout(reg32) acc[42],
+            d43 = inout(reg32) acc[43],
+            d44 = inout(reg32) acc[44],
+            d45 = inout(reg32) acc[45],
+            d46 = inout(reg32) acc[46],
+            d47 = inout(reg32) acc[47],
+            d48 = inout(reg32) acc[48],
+            d49 = inout(reg32) acc[49],
+            d50 = inout(reg32) acc[50],
+            d51 = inout(reg32) acc[51],
+            d52 = inout(reg32) acc[52],
+            d53 = inout(reg32) acc[53],
+            d54 = inout(reg32) acc[54],
+            d55 = inout(reg32) acc[55],
+            d56 = inout(reg32) acc[56],
+            d57 = inout(reg32) acc[57],
+            d58 = inout(reg32) acc[58],
+            d59 = inout(reg32) acc[59],
+            d60 = inout(reg32) acc[60],
+            d61 = inout(reg32) acc[61],
+            d62 = inout(reg32) acc[62],
+            d63 = inout(reg32) acc[63],
+            d64 = inout(reg32) acc[64],
+            d65 = inout(reg32) acc[65],
+            d66 = inout(reg32) acc[66],
+            d67 = inout(reg32) acc[67],
+            d68 = inout(reg32) acc[68],
+            d69 = inout(reg32) acc[69],
+            d70 = inout(reg32) acc[70],
+            d71 = inout(reg32) acc[71],
+            d72 = inout(reg32) acc[72],
+            d73 = inout(reg32) acc[73],
+            d74 = inout(reg32) acc[74],
+            d75 = inout(reg32) acc[75],
+            d76 = inout(reg32) acc[76],
+            d77 = inout(reg32) acc[77],
+            d78 = inout(reg32) acc[78],
+            d79 = inout(reg32) acc[79],
+            d80 = inout(reg32) acc[80],
+            d81 = inout(reg32) acc[81],
+            d82 = inout(reg32) acc[82],
+            d83 = inout(reg32) acc[83],
+            d84 = inout(reg32) acc[84],
+            d85 = inout(reg32) acc[85],
+            d86 = inout(reg32) acc[86],
+            d87 = inout(reg32) acc[87],
+            d88 = inout(reg32) acc[88],
+            d89 = inout(reg32) acc[89],
+            d90 = inout(reg32) acc[90],
+            d91 = inout(reg32) acc[91],
+            d92 = inout(reg32) acc[92],
+            d93 = inout(reg32) acc[93],
+            d94 = inout(reg32) acc[94],
+            d95 = inout(reg32) acc[95],
+            d96 = inout(reg32) acc[96],
+            d97 = inout(reg32) acc[97],
+            d98 = inout(reg32) acc[98],
+            d99 = inout(reg32) acc[99],
+            d100 = inout(reg32) acc[100],
+            d101 = inout(reg32) acc[101],
+            d102 = inout(reg32) acc[102],
+            d103 = inout(reg32) acc[103],
+            d104 = inout(reg32) acc[104],
+            d105 = inout(reg32) acc[105],
+            d106 = inout(reg32) acc[106],
+            d107 = inout(reg32) acc[107],
+            d108 = inout(reg32) acc[108],
+            d109 = inout(reg32) acc[109],
+            d110 = inout(reg32) acc[110],
+            d111 = inout(reg32) acc[111],
+            d112 = inout(reg32) acc[112],
+            d113 = inout(reg32) acc[113],
+            d114 = inout(reg32) acc[114],
+            d115 = inout(reg32) acc[115],
+            d116 = inout(reg32) acc[116],
+            d117 = inout(reg32) acc[117],
+            d118 = inout(reg32) acc[118],
+            d119 = inout(reg32) acc[119],
+            d120 = inout(reg32) acc[120],
+            d121 = inout(reg32) acc[121],
+            d122 = inout(reg32) acc[122],
+            d123 = inout(reg32) acc[123],
+            d124 = inout(reg32) acc[124],
+            d125 = inout(reg32) acc[125],
+            d126 = inout(reg32) acc[126],
+            d127 = inout(reg32) acc[127],
+            a = in(reg64) a,
+            b = in(reg64) b,
+            scale_d = in(reg32) scale_d,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host implementation of [`mma_m64n256k16_f16`]: this thread's results, each an `f64` sum of exact products
+/// read through the descriptors (with the swizzle), rounded once to `f32`.
+///
+/// # Safety
+/// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
+#[cfg(not(target_arch = "nvptx64"))]
+pub unsafe fn mma_m64n256k16_f16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
     host_impl::mma(acc, a, b, accumulate, super::mma::f16_bits_to_f64)
 }
 
@@ -342,7 +663,12 @@ mod host_impl {
         unsafe { shared::dynamic::<u8>().add(phys).cast::<u16>().read() }
     }
 
-    pub(super) fn mma(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool, value: impl Fn(u16) -> f64) {
+    /// A bf16 bit pattern's value.
+    pub(super) fn bf16(bits: u16) -> f64 {
+        f32::from_bits((bits as u32) << 16) as f64
+    }
+
+    pub(super) fn mma(acc: &mut [f32], a: u64, b: u64, accumulate: bool, value: impl Fn(u16) -> f64) {
         let ((a0, _, a_sbo), (b0, b_lbo, b_sbo)) = (decode(a), decode(b));
         // Host shared addresses are offsets from the block's shared base (see `SharedPtr`).
         let a_at = |m: u32, k: u32| value(element(a0 + (m / 8) * a_sbo + (m % 8) * 128 + 2 * k));

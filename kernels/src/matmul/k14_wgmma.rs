@@ -33,52 +33,60 @@ use crate::device::shared::SharedTiles;
 use crate::device::{thread, wgmma};
 use crate::launch::TileConfig;
 
-/// One operand type of kernel 14 (16-bit elements stored as raw bits).
-pub trait WgmmaKind {
-    /// `acc (+)= A·B` on one 64×128×16 tile (see [`wgmma::mma_m64n128k16_bf16`]).
+/// One `wgmma` shape and operand type of kernel 14: `m64nNk16` on 16-bit inputs stored as raw bits.
+pub trait WgmmaTile {
+    /// N of the instruction, which is also the block tile's width.
+    const N: u32;
+    /// This thread's accumulators (`N / 2` floats).
+    type Acc: Copy + AsRef<[f32]>;
+    /// All-zero accumulators.
+    const ZERO: Self::Acc;
+
+    /// `acc += A·B` on one 64×N×16 tile (see [`wgmma::mma_m64n128k16_bf16`]).
     ///
     /// # Safety
     /// As [`wgmma::mma_m64n128k16_bf16`].
-    unsafe fn mma(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool);
+    unsafe fn mma(acc: &mut Self::Acc, a: u64, b: u64);
 }
 
-/// BF16 inputs.
-pub struct Bf16;
-/// FP16 inputs.
-pub struct F16;
+macro_rules! wgmma_tile {
+    ($name:ident, $n:literal, $mma:path, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name;
 
-impl WgmmaKind for Bf16 {
-    #[inline(always)]
-    unsafe fn mma(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-        // SAFETY: forwarded contract.
-        unsafe { wgmma::mma_m64n128k16_bf16(acc, a, b, accumulate) }
-    }
+        impl WgmmaTile for $name {
+            const N: u32 = $n;
+            type Acc = [f32; $n / 2];
+            const ZERO: Self::Acc = [0.0; $n / 2];
+
+            #[inline(always)]
+            unsafe fn mma(acc: &mut Self::Acc, a: u64, b: u64) {
+                // SAFETY: forwarded contract.
+                unsafe { $mma(acc, a, b, true) }
+            }
+        }
+    };
 }
 
-impl WgmmaKind for F16 {
-    #[inline(always)]
-    unsafe fn mma(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-        // SAFETY: forwarded contract.
-        unsafe { wgmma::mma_m64n128k16_f16(acc, a, b, accumulate) }
-    }
-}
+wgmma_tile!(Bf16N128, 128, wgmma::mma_m64n128k16_bf16, "BF16, `m64n128k16`.");
+wgmma_tile!(F16N128, 128, wgmma::mma_m64n128k16_f16, "FP16, `m64n128k16`.");
+wgmma_tile!(Bf16N256, 256, wgmma::mma_m64n256k16_bf16, "BF16, `m64n256k16`.");
+wgmma_tile!(F16N256, 256, wgmma::mma_m64n256k16_f16, "FP16, `m64n256k16`.");
 
 const BM: u32 = 128;
-const BN: u32 = 128;
 const BK: u32 = 64;
 /// Threads: two warpgroups.
 const NT: u32 = 256;
-/// Pipeline stages.
-const S: u32 = 4;
 /// Bytes of one 16-bit element.
 const ELEM: u32 = 2;
-/// Elements of one stage: A `[BM][BK]` then B `[BK][BN]`.
-const STAGE: u32 = BM * BK + BK * BN;
 /// Bytes of one 64-column block of B (`BK` rows of 128 bytes): the N-major descriptor's LBO.
 const B_BLOCK_BYTES: u32 = BK * 128;
 
-/// The launch of kernel 14: 256 threads, `S` stages plus one atom of alignment slack.
-pub const CONFIG: TileConfig = TileConfig::new(BM, BN, BK, NT, shared_bytes(BM, BN, BK, S, ELEM, 0) + wgmma::SW128_ATOM_BYTES).sm90a();
+/// The launch of a kernel-14 entry with `bn`-wide tiles and `stages` stages: 256 threads, the stages
+/// plus one atom of alignment slack, sm_90a.
+pub const fn config(bn: u32, stages: u32) -> TileConfig {
+    TileConfig::new(BM, bn, BK, NT, shared_bytes(BM, bn, BK, stages, ELEM, 0) + wgmma::SW128_ATOM_BYTES).sm90a()
+}
 
 /// Byte offset, within a stage's A tile, of 16-byte chunk `c` (0..8) of row `r`: swizzled.
 #[inline(always)]
@@ -86,24 +94,30 @@ const fn a_chunk(r: u32, c: u32) -> u32 {
     r * 128 + ((c ^ (r % 8)) * 16)
 }
 
-/// Byte offset, within a stage's B tile, of 16-byte chunk `cc` (0..16) of K-row `kr`: 64-column
-/// block `cc / 8`, swizzled within it.
+/// Byte offset, within a stage's B tile, of 16-byte chunk `cc` of K-row `kr`: 64-column block
+/// `cc / 8`, swizzled within it.
 #[inline(always)]
 const fn b_chunk(kr: u32, cc: u32) -> u32 {
     (cc / 8) * B_BLOCK_BYTES + kr * 128 + (((cc % 8) ^ (kr % 8)) * 16)
 }
 
-/// `C = A·B` for operand kind `O` (see the module documentation).
+/// `C = A·B` with `wgmma` tile `O` (block tile `128 × O::N`), `S` stages, and `DEPTH` (0 or 1)
+/// `wgmma` groups left in flight across K-steps (see the module documentation).
 ///
 /// # Safety
 /// `a` holds `m·k`, `b` `k·n` 16-bit elements, `c` `m·n` floats (products fit in `u32`); the launch has
-/// [`CONFIG`]'s 256 threads and shared bytes and a `⌈n/128⌉ × ⌈m/128⌉` grid; sm_90a.
+/// [`config`]`(O::N, S)`'s 256 threads and shared bytes and a `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
 #[inline(always)]
-pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+pub unsafe fn wgmma_gemm<O: WgmmaTile, const S: u32, const DEPTH: u32>(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+    const { assert!(DEPTH <= 1 && S >= DEPTH + 2) };
+    let bn = O::N;
+    let stage_len = BM * BK + BK * bn;
+    // Tiles issued ahead of the one computed.
+    let ahead = S - 1 - DEPTH;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) =
         unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
-    let region = (S * STAGE + wgmma::SW128_ATOM_BYTES / ELEM) as usize;
+    let region = (S * stage_len + wgmma::SW128_ATOM_BYTES / ELEM) as usize;
     // SAFETY: the launch provides `region` elements of shared memory (CONFIG).
     let smem = unsafe { SharedTiles::<u16>::new().tile(region) };
     // SAFETY: `smem` is this block's shared memory.
@@ -112,7 +126,7 @@ pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32
     let lead = ((wgmma::SW128_ATOM_BYTES - base.addr() % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES) / ELEM;
     let tiles = base.offset(lead);
     let tid = thread::thread_idx_x();
-    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
+    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * bn);
     let aligned = k.is_multiple_of(8) && n.is_multiple_of(8);
     let steps = k.div_ceil(BK);
 
@@ -120,7 +134,7 @@ pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32
     // closure call put its captured views in local memory (a 184-byte stack frame).
     macro_rules! load {
         ($s:expr, $kt:expr) => {{
-            let (sa, k0) = ($s * STAGE, $kt * BK);
+            let (sa, k0) = ($s * stage_len, $kt * BK);
             let sb = sa + BM * BK;
             for i in 0..(BM * BK / 8) / NT {
                 let q = tid + i * NT;
@@ -140,9 +154,9 @@ pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32
                     }
                 }
             }
-            for i in 0..(BK * BN / 8) / NT {
+            for i in 0..(BK * bn / 8) / NT {
                 let q = tid + i * NT;
-                let (kr, cc) = (q / 16, q % 16);
+                let (kr, cc) = (q / (bn / 8), q % (bn / 8));
                 let (gk, gc) = (k0 + kr, col0 + cc * 8);
                 let dst = sb + b_chunk(kr, cc) / ELEM;
                 if aligned {
@@ -162,8 +176,8 @@ pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32
     }
 
     let (wg, wtid) = (tid / 128, tid % 128);
-    let mut acc = [0.0f32; 64];
-    for s in 0..S - 1 {
+    let mut acc = O::ZERO;
+    for s in 0..ahead {
         if s < steps {
             load!(s, s);
         } else {
@@ -171,17 +185,21 @@ pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32
         }
     }
     for kt in 0..steps {
-        async_copy::wait_pending(S - 2);
+        // Tile kt has landed once at most `ahead - 1` younger copy groups are pending.
+        async_copy::wait_pending(ahead - 1);
         wgmma::fence_proxy_async();
         // SAFETY: reached by every thread of the block (block-uniform loop bounds).
         unsafe { thread::sync_threads() };
-        let next = kt + S - 1;
+        // The stage of tile kt + ahead was last read by step kt + ahead - S = kt - 1 - DEPTH, whose
+        // wgmmas every warpgroup has waited for (wait_group(DEPTH) at the end of step kt - 1, then
+        // the barrier above).
+        let next = kt + ahead;
         if next < steps {
             load!(next % S, next);
         } else {
             async_copy::commit();
         }
-        let stage = tiles.offset((kt % S) * STAGE).addr();
+        let stage = tiles.offset((kt % S) * stage_len).addr();
         let a_desc = wgmma::descriptor_sw128(stage + wg * 64 * 128, 16, wgmma::SW128_ATOM_BYTES);
         let b_desc = wgmma::descriptor_sw128(stage + BM * BK * ELEM, B_BLOCK_BYTES, wgmma::SW128_ATOM_BYTES);
         // SAFETY: warpgroup-uniform (every thread runs every step); the stage's tiles were written and
@@ -190,14 +208,16 @@ pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32
             wgmma::fence();
             for ks in 0..BK / 16 {
                 // k16 slice `ks`: 32 bytes along A's rows, 16 K-rows (2048 bytes) down B.
-                O::mma(&mut acc, a_desc + ((ks * 32) >> 4) as u64, b_desc + ((ks * 2048) >> 4) as u64, true);
+                O::mma(&mut acc, a_desc + ((ks * 32) >> 4) as u64, b_desc + ((ks * 2048) >> 4) as u64);
             }
             wgmma::commit_group();
-            wgmma::wait_group(0);
+            wgmma::wait_group(DEPTH);
         }
     }
+    // SAFETY: warpgroup-uniform; every group must land before the accumulators are read.
+    unsafe { wgmma::wait_group(0) };
 
-    for (i, &v) in acc.iter().enumerate() {
+    for (i, &v) in acc.as_ref().iter().enumerate() {
         let (r, col) = wgmma::acc_position(wtid, i as u32);
         let (r, col) = (row0 + wg * 64 + r, col0 + col);
         if r < m && col < n {
@@ -207,25 +227,32 @@ pub unsafe fn wgmma_gemm<O: WgmmaKind>(a: *const u16, b: *const u16, c: *mut f32
     }
 }
 
-kernel! {
-    /// Kernel 14 on BF16 inputs, `f32` output (sm_90a): 128×128×64 tiles, 2 warpgroups of
-    /// `wgmma.m64n128k16`, 4 `cp.async` stages.
-    ///
-    /// # Safety
-    /// As [`wgmma_gemm`].
-    pub unsafe fn matmul_wgmma_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
-        // SAFETY: forwarded contract.
-        unsafe { wgmma_gemm::<Bf16>(a, b, c, m, n, k) }
-    }
+/// Declares a kernel-14 entry and its launch constant.
+macro_rules! wgmma_entry {
+    ($name:ident, $config:ident, $tile:ident, stages $s:literal, depth $d:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
+        pub const $config: TileConfig = config(<$tile as WgmmaTile>::N, $s);
+
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// # Safety
+            /// As [`wgmma_gemm`], with the launch its `TileConfig` constant states.
+            pub unsafe fn $name(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+                // SAFETY: forwarded contract.
+                unsafe { wgmma_gemm::<$tile, $s, $d>(a, b, c, m, n, k) }
+            }
+        }
+    };
 }
 
-kernel! {
-    /// Kernel 14 on FP16 inputs, `f32` output (sm_90a): as [`matmul_wgmma_bf16`].
-    ///
-    /// # Safety
-    /// As [`wgmma_gemm`].
-    pub unsafe fn matmul_wgmma_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
-        // SAFETY: forwarded contract.
-        unsafe { wgmma_gemm::<F16>(a, b, c, m, n, k) }
-    }
-}
+wgmma_entry!(matmul_wgmma_bf16_128x256, WGMMA_BF16_128X256, Bf16N256, stages 4, depth 1,
+    "Kernel 14 on BF16 inputs, `f32` output (sm_90a): 128×256×64 tiles, 2 warpgroups of `m64n256k16`, \
+     4 stages (193 KiB), one `wgmma` group in flight.");
+wgmma_entry!(matmul_wgmma_f16_128x256, WGMMA_F16_128X256, F16N256, stages 4, depth 1,
+    "Kernel 14 on FP16 inputs, `f32` output (sm_90a): as [`matmul_wgmma_bf16_128x256`].");
+wgmma_entry!(matmul_wgmma_bf16_128x128, WGMMA_BF16_128X128, Bf16N128, stages 3, depth 1,
+    "Kernel 14 on BF16 inputs, `f32` output (sm_90a): 128×128×64 tiles, `m64n128k16`, 3 stages \
+     (97 KiB: 2 blocks per SM), one `wgmma` group in flight: for outputs too small for 128×256 tiles.");
+wgmma_entry!(matmul_wgmma_f16_128x128, WGMMA_F16_128X128, F16N128, stages 3, depth 1,
+    "Kernel 14 on FP16 inputs, `f32` output (sm_90a): as [`matmul_wgmma_bf16_128x128`].");
