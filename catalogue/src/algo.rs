@@ -152,8 +152,8 @@ matmul_catalogue! {
     WgmmaBf16Narrow = k14_wgmma::matmul_wgmma_bf16_128x128, "wgmma-bf16-128x128", Bf16, k14_wgmma::WGMMA_BF16_128X128;
     /// Kernel 14: `wgmma` on FP16 inputs (sm_90a), 128×128×64, 3 stages, 2 blocks per SM.
     WgmmaF16Narrow = k14_wgmma::matmul_wgmma_f16_128x128, "wgmma-f16-128x128", Fp16, k14_wgmma::WGMMA_F16_128X128;
-    /// CANDIDATE: kernel 13 in TF32 (rounded), 4 warps of 64x64, no launch bound.
-    MmaPipeTf32W64 = k13_mma_pipeline::matmul_mma_pipe_tf32_w64, "mma-pipe-tf32-w64", Tf32, k13_mma_pipeline::MMA_PIPE_TF32_W64;
+    /// Kernel 14 in TF32 (sm_90a), 128×256×32, on operands the host prepares (A rounded, Bᵀ rounded).
+    WgmmaTf32 = k14_wgmma::matmul_wgmma_tf32_128x256, "wgmma-tf32-128x256", Tf32, k14_wgmma::WGMMA_TF32_128X256;
 }
 
 impl Algo {

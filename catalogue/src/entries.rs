@@ -1,7 +1,7 @@
 //! Every entry of the two PTX modules, with the launch bound ptx-link.sh writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
-use tessera_kernels::{iterated_fma, mma_rate, vec_add, vec_add_vec4};
+use tessera_kernels::{iterated_fma, mma_rate, tf32_operands, vec_add, vec_add_vec4};
 
 use crate::algo::MATMUL_KERNELS;
 
@@ -18,7 +18,7 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 7] = [
+const OTHER_KERNELS: [(&str, u32); 9] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
@@ -26,6 +26,8 @@ const OTHER_KERNELS: [(&str, u32); 7] = [
     ("mma_rate_tf32", mma_rate::BLOCK),
     ("mma_rate_bf16", mma_rate::BLOCK),
     ("mma_rate_f16", mma_rate::BLOCK),
+    ("tf32_round", tf32_operands::BLOCK),
+    ("tf32_transpose_round", tf32_operands::TILE * tf32_operands::ROWS),
 ];
 
 /// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others.

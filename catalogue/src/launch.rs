@@ -1,5 +1,5 @@
 //! Launch dimensions: the grid rule of every kernel, from its catalogue geometry and the shape.
-use tessera_kernels::vec_add_vec4;
+use tessera_kernels::{tf32_operands, vec_add_vec4};
 
 use crate::algo::Algo;
 use crate::shape::{MatmulShape, ShapeError};
@@ -50,6 +50,22 @@ pub fn elementwise(op: &'static str, n: usize, block: u32) -> Result<LaunchDims,
         .filter(|&b| b <= i32::MAX as u32)
         .ok_or_else(|| ShapeError::TooLarge { op, detail: format!("{n} elements exceed the grid limit") })?;
     Ok(LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 })
+}
+
+/// The launch of `tf32_round` over `len` floats (one per thread).
+pub fn tf32_round(len: usize) -> Result<LaunchDims, ShapeError> {
+    elementwise("tf32_round", len, tf32_operands::BLOCK)
+}
+
+/// The launch of `tf32_transpose_round` of a `rows × cols` matrix: one `32 × 8` block per 32×32
+/// tile, with the kernel's shared tile.
+pub fn tf32_transpose(rows: u32, cols: u32) -> LaunchDims {
+    let t = tf32_operands::TILE;
+    LaunchDims {
+        grid: (cols.div_ceil(t), rows.div_ceil(t), 1),
+        block: (t, tf32_operands::ROWS, 1),
+        shared_bytes: tf32_operands::transpose_shared_bytes(),
+    }
 }
 
 /// The launch of the grid-stride `vec_add_vec4` for `n` floats on a GPU with `sms` SMs: enough

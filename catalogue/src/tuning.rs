@@ -28,25 +28,39 @@ impl Algo {
     /// [`pick_tensor_core`], others are themselves (whether they compute in `precision` is the
     /// caller's check).
     pub fn resolve_for(self, shape: MatmulShape, precision: Precision) -> Algo {
+        self.resolve_on(shape, precision, true)
+    }
+
+    /// As [`Algo::resolve_for`] on a GPU that runs the sm_90a (`wgmma`) kernels or not.
+    pub fn resolve_on(self, shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
         match (self, precision) {
             (Algo::Auto, Precision::Fp32) => pick(shape),
-            (Algo::Auto, p) => pick_tensor_core(shape, p),
+            (Algo::Auto, p) => pick_tensor_core(shape, p, sm90a),
             (other, _) => other,
         }
     }
 }
 
-/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16): kernel 13's
-/// 128×128 tile. Measured (docs/results/2026-11-30-tc-candidates, H200, 4096³ and 8192³): it beat the
-/// 128×256 tile by 15–25 % (two blocks of 4 warps per SM against one of 8: one block's barrier does
-/// not idle the SM), and every other tile and stage count tried; it also gives twice the 128×256
-/// tile's blocks on small outputs.
-pub fn pick_tensor_core(shape: MatmulShape, precision: Precision) -> Algo {
-    match precision {
-        Precision::Bf16 => Algo::MmaPipeBf16x128,
-        Precision::Fp16 => Algo::MmaPipeF16x128,
-        Precision::Tf32 => Algo::MmaPipeTf32,
-        Precision::Fp32 => pick(shape),
+/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16).
+///
+/// On Hopper (`sm90a`), kernel 14 (`wgmma`): the 128×256 tile when it gives at least one block per SM,
+/// else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 has the 128×256 tile only. Measured
+/// (docs/ladder/k14-wgmma.md, H200): 128×256 with one group in flight ran at 0.66–0.67 of cuBLAS BF16
+/// at 4096³–8192³, 128×128 at 0.57, the best `mma.sync` kernel at 0.51–0.52.
+/// Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the 128×256
+/// tile by 15–25 %, two blocks of 4 warps per SM against one of 8).
+pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
+    let wide = |algo: Algo| blocks(algo, shape) >= SMS;
+    match (precision, sm90a) {
+        (Precision::Bf16, true) if wide(Algo::WgmmaBf16) => Algo::WgmmaBf16,
+        (Precision::Bf16, true) => Algo::WgmmaBf16Narrow,
+        (Precision::Fp16, true) if wide(Algo::WgmmaF16) => Algo::WgmmaF16,
+        (Precision::Fp16, true) => Algo::WgmmaF16Narrow,
+        (Precision::Tf32, true) => Algo::WgmmaTf32,
+        (Precision::Bf16, false) => Algo::MmaPipeBf16x128,
+        (Precision::Fp16, false) => Algo::MmaPipeF16x128,
+        (Precision::Tf32, false) => Algo::MmaPipeTf32,
+        (Precision::Fp32, _) => pick(shape),
     }
 }
 

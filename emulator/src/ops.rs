@@ -35,6 +35,15 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
     let pc = SyncPtr::new(c.as_mut_ptr());
     let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(algo.launch(shape)));
     match kernel.host {
+        HostKernel::F32(host) if kernel.config.tf32_operands => {
+            // As the host: A rounded, B rounded and transposed, by the preparation kernels.
+            let (a_prep, bt_prep) = prepare_tf32(a, b)?;
+            let (pa, pb) = (SyncPtr::from_const(a_prep.as_ptr()), SyncPtr::from_const(bt_prep.as_ptr()));
+            launch(kernel.entry, cfg, || {
+                // SAFETY: A' holds m·k floats, Bᵀ' n·k, C m·n; the launch is the kernel's own.
+                unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k) }
+            })?;
+        }
         HostKernel::F32(host) => {
             let (pa, pb) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()));
             launch(kernel.entry, cfg, || {
@@ -60,4 +69,26 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
         }
     }
     Ok(HostMatrix { rows: a.rows, cols: b.cols, data: c })
+}
+
+/// The TF32 operands of kernel 14's TF32 entry, made by the preparation kernels on the executor:
+/// `A` rounded (`m × k`) and `Bᵀ` rounded (`n × k`).
+fn prepare_tf32(a: &HostMatrix, b: &HostMatrix) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
+    use tessera_kernels::tf32_operands::{tf32_round, tf32_transpose_round};
+    let invalid = |kernel: &'static str, detail: String| EmuError::InvalidLaunch { kernel, detail };
+    let (mut a_prep, mut bt_prep) = (vec![f32::NAN; a.data.len()], vec![f32::NAN; b.data.len()]);
+    let len = u32::try_from(a.data.len()).map_err(|_| invalid("tf32_round", "A past 32-bit indexing".into()))?;
+    let round = tessera_catalogue::launch::tf32_round(a.data.len()).map_err(|e| invalid("tf32_round", e.to_string()))?;
+    let (src, dst) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::new(a_prep.as_mut_ptr()));
+    launch("tf32_round", Launch::from(round), || {
+        // SAFETY: both buffers hold `len` floats and do not overlap.
+        unsafe { tf32_round(src.get(), dst.get(), len) }
+    })?;
+    let (rows, cols) = (b.rows as u32, b.cols as u32);
+    let (src, dst) = (SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(bt_prep.as_mut_ptr()));
+    launch("tf32_transpose_round", Launch::from(tessera_catalogue::launch::tf32_transpose(rows, cols)), || {
+        // SAFETY: both buffers hold rows·cols floats (MatmulShape::check: fits in u32), no overlap.
+        unsafe { tf32_transpose_round(src.get(), dst.get(), rows, cols) }
+    })?;
+    Ok((a_prep, bt_prep))
 }

@@ -53,6 +53,11 @@ pub struct Gpu {
     last_kernel: Mutex<&'static str>,
     /// Set once a kernel faulted: CUDA errors of that kind are sticky for the whole context.
     poisoned: Mutex<Option<String>>,
+    /// Whether the sm_90a module (Hopper-only kernels) is loaded: compute capability 9.0.
+    hopper: bool,
+    /// Scratch memory of the operations that stage operands (the TF32 `wgmma` kernel's rounded `A`
+    /// and `Bᵀ`): grown on demand, kept for the next call, used in stream order.
+    pub(crate) workspace: Mutex<Option<cudarc::driver::CudaSlice<f32>>>,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
@@ -116,7 +121,16 @@ impl Gpu {
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(Error::driver("reading the SM count", 0))?
             .max(1) as u32;
-        Ok(Self { ctx, stream, kernels, sm_count, last_kernel: Mutex::new(""), poisoned: Mutex::new(None) })
+        Ok(Self {
+            ctx,
+            stream,
+            kernels,
+            sm_count,
+            last_kernel: Mutex::new(""),
+            poisoned: Mutex::new(None),
+            hopper,
+            workspace: Mutex::new(None),
+        })
     }
 
     /// The cudarc context, for interoperating with other cudarc code (cuBLAS, NVRTC modules…).
@@ -127,6 +141,11 @@ impl Gpu {
     /// The number of streaming multiprocessors.
     pub fn sm_count(&self) -> u32 {
         self.sm_count
+    }
+
+    /// Whether this GPU runs the Hopper-only (sm_90a, `wgmma`) kernels: compute capability 9.0.
+    pub fn has_sm90a(&self) -> bool {
+        self.hopper
     }
 
     /// The stream tessera's operations are queued on.

@@ -26,12 +26,15 @@ pub struct TileConfig {
     /// The kernel uses sm_90a-only instructions (`wgmma`): it lives in the second PTX module, which
     /// loads only on compute capability 9.0.
     pub sm90a: bool,
+    /// The kernel takes TF32 operands prepared by the host: `A` rounded to TF32 and `B` as `Bᵀ`
+    /// (`N × K`) rounded (see `tessera_kernels::tf32_operands`).
+    pub tf32_operands: bool,
 }
 
 impl TileConfig {
     /// A 1-D block of `threads` threads, no launch bound, no K split.
     pub const fn new(bm: u32, bn: u32, bk: u32, threads: u32, shared_bytes: u32) -> Self {
-        Self { bm, bn, bk, block: (threads, 1), shared_bytes, min_blocks_per_sm: 0, split_k: false, sm90a: false }
+        Self { bm, bn, bk, block: (threads, 1), shared_bytes, min_blocks_per_sm: 0, split_k: false, sm90a: false, tf32_operands: false }
     }
 
     /// The same tile with a 2-D block of `x × y` threads.
@@ -52,6 +55,11 @@ impl TileConfig {
     /// The same kernel, marked as needing sm_90a (see the `sm90a` field).
     pub const fn sm90a(self) -> Self {
         Self { sm90a: true, ..self }
+    }
+
+    /// The same kernel, marked as taking prepared TF32 operands (see the `tf32_operands` field).
+    pub const fn tf32_operands(self) -> Self {
+        Self { tf32_operands: true, ..self }
     }
 
     /// Threads per block.

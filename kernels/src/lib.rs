@@ -27,6 +27,7 @@ pub mod iterated_fma;
 pub mod launch;
 pub mod matmul;
 pub mod mma_rate;
+pub mod tf32_operands;
 pub mod vec_add;
 pub mod vec_add_vec4;
 

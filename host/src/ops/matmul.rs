@@ -47,7 +47,7 @@ impl Gpu {
     ) -> Result<()> {
         const OP: &str = "matmul";
         let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
-        let algo = algo.resolve_for(shape, requested);
+        let algo = algo.resolve_on(shape, requested, self.has_sm90a());
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: OP, detail: "Auto resolved to no kernel".into() })?;
         if kernel.precision != requested {
             return Err(Error::PrecisionMismatch { op: OP, kernel: kernel.entry, kernel_precision: kernel.precision, requested });
@@ -73,7 +73,11 @@ impl Gpu {
             }
         }
         let (m, n, k) = (shape.m, shape.n, shape.k);
-        let mut launch = self.stream().launch_builder(self.kernel(kernel.entry)?);
+        let f = self.kernel(kernel.entry)?;
+        if kernel.config.tf32_operands {
+            return self.matmul_prepared_tf32(f, algo, shape, &a.buf.slice, &b.buf.slice, c);
+        }
+        let mut launch = self.stream().launch_builder(f);
         launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs);
         // the buffers hold at least that many elements of the kernel's input type (the kernel's
@@ -81,6 +85,48 @@ impl Gpu {
         // take), the launch is the one the kernel states (its TileConfig, through the catalogue:
         // threads and dynamic shared memory), C is zeroed for split-K, and every product fits in
         // 32 bits (MatmulShape::check).
+        self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
+    }
+
+    /// A kernel that takes prepared TF32 operands (kernel 14's TF32 entry): rounds `A` into the
+    /// workspace, rounds and transposes `B` into it (`Bᵀ`, `n × k`), then runs the kernel on them —
+    /// three launches in stream order, all inside the caller's timing. The workspace (`(m + n)·k`
+    /// floats) is kept for the next call.
+    fn matmul_prepared_tf32<TA: DeviceElement, TB: DeviceElement>(
+        &self,
+        f: &cudarc::driver::CudaFunction,
+        algo: Algo,
+        shape: MatmulShape,
+        a: &cudarc::driver::CudaSlice<TA>,
+        b: &cudarc::driver::CudaSlice<TB>,
+        c: &mut DeviceMatrix,
+    ) -> Result<()> {
+        let (m, n, k) = (shape.m, shape.n, shape.k);
+        let (a_len, b_len) = (m as usize * k as usize, n as usize * k as usize);
+        let mut guard = self.workspace.lock().map_err(|_| Error::ContextPoisoned("the workspace lock was poisoned".into()))?;
+        if guard.as_ref().is_none_or(|w| w.len() < a_len + b_len) {
+            *guard = None; // free the old one first
+            *guard = Some(self.stream().alloc_zeros::<f32>(a_len + b_len).map_err(|_| Error::OutOfMemory { bytes: 4 * (a_len + b_len) })?);
+        }
+        let Some(work) = guard.as_mut() else { return Err(Error::OutOfMemory { bytes: 4 * (a_len + b_len) }) };
+        let (mut a_prep, mut rest) = work.split_at_mut(a_len);
+        let mut bt_prep = rest.slice_mut(0..b_len);
+        let len = u32::try_from(a_len).map_err(|_| Error::TooLarge { op: "matmul", detail: "A past 32-bit indexing".into() })?;
+        let mut launch = self.stream().launch_builder(self.kernel("tf32_round")?);
+        launch.arg(a).arg(&mut a_prep).arg(&len);
+        // SAFETY: tf32_round(src, dst, len) reads src[0..len], writes dst[0..len]: A holds m·k f32
+        // (the caller checked; TF32 inputs are f32), the workspace view a_len = m·k floats; they do
+        // not overlap (the workspace is tessera's own allocation).
+        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_round(a_len)?)) })?;
+        let mut launch = self.stream().launch_builder(self.kernel("tf32_transpose_round")?);
+        launch.arg(b).arg(&mut bt_prep).arg(&k).arg(&n);
+        // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n) reads src[0..k·n] (B, checked)
+        // and writes dst[0..k·n] (the workspace view of n·k floats) with its own launch.
+        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
+        let mut launch = self.stream().launch_builder(f);
+        launch.arg(&mut a_prep).arg(&mut bt_prep).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
+        // SAFETY: the kernel reads A' (m·k) and Bᵀ' (n·k), both prepared above in stream order, and
+        // writes C < m·n (checked); the launch is its TileConfig's.
         self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
     }
 

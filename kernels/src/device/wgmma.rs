@@ -8,8 +8,10 @@
 //! ([`swizzle_sw128`]); descriptors name *unswizzled* addresses and the hardware applies it.
 //! - K-major (A, `M × K` row-major, 64 bf16/f16 of K per row): row `m` at `(m / 8)·SBO + (m % 8)·128`,
 //!   K advances along the row; the `k16` slice `s` starts `32·s` bytes in. SBO = 1024.
-//! - N-major (B, `K × N` row-major): N-blocks of 64 elements (128 bytes); within one, K-row `k` at
-//!   `(k / 8)·SBO + (k % 8)·128`; N-blocks `LBO` bytes apart. SBO = 1024, LBO = the N-block's size.
+//! - N-major (B, `K × N` row-major, BF16/FP16 only): N-blocks of 64 elements (128 bytes); within
+//!   one, K-row `k` at `(k / 8)·SBO + (k % 8)·128`; N-blocks `LBO` bytes apart. SBO = 1024, LBO = the
+//!   N-block's size.
+//! - TF32 (32 elements of K per 128-byte row) is K-major for both operands: B is given as `Bᵀ`.
 //!
 //! **Accumulators** (`f32`, `m64nN`): warp `w` of the warpgroup owns rows `16w .. 16w + 16`; lane
 //! `(g, t) = (lane / 4, lane % 4)` holds, for each 8-column block `j`, `(16w + g, 8j + 2t)`,
@@ -210,7 +212,7 @@ pub unsafe fn mma_m64n128k16_bf16(acc: &mut [f32; 64], a: u64, b: u64, accumulat
 /// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
 #[cfg(not(target_arch = "nvptx64"))]
 pub unsafe fn mma_m64n128k16_bf16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, host_impl::bf16)
+    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, host_impl::bf16)
 }
 
 /// `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`: `acc += A·B` (`acc = A·B` when
@@ -307,7 +309,7 @@ pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate
 /// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
 #[cfg(not(target_arch = "nvptx64"))]
 pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, super::mma::f16_bits_to_f64)
+    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, |bits| super::mma::f16_bits_to_f64(bits as u16))
 }
 
 /// `wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`: `acc += A·B` (`acc = A·B` when
@@ -468,7 +470,7 @@ pub unsafe fn mma_m64n256k16_bf16(acc: &mut [f32; 128], a: u64, b: u64, accumula
 /// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
 #[cfg(not(target_arch = "nvptx64"))]
 pub unsafe fn mma_m64n256k16_bf16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, host_impl::bf16)
+    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, host_impl::bf16)
 }
 
 /// `wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16`: `acc += A·B` (`acc = A·B` when
@@ -629,7 +631,169 @@ pub unsafe fn mma_m64n256k16_f16(acc: &mut [f32; 128], a: u64, b: u64, accumulat
 /// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
 #[cfg(not(target_arch = "nvptx64"))]
 pub unsafe fn mma_m64n256k16_f16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, super::mma::f16_bits_to_f64)
+    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, |bits| super::mma::f16_bits_to_f64(bits as u16))
+}
+
+/// `wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32`: `acc += A·B` (`acc = A·B` when
+/// `!accumulate`) on a 64×256×8 tile of TF32 operands (the top 19 bits of each `f32` word), A and B
+/// both K-major (B given as `Bᵀ`, 256 rows of K: TF32 has no transposed form).
+///
+/// # Safety
+/// As [`mma_m64n128k16_bf16`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn mma_m64n256k8_tf32(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
+    let scale_d = accumulate as u32;
+    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
+    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
+            "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a}, {b}, p, 1, 1; }}",
+            d0 = inout(reg32) acc[0],
+            d1 = inout(reg32) acc[1],
+            d2 = inout(reg32) acc[2],
+            d3 = inout(reg32) acc[3],
+            d4 = inout(reg32) acc[4],
+            d5 = inout(reg32) acc[5],
+            d6 = inout(reg32) acc[6],
+            d7 = inout(reg32) acc[7],
+            d8 = inout(reg32) acc[8],
+            d9 = inout(reg32) acc[9],
+            d10 = inout(reg32) acc[10],
+            d11 = inout(reg32) acc[11],
+            d12 = inout(reg32) acc[12],
+            d13 = inout(reg32) acc[13],
+            d14 = inout(reg32) acc[14],
+            d15 = inout(reg32) acc[15],
+            d16 = inout(reg32) acc[16],
+            d17 = inout(reg32) acc[17],
+            d18 = inout(reg32) acc[18],
+            d19 = inout(reg32) acc[19],
+            d20 = inout(reg32) acc[20],
+            d21 = inout(reg32) acc[21],
+            d22 = inout(reg32) acc[22],
+            d23 = inout(reg32) acc[23],
+            d24 = inout(reg32) acc[24],
+            d25 = inout(reg32) acc[25],
+            d26 = inout(reg32) acc[26],
+            d27 = inout(reg32) acc[27],
+            d28 = inout(reg32) acc[28],
+            d29 = inout(reg32) acc[29],
+            d30 = inout(reg32) acc[30],
+            d31 = inout(reg32) acc[31],
+            d32 = inout(reg32) acc[32],
+            d33 = inout(reg32) acc[33],
+            d34 = inout(reg32) acc[34],
+            d35 = inout(reg32) acc[35],
+            d36 = inout(reg32) acc[36],
+            d37 = inout(reg32) acc[37],
+            d38 = inout(reg32) acc[38],
+            d39 = inout(reg32) acc[39],
+            d40 = inout(reg32) acc[40],
+            d41 = inout(reg32) acc[41],
+            d42 = inout(reg32) acc[42],
+            d43 = inout(reg32) acc[43],
+            d44 = inout(reg32) acc[44],
+            d45 = inout(reg32) acc[45],
+            d46 = inout(reg32) acc[46],
+            d47 = inout(reg32) acc[47],
+            d48 = inout(reg32) acc[48],
+            d49 = inout(reg32) acc[49],
+            d50 = inout(reg32) acc[50],
+            d51 = inout(reg32) acc[51],
+            d52 = inout(reg32) acc[52],
+            d53 = inout(reg32) acc[53],
+            d54 = inout(reg32) acc[54],
+            d55 = inout(reg32) acc[55],
+            d56 = inout(reg32) acc[56],
+            d57 = inout(reg32) acc[57],
+            d58 = inout(reg32) acc[58],
+            d59 = inout(reg32) acc[59],
+            d60 = inout(reg32) acc[60],
+            d61 = inout(reg32) acc[61],
+            d62 = inout(reg32) acc[62],
+            d63 = inout(reg32) acc[63],
+            d64 = inout(reg32) acc[64],
+            d65 = inout(reg32) acc[65],
+            d66 = inout(reg32) acc[66],
+            d67 = inout(reg32) acc[67],
+            d68 = inout(reg32) acc[68],
+            d69 = inout(reg32) acc[69],
+            d70 = inout(reg32) acc[70],
+            d71 = inout(reg32) acc[71],
+            d72 = inout(reg32) acc[72],
+            d73 = inout(reg32) acc[73],
+            d74 = inout(reg32) acc[74],
+            d75 = inout(reg32) acc[75],
+            d76 = inout(reg32) acc[76],
+            d77 = inout(reg32) acc[77],
+            d78 = inout(reg32) acc[78],
+            d79 = inout(reg32) acc[79],
+            d80 = inout(reg32) acc[80],
+            d81 = inout(reg32) acc[81],
+            d82 = inout(reg32) acc[82],
+            d83 = inout(reg32) acc[83],
+            d84 = inout(reg32) acc[84],
+            d85 = inout(reg32) acc[85],
+            d86 = inout(reg32) acc[86],
+            d87 = inout(reg32) acc[87],
+            d88 = inout(reg32) acc[88],
+            d89 = inout(reg32) acc[89],
+            d90 = inout(reg32) acc[90],
+            d91 = inout(reg32) acc[91],
+            d92 = inout(reg32) acc[92],
+            d93 = inout(reg32) acc[93],
+            d94 = inout(reg32) acc[94],
+            d95 = inout(reg32) acc[95],
+            d96 = inout(reg32) acc[96],
+            d97 = inout(reg32) acc[97],
+            d98 = inout(reg32) acc[98],
+            d99 = inout(reg32) acc[99],
+            d100 = inout(reg32) acc[100],
+            d101 = inout(reg32) acc[101],
+            d102 = inout(reg32) acc[102],
+            d103 = inout(reg32) acc[103],
+            d104 = inout(reg32) acc[104],
+            d105 = inout(reg32) acc[105],
+            d106 = inout(reg32) acc[106],
+            d107 = inout(reg32) acc[107],
+            d108 = inout(reg32) acc[108],
+            d109 = inout(reg32) acc[109],
+            d110 = inout(reg32) acc[110],
+            d111 = inout(reg32) acc[111],
+            d112 = inout(reg32) acc[112],
+            d113 = inout(reg32) acc[113],
+            d114 = inout(reg32) acc[114],
+            d115 = inout(reg32) acc[115],
+            d116 = inout(reg32) acc[116],
+            d117 = inout(reg32) acc[117],
+            d118 = inout(reg32) acc[118],
+            d119 = inout(reg32) acc[119],
+            d120 = inout(reg32) acc[120],
+            d121 = inout(reg32) acc[121],
+            d122 = inout(reg32) acc[122],
+            d123 = inout(reg32) acc[123],
+            d124 = inout(reg32) acc[124],
+            d125 = inout(reg32) acc[125],
+            d126 = inout(reg32) acc[126],
+            d127 = inout(reg32) acc[127],
+            a = in(reg64) a,
+            b = in(reg64) b,
+            scale_d = in(reg32) scale_d,
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host implementation of [`mma_m64n256k8_tf32`]: as [`mma_m64n128k16_bf16`]'s, on the top 19 bits
+/// of each operand word, B K-major.
+///
+/// # Safety
+/// As the GPU version.
+#[cfg(not(target_arch = "nvptx64"))]
+pub unsafe fn mma_m64n256k8_tf32(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
+    host_impl::mma(acc, a, b, accumulate, host_impl::TF32, |bits| f32::from_bits(bits & 0xFFFF_E000) as f64)
 }
 
 /// The host side: descriptor decoding and the swizzled addressing of the module documentation.
@@ -650,34 +814,64 @@ mod host_impl {
         (field(0), field(16), field(32))
     }
 
-    /// The 16-bit element at the unswizzled shared address `addr`.
-    fn element(addr: u32) -> u16 {
+    /// The `bytes`-byte element (2 or 4) at the unswizzled shared address `addr`, as raw bits.
+    fn element(addr: u32, bytes: u32) -> u32 {
         let phys = swizzle_sw128(addr) as usize;
-        if phys + 2 > shared::dynamic_bytes() || addr % 2 != 0 {
+        if phys + bytes as usize > shared::dynamic_bytes() || addr % bytes != 0 {
             super::super::host::out_of_bounds(format_args!(
-                "wgmma operand at shared byte {phys} outside the block's {} bytes",
+                "wgmma operand at shared byte {phys} outside the block's {} bytes (or misaligned)",
                 shared::dynamic_bytes()
             ));
         }
-        // SAFETY: inside the block's dynamic shared memory (checked above), 2-byte aligned.
-        unsafe { shared::dynamic::<u8>().add(phys).cast::<u16>().read() }
+        // SAFETY: inside the block's dynamic shared memory (checked above), aligned.
+        unsafe {
+            let p = shared::dynamic::<u8>().add(phys);
+            if bytes == 2 {
+                p.cast::<u16>().read() as u32
+            } else {
+                p.cast::<u32>().read()
+            }
+        }
     }
 
     /// A bf16 bit pattern's value.
-    pub(super) fn bf16(bits: u16) -> f64 {
-        f32::from_bits((bits as u32) << 16) as f64
+    pub(super) fn bf16(bits: u32) -> f64 {
+        f32::from_bits(bits << 16) as f64
     }
 
-    pub(super) fn mma(acc: &mut [f32], a: u64, b: u64, accumulate: bool, value: impl Fn(u16) -> f64) {
+    /// The operand format of an instruction: element bytes, K per instruction, B K-major or not.
+    pub(super) struct Format {
+        bytes: u32,
+        k: u32,
+        b_k_major: bool,
+    }
+
+    /// BF16/FP16: 2-byte elements, K = 16, B N-major (the transpose flag the kernels set).
+    pub(super) const HALF: Format = Format { bytes: 2, k: 16, b_k_major: false };
+    /// TF32: 4-byte elements, K = 8, B K-major.
+    pub(super) const TF32: Format = Format { bytes: 4, k: 8, b_k_major: true };
+
+    /// One thread's part of a `wgmma`: its accumulators from the operands the descriptors name.
+    pub(super) fn mma(acc: &mut [f32], a: u64, b: u64, accumulate: bool, f: Format, value: impl Fn(u32) -> f64) {
         let ((a0, _, a_sbo), (b0, b_lbo, b_sbo)) = (decode(a), decode(b));
-        // Host shared addresses are offsets from the block's shared base (see `SharedPtr`).
-        let a_at = |m: u32, k: u32| value(element(a0 + (m / 8) * a_sbo + (m % 8) * 128 + 2 * k));
-        let b_at = |k: u32, n: u32| value(element(b0 + (n / 64) * b_lbo + (k / 8) * b_sbo + (k % 8) * 128 + 2 * (n % 64)));
+        // Host shared addresses are offsets from the block's shared base (see `SharedPtr`). A is
+        // K-major: row m at (m / 8)·SBO + (m % 8)·128. B K-major likewise by its row n; N-major: K-row
+        // k at (k / 8)·SBO + (k % 8)·128 within 128-byte blocks of N, LBO apart.
+        let a_at = |m: u32, k: u32| value(element(a0 + (m / 8) * a_sbo + (m % 8) * 128 + f.bytes * k, f.bytes));
+        let per_row = 128 / f.bytes;
+        let b_at = |k: u32, n: u32| {
+            let addr = if f.b_k_major {
+                b0 + (n / 8) * b_sbo + (n % 8) * 128 + f.bytes * k
+            } else {
+                b0 + (n / per_row) * b_lbo + (k / 8) * b_sbo + (k % 8) * 128 + f.bytes * (n % per_row)
+            };
+            value(element(addr, f.bytes))
+        };
         let tid = thread::thread_idx_x() % 128;
         for (i, out) in acc.iter_mut().enumerate() {
             let (row, col) = acc_position(tid, i as u32);
             let start = if accumulate { *out as f64 } else { 0.0 };
-            *out = (0..16).fold(start, |s, k| s + a_at(row, k) * b_at(k, col)) as f32;
+            *out = (0..f.k).fold(start, |s, k| s + a_at(row, k) * b_at(k, col)) as f32;
         }
     }
 }

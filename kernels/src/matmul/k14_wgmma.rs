@@ -3,27 +3,30 @@
 //! **What it fixes in kernel 13**: `mma.sync` makes every warp load its fragments from shared memory
 //! into registers (`ldmatrix`) and issue one 16×8 `mma` per instruction; at its best it runs at about
 //! 62 % of the `mma.sync` ceiling, and that ceiling is about 80 % of cuBLAS on this GPU. Here a
-//! warpgroup (4 warps) issues one `m64n128k16` per instruction and the tensor core reads both operands
-//! straight from shared memory through descriptors: no fragment loads, no register copies of A and B,
-//! 16× the work per instruction of `m16n8k16`.
+//! warpgroup (4 warps) issues one `m64nNk16` (`k8` for TF32) per instruction and the tensor core reads
+//! both operands straight from shared memory through descriptors: no fragment loads, no register
+//! copies of A and B, 16–32× the work per instruction of `m16n8k16`.
 //!
-//! **Tiling**: a 128×128 block tile, `BK = 64` (one 128-byte row of A per M row); 2 warpgroups
-//! (256 threads), warpgroup `w` computes rows `64w .. 64w + 64` with four `m64n128k16` per K-step
-//! (64 `f32` accumulators per thread).
+//! **Tiling**: a `128 × N` block tile (N = 128 or 256, the instruction's N), `BK` = 128 bytes of K
+//! (64 BF16/FP16 or 32 TF32 elements: one swizzle row); 2 warpgroups (256 threads), warpgroup `w`
+//! computes rows `64w .. 64w + 64` with four `wgmma`s per K-step (`N / 2` `f32` accumulators per
+//! thread).
 //!
-//! **Shared memory**: `S` stages of A `[128][64]` (K-major) and B `[64][128]` (N-major, two 64-column
-//! blocks), both in the 128-byte swizzle layout of [`wgmma`](crate::device::wgmma) (atoms of 8 rows ×
-//! 128 bytes, aligned to 1024 bytes: the kernel aligns its region's start up, the launch gives 1 KiB
-//! of slack). `cp.async` writes chunk `c` of row `r` at chunk `c ^ (r % 8)`, which is the hardware's
-//! address swizzle.
+//! **Shared memory**: `S` stages of A `[128][BK]` (K-major) and B, both in the 128-byte swizzle
+//! layout of [`wgmma`] (atoms of 8 rows × 128 bytes, aligned to 1024 bytes: the kernel aligns its
+//! region's start up, the launch gives 1 KiB of slack). B is `[BK][N]` N-major in 64-column blocks
+//! for BF16/FP16 (our row-major `B`, the `wgmma` transpose flag), `[N][BK]` K-major for TF32 (which
+//! `wgmma` takes K-major only: the host passes `Bᵀ`, see [`crate::tf32_operands`]). `cp.async` writes
+//! chunk `c` of row `r` at chunk `c ^ (r % 8)`, which is the hardware's address swizzle.
 //!
-//! **Pipeline and barriers**: as kernel 13: `S - 1` tiles in flight; per K-step: wait for tile `kt`,
-//! `fence.proxy.async` (the tensor core reads through the async proxy), one block barrier, issue tile
-//! `kt + S - 1` into the stage step `kt - 1` used, then `wgmma.fence`, four `wgmma`s, commit, and wait
-//! for them (so that stage is free when the next step overwrites it).
+//! **Pipeline and barriers**: `S - 1 - DEPTH` tiles in flight; per K-step: wait for tile `kt`,
+//! `fence.proxy.async` (the tensor core reads through the async proxy), one block barrier, issue the
+//! next tile into the stage whose `wgmma`s have completed, then `wgmma.fence`, four `wgmma`s, commit,
+//! and wait until at most `DEPTH` groups are pending (`DEPTH = 1`: the tensor core works on step `kt`
+//! while the threads wait, fence and issue for step `kt + 1`).
 //!
-//! **Edges**: any M, N, K: `cp.async` zero-fill when K and N are multiples of 8 (16-byte rows), guarded
-//! element stores otherwise; only in-range outputs are stored.
+//! **Edges**: any M, N, K: `cp.async` zero-fill when rows are 16-byte aligned, guarded element stores
+//! otherwise; only in-range outputs are stored.
 //!
 //! Measurements: `docs/ladder/k14-wgmma.md`.
 use super::mma_tile::shared_bytes;
@@ -33,16 +36,22 @@ use crate::device::shared::SharedTiles;
 use crate::device::{thread, wgmma};
 use crate::launch::TileConfig;
 
-/// One `wgmma` shape and operand type of kernel 14: `m64nNk16` on 16-bit inputs stored as raw bits.
+/// One `wgmma` shape and operand type of kernel 14.
 pub trait WgmmaTile {
+    /// The element type in memory: raw `u16` bits (BF16, FP16) or `f32` (TF32).
+    type Elem: Copy + Default;
     /// N of the instruction, which is also the block tile's width.
     const N: u32;
+    /// K of one instruction (16, or 8 for TF32).
+    const K: u32;
+    /// Whether B is read K-major (`Bᵀ`, `N × K`: TF32) rather than N-major (our row-major `B`).
+    const B_K_MAJOR: bool;
     /// This thread's accumulators (`N / 2` floats).
     type Acc: Copy + AsRef<[f32]>;
     /// All-zero accumulators.
     const ZERO: Self::Acc;
 
-    /// `acc += A·B` on one 64×N×16 tile (see [`wgmma::mma_m64n128k16_bf16`]).
+    /// `acc += A·B` on one 64×N×K tile (see [`wgmma::mma_m64n128k16_bf16`]).
     ///
     /// # Safety
     /// As [`wgmma::mma_m64n128k16_bf16`].
@@ -50,12 +59,15 @@ pub trait WgmmaTile {
 }
 
 macro_rules! wgmma_tile {
-    ($name:ident, $n:literal, $mma:path, $doc:literal) => {
+    ($name:ident, $elem:ty, $n:literal, $k:literal, $b_k_major:literal, $mma:path, $doc:literal) => {
         #[doc = $doc]
         pub struct $name;
 
         impl WgmmaTile for $name {
+            type Elem = $elem;
             const N: u32 = $n;
+            const K: u32 = $k;
+            const B_K_MAJOR: bool = $b_k_major;
             type Acc = [f32; $n / 2];
             const ZERO: Self::Acc = [0.0; $n / 2];
 
@@ -68,107 +80,128 @@ macro_rules! wgmma_tile {
     };
 }
 
-wgmma_tile!(Bf16N128, 128, wgmma::mma_m64n128k16_bf16, "BF16, `m64n128k16`.");
-wgmma_tile!(F16N128, 128, wgmma::mma_m64n128k16_f16, "FP16, `m64n128k16`.");
-wgmma_tile!(Bf16N256, 256, wgmma::mma_m64n256k16_bf16, "BF16, `m64n256k16`.");
-wgmma_tile!(F16N256, 256, wgmma::mma_m64n256k16_f16, "FP16, `m64n256k16`.");
+wgmma_tile!(Bf16N128, u16, 128, 16, false, wgmma::mma_m64n128k16_bf16, "BF16, `m64n128k16`, B N-major.");
+wgmma_tile!(F16N128, u16, 128, 16, false, wgmma::mma_m64n128k16_f16, "FP16, `m64n128k16`, B N-major.");
+wgmma_tile!(Bf16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_bf16, "BF16, `m64n256k16`, B N-major.");
+wgmma_tile!(F16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_f16, "FP16, `m64n256k16`, B N-major.");
+wgmma_tile!(Tf32N256, f32, 256, 8, true, wgmma::mma_m64n256k8_tf32, "TF32, `m64n256k8`, B K-major (`Bᵀ`).");
 
 const BM: u32 = 128;
-const BK: u32 = 64;
+/// Bytes of K per tile row: one 128-byte swizzle row.
+const ROW_BYTES: u32 = 128;
 /// Threads: two warpgroups.
 const NT: u32 = 256;
-/// Bytes of one 16-bit element.
-const ELEM: u32 = 2;
-/// Bytes of one 64-column block of B (`BK` rows of 128 bytes): the N-major descriptor's LBO.
-const B_BLOCK_BYTES: u32 = BK * 128;
 
-/// The launch of a kernel-14 entry with `bn`-wide tiles and `stages` stages: 256 threads, the stages
-/// plus one atom of alignment slack, sm_90a.
-pub const fn config(bn: u32, stages: u32) -> TileConfig {
-    TileConfig::new(BM, bn, BK, NT, shared_bytes(BM, bn, BK, stages, ELEM, 0) + wgmma::SW128_ATOM_BYTES).sm90a()
+/// The launch of a kernel-14 entry with `bn`-wide tiles, `stages` stages and `elem`-byte elements:
+/// 256 threads, the stages plus one atom of alignment slack, sm_90a; 4-byte (TF32) entries take
+/// prepared operands.
+pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
+    let bk = ROW_BYTES / elem;
+    let cfg = TileConfig::new(BM, bn, bk, NT, shared_bytes(BM, bn, bk, stages, elem, 0) + wgmma::SW128_ATOM_BYTES).sm90a();
+    if elem == 4 {
+        cfg.tf32_operands()
+    } else {
+        cfg
+    }
 }
 
-/// Byte offset, within a stage's A tile, of 16-byte chunk `c` (0..8) of row `r`: swizzled.
+/// Byte offset, within a K-major tile, of 16-byte chunk `c` (0..8) of row `r`: swizzled.
 #[inline(always)]
-const fn a_chunk(r: u32, c: u32) -> u32 {
-    r * 128 + ((c ^ (r % 8)) * 16)
+const fn k_major_chunk(r: u32, c: u32) -> u32 {
+    r * ROW_BYTES + ((c ^ (r % 8)) * 16)
 }
 
-/// Byte offset, within a stage's B tile, of 16-byte chunk `cc` of K-row `kr`: 64-column block
-/// `cc / 8`, swizzled within it.
+/// Byte offset, within an N-major B tile of `bk` K-rows, of 16-byte chunk `cc` of K-row `kr`:
+/// 64-column block `cc / 8` (`bk · 128` bytes each, the descriptor's LBO), swizzled within it.
 #[inline(always)]
-const fn b_chunk(kr: u32, cc: u32) -> u32 {
-    (cc / 8) * B_BLOCK_BYTES + kr * 128 + (((cc % 8) ^ (kr % 8)) * 16)
+const fn n_major_chunk(kr: u32, cc: u32, bk: u32) -> u32 {
+    (cc / 8) * bk * ROW_BYTES + kr * ROW_BYTES + (((cc % 8) ^ (kr % 8)) * 16)
 }
 
 /// `C = A·B` with `wgmma` tile `O` (block tile `128 × O::N`), `S` stages, and `DEPTH` (0 or 1)
 /// `wgmma` groups left in flight across K-steps (see the module documentation).
 ///
 /// # Safety
-/// `a` holds `m·k`, `b` `k·n` 16-bit elements, `c` `m·n` floats (products fit in `u32`); the launch has
-/// [`config`]`(O::N, S)`'s 256 threads and shared bytes and a `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
+/// `a` holds `m·k` elements, `b` `k·n` (`Bᵀ`, `n × k`, when `O::B_K_MAJOR`), `c` `m·n` floats (products
+/// fit in `u32`); the launch has [`config`]`(O::N, S, size_of::<O::Elem>())`'s 256 threads and shared
+/// bytes and a `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
 #[inline(always)]
-pub unsafe fn wgmma_gemm<O: WgmmaTile, const S: u32, const DEPTH: u32>(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+pub unsafe fn wgmma_gemm<O: WgmmaTile, const S: u32, const DEPTH: u32>(
+    a: *const O::Elem,
+    b: *const O::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
     const { assert!(DEPTH <= 1 && S >= DEPTH + 2) };
-    let bn = O::N;
-    let stage_len = BM * BK + BK * bn;
+    let elem = core::mem::size_of::<O::Elem>() as u32;
+    let (bn, bk, per_chunk) = (O::N, ROW_BYTES / elem, 16 / elem);
+    let stage_len = BM * bk + bk * bn;
     // Tiles issued ahead of the one computed.
     let ahead = S - 1 - DEPTH;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) =
         unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
-    let region = (S * stage_len + wgmma::SW128_ATOM_BYTES / ELEM) as usize;
-    // SAFETY: the launch provides `region` elements of shared memory (CONFIG).
-    let smem = unsafe { SharedTiles::<u16>::new().tile(region) };
+    let region = (S * stage_len + wgmma::SW128_ATOM_BYTES / elem) as usize;
+    // SAFETY: the launch provides `region` elements of shared memory (`config`).
+    let smem = unsafe { SharedTiles::<O::Elem>::new().tile(region) };
     // SAFETY: `smem` is this block's shared memory.
     let base = unsafe { SharedPtr::new(smem, 0) };
     // Tiles start at the first 1024-byte boundary of the region (elements `lead ..` of `smem`).
-    let lead = ((wgmma::SW128_ATOM_BYTES - base.addr() % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES) / ELEM;
+    let lead = ((wgmma::SW128_ATOM_BYTES - base.addr() % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES) / elem;
     let tiles = base.offset(lead);
     let tid = thread::thread_idx_x();
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * bn);
-    let aligned = k.is_multiple_of(8) && n.is_multiple_of(8);
-    let steps = k.div_ceil(BK);
+    // Rows of A (K long) and of B (N long, or K long for Bᵀ) 16-byte aligned: whole-chunk copies.
+    let aligned = k.is_multiple_of(per_chunk) && (O::B_K_MAJOR || n.is_multiple_of(per_chunk));
+    let steps = k.div_ceil(bk);
 
+    // Copies the 16-byte chunk at global element `src` of `view` (valid or zero) into the tile element
+    // `dst`: `cp.async` when rows are aligned, else element by element, each guarded by `in_range(e)`.
+    macro_rules! chunk {
+        ($view:expr, $src:expr, $dst:expr, $valid:expr, $in_range:expr) => {
+            if aligned {
+                // SAFETY: dst is a 16-byte chunk of the stage; the source chunk is in range when valid
+                // (aligned rows: a chunk is wholly inside or outside), index 0 otherwise (nothing read).
+                unsafe { async_copy::copy16_zfill_at(tiles.offset($dst), $view, if $valid { $src as usize } else { 0 }, $valid) };
+            } else {
+                for e in 0..per_chunk {
+                    // SAFETY: read only when in range.
+                    let v = if $in_range(e) { unsafe { $view.get(($src + e) as usize) } } else { O::Elem::default() };
+                    // SAFETY: lead + dst + e lies in the region.
+                    unsafe { smem.set((lead + $dst + e) as usize, v) };
+                }
+            }
+        };
+    }
     // Loads K-tile `$kt` into stage `$s` and commits one copy group. A macro, not a closure: a
     // closure call put its captured views in local memory (a 184-byte stack frame).
     macro_rules! load {
         ($s:expr, $kt:expr) => {{
-            let (sa, k0) = ($s * stage_len, $kt * BK);
-            let sb = sa + BM * BK;
-            for i in 0..(BM * BK / 8) / NT {
+            let (sa, k0) = ($s * stage_len, $kt * bk);
+            let sb = sa + BM * bk;
+            for i in 0..(BM * 8) / NT {
                 let q = tid + i * NT;
                 let (r, ch) = (q / 8, q % 8);
-                let (gr, gk) = (row0 + r, k0 + ch * 8);
-                let dst = sa + a_chunk(r, ch) / ELEM;
-                if aligned {
-                    let valid = gr < m && gk < k;
-                    // SAFETY: dst is a 16-byte chunk of the stage; the source chunk is in range when valid
-                    // (k % 8 == 0: a chunk is wholly inside or outside), index 0 otherwise (nothing read).
-                    unsafe { async_copy::copy16_zfill_at(tiles.offset(dst), a, if valid { (gr * k + gk) as usize } else { 0 }, valid) };
-                } else {
-                    for e in 0..8 {
-                        let v = if gr < m && gk + e < k { unsafe { a.get((gr * k + gk + e) as usize) } } else { 0 };
-                        // SAFETY: lead + dst + e lies in the region; the global index is guarded above.
-                        unsafe { smem.set((lead + dst + e) as usize, v) };
-                    }
-                }
+                let (gr, gk) = (row0 + r, k0 + ch * per_chunk);
+                chunk!(a, gr * k + gk, sa + k_major_chunk(r, ch) / elem, gr < m && gk < k, |e| gr < m && gk + e < k);
             }
-            for i in 0..(BK * bn / 8) / NT {
-                let q = tid + i * NT;
-                let (kr, cc) = (q / (bn / 8), q % (bn / 8));
-                let (gk, gc) = (k0 + kr, col0 + cc * 8);
-                let dst = sb + b_chunk(kr, cc) / ELEM;
-                if aligned {
-                    let valid = gk < k && gc < n;
-                    // SAFETY: as for A (n % 8 == 0).
-                    unsafe { async_copy::copy16_zfill_at(tiles.offset(dst), b, if valid { (gk * n + gc) as usize } else { 0 }, valid) };
-                } else {
-                    for e in 0..8 {
-                        let v = if gk < k && gc + e < n { unsafe { b.get((gk * n + gc + e) as usize) } } else { 0 };
-                        // SAFETY: as for A.
-                        unsafe { smem.set((lead + dst + e) as usize, v) };
-                    }
+            if O::B_K_MAJOR {
+                // Bᵀ: N rows of K, like A.
+                for i in 0..(bn * 8) / NT {
+                    let q = tid + i * NT;
+                    let (r, ch) = (q / 8, q % 8);
+                    let (gn, gk) = (col0 + r, k0 + ch * per_chunk);
+                    chunk!(b, gn * k + gk, sb + k_major_chunk(r, ch) / elem, gn < n && gk < k, |e| gn < n && gk + e < k);
+                }
+            } else {
+                let chunks = bn / per_chunk;
+                for i in 0..(bk * chunks) / NT {
+                    let q = tid + i * NT;
+                    let (kr, cc) = (q / chunks, q % chunks);
+                    let (gk, gc) = (k0 + kr, col0 + cc * per_chunk);
+                    chunk!(b, gk * n + gc, sb + n_major_chunk(kr, cc, bk) / elem, gk < k && gc < n, |e| gk < k && gc + e < n);
                 }
             }
             async_copy::commit();
@@ -184,6 +217,8 @@ pub unsafe fn wgmma_gemm<O: WgmmaTile, const S: u32, const DEPTH: u32>(a: *const
             async_copy::commit();
         }
     }
+    // Per instruction: K elements along a K-major row; K rows down an N-major B.
+    let (a_step, b_step) = (O::K * elem, if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES });
     for kt in 0..steps {
         // Tile kt has landed once at most `ahead - 1` younger copy groups are pending.
         async_copy::wait_pending(ahead - 1);
@@ -200,15 +235,15 @@ pub unsafe fn wgmma_gemm<O: WgmmaTile, const S: u32, const DEPTH: u32>(a: *const
             async_copy::commit();
         }
         let stage = tiles.offset((kt % S) * stage_len).addr();
-        let a_desc = wgmma::descriptor_sw128(stage + wg * 64 * 128, 16, wgmma::SW128_ATOM_BYTES);
-        let b_desc = wgmma::descriptor_sw128(stage + BM * BK * ELEM, B_BLOCK_BYTES, wgmma::SW128_ATOM_BYTES);
+        let a_desc = wgmma::descriptor_sw128(stage + wg * 64 * ROW_BYTES, 16, wgmma::SW128_ATOM_BYTES);
+        let b_lbo = if O::B_K_MAJOR { 16 } else { bk * ROW_BYTES };
+        let b_desc = wgmma::descriptor_sw128(stage + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
         // SAFETY: warpgroup-uniform (every thread runs every step); the stage's tiles were written and
         // fenced before the barrier; the descriptors name 1024-byte-aligned tiles of the region.
         unsafe {
             wgmma::fence();
-            for ks in 0..BK / 16 {
-                // k16 slice `ks`: 32 bytes along A's rows, 16 K-rows (2048 bytes) down B.
-                O::mma(&mut acc, a_desc + ((ks * 32) >> 4) as u64, b_desc + ((ks * 2048) >> 4) as u64);
+            for ks in 0..bk / O::K {
+                O::mma(&mut acc, a_desc + ((ks * a_step) >> 4) as u64, b_desc + ((ks * b_step) >> 4) as u64);
             }
             wgmma::commit_group();
             wgmma::wait_group(DEPTH);
@@ -229,16 +264,16 @@ pub unsafe fn wgmma_gemm<O: WgmmaTile, const S: u32, const DEPTH: u32>(a: *const
 
 /// Declares a kernel-14 entry and its launch constant.
 macro_rules! wgmma_entry {
-    ($name:ident, $config:ident, $tile:ident, stages $s:literal, depth $d:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, depth $d:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: TileConfig = config(<$tile as WgmmaTile>::N, $s);
+        pub const $config: TileConfig = config(<$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
         kernel! {
             #[doc = $doc]
             ///
             /// # Safety
             /// As [`wgmma_gemm`], with the launch its `TileConfig` constant states.
-            pub unsafe fn $name(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+            pub unsafe fn $name(a: *const $elem, b: *const $elem, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
                 unsafe { wgmma_gemm::<$tile, $s, $d>(a, b, c, m, n, k) }
             }
@@ -246,13 +281,16 @@ macro_rules! wgmma_entry {
     };
 }
 
-wgmma_entry!(matmul_wgmma_bf16_128x256, WGMMA_BF16_128X256, Bf16N256, stages 4, depth 1,
+wgmma_entry!(matmul_wgmma_bf16_128x256, WGMMA_BF16_128X256, Bf16N256, u16, stages 4, depth 1,
     "Kernel 14 on BF16 inputs, `f32` output (sm_90a): 128×256×64 tiles, 2 warpgroups of `m64n256k16`, \
      4 stages (193 KiB), one `wgmma` group in flight.");
-wgmma_entry!(matmul_wgmma_f16_128x256, WGMMA_F16_128X256, F16N256, stages 4, depth 1,
+wgmma_entry!(matmul_wgmma_f16_128x256, WGMMA_F16_128X256, F16N256, u16, stages 4, depth 1,
     "Kernel 14 on FP16 inputs, `f32` output (sm_90a): as [`matmul_wgmma_bf16_128x256`].");
-wgmma_entry!(matmul_wgmma_bf16_128x128, WGMMA_BF16_128X128, Bf16N128, stages 3, depth 1,
+wgmma_entry!(matmul_wgmma_bf16_128x128, WGMMA_BF16_128X128, Bf16N128, u16, stages 3, depth 1,
     "Kernel 14 on BF16 inputs, `f32` output (sm_90a): 128×128×64 tiles, `m64n128k16`, 3 stages \
      (97 KiB: 2 blocks per SM), one `wgmma` group in flight: for outputs too small for 128×256 tiles.");
-wgmma_entry!(matmul_wgmma_f16_128x128, WGMMA_F16_128X128, F16N128, stages 3, depth 1,
+wgmma_entry!(matmul_wgmma_f16_128x128, WGMMA_F16_128X128, F16N128, u16, stages 3, depth 1,
     "Kernel 14 on FP16 inputs, `f32` output (sm_90a): as [`matmul_wgmma_bf16_128x128`].");
+wgmma_entry!(matmul_wgmma_tf32_128x256, WGMMA_TF32_128X256, Tf32N256, f32, stages 4, depth 1,
+    "Kernel 14 in TF32 on `f32` inputs prepared by the host ([`crate::tf32_operands`]: `a` rounded to \
+     TF32, `b` = `Bᵀ` rounded, `n × k`), `f32` output (sm_90a): 128×256×32 tiles, `m64n256k8`, 4 stages.");
