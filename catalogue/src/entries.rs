@@ -48,6 +48,12 @@ pub fn launch_bounds() -> String {
     entries().iter().filter(|e| e.min_blocks_per_sm > 0).map(|e| format!("{} {} {}\n", e.name, e.threads, e.min_blocks_per_sm)).collect()
 }
 
+/// The entry names of one module (`sm90a`: the `sm_90a` one), one per line: the list ptx-link.sh
+/// keeps when it links that module (`host/build.rs` writes it).
+pub fn module_entries(sm90a: bool) -> String {
+    entries().iter().filter(|e| e.sm90a == sm90a).map(|e| format!("{}\n", e.name)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,10 +77,4 @@ mod tests {
         assert!(text.contains("matmul_dbuf_64x64x16 128 4\n"), "{text}");
         assert!(!text.contains("matmul_naive"), "{text}");
     }
-}
-
-/// The entry names of one module (`sm90a`: the `sm_90a` one), one per line: the list ptx-link.sh
-/// keeps when it links that module (`host/build.rs` writes it).
-pub fn module_entries(sm90a: bool) -> String {
-    entries().iter().filter(|e| e.sm90a == sm90a).map(|e| format!("{}\n", e.name)).collect()
 }

@@ -111,6 +111,24 @@ mod tests {
     }
 
     #[test]
+    fn tensor_core_auto_uses_wgmma_only_where_sm90a_runs() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        let (big, small) = (s(4096, 4096, 4096), s(512, 512, 512));
+        assert_eq!(Algo::Auto.resolve_on(big, Precision::Bf16, true), Algo::WgmmaBf16);
+        assert_eq!(Algo::Auto.resolve_on(small, Precision::Bf16, true), Algo::WgmmaBf16Narrow);
+        assert_eq!(Algo::Auto.resolve_on(big, Precision::Fp16, true), Algo::WgmmaF16);
+        assert_eq!(Algo::Auto.resolve_on(big, Precision::Tf32, true), Algo::WgmmaTf32);
+        for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
+            let portable = Algo::Auto.resolve_on(big, p, false);
+            assert!(portable.config().is_some_and(|c| !c.sm90a), "{p:?} picked {portable:?} without sm_90a");
+            assert_eq!(portable.precision(), Some(p));
+        }
+        // The default (`resolve_for`) is this library's target, Hopper.
+        assert_eq!(Algo::Auto.resolve_for(big, Precision::Bf16), Algo::WgmmaBf16);
+        assert_eq!(Algo::Auto.resolve_for(big, Precision::Fp32), pick(big));
+    }
+
+    #[test]
     fn pick_matches_the_measured_table() {
         let s = |m, n, k| MatmulShape { m, n, k };
         for (shape, best) in [

@@ -817,7 +817,7 @@ mod host_impl {
     /// The `bytes`-byte element (2 or 4) at the unswizzled shared address `addr`, as raw bits.
     fn element(addr: u32, bytes: u32) -> u32 {
         let phys = swizzle_sw128(addr) as usize;
-        if phys + bytes as usize > shared::dynamic_bytes() || addr % bytes != 0 {
+        if phys + bytes as usize > shared::dynamic_bytes() || !addr.is_multiple_of(bytes) {
             super::super::host::out_of_bounds(format_args!(
                 "wgmma operand at shared byte {phys} outside the block's {} bytes (or misaligned)",
                 shared::dynamic_bytes()
