@@ -12,6 +12,8 @@
 //! Block sizes are multiples of the kernel's tile ([`Align`]), so every block but the last in each
 //! dimension runs whole tiles, and every row or K offset keeps 16-byte alignment for the kernels'
 //! vector loads.
+// Plans are lists of ranges: a list of one range (one block, one band) is a plan like any other.
+#![allow(clippy::single_range_in_vec_init)]
 use std::ops::Range;
 
 use crate::algo::Algo;

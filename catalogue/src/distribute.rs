@@ -18,6 +18,8 @@
 //!
 //! **The result** travels band by band ([`GpuPlan::bands`]) when `C` ends on the root: a band is
 //! sent as soon as its last step is done, while the next band computes.
+// Plans are lists of ranges: a list of one range (one block, one band) is a plan like any other.
+#![allow(clippy::single_range_in_vec_init)]
 use std::ops::Range;
 
 use crate::blocks::{plan_steps, split, step_ops, workspace_of, Align, BlockPlan, GemmDims, Limits, Step, Workspace};
