@@ -254,10 +254,11 @@ fn typed_errors(m: &MultiGpu) -> Result<(), String> {
 /// product runs and is right.
 fn out_of_memory(m: &MultiGpu) -> Result<(), String> {
     let gpu1 = &m.gpus()[1];
-    let (free, _) = gpu1.memory_info().map_err(e)?;
-    // Leave about 256 MiB: less than the margin plus GPU 1's part of a 4096³ product (about 160 MiB).
-    let hog = DeviceBuffer::<u8>::zeros(gpu1, free.saturating_sub(256 << 20)).map_err(e)?;
     m.release_buffers().map_err(e)?;
+    let (free, _) = gpu1.memory_info().map_err(e)?;
+    // Leave about 384 MiB: less than the 512 MiB margin plus GPU 1's part of a 4096³ product.
+    let hog = DeviceBuffer::<u8>::zeros(gpu1, free.saturating_sub(384 << 20)).map_err(e)?;
+    gpu1.synchronize().map_err(e)?;
     let root = &m.gpus()[0];
     let (a, b) = (HostMatrix::random(4096, 4096, 1), HostMatrix::random(4096, 4096, 2));
     let (da, db) = (DeviceMatrix::<f32>::from_host(root, &a).map_err(e)?, DeviceMatrix::<f32>::from_host(root, &b).map_err(e)?);
@@ -267,6 +268,7 @@ fn out_of_memory(m: &MultiGpu) -> Result<(), String> {
         other => return Err(format!("with GPU 1 full: {other:?}")),
     }
     drop(hog);
+    m.synchronize().map_err(e)?; // the free is queued on GPU 1's stream
     m.matmul(Algo::Auto, &da, &db, &mut dc).map_err(e)?;
     let got = dc.to_host(root).map_err(e)?;
     // Rows on both GPUs: spot-check a band of rows against the f64 reference.

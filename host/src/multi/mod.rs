@@ -128,7 +128,8 @@ impl MultiGpu {
         self.synchronize()?;
         let mut cache = self.cache.lock().map_err(|_| poisoned_lock())?;
         cache.iter_mut().for_each(|c| *c = RankCache::default());
-        Ok(())
+        // The frees are queued on the streams: wait for them, so the memory shows as free.
+        self.synchronize()
     }
 
     /// Waits for every GPU's compute and transfer streams.

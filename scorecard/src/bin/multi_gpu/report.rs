@@ -1,0 +1,209 @@
+//! The multi-GPU run's record: what was measured, as JSON and as Markdown.
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::model::{Inputs, Prediction};
+use crate::operands::{FullComparison, SampleCheck};
+
+/// One GPU as the driver sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceRow {
+    pub ordinal: usize,
+    pub name: String,
+    pub sms: u32,
+    pub memory_gib: f64,
+}
+
+/// Link rates (GB/s = 10⁹ B/s) over `bytes`-sized transfers.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkRow {
+    pub bytes: usize,
+    pub reps: usize,
+    pub broadcast_gb_s: f64,
+    pub send_gb_s: Vec<f64>,
+    pub peer_copy_gb_s: Vec<f64>,
+}
+
+/// One GPU against all of them on the same product, end to end.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScalingRow {
+    pub precision: String,
+    pub size: usize,
+    pub gpus: usize,
+    /// Where the timed call starts and ends.
+    pub start: String,
+    pub end: String,
+    /// Wall time of each timed `MultiGpu::matmul` call on one GPU, then on all, in ms.
+    pub one_gpu_ms: Vec<f64>,
+    pub all_gpus_ms: Vec<f64>,
+    pub one_gpu_median_ms: f64,
+    pub all_gpus_median_ms: f64,
+    /// `Gpu::matmul` alone (CUDA events, mean of the reps): the kernel time the one-GPU call wraps.
+    pub kernel_only_ms: f64,
+    pub scaling: f64,
+    pub one_gpu_tflops: f64,
+    pub all_gpus_tflops: f64,
+    pub samples: SampleCheck,
+    pub versus_one_gpu: FullComparison,
+    /// The time model fed with this run's measurements (when the link stage ran first).
+    pub model: Option<ModelRow>,
+}
+
+/// The model's inputs and its predictions for 1, 2, 4 and 8 GPUs.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelRow {
+    pub inputs: Inputs,
+    pub predictions: Vec<Prediction>,
+}
+
+/// A product past 2³¹ elements per matrix.
+#[derive(Debug, Clone, Serialize)]
+pub struct BigRow {
+    pub label: String,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub gpus: usize,
+    pub origin: String,
+    /// Bytes of A, B and C together, and the memory of one GPU.
+    pub operand_bytes: f64,
+    pub gpu_memory_bytes: f64,
+    pub generate_s: f64,
+    pub upload_s: f64,
+    pub compute_s: f64,
+    pub total_s: f64,
+    pub tflops: f64,
+    /// Sub-GEMMs per GPU.
+    pub blocks_per_gpu: Vec<usize>,
+    /// Per GPU: seconds until its last upload was issued, and until it finished (products from the host).
+    pub per_gpu_upload_s: Vec<f64>,
+    pub per_gpu_done_s: Vec<f64>,
+    pub samples: SampleCheck,
+}
+
+/// Everything one run measured.
+#[derive(Debug, Default, Serialize)]
+pub struct Report {
+    pub devices: Vec<DeviceRow>,
+    pub nccl_version: Option<i32>,
+    pub options: String,
+    pub link: Option<LinkRow>,
+    pub scaling: Vec<ScalingRow>,
+    pub big: Vec<BigRow>,
+    pub failures: Vec<String>,
+}
+
+impl Report {
+    /// The Markdown page of the run.
+    pub fn markdown(&self) -> String {
+        let mut md = String::from("# tessera multi-GPU run\n\n");
+        for d in &self.devices {
+            let _ = writeln!(md, "- GPU {}: {} ({} SMs, {:.1} GiB)", d.ordinal, d.name, d.sms, d.memory_gib);
+        }
+        let nccl = self.nccl_version.map_or("not loaded".into(), |v| format!("{}.{}.{}", v / 10000, v / 100 % 100, v % 100));
+        let _ = writeln!(md, "- NCCL {nccl}; plan options: {}\n", self.options);
+        if let Some(l) = &self.link {
+            let _ = writeln!(md, "## Links ({:.2} GB per transfer, {} reps, host wall time)\n", l.bytes as f64 / 1e9, l.reps);
+            md.push_str("| transfer | GB/s |\n|---|---:|\n");
+            let _ = writeln!(md, "| NCCL broadcast from GPU 0 | {:.1} |", l.broadcast_gb_s);
+            for (i, (s, p)) in l.send_gb_s.iter().zip(&l.peer_copy_gb_s).enumerate() {
+                let _ = writeln!(md, "| NCCL send GPU 0 → {} | {:.1} |", i + 1, s);
+                let _ = writeln!(md, "| cuMemcpyPeerAsync GPU 0 → {} (copy engines) | {:.1} |", i + 1, p);
+            }
+            md.push('\n');
+        }
+        if !self.scaling.is_empty() {
+            md.push_str("## Scaling (end to end, median of the timed calls)\n\n");
+            md.push_str("| precision | size | GPUs | start → end | 1 GPU ms | kernel only ms | all GPUs ms | scaling | TFLOP/s 1 → all | sampled worst err/tol | vs 1 GPU worst diff/tol (identical) |\n");
+            md.push_str("|---|---|---:|---|---:|---:|---:|---:|---|---:|---|\n");
+            for r in &self.scaling {
+                let _ = writeln!(
+                    md,
+                    "| {} | {}³ | {} | {} → {} | {:.2} | {:.2} | {:.2} | **{:.3}** | {:.1} → {:.1} | {:.3} ({} fail) | {:.3} ({} fail, {:.1}% identical) |",
+                    r.precision,
+                    r.size,
+                    r.gpus,
+                    r.start,
+                    r.end,
+                    r.one_gpu_median_ms,
+                    r.kernel_only_ms,
+                    r.all_gpus_median_ms,
+                    r.scaling,
+                    r.one_gpu_tflops,
+                    r.all_gpus_tflops,
+                    r.samples.worst_error_over_tolerance,
+                    r.samples.failures,
+                    r.versus_one_gpu.worst_difference_over_tolerance,
+                    r.versus_one_gpu.failures,
+                    100.0 * r.versus_one_gpu.identical as f64 / r.versus_one_gpu.elements.max(1) as f64,
+                );
+            }
+            md.push('\n');
+            for r in self.scaling.iter().filter(|r| r.model.is_some()) {
+                let model = r.model.as_ref().expect("filtered");
+                let i = &model.inputs;
+                let _ = writeln!(
+                    md,
+                    "Model for {} {}³ (kernel {:.2} ms, call overhead {:.2} ms, broadcast {:.1} GB/s, send {:.1} GB/s; see docs/multi-gpu.md):\n",
+                    r.precision, r.size, i.kernel_ms, i.overhead_ms, i.broadcast_gb_s, i.send_gb_s
+                );
+                md.push_str("| GPUs | predicted ms | stall ms | tail ms | predicted scaling | measured scaling |\n|---:|---:|---:|---:|---:|---:|\n");
+                for p in &model.predictions {
+                    let measured = if p.gpus == r.gpus { format!("{:.3}", r.scaling) } else { "—".into() };
+                    let _ = writeln!(
+                        md,
+                        "| {} | {:.2} | {:.2} | {:.2} | {:.3} | {} |",
+                        p.gpus, p.ms, p.stall_ms, p.tail_ms, p.scaling, measured
+                    );
+                }
+                md.push('\n');
+            }
+        }
+        if !self.big.is_empty() {
+            md.push_str("## Past 2³¹ elements per matrix\n\n");
+            md.push_str("| product | GPUs | operands from | A+B+C GB (one GPU holds) | generate s | upload s | compute s | total s | TFLOP/s | blocks per GPU | samples: worst err/tol (fail) |\n");
+            md.push_str("|---|---:|---|---|---:|---:|---:|---:|---:|---|---|\n");
+            for r in &self.big {
+                let _ = writeln!(
+                    md,
+                    "| {} ({}×{}×{}) | {} | {} | {:.1} ({:.1}) | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:?} | {} samples: {:.3} ({}) |",
+                    r.label,
+                    r.m,
+                    r.n,
+                    r.k,
+                    r.gpus,
+                    r.origin,
+                    r.operand_bytes / 1e9,
+                    r.gpu_memory_bytes / 1e9,
+                    r.generate_s,
+                    r.upload_s,
+                    r.compute_s,
+                    r.total_s,
+                    r.tflops,
+                    r.blocks_per_gpu,
+                    r.samples.samples,
+                    r.samples.worst_error_over_tolerance,
+                    r.samples.failures,
+                );
+            }
+            for r in self.big.iter().filter(|r| !r.per_gpu_done_s.is_empty()) {
+                let _ = writeln!(
+                    md,
+                    "\n{}: per GPU, last upload issued at {:?} s, done at {:?} s.",
+                    r.label, r.per_gpu_upload_s, r.per_gpu_done_s
+                );
+            }
+            md.push('\n');
+        }
+        if self.failures.is_empty() {
+            md.push_str("All checks passed.\n");
+        } else {
+            md.push_str("## Failures\n\n");
+            for f in &self.failures {
+                let _ = writeln!(md, "- {f}");
+            }
+        }
+        md
+    }
+}
