@@ -9,7 +9,8 @@
 //! (so a band past 2³¹ elements is cut into blocks like any other product).
 //!
 //! **The transfers** ([`DistPlan::transfers`], the same order on every GPU, as NCCL needs): the lead
-//! rows of `A`, then `B` in [`DistOptions::b_chunks`] chunks along K, then the other rows of `A`.
+//! rows of `A`, then `B` in [`DistOptions::b_chunks`] chunks along K, then the other rows of `A`
+//! band by band (each band starts as soon as its rows arrived, while the next band's travel).
 //! The lead band's K blocks are cut at the chunk boundaries, so a receiving GPU starts computing as
 //! soon as the lead rows and the first chunk of `B` arrived, and computes the lead band chunk by
 //! chunk (accumulating into `C`) while the rest of `B` travels; the later bands need all of `B` and
@@ -44,6 +45,10 @@ pub struct DistOptions {
     pub return_pieces: usize,
     /// Block limits for every band (see [`BlockPlan`]).
     pub limits: Limits,
+    /// Operands from the root: the root's own steps wait until every operand has been sent (its
+    /// matmul then never competes with NCCL's kernels for SMs), at the cost of starting later; the
+    /// rows of `A` after the lead band then travel as one piece.
+    pub root_waits_for_sends: bool,
 }
 
 impl Default for DistOptions {
@@ -51,14 +56,14 @@ impl Default for DistOptions {
     /// two GPUs the lead band is 512 × 16384 × 2048 per chunk (4 × 64 tiles of 128 × 256) and
     /// one chunk of `B` is 128 MiB of FP32.
     fn default() -> Self {
-        DistOptions { b_chunks: 8, lead_rows: 512, return_pieces: 4, limits: Limits::KERNELS }
+        DistOptions { b_chunks: 8, lead_rows: 512, return_pieces: 4, limits: Limits::KERNELS, root_waits_for_sends: false }
     }
 }
 
 /// One transfer of the operands, in [`DistPlan::transfers`] order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transfer {
-    /// Rows [`GpuPlan::a_pieces`]`[piece]` of each receiving GPU's `A` (0: the lead rows).
+    /// Rows [`GpuPlan::a_pieces`]`[piece]` of each receiving GPU's `A` (piece `j`: the rows of band `j`).
     A { piece: usize },
     /// Rows [`DistPlan::b_chunks`]`[chunk]` of `B`, to every GPU that receives.
     B { chunk: usize },
@@ -71,8 +76,8 @@ pub struct GpuPlan {
     pub rows: Range<usize>,
     /// Whether its operands arrive by transfers (all GPUs from the host; GPUs ≥ 1 from the root).
     pub receives: bool,
-    /// Its rows of `A` in the two pieces that travel (lead rows, then the rest); empty when it
-    /// does not receive.
+    /// Its rows of `A` in the pieces that travel: one per band (the lead band's first); empty when
+    /// it does not receive.
     pub a_pieces: Vec<Range<usize>>,
     /// Row bands in compute order: the lead band, then [`DistOptions::return_pieces`] bands (some
     /// may be empty). A GPU that does not receive has one band.
@@ -82,7 +87,8 @@ pub struct GpuPlan {
     /// For each band, the index of its last step (`None`: empty band).
     pub band_last_step: Vec<Option<usize>>,
     /// For each step, the index in [`DistPlan::transfers`] of the last transfer it needs (`None`:
-    /// it needs none).
+    /// it needs none; the root's steps wait for the last chunk of `B` with
+    /// [`DistOptions::root_waits_for_sends`]).
     pub needs: Vec<Option<usize>>,
     /// The work buffers its steps need.
     pub workspace: Workspace,
@@ -108,11 +114,14 @@ impl DistPlan {
         let b_chunks: Vec<Range<usize>> =
             if dims.is_empty() { Vec::new() } else { split(k, opts.b_chunks, align.depth).into_iter().filter(|r| !r.is_empty()).collect() };
         let receives = |g: usize| !dims.is_empty() && (origin == Origin::Host || g > 0);
+        // A root that waits for every send gains nothing from band-sized pieces of A.
+        let one_rest_piece = origin == Origin::Root && opts.root_waits_for_sends;
         let any_receive = (0..gpus).any(receives);
         let transfers = if any_receive {
             let mut t = vec![Transfer::A { piece: 0 }];
             t.extend((0..b_chunks.len()).map(|chunk| Transfer::B { chunk }));
-            t.push(Transfer::A { piece: 1 });
+            let pieces = if one_rest_piece { 1 } else { opts.return_pieces.max(1) };
+            t.extend((1..=pieces).map(|piece| Transfer::A { piece }));
             t
         } else {
             Vec::new()
@@ -142,7 +151,8 @@ impl DistPlan {
                                 }
                             })
                             .collect();
-                    (bands, steps, vec![0..lead, lead..local])
+                    let pieces = if one_rest_piece { vec![0..lead, lead..local] } else { bands.clone() };
+                    (bands, steps, pieces)
                 } else {
                     let r = 0..local;
                     let steps = if local == 0 { Vec::new() } else { plan_steps(&band(&r), 0, &[]) };
@@ -155,11 +165,18 @@ impl DistPlan {
                     steps.extend(band_steps);
                     band_last_step.push((steps.len() > before).then(|| steps.len() - 1));
                 }
+                // The root, when asked to, waits for the last transfer to leave.
+                let root_wait = (one_rest_piece && g == 0 && any_receive).then(|| transfers.len() - 1);
                 let needs = steps
                     .iter()
                     .map(|s| {
-                        receives(g).then(|| {
-                            let a = if s.rows.end <= a_pieces[0].end { 0 } else { transfers.len() - 1 };
+                        if !receives(g) {
+                            return root_wait;
+                        }
+                        Some({
+                            // Bands never straddle a piece (piece j is band j, or the rest is one piece).
+                            let piece = a_pieces.iter().position(|r| s.rows.end <= r.end).unwrap_or(a_pieces.len() - 1);
+                            let a = if piece == 0 { 0 } else { b_chunks.len() + piece };
                             a.max(1 + b_index(s.depth.end))
                         })
                     })
@@ -192,17 +209,21 @@ mod tests {
         assert_eq!(plan.gpus[0].rows, 0..8192);
         assert_eq!(plan.gpus[1].rows, 8192..16384);
         assert_eq!(plan.b_chunks.len(), 8);
-        assert_eq!(plan.transfers.len(), 10);
-        // The root computes its rows in one launch, with nothing to wait for.
+        assert_eq!(plan.transfers.len(), 1 + 8 + 4);
+        // The root computes its rows in one launch, with nothing to wait for (or after B has left).
         assert!(!plan.gpus[0].receives);
         assert_eq!(plan.gpus[0].steps.len(), 1);
         assert_eq!(plan.gpus[0].needs, vec![None]);
+        let waiting = DistPlan::new(dims, 2, Origin::Root, align, DistOptions { root_waits_for_sends: true, ..DistOptions::default() });
+        assert_eq!(waiting.transfers.len(), 1 + 8 + 1);
+        assert_eq!(waiting.gpus[0].needs, vec![Some(9)]);
+        assert!(waiting.gpus[1].needs[8..].iter().all(|&n| n == Some(9)));
         // GPU 1: the lead band in 8 K chunks (each needing its own chunk of B), then 4 bands with whole K.
         let g = &plan.gpus[1];
         assert_eq!(g.bands[0], 0..512);
         assert_eq!(g.steps.len(), 8 + 4);
         assert_eq!(g.needs[..8], (1..=8).map(Some).collect::<Vec<_>>()[..]);
-        assert!(g.needs[8..].iter().all(|&n| n == Some(9)));
+        assert_eq!(g.needs[8..], [Some(9), Some(10), Some(11), Some(12)]);
         assert_eq!(g.band_last_step, vec![Some(7), Some(8), Some(9), Some(10), Some(11)]);
         assert_eq!(g.workspace.scratch, 512 * 16384);
         assert_eq!((g.workspace.a_pack, g.workspace.b_pack, g.workspace.c_pack), (512 * 2048, 0, 0));

@@ -114,6 +114,7 @@ fn replay_gpu(plan: &DistPlan, g: &GpuPlan, a: &[f64], b: &[f64], result: &mut [
     if !g.receives {
         mem.a.copy_from_slice(&a[g.rows.start * k..g.rows.end * k]);
         mem.b.copy_from_slice(b);
+        assert!(plan.origin == Origin::Root || g.needs.iter().all(Option::is_none), "a GPU that receives nothing waits");
     }
     if plan.dims.k == 0 {
         mem.c.fill(0.0); // the executor zeroes C when K = 0
@@ -209,10 +210,10 @@ proptest! {
         m in 0usize..80, n in 0usize..48, k in 0usize..64, gpus in 1usize..=8,
         root in any::<bool>(), align in aligns(),
         launch in 256usize..3000, block_frac in 0.05f64..1.0, max_rows in 16usize..64,
-        b_chunks in 1usize..6, lead_rows in 0usize..40, return_pieces in 1usize..5,
+        b_chunks in 1usize..6, lead_rows in 0usize..40, return_pieces in 1usize..5, root_waits_for_sends in any::<bool>(),
     ) {
         let limits = Limits { launch_elems: launch, block_elems: ((launch as f64 * block_frac) as usize).max(1), max_rows };
-        let opts = DistOptions { b_chunks, lead_rows, return_pieces, limits };
+        let opts = DistOptions { b_chunks, lead_rows, return_pieces, limits, root_waits_for_sends };
         let origin = if root { Origin::Root } else { Origin::Host };
         check_plan(GemmDims { m, n, k }, gpus, origin, align, opts);
     }
@@ -243,7 +244,7 @@ proptest! {
 #[test]
 fn fixed_edge_cases() {
     let small = Limits { launch_elems: 600, block_elems: 300, max_rows: 32 };
-    let opts = DistOptions { b_chunks: 3, lead_rows: 5, return_pieces: 2, limits: small };
+    let opts = DistOptions { b_chunks: 3, lead_rows: 5, return_pieces: 2, limits: small, root_waits_for_sends: false };
     for (m, n, k) in [(1, 1, 1), (0, 7, 3), (7, 0, 3), (7, 5, 0), (97, 1, 53), (1, 97, 53), (64, 64, 64), (33, 17, 200)] {
         for gpus in 1..=8 {
             for origin in [Origin::Root, Origin::Host] {

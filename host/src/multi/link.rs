@@ -42,7 +42,7 @@ impl MultiGpu {
         }
         let bufs = self.gpus().iter().map(|gpu| alloc_bytes(gpu, gpu.stream(), "link test buffers", bytes)).collect::<Result<Vec<_>>>()?;
         let ptrs: Vec<u64> = bufs.iter().zip(self.gpus()).map(|(b, gpu)| raw_ptr(b, gpu.stream())).collect();
-        self.fence()?;
+        self.fence(&mut super::timeline::Recorder::new(false, self.len()))?;
         let time = |issue: &dyn Fn() -> Result<()>| -> Result<f64> {
             issue()?;
             self.synchronize()?;

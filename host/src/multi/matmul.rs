@@ -1,7 +1,9 @@
 //! `C = A · B` over several GPUs: the catalogue's plan (`tessera_catalogue::distribute`) issued with
 //! NCCL (operands on GPU 0) or host uploads (operands in host memory).
 //!
-//! Each GPU computes on its own stream (`Gpu::stream`) and transfers on a second, high-priority one.
+//! Each GPU computes on one stream and transfers on a second, high-priority one (neither the default
+//! stream, see [`super`]); the transfers are queued before GPU 0's own steps, so NCCL's kernels get
+//! their SMs before the matmul fills them.
 //! A step that needs a transfer waits for an event recorded after it on the transfer stream; a band
 //! of `C` travels back after an event recorded after its last step (GPU 0's receive waits for that
 //! event too, so its NCCL kernel does not occupy SMs before the data exists). Nothing synchronizes
@@ -17,6 +19,7 @@ use tessera_catalogue::precision::Element;
 use tessera_catalogue::{Algo, HostMatrix, Precision};
 
 use super::rows::{RowBlock, RowBlocks};
+use super::timeline::{Recorder, Timeline};
 use super::{mark, poisoned_lock, wait, MultiGpu, RankCache};
 use crate::blocked::{alloc_bytes, check_kernels, raw_ptr, BlockRun, Homes, WorkBuffers};
 use crate::context::Gpu;
@@ -63,10 +66,12 @@ impl<'a> Issuer<'a> {
     /// # Safety
     /// The run's homes must hold the GPU's operands, with every transfer up to `arrived` ordered
     /// before the compute stream's next work.
-    unsafe fn issue(&mut self, arrived: Option<usize>) -> Result<()> {
+    unsafe fn issue(&mut self, arrived: Option<usize>, g: usize, trace: &mut Recorder) -> Result<()> {
         while self.ready(arrived) {
             // SAFETY: forwarded contract; the plan's steps fit the homes' dimensions.
             unsafe { self.run.step(&self.plan.steps[self.next])? };
+            let s = &self.plan.steps[self.next];
+            trace.mark(g, self.run.gpu, self.run.stream, || format!("step {} done (rows {:?}, K {:?})", self.next, s.rows, s.depth))?;
             for (j, last) in self.plan.band_last_step.iter().enumerate() {
                 if *last == Some(self.next) {
                     self.band_done[j] = Some(mark(self.run.gpu, self.run.stream)?);
@@ -98,12 +103,27 @@ impl MultiGpu {
         if TA::PRECISION != TB::PRECISION {
             return Err(Error::MixedTypes { op: "MultiGpu::matmul", a: TA::PRECISION, b: TB::PRECISION });
         }
-        self.matmul_root(TA::PRECISION, algo, a, b, c)
+        self.matmul_root(TA::PRECISION, algo, a, b, c, false).map(|_| ())
     }
 
     /// [`MultiGpu::matmul`] on `f32` data in TF32 (the caller's explicit choice, as [`Gpu::matmul_tf32`]).
     pub fn matmul_tf32(&self, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
-        self.matmul_root(Precision::Tf32, algo, a, b, c)
+        self.matmul_root(Precision::Tf32, algo, a, b, c, false).map(|_| ())
+    }
+
+    /// [`MultiGpu::matmul`], and when each transfer arrived, each step finished and each band of `C`
+    /// came back on every GPU (timing events: a little issue time more than `matmul`).
+    pub fn matmul_traced<TA: DeviceElement, TB: DeviceElement>(
+        &self,
+        algo: Algo,
+        a: &DeviceMatrix<TA>,
+        b: &DeviceMatrix<TB>,
+        c: &mut DeviceMatrix,
+    ) -> Result<Timeline> {
+        if TA::PRECISION != TB::PRECISION {
+            return Err(Error::MixedTypes { op: "MultiGpu::matmul_traced", a: TA::PRECISION, b: TB::PRECISION });
+        }
+        self.matmul_root(TA::PRECISION, algo, a, b, c, true)
     }
 
     /// `A · B` in `precision` with `a` and `b` in host memory: every GPU uploads its rows of `A` and
@@ -145,7 +165,8 @@ impl MultiGpu {
         a: &DeviceMatrix<TA>,
         b: &DeviceMatrix<TB>,
         c: &mut DeviceMatrix,
-    ) -> Result<()> {
+        trace: bool,
+    ) -> Result<Timeline> {
         const OP: &str = "MultiGpu::matmul";
         self.check_usable()?;
         let root = &self.gpus()[0];
@@ -161,12 +182,12 @@ impl MultiGpu {
             }
         }
         if m == 0 || n == 0 {
-            return Ok(());
+            return Ok(Timeline::default());
         }
         if k == 0 {
             let mut out = c.buf.slice.slice_mut(0..m * n);
             root.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0))?;
-            return root.synchronize();
+            return root.synchronize().map(|_| Timeline::default());
         }
         let size = std::mem::size_of::<TA>();
         let mut cache = self.cache.lock().map_err(|_| poisoned_lock())?;
@@ -177,22 +198,31 @@ impl MultiGpu {
         let (pc, _write_c) = c.buf.slice.device_ptr_mut(root.stream());
         // From here on work is queued: whatever happens, every stream is waited for before the
         // borrows of a, b, c end (this guard drops before the three above).
-        let _sync = SyncOnExit(self.gpus().iter().map(|g| g.stream().as_ref()).chain(self.transfer.iter().map(|s| s.as_ref())).collect());
-        self.fence()?;
+        let _sync = SyncOnExit(self.all_streams());
+        let mut trace = Recorder::new(trace, self.len());
+        self.fence(&mut trace)?;
         let works: Vec<WorkBuffers> = ptrs.iter().map(|p| WorkBuffers::borrowed([p[3], p[4], p[5], p[6]])).collect();
         let mut issuers: Vec<Issuer> = (0..self.len())
             .map(|g| {
                 let gpu = &self.gpus()[g];
                 let homes = if g == 0 { Homes { a: pa, b: pb, c: pc } } else { Homes { a: ptrs[g][0], b: ptrs[g][1], c: ptrs[g][2] } };
                 let local = GemmDims { m: plan.gpus[g].rows.len(), n, k };
-                let run = BlockRun { gpu, stream: gpu.stream(), algo, precision, input_bytes: size, homes, work: &works[g], dims: local };
+                let run = BlockRun {
+                    gpu,
+                    stream: self.compute_stream(g),
+                    algo,
+                    precision,
+                    input_bytes: size,
+                    homes,
+                    work: &works[g],
+                    dims: local,
+                };
                 Issuer::new(&plan.gpus[g], run)
             })
             .collect();
         // SAFETY (every `issue` below): GPU 0's homes are the caller's a, b, c (checked sizes, borrowed
         // until the streams are waited for); the other GPUs' homes are their cached buffers, sized
         // from this plan; each step is queued only after the transfers it needs (events below).
-        unsafe { issuers[0].issue(None)? };
         let row_bytes_a = k * size;
         for (t, transfer) in plan.transfers.iter().enumerate() {
             self.group("sending the operands", |comms| {
@@ -226,16 +256,21 @@ impl MultiGpu {
                 }
                 Ok(())
             })?;
-            for (g, issuer) in issuers.iter_mut().enumerate().skip(1) {
-                if issuer.ready(Some(t)) {
-                    let gpu = &self.gpus()[g];
+            for (g, issuer) in issuers.iter_mut().enumerate() {
+                let gpu = &self.gpus()[g];
+                trace.mark(g, gpu, self.transfer_stream(g), || format!("transfer {t} ({transfer:?}) done"))?;
+                // The root's steps wait for a transfer only with `root_waits_for_sends` (else below, unordered).
+                if issuer.ready(Some(t)) && !issuer.ready(None) {
                     let arrived = mark(gpu, self.transfer_stream(g))?;
-                    wait(gpu, gpu.stream(), &arrived)?;
+                    wait(gpu, self.compute_stream(g), &arrived)?;
                     // SAFETY: see above; the wait orders transfer t before these steps.
-                    unsafe { issuer.issue(Some(t))? };
+                    unsafe { issuer.issue(Some(t), g, &mut trace)? };
                 }
             }
         }
+        // Unless it waits for B, GPU 0 needs no transfer: its steps go after the transfers' kernels are queued.
+        // SAFETY: see above.
+        unsafe { issuers[0].issue(None, 0, &mut trace)? };
         for issuer in &issuers {
             if issuer.next != issuer.plan.steps.len() {
                 return Err(Error::InvalidArgument { op: OP, detail: "the plan left steps no transfer unblocks".into() });
@@ -271,31 +306,52 @@ impl MultiGpu {
                 }
                 Ok(())
             })?;
+            trace.mark(0, root, self.transfer_stream(0), || format!("band {j} of every GPU returned"))?;
         }
         drop(issuers);
-        self.join()
+        self.join()?;
+        trace.finish()
     }
 
-    /// Orders each GPU's transfer stream after the work already queued on its compute stream
-    /// (allocations, earlier products).
-    pub(crate) fn fence(&self) -> Result<()> {
-        for (g, gpu) in self.gpus().iter().enumerate() {
-            let ev = mark(gpu, gpu.stream())?;
-            wait(gpu, self.transfer_stream(g), &ev)?;
+    /// Every stream of every GPU (default, compute, transfer).
+    fn all_streams(&self) -> Vec<&CudaStream> {
+        let mut out: Vec<&CudaStream> = self.gpus().iter().map(|g| g.stream().as_ref()).collect();
+        out.extend(self.compute.iter().chain(&self.transfer).map(|s| s.as_ref()));
+        out
+    }
+
+    /// Orders each GPU's compute and transfer streams after the work already queued on its default
+    /// stream (the caller's, allocations, earlier products).
+    pub(crate) fn fence(&self, trace: &mut Recorder) -> Result<()> {
+        for g in 0..self.len() {
+            self.fence_one(g, trace)?;
         }
         Ok(())
     }
 
-    /// Orders each compute stream after its transfer stream, then waits for all of them.
+    fn fence_one(&self, g: usize, trace: &mut Recorder) -> Result<()> {
+        let gpu = &self.gpus()[g];
+        trace.start(g, gpu, gpu.stream())?;
+        let ev = mark(gpu, gpu.stream())?;
+        wait(gpu, self.compute_stream(g), &ev)?;
+        wait(gpu, self.transfer_stream(g), &ev)
+    }
+
+    /// Orders each default stream after its GPU's compute and transfer streams, then waits for all.
     pub(crate) fn join(&self) -> Result<()> {
-        for (g, gpu) in self.gpus().iter().enumerate() {
-            let ev = mark(gpu, self.transfer_stream(g))?;
+        for g in 0..self.len() {
+            self.join_one(g)?;
+        }
+        Ok(())
+    }
+
+    fn join_one(&self, g: usize) -> Result<()> {
+        let gpu = &self.gpus()[g];
+        for s in [self.compute_stream(g), self.transfer_stream(g)] {
+            let ev = mark(gpu, s)?;
             wait(gpu, gpu.stream(), &ev)?;
         }
-        for gpu in self.gpus() {
-            gpu.synchronize()?;
-        }
-        Ok(())
+        gpu.synchronize()
     }
 
     /// The cached buffers of every GPU for `plan` (grown when too small, after checking that every
@@ -389,18 +445,17 @@ impl MultiGpu {
             gpu.synchronize()?;
             return Ok(block(c, 0.0));
         }
-        let stream = gpu.stream();
-        let transfer = self.transfer_stream(g);
-        let a_buf = alloc_bytes(gpu, stream, "A rows", gp.rows.len() * k * size)?;
-        let b_buf = alloc_bytes(gpu, stream, "B", k * n * size)?;
-        let work = WorkBuffers::alloc(gpu, stream, gp.workspace, size)?;
-        let (pa, pb) = (raw_ptr(&a_buf, stream), raw_ptr(&b_buf, stream));
+        let (stream, transfer) = (self.compute_stream(g), self.transfer_stream(g));
+        // Allocated on the default stream; the fence below orders both streams after it.
+        let a_buf = alloc_bytes(gpu, gpu.stream(), "A rows", gp.rows.len() * k * size)?;
+        let b_buf = alloc_bytes(gpu, gpu.stream(), "B", k * n * size)?;
+        let work = WorkBuffers::alloc(gpu, gpu.stream(), gp.workspace, size)?;
+        let (pa, pb) = (raw_ptr(&a_buf, gpu.stream()), raw_ptr(&b_buf, gpu.stream()));
         let upload_s;
         {
-            let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
-            let _sync = SyncOnExit(vec![stream.as_ref(), transfer.as_ref()]);
-            let ev = mark(gpu, stream)?;
-            wait(gpu, transfer, &ev)?;
+            let (pc, _write_c) = c.buf.slice.device_ptr_mut(gpu.stream());
+            let _sync = SyncOnExit(vec![gpu.stream().as_ref(), stream.as_ref(), transfer.as_ref()]);
+            self.fence_one(g, &mut Recorder::new(false, self.len()))?;
             let local = GemmDims { m: gp.rows.len(), n, k };
             let run = BlockRun {
                 gpu,
@@ -440,7 +495,7 @@ impl MultiGpu {
                     let arrived = mark(gpu, transfer)?;
                     wait(gpu, stream, &arrived)?;
                     // SAFETY: the homes hold this GPU's operands; the wait orders transfer t first.
-                    unsafe { issuer.issue(Some(t))? };
+                    unsafe { issuer.issue(Some(t), g, &mut Recorder::new(false, self.len()))? };
                 }
             }
             upload_s = start.elapsed().as_secs_f64();
@@ -450,8 +505,7 @@ impl MultiGpu {
                     detail: "the plan left steps no transfer unblocks".into(),
                 });
             }
-            transfer.synchronize().map_err(|e| gpu.fault(e, "waiting for the uploads"))?;
-            gpu.synchronize()?;
+            self.join_one(g)?;
         }
         drop((a_buf, b_buf, work));
         gpu.synchronize()?;

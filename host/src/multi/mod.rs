@@ -1,5 +1,10 @@
 //! Several GPUs of one host: one [`Gpu`] per device, NCCL communicators over them (initialised once),
-//! and a transfer stream per GPU beside its compute stream.
+//! and two streams per GPU: one computes, one transfers.
+//!
+//! Neither is the GPU's default stream: the legacy default stream synchronizes with every blocking
+//! stream of its context, which would tie the matmul kernels to work NCCL queues internally. Each
+//! product orders its streams after the default stream on entry and the default stream after them
+//! on exit, so code that uses `Gpu::stream` sees the usual order.
 //!
 //! ```no_run
 //! use tessera::{Algo, DeviceMatrix, HostMatrix, MultiGpu};
@@ -34,9 +39,11 @@ use crate::error::{Error, Result};
 pub mod link;
 pub mod matmul;
 pub mod rows;
+pub mod timeline;
 
 pub use link::LinkReport;
 pub use rows::{RowBlock, RowBlocks};
+pub use timeline::Timeline;
 
 /// Free memory left on each GPU beyond what a product allocates (NCCL's buffers, kernels, the pool).
 const MEMORY_MARGIN: usize = 512 << 20;
@@ -44,7 +51,9 @@ const MEMORY_MARGIN: usize = 512 << 20;
 /// The GPUs `0..count` of this host, ready for distributed products.
 pub struct MultiGpu {
     gpus: Vec<Gpu>,
-    /// One high-priority stream per GPU for transfers (NCCL and uploads), beside `Gpu::stream`.
+    /// One non-blocking stream per GPU for the matmul steps.
+    compute: Vec<Arc<CudaStream>>,
+    /// One high-priority non-blocking stream per GPU for transfers (NCCL and uploads).
     transfer: Vec<Arc<CudaStream>>,
     /// NCCL communicators (one rank per GPU); `None` for one GPU.
     comms: Option<Mutex<Comms>>,
@@ -81,9 +90,13 @@ impl MultiGpu {
         }
         let gpus = (0..count).map(Gpu::new).collect::<Result<Vec<_>>>()?;
         let transfer = gpus.iter().map(transfer_stream).collect::<Result<Vec<_>>>()?;
+        let compute = gpus
+            .iter()
+            .map(|g| g.context().new_stream().map_err(Error::driver("creating a compute stream", 0)))
+            .collect::<Result<Vec<_>>>()?;
         let comms = if count > 1 { Some(Mutex::new(Comms::new(&(0..count).collect::<Vec<_>>())?)) } else { None };
         let cache = Mutex::new((0..count).map(|_| RankCache::default()).collect());
-        Ok(Self { gpus, transfer, comms, options: DistOptions::default(), progress: None, cache })
+        Ok(Self { gpus, compute, transfer, comms, options: DistOptions::default(), progress: None, cache })
     }
 
     /// Every visible GPU.
@@ -132,10 +145,11 @@ impl MultiGpu {
         self.synchronize()
     }
 
-    /// Waits for every GPU's compute and transfer streams.
+    /// Waits for every GPU's default, compute and transfer streams.
     pub fn synchronize(&self) -> Result<()> {
-        for (gpu, t) in self.gpus.iter().zip(&self.transfer) {
+        for ((gpu, c), t) in self.gpus.iter().zip(&self.compute).zip(&self.transfer) {
             gpu.synchronize()?;
+            c.synchronize().map_err(|e| gpu.fault(e, "waiting for the compute stream"))?;
             t.synchronize().map_err(|e| gpu.fault(e, "waiting for transfers"))?;
         }
         Ok(())
@@ -170,6 +184,11 @@ impl MultiGpu {
     pub(crate) fn group(&self, during: &'static str, issue: impl FnOnce(&crate::comm::Comms) -> Result<()>) -> Result<()> {
         let comms = self.comms.as_ref().ok_or(Error::InvalidArgument { op: during, detail: "one GPU has no communicator".into() })?;
         comms.lock().map_err(|_| poisoned_lock())?.group(during, issue)
+    }
+
+    /// The compute stream of GPU `g`.
+    pub(crate) fn compute_stream(&self, g: usize) -> &Arc<CudaStream> {
+        &self.compute[g]
     }
 
     /// The transfer stream of GPU `g`.

@@ -85,6 +85,9 @@ struct Args {
     /// Bands the remaining rows are computed and returned in.
     #[arg(long, default_value_t = DistOptions::default().return_pieces)]
     return_pieces: usize,
+    /// GPU 0 starts its own rows only after B has been sent (the scaling stage measures both orders).
+    #[arg(long)]
+    root_waits_for_sends: bool,
 }
 
 /// Prints a progress line with the seconds since the start.
@@ -106,8 +109,13 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), Fail> {
     let t0 = Instant::now();
-    let options =
-        DistOptions { b_chunks: args.b_chunks, lead_rows: args.lead_rows, return_pieces: args.return_pieces, limits: Limits::KERNELS };
+    let options = DistOptions {
+        b_chunks: args.b_chunks,
+        lead_rows: args.lead_rows,
+        return_pieces: args.return_pieces,
+        limits: Limits::KERNELS,
+        root_waits_for_sends: args.root_waits_for_sends,
+    };
     let count = match args.gpus {
         Some(n) => n,
         None => tessera::device_count()?,
@@ -188,15 +196,19 @@ fn median(xs: &[f64]) -> f64 {
 
 fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> Result<(), Fail> {
     let one = MultiGpu::new(1)?;
+    // The other order of GPU 0's work: its matmul after B has left, or at once.
+    let other = MultiGpu::new(multi.len())?
+        .with_options(DistOptions { root_waits_for_sends: !multi.options().root_waits_for_sends, ..multi.options() });
     for label in &args.precisions {
         let precision = Precision::ALL.into_iter().find(|p| p.label() == label).ok_or_else(|| format!("unknown precision `{label}`"))?;
         for &size in &args.sizes {
             say(t0, format!("scaling {label} {size}³: operands"));
             let (a, b) = (generate(size, size, 1), generate(size, size, 2));
+            let trio = [multi, &one, &other];
             let row = match precision {
-                Precision::Fp32 | Precision::Tf32 => scaling_typed::<f32>(multi, &one, precision, &a, &b, args, t0)?,
-                Precision::Bf16 => scaling_typed::<bf16>(multi, &one, precision, &a, &b, args, t0)?,
-                Precision::Fp16 => scaling_typed::<f16>(multi, &one, precision, &a, &b, args, t0)?,
+                Precision::Fp32 | Precision::Tf32 => scaling_typed::<f32>(trio, precision, &a, &b, args, t0)?,
+                Precision::Bf16 => scaling_typed::<bf16>(trio, precision, &a, &b, args, t0)?,
+                Precision::Fp16 => scaling_typed::<f16>(trio, precision, &a, &b, args, t0)?,
             };
             let mut row = row;
             if let Some(link) = &report.link {
@@ -219,7 +231,7 @@ fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> R
                     row.one_gpu_median_ms, row.gpus, row.all_gpus_median_ms, row.scaling
                 ),
             );
-            if row.samples.failures > 0 || row.versus_one_gpu.failures > 0 {
+            if row.samples.failures > 0 || row.versus_one_gpu.failures > 0 || row.other_order_versus_one_gpu.failures > 0 {
                 report.failures.push(format!("scaling {label} {size}³: {:?} / {:?}", row.samples, row.versus_one_gpu));
             }
             report.scaling.push(row);
@@ -228,9 +240,9 @@ fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> R
     Ok(())
 }
 
+/// `[all GPUs, one GPU, all GPUs with the other root order]`.
 fn scaling_typed<T: DeviceElement>(
-    multi: &MultiGpu,
-    one: &MultiGpu,
+    [multi, one, other]: [&MultiGpu; 3],
     precision: Precision,
     a: &HostMatrix,
     b: &HostMatrix,
@@ -252,16 +264,26 @@ fn scaling_typed<T: DeviceElement>(
         }
         Ok(t.elapsed().as_secs_f64() * 1e3)
     };
+    let mut co = DeviceMatrix::<f32>::zeros(root, size, size)?;
     for _ in 0..args.warmup {
         call(one, &mut c1)?;
         call(multi, &mut cn)?;
+        call(other, &mut co)?;
     }
     say(t0, format!("scaling {}: timing {} interleaved reps", precision.label(), args.reps));
-    let (mut one_ms, mut all_ms) = (Vec::new(), Vec::new());
+    let (mut one_ms, mut all_ms, mut other_ms) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..args.reps.max(1) {
         one_ms.push(call(one, &mut c1)?);
         all_ms.push(call(multi, &mut cn)?);
+        other_ms.push(call(other, &mut co)?);
     }
+    let other_check = compare_full(precision, a, b, &co.to_host(root)?.data, &c1.to_host(root)?.data);
+    let timeline = if precision == Precision::Tf32 {
+        Vec::new()
+    } else {
+        let mut ct = DeviceMatrix::<f32>::zeros(root, size, size)?;
+        multi.matmul_traced(Algo::Auto, &da, &db, &mut ct)?.gpus.into_iter().map(|g| (g.gpu, g.marks)).collect()
+    };
     let mut ck = DeviceMatrix::<f32>::zeros(root, size, size)?;
     let timer = GpuTimer::new(root)?;
     let kernel_only_ms = timer.time_ms(root, 1, args.reps.max(1), || {
@@ -291,11 +313,17 @@ fn scaling_typed<T: DeviceElement>(
         all_gpus_median_ms: all_med,
         kernel_only_ms,
         scaling: one_med / all_med,
+        other_order: format!("root_waits_for_sends = {}", other.options().root_waits_for_sends),
+        other_order_median_ms: median(&other_ms),
+        other_order_scaling: one_med / median(&other_ms),
+        other_order_ms: other_ms,
+        other_order_versus_one_gpu: other_check,
         one_gpu_tflops: flops / one_med / 1e9,
         all_gpus_tflops: flops / all_med / 1e9,
         samples,
         versus_one_gpu,
         model: None,
+        timeline,
     })
 }
 

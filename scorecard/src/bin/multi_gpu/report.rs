@@ -42,12 +42,21 @@ pub struct ScalingRow {
     /// `Gpu::matmul` alone (CUDA events, mean of the reps): the kernel time the one-GPU call wraps.
     pub kernel_only_ms: f64,
     pub scaling: f64,
+    /// The same product on all GPUs with GPU 0's other order (`root_waits_for_sends` flipped).
+    pub other_order: String,
+    pub other_order_ms: Vec<f64>,
+    pub other_order_median_ms: f64,
+    pub other_order_scaling: f64,
+    pub other_order_versus_one_gpu: FullComparison,
     pub one_gpu_tflops: f64,
     pub all_gpus_tflops: f64,
     pub samples: SampleCheck,
     pub versus_one_gpu: FullComparison,
     /// The time model fed with this run's measurements (when the link stage ran first).
     pub model: Option<ModelRow>,
+    /// One more call on all GPUs with timing events: per GPU, what finished when (ms after the
+    /// GPU's start event).
+    pub timeline: Vec<(usize, Vec<(String, f64)>)>,
 }
 
 /// The model's inputs and its predictions for 1, 2, 4 and 8 GPUs.
@@ -115,12 +124,12 @@ impl Report {
         }
         if !self.scaling.is_empty() {
             md.push_str("## Scaling (end to end, median of the timed calls)\n\n");
-            md.push_str("| precision | size | GPUs | start → end | 1 GPU ms | kernel only ms | all GPUs ms | scaling | TFLOP/s 1 → all | sampled worst err/tol | vs 1 GPU worst diff/tol (identical) |\n");
-            md.push_str("|---|---|---:|---|---:|---:|---:|---:|---|---:|---|\n");
+            md.push_str("| precision | size | GPUs | start → end | 1 GPU ms | kernel only ms | all GPUs ms | scaling | TFLOP/s 1 → all | sampled worst err/tol | vs 1 GPU worst diff/tol (identical) | other order: ms, scaling |\n");
+            md.push_str("|---|---|---:|---|---:|---:|---:|---:|---|---:|---|---|\n");
             for r in &self.scaling {
                 let _ = writeln!(
                     md,
-                    "| {} | {}³ | {} | {} → {} | {:.2} | {:.2} | {:.2} | **{:.3}** | {:.1} → {:.1} | {:.3} ({} fail) | {:.3} ({} fail, {:.1}% identical) |",
+                    "| {} | {}³ | {} | {} → {} | {:.2} | {:.2} | {:.2} | **{:.3}** | {:.1} → {:.1} | {:.3} ({} fail) | {:.3} ({} fail, {:.1}% identical) | {}: {:.2}, {:.3} ({} fail) |",
                     r.precision,
                     r.size,
                     r.gpus,
@@ -137,6 +146,10 @@ impl Report {
                     r.versus_one_gpu.worst_difference_over_tolerance,
                     r.versus_one_gpu.failures,
                     100.0 * r.versus_one_gpu.identical as f64 / r.versus_one_gpu.elements.max(1) as f64,
+                    r.other_order,
+                    r.other_order_median_ms,
+                    r.other_order_scaling,
+                    r.other_order_versus_one_gpu.failures,
                 );
             }
             md.push('\n');
@@ -159,6 +172,26 @@ impl Report {
                 }
                 md.push('\n');
             }
+        }
+        for r in self.scaling.iter().filter(|r| !r.timeline.is_empty()) {
+            let _ = writeln!(
+                md,
+                "Timeline of one traced {} {}³ call (ms after each GPU's start; multi-gpu.json has every mark):\n",
+                r.precision, r.size
+            );
+            for (g, marks) in &r.timeline {
+                let pick = |prefix: &str| -> Vec<String> {
+                    marks.iter().filter(|(l, _)| l.starts_with(prefix)).map(|(_, t)| format!("{t:.2}")).collect()
+                };
+                let _ = writeln!(
+                    md,
+                    "- GPU {g}: transfers done at [{}]; steps done at [{}]; bands returned at [{}]",
+                    pick("transfer").join(", "),
+                    pick("step").join(", "),
+                    pick("band").join(", ")
+                );
+            }
+            md.push('\n');
         }
         if !self.big.is_empty() {
             md.push_str("## Past 2³¹ elements per matrix\n\n");
