@@ -52,11 +52,16 @@ pub struct DistOptions {
 }
 
 impl Default for DistOptions {
-    /// 8 chunks of `B`, a lead band of 512 rows, 4 return bands, the kernels' limits: at 16384³ on
-    /// two GPUs the lead band is 512 × 16384 × 2048 per chunk (4 × 64 tiles of 128 × 256) and
-    /// one chunk of `B` is 128 MiB of FP32.
+    /// 8 chunks of `B`, a lead band of 512 rows, one band after it, the kernels' limits, and the
+    /// root computing after its sends: at 16384³ on two GPUs the lead band is 512 × 16384 × 2048 per
+    /// chunk (4 × 64 tiles of 128 × 256) and one chunk of `B` is 128 MiB of FP32.
+    ///
+    /// Measured on two H200s (docs/results/2026-11-30-multi-gpu): with the root's matmul running,
+    /// each NCCL transfer from it waited for a wave of matmul blocks (2.9 ms at K = 16384), and the
+    /// split reached 1.54–1.60×; with the root waiting for its sends (4.8 ms) and one band after the
+    /// lead band (fewer partial waves), 1.87×.
     fn default() -> Self {
-        DistOptions { b_chunks: 8, lead_rows: 512, return_pieces: 4, limits: Limits::KERNELS, root_waits_for_sends: false }
+        DistOptions { b_chunks: 8, lead_rows: 512, return_pieces: 1, limits: Limits::KERNELS, root_waits_for_sends: true }
     }
 }
 
@@ -205,7 +210,8 @@ mod tests {
     fn two_gpus_at_16384_from_the_root() {
         let dims = GemmDims { m: 16384, n: 16384, k: 16384 };
         let align = Align::for_kernel(Algo::Auto, Precision::Fp32);
-        let plan = DistPlan::new(dims, 2, Origin::Root, align, DistOptions::default());
+        let at_once = DistOptions { return_pieces: 4, root_waits_for_sends: false, ..DistOptions::default() };
+        let plan = DistPlan::new(dims, 2, Origin::Root, align, at_once);
         assert_eq!(plan.gpus[0].rows, 0..8192);
         assert_eq!(plan.gpus[1].rows, 8192..16384);
         assert_eq!(plan.b_chunks.len(), 8);
@@ -214,10 +220,14 @@ mod tests {
         assert!(!plan.gpus[0].receives);
         assert_eq!(plan.gpus[0].steps.len(), 1);
         assert_eq!(plan.gpus[0].needs, vec![None]);
-        let waiting = DistPlan::new(dims, 2, Origin::Root, align, DistOptions { root_waits_for_sends: true, ..DistOptions::default() });
+        let waiting = DistPlan::new(dims, 2, Origin::Root, align, DistOptions { root_waits_for_sends: true, ..at_once });
         assert_eq!(waiting.transfers.len(), 1 + 8 + 1);
         assert_eq!(waiting.gpus[0].needs, vec![Some(9)]);
         assert!(waiting.gpus[1].needs[8..].iter().all(|&n| n == Some(9)));
+        // The defaults: the root waits, one band after the lead band.
+        let default = DistPlan::new(dims, 2, Origin::Root, align, DistOptions::default());
+        assert_eq!(default.gpus[1].bands, vec![0..512, 512..8192]);
+        assert_eq!((default.transfers.len(), default.gpus[1].steps.len()), (10, 9));
         // GPU 1: the lead band in 8 K chunks (each needing its own chunk of B), then 4 bands with whole K.
         let g = &plan.gpus[1];
         assert_eq!(g.bands[0], 0..512);

@@ -85,9 +85,13 @@ struct Args {
     /// Bands the remaining rows are computed and returned in.
     #[arg(long, default_value_t = DistOptions::default().return_pieces)]
     return_pieces: usize,
-    /// GPU 0 starts its own rows only after B has been sent (the scaling stage measures both orders).
+    /// GPU 0 computes its own rows at once instead of after its sends (the scaling stage measures
+    /// both orders; waiting is the default).
     #[arg(long)]
-    root_waits_for_sends: bool,
+    root_at_once: bool,
+    /// Do not measure: re-render the time model from this run's multi-gpu.json into --out.
+    #[arg(long)]
+    model_from: Option<PathBuf>,
 }
 
 /// Prints a progress line with the seconds since the start.
@@ -114,8 +118,11 @@ fn run(args: &Args) -> Result<(), Fail> {
         lead_rows: args.lead_rows,
         return_pieces: args.return_pieces,
         limits: Limits::KERNELS,
-        root_waits_for_sends: args.root_waits_for_sends,
+        root_waits_for_sends: !args.root_at_once,
     };
+    if let Some(path) = &args.model_from {
+        return model_from(path, args, options);
+    }
     let count = match args.gpus {
         Some(n) => n,
         None => tessera::device_count()?,
@@ -212,17 +219,14 @@ fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> R
             };
             let mut row = row;
             if let Some(link) = &report.link {
-                let inputs = model::Inputs {
-                    size,
-                    input_bytes: if precision.takes_f32() { 4 } else { 2 },
-                    kernel_ms: row.kernel_only_ms,
-                    overhead_ms: (row.one_gpu_median_ms - row.kernel_only_ms).max(0.0),
-                    broadcast_gb_s: link.broadcast_gb_s,
-                    send_gb_s: link.send_gb_s.first().copied().unwrap_or(link.broadcast_gb_s),
-                    lead_rows: args.lead_rows,
-                    return_pieces: args.return_pieces,
+                let sms = multi.gpu(0)?.sm_count() as usize;
+                let inputs = model_inputs(&row, precision, link, sms, multi.options());
+                let (waits, at_once) = if multi.options().root_waits_for_sends {
+                    (row.scaling, row.other_order_scaling)
+                } else {
+                    (row.other_order_scaling, row.scaling)
                 };
-                row.model = Some(report::ModelRow { inputs, predictions: [1, 2, 4, 8].map(|g| model::predict(&inputs, g)).to_vec() });
+                row.model = Some(report::ModelRow::new(inputs, row.gpus, waits, at_once));
             }
             say(
                 t0,
@@ -237,6 +241,78 @@ fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> R
             report.scaling.push(row);
         }
     }
+    Ok(())
+}
+
+/// The model's inputs from a scaling row, the link rates, the SM count and the plan options.
+fn model_inputs(row: &ScalingRow, precision: Precision, link: &LinkRow, sms: usize, options: DistOptions) -> model::Inputs {
+    let n = row.size;
+    let shape = tessera::MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
+    let tile = Algo::Auto.resolve_for(shape, precision).config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
+    let waves = (n.div_ceil(tile.0) * n.div_ceil(tile.1)).div_ceil(sms.max(1));
+    model::Inputs {
+        size: n,
+        input_bytes: if precision.takes_f32() { 4 } else { 2 },
+        kernel_ms: row.kernel_only_ms,
+        overhead_ms: (row.one_gpu_median_ms - row.kernel_only_ms).max(0.0),
+        wave_ms: row.kernel_only_ms / waves.max(1) as f64,
+        broadcast_gb_s: link.broadcast_gb_s,
+        send_gb_s: link.send_gb_s.first().copied().unwrap_or(link.broadcast_gb_s),
+        lead_rows: options.lead_rows,
+        b_chunks: options.b_chunks,
+        return_pieces: options.return_pieces,
+        root_waits_for_sends: options.root_waits_for_sends,
+    }
+}
+
+/// Re-renders the model from a run's `multi-gpu.json` (its measurements, this build's model and the
+/// plan options given on the command line) into `--out/multi-gpu-model.md`.
+fn model_from(path: &std::path::Path, args: &Args, options: DistOptions) -> Result<(), Fail> {
+    let run: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    let num = |v: &serde_json::Value| v.as_f64().ok_or("a number is missing in the run's JSON");
+    let link = &run["link"];
+    let link = LinkRow {
+        bytes: link["bytes"].as_u64().unwrap_or(0) as usize,
+        reps: link["reps"].as_u64().unwrap_or(0) as usize,
+        broadcast_gb_s: num(&link["broadcast_gb_s"])?,
+        send_gb_s: vec![num(&link["send_gb_s"][0])?],
+        peer_copy_gb_s: Vec::new(),
+    };
+    let sms = run["devices"][0]["sms"].as_u64().ok_or("no SM count in the run's JSON")? as usize;
+    let mut md = format!("# The time model on the measurements of `{}`\n\n", path.display());
+    for r in run["scaling"].as_array().ok_or("no scaling rows in the run's JSON")? {
+        let label = r["precision"].as_str().unwrap_or("?");
+        let precision = Precision::ALL.into_iter().find(|p| p.label() == label).ok_or("unknown precision")?;
+        let other_waits = r["other_order"].as_str().is_some_and(|o| o.ends_with("true"));
+        let (scaling, other) = (num(&r["scaling"])?, num(&r["other_order_scaling"])?);
+        let (waits, at_once) = if other_waits { (other, scaling) } else { (scaling, other) };
+        let size = r["size"].as_u64().ok_or("no size")? as usize;
+        let kernel_ms = num(&r["kernel_only_ms"])?;
+        let one_gpu_median_ms = num(&r["one_gpu_median_ms"])?;
+        let gpus = r["gpus"].as_u64().unwrap_or(2) as usize;
+        let n = size;
+        let shape = tessera::MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
+        let tile = Algo::Auto.resolve_for(shape, precision).config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
+        let waves = (n.div_ceil(tile.0) * n.div_ceil(tile.1)).div_ceil(sms.max(1));
+        let inputs = model::Inputs {
+            size,
+            input_bytes: if precision.takes_f32() { 4 } else { 2 },
+            kernel_ms,
+            overhead_ms: (one_gpu_median_ms - kernel_ms).max(0.0),
+            wave_ms: kernel_ms / waves.max(1) as f64,
+            broadcast_gb_s: link.broadcast_gb_s,
+            send_gb_s: link.send_gb_s[0],
+            lead_rows: options.lead_rows,
+            b_chunks: options.b_chunks,
+            return_pieces: options.return_pieces,
+            root_waits_for_sends: options.root_waits_for_sends,
+        };
+        md.push_str(&report::ModelRow::new(inputs, gpus, waits, at_once).markdown(label));
+        md.push('\n');
+    }
+    std::fs::create_dir_all(&args.out)?;
+    std::fs::write(args.out.join("multi-gpu-model.md"), &md)?;
+    println!("{md}");
     Ok(())
 }
 

@@ -59,11 +59,53 @@ pub struct ScalingRow {
     pub timeline: Vec<(usize, Vec<(String, f64)>)>,
 }
 
-/// The model's inputs and its predictions for 1, 2, 4 and 8 GPUs.
+/// The model's inputs and its predictions for 1, 2, 4 and 8 GPUs in both orders of GPU 0's work,
+/// beside the measured scaling of each order (at the run's GPU count).
 #[derive(Debug, Clone, Serialize)]
 pub struct ModelRow {
     pub inputs: Inputs,
-    pub predictions: Vec<Prediction>,
+    pub measured_gpus: usize,
+    pub root_waits: Vec<Prediction>,
+    pub measured_root_waits: f64,
+    pub root_at_once: Vec<Prediction>,
+    pub measured_root_at_once: f64,
+}
+
+impl ModelRow {
+    /// Predictions from `inputs` for both orders (the `root_waits_for_sends` of `inputs` is ignored).
+    pub fn new(inputs: Inputs, measured_gpus: usize, measured_root_waits: f64, measured_root_at_once: f64) -> Self {
+        let of = |waits: bool| {
+            let x = Inputs { root_waits_for_sends: waits, ..inputs };
+            [1, 2, 4, 8].map(|g| crate::model::predict(&x, g)).to_vec()
+        };
+        ModelRow { inputs, measured_gpus, root_waits: of(true), measured_root_waits, root_at_once: of(false), measured_root_at_once }
+    }
+
+    /// The Markdown table of the predictions.
+    pub fn markdown(&self, precision: &str) -> String {
+        let i = &self.inputs;
+        let mut md = format!(
+            "Model for {precision} {}³ (kernel {:.2} ms, call overhead {:.2} ms, wave {:.2} ms, broadcast {:.1} GB/s, send {:.1} GB/s, lead {} rows, {} chunks of B, {} band(s) after the lead; docs/multi-gpu.md):\n\n",
+            i.size, i.kernel_ms, i.overhead_ms, i.wave_ms, i.broadcast_gb_s, i.send_gb_s, i.lead_rows, i.b_chunks, i.return_pieces
+        );
+        md.push_str("| GPUs | GPU 0 waits for its sends: ms (GPU 0 starts at) | scaling | measured | GPU 0 computes at once: ms | scaling | measured |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (w, a) in self.root_waits.iter().zip(&self.root_at_once) {
+            let measured = |m: f64| if w.gpus == self.measured_gpus { format!("{m:.3}") } else { "—".into() };
+            let _ = writeln!(
+                md,
+                "| {} | {:.2} ({:.2}) | {:.3} | {} | {:.2} | {:.3} | {} |",
+                w.gpus,
+                w.ms,
+                w.root_start_ms,
+                w.scaling,
+                measured(self.measured_root_waits),
+                a.ms,
+                a.scaling,
+                measured(self.measured_root_at_once)
+            );
+        }
+        md
+    }
 }
 
 /// A product past 2³¹ elements per matrix.
@@ -153,24 +195,11 @@ impl Report {
                 );
             }
             md.push('\n');
-            for r in self.scaling.iter().filter(|r| r.model.is_some()) {
-                let model = r.model.as_ref().expect("filtered");
-                let i = &model.inputs;
-                let _ = writeln!(
-                    md,
-                    "Model for {} {}³ (kernel {:.2} ms, call overhead {:.2} ms, broadcast {:.1} GB/s, send {:.1} GB/s; see docs/multi-gpu.md):\n",
-                    r.precision, r.size, i.kernel_ms, i.overhead_ms, i.broadcast_gb_s, i.send_gb_s
-                );
-                md.push_str("| GPUs | predicted ms | stall ms | tail ms | predicted scaling | measured scaling |\n|---:|---:|---:|---:|---:|---:|\n");
-                for p in &model.predictions {
-                    let measured = if p.gpus == r.gpus { format!("{:.3}", r.scaling) } else { "—".into() };
-                    let _ = writeln!(
-                        md,
-                        "| {} | {:.2} | {:.2} | {:.2} | {:.3} | {} |",
-                        p.gpus, p.ms, p.stall_ms, p.tail_ms, p.scaling, measured
-                    );
+            for r in &self.scaling {
+                if let Some(model) = &r.model {
+                    md.push_str(&model.markdown(&r.precision));
+                    md.push('\n');
                 }
-                md.push('\n');
             }
         }
         for r in self.scaling.iter().filter(|r| !r.timeline.is_empty()) {
