@@ -65,7 +65,9 @@ impl Gpu {
         a.buf.check_context(self, OP)?;
         b.buf.check_context(self, OP)?;
         c.buf.check_context(self, OP)?;
-        for (name, len, needed) in [("A", a.buf.len(), dims.m * dims.k), ("B", b.buf.len(), dims.k * dims.n), ("C", c.buf.len(), dims.m * dims.n)] {
+        for (name, len, needed) in
+            [("A", a.buf.len(), dims.m * dims.k), ("B", b.buf.len(), dims.k * dims.n), ("C", c.buf.len(), dims.m * dims.n)]
+        {
             if len < needed {
                 return Err(Error::BufferTooSmall { op: OP, name, len, needed });
             }
@@ -99,7 +101,15 @@ impl Gpu {
     /// `k·n` elements of the kernel's input type and `c` `m·n` floats, in this GPU's context, 16-byte
     /// aligned, not written by other work until the launch completes on `stream` (a stream of this
     /// context); the shape must pass [`MatmulShape::check`] (32-bit indices, grid limits).
-    pub(crate) unsafe fn launch_matmul_raw(&self, stream: &Arc<CudaStream>, algo: Algo, shape: MatmulShape, a: u64, b: u64, c: u64) -> Result<()> {
+    pub(crate) unsafe fn launch_matmul_raw(
+        &self,
+        stream: &Arc<CudaStream>,
+        algo: Algo,
+        shape: MatmulShape,
+        a: u64,
+        b: u64,
+        c: u64,
+    ) -> Result<()> {
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
         let (m, n, k) = (shape.m, shape.n, shape.k);
         if algo.accumulates_into_c(shape) {
