@@ -6,7 +6,7 @@
 //! uses cudarc's `result` layer here: raw pointers, byte counts, explicit streams.
 //!
 //! One thread drives every rank, so each operation that involves several ranks is issued inside one
-//! group ([`Comms::group`]): NCCL launches the ranks' parts together at the group's end.
+//! group (`Comms::group`): NCCL launches the ranks' parts together at the group's end.
 use cudarc::driver::CudaStream;
 use cudarc::nccl::{result, sys};
 
