@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepares a GPU run: builds the release test executables, the scorecard, the streams demo and the
-# criterion benches here, strips them, and puts them with the run script into .gpu/ (git-ignored).
+# Prepares a GPU run: builds the release test executables, the scorecard, the streams demo, the
+# multi-GPU driver and the criterion benches here, strips them, and puts them with the run script into .gpu/ (git-ignored).
 #
 # The GPU machine has no Rust: the executables travel. Then, on the GPU machine, from the repo root:
 #     bash .gpu/gpu-run.sh            # writes logs, JSON and Markdown under $OUT (default ./gpu-out)
@@ -33,7 +33,7 @@ for line in sys.stdin:
 
 echo "[bundle] building the scorecard and benches…" >&2
 cargo build --release -p tessera-scorecard --bins
-cp target/release/scorecard target/release/streams .gpu/bin/
+cp target/release/scorecard target/release/streams target/release/multi-gpu .gpu/bin/
 if cargo bench --no-run --message-format=json -p tessera-benches >/dev/null 2>&1; then
   cargo bench --no-run --message-format=json -p tessera-benches 2>/dev/null | python3 -c '
 import json, sys, shutil, os

@@ -9,13 +9,25 @@
 #                   criterion benches (RUN_BENCHES=1, BENCH_FILTER), Nsight Compute (RUN_NCU=1)
 #   scorecard.json, scorecard.md, roofline.svg   the scorecard (RUN_SCORECARD=1, SCORECARD_ARGS)
 #   streams.json, streams.svg   the copy/compute overlap demo (RUN_STREAMS=1, STREAMS_ARGS)
+#   multi-gpu.json, multi-gpu.md, multi-gpu.log   GEMM across the host's GPUs and past 2^31 elements
+#                   (RUN_MULTI_GPU=1, MULTI_GPU_ARGS, MULTI_GPU_TIMEOUT; off by default: with every other
+#                   stage on it would pass the 8 files; run it with RUN_SCORECARD=0 RUN_STREAMS=0)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 LIMIT=${STAGE_TIMEOUT:-240}
 mkdir -p "$OUT"
 status=0
 stage() { timeout --kill-after=5 "$LIMIT" "$@"; local rc=$?; [ $rc = 124 ] && echo "TIMED OUT after ${LIMIT}s: $*"; return $rc; }
-{ echo "commit: $(cat .gpu/COMMIT 2>/dev/null)"; date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,memory.total --format=csv; } > "$OUT/device.txt" 2>&1
+# NVLink multicast stays off (it can take a shared host's GPUs out of service); tessera never needs it.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# cudarc loads NCCL as libnccl.so (or .so.1, …); the pip package nvidia-nccl-cu13 ships libnccl.so.2.
+nccl_lib=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null || true)
+if [ -n "$nccl_lib" ] && [ -e "$nccl_lib/libnccl.so.2" ]; then
+  mkdir -p /tmp/tessera-nccl && ln -sf "$nccl_lib/libnccl.so.2" /tmp/tessera-nccl/libnccl.so
+  export LD_LIBRARY_PATH=/tmp/tessera-nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+{ echo "commit: $(cat .gpu/COMMIT 2>/dev/null)"; date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,memory.total --format=csv
+  echo "NCCL: ${nccl_lib:-not found}"; nvidia-smi topo -m; } > "$OUT/device.txt" 2>&1
 : > "$OUT/tools.log"
 
 if [ "${RUN_TESTS:-1}" = 1 ]; then
@@ -39,6 +51,13 @@ if [ "${RUN_STREAMS:-1}" = 1 ]; then
   # shellcheck disable=SC2086
   stage .gpu/bin/streams --out /tmp/streams-out ${STREAMS_ARGS:-} || status=1
   cp /tmp/streams-out/streams.json /tmp/streams-out/streams.svg "$OUT/" 2>/dev/null
+fi
+
+if [ "${RUN_MULTI_GPU:-0}" = 1 ]; then
+  # Link bandwidth, scaling over the GPUs, products past 2^31 elements (see the binary's --help).
+  # shellcheck disable=SC2086
+  LIMIT=${MULTI_GPU_TIMEOUT:-540} stage .gpu/bin/multi-gpu --out "$OUT" ${MULTI_GPU_ARGS:-} 2> "$OUT/multi-gpu.log" || status=1
+  tail -5 "$OUT/multi-gpu.log"; cat "$OUT/multi-gpu.md" 2>/dev/null
 fi
 
 if [ "${RUN_BENCHES:-0}" = 1 ]; then

@@ -13,10 +13,14 @@
 //! - [`entries`]: every PTX entry and the launch bounds;
 //! - [`shape`]: [`MatmulShape`] and its checks;
 //! - [`tuning`]: the `Auto` rule;
+//! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
+//! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
 //! - [`launch`]: grid rules ([`LaunchDims`]);
 //! - [`matrix`], [`random`], [`reference`](mod@reference), [`precision`]: host matrices, the shared operand
 //!   generator, the f64 reference and the tolerance rules (FP32, and per input precision).
 pub mod algo;
+pub mod blocks;
+pub mod distribute;
 pub mod entries;
 pub mod error;
 pub mod launch;

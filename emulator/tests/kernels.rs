@@ -52,6 +52,7 @@ fn main() {
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("vec_add_matches_elementwise_sum", vec_add_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_grid_stride_matches_elementwise_sum", vec_add_vec4_grid_stride_matches_elementwise_sum));
+    trials.push(Trial::test("vec_add_vec4_in_place_accumulates", vec_add_vec4_in_place_accumulates));
     trials.push(Trial::test("iterated_fma_matches_mul_add_chain_bit_for_bit", iterated_fma_matches_mul_add_chain_bit_for_bit));
     libtest_mimic::run(&Arguments::from_args(), trials).exit()
 }
@@ -91,6 +92,27 @@ fn vec_add_vec4_grid_stride_matches_elementwise_sum() -> Result<(), Failed> {
         .unwrap_or_else(|e| panic!("n = {n}: {e}"));
         for i in 0..n {
             assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "n = {n}, element {i}");
+        }
+    }
+    Ok(())
+}
+
+/// `c = a + b` with `c` the same buffer as `a` (`a += b`): how tessera's blocked products add a K
+/// block's product into the block of `C` (the kernel's contract allows exactly this aliasing).
+fn vec_add_vec4_in_place_accumulates() -> Result<(), Failed> {
+    for n in [3usize, 4098, 20_003] {
+        let (a0, b) = (operands(n, 7), operands(n, 8));
+        let mut acc = a0.clone();
+        let cfg = Launch::from(grid_stride(n, 2));
+        let (pa, pb) = (SyncPtr::new(acc.as_mut_ptr()), SyncPtr::from_const(b.as_ptr()));
+        launch("vec_add_vec4", cfg, || {
+            // SAFETY: acc and b hold n floats and outlive the launch; acc is both an input and the
+            // output, as the kernel's contract allows.
+            unsafe { vec_add_vec4::vec_add_vec4(pa.get(), pb.get(), pa.get(), n) }
+        })
+        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+        for i in 0..n {
+            assert_eq!(acc[i].to_bits(), (a0[i] + b[i]).to_bits(), "n = {n}, element {i}");
         }
     }
     Ok(())

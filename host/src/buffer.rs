@@ -38,6 +38,25 @@ impl<T: DeviceRepr + ValidAsZeroBits + Default + Clone> DeviceBuffer<T> {
         gpu.stream().clone_dtoh(&self.slice).map_err(|e| gpu.fault(e, "copying to the host"))
     }
 
+    /// Copies elements `range` back into a new `Vec` (waits for the stream): a few elements of a
+    /// large result without downloading all of it.
+    ///
+    /// Errors: [`Error::InvalidArgument`] when the range is reversed or runs past the end.
+    pub fn to_host_range(&self, gpu: &Gpu, range: std::ops::Range<usize>) -> Result<Vec<T>> {
+        gpu.check_usable()?;
+        self.check_context(gpu, "DeviceBuffer::to_host_range")?;
+        if range.start > range.end || range.end > self.slice.len() {
+            return Err(Error::InvalidArgument {
+                op: "DeviceBuffer::to_host_range",
+                detail: format!("range {range:?} of a buffer of {} elements", self.slice.len()),
+            });
+        }
+        if range.is_empty() {
+            return Ok(Vec::new());
+        }
+        gpu.stream().clone_dtoh(&self.slice.slice(range)).map_err(|e| gpu.fault(e, "copying to the host"))
+    }
+
     /// Number of elements.
     pub fn len(&self) -> usize {
         self.slice.len()

@@ -58,12 +58,26 @@ pub struct Gpu {
     /// Scratch memory of the operations that stage operands (the TF32 `wgmma` kernel's rounded `A`
     /// and `Bᵀ`): grown on demand, kept for the next call, used in stream order.
     pub(crate) workspace: Mutex<Option<cudarc::driver::CudaSlice<f32>>>,
+    /// The largest row pitch (bytes) a 2D copy takes, read once.
+    max_pitch: usize,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
 pub fn driver_present() -> bool {
     // SAFETY: this only tries to dlopen libcuda and reports whether it succeeded.
     unsafe { sys::is_culib_present() }
+}
+
+/// The number of CUDA devices visible to this process ([`Error::NoDriver`] without libcuda).
+pub fn device_count() -> Result<usize> {
+    if !driver_present() {
+        return Err(Error::NoDriver);
+    }
+    match CudaContext::device_count() {
+        Ok(n) => Ok(n.max(0) as usize),
+        Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NO_DEVICE => Ok(0),
+        Err(source) => Err(Error::Driver { during: "counting devices", source }),
+    }
 }
 
 impl Gpu {
@@ -85,11 +99,7 @@ impl Gpu {
         if !driver_present() {
             return Err(Error::NoDriver);
         }
-        let count = match CudaContext::device_count() {
-            Ok(n) => n.max(0) as usize,
-            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NO_DEVICE => 0,
-            Err(source) => return Err(Error::Driver { during: "counting devices", source }),
-        };
+        let count = device_count()?;
         if ordinal >= count {
             return Err(Error::NoDevice { ordinal, count });
         }
@@ -121,6 +131,10 @@ impl Gpu {
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(Error::driver("reading the SM count", 0))?
             .max(1) as u32;
+        let max_pitch = ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_PITCH)
+            .map_err(Error::driver("reading the 2D copy pitch limit", 0))?
+            .max(0) as usize;
         Ok(Self {
             ctx,
             stream,
@@ -130,6 +144,7 @@ impl Gpu {
             poisoned: Mutex::new(None),
             hopper,
             workspace: Mutex::new(None),
+            max_pitch,
         })
     }
 
@@ -146,6 +161,11 @@ impl Gpu {
     /// Whether this GPU runs the Hopper-only (sm_90a, `wgmma`) kernels: compute capability 9.0.
     pub fn has_sm90a(&self) -> bool {
         self.hopper
+    }
+
+    /// The largest row pitch, in bytes, of a 2D copy (`CU_DEVICE_ATTRIBUTE_MAX_PITCH`).
+    pub fn max_pitch(&self) -> usize {
+        self.max_pitch
     }
 
     /// The stream tessera's operations are queued on.
@@ -165,6 +185,12 @@ impl Gpu {
             sm_clock_khz: attr(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)? as u32,
             total_memory_bytes: self.ctx.total_mem().map_err(Error::driver("reading the memory size", 0))?,
         })
+    }
+
+    /// `(free, total)` bytes of device memory, as the driver reports them now.
+    pub fn memory_info(&self) -> Result<(usize, usize)> {
+        self.ctx.bind_to_thread().map_err(Error::driver("binding the context", 0))?;
+        cudarc::driver::result::mem_get_info().map_err(Error::driver("reading free memory", 0))
     }
 
     /// Waits for all queued work. A fault inside a kernel is reported as [`Error::KernelFault`] naming

@@ -44,6 +44,20 @@ pub enum Error {
     /// The device has not enough free memory for an allocation.
     #[error("out of GPU memory allocating {bytes} bytes")]
     OutOfMemory { bytes: usize },
+    /// A multi-GPU operation needs more memory on GPU `ordinal` than it has free (checked before
+    /// anything is allocated or sent).
+    #[error("GPU {ordinal} has {free} bytes free, the operation needs {needed}")]
+    OutOfMemoryOn { ordinal: usize, needed: usize, free: usize },
+    /// Fewer GPUs are visible than were asked for.
+    #[error("{requested} GPU(s) requested, {available} visible")]
+    TooFewGpus { requested: usize, available: usize },
+    /// `libnccl` could not be loaded (needed to use more than one GPU).
+    #[error("no NCCL library: cudarc loads `libnccl.so` (or `.so.1`, …) from the library path; the pip package nvidia-nccl-cu13 ships `libnccl.so.2`, so link it as `libnccl.so` in a folder on LD_LIBRARY_PATH")]
+    NoNccl,
+    /// An NCCL call failed. After a failure during a transfer the communicators are aborted and
+    /// the [`crate::MultiGpu`] answers this error from then on; the `Gpu`s themselves stay usable.
+    #[error("NCCL call failed during {during}: {detail}")]
+    Nccl { during: &'static str, detail: String },
     /// A kernel failed while running (e.g. it trapped). CUDA leaves the context unusable afterwards:
     /// this [`crate::Gpu`] returns [`Error::ContextPoisoned`] from then on.
     #[error("kernel `{kernel}` failed on the device: {source}")]

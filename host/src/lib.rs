@@ -19,20 +19,24 @@
 //! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`pipeline`] (copy/compute overlap over several streams), [`error`].
 //! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
 //! [`tuning`]), [`HostMatrix`] and the f64 [`reference`](mod@reference) — comes from crate `tessera-catalogue`.
+pub(crate) mod blocked;
 pub mod buffer;
+pub mod comm;
 pub mod context;
 pub mod error;
 pub mod event;
 pub mod matrix;
 pub mod module;
+pub mod multi;
 pub mod ops;
 pub mod pipeline;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
-pub use context::{DeviceInfo, Gpu};
+pub use context::{device_count, DeviceInfo, Gpu};
 pub use error::{Error, Result};
 pub use event::GpuTimer;
 pub use half::{bf16, f16};
 pub use matrix::{DeviceElement, DeviceMatrix};
+pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, HostMatrix, MatmulShape, Precision};

@@ -16,8 +16,11 @@ kernel! {
     /// so each thread keeps several independent loads in flight across iterations. The traffic is the
     /// same 12 bytes per element; the aim is to approach the device-to-device copy bandwidth.
     ///
-    /// **Parameters**: `a`, `b`: `n` floats; `c`: `n` floats, not aliasing `a` or `b`. All three must
-    /// start 16-byte aligned (true for whole buffers from the CUDA allocator, which `tessera` passes).
+    /// **Parameters**: `a`, `b`: `n` floats; `c`: `n` floats, either disjoint from `a` and `b` or
+    /// exactly one of them (in place, `c += b`: each element is read and then written by the same
+    /// thread, and the loads are plain `ld.global`, not the read-only path); no partial overlap. All
+    /// three must start 16-byte aligned (true for whole buffers from the CUDA allocator, and for the
+    /// tile-aligned row offsets `tessera`'s blocked products pass).
     ///
     /// **Thread mapping**: thread `t` of the 1-D grid handles quads `t, t + G, t + 2G, …` below `n / 4`
     /// (G = total threads), then the `n % 4` leftover elements go to threads `0 .. n % 4`, one each.

@@ -1,10 +1,14 @@
 //! `C = A · B` on the GPU with any kernel of the catalogue, in FP32, TF32 (asked for explicitly),
 //! BF16 or FP16; `C` is `f32` in every precision.
-use cudarc::driver::PushKernelArg;
+use std::sync::Arc;
+
+use cudarc::driver::{result, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use half::{bf16, f16};
+use tessera_catalogue::blocks::GemmDims;
 use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 
 use super::launch_config;
+use crate::blocked::{matmul_blocked, resolve_kernel};
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::matrix::{DeviceElement, DeviceMatrix};
@@ -37,6 +41,9 @@ impl Gpu {
     }
 
     /// The common path: `requested` is the precision asked for (`T`'s own, or TF32 on `f32`).
+    ///
+    /// A product within one launch's limits (each matrix below 2³¹ elements) is one launch; a larger
+    /// one is cut into blocks that are (see `tessera_catalogue::blocks`), run on the same stream.
     fn matmul_in<TA: DeviceElement, TB: DeviceElement>(
         &self,
         requested: Precision,
@@ -46,45 +53,83 @@ impl Gpu {
         c: &mut DeviceMatrix,
     ) -> Result<()> {
         const OP: &str = "matmul";
-        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
-        let algo = algo.resolve_on(shape, requested, self.has_sm90a());
-        let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: OP, detail: "Auto resolved to no kernel".into() })?;
-        if kernel.precision != requested {
-            return Err(Error::PrecisionMismatch { op: OP, kernel: kernel.entry, kernel_precision: kernel.precision, requested });
-        }
+        let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        // One launch: the kernel it resolves to must compute in the requested precision (blocks
+        // check each of their launches the same way before anything is queued).
+        let one_launch = if dims.fits_one_launch() {
+            let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+            Some((shape, resolve_kernel(OP, algo, shape, requested, self.has_sm90a())?))
+        } else {
+            None
+        };
         a.buf.check_context(self, OP)?;
         b.buf.check_context(self, OP)?;
         c.buf.check_context(self, OP)?;
         for (name, len, needed) in
-            [("A", a.buf.len(), a.rows * a.cols), ("B", b.buf.len(), b.rows * b.cols), ("C", c.buf.len(), c.rows * c.cols)]
+            [("A", a.buf.len(), dims.m * dims.k), ("B", b.buf.len(), dims.k * dims.n), ("C", c.buf.len(), dims.m * dims.n)]
         {
             if len < needed {
                 return Err(Error::BufferTooSmall { op: OP, name, len, needed });
             }
         }
-        if shape.m == 0 || shape.n == 0 {
+        if dims.m == 0 || dims.n == 0 {
             return Ok(());
         }
-        if shape.k == 0 || algo.accumulates_into_c(shape) {
-            let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
-            self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0))?;
-            if shape.k == 0 {
-                return Ok(());
-            }
+        if dims.k == 0 {
+            let mut out = c.buf.slice.slice_mut(0..dims.m * dims.n);
+            return self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
         }
+        let Some((shape, algo)) = one_launch else {
+            return matmul_blocked(self, requested, algo, dims, a, b, c);
+        };
+        let stream = self.stream();
+        let (pa, _read_a) = a.buf.slice.device_ptr(stream);
+        let (pb, _read_b) = b.buf.slice.device_ptr(stream);
+        let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
+        // SAFETY: A, B, C hold at least m·k, k·n inputs of the kernel's precision and m·n floats
+        // (checked above; the callers pass inputs of the precision's type), whole allocations of this
+        // context (16-byte aligned), and the guards record their use after the launch is queued.
+        unsafe { self.launch_matmul_raw(stream, algo, shape, pa, pb, pc) }
+    }
+
+    /// Queues the concrete kernel `algo` for `shape` on `stream`: zeroes `C` first for split-K (which
+    /// adds its partial sums into `C`), and prepares the operands of a kernel that takes prepared
+    /// TF32 operands (kernel 14's TF32 entry) in this GPU's workspace first.
+    ///
+    /// # Safety
+    /// `algo` must be a concrete kernel (not `Auto`) this GPU runs; `a`, `b` must address `m·k` and
+    /// `k·n` elements of the kernel's input type and `c` `m·n` floats, in this GPU's context, 16-byte
+    /// aligned, not written by other work until the launch completes on `stream` (a stream of this
+    /// context); the shape must pass [`MatmulShape::check`] (32-bit indices, grid limits).
+    pub(crate) unsafe fn launch_matmul_raw(
+        &self,
+        stream: &Arc<CudaStream>,
+        algo: Algo,
+        shape: MatmulShape,
+        a: u64,
+        b: u64,
+        c: u64,
+    ) -> Result<()> {
+        let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
         let (m, n, k) = (shape.m, shape.n, shape.k);
+        if algo.accumulates_into_c(shape) {
+            self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
+            let bytes = m as usize * n as usize * 4;
+            // SAFETY: c addresses m·n floats (the caller's contract).
+            unsafe { result::memset_d8_async(c, 0, bytes, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))?;
+        }
         let f = self.kernel(kernel.entry)?;
         if kernel.config.tf32_operands {
-            return self.matmul_prepared_tf32(f, algo, shape, &a.buf.slice, &b.buf.slice, c);
+            // SAFETY: forwarded contract.
+            return unsafe { self.matmul_prepared_tf32(stream, f, algo, shape, a, b, c) };
         }
-        let mut launch = self.stream().launch_builder(f);
-        launch.arg(&a.buf.slice).arg(&b.buf.slice).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
-        // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs);
-        // the buffers hold at least that many elements of the kernel's input type (the kernel's
-        // precision is the one asked for, and the callers pass A and B of that precision's type; bf16/f16 have the layout of the u16 bits the kernels
-        // take), the launch is the one the kernel states (its TileConfig, through the catalogue:
-        // threads and dynamic shared memory), C is zeroed for split-K, and every product fits in
-        // 32 bits (MatmulShape::check).
+        let mut launch = stream.launch_builder(f);
+        launch.arg(&a).arg(&b).arg(&c).arg(&m).arg(&n).arg(&k);
+        // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
+        // the caller vouches for those sizes, the input type (bf16/f16 have the layout of the u16 bits
+        // the kernels take) and 32-bit shapes; the launch is the one the kernel states (its
+        // TileConfig, through the catalogue: threads and dynamic shared memory), and C is zeroed for
+        // split-K above.
         self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
     }
 
@@ -92,41 +137,46 @@ impl Gpu {
     /// workspace, rounds and transposes `B` into it (`Bᵀ`, `n × k`), then runs the kernel on them —
     /// three launches in stream order, all inside the caller's timing. The workspace (`(m + n)·k`
     /// floats) is kept for the next call.
-    fn matmul_prepared_tf32<TA: DeviceElement, TB: DeviceElement>(
+    ///
+    /// # Safety
+    /// As [`Gpu::launch_matmul_raw`], with `a`, `b` of `f32`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn matmul_prepared_tf32(
         &self,
+        stream: &Arc<CudaStream>,
         f: &cudarc::driver::CudaFunction,
         algo: Algo,
         shape: MatmulShape,
-        a: &cudarc::driver::CudaSlice<TA>,
-        b: &cudarc::driver::CudaSlice<TB>,
-        c: &mut DeviceMatrix,
+        a: u64,
+        b: u64,
+        c: u64,
     ) -> Result<()> {
         let (m, n, k) = (shape.m, shape.n, shape.k);
         let (a_len, b_len) = (m as usize * k as usize, n as usize * k as usize);
         let mut guard = self.workspace.lock().map_err(|_| Error::ContextPoisoned("the workspace lock was poisoned".into()))?;
         if guard.as_ref().is_none_or(|w| w.len() < a_len + b_len) {
             *guard = None; // free the old one first
-            *guard = Some(self.stream().alloc_zeros::<f32>(a_len + b_len).map_err(|_| Error::OutOfMemory { bytes: 4 * (a_len + b_len) })?);
+            *guard = Some(stream.alloc_zeros::<f32>(a_len + b_len).map_err(|_| Error::OutOfMemory { bytes: 4 * (a_len + b_len) })?);
         }
-        let Some(work) = guard.as_mut() else { return Err(Error::OutOfMemory { bytes: 4 * (a_len + b_len) }) };
-        let (mut a_prep, mut rest) = work.split_at_mut(a_len);
-        let mut bt_prep = rest.slice_mut(0..b_len);
+        let Some(work) = guard.as_ref() else { return Err(Error::OutOfMemory { bytes: 4 * (a_len + b_len) }) };
+        let (a_prep, _record) = work.device_ptr(stream);
+        let bt_prep = a_prep + 4 * a_len as u64;
         let len = u32::try_from(a_len).map_err(|_| Error::TooLarge { op: "matmul", detail: "A past 32-bit indexing".into() })?;
-        let mut launch = self.stream().launch_builder(self.kernel("tf32_round")?);
-        launch.arg(a).arg(&mut a_prep).arg(&len);
+        let mut launch = stream.launch_builder(self.kernel("tf32_round")?);
+        launch.arg(&a).arg(&a_prep).arg(&len);
         // SAFETY: tf32_round(src, dst, len) reads src[0..len], writes dst[0..len]: A holds m·k f32
-        // (the caller checked; TF32 inputs are f32), the workspace view a_len = m·k floats; they do
-        // not overlap (the workspace is tessera's own allocation).
+        // (the caller's contract; TF32 inputs are f32), the workspace holds a_len + b_len floats from
+        // a_prep; they do not overlap (the workspace is tessera's own allocation).
         self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_round(a_len)?)) })?;
-        let mut launch = self.stream().launch_builder(self.kernel("tf32_transpose_round")?);
-        launch.arg(b).arg(&mut bt_prep).arg(&k).arg(&n);
-        // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n) reads src[0..k·n] (B, checked)
-        // and writes dst[0..k·n] (the workspace view of n·k floats) with its own launch.
+        let mut launch = stream.launch_builder(self.kernel("tf32_transpose_round")?);
+        launch.arg(&b).arg(&bt_prep).arg(&k).arg(&n);
+        // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n) reads src[0..k·n] (B) and writes
+        // dst[0..k·n] (the workspace after A', n·k floats) with its own launch.
         self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
-        let mut launch = self.stream().launch_builder(f);
-        launch.arg(&mut a_prep).arg(&mut bt_prep).arg(&mut c.buf.slice).arg(&m).arg(&n).arg(&k);
+        let mut launch = stream.launch_builder(f);
+        launch.arg(&a_prep).arg(&bt_prep).arg(&c).arg(&m).arg(&n).arg(&k);
         // SAFETY: the kernel reads A' (m·k) and Bᵀ' (n·k), both prepared above in stream order, and
-        // writes C < m·n (checked); the launch is its TileConfig's.
+        // writes C < m·n (the caller's contract); the launch is its TileConfig's.
         self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
     }
 
@@ -138,7 +188,7 @@ impl Gpu {
     /// Uploads `a` and `b` rounded to `precision`'s input type (`f32`, `bf16`, `f16`), runs the
     /// product in `precision` (TF32 through [`Gpu::matmul_tf32`]), and downloads `C`.
     pub fn matmul_host_in(&self, precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix> {
-        MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))?;
+        GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))?;
         let mut dc = DeviceMatrix::<f32>::zeros(self, a.rows, b.cols)?;
         match precision {
             Precision::Fp32 | Precision::Tf32 => {
