@@ -20,7 +20,9 @@
 //!
 //! BLAS's edge cases: `M = 0` or `N = 0` does nothing; `α = 0` or `K = 0` is `C = β·C` without reading
 //! `A` or `B`; `β = 0` never reads `C` (NaN in it does not propagate). Every argument is still checked.
+use crate::algo::Algo;
 use crate::error::ShapeError;
+use crate::precision::Precision;
 use crate::shape::MatmulShape;
 
 /// How a matrix is stored: rows contiguous (C, numpy, ndarray's default) or columns contiguous
@@ -46,6 +48,81 @@ impl Transpose {
         match self {
             Self::No => "N",
             Self::Yes => "T",
+        }
+    }
+}
+
+/// The scalars and options of one GEMM, `C = α·op(A)·op(B) + β·C`: what BLAS passes beside the
+/// matrices, plus which kernel computes the product and in which precision.
+///
+/// ```
+/// use tessera_catalogue::gemm::{GemmParams, Transpose};
+/// let p = GemmParams::new().alpha(2.0).beta(1.0).trans_b(Transpose::Yes);
+/// assert_eq!((p.alpha, p.beta, p.trans_a, p.trans_b), (2.0, 1.0, Transpose::No, Transpose::Yes));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GemmParams {
+    pub alpha: f32,
+    pub beta: f32,
+    pub trans_a: Transpose,
+    pub trans_b: Transpose,
+    /// The matmul kernel; `Auto` (the default) picks one of the precision for the product's shape.
+    pub algo: Algo,
+    /// The precision of the product; `None` (the default) means the inputs' own (FP32 for `f32`,
+    /// BF16, FP16). `Some(Precision::Tf32)` on `f32` inputs is the explicit opt-in to TF32.
+    pub precision: Option<Precision>,
+}
+
+impl Default for GemmParams {
+    fn default() -> Self {
+        Self { alpha: 1.0, beta: 0.0, trans_a: Transpose::No, trans_b: Transpose::No, algo: Algo::Auto, precision: None }
+    }
+}
+
+impl GemmParams {
+    /// `C = A·B`: `α = 1`, `β = 0`, no transposes, `Auto`, the inputs' precision.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// With this `α`.
+    pub fn alpha(self, alpha: f32) -> Self {
+        Self { alpha, ..self }
+    }
+
+    /// With this `β`.
+    pub fn beta(self, beta: f32) -> Self {
+        Self { beta, ..self }
+    }
+
+    /// With `op(A)`.
+    pub fn trans_a(self, trans_a: Transpose) -> Self {
+        Self { trans_a, ..self }
+    }
+
+    /// With `op(B)`.
+    pub fn trans_b(self, trans_b: Transpose) -> Self {
+        Self { trans_b, ..self }
+    }
+
+    /// With this matmul kernel.
+    pub fn algo(self, algo: Algo) -> Self {
+        Self { algo, ..self }
+    }
+
+    /// In `precision` (only TF32 on `f32` inputs differs from the inputs' own).
+    pub fn precision(self, precision: Precision) -> Self {
+        Self { precision: Some(precision), ..self }
+    }
+
+    /// The precision the product runs in for inputs of `input` precision, or `None` when the request
+    /// does not fit them (anything but the inputs' own, or TF32 on `f32` data).
+    pub fn resolve_precision(&self, input: Precision) -> Option<Precision> {
+        match self.precision {
+            None => Some(input),
+            Some(p) if p == input => Some(p),
+            Some(Precision::Tf32) if input == Precision::Fp32 => Some(Precision::Tf32),
+            Some(_) => None,
         }
     }
 }
@@ -546,6 +623,15 @@ mod tests {
         g = args(MatrixDesc::row_major(0, 0), N, MatrixDesc::row_major(0, 3), N, MatrixDesc::row_major(0, 3));
         g.a.ld = 0;
         assert!(matches!(g.plan(), Err(ShapeError::LeadingDimension { name: "A", min: 1, .. })));
+    }
+
+    #[test]
+    fn precision_requests_fit_the_inputs() {
+        let p = GemmParams::new();
+        assert_eq!(p.resolve_precision(Precision::Bf16), Some(Precision::Bf16));
+        assert_eq!(p.precision(Precision::Tf32).resolve_precision(Precision::Fp32), Some(Precision::Tf32));
+        assert_eq!(p.precision(Precision::Tf32).resolve_precision(Precision::Fp16), None);
+        assert_eq!(p.precision(Precision::Fp32).resolve_precision(Precision::Bf16), None);
     }
 
     #[test]
