@@ -22,8 +22,21 @@ pub struct GemmCase {
     pub precision: Precision,
     /// Layouts of `A`, `B`, `C`.
     pub layouts: [Layout; 3],
-    /// Views inside larger buffers: leading dimension 3 above the minimum, first element at index 5.
-    pub padded: bool,
+    /// Where the views lie in their buffers.
+    pub views: Views,
+}
+
+/// Where a case's matrices lie in their buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Views {
+    /// Dense, at the start of the buffer.
+    Dense,
+    /// Sub-matrices of larger ones: leading dimension 3 above the minimum, first element at index 5
+    /// (not 16-byte aligned: every operand is packed, `C` goes through the epilogue).
+    Padded,
+    /// Dense, but starting at element 8 (16-byte aligned for 2- and 4-byte elements): the kernels read
+    /// and write the views in place.
+    Offset,
 }
 
 /// A case's buffers: `A`, `B` (values already rounded to the precision, so converting them to the
@@ -53,7 +66,7 @@ impl GemmCase {
             trans_b: Transpose::No,
             precision: Precision::Fp32,
             layouts: [Layout::RowMajor; 3],
-            padded: false,
+            views: Views::Dense,
         }
     }
 
@@ -83,7 +96,11 @@ impl GemmCase {
             self.k,
             self.alpha,
             self.beta,
-            if self.padded { "_padded" } else { "" }
+            match self.views {
+                Views::Dense => "",
+                Views::Padded => "_padded",
+                Views::Offset => "_offset",
+            }
         )
     }
 
@@ -97,10 +114,10 @@ impl GemmCase {
 
     fn desc(&self, rows: usize, cols: usize, layout: Layout) -> MatrixDesc {
         let d = MatrixDesc::dense(rows, cols, layout);
-        if self.padded {
-            d.with_ld(d.min_ld() + 3).with_offset(5)
-        } else {
-            d
+        match self.views {
+            Views::Dense => d,
+            Views::Padded => d.with_ld(d.min_ld() + 3).with_offset(5),
+            Views::Offset => d.with_offset(8),
         }
     }
 
@@ -161,14 +178,14 @@ impl GemmCase {
 
     /// Every transpose × (row-major, column-major, and two mixed layouts) × the `(α, β)` pairs, for one
     /// shape and precision: the cross product the parity suites run.
-    pub fn matrix(m: usize, n: usize, k: usize, precision: Precision, scalars: &[(f32, f32)], padded: bool) -> Vec<GemmCase> {
+    pub fn matrix(m: usize, n: usize, k: usize, precision: Precision, scalars: &[(f32, f32)], views: Views) -> Vec<GemmCase> {
         use Layout::{ColMajor as C, RowMajor as R};
         let mut out = Vec::new();
         for trans_a in [Transpose::No, Transpose::Yes] {
             for trans_b in [Transpose::No, Transpose::Yes] {
                 for layouts in [[R, R, R], [C, C, C], [R, C, C], [C, R, R]] {
                     for &(alpha, beta) in scalars {
-                        out.push(GemmCase { m, n, k, alpha, beta, trans_a, trans_b, precision, layouts, padded });
+                        out.push(GemmCase { m, n, k, alpha, beta, trans_a, trans_b, precision, layouts, views });
                     }
                 }
             }
@@ -191,7 +208,7 @@ mod tests {
             alpha: 2.0,
             beta: 0.5,
             trans_b: Transpose::Yes,
-            padded: true,
+            views: Views::Padded,
             layouts: [Layout::ColMajor; 3],
             ..GemmCase::new(5, 6, 7)
         };
@@ -216,6 +233,6 @@ mod tests {
         // The old C left in place: caught.
         assert!(case.check(&bufs, &bufs.c).is_err());
         assert_eq!(case.label(), "gemm_fp32_NT_ccc_5x6x7_a2_b0.5_padded");
-        assert_eq!(GemmCase::matrix(3, 4, 5, Precision::Bf16, &SCALARS, false).len(), 64);
+        assert_eq!(GemmCase::matrix(3, 4, 5, Precision::Bf16, &SCALARS, Views::Dense).len(), 64);
     }
 }

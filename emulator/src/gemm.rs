@@ -4,7 +4,7 @@ use tessera_catalogue::algo::HostKernel;
 use tessera_catalogue::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
 use tessera_catalogue::launch::tiles;
 use tessera_catalogue::precision::Element;
-use tessera_catalogue::{MatmulKernel, MatrixDesc};
+use tessera_catalogue::{HostMatrix, MatmulKernel, MatrixDesc};
 use tessera_kernels::{epilogue, pack};
 
 use crate::{launch, EmuError, Launch, SyncPtr};
@@ -116,6 +116,19 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
     needs(out.len(), m as usize * n as usize, "T")?;
     let pc = SyncPtr::new(out.as_mut_ptr());
     match kernel.host {
+        HostKernel::F32(host) if std::mem::size_of::<T>() == 4 && kernel.config.tf32_operands => {
+            // As the GPU: the preparation kernels round A and round-and-transpose B first.
+            let dense = |v: &[T], rows: u32, cols: u32| {
+                let data = v[..rows as usize * cols as usize].iter().map(|x| x.to_f32()).collect();
+                HostMatrix::new(rows as usize, cols as usize, data).map_err(invalid)
+            };
+            let (a_prep, bt_prep) = crate::ops::prepare_tf32(&dense(x, m, k)?, &dense(y, k, n)?)?;
+            let (px, py) = (SyncPtr::from_const(a_prep.as_ptr()), SyncPtr::from_const(bt_prep.as_ptr()));
+            launch(kernel.entry, cfg, || {
+                // SAFETY: A' holds m·k floats, Bᵀ' n·k, out m·n; the launch is the kernel's own.
+                unsafe { host(px.get(), py.get(), pc.get(), m, n, k) }
+            })
+        }
         HostKernel::F32(host) if std::mem::size_of::<T>() == 4 => {
             let (px, py) = (SyncPtr::from_const(x.as_ptr().cast::<f32>()), SyncPtr::from_const(y.as_ptr().cast::<f32>()));
             launch(kernel.entry, cfg, || {

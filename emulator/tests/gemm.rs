@@ -3,7 +3,7 @@
 //! in every precision, against the f64 reference; plus BLAS's edge cases and the refused arguments.
 use libtest_mimic::{Arguments, Failed, Trial};
 use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
-use tessera_catalogue::gemm_case::{GemmCase, SCALARS, SENTINEL};
+use tessera_catalogue::gemm_case::{GemmCase, Views, SCALARS, SENTINEL};
 use tessera_catalogue::precision::Element;
 use tessera_catalogue::{Algo, Precision};
 use tessera_emulator::gemm::gemm;
@@ -33,18 +33,22 @@ fn main() {
     let mut trials = Vec::new();
     // FP32: the whole cross product on an odd dense shape; FP32 and BF16 on an odd padded one (BF16
     // with the general scalars and β = 0 only: the GPU suite runs every pair in every precision).
-    trials.extend(GemmCase::matrix(17, 33, 9, Precision::Fp32, &SCALARS, false).into_iter().map(trial));
-    trials.extend(GemmCase::matrix(33, 18, 40, Precision::Fp32, &SCALARS, true).into_iter().map(trial));
-    trials.extend(GemmCase::matrix(33, 18, 40, Precision::Bf16, &[SCALARS[1], SCALARS[3]], true).into_iter().map(trial));
+    trials.extend(GemmCase::matrix(17, 33, 9, Precision::Fp32, &SCALARS, Views::Dense).into_iter().map(trial));
+    trials.extend(GemmCase::matrix(33, 18, 40, Precision::Fp32, &SCALARS, Views::Padded).into_iter().map(trial));
+    trials.extend(GemmCase::matrix(33, 18, 40, Precision::Bf16, &[SCALARS[1], SCALARS[3]], Views::Padded).into_iter().map(trial));
     // TF32 and FP16: every transpose and layout, general scalars, padded.
     for p in [Precision::Tf32, Precision::Fp16] {
-        trials.extend(GemmCase::matrix(19, 24, 17, p, &[(-1.5, 0.75)], true).into_iter().map(trial));
+        trials.extend(GemmCase::matrix(19, 24, 17, p, &[(-1.5, 0.75)], Views::Padded).into_iter().map(trial));
     }
     // K = 0 scales C by β; M = 0 and N = 0 leave the buffer alone.
     for (m, n, k) in [(5, 7, 0), (0, 4, 3), (4, 0, 3)] {
         for layouts in [[Layout::RowMajor; 3], [Layout::ColMajor; 3]] {
-            trials.push(trial(GemmCase { alpha: 1.5, beta: -2.0, layouts, padded: true, ..GemmCase::new(m, n, k) }));
+            trials.push(trial(GemmCase { alpha: 1.5, beta: -2.0, layouts, views: Views::Padded, ..GemmCase::new(m, n, k) }));
         }
+    }
+    // Views at an aligned offset: the kernels read A, B and write C in place (no pack, no epilogue).
+    for p in [Precision::Fp32, Precision::Bf16] {
+        trials.push(trial(GemmCase { views: Views::Offset, ..GemmCase { precision: p, ..GemmCase::new(20, 36, 12) } }));
     }
     // Split-K into C directly (its zeroing must stay inside C's view) and into scratch.
     for (beta, layouts) in [(0.0, [Layout::RowMajor; 3]), (0.5, [Layout::ColMajor; 3])] {
