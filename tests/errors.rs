@@ -164,7 +164,8 @@ fn main() {
                 c_len: 12,
                 elem_bytes: 4,
             };
-            let cases: [(GemmArgs, fn(&Error) -> bool); 4] = [
+            type Want = fn(&Error) -> bool;
+            let cases: [(GemmArgs, Want); 4] = [
                 (GemmArgs { b: MatrixDesc::col_major(5, 3).with_ld(4), ..ok }, |e| {
                     matches!(e, Error::LeadingDimension { name: "B", ld: 4, min: 5, .. })
                 }),

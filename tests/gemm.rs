@@ -7,7 +7,6 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use tessera::catalogue::algo::{case_label, matmul_cases};
 use tessera::catalogue::gemm_case::{GemmCase, Views, SCALARS};
-use tessera::catalogue::precision::Element;
 use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceElement, Gpu, Layout, MatrixMut, MatrixRef, Precision, Transpose};
 use tessera_tests::{gpu_trial, run};
 
