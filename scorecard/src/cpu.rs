@@ -47,6 +47,7 @@ pub fn measure(
     repeat: usize,
     max_flops: f64,
     threads: usize,
+    key: &str,
     reference: &SampledReference,
     (a, b): (&HostMatrix, &HostMatrix),
 ) -> Vec<Row> {
@@ -66,8 +67,8 @@ pub fn measure(
         }
     }
     let check = result.map(|c| reference.check(Precision::Fp32, &c)).unwrap_or(Check::Skipped);
-    rows.push(Row::new(shape, Precision::Fp32, &faer_name(threads), "cpu", median(&mut times), check, None));
-    if shape.flops() <= 2.0 * 512.0 * 512.0 * 512.0 {
+    rows.push(Row::new(shape, Precision::Fp32, &faer_name(threads), key, median(&mut times), check, None));
+    if key == "cpu" && shape.flops() <= 2.0 * 512.0 * 512.0 * 512.0 {
         let t = Instant::now();
         let c = tessera::reference::matmul_cpu_naive(a, b);
         let ms = t.elapsed().as_secs_f64() * 1e3;
@@ -82,6 +83,39 @@ pub fn measure(
         ));
     }
     rows
+}
+
+/// The numpy anchor rows from the JSON `scripts/cpu-sgemm-numpy.py` printed: one per N³ size of the
+/// run it measured (its median), and a line naming numpy's BLAS and threads.
+pub fn numpy_rows(path: &std::path::Path, shapes: &[MatmulShape]) -> Result<(Vec<Row>, String), crate::Fail> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(err) = json.get("error") {
+        return Err(format!("{}: the numpy script failed: {err}", path.display()).into());
+    }
+    let blas = json.get("blas").and_then(|v| v.as_str()).unwrap_or("?");
+    let threads = json.get("blas_threads").map(|v| v.to_string()).unwrap_or_else(|| "?".into());
+    let anchor = format!("numpy {}, {blas}, BLAS threads {threads}", json.get("numpy").and_then(|v| v.as_str()).unwrap_or("?"));
+    let mut rows = Vec::new();
+    for entry in json.get("sizes").and_then(|v| v.as_array()).into_iter().flatten() {
+        let (Some(n), Some(gflops)) = (entry.get("n").and_then(|v| v.as_u64()), entry.get("median_gflops").and_then(|v| v.as_f64())) else {
+            continue;
+        };
+        let n = n as u32;
+        let Some(&shape) = shapes.iter().find(|s| (s.m, s.n, s.k) == (n, n, n)) else { continue };
+        let ok = entry.get("check_c00_rel_err").and_then(|v| v.as_f64()).is_some_and(|e| e < 1e-4);
+        let ms = shape.flops() / (gflops * 1e9) * 1e3;
+        rows.push(Row::new(
+            shape,
+            Precision::Fp32,
+            &format!("CPU numpy SGEMM ({blas})"),
+            "cpu-numpy",
+            ms,
+            if ok { Check::Ok } else { Check::Failed },
+            None,
+        ));
+    }
+    Ok((rows, anchor))
 }
 
 /// The median of `v` (sorted in place); `v` is never empty here.
