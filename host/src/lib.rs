@@ -25,6 +25,8 @@ pub mod comm;
 pub mod context;
 pub mod error;
 pub mod event;
+#[cfg(any(feature = "ndarray", feature = "faer"))]
+pub mod interop;
 pub mod matrix;
 pub mod module;
 pub mod multi;

@@ -129,7 +129,7 @@ impl Gpu {
         let packed = |o: &OperandPlan| -> Result<Option<CudaSlice<T>>> {
             match o {
                 OperandPlan::Direct { .. } => Ok(None),
-                OperandPlan::Pack(pk) => self.gemm_pack(pk, source(pk.source)).map(Some),
+                OperandPlan::Pack(pk) => self.pack(pk, source(pk.source)).map(Some),
             }
         };
         let (px, py) = (packed(&p.x)?, packed(&p.y)?);
@@ -197,8 +197,9 @@ impl Gpu {
         unsafe { self.launch_matmul_raw(stream, algo, shape, px, py, pc) }
     }
 
-    /// A pack pass into fresh scratch memory (`pack_b32` / `pack_b16`).
-    fn gemm_pack<T: DeviceElement>(&self, pk: &Pack, source: &CudaView<'_, T>) -> Result<CudaSlice<T>> {
+    /// A pack pass into fresh device memory (`pack_b32` / `pack_b16`): also the device transpose of
+    /// column-major uploads (`interop`).
+    pub(crate) fn pack<T: DeviceElement>(&self, pk: &Pack, source: &CudaView<'_, T>) -> Result<CudaSlice<T>> {
         let len = pk.rows * pk.cols;
         let entry = match std::mem::size_of::<T>() {
             4 => "pack_b32",
