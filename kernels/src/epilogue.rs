@@ -38,6 +38,7 @@ kernel! {
     /// `t` is valid for `m·n` floats; `c` for `c_len ≥ (m-1)·ldc + n` floats (when `m, n > 0`), with
     /// `ldc ≥ n`, not overlapping `t`; the launch has [`BLOCK`] threads and [`SHARED_BYTES`] of dynamic
     /// shared memory.
+    #[allow(clippy::too_many_arguments)] // the kernel's parameters are its launch ABI
     pub unsafe fn gemm_epilogue(t: *const f32, c: *mut f32, c_len: usize, m: u32, n: u32, ldc: usize, t_transposed: u32, alpha: f32, beta: f32) {
         let transposed = t_transposed != 0;
         // SAFETY: the caller's lengths.

@@ -34,8 +34,8 @@ pub const fn shared_bytes(elem_bytes: u32) -> u32 {
 /// the tile (padded: no bank conflicts); so both global sides stay coalesced.
 ///
 /// # Safety
-/// `src` holds every element the walk reads (`(rows-1)·ld + cols` without transposing, `(cols-1)·ld
-/// + rows` transposing, when `rows, cols > 0`). Launch with [`BLOCK`] threads and at least
+/// `src` holds every element the walk reads: `(rows-1)·ld + cols` of them without transposing,
+/// `(cols-1)·ld + rows` transposing (when `rows, cols > 0`). Launch with [`BLOCK`] threads and at least
 /// [`shared_bytes`]`(size_of::<T>())` bytes of dynamic shared memory; `transposed`, `rows` and `cols`
 /// are the same for every thread (the barriers inside are reached by all threads of a block).
 #[inline(always)]

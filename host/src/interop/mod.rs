@@ -1,7 +1,7 @@
 //! Matrices users already have, to and from the device (cargo features `ndarray` and `faer`).
 //!
 //! Uploads read the caller's memory in place whenever it is contiguous: a row-major (C-order) matrix
-//! goes straight into a [`DeviceMatrix`](crate::DeviceMatrix); a column-major (Fortran-order) one is
+//! goes straight into a [`DeviceMatrix`]; a column-major (Fortran-order) one is
 //! uploaded as it is and transposed on the device by the pack kernel (no host copy either way). Only a
 //! matrix with gaps or negative strides is gathered into one row-major copy on the host first.
 //! Downloads return an owned matrix built from the downloaded data (ndarray: without a further copy).
