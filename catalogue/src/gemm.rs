@@ -517,10 +517,9 @@ impl GemmArgs {
             output: Output::Scratch { transposed: true },
             ..straight
         };
-        // Fewer bytes wins; on a tie, fewer passes (each is a launch and a scratch allocation; and the
-        // 16-bit packs move their bytes at about half the rate of the f32 epilogue, measured in
-        // docs/results/2026-11-30-gemm-api: a BF16 TT GEMM with two packs ran at 0.868 of matmul, an
-        // FP32 one with the transposing epilogue at 0.990).
+        // Fewer bytes wins; on a tie, fewer passes: each is a launch and a scratch allocation, and a
+        // 16-bit pack moves its bytes slower than the f32 passes (docs/results/2026-11-30-gemm-api:
+        // ~2.2 TB/s against ~2.7-2.9; two BF16 packs at 4096² took ~61 µs, one f32 epilogue ~47 µs).
         let cost = |p: &ProductPlan| (p.extra_bytes(eb), p.passes());
         Ok(GemmPlan::Product(if cost(&swapped) < cost(&straight) { swapped } else { straight }))
     }
