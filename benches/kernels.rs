@@ -1,6 +1,6 @@
 //! `cargo bench`: every FP32 matmul kernel, the CUDA C anchors and cuBLAS SGEMM (GPU), the tensor-core
 //! kernels in their precision (TF32, BF16, FP16) beside cuBLAS `GemmEx` of the same precision at
-//! 4096³ and 8192³, a multi-core CPU SGEMM and the naive CPU loop, plus vec_add against a device copy —
+//! 4096³ and 8192³, a multi-core CPU SGEMM (faer, all cores) and the naive CPU loop, plus vec_add against a device copy —
 //! all in one run.
 //!
 //! GPU time comes from CUDA events around `iters` back-to-back launches (criterion's `iter_custom`),
@@ -9,6 +9,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, MatMut, MatRef, Par};
 use tessera::catalogue::algo::{case_label, matmul_cases};
 use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, HostMatrix, MatmulShape, Precision};
 use tessera_anchors::{Cublas, CudaC};
@@ -40,29 +42,10 @@ fn cpu_benches(c: &mut Criterion) {
         let (a, b) = (HostMatrix::random(n, n, 1), HostMatrix::random(n, n, 2));
         let shape = MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
         group.throughput(Throughput::Elements(shape.flops() as u64));
-        group.bench_function(BenchmarkId::new("matrixmultiply-all-cores", label(shape)), |bench| {
+        group.bench_function(BenchmarkId::new("faer-all-cores", label(shape)), |bench| {
             let mut out = vec![0.0f32; n * n];
-            bench.iter(|| {
-                // SAFETY: a, b, out hold n·n floats each with row-major strides (n, 1); out is distinct.
-                unsafe {
-                    matrixmultiply::sgemm(
-                        n,
-                        n,
-                        n,
-                        1.0,
-                        a.data.as_ptr(),
-                        n as isize,
-                        1,
-                        b.data.as_ptr(),
-                        n as isize,
-                        1,
-                        0.0,
-                        out.as_mut_ptr(),
-                        n as isize,
-                        1,
-                    )
-                }
-            })
+            let (lhs, rhs) = (MatRef::from_row_major_slice(&a.data, n, n), MatRef::from_row_major_slice(&b.data, n, n));
+            bench.iter(|| matmul(MatMut::from_row_major_slice_mut(&mut out, n, n), Accum::Replace, lhs, rhs, 1.0f32, Par::rayon(0)))
         });
         if n <= 256 {
             group.bench_function(BenchmarkId::new("naive-loop-1-thread", label(shape)), |bench| {

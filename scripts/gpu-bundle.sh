@@ -49,7 +49,7 @@ echo "[bundle] building the stable-Rust consumer example…" >&2
 (cd examples/consumer && cargo build --release) && cp examples/consumer/target/release/tessera-consumer .gpu/bin/consumer
 
 strip .gpu/tests/* .gpu/bin/*
-cp scripts/gpu-run.sh .gpu/
+cp scripts/gpu-run.sh scripts/cpu-sgemm-numpy.py .gpu/
 git rev-parse --short HEAD > .gpu/COMMIT
 git diff --quiet HEAD -- . ':!docs' || echo "+uncommitted" >> .gpu/COMMIT
 du -sh .gpu >&2

@@ -3,7 +3,11 @@
 # Every stage writes straight into $OUT (at most 8 files, flat) and has its own time limit
 # (STAGE_TIMEOUT seconds, default 240), so a slow stage cannot take the others' results with it:
 #   device.txt      nvidia-smi's view of the GPU, and the commit the bundle was built from
-#   tests.log       every test executable's output, then the stable-Rust consumer (RUN_TESTS=1)
+#   tests.log       every test executable's output, then the stable-Rust consumer (RUN_TESTS=1;
+#                   TESTS: space-separated names under .gpu/tests to run only those, without the consumer)
+#   cpu-numpy.json  numpy's SGEMM on this machine's CPU (RUN_CPU_BASELINE=1, CPU_SIZES, default 4096):
+#                   the anchor the scorecard's faer baseline is compared with (SCORECARD_ARGS gets
+#                   --cpu-anchor-json for it)
 #   tools.log       compute-sanitizer memcheck / racecheck / synccheck / initcheck (RUN_SANITIZER=1,
 #                   SANITIZER_TOOLS, SANITIZER_FILTER: a regex over kernel labels),
 #                   criterion benches (RUN_BENCHES=1, BENCH_FILTER), Nsight Compute (RUN_NCU=1)
@@ -33,16 +37,29 @@ fi
 if [ "${RUN_TESTS:-1}" = 1 ]; then
   : > "$OUT/tests.log"
   export TESSERA_SCORECARD_BIN=$PWD/.gpu/bin/scorecard  # the CLI tests run the bundled executable
-  for t in .gpu/tests/* .gpu/bin/consumer; do
+  if [ -n "${TESTS:-}" ]; then
+    selected=(); for name in $TESTS; do selected+=(".gpu/tests/$name"); done
+  else
+    selected=(.gpu/tests/* .gpu/bin/consumer)
+  fi
+  for t in "${selected[@]}"; do
     echo "=== $t" >> "$OUT/tests.log"
     stage "$t" >> "$OUT/tests.log" 2>&1 || { status=1; echo "FAILED: $t" >> "$OUT/tests.log"; }
   done
   grep -E "^(===|test result|skipped|FAILED|TIMED)|\.\.\. FAILED" "$OUT/tests.log"
 fi
 
+anchor_args=()
+if [ "${RUN_CPU_BASELINE:-0}" = 1 ]; then
+  # numpy's own threading (OpenBLAS: all cores unless told otherwise), a warm-up, then timed runs.
+  stage python3 .gpu/cpu-sgemm-numpy.py --sizes "${CPU_SIZES:-4096}" > "$OUT/cpu-numpy.json" 2>> "$OUT/tools.log" || status=1
+  cat "$OUT/cpu-numpy.json"
+  anchor_args=(--cpu-anchor-json "$OUT/cpu-numpy.json")
+fi
+
 if [ "${RUN_SCORECARD:-1}" = 1 ]; then
   # shellcheck disable=SC2086
-  stage .gpu/bin/scorecard --out "$OUT" ${SCORECARD_ARGS:-} > /dev/null 2>> "$OUT/tools.log" || status=1
+  stage .gpu/bin/scorecard --out "$OUT" "${anchor_args[@]}" ${SCORECARD_ARGS:-} > /dev/null 2>> "$OUT/tools.log" || status=1
   cat "$OUT/scorecard.md" 2>/dev/null | head -20
 fi
 

@@ -4,10 +4,12 @@
 //! Without a GPU every trial is reported as *ignored* with one `skipped: no CUDA device` line.
 
 use half::{bf16, f16};
+use tessera::catalogue::gemm_case::{GemmCase, Views, SCALARS};
 use tessera::catalogue::precision::check_product;
 use tessera::catalogue::random::operands;
 use tessera::reference::matmul_reference;
-use tessera::{DeviceBuffer, Gpu, HostMatrix};
+use tessera::{DeviceBuffer, DeviceElement, Gpu, HostMatrix, MatrixMut, MatrixRef};
+use tessera_anchors::cublas_ex::GemmExInput;
 use tessera_anchors::{Cublas, Precision};
 use tessera_tests::{gpu_trial, run, seed};
 
@@ -110,6 +112,41 @@ fn main() {
         trials.push(gpu_trial(format!("cublas_ex_{}_k0_gives_zeros", p.label()), move |g| k_zero(g, p)));
     }
     trials.push(gpu_trial("cublas_ex_wrong_shape_is_refused", wrong_shape));
+    // The views baseline of Gpu::gemm: every transpose, layout set and (α, β) pair, padded views.
+    for p in PRECISIONS {
+        for case in GemmCase::matrix(65, 63, 31, p, &SCALARS, Views::Padded) {
+            trials.push(gpu_trial(format!("cublas_views_{}", case.label()), move |g| views(g, &case)));
+        }
+    }
 
     run(trials)
+}
+
+/// `Cublas::gemm_views` on one GEMM case (views, transposes, scalars) against the f64 reference.
+fn views(gpu: &Gpu, case: &GemmCase) -> Result<(), String> {
+    fn run_as<T: GemmExInput + DeviceElement>(gpu: &Gpu, case: &GemmCase) -> Result<(), String> {
+        let bufs = case.buffers(seed((case.m * 131 + case.n) as u64));
+        let e = |x: &dyn std::fmt::Display| format!("{}: {x}", case.label());
+        let conv = |v: &[f32]| v.iter().map(|&x| T::from_f32(x)).collect::<Vec<T>>();
+        let (a, b) = (
+            DeviceBuffer::from_host(gpu, &conv(&bufs.a)).map_err(|x| e(&x))?,
+            DeviceBuffer::from_host(gpu, &conv(&bufs.b)).map_err(|x| e(&x))?,
+        );
+        let mut c = DeviceBuffer::from_host(gpu, &bufs.c).map_err(|x| e(&x))?;
+        let cublas = Cublas::new(gpu).map_err(|x| e(&x))?;
+        cublas
+            .gemm_views(
+                &case.params(),
+                MatrixRef::new(&a, bufs.a_desc),
+                MatrixRef::new(&b, bufs.b_desc),
+                MatrixMut::new(&mut c, bufs.c_desc),
+            )
+            .map_err(|x| e(&x))?;
+        case.check(&bufs, &c.to_host(gpu).map_err(|x| e(&x))?)
+    }
+    match case.precision {
+        Precision::Fp32 | Precision::Tf32 => run_as::<f32>(gpu, case),
+        Precision::Bf16 => run_as::<bf16>(gpu, case),
+        Precision::Fp16 => run_as::<f16>(gpu, case),
+    }
 }

@@ -1,6 +1,9 @@
 //! Typed errors through the public API. The no-driver checks run here (CI has no GPU); the rest need one.
 use libtest_mimic::{Failed, Trial};
-use tessera::{bf16, context::driver_present, f16, Algo, DeviceBuffer, DeviceMatrix, Error, Gpu, HostMatrix, Precision};
+use tessera::{
+    bf16, context::driver_present, f16, Algo, DeviceBuffer, DeviceMatrix, Error, GemmParams, Gpu, HostMatrix, MatrixDesc, MatrixMut,
+    MatrixRef, Precision, Transpose,
+};
 use tessera_tests::{gpu_trial, run};
 
 fn expect(result: Result<impl std::fmt::Debug, Error>, want: fn(&Error) -> bool, what: &str) -> Result<(), String> {
@@ -144,6 +147,139 @@ fn main() {
                 Err(format!("after OOM: {sum:?}"))
             }
         }),
+        gpu_trial("gemm_bad_arguments_are_typed_and_leave_c_untouched", gemm_bad_arguments),
+        Trial::test("gemm_view_errors_are_typed_before_any_gpu_call", || {
+            // The checks behind Gpu::gemm need no driver: they run in CI.
+            use tessera::catalogue::gemm::GemmArgs;
+            let ok = GemmArgs {
+                alpha: 1.0,
+                beta: 0.0,
+                a: MatrixDesc::row_major(4, 5),
+                a_len: 20,
+                trans_a: Transpose::No,
+                b: MatrixDesc::col_major(5, 3),
+                b_len: 15,
+                trans_b: Transpose::No,
+                c: MatrixDesc::row_major(4, 3),
+                c_len: 12,
+                elem_bytes: 4,
+            };
+            type Want = fn(&Error) -> bool;
+            let cases: [(GemmArgs, Want); 4] = [
+                (GemmArgs { b: MatrixDesc::col_major(5, 3).with_ld(4), ..ok }, |e| {
+                    matches!(e, Error::LeadingDimension { name: "B", ld: 4, min: 5, .. })
+                }),
+                (GemmArgs { c_len: 11, ..ok }, |e| matches!(e, Error::BufferTooSmall { name: "C", len: 11, needed: 12, .. })),
+                (GemmArgs { trans_b: Transpose::Yes, ..ok }, |e| matches!(e, Error::ShapeMismatch { .. })),
+                (
+                    GemmArgs {
+                        a: MatrixDesc::row_major(1 << 20, 1 << 12),
+                        a_len: usize::MAX,
+                        c: MatrixDesc::row_major(1 << 20, 3),
+                        c_len: usize::MAX,
+                        b: MatrixDesc::col_major(1 << 12, 3),
+                        b_len: usize::MAX,
+                        ..ok
+                    },
+                    |e| matches!(e, Error::TooLarge { .. }),
+                ),
+            ];
+            for (i, (args, want)) in cases.into_iter().enumerate() {
+                match args.plan().map_err(Error::from) {
+                    Err(e) if want(&e) => {}
+                    other => return Err(format!("case {i}: {other:?}").into()),
+                }
+            }
+            Ok(())
+        }),
     ];
     run(trials)
+}
+
+/// Every inconsistent GEMM argument is a typed error before any GPU work: `C` keeps its values and the
+/// `Gpu` stays usable.
+fn gemm_bad_arguments(g: &Gpu) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    let (a, b) = (DeviceBuffer::from_host(g, &[1.0f32; 20]).map_err(e)?, DeviceBuffer::from_host(g, &[1.0f32; 15]).map_err(e)?);
+    let mut c = DeviceBuffer::from_host(g, &[7.0f32; 12]).map_err(e)?;
+    let (a16, b16) = (DeviceBuffer::<bf16>::zeros(g, 20).map_err(e)?, DeviceBuffer::<f16>::zeros(g, 15).map_err(e)?);
+    let b_bf16 = DeviceBuffer::<bf16>::zeros(g, 15).map_err(e)?;
+    let p = GemmParams::new();
+    let (ra, rb) = (MatrixRef::row_major(&a, 4, 5), MatrixRef::row_major(&b, 5, 3));
+    expect(
+        g.gemm(&p, ra.ld(4), rb, MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::LeadingDimension { name: "A", ld: 4, min: 5, .. }),
+        "A's ld 4 < 5",
+    )?;
+    expect(
+        g.gemm(&p, ra, rb, MatrixMut::col_major(&mut c, 4, 3).ld(3)),
+        |e| matches!(e, Error::LeadingDimension { name: "C", ld: 3, min: 4, .. }),
+        "column-major C's ld 3 < 4",
+    )?;
+    expect(
+        g.gemm(&p, ra, rb.offset(1), MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::BufferTooSmall { name: "B", len: 15, needed: 16, .. }),
+        "B past its buffer",
+    )?;
+    expect(
+        g.gemm(&p, ra, rb.ld(4), MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::BufferTooSmall { name: "B", .. }),
+        "B's ld 4 past its buffer",
+    )?;
+    expect(
+        g.gemm(&p.trans_a(Transpose::Yes), ra, rb, MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::ShapeMismatch { .. }),
+        "op(A) 5×4 · B 5×3",
+    )?;
+    expect(g.gemm(&p, ra, rb, MatrixMut::row_major(&mut c, 3, 4)), |e| matches!(e, Error::ShapeMismatch { .. }), "C 3×4")?;
+    expect(
+        g.gemm(&p, MatrixRef::row_major(&a16, 4, 5), MatrixRef::row_major(&b16, 5, 3), MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::MixedTypes { .. }),
+        "bf16 · f16",
+    )?;
+    expect(
+        g.gemm(&p.precision(Precision::Bf16), ra, rb, MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::UnsupportedPrecision { requested: Precision::Bf16, input: Precision::Fp32, .. }),
+        "BF16 on f32",
+    )?;
+    expect(
+        g.gemm(
+            &p.precision(Precision::Tf32),
+            MatrixRef::row_major(&a16, 4, 5),
+            MatrixRef::row_major(&b_bf16, 5, 3),
+            MatrixMut::row_major(&mut c, 4, 3),
+        ),
+        |e| matches!(e, Error::UnsupportedPrecision { requested: Precision::Tf32, .. }),
+        "TF32 on bf16",
+    )?;
+    expect(
+        g.gemm(&p.algo(Algo::MmaPipeTf32), ra, rb, MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::PrecisionMismatch { requested: Precision::Fp32, .. }),
+        "TF32 kernel on FP32",
+    )?;
+    // Even with nothing to multiply (α = 0), a kernel of the wrong precision is refused.
+    expect(
+        g.gemm(&p.alpha(0.0).algo(Algo::MmaPipeBf16x128), ra, rb, MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::PrecisionMismatch { .. }),
+        "BF16 kernel on FP32, α = 0",
+    )?;
+    let other = Gpu::new_isolated(0).map_err(e)?;
+    let foreign = DeviceBuffer::from_host(&other, &[1.0f32; 15]).map_err(e)?;
+    expect(
+        g.gemm(&p, ra, MatrixRef::row_major(&foreign, 5, 3), MatrixMut::row_major(&mut c, 4, 3)),
+        |e| matches!(e, Error::WrongContext { .. }),
+        "B from another context",
+    )?;
+    let untouched = c.to_host(g).map_err(e)?;
+    if untouched.iter().any(|&x| x != 7.0) {
+        return Err(format!("C changed by refused GEMMs: {untouched:?}"));
+    }
+    // Still usable: C = 2·A·B + C = 2·5 + 7.
+    g.gemm(&p.alpha(2.0).beta(1.0), ra, rb, MatrixMut::row_major(&mut c, 4, 3)).map_err(e)?;
+    let after = c.to_host(g).map_err(e)?;
+    if after.iter().all(|&x| x == 17.0) {
+        Ok(())
+    } else {
+        Err(format!("after the errors: {after:?}"))
+    }
 }

@@ -70,7 +70,7 @@ impl GemmDims {
 }
 
 /// An element type `cublasGemmEx` reads for `A` and `B` (with the bounds of [`DeviceBuffer`]'s methods).
-trait GemmExInput: DeviceRepr + ValidAsZeroBits + Default + Clone {
+pub trait GemmExInput: DeviceRepr + ValidAsZeroBits + Default + Clone {
     const DATA_TYPE: blas_sys::cudaDataType_t;
 }
 

@@ -5,7 +5,9 @@
 //!   Rust ÷ CUDA C isolates the compiler (rustc's NVPTX backend vs NVCC's front end).
 //! - [`Cublas`]: cuBLAS SGEMM in plain FP32 (no TF32), the vendor's ceiling; and (module
 //!   [`cublas_ex`]) `cublasGemmEx` with f32 output and accumulation in each [`Precision`] —
-//!   FP32, TF32, BF16, FP16 — the same-precision baselines of the tensor-core kernels.
+//!   FP32, TF32, BF16, FP16 — the same-precision baselines of the tensor-core kernels; (module
+//!   [`cublas_views`]) the same on matrix views with transposes and leading dimensions, the baseline of
+//!   `tessera::Gpu::gemm`.
 //!
 //! The precisions, their input rounding and their tolerance rule are the catalogue's
 //! (`tessera::catalogue::precision`).
@@ -19,6 +21,7 @@ use tessera::MatmulShape;
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu};
 
 pub mod cublas_ex;
+pub mod cublas_views;
 
 pub use cublas_ex::GemmDims;
 pub use tessera::catalogue::precision::Precision;

@@ -1,7 +1,7 @@
 //! Every entry of the two PTX modules, with the launch bound ptx-link.sh writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
-use tessera_kernels::{iterated_fma, mma_rate, tf32_operands, vec_add, vec_add_vec4};
+use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, tf32_operands, vec_add, vec_add_vec4};
 
 use crate::algo::MATMUL_KERNELS;
 
@@ -18,7 +18,7 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 9] = [
+const OTHER_KERNELS: [(&str, u32); 13] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
@@ -28,6 +28,10 @@ const OTHER_KERNELS: [(&str, u32); 9] = [
     ("mma_rate_f16", mma_rate::BLOCK),
     ("tf32_round", tf32_operands::BLOCK),
     ("tf32_transpose_round", tf32_operands::TILE * tf32_operands::ROWS),
+    ("pack_b32", pack::BLOCK.0 * pack::BLOCK.1),
+    ("pack_b16", pack::BLOCK.0 * pack::BLOCK.1),
+    ("gemm_epilogue", epilogue::BLOCK.0 * epilogue::BLOCK.1),
+    ("gemm_scale", epilogue::BLOCK.0 * epilogue::BLOCK.1),
 ];
 
 /// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others.
@@ -69,6 +73,10 @@ mod tests {
         assert!(std::any::type_name_of_val(&vec_add::vec_add).ends_with("::vec_add"));
         assert!(std::any::type_name_of_val(&vec_add_vec4::vec_add_vec4).ends_with("::vec_add_vec4"));
         assert!(std::any::type_name_of_val(&iterated_fma::iterated_fma).ends_with("::iterated_fma"));
+        assert!(std::any::type_name_of_val(&pack::pack_b32).ends_with("::pack_b32"));
+        assert!(std::any::type_name_of_val(&pack::pack_b16).ends_with("::pack_b16"));
+        assert!(std::any::type_name_of_val(&epilogue::gemm_epilogue).ends_with("::gemm_epilogue"));
+        assert!(std::any::type_name_of_val(&epilogue::gemm_scale).ends_with("::gemm_scale"));
     }
 
     #[test]

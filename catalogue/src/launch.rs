@@ -1,5 +1,5 @@
 //! Launch dimensions: the grid rule of every kernel, from its catalogue geometry and the shape.
-use tessera_kernels::{tf32_operands, vec_add_vec4};
+use tessera_kernels::{pack, tf32_operands, vec_add_vec4};
 
 use crate::algo::Algo;
 use crate::shape::{MatmulShape, ShapeError};
@@ -78,6 +78,16 @@ pub fn grid_stride(n: usize, sms: u32) -> LaunchDims {
     LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 }
 }
 
+/// The launch of the tile-walking GEMM kernels (`pack_b32`, `pack_b16`, `gemm_epilogue`,
+/// `gemm_scale`) over a `rows × cols` result: one block per `TILE × TILE` tile, capped at the grid
+/// limits (the kernels loop over the tiles past them), with `shared_bytes` of dynamic shared memory.
+pub fn tiles(rows: usize, cols: usize, shared_bytes: u32) -> LaunchDims {
+    let tile = pack::TILE as usize;
+    let x = cols.div_ceil(tile).clamp(1, i32::MAX as usize) as u32;
+    let y = rows.div_ceil(tile).clamp(1, 65_535) as u32;
+    LaunchDims { grid: (x, y, 1), block: (pack::BLOCK.0, pack::BLOCK.1, 1), shared_bytes }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +120,14 @@ mod tests {
         assert_eq!(grid_stride(1025, 132).grid, (2, 1, 1));
         assert_eq!(grid_stride(1 << 26, 132).grid, (132 * 8, 1, 1));
         assert_eq!(grid_stride(1 << 26, 0).grid, (8, 1, 1));
+    }
+
+    #[test]
+    fn tiles_cover_the_result_and_cap_the_grid() {
+        assert_eq!(tiles(1, 1, 0).grid, (1, 1, 1));
+        assert_eq!(tiles(33, 65, 4224).grid, (3, 2, 1));
+        assert_eq!(tiles(33, 65, 4224).block, (32, 8, 1));
+        assert_eq!(tiles(1 << 24, 1, 0).grid, (1, 65_535, 1));
     }
 
     #[test]

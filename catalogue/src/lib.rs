@@ -16,6 +16,8 @@
 //! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
 //! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
 //! - [`launch`]: grid rules ([`LaunchDims`]);
+//! - [`gemm`]: BLAS-style GEMM on strided views ([`gemm::MatrixDesc`]): argument checks and the plan
+//!   (packs, matmul, epilogue) the host and the emulator both run; [`gemm_case`]: GEMM test problems;
 //! - [`matrix`], [`random`], [`reference`](mod@reference), [`precision`]: host matrices, the shared operand
 //!   generator, the f64 reference and the tolerance rules (FP32, and per input precision).
 pub mod algo;
@@ -23,6 +25,8 @@ pub mod blocks;
 pub mod distribute;
 pub mod entries;
 pub mod error;
+pub mod gemm;
+pub mod gemm_case;
 pub mod launch;
 pub mod matrix;
 pub mod precision;
@@ -32,6 +36,7 @@ pub mod shape;
 pub mod tuning;
 
 pub use algo::{Algo, MatmulKernel, MATMUL_KERNELS};
+pub use gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use launch::LaunchDims;
 pub use matrix::HostMatrix;
 pub use precision::Precision;

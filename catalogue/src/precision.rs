@@ -181,6 +181,56 @@ pub fn check_in(precision: Precision, a: &HostMatrix, b: &HostMatrix, got: &Host
     check_product(precision, &got.data, &reference)
 }
 
+/// The GEMM tolerance of one element: `α·(A·B)` carries the product's error ([`Precision::tolerance`],
+/// scaled by `|α|`), and the epilogue `α·T + β·C` in f32 adds at most a few f32 roundings of the terms
+/// it combines, allowed for as `C_TOL · ε₃₂ · (|α|·Σ|a'·b'| + |β·c|)`: both in the one rule, written
+/// here once. `abs_sum` is `Σ|a'·b'|` (0 when `α = 0`), `beta_c` is `|β·c|` (0 when `β = 0`).
+pub fn gemm_tolerance(precision: Precision, k: usize, alpha: f64, abs_sum: f64, beta_c: f64) -> f64 {
+    let epilogue = C_TOL * f64::from(f32::EPSILON) * (alpha.abs() * abs_sum + beta_c);
+    let product = if alpha == 0.0 { 0.0 } else { alpha.abs() * (precision.tolerance(k, abs_sum) - f64::from(f32::MIN_POSITIVE)) };
+    product + epilogue + f64::from(f32::MIN_POSITIVE)
+}
+
+/// Checks a GEMM result `got` (dense row-major, `m × n`) against the f64 reference
+/// `α·op(A)'·op(B)' + β·C₀`, where `'` is rounding to `precision`'s input format and `op_a` (m×k),
+/// `op_b` (k×n) are the operands *after* `op` (dense row-major). BLAS's rules hold in the reference
+/// too: with `α = 0` the operands are not read (they may hold NaN), with `β = 0` `c0` is not read.
+/// Each element must lie within [`gemm_tolerance`]; NaN never passes.
+pub fn check_gemm(
+    precision: Precision,
+    alpha: f32,
+    op_a: &HostMatrix,
+    op_b: &HostMatrix,
+    beta: f32,
+    c0: &HostMatrix,
+    got: &HostMatrix,
+) -> Result<(), Mismatch> {
+    let (m, n, k) = (op_a.rows, op_b.cols, op_a.cols);
+    if op_b.rows != k || (c0.rows, c0.cols) != (m, n) || (got.rows, got.cols) != (m, n) || got.data.len() != m * n {
+        return Err(Mismatch::shape());
+    }
+    let round =
+        |x: &HostMatrix| HostMatrix { rows: x.rows, cols: x.cols, data: x.data.iter().map(|&v| precision.round_input(v)).collect() };
+    let product = (alpha != 0.0).then(|| crate::reference::matmul_reference(&round(op_a), &round(op_b)));
+    let (alpha64, beta64) = (f64::from(alpha), f64::from(beta));
+    let mut first: Option<Mismatch> = None;
+    let mut count = 0;
+    for (idx, &g) in got.data.iter().enumerate() {
+        let (ab, abs_sum) = product.as_ref().map_or((0.0, 0.0), |p| (p.value[idx], p.abs_sum[idx]));
+        let bc = if beta == 0.0 { 0.0 } else { beta64 * f64::from(c0.data[idx]) };
+        let expected = alpha64 * ab + bc;
+        let tol = gemm_tolerance(precision, k, alpha64, abs_sum, bc.abs());
+        if !approx::abs_diff_eq!(f64::from(g), expected, epsilon = tol) {
+            count += 1;
+            first.get_or_insert(Mismatch { row: idx / n, col: idx % n, got: g, expected, tolerance: tol, mismatches: 0 });
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some(f) => Err(Mismatch { mismatches: count, ..f }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,5 +377,29 @@ mod tests {
         assert!(matches!(f32::from_f32_slice(&data), std::borrow::Cow::Borrowed(_)));
         let b: Vec<f32> = bf16::from_f32_slice(&data).iter().map(|x| x.to_f32()).collect();
         assert_eq!(b, vec![1.0, 1.0, -3.5]);
+    }
+
+    #[test]
+    fn gemm_check_follows_blas_edge_rules_and_catches_errors() {
+        let (a, b) = (HostMatrix::random(5, 300, 1), HostMatrix::random(300, 4, 2));
+        let c0 = HostMatrix::random(5, 4, 3);
+        let r = matmul_reference(&a, &b);
+        let expected = |alpha: f32, beta: f32| HostMatrix {
+            rows: 5,
+            cols: 4,
+            data: (0..20).map(|i| (f64::from(alpha) * r.value[i] + f64::from(beta) * f64::from(c0.data[i])) as f32).collect(),
+        };
+        check_gemm(Precision::Fp32, 1.5, &a, &b, -0.5, &c0, &expected(1.5, -0.5)).unwrap();
+        // β = 0: C₀ is not read, so NaN in it is fine; α = 0: neither are A and B.
+        let nan = HostMatrix { rows: 5, cols: 4, data: vec![f32::NAN; 20] };
+        check_gemm(Precision::Fp32, 2.0, &a, &b, 0.0, &nan, &expected(2.0, 0.0)).unwrap();
+        let (na, nb) = (HostMatrix { data: vec![f32::NAN; 1500], ..a.clone() }, HostMatrix { data: vec![f32::NAN; 1200], ..b.clone() });
+        check_gemm(Precision::Fp32, 0.0, &na, &nb, 3.0, &c0, &expected(0.0, 3.0)).unwrap();
+        // A forgotten β·C, a forgotten α, a NaN: caught.
+        assert!(check_gemm(Precision::Fp32, 1.5, &a, &b, -0.5, &c0, &expected(1.5, 0.0)).is_err());
+        assert!(check_gemm(Precision::Fp32, 1.5, &a, &b, 0.0, &c0, &expected(1.0, 0.0)).is_err());
+        let mut bad = expected(1.0, 1.0);
+        bad.data[7] = f32::NAN;
+        assert_eq!(check_gemm(Precision::Fp32, 1.0, &a, &b, 1.0, &c0, &bad).unwrap_err().mismatches, 1);
     }
 }

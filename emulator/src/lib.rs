@@ -38,6 +38,7 @@
 
 mod barrier;
 mod error;
+pub mod gemm;
 pub mod ops;
 
 use std::panic::{self, AssertUnwindSafe};

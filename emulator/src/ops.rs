@@ -73,7 +73,7 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
 
 /// The TF32 operands of kernel 14's TF32 entry, made by the preparation kernels on the executor:
 /// `A` rounded (`m × k`) and `Bᵀ` rounded (`n × k`).
-fn prepare_tf32(a: &HostMatrix, b: &HostMatrix) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
+pub(crate) fn prepare_tf32(a: &HostMatrix, b: &HostMatrix) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
     use tessera_kernels::tf32_operands::{tf32_round, tf32_transpose_round};
     let invalid = |kernel: &'static str, detail: String| EmuError::InvalidLaunch { kernel, detail };
     let (mut a_prep, mut bt_prep) = (vec![f32::NAN; a.data.len()], vec![f32::NAN; b.data.len()]);

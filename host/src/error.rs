@@ -31,6 +31,14 @@ pub enum Error {
         kernel_precision: tessera_catalogue::Precision,
         requested: tessera_catalogue::Precision,
     },
+    /// The precision asked for does not fit the input type (anything but the inputs' own, or TF32 on
+    /// `f32` data), e.g. BF16 requested for `f32` matrices: tessera never converts silently.
+    #[error("{op}: {requested:?} was asked for on {input:?} inputs")]
+    UnsupportedPrecision { op: &'static str, requested: tessera_catalogue::Precision, input: tessera_catalogue::Precision },
+    /// A matrix view's leading dimension is below what its layout needs (BLAS's rule: `ld ≥ max(1,
+    /// cols)` row-major, `ld ≥ max(1, rows)` column-major).
+    #[error("leading dimension too small in {op}: `{name}` has ld = {ld}, at least {min} needed")]
+    LeadingDimension { op: &'static str, name: &'static str, ld: usize, min: usize },
     /// A buffer is shorter than the operation needs.
     #[error("buffer too small in {op}: `{name}` holds {len} elements, {needed} needed")]
     BufferTooSmall { op: &'static str, name: &'static str, len: usize, needed: usize },
@@ -77,6 +85,8 @@ impl From<tessera_catalogue::ShapeError> for Error {
         match e {
             ShapeError::Mismatch { op, detail } => Error::ShapeMismatch { op, detail },
             ShapeError::TooLarge { op, detail } => Error::TooLarge { op, detail },
+            ShapeError::LeadingDimension { op, name, ld, min } => Error::LeadingDimension { op, name, ld, min },
+            ShapeError::BufferTooSmall { op, name, len, needed } => Error::BufferTooSmall { op, name, len, needed },
         }
     }
 }

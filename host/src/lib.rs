@@ -16,7 +16,7 @@
 //! ```
 //!
 //! Layers, bottom up: [`context`] (device, context, stream, module), [`buffer`] (device and page-locked
-//! host memory), [`event`] (GPU timing), [`ops`] (the launches), [`pipeline`] (copy/compute overlap over several streams), [`error`].
+//! host memory), [`event`] (GPU timing), [`ops`] (the launches; BLAS-style [`Gpu::gemm`] on [`view`]s), [`pipeline`] (copy/compute overlap over several streams), [`error`].
 //! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
 //! [`tuning`]), [`HostMatrix`] and the f64 [`reference`](mod@reference) — comes from crate `tessera-catalogue`.
 pub(crate) mod blocked;
@@ -25,11 +25,14 @@ pub mod comm;
 pub mod context;
 pub mod error;
 pub mod event;
+#[cfg(any(feature = "ndarray", feature = "faer"))]
+pub mod interop;
 pub mod matrix;
 pub mod module;
 pub mod multi;
 pub mod ops;
 pub mod pipeline;
+pub mod view;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use context::{device_count, DeviceInfo, Gpu};
@@ -39,4 +42,6 @@ pub use half::{bf16, f16};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
+pub use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, HostMatrix, MatmulShape, Precision};
+pub use view::{MatrixMut, MatrixRef};

@@ -23,10 +23,12 @@
 mod macros;
 pub mod device;
 pub mod diagnostics;
+pub mod epilogue;
 pub mod iterated_fma;
 pub mod launch;
 pub mod matmul;
 pub mod mma_rate;
+pub mod pack;
 pub mod tf32_operands;
 pub mod vec_add;
 pub mod vec_add_vec4;

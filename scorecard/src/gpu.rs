@@ -22,7 +22,7 @@ fn s<E: std::fmt::Display>(e: E) -> Fail {
 
 /// Times `work` as the median over `repeat` batches of event-timed back-to-back launches, after a
 /// warm-up; the batch length is chosen from one trial launch so that each batch lasts ~BATCH_MS.
-fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), Fail>) -> Result<f64, Fail> {
+pub fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), Fail>) -> Result<f64, Fail> {
     let timer = GpuTimer::new(gpu).map_err(s)?;
     let trial = timer.time_ms(gpu, 2, 1, &mut work)?;
     let iters = ((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, 2000);

@@ -9,6 +9,7 @@ mod gpu;
 mod report;
 mod roofline;
 mod traffic;
+mod variants;
 
 use std::path::PathBuf;
 
@@ -74,6 +75,18 @@ pub struct Args {
     /// Do not measure: re-render scorecard.md and roofline.svg into --out from this scorecard.json.
     #[arg(long)]
     replot: Option<PathBuf>,
+    /// Threads of the CPU baseline (faer), comma-separated; 0: every core. The first is the baseline
+    /// the × CPU column divides by; the others add rows (`cpu-t<N>`) to see how faer scales.
+    #[arg(long, value_delimiter = ',', default_value = "0")]
+    cpu_threads: Vec<usize>,
+    /// numpy's SGEMM as measured by `scripts/cpu-sgemm-numpy.py` on this machine (its JSON output):
+    /// added as the CPU anchor row beside faer at the sizes it measured.
+    #[arg(long)]
+    cpu_anchor_json: Option<PathBuf>,
+    /// Also measure `Gpu::gemm` with transposes and layouts (NN, NT, TN, TT row-major; NN, NT
+    /// column-major) beside matmul and cuBLAS with the same transposes, at each size and precision.
+    #[arg(long)]
+    gemm_variants: bool,
     /// Skip the multi-core CPU baseline above this many FLOPs (it is slow on small machines).
     #[arg(long, default_value_t = 2.0 * 8192.0 * 8192.0 * 8192.0)]
     cpu_max_flops: f64,
@@ -155,10 +168,19 @@ fn run(args: &Args) -> Result<(), Fail> {
     eprintln!("[scorecard] operands and sampled f64 references ({}) for {} sizes…", labels.join(", "), shapes.len());
     let problems: Vec<Problem> = shapes.iter().map(|&shape| Problem::new(shape, &precisions)).collect();
     if precisions.contains(&Precision::Fp32) {
-        eprintln!("[scorecard] CPU baseline ({} threads)…", cpu::threads());
+        let threads: Vec<usize> = args.cpu_threads.iter().map(|&t| cpu::threads(t)).collect();
+        eprintln!("[scorecard] CPU baseline (faer, {threads:?} threads)…");
         for (i, p) in problems.iter().enumerate() {
             eprintln!("[scorecard] {}/{} CPU {}", i + 1, problems.len(), report::shape_label(p.shape));
-            card.rows.extend(cpu::measure(p.shape, repeat, args.cpu_max_flops, &p.reference, (&p.a, &p.b)));
+            for (j, &t) in threads.iter().enumerate() {
+                let key = if j == 0 { "cpu".to_string() } else { format!("cpu-t{t}") };
+                card.rows.extend(cpu::measure(p.shape, repeat, args.cpu_max_flops, t, &key, &p.reference, (&p.a, &p.b)));
+            }
+        }
+        if let Some(path) = &args.cpu_anchor_json {
+            let (rows, anchor) = cpu::numpy_rows(path, &shapes)?;
+            card.rows.extend(rows);
+            card.cpu_anchor = Some(anchor);
         }
     } else {
         eprintln!("[scorecard] CPU baseline skipped: FP32 is not among --precisions");
@@ -169,14 +191,21 @@ fn run(args: &Args) -> Result<(), Fail> {
             eprintln!("[scorecard] GPU part skipped: {e}");
             card.gpu_skipped = Some(e.to_string());
         }
-        Ok(g) => gpu::measure_all(&g, &problems, &cases, &precisions, args, repeat, &mut card)?,
+        Ok(g) => {
+            gpu::measure_all(&g, &problems, &cases, &precisions, args, repeat, &mut card)?;
+            if args.gemm_variants {
+                card.gemm_variants = variants::measure(&g, &problems, &precisions, repeat)?;
+            }
+        }
     }
 
     card.finish();
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     std::fs::write(args.out.join("scorecard.json"), serde_json::to_string_pretty(&card)?)?;
     write_outputs(&card, args)?;
-    if card.rows.iter().any(|r| r.check == report::Check::Failed) {
+    if card.rows.iter().any(|r| r.check == report::Check::Failed)
+        || card.gemm_variants.iter().any(|v| v.check == report::Check::Failed || v.cublas_check == report::Check::Failed)
+    {
         return Err("some results did not match the CPU reference (see the `check` column)".into());
     }
     Ok(())

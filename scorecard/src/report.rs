@@ -104,6 +104,29 @@ pub struct MmaCeiling {
     pub source: String,
 }
 
+/// One variant at one size and precision.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VariantRow {
+    pub size: String,
+    pub precision: String,
+    /// `op(A) op(B)`: "NN", "NT", "TN", "TT".
+    pub ops: String,
+    /// "row-major" or "column-major" (all three matrices).
+    pub layout: String,
+    /// The passes `Gpu::gemm` adds around the matmul kernel (from the catalogue's plan).
+    pub extra: String,
+    pub ms: f64,
+    pub tflops: f64,
+    /// The plain `Gpu::matmul` (Auto, same precision, same size), measured in this section.
+    pub matmul_ms: f64,
+    /// cuBLAS GemmEx with the same transposes, layouts and precision.
+    pub cublas_ms: f64,
+    pub cublas_tflops: f64,
+    pub check: Check,
+    /// cuBLAS's result against the same sampled reference.
+    pub cublas_check: Check,
+}
+
 /// Everything one run measured.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Scorecard {
@@ -119,6 +142,12 @@ pub struct Scorecard {
     pub gpu_skipped: Option<String>,
     pub rows: Vec<Row>,
     pub bandwidth: Vec<Bandwidth>,
+    /// `--gemm-variants`: `Gpu::gemm` with transposes and layouts beside matmul and cuBLAS.
+    #[serde(default)]
+    pub gemm_variants: Vec<VariantRow>,
+    /// `--cpu-anchor-json`: what the numpy script reported (BLAS, threads), for the CPU section.
+    #[serde(default)]
+    pub cpu_anchor: Option<String>,
 }
 
 pub fn shape_label(s: MatmulShape) -> String {
@@ -216,8 +245,8 @@ impl Scorecard {
             }
         }
         let rank = |r: &Row| match r.key.as_str() {
-            "cpu" => 0,
             "cpu-naive" => 1,
+            k if k.starts_with("cpu") => 0,
             k if k.starts_with("cublas") => 4,
             k if k.starts_with("cuda-c") => 3,
             _ => 2,
@@ -314,6 +343,20 @@ impl Scorecard {
         if has_fp32 {
             let fp32 = Precision::Fp32;
             s += "## FP32\n\n";
+            for cpu in self.rows.iter().filter(|r| r.key == "cpu") {
+                if let Some(np) = self.rows.iter().find(|r| r.key == "cpu-numpy" && r.size == cpu.size) {
+                    s += &format!(
+                        "CPU baseline at {}: {} {:.0} GFLOP/s = **{:.3}** × numpy's SGEMM ({}) {:.0} GFLOP/s, same machine, same run; \
+                         the × CPU column is against faer.\n\n",
+                        cpu.size,
+                        cpu.name,
+                        cpu.gflops,
+                        cpu.gflops / np.gflops,
+                        self.cpu_anchor.as_deref().unwrap_or("numpy"),
+                        np.gflops
+                    );
+                }
+            }
             let best = self.best_rust(fp32);
             if !best.is_empty() {
                 s += "| size | CPU | naive | tiled | best Rust kernel | cuBLAS | best ÷ cuBLAS |\n|---|---:|---:|---:|---|---:|---:|\n";
@@ -403,6 +446,7 @@ impl Scorecard {
                 );
             }
         }
+        s += &variants_markdown(&self.gemm_variants);
         if !self.bandwidth.is_empty() {
             s += "\n| bandwidth | elements | GB/s | ms | % of device copy | check |\n|---|---:|---:|---:|---:|---|\n";
             for b in &self.bandwidth {
@@ -419,4 +463,36 @@ impl Scorecard {
         }
         s
     }
+}
+
+/// The GEMM variants section in Markdown (empty without variants).
+fn variants_markdown(rows: &[VariantRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\n## GEMM variants (`Gpu::gemm`: transposes and layouts)\n\n\
+         `C = op(A)·op(B)` (α = 1, β = 0) with every matrix in the layout shown. tessera's time includes its extra passes \
+         (packs into scratch, epilogue) and their scratch allocation; ÷ matmul is the plain `Gpu::matmul` (Auto) time over \
+         this one; cuBLAS is `cublasGemmEx` with the same transposes, layouts and precision (it transposes natively).\n\n\
+         | size | precision | op(A) op(B) | layout | extra passes | TFLOP/s | ÷ matmul | cuBLAS TFLOP/s | ÷ cuBLAS same op | check | cuBLAS check |\n\
+         |---|---|---|---|---|---:|---:|---:|---:|---|---|\n",
+    );
+    for r in rows {
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {:.1} | {:.3} | {:.1} | {:.3} | {:?} | {:?} |\n",
+            r.size,
+            r.precision.to_uppercase(),
+            r.ops,
+            r.layout,
+            r.extra,
+            r.tflops,
+            r.matmul_ms / r.ms,
+            r.cublas_tflops,
+            r.cublas_ms / r.ms,
+            r.check,
+            r.cublas_check
+        );
+    }
+    s
 }

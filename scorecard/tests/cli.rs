@@ -50,7 +50,7 @@ fn a_small_run_writes_the_scorecard_with_or_without_a_gpu() {
     let dir = std::env::temp_dir().join(format!("scorecard-small-{}", std::process::id()));
     let (ok, stdout, stderr) = scorecard(&["--sizes", "64", "--repeat", "1", "--vec-len", "4096", "--out", dir.to_str().unwrap()]);
     assert!(ok, "{stderr}");
-    assert!(stdout.contains("CPU matrixmultiply"), "{stdout}");
+    assert!(stdout.contains("CPU faer"), "{stdout}");
     let json = std::fs::read_to_string(dir.join("scorecard.json")).unwrap();
     let gpu = tessera::Gpu::new(0).is_ok();
     if gpu {

@@ -1,12 +1,14 @@
 //! The typed launches: argument checks, then the kernel call with the catalogue's launch dimensions.
 //!
 //! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo);
+//! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`.
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
 
 pub mod ceiling;
 pub mod elementwise;
+pub mod gemm;
 pub mod matmul;
 
 /// cudarc's form of the catalogue's launch dimensions.

@@ -1,0 +1,145 @@
+//! Packing a strided matrix into a dense row-major one, transposing on the way if asked: the pass that
+//! lets the GEMM of the host library (`Gpu::gemm`) feed sub-matrices, column-major operands and
+//! transposed operands to matmul kernels that read dense row-major `A` and `B`.
+//!
+//! The kernels move bits (`u32` for `f32` data, `u16` for `bf16` / `f16`): a pack never rounds.
+//! [`for_each_element`] is the tile walk they share with the GEMM epilogue (`crate::epilogue`).
+use crate::device::mem::View;
+use crate::device::shared::SharedTiles;
+use crate::device::thread::{block_idx_x, block_idx_y, grid_dim_x, grid_dim_y, sync_threads, thread_idx_x, thread_idx_y};
+
+/// The side of the square tile a block moves per step.
+pub const TILE: u32 = 32;
+/// Threads per block: `TILE × ROWS` (each thread moves `TILE / ROWS` elements per tile).
+pub const BLOCK: (u32, u32) = (TILE, ROWS);
+/// Rows of threads: each moves every `ROWS`-th row of the tile.
+pub const ROWS: u32 = 8;
+/// Row stride of the shared tile: one more than [`TILE`], so the transposed reads (a column of the
+/// tile per warp) fall in 32 different banks.
+pub const TILE_STRIDE: u32 = TILE + 1;
+
+/// Dynamic shared memory of a launch moving `elem_bytes`-byte elements: one padded tile.
+pub const fn shared_bytes(elem_bytes: u32) -> u32 {
+    TILE * TILE_STRIDE * elem_bytes
+}
+
+/// Visits every element of a `rows × cols` result whose element `(r, c)` is `src[r·ld + c]`, or
+/// `src[c·ld + r]` when `transposed`, calling `store(r, c, value)` once for each.
+///
+/// **Thread mapping**: block `(x, y)` takes the `TILE × TILE` result tiles `(y + i·gridDim.y,
+/// x + j·gridDim.x)` (a 2-D grid-stride loop, so any grid covers any size). Stores go along a result
+/// row (thread `x` of a warp writes column `c0 + x`): coalesced. Without transposing, reads go along
+/// the same row: coalesced too. Transposing, a warp first reads a *source* row (a result column) into
+/// the shared tile, the block synchronizes, and then each warp stores a result row from a column of
+/// the tile (padded: no bank conflicts); so both global sides stay coalesced.
+///
+/// # Safety
+/// `src` holds every element the walk reads: `(rows-1)·ld + cols` of them without transposing,
+/// `(cols-1)·ld + rows` transposing (when `rows, cols > 0`). Launch with [`BLOCK`] threads and at least
+/// [`shared_bytes`]`(size_of::<T>())` bytes of dynamic shared memory; `transposed`, `rows` and `cols`
+/// are the same for every thread (the barriers inside are reached by all threads of a block).
+#[inline(always)]
+pub unsafe fn for_each_element<T: Copy>(
+    src: View<T>,
+    ld: usize,
+    transposed: bool,
+    rows: u32,
+    cols: u32,
+    mut store: impl FnMut(u32, u32, T),
+) {
+    let (tx, ty) = (thread_idx_x(), thread_idx_y());
+    // SAFETY: the launch passes shared_bytes(size_of::<T>()) bytes: one TILE × TILE_STRIDE tile.
+    let tile = unsafe { SharedTiles::<T>::new().tile((TILE * TILE_STRIDE) as usize) };
+    let (tiles_r, tiles_c) = (rows.div_ceil(TILE), cols.div_ceil(TILE));
+    let mut tr = block_idx_y();
+    while tr < tiles_r {
+        let mut tc = block_idx_x();
+        while tc < tiles_c {
+            let (r0, c0) = (tr * TILE, tc * TILE);
+            if transposed {
+                // Load: thread (x, y) reads source row c0 + y + i (a result column), element r0 + x.
+                let mut i = 0;
+                while i < TILE {
+                    let (r, c) = (r0 + tx, c0 + ty + i);
+                    if r < rows && c < cols {
+                        // SAFETY: c < cols and r < rows, so c·ld + r ≤ (cols-1)·ld + rows - 1 (the caller's
+                        // length); the tile index (ty + i)·TILE_STRIDE + tx < TILE·TILE_STRIDE.
+                        unsafe { tile.set(((ty + i) * TILE_STRIDE + tx) as usize, src.get(c as usize * ld + r as usize)) };
+                    }
+                    i += ROWS;
+                }
+                // SAFETY: every thread of the block runs the same tile loop (its bounds depend on the
+                // block index and the uniform arguments only) and `transposed` is uniform.
+                unsafe { sync_threads() };
+                let mut i = 0;
+                while i < TILE {
+                    let (r, c) = (r0 + ty + i, c0 + tx);
+                    if r < rows && c < cols {
+                        // SAFETY: tx·TILE_STRIDE + ty + i < TILE·TILE_STRIDE; this element was loaded above
+                        // (it is result (r, c), read by thread (ty + i, tx) of the load).
+                        store(r, c, unsafe { tile.get((tx * TILE_STRIDE + ty + i) as usize) });
+                    }
+                    i += ROWS;
+                }
+                // SAFETY: as above; the next tile's loads must not overwrite this one before it is read.
+                unsafe { sync_threads() };
+            } else {
+                let mut i = 0;
+                while i < TILE {
+                    let (r, c) = (r0 + ty + i, c0 + tx);
+                    if r < rows && c < cols {
+                        // SAFETY: r < rows and c < cols, so r·ld + c ≤ (rows-1)·ld + cols - 1.
+                        store(r, c, unsafe { src.get(r as usize * ld + c as usize) });
+                    }
+                    i += ROWS;
+                }
+            }
+            tc += grid_dim_x();
+        }
+        tr += grid_dim_y();
+    }
+}
+
+/// The body of both pack kernels: `dst[r·cols + c] = src(r, c)` over a `rows × cols` result.
+///
+/// # Safety
+/// As [`for_each_element`], with `src` valid for `src_len` elements (at least what the walk reads) and
+/// `dst` for `rows·cols` elements, not overlapping `src`.
+#[inline(always)]
+unsafe fn pack<T: Copy>(src: *const T, src_len: usize, ld: usize, rows: u32, cols: u32, transposed: u32, dst: *mut T) {
+    // SAFETY: the caller's lengths.
+    let (src, dst) = unsafe { (View::from_const(src, src_len), View::new(dst, rows as usize * cols as usize)) };
+    let width = cols as usize;
+    // SAFETY: forwarded from the caller; each (r, c) < (rows, cols) is stored once, inside `dst`.
+    unsafe { for_each_element(src, ld, transposed != 0, rows, cols, |r, c, v| dst.set(r as usize * width + c as usize, v)) }
+}
+
+kernel! {
+    /// Packs 32-bit elements (`f32` bits): `dst` (`rows × cols`, dense row-major) gets element `(r, c)`
+    /// of the source matrix `src[r·ld + c]`, or `src[c·ld + r]` when `transposed != 0`.
+    ///
+    /// **What it is for**: the matmul kernels read dense row-major operands; a GEMM operand that is a
+    /// sub-matrix (`ld` larger than its width), column-major, or transposed is packed into that form
+    /// first. Bandwidth-bound: each element is read once and written once (see [`for_each_element`]
+    /// for the tiling and why both sides are coalesced).
+    ///
+    /// # Safety
+    /// `src` is valid for `src_len ≥` the elements read (`(rows-1)·ld + cols`, or `(cols-1)·ld + rows`
+    /// transposed, when `rows, cols > 0`), `dst` for `rows·cols` elements, not overlapping `src`; the
+    /// launch has [`BLOCK`] threads and [`shared_bytes`]`(4)` bytes of dynamic shared memory.
+    pub unsafe fn pack_b32(src: *const u32, src_len: usize, ld: usize, rows: u32, cols: u32, transposed: u32, dst: *mut u32) {
+        // SAFETY: the contract above is `pack`'s.
+        unsafe { pack(src, src_len, ld, rows, cols, transposed, dst) }
+    }
+}
+
+kernel! {
+    /// Packs 16-bit elements (`bf16` / `f16` bits); otherwise as [`pack_b32`].
+    ///
+    /// # Safety
+    /// As [`pack_b32`], in 16-bit elements, with [`shared_bytes`]`(2)` bytes of dynamic shared memory.
+    pub unsafe fn pack_b16(src: *const u16, src_len: usize, ld: usize, rows: u32, cols: u32, transposed: u32, dst: *mut u16) {
+        // SAFETY: the contract above is `pack`'s.
+        unsafe { pack(src, src_len, ld, rows, cols, transposed, dst) }
+    }
+}
