@@ -13,8 +13,8 @@ set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 parts=" ${BUNDLE_PARTS:-tests bins examples} "
 
-# Every executable embeds host/ptx/tessera.ptx: measure the kernels as they are in kernels/, not a
-# stale copy (scripts/ptx.sh refreshes it).
+# Every executable embeds the modules of host/ptx/: measure the kernels as they are in kernels/, not
+# a stale copy (scripts/ptx.sh refreshes them).
 scripts/ptx.sh --check >&2
 
 rm -rf .gpu
