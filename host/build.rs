@@ -214,8 +214,9 @@ mod kernels {
     /// Stops the build with a message that says how to fix it.
     fn fail(message: &str) -> ! {
         eprintln!("\nerror: tessera could not build its GPU kernels: {message}");
-        eprintln!("  tessera compiles its kernels with a pinned nightly Rust (see rust-toolchain.toml). Install it with:");
-        eprintln!("    rustup toolchain install <channel from rust-toolchain.toml> --profile minimal -c rust-src -c llvm-tools\n");
+        eprintln!("  `build-kernels` compiles the kernels with the pinned nightly of rust-toolchain.toml. Install it with:");
+        eprintln!("    rustup toolchain install <channel from rust-toolchain.toml> --profile minimal -c rust-src -c llvm-tools");
+        eprintln!("  Without the feature, tessera uses the PTX it ships with and needs no nightly.\n");
         std::process::exit(1);
     }
 }
