@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
 # Prepares a GPU run: builds the release test executables, the scorecard, the streams demo, the
-# multi-GPU driver and the criterion benches here, strips them, and puts them with the run script into .gpu/ (git-ignored).
+# multi-GPU driver, the criterion benches and the stable-Rust examples (consumer, cust-interop) here,
+# strips them, and puts them with the run script into .gpu/ (git-ignored).
 #
 # The GPU machine has no Rust: the executables travel. Then, on the GPU machine, from the repo root:
 #     bash .gpu/gpu-run.sh            # writes logs, JSON and Markdown under $OUT (default ./gpu-out)
 # With this workplace's device tool: run(command="bash .gpu/gpu-run.sh", carry=[".gpu"]).
+#
+# BUNDLE_PARTS picks what to build (default "tests bins examples"): e.g. BUNDLE_PARTS=examples for a
+# run of the examples alone (then RUN_TESTS=0 RUN_SCORECARD=0 RUN_STREAMS=0 RUN_SANITIZER=0 there).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
+parts=" ${BUNDLE_PARTS:-tests bins examples} "
+
+# Every executable embeds the modules of host/ptx/: measure the kernels as they are in kernels/, not
+# a stale copy (scripts/ptx.sh refreshes them).
+scripts/ptx.sh --check >&2
 
 rm -rf .gpu
 mkdir -p .gpu/tests .gpu/bin
 
-echo "[bundle] building release test executables…" >&2
-cargo test --release --workspace --no-run --message-format=json 2>/dev/null \
-  | python3 -c '
+if [[ $parts == *" tests "* ]]; then
+  echo "[bundle] building release test executables…" >&2
+  cargo test --release --workspace --exclude tessera-kernels --no-run --message-format=json 2>/dev/null \
+    | python3 -c '
 import json, sys, shutil, os
 for line in sys.stdin:
     try: msg = json.loads(line)
@@ -30,12 +40,14 @@ for line in sys.stdin:
         shutil.copy(msg["executable"], dest)
         print(f"[bundle]   {dest}", file=sys.stderr)
 '
+fi
 
-echo "[bundle] building the scorecard and benches…" >&2
-cargo build --release -p tessera-scorecard --bins
-cp target/release/scorecard target/release/streams target/release/multi-gpu .gpu/bin/
-if cargo bench --no-run --message-format=json -p tessera-benches >/dev/null 2>&1; then
-  cargo bench --no-run --message-format=json -p tessera-benches 2>/dev/null | python3 -c '
+if [[ $parts == *" bins "* ]]; then
+  echo "[bundle] building the scorecard and benches…" >&2
+  cargo build --release -p tessera-scorecard --bins
+  cp target/release/scorecard target/release/streams target/release/multi-gpu .gpu/bin/
+  if cargo bench --no-run --message-format=json -p tessera-benches >/dev/null 2>&1; then
+    cargo bench --no-run --message-format=json -p tessera-benches 2>/dev/null | python3 -c '
 import json, sys, shutil, os
 for line in sys.stdin:
     try: msg = json.loads(line)
@@ -43,12 +55,19 @@ for line in sys.stdin:
     if msg.get("reason") == "compiler-artifact" and "bench" in msg["target"]["kind"] and msg.get("executable"):
         shutil.copy(msg["executable"], os.path.join(".gpu/bin", "bench-" + msg["target"]["name"]))
 '
+  fi
 fi
 
-echo "[bundle] building the stable-Rust consumer example…" >&2
-(cd examples/consumer && cargo build --release) && cp examples/consumer/target/release/tessera-consumer .gpu/bin/consumer
+if [[ $parts == *" examples "* ]]; then
+  echo "[bundle] building the stable-Rust examples (consumer, cust-interop)…" >&2
+  (cd examples/consumer && cargo build --release) && cp examples/consumer/target/release/tessera-consumer .gpu/bin/consumer
+  # cust links libcuda at build time: the stand-in here, the GPU machine's real driver at run time.
+  scripts/cuda-stub.sh target/cuda-stub >&2
+  (cd examples/cust-interop && CUDA_LIBRARY_PATH="$PWD/../../target/cuda-stub" cargo build --release)
+  cp examples/cust-interop/target/release/tessera-cust-interop .gpu/bin/cust-interop
+fi
 
-strip .gpu/tests/* .gpu/bin/*
+find .gpu/tests .gpu/bin -type f -exec strip {} +
 cp scripts/gpu-run.sh scripts/cpu-sgemm-numpy.py .gpu/
 git rev-parse --short HEAD > .gpu/COMMIT
 git diff --quiet HEAD -- . ':!docs' || echo "+uncommitted" >> .gpu/COMMIT

@@ -3,8 +3,9 @@
 # Every stage writes straight into $OUT (at most 8 files, flat) and has its own time limit
 # (STAGE_TIMEOUT seconds, default 240), so a slow stage cannot take the others' results with it:
 #   device.txt      nvidia-smi's view of the GPU, and the commit the bundle was built from
-#   tests.log       every test executable's output, then the stable-Rust consumer (RUN_TESTS=1;
-#                   TESTS: space-separated names under .gpu/tests to run only those, without the consumer)
+#   tests.log       every test executable's output (RUN_TESTS=1; TESTS: space-separated names under
+#                   .gpu/tests to run only those), then the stable-Rust examples: the consumer and
+#                   cust-interop, tessera's PTX through cust 0.3 (RUN_EXAMPLES=1; default 0 when TESTS is set)
 #   cpu-numpy.json  numpy's SGEMM on this machine's CPU (RUN_CPU_BASELINE=1, CPU_SIZES, default 4096):
 #                   the anchor the scorecard's faer baseline is compared with (SCORECARD_ARGS gets
 #                   --cpu-anchor-json for it)
@@ -34,16 +35,22 @@ fi
   echo "NCCL: ${nccl_lib:-not found}"; nvidia-smi topo -m; } > "$OUT/device.txt" 2>&1
 : > "$OUT/tools.log"
 
+selected=()
 if [ "${RUN_TESTS:-1}" = 1 ]; then
-  : > "$OUT/tests.log"
   export TESSERA_SCORECARD_BIN=$PWD/.gpu/bin/scorecard  # the CLI tests run the bundled executable
   if [ -n "${TESTS:-}" ]; then
-    selected=(); for name in $TESTS; do selected+=(".gpu/tests/$name"); done
+    for name in $TESTS; do selected+=(".gpu/tests/$name"); done
   else
-    selected=(.gpu/tests/* .gpu/bin/consumer)
+    selected+=(.gpu/tests/*)
   fi
+fi
+examples_default=1; [ -n "${TESTS:-}" ] && examples_default=0
+[ "${RUN_EXAMPLES:-$examples_default}" = 1 ] && selected+=(.gpu/bin/consumer .gpu/bin/cust-interop)
+if [ ${#selected[@]} -gt 0 ]; then
+  : > "$OUT/tests.log"
   for t in "${selected[@]}"; do
     echo "=== $t" >> "$OUT/tests.log"
+    if [ ! -x "$t" ]; then status=1; echo "FAILED: $t is not in the bundle" >> "$OUT/tests.log"; continue; fi
     stage "$t" >> "$OUT/tests.log" 2>&1 || { status=1; echo "FAILED: $t" >> "$OUT/tests.log"; }
   done
   grep -E "^(===|test result|skipped|FAILED|TIMED)|\.\.\. FAILED" "$OUT/tests.log"

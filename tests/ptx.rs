@@ -3,6 +3,10 @@
 //! is the kernel's own, every list derived from the catalogue agrees with it; the modules target
 //! sm_90 / sm_90a and ptxas accepts them with no register spills. Runs without a GPU; the ptxas check
 //! is ignored (with a message) when no ptxas is found.
+//!
+//! The modules checked are the ones tessera embeds: the shipped `host/ptx/` files by default, a fresh
+//! build of `kernels/` with `--features tessera/build-kernels`. That the shipped files *are* a fresh
+//! build is `scripts/ptx.sh --check`'s job (CI); a catalogue line added without refreshing them fails here.
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -1,8 +1,8 @@
 //! # tessera — Rust GPU kernels and a safe host library to run them
 //!
 //! The kernels (crate `tessera-kernels`, `#![no_std]` Rust) are compiled by rustc's NVPTX backend into
-//! one PTX module at build time and embedded here ([`module::PTX`]). This crate loads that module with
-//! [cudarc] and offers typed, checked launches:
+//! one PTX module, which ships with this crate and is embedded here ([`module::PTX`]): building tessera
+//! needs only stable Rust. This crate loads that module with [cudarc] and offers typed, checked launches:
 //!
 //! ```no_run
 //! use tessera::{Gpu, Algo, HostMatrix};

@@ -1,7 +1,8 @@
 //! tessera's GPU kernels, written in Rust and compiled by rustc's NVPTX backend into one PTX module.
 //!
-//! The pipeline is one straight line: this crate → `ptx-link.sh` (the PTX link step) → `host/build.rs`
-//! embeds the module → the `tessera` host crate launches the kernels.
+//! The pipeline is one straight line: this crate → `ptx-link.sh` (the PTX link step) → the modules,
+//! committed in `host/ptx/` (`scripts/ptx.sh` rebuilds them through `host/build.rs`) → the `tessera`
+//! host crate embeds them and launches the kernels.
 //!
 //! Kernels use only the vocabulary in [`device`] (thread indices, `sync_threads`, shared tiles, memory
 //! views, `fma`), the same words cuda_std offers, so a future rust-cuda backend could compile this source.

@@ -39,5 +39,5 @@ pub unsafe fn add_f32(dst: View<f32>, i: usize, value: f32) {
     // SAFETY: `ptr` checks `i < len`; the element is a valid, 4-byte aligned f32 that other threads
     // only touch through this function while the kernel runs.
     let cell = unsafe { AtomicU32::from_ptr(dst.ptr(i).cast::<u32>()) };
-    let _ = cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| Some((f32::from_bits(bits) + value).to_bits()));
+    let _ = cell.try_update(Ordering::Relaxed, Ordering::Relaxed, |bits| Some((f32::from_bits(bits) + value).to_bits()));
 }
