@@ -403,7 +403,8 @@ impl Scorecard {
             s += &match self.mma_ceilings.iter().find(|c| c.precision == label) {
                 Some(c) => format!(
                     "`mma.sync` ceiling: **{:.1} TFLOP/s** ({}). Ratios are against cuBLAS {upper} (`cublasGemmEx`) and this ceiling: \
-                     the roof of a kernel built on `mma.sync`, as tessera's are (cuBLAS on sm_90 may use `wgmma` and pass it).\n\n",
+                     the roof of a kernel built on `mma.sync` (kernels 11–13); the `wgmma` kernels (14) and cuBLAS on sm_90 \
+                     can pass it.\n\n",
                     c.tflops, c.source
                 ),
                 None => format!("No `mma.sync` ceiling measured for {upper}. Ratios are against cuBLAS {upper} (`cublasGemmEx`).\n\n"),
