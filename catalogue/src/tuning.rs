@@ -44,9 +44,12 @@ impl Algo {
 /// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16).
 ///
 /// On Hopper (`sm90a`), kernel 14 (`wgmma`): the 128×256 tile when it gives at least one block per SM,
-/// else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 has the 128×256 tile only. Measured
-/// (docs/ladder/k14-wgmma.md, H200): 128×256 with one group in flight ran at 0.66–0.67 of cuBLAS BF16
-/// at 4096³–8192³, 128×128 at 0.57, the best `mma.sync` kernel at 0.51–0.52.
+/// else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 has the 128×256 tile only and falls back to
+/// kernel 13 below one block per SM, where its operand preparation does not pay. Measured
+/// (docs/results/2026-11-30-wgmma, H200): 128×256 ran at 0.70–0.74 of cuBLAS BF16 at 4096³–8192³,
+/// the best `mma.sync` kernel at 0.53–0.54; in TF32 kernel 13 beat kernel 14 on 256×4096×4096,
+/// 1000×1037×519 and 8192×128×8192 (67 / 19 / 71 against 61 / 13 / 42 TFLOP/s), all under 132 blocks of
+/// 128×256.
 /// Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the 128×256
 /// tile by 15–25 %, two blocks of 4 warps per SM against one of 8).
 pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
@@ -56,10 +59,10 @@ pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -
         (Precision::Bf16, true) => Algo::WgmmaBf16Narrow,
         (Precision::Fp16, true) if wide(Algo::WgmmaF16) => Algo::WgmmaF16,
         (Precision::Fp16, true) => Algo::WgmmaF16Narrow,
-        (Precision::Tf32, true) => Algo::WgmmaTf32,
+        (Precision::Tf32, true) if wide(Algo::WgmmaTf32) => Algo::WgmmaTf32,
         (Precision::Bf16, false) => Algo::MmaPipeBf16x128,
         (Precision::Fp16, false) => Algo::MmaPipeF16x128,
-        (Precision::Tf32, false) => Algo::MmaPipeTf32,
+        (Precision::Tf32, _) => Algo::MmaPipeTf32,
         (Precision::Fp32, _) => pick(shape),
     }
 }
@@ -118,6 +121,7 @@ mod tests {
         assert_eq!(Algo::Auto.resolve_on(small, Precision::Bf16, true), Algo::WgmmaBf16Narrow);
         assert_eq!(Algo::Auto.resolve_on(big, Precision::Fp16, true), Algo::WgmmaF16);
         assert_eq!(Algo::Auto.resolve_on(big, Precision::Tf32, true), Algo::WgmmaTf32);
+        assert_eq!(Algo::Auto.resolve_on(s(1000, 1037, 519), Precision::Tf32, true), Algo::MmaPipeTf32);
         for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
             let portable = Algo::Auto.resolve_on(big, p, false);
             assert!(portable.config().is_some_and(|c| !c.sm90a), "{p:?} picked {portable:?} without sm_90a");
