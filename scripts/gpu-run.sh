@@ -7,8 +7,8 @@
 #                   .gpu/tests to run only those), then the stable-Rust examples: the consumer and
 #                   cust-interop, tessera's PTX through cust 0.3 (RUN_EXAMPLES=1; default 0 when TESTS is set)
 #   cpu-numpy.json  numpy's SGEMM on this machine's CPU (RUN_CPU_BASELINE=1, CPU_SIZES, default 4096):
-#                   the anchor the scorecard's faer baseline is compared with (SCORECARD_ARGS gets
-#                   --cpu-anchor-json for it)
+#                   the anchor the scorecard's CPU baseline is compared with (the scorecard gets
+#                   --cpu-anchor-json for it, and --cpu-blas: numpy's own OpenBLAS as the baseline)
 #   tools.log       compute-sanitizer memcheck / racecheck / synccheck / initcheck (RUN_SANITIZER=1,
 #                   SANITIZER_TOOLS, SANITIZER_FILTER: a regex over kernel labels),
 #                   criterion benches (RUN_BENCHES=1, BENCH_FILTER), Nsight Compute (RUN_NCU=1)
@@ -62,6 +62,9 @@ if [ "${RUN_CPU_BASELINE:-0}" = 1 ]; then
   stage python3 .gpu/cpu-sgemm-numpy.py --sizes "${CPU_SIZES:-4096}" > "$OUT/cpu-numpy.json" 2>> "$OUT/tools.log" || status=1
   cat "$OUT/cpu-numpy.json"
   anchor_args=(--cpu-anchor-json "$OUT/cpu-numpy.json")
+  # The baseline itself: the OpenBLAS numpy ships (scipy-openblas), bound by the scorecard at run time.
+  blas=$(python3 -c "import numpy, glob, os; print((glob.glob(os.path.join(os.path.dirname(numpy.__file__), '..', 'numpy.libs', 'libscipy_openblas*.so')) or [''])[0])" 2>/dev/null)
+  [ -n "$blas" ] && anchor_args+=(--cpu-blas "$blas") && echo "CPU baseline library: $blas"
 fi
 
 if [ "${RUN_SCORECARD:-1}" = 1 ]; then

@@ -80,9 +80,14 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "0")]
     cpu_threads: Vec<usize>,
     /// numpy's SGEMM as measured by `scripts/cpu-sgemm-numpy.py` on this machine (its JSON output):
-    /// added as the CPU anchor row beside faer at the sizes it measured.
+    /// added as the CPU anchor row beside the baseline at the sizes it measured.
     #[arg(long)]
     cpu_anchor_json: Option<PathBuf>,
+    /// OpenBLAS as numpy's wheels ship it (`numpy.libs/libscipy_openblas64_*.so`): when given, the
+    /// CPU baseline (the × CPU column) is its `cblas_sgemm`, and faer is measured beside it
+    /// (`cpu-faer`); without it the baseline is faer.
+    #[arg(long)]
+    cpu_blas: Option<PathBuf>,
     /// Also measure `Gpu::gemm` with transposes and layouts (NN, NT, TN, TT row-major; NN, NT
     /// column-major) beside matmul and cuBLAS with the same transposes, at each size and precision.
     #[arg(long)]
@@ -169,12 +174,28 @@ fn run(args: &Args) -> Result<(), Fail> {
     let problems: Vec<Problem> = shapes.iter().map(|&shape| Problem::new(shape, &precisions)).collect();
     if precisions.contains(&Precision::Fp32) {
         let threads: Vec<usize> = args.cpu_threads.iter().map(|&t| cpu::threads(t)).collect();
-        eprintln!("[scorecard] CPU baseline (faer, {threads:?} threads)…");
+        let blas = args.cpu_blas.as_deref().map(cpu::OpenBlas::load).transpose()?;
+        let baseline = blas.as_ref().map_or(cpu::Baseline::Faer, cpu::Baseline::OpenBlas);
+        eprintln!("[scorecard] CPU baseline ({}, {threads:?} threads)…", baseline.name(threads[0]));
         for (i, p) in problems.iter().enumerate() {
             eprintln!("[scorecard] {}/{} CPU {}", i + 1, problems.len(), report::shape_label(p.shape));
             for (j, &t) in threads.iter().enumerate() {
                 let key = if j == 0 { "cpu".to_string() } else { format!("cpu-t{t}") };
-                card.rows.extend(cpu::measure(p.shape, repeat, args.cpu_max_flops, t, &key, &p.reference, (&p.a, &p.b)));
+                card.rows.extend(cpu::measure(baseline, p.shape, repeat, args.cpu_max_flops, t, &key, &p.reference, (&p.a, &p.b)));
+            }
+            if blas.is_some() {
+                // faer beside OpenBLAS: the pure-Rust baseline a build without the library gets.
+                let t = threads[0];
+                card.rows.extend(cpu::measure(
+                    cpu::Baseline::Faer,
+                    p.shape,
+                    repeat,
+                    args.cpu_max_flops,
+                    t,
+                    "cpu-faer",
+                    &p.reference,
+                    (&p.a, &p.b),
+                ));
             }
         }
         if let Some(path) = &args.cpu_anchor_json {

@@ -347,7 +347,7 @@ impl Scorecard {
                 if let Some(np) = self.rows.iter().find(|r| r.key == "cpu-numpy" && r.size == cpu.size) {
                     s += &format!(
                         "CPU baseline at {}: {} {:.0} GFLOP/s = **{:.3}** × numpy's SGEMM ({}) {:.0} GFLOP/s, same machine, same run; \
-                         the × CPU column is against faer.\n\n",
+                         the × CPU column is against it.\n\n",
                         cpu.size,
                         cpu.name,
                         cpu.gflops,
