@@ -28,7 +28,7 @@ pub fn operands(shape: MatmulShape, seed: u64) -> (HostMatrix, HostMatrix) {
 /// `C = A·B` with faer's GEMM on `threads` threads (rayon), reading tessera's row-major data in place.
 pub fn sgemm(a: &HostMatrix, b: &HostMatrix, threads: usize) -> HostMatrix {
     let (m, k, n) = (a.rows, a.cols, b.cols);
-    let mut c = HostMatrix::from_fn(m, n, |_, _| 0.0);
+    let mut c = zeroed(m, n);
     let lhs = MatRef::from_row_major_slice(&a.data, m, k);
     let rhs = MatRef::from_row_major_slice(&b.data, k, n);
     let dst = MatMut::from_row_major_slice_mut(&mut c.data, m, n);
@@ -77,7 +77,7 @@ impl OpenBlas {
     /// `C = A·B` on `threads` threads.
     pub fn sgemm(&self, a: &HostMatrix, b: &HostMatrix, threads: usize) -> HostMatrix {
         let (m, k, n) = (a.rows, a.cols, b.cols);
-        let mut c = HostMatrix::from_fn(m, n, |_, _| 0.0);
+        let mut c = zeroed(m, n);
         let (mi, ni, ki) = (m as i64, n as i64, k as i64);
         // SAFETY: row-major A (m×k, lda = k), B (k×n, ldb = n), C (m×n, ldc = n) are exactly these
         // slices; OpenBLAS reads A and B and writes C within them.
@@ -126,6 +126,12 @@ impl Baseline<'_> {
             Baseline::OpenBlas(_) => format!("CPU OpenBLAS sgemm, numpy's library ({threads} threads)"),
         }
     }
+}
+
+/// An `m × n` output: zeroed pages from the allocator (`calloc`), so the pages are first touched by the
+/// GEMM's own threads as it writes, as numpy's `a @ b` output is, not by one thread before it.
+fn zeroed(m: usize, n: usize) -> HostMatrix {
+    HostMatrix { rows: m, cols: n, data: vec![0.0; m * n] }
 }
 
 /// The faer baseline's row name.
