@@ -112,689 +112,103 @@ pub fn fence_proxy_async() {
     }
 }
 
-/// `wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16`: `acc += A·B` (or `acc = A·B` when
-/// `!accumulate`) on a 64×128×16 tile, A (64×16, K-major) and B (16×128, N-major) read from shared
-/// memory through the descriptors `a` and `b` ([`descriptor_sw128`]); `acc` is this thread's part of
-/// the 64×128 `f32` result ([`acc_position`]). Asynchronous: complete after [`commit_group`] and
-/// [`wait_group`].
-///
-/// # Safety
-/// Warpgroup-collective: the 128 threads of an aligned warpgroup (warps `4w .. 4w + 4`) call it
-/// together, converged, after [`fence`]; `a` and `b` describe [`SW128_ATOM_BYTES`]-aligned
-/// 128-byte-swizzled tiles inside this block's shared memory, written before a
-/// [`fence_proxy_async`] and a barrier. `acc` may not be read before [`wait_group`] covers it.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub unsafe fn mma_m64n128k16_bf16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-    let scale_d = accumulate as u32;
-    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
-    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
-    unsafe {
-        core::arch::asm!(
-            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
-            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a}, {b}, p, 1, 1, 0, 1; }}",
-            d0 = inout(reg32) acc[0],
-            d1 = inout(reg32) acc[1],
-            d2 = inout(reg32) acc[2],
-            d3 = inout(reg32) acc[3],
-            d4 = inout(reg32) acc[4],
-            d5 = inout(reg32) acc[5],
-            d6 = inout(reg32) acc[6],
-            d7 = inout(reg32) acc[7],
-            d8 = inout(reg32) acc[8],
-            d9 = inout(reg32) acc[9],
-            d10 = inout(reg32) acc[10],
-            d11 = inout(reg32) acc[11],
-            d12 = inout(reg32) acc[12],
-            d13 = inout(reg32) acc[13],
-            d14 = inout(reg32) acc[14],
-            d15 = inout(reg32) acc[15],
-            d16 = inout(reg32) acc[16],
-            d17 = inout(reg32) acc[17],
-            d18 = inout(reg32) acc[18],
-            d19 = inout(reg32) acc[19],
-            d20 = inout(reg32) acc[20],
-            d21 = inout(reg32) acc[21],
-            d22 = inout(reg32) acc[22],
-            d23 = inout(reg32) acc[23],
-            d24 = inout(reg32) acc[24],
-            d25 = inout(reg32) acc[25],
-            d26 = inout(reg32) acc[26],
-            d27 = inout(reg32) acc[27],
-            d28 = inout(reg32) acc[28],
-            d29 = inout(reg32) acc[29],
-            d30 = inout(reg32) acc[30],
-            d31 = inout(reg32) acc[31],
-            d32 = inout(reg32) acc[32],
-            d33 = inout(reg32) acc[33],
-            d34 = inout(reg32) acc[34],
-            d35 = inout(reg32) acc[35],
-            d36 = inout(reg32) acc[36],
-            d37 = inout(reg32) acc[37],
-            d38 = inout(reg32) acc[38],
-            d39 = inout(reg32) acc[39],
-            d40 = inout(reg32) acc[40],
-            d41 = inout(reg32) acc[41],
-            d42 = inout(reg32) acc[42],
-            d43 = inout(reg32) acc[43],
-            d44 = inout(reg32) acc[44],
-            d45 = inout(reg32) acc[45],
-            d46 = inout(reg32) acc[46],
-            d47 = inout(reg32) acc[47],
-            d48 = inout(reg32) acc[48],
-            d49 = inout(reg32) acc[49],
-            d50 = inout(reg32) acc[50],
-            d51 = inout(reg32) acc[51],
-            d52 = inout(reg32) acc[52],
-            d53 = inout(reg32) acc[53],
-            d54 = inout(reg32) acc[54],
-            d55 = inout(reg32) acc[55],
-            d56 = inout(reg32) acc[56],
-            d57 = inout(reg32) acc[57],
-            d58 = inout(reg32) acc[58],
-            d59 = inout(reg32) acc[59],
-            d60 = inout(reg32) acc[60],
-            d61 = inout(reg32) acc[61],
-            d62 = inout(reg32) acc[62],
-            d63 = inout(reg32) acc[63],
-            a = in(reg64) a,
-            b = in(reg64) b,
-            scale_d = in(reg32) scale_d,
-            options(nostack, preserves_flags)
-        );
-    }
+/// Declares one `wgmma.mma_async` wrapper: on the GPU the instruction `$instr` with the accumulator
+/// array's `$len` registers listed (`$regs`: operand name = index; the first separately, so the
+/// list joins without a trailing comma), `p` (scale-d) from `accumulate`, unit scales and, for 16-bit
+/// types, the transpose flags `$trans`; on the host the emulation with operand format `$format` and
+/// element decoder `$value`.
+macro_rules! wgmma_op {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $instr:literal, $trans:literal, $len:literal, $format:expr, $value:expr,
+        [$d0:ident = $i0:literal $(, $d:ident = $i:literal)*]
+    ) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "nvptx64")]
+        #[inline(always)]
+        pub unsafe fn $name(acc: &mut [f32; $len], a: u64, b: u64, accumulate: bool) {
+            let scale_d = accumulate as u32;
+            // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
+            // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
+            unsafe {
+                core::arch::asm!(
+                    "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
+                    concat!(
+                        "wgmma.mma_async.sync.aligned.", $instr, " {{{", stringify!($d0), "}" $(, ", {", stringify!($d), "}")*,
+                        "}}, {a}, {b}, p, 1, 1", $trans, "; }}"
+                    ),
+                    $d0 = inout(reg32) acc[$i0],
+                    $($d = inout(reg32) acc[$i],)*
+                    a = in(reg64) a,
+                    b = in(reg64) b,
+                    scale_d = in(reg32) scale_d,
+                    options(nostack, preserves_flags)
+                );
+            }
+        }
+
+        $(#[$doc])*
+        ///
+        /// Host build: this thread's results, each an `f64` sum of exact products read through the
+        /// descriptors (with the swizzle), rounded once to `f32`; every operand byte is checked to lie
+        /// in the block's shared memory.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub unsafe fn $name(acc: &mut [f32; $len], a: u64, b: u64, accumulate: bool) {
+            host_impl::mma(acc, a, b, accumulate, $format, $value)
+        }
+    };
 }
 
-/// Host implementation of [`mma_m64n128k16_bf16`]: this thread's results, each an `f64` sum of exact products
-/// read through the descriptors (with the swizzle), rounded once to `f32`.
-///
-/// # Safety
-/// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
-#[cfg(not(target_arch = "nvptx64"))]
-pub unsafe fn mma_m64n128k16_bf16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, host_impl::bf16)
-}
-
-/// `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`: `acc += A·B` (`acc = A·B` when
-/// `!accumulate`) on a 64×128×16 tile; see [`mma_m64n128k16_bf16`].
-///
-/// # Safety
-/// As [`mma_m64n128k16_bf16`].
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-    let scale_d = accumulate as u32;
-    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
-    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
-    unsafe {
-        core::arch::asm!(
-            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
-            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a}, {b}, p, 1, 1, 0, 1; }}",
-            d0 = inout(reg32) acc[0],
-            d1 = inout(reg32) acc[1],
-            d2 = inout(reg32) acc[2],
-            d3 = inout(reg32) acc[3],
-            d4 = inout(reg32) acc[4],
-            d5 = inout(reg32) acc[5],
-            d6 = inout(reg32) acc[6],
-            d7 = inout(reg32) acc[7],
-            d8 = inout(reg32) acc[8],
-            d9 = inout(reg32) acc[9],
-            d10 = inout(reg32) acc[10],
-            d11 = inout(reg32) acc[11],
-            d12 = inout(reg32) acc[12],
-            d13 = inout(reg32) acc[13],
-            d14 = inout(reg32) acc[14],
-            d15 = inout(reg32) acc[15],
-            d16 = inout(reg32) acc[16],
-            d17 = inout(reg32) acc[17],
-            d18 = inout(reg32) acc[18],
-            d19 = inout(reg32) acc[19],
-            d20 = inout(reg32) acc[20],
-            d21 = inout(reg32) acc[21],
-            d22 = inout(reg32) acc[22],
-            d23 = inout(reg32) acc[23],
-            d24 = inout(reg32) acc[24],
-            d25 = inout(reg32) acc[25],
-            d26 = inout(reg32) acc[26],
-            d27 = inout(reg32) acc[27],
-            d28 = inout(reg32) acc[28],
-            d29 = inout(reg32) acc[29],
-            d30 = inout(reg32) acc[30],
-            d31 = inout(reg32) acc[31],
-            d32 = inout(reg32) acc[32],
-            d33 = inout(reg32) acc[33],
-            d34 = inout(reg32) acc[34],
-            d35 = inout(reg32) acc[35],
-            d36 = inout(reg32) acc[36],
-            d37 = inout(reg32) acc[37],
-            d38 = inout(reg32) acc[38],
-            d39 = inout(reg32) acc[39],
-            d40 = inout(reg32) acc[40],
-            d41 = inout(reg32) acc[41],
-            d42 = inout(reg32) acc[42],
-            d43 = inout(reg32) acc[43],
-            d44 = inout(reg32) acc[44],
-            d45 = inout(reg32) acc[45],
-            d46 = inout(reg32) acc[46],
-            d47 = inout(reg32) acc[47],
-            d48 = inout(reg32) acc[48],
-            d49 = inout(reg32) acc[49],
-            d50 = inout(reg32) acc[50],
-            d51 = inout(reg32) acc[51],
-            d52 = inout(reg32) acc[52],
-            d53 = inout(reg32) acc[53],
-            d54 = inout(reg32) acc[54],
-            d55 = inout(reg32) acc[55],
-            d56 = inout(reg32) acc[56],
-            d57 = inout(reg32) acc[57],
-            d58 = inout(reg32) acc[58],
-            d59 = inout(reg32) acc[59],
-            d60 = inout(reg32) acc[60],
-            d61 = inout(reg32) acc[61],
-            d62 = inout(reg32) acc[62],
-            d63 = inout(reg32) acc[63],
-            a = in(reg64) a,
-            b = in(reg64) b,
-            scale_d = in(reg32) scale_d,
-            options(nostack, preserves_flags)
-        );
-    }
-}
-
-/// Host implementation of [`mma_m64n128k16_f16`]: this thread's results, each an `f64` sum of exact products
-/// read through the descriptors (with the swizzle), rounded once to `f32`.
-///
-/// # Safety
-/// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
-#[cfg(not(target_arch = "nvptx64"))]
-pub unsafe fn mma_m64n128k16_f16(acc: &mut [f32; 64], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, |bits| super::mma::f16_bits_to_f64(bits as u16))
-}
-
-/// `wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`: `acc += A·B` (`acc = A·B` when
-/// `!accumulate`) on a 64×256×16 tile; see [`mma_m64n128k16_bf16`].
-///
-/// # Safety
-/// As [`mma_m64n128k16_bf16`].
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub unsafe fn mma_m64n256k16_bf16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    let scale_d = accumulate as u32;
-    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
-    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
-    unsafe {
-        core::arch::asm!(
-            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
-            "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a}, {b}, p, 1, 1, 0, 1; }}",
-            d0 = inout(reg32) acc[0],
-            d1 = inout(reg32) acc[1],
-            d2 = inout(reg32) acc[2],
-            d3 = inout(reg32) acc[3],
-            d4 = inout(reg32) acc[4],
-            d5 = inout(reg32) acc[5],
-            d6 = inout(reg32) acc[6],
-            d7 = inout(reg32) acc[7],
-            d8 = inout(reg32) acc[8],
-            d9 = inout(reg32) acc[9],
-            d10 = inout(reg32) acc[10],
-            d11 = inout(reg32) acc[11],
-            d12 = inout(reg32) acc[12],
-            d13 = inout(reg32) acc[13],
-            d14 = inout(reg32) acc[14],
-            d15 = inout(reg32) acc[15],
-            d16 = inout(reg32) acc[16],
-            d17 = inout(reg32) acc[17],
-            d18 = inout(reg32) acc[18],
-            d19 = inout(reg32) acc[19],
-            d20 = inout(reg32) acc[20],
-            d21 = inout(reg32) acc[21],
-            d22 = inout(reg32) acc[22],
-            d23 = inout(reg32) acc[23],
-            d24 = inout(reg32) acc[24],
-            d25 = inout(reg32) acc[25],
-            d26 = inout(reg32) acc[26],
-            d27 = inout(reg32) acc[27],
-            d28 = inout(reg32) acc[28],
-            d29 = inout(reg32) acc[29],
-            d30 = inout(reg32) acc[30],
-            d31 = inout(reg32) acc[31],
-            d32 = inout(reg32) acc[32],
-            d33 = inout(reg32) acc[33],
-            d34 = inout(reg32) acc[34],
-            d35 = inout(reg32) acc[35],
-            d36 = inout(reg32) acc[36],
-            d37 = inout(reg32) acc[37],
-            d38 = inout(reg32) acc[38],
-            d39 = inout(reg32) acc[39],
-            d40 = inout(reg32) acc[40],
-            d41 = inout(reg32) acc[41],
-            d42 = inout(reg32) acc[42],
-            d43 = inout(reg32) acc[43],
-            d44 = inout(reg32) acc[44],
-            d45 = inout(reg32) acc[45],
-            d46 = inout(reg32) acc[46],
-            d47 = inout(reg32) acc[47],
-            d48 = inout(reg32) acc[48],
-            d49 = inout(reg32) acc[49],
-            d50 = inout(reg32) acc[50],
-            d51 = inout(reg32) acc[51],
-            d52 = inout(reg32) acc[52],
-            d53 = inout(reg32) acc[53],
-            d54 = inout(reg32) acc[54],
-            d55 = inout(reg32) acc[55],
-            d56 = inout(reg32) acc[56],
-            d57 = inout(reg32) acc[57],
-            d58 = inout(reg32) acc[58],
-            d59 = inout(reg32) acc[59],
-            d60 = inout(reg32) acc[60],
-            d61 = inout(reg32) acc[61],
-            d62 = inout(reg32) acc[62],
-            d63 = inout(reg32) acc[63],
-            d64 = inout(reg32) acc[64],
-            d65 = inout(reg32) acc[65],
-            d66 = inout(reg32) acc[66],
-            d67 = inout(reg32) acc[67],
-            d68 = inout(reg32) acc[68],
-            d69 = inout(reg32) acc[69],
-            d70 = inout(reg32) acc[70],
-            d71 = inout(reg32) acc[71],
-            d72 = inout(reg32) acc[72],
-            d73 = inout(reg32) acc[73],
-            d74 = inout(reg32) acc[74],
-            d75 = inout(reg32) acc[75],
-            d76 = inout(reg32) acc[76],
-            d77 = inout(reg32) acc[77],
-            d78 = inout(reg32) acc[78],
-            d79 = inout(reg32) acc[79],
-            d80 = inout(reg32) acc[80],
-            d81 = inout(reg32) acc[81],
-            d82 = inout(reg32) acc[82],
-            d83 = inout(reg32) acc[83],
-            d84 = inout(reg32) acc[84],
-            d85 = inout(reg32) acc[85],
-            d86 = inout(reg32) acc[86],
-            d87 = inout(reg32) acc[87],
-            d88 = inout(reg32) acc[88],
-            d89 = inout(reg32) acc[89],
-            d90 = inout(reg32) acc[90],
-            d91 = inout(reg32) acc[91],
-            d92 = inout(reg32) acc[92],
-            d93 = inout(reg32) acc[93],
-            d94 = inout(reg32) acc[94],
-            d95 = inout(reg32) acc[95],
-            d96 = inout(reg32) acc[96],
-            d97 = inout(reg32) acc[97],
-            d98 = inout(reg32) acc[98],
-            d99 = inout(reg32) acc[99],
-            d100 = inout(reg32) acc[100],
-            d101 = inout(reg32) acc[101],
-            d102 = inout(reg32) acc[102],
-            d103 = inout(reg32) acc[103],
-            d104 = inout(reg32) acc[104],
-            d105 = inout(reg32) acc[105],
-            d106 = inout(reg32) acc[106],
-            d107 = inout(reg32) acc[107],
-            d108 = inout(reg32) acc[108],
-            d109 = inout(reg32) acc[109],
-            d110 = inout(reg32) acc[110],
-            d111 = inout(reg32) acc[111],
-            d112 = inout(reg32) acc[112],
-            d113 = inout(reg32) acc[113],
-            d114 = inout(reg32) acc[114],
-            d115 = inout(reg32) acc[115],
-            d116 = inout(reg32) acc[116],
-            d117 = inout(reg32) acc[117],
-            d118 = inout(reg32) acc[118],
-            d119 = inout(reg32) acc[119],
-            d120 = inout(reg32) acc[120],
-            d121 = inout(reg32) acc[121],
-            d122 = inout(reg32) acc[122],
-            d123 = inout(reg32) acc[123],
-            d124 = inout(reg32) acc[124],
-            d125 = inout(reg32) acc[125],
-            d126 = inout(reg32) acc[126],
-            d127 = inout(reg32) acc[127],
-            a = in(reg64) a,
-            b = in(reg64) b,
-            scale_d = in(reg32) scale_d,
-            options(nostack, preserves_flags)
-        );
-    }
-}
-
-/// Host implementation of [`mma_m64n256k16_bf16`]: this thread's results, each an `f64` sum of exact products
-/// read through the descriptors (with the swizzle), rounded once to `f32`.
-///
-/// # Safety
-/// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
-#[cfg(not(target_arch = "nvptx64"))]
-pub unsafe fn mma_m64n256k16_bf16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, host_impl::bf16)
-}
-
-/// `wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16`: `acc += A·B` (`acc = A·B` when
-/// `!accumulate`) on a 64×256×16 tile; see [`mma_m64n128k16_bf16`].
-///
-/// # Safety
-/// As [`mma_m64n128k16_bf16`].
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub unsafe fn mma_m64n256k16_f16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    let scale_d = accumulate as u32;
-    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
-    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
-    unsafe {
-        core::arch::asm!(
-            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
-            "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a}, {b}, p, 1, 1, 0, 1; }}",
-            d0 = inout(reg32) acc[0],
-            d1 = inout(reg32) acc[1],
-            d2 = inout(reg32) acc[2],
-            d3 = inout(reg32) acc[3],
-            d4 = inout(reg32) acc[4],
-            d5 = inout(reg32) acc[5],
-            d6 = inout(reg32) acc[6],
-            d7 = inout(reg32) acc[7],
-            d8 = inout(reg32) acc[8],
-            d9 = inout(reg32) acc[9],
-            d10 = inout(reg32) acc[10],
-            d11 = inout(reg32) acc[11],
-            d12 = inout(reg32) acc[12],
-            d13 = inout(reg32) acc[13],
-            d14 = inout(reg32) acc[14],
-            d15 = inout(reg32) acc[15],
-            d16 = inout(reg32) acc[16],
-            d17 = inout(reg32) acc[17],
-            d18 = inout(reg32) acc[18],
-            d19 = inout(reg32) acc[19],
-            d20 = inout(reg32) acc[20],
-            d21 = inout(reg32) acc[21],
-            d22 = inout(reg32) acc[22],
-            d23 = inout(reg32) acc[23],
-            d24 = inout(reg32) acc[24],
-            d25 = inout(reg32) acc[25],
-            d26 = inout(reg32) acc[26],
-            d27 = inout(reg32) acc[27],
-            d28 = inout(reg32) acc[28],
-            d29 = inout(reg32) acc[29],
-            d30 = inout(reg32) acc[30],
-            d31 = inout(reg32) acc[31],
-            d32 = inout(reg32) acc[32],
-            d33 = inout(reg32) acc[33],
-            d34 = inout(reg32) acc[34],
-            d35 = inout(reg32) acc[35],
-            d36 = inout(reg32) acc[36],
-            d37 = inout(reg32) acc[37],
-            d38 = inout(reg32) acc[38],
-            d39 = inout(reg32) acc[39],
-            d40 = inout(reg32) acc[40],
-            d41 = inout(reg32) acc[41],
-            d42 = inout(reg32) acc[42],
-            d43 = inout(reg32) acc[43],
-            d44 = inout(reg32) acc[44],
-            d45 = inout(reg32) acc[45],
-            d46 = inout(reg32) acc[46],
-            d47 = inout(reg32) acc[47],
-            d48 = inout(reg32) acc[48],
-            d49 = inout(reg32) acc[49],
-            d50 = inout(reg32) acc[50],
-            d51 = inout(reg32) acc[51],
-            d52 = inout(reg32) acc[52],
-            d53 = inout(reg32) acc[53],
-            d54 = inout(reg32) acc[54],
-            d55 = inout(reg32) acc[55],
-            d56 = inout(reg32) acc[56],
-            d57 = inout(reg32) acc[57],
-            d58 = inout(reg32) acc[58],
-            d59 = inout(reg32) acc[59],
-            d60 = inout(reg32) acc[60],
-            d61 = inout(reg32) acc[61],
-            d62 = inout(reg32) acc[62],
-            d63 = inout(reg32) acc[63],
-            d64 = inout(reg32) acc[64],
-            d65 = inout(reg32) acc[65],
-            d66 = inout(reg32) acc[66],
-            d67 = inout(reg32) acc[67],
-            d68 = inout(reg32) acc[68],
-            d69 = inout(reg32) acc[69],
-            d70 = inout(reg32) acc[70],
-            d71 = inout(reg32) acc[71],
-            d72 = inout(reg32) acc[72],
-            d73 = inout(reg32) acc[73],
-            d74 = inout(reg32) acc[74],
-            d75 = inout(reg32) acc[75],
-            d76 = inout(reg32) acc[76],
-            d77 = inout(reg32) acc[77],
-            d78 = inout(reg32) acc[78],
-            d79 = inout(reg32) acc[79],
-            d80 = inout(reg32) acc[80],
-            d81 = inout(reg32) acc[81],
-            d82 = inout(reg32) acc[82],
-            d83 = inout(reg32) acc[83],
-            d84 = inout(reg32) acc[84],
-            d85 = inout(reg32) acc[85],
-            d86 = inout(reg32) acc[86],
-            d87 = inout(reg32) acc[87],
-            d88 = inout(reg32) acc[88],
-            d89 = inout(reg32) acc[89],
-            d90 = inout(reg32) acc[90],
-            d91 = inout(reg32) acc[91],
-            d92 = inout(reg32) acc[92],
-            d93 = inout(reg32) acc[93],
-            d94 = inout(reg32) acc[94],
-            d95 = inout(reg32) acc[95],
-            d96 = inout(reg32) acc[96],
-            d97 = inout(reg32) acc[97],
-            d98 = inout(reg32) acc[98],
-            d99 = inout(reg32) acc[99],
-            d100 = inout(reg32) acc[100],
-            d101 = inout(reg32) acc[101],
-            d102 = inout(reg32) acc[102],
-            d103 = inout(reg32) acc[103],
-            d104 = inout(reg32) acc[104],
-            d105 = inout(reg32) acc[105],
-            d106 = inout(reg32) acc[106],
-            d107 = inout(reg32) acc[107],
-            d108 = inout(reg32) acc[108],
-            d109 = inout(reg32) acc[109],
-            d110 = inout(reg32) acc[110],
-            d111 = inout(reg32) acc[111],
-            d112 = inout(reg32) acc[112],
-            d113 = inout(reg32) acc[113],
-            d114 = inout(reg32) acc[114],
-            d115 = inout(reg32) acc[115],
-            d116 = inout(reg32) acc[116],
-            d117 = inout(reg32) acc[117],
-            d118 = inout(reg32) acc[118],
-            d119 = inout(reg32) acc[119],
-            d120 = inout(reg32) acc[120],
-            d121 = inout(reg32) acc[121],
-            d122 = inout(reg32) acc[122],
-            d123 = inout(reg32) acc[123],
-            d124 = inout(reg32) acc[124],
-            d125 = inout(reg32) acc[125],
-            d126 = inout(reg32) acc[126],
-            d127 = inout(reg32) acc[127],
-            a = in(reg64) a,
-            b = in(reg64) b,
-            scale_d = in(reg32) scale_d,
-            options(nostack, preserves_flags)
-        );
-    }
-}
-
-/// Host implementation of [`mma_m64n256k16_f16`]: this thread's results, each an `f64` sum of exact products
-/// read through the descriptors (with the swizzle), rounded once to `f32`.
-///
-/// # Safety
-/// As the GPU version; the host build checks that every operand byte lies in the block's shared memory.
-#[cfg(not(target_arch = "nvptx64"))]
-pub unsafe fn mma_m64n256k16_f16(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, host_impl::HALF, |bits| super::mma::f16_bits_to_f64(bits as u16))
-}
-
-/// `wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32`: `acc += A·B` (`acc = A·B` when
-/// `!accumulate`) on a 64×256×8 tile of TF32 operands (the top 19 bits of each `f32` word), A and B
-/// both K-major (B given as `Bᵀ`, 256 rows of K: TF32 has no transposed form).
-///
-/// # Safety
-/// As [`mma_m64n128k16_bf16`].
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub unsafe fn mma_m64n256k8_tf32(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    let scale_d = accumulate as u32;
-    // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
-    // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
-    unsafe {
-        core::arch::asm!(
-            "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
-            "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a}, {b}, p, 1, 1; }}",
-            d0 = inout(reg32) acc[0],
-            d1 = inout(reg32) acc[1],
-            d2 = inout(reg32) acc[2],
-            d3 = inout(reg32) acc[3],
-            d4 = inout(reg32) acc[4],
-            d5 = inout(reg32) acc[5],
-            d6 = inout(reg32) acc[6],
-            d7 = inout(reg32) acc[7],
-            d8 = inout(reg32) acc[8],
-            d9 = inout(reg32) acc[9],
-            d10 = inout(reg32) acc[10],
-            d11 = inout(reg32) acc[11],
-            d12 = inout(reg32) acc[12],
-            d13 = inout(reg32) acc[13],
-            d14 = inout(reg32) acc[14],
-            d15 = inout(reg32) acc[15],
-            d16 = inout(reg32) acc[16],
-            d17 = inout(reg32) acc[17],
-            d18 = inout(reg32) acc[18],
-            d19 = inout(reg32) acc[19],
-            d20 = inout(reg32) acc[20],
-            d21 = inout(reg32) acc[21],
-            d22 = inout(reg32) acc[22],
-            d23 = inout(reg32) acc[23],
-            d24 = inout(reg32) acc[24],
-            d25 = inout(reg32) acc[25],
-            d26 = inout(reg32) acc[26],
-            d27 = inout(reg32) acc[27],
-            d28 = inout(reg32) acc[28],
-            d29 = inout(reg32) acc[29],
-            d30 = inout(reg32) acc[30],
-            d31 = inout(reg32) acc[31],
-            d32 = inout(reg32) acc[32],
-            d33 = inout(reg32) acc[33],
-            d34 = inout(reg32) acc[34],
-            d35 = inout(reg32) acc[35],
-            d36 = inout(reg32) acc[36],
-            d37 = inout(reg32) acc[37],
-            d38 = inout(reg32) acc[38],
-            d39 = inout(reg32) acc[39],
-            d40 = inout(reg32) acc[40],
-            d41 = inout(reg32) acc[41],
-            d42 = inout(reg32) acc[42],
-            d43 = inout(reg32) acc[43],
-            d44 = inout(reg32) acc[44],
-            d45 = inout(reg32) acc[45],
-            d46 = inout(reg32) acc[46],
-            d47 = inout(reg32) acc[47],
-            d48 = inout(reg32) acc[48],
-            d49 = inout(reg32) acc[49],
-            d50 = inout(reg32) acc[50],
-            d51 = inout(reg32) acc[51],
-            d52 = inout(reg32) acc[52],
-            d53 = inout(reg32) acc[53],
-            d54 = inout(reg32) acc[54],
-            d55 = inout(reg32) acc[55],
-            d56 = inout(reg32) acc[56],
-            d57 = inout(reg32) acc[57],
-            d58 = inout(reg32) acc[58],
-            d59 = inout(reg32) acc[59],
-            d60 = inout(reg32) acc[60],
-            d61 = inout(reg32) acc[61],
-            d62 = inout(reg32) acc[62],
-            d63 = inout(reg32) acc[63],
-            d64 = inout(reg32) acc[64],
-            d65 = inout(reg32) acc[65],
-            d66 = inout(reg32) acc[66],
-            d67 = inout(reg32) acc[67],
-            d68 = inout(reg32) acc[68],
-            d69 = inout(reg32) acc[69],
-            d70 = inout(reg32) acc[70],
-            d71 = inout(reg32) acc[71],
-            d72 = inout(reg32) acc[72],
-            d73 = inout(reg32) acc[73],
-            d74 = inout(reg32) acc[74],
-            d75 = inout(reg32) acc[75],
-            d76 = inout(reg32) acc[76],
-            d77 = inout(reg32) acc[77],
-            d78 = inout(reg32) acc[78],
-            d79 = inout(reg32) acc[79],
-            d80 = inout(reg32) acc[80],
-            d81 = inout(reg32) acc[81],
-            d82 = inout(reg32) acc[82],
-            d83 = inout(reg32) acc[83],
-            d84 = inout(reg32) acc[84],
-            d85 = inout(reg32) acc[85],
-            d86 = inout(reg32) acc[86],
-            d87 = inout(reg32) acc[87],
-            d88 = inout(reg32) acc[88],
-            d89 = inout(reg32) acc[89],
-            d90 = inout(reg32) acc[90],
-            d91 = inout(reg32) acc[91],
-            d92 = inout(reg32) acc[92],
-            d93 = inout(reg32) acc[93],
-            d94 = inout(reg32) acc[94],
-            d95 = inout(reg32) acc[95],
-            d96 = inout(reg32) acc[96],
-            d97 = inout(reg32) acc[97],
-            d98 = inout(reg32) acc[98],
-            d99 = inout(reg32) acc[99],
-            d100 = inout(reg32) acc[100],
-            d101 = inout(reg32) acc[101],
-            d102 = inout(reg32) acc[102],
-            d103 = inout(reg32) acc[103],
-            d104 = inout(reg32) acc[104],
-            d105 = inout(reg32) acc[105],
-            d106 = inout(reg32) acc[106],
-            d107 = inout(reg32) acc[107],
-            d108 = inout(reg32) acc[108],
-            d109 = inout(reg32) acc[109],
-            d110 = inout(reg32) acc[110],
-            d111 = inout(reg32) acc[111],
-            d112 = inout(reg32) acc[112],
-            d113 = inout(reg32) acc[113],
-            d114 = inout(reg32) acc[114],
-            d115 = inout(reg32) acc[115],
-            d116 = inout(reg32) acc[116],
-            d117 = inout(reg32) acc[117],
-            d118 = inout(reg32) acc[118],
-            d119 = inout(reg32) acc[119],
-            d120 = inout(reg32) acc[120],
-            d121 = inout(reg32) acc[121],
-            d122 = inout(reg32) acc[122],
-            d123 = inout(reg32) acc[123],
-            d124 = inout(reg32) acc[124],
-            d125 = inout(reg32) acc[125],
-            d126 = inout(reg32) acc[126],
-            d127 = inout(reg32) acc[127],
-            a = in(reg64) a,
-            b = in(reg64) b,
-            scale_d = in(reg32) scale_d,
-            options(nostack, preserves_flags)
-        );
-    }
-}
-
-/// Host implementation of [`mma_m64n256k8_tf32`]: as [`mma_m64n128k16_bf16`]'s, on the top 19 bits
-/// of each operand word, B K-major.
-///
-/// # Safety
-/// As the GPU version.
-#[cfg(not(target_arch = "nvptx64"))]
-pub unsafe fn mma_m64n256k8_tf32(acc: &mut [f32; 128], a: u64, b: u64, accumulate: bool) {
-    host_impl::mma(acc, a, b, accumulate, host_impl::TF32, |bits| f32::from_bits(bits & 0xFFFF_E000) as f64)
-}
+wgmma_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16`: `acc += A·B` (or `acc = A·B` when
+    /// `!accumulate`) on a 64×128×16 tile, A (64×16, K-major) and B (16×128, N-major) read from shared
+    /// memory through the descriptors `a` and `b` ([`descriptor_sw128`]); `acc` is this thread's part
+    /// of the 64×128 `f32` result ([`acc_position`]). Asynchronous: complete after [`commit_group`]
+    /// and [`wait_group`].
+    ///
+    /// # Safety
+    /// Warpgroup-collective: the 128 threads of an aligned warpgroup (warps `4w .. 4w + 4`) call it
+    /// together, converged, after [`fence`]; `a` and `b` describe [`SW128_ATOM_BYTES`]-aligned
+    /// 128-byte-swizzled tiles inside this block's shared memory, written before a
+    /// [`fence_proxy_async`] and a barrier. `acc` may not be read before [`wait_group`] covers it.
+    mma_m64n128k16_bf16, "m64n128k16.f32.bf16.bf16", ", 0, 1", 64, host_impl::HALF, host_impl::bf16,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63]
+);
+wgmma_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`: as [`mma_m64n128k16_bf16`] on FP16.
+    ///
+    /// # Safety
+    /// As [`mma_m64n128k16_bf16`].
+    mma_m64n128k16_f16, "m64n128k16.f32.f16.f16", ", 0, 1", 64, host_impl::HALF, host_impl::f16,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63]
+);
+wgmma_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`: as [`mma_m64n128k16_bf16`] on a
+    /// 64×256×16 tile.
+    ///
+    /// # Safety
+    /// As [`mma_m64n128k16_bf16`].
+    mma_m64n256k16_bf16, "m64n256k16.f32.bf16.bf16", ", 0, 1", 128, host_impl::HALF, host_impl::bf16,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
+);
+wgmma_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16`: as [`mma_m64n256k16_bf16`] on FP16.
+    ///
+    /// # Safety
+    /// As [`mma_m64n128k16_bf16`].
+    mma_m64n256k16_f16, "m64n256k16.f32.f16.f16", ", 0, 1", 128, host_impl::HALF, host_impl::f16,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
+);
+wgmma_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32`: `acc += A·B` on a 64×256×8 tile of
+    /// TF32 operands (the top 19 bits of each `f32` word), A and B both K-major (B given as `Bᵀ`, 256
+    /// rows of K: TF32 has no transposed form, so no transpose flags).
+    ///
+    /// # Safety
+    /// As [`mma_m64n128k16_bf16`].
+    mma_m64n256k8_tf32, "m64n256k8.f32.tf32.tf32", "", 128, host_impl::TF32, host_impl::tf32,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
+);
 
 /// The host side: descriptor decoding and the swizzled addressing of the module documentation.
 #[cfg(not(target_arch = "nvptx64"))]
@@ -837,6 +251,16 @@ mod host_impl {
     /// A bf16 bit pattern's value.
     pub(super) fn bf16(bits: u32) -> f64 {
         f32::from_bits(bits << 16) as f64
+    }
+
+    /// An f16 bit pattern's value.
+    pub(super) fn f16(bits: u32) -> f64 {
+        super::super::mma::f16_bits_to_f64(bits as u16)
+    }
+
+    /// A TF32 operand's value: the top 19 bits of the word.
+    pub(super) fn tf32(bits: u32) -> f64 {
+        f32::from_bits(bits & 0xFFFF_E000) as f64
     }
 
     /// The operand format of an instruction: element bytes, K per instruction, B K-major or not.
