@@ -94,7 +94,10 @@ pub fn swizzle_a(r: u32, ca: u32) -> u32 {
 /// core ignores the low 13 bits, so this rounds to nearest with ties away from zero — exactly
 /// `cvt.rna.tf32.f32` ([`mma::to_tf32`]) for every finite value, in one integer add instead of a
 /// conversion (CUTLASS's `round_half_ulp_truncate`). Values that round past the largest finite TF32
-/// become infinity, as with `cvt.rna`; NaN stays NaN.
+/// become infinity, as with `cvt.rna`; infinities stay infinite (the added bit is one the tensor core
+/// drops). A NaN stays NaN unless its top 10 payload bits are all set (e.g. the all-ones pattern
+/// `0xFFFF_FFFF`): the carry then leaves the exponent field and the word reads as ±0 or a tiny
+/// number — a known gap of this fast path (kernel 14's `tf32_operands::round_tf32` checks for it).
 #[inline(always)]
 pub fn tf32_rna_bits(x: f32) -> u32 {
     x.to_bits().wrapping_add(0x1000)
