@@ -22,6 +22,28 @@ pub fn hashed(seed: u64, index: u64) -> f32 {
     odd / (1u32 << 23) as f32 - 1.0
 }
 
+/// `count` matmul shapes nobody tuned for, determined by `seed`: each of M, N, K log-uniform in
+/// 1..=16384, then given a random alignment — odd, or a multiple of 2, 4, 8 or 16 (each a fifth of
+/// the time) — and redrawn while `2·M·N·K` exceeds `max_flops`, so a run of them stays short.
+pub fn matmul_shapes(count: usize, seed: u64, max_flops: f64) -> Vec<crate::MatmulShape> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let dim = |rng: &mut StdRng| -> u32 {
+        let v = (rng.random_range(0.0f64..(16384f64).ln()).exp()).round().max(1.0) as u32;
+        match [1u32, 2, 4, 8, 16][rng.random_range(0..5)] {
+            1 => (v | 1).min(16383),
+            a => (v / a).max(1) * a,
+        }
+    };
+    (0..count)
+        .map(|_| loop {
+            let (m, n, k) = (dim(&mut rng), dim(&mut rng), dim(&mut rng));
+            if 2.0 * f64::from(m) * f64::from(n) * f64::from(k) <= max_flops {
+                break crate::MatmulShape { m, n, k };
+            }
+        })
+        .collect()
+}
+
 /// A seed for one run: `TESSERA_SEED` when set (to replay a failure), otherwise drawn from the clock;
 /// `salt` tells apart the streams of one run. Print it with any failure.
 pub fn run_seed(salt: u64) -> u64 {
@@ -41,6 +63,21 @@ mod tests {
         assert_eq!(operands(100, 7), operands(100, 7));
         assert_ne!(operands(100, 7), operands(100, 8));
         assert!(operands(10_000, 1).iter().all(|x| (-1.0..1.0).contains(x) && *x != 0.0));
+    }
+
+    #[test]
+    fn random_shapes_are_seeded_capped_and_mixed() {
+        let cap = 2.0 * 4096f64.powi(3);
+        let shapes = matmul_shapes(400, 5, cap);
+        assert_eq!(shapes, matmul_shapes(400, 5, cap));
+        assert_ne!(shapes, matmul_shapes(400, 6, cap));
+        assert!(shapes.iter().all(|s| s.m >= 1 && s.n >= 1 && s.k >= 1 && s.m <= 16384 && s.n <= 16384 && s.k <= 16384));
+        assert!(shapes.iter().all(|s| 2.0 * f64::from(s.m) * f64::from(s.n) * f64::from(s.k) <= cap));
+        let dims: Vec<u32> = shapes.iter().flat_map(|s| [s.m, s.n, s.k]).collect();
+        let odd = dims.iter().filter(|d| *d % 2 == 1).count();
+        let by16 = dims.iter().filter(|d| *d % 16 == 0).count();
+        assert!(odd > dims.len() / 8 && by16 > dims.len() / 8, "{odd} odd, {by16} multiples of 16 of {}", dims.len());
+        assert!(dims.iter().any(|&d| d < 64) && dims.iter().any(|&d| d > 2048), "log-uniform spread");
     }
 
     #[test]

@@ -83,6 +83,16 @@ pub struct Args {
     /// added as the CPU anchor row beside the baseline at the sizes it measured.
     #[arg(long)]
     cpu_anchor_json: Option<PathBuf>,
+    /// Also run this many random shapes (`tessera_catalogue::random::matmul_shapes`: M, N, K
+    /// log-uniform in 1..16384 with random alignment), after `--sizes`; the seed is printed.
+    #[arg(long, default_value_t = 0)]
+    random_shapes: usize,
+    /// The seed of `--random-shapes` (default: drawn at run time, `TESSERA_SEED` to replay).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// `--random-shapes` redraws a shape while `2·M·N·K` exceeds this.
+    #[arg(long, default_value_t = 2.0 * 4096.0 * 4096.0 * 4096.0)]
+    random_max_flops: f64,
     /// OpenBLAS as numpy's wheels ship it (`numpy.libs/libscipy_openblas64_*.so`): when given, the
     /// CPU baseline (the × CPU column) is its `cblas_sgemm`, and faer is measured beside it
     /// (`cpu-faer`); without it the baseline is faer.
@@ -155,7 +165,12 @@ fn run(args: &Args) -> Result<(), Fail> {
         card.finish();
         return write_outputs(&card, args);
     }
-    let shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
+    let mut shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
+    let random = (args.random_shapes > 0).then(|| args.seed.unwrap_or_else(|| tessera::catalogue::random::run_seed(0x5ca1e)));
+    if let Some(seed) = random {
+        eprintln!("[scorecard] {} random shapes, seed {seed} (--seed {seed} replays them)", args.random_shapes);
+        shapes.extend(tessera::catalogue::random::matmul_shapes(args.random_shapes, seed, args.random_max_flops));
+    }
     if shapes.iter().any(|s| s.m == 0 || s.n == 0 || s.k == 0) {
         return Err("sizes must be at least 1 in every dimension".into());
     }
@@ -168,6 +183,7 @@ fn run(args: &Args) -> Result<(), Fail> {
     }
     let repeat = args.repeat.max(1);
     let mut card = report::Scorecard::new();
+    card.random_shapes = random.map(|seed| report::RandomShapes { count: args.random_shapes, seed, max_flops: args.random_max_flops });
 
     let labels: Vec<&str> = precisions.iter().map(|p| p.label()).collect();
     eprintln!("[scorecard] operands and sampled f64 references ({}) for {} sizes…", labels.join(", "), shapes.len());

@@ -148,6 +148,17 @@ pub struct Scorecard {
     /// `--cpu-anchor-json`: what the numpy script reported (BLAS, threads), for the CPU section.
     #[serde(default)]
     pub cpu_anchor: Option<String>,
+    /// `--random-shapes`: how many, their seed and FLOP cap (the shapes are among the rows).
+    #[serde(default)]
+    pub random_shapes: Option<RandomShapes>,
+}
+
+/// The random shapes of a run (`tessera_catalogue::random::matmul_shapes`).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct RandomShapes {
+    pub count: usize,
+    pub seed: u64,
+    pub max_flops: f64,
 }
 
 pub fn shape_label(s: MatmulShape) -> String {
@@ -295,6 +306,31 @@ impl Scorecard {
         out
     }
 
+    /// `Auto` in `precision` over the run's sizes: the geometric mean and the minimum (with its size) of
+    /// Auto ÷ cuBLAS, the minimum of Auto ÷ the best Rust kernel, and how many sizes fall below 0.60
+    /// of cuBLAS — the figures issue 14 asks of Auto. `None` without Auto or cuBLAS rows.
+    pub fn auto_summary(&self, precision: Precision) -> Option<String> {
+        let key = format!("auto-{}", precision.label());
+        let best = self.best_rust(precision);
+        let mut vs_cublas: Vec<(String, f64)> = Vec::new();
+        let mut vs_best: Vec<(String, f64)> = Vec::new();
+        for r in self.rows.iter().filter(|r| r.key == key) {
+            vs_cublas.push((r.size.clone(), r.pct_of_cublas? / 100.0));
+            if let Some((_, b, _)) = best.iter().find(|(size, _, _)| *size == r.size) {
+                vs_best.push((r.size.clone(), r.gflops / b.gflops));
+            }
+        }
+        let min = |v: &[(String, f64)]| v.iter().cloned().min_by(|a, b| a.1.total_cmp(&b.1));
+        let ((worst_size, worst), (worst_best_size, worst_best)) = (min(&vs_cublas)?, min(&vs_best)?);
+        let geomean = (vs_cublas.iter().map(|(_, r)| r.ln()).sum::<f64>() / vs_cublas.len() as f64).exp();
+        let below = vs_cublas.iter().filter(|(_, r)| *r < 0.60).count();
+        Some(format!(
+            "Auto over these {} sizes: geometric mean **{geomean:.3}** of cuBLAS, lowest {worst:.3} ({worst_size}), {below} below \
+             0.60; Auto ÷ the best Rust kernel of each size: lowest {worst_best:.3} ({worst_best_size}).\n",
+            vs_cublas.len()
+        ))
+    }
+
     /// Geometric mean over sizes of (best Rust kernel ÷ cuBLAS) in `precision`, when every size has a
     /// cuBLAS row of it.
     pub fn geomean_best_vs_cublas(&self, precision: Precision) -> Option<f64> {
@@ -374,6 +410,15 @@ impl Scorecard {
                 }
                 if let Some(g) = self.geomean_best_vs_cublas(fp32) {
                     s += &format!("\nGeometric mean of best Rust kernel ÷ cuBLAS over these sizes: **{g:.3}**.\n");
+                }
+                if let Some(line) = self.auto_summary(fp32) {
+                    s += &format!("\n{line}");
+                }
+                if let Some(r) = self.random_shapes {
+                    s += &format!(
+                        "\nThe last {} sizes are random (`--random-shapes {} --seed {}`, 2·M·N·K ≤ {:.3e}).\n",
+                        r.count, r.count, r.seed, r.max_flops
+                    );
                 }
                 s += "\nGFLOP/s, all from one run. Every row:\n\n";
             }
@@ -496,4 +541,31 @@ fn variants_markdown(rows: &[VariantRow]) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Auto's summary: geometric mean and minimum against cuBLAS, the sizes under 0.60, and the
+    /// minimum against the best Rust kernel of each size.
+    #[test]
+    fn auto_summary_reports_what_issue_14_asks() {
+        let (s1, s2) = (MatmulShape { m: 100, n: 100, k: 100 }, MatmulShape { m: 64, n: 3000, k: 7 });
+        let row = |shape, key: &str, ms| Row::new(shape, Precision::Fp32, key, key, ms, Check::Ok, None);
+        let mut card = Scorecard::new();
+        card.rows = vec![
+            row(s1, "auto-fp32", 2.0),
+            row(s1, "dbuf-128x256x16", 1.0),
+            row(s1, "cublas", 1.0),
+            row(s2, "auto-fp32", 1.0),
+            row(s2, "cublas", 0.5),
+        ];
+        card.finish();
+        let line = card.auto_summary(Precision::Fp32).expect("auto and cuBLAS rows");
+        // Auto ÷ cuBLAS: 0.5 and 0.5 → geomean 0.5, both below 0.60; ÷ best: 0.5 at 100³, 1.0 at the other.
+        assert!(line.contains("**0.500**") && line.contains("2 below"), "{line}");
+        assert!(line.contains("lowest 0.500 (100³)"), "{line}");
+        assert!(card.auto_summary(Precision::Bf16).is_none());
+    }
 }
