@@ -9,7 +9,7 @@ use tessera::catalogue::random::operands;
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, HostMatrix, Precision};
 use tessera_anchors::{Cublas, CudaC};
-use tessera_tests::{gpu_trial, poisoned_matrix, run, seed, PARITY_SHAPES};
+use tessera_tests::{gpu_trial, poisoned_matrix, run, seed, PARITY_SHAPES, TMA_PARITY_SHAPES};
 
 /// Which implementation computes the product.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +24,16 @@ enum Impl {
 fn check_kernel(gpu: &Gpu, algo: Algo, precision: Precision, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
     let seed = seed((m * 31 + n * 7 + k) as u64);
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
-    let got = gpu.matmul_host_in(precision, algo, &a, &b).map_err(|e| e.to_string())?;
+    let result = gpu.matmul_host_in(precision, algo, &a, &b);
+    let shape = tessera::MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+    if algo.config().is_some_and(|c| c.tma && !tessera::catalogue::tma::fits(c, shape, precision.input_bytes())) {
+        // Rows the TMA cannot take: a typed refusal before anything runs.
+        return match result {
+            Err(tessera::Error::Unaligned { .. }) => Ok(()),
+            other => Err(format!("{} {m}×{n}×{k}: expected Error::Unaligned, got {other:?}", case_label(algo, precision))),
+        };
+    }
+    let got = result.map_err(|e| e.to_string())?;
     check_in(precision, &a, &b, &got).map_err(|e| format!("{} {m}×{n}×{k} (TESSERA_SEED): {e}", case_label(algo, precision)))
 }
 
@@ -63,14 +72,16 @@ fn main() {
     let mut trials: Vec<Trial> = Vec::new();
     for (algo, precision) in matmul_cases() {
         let label = case_label(algo, precision);
-        for shape in PARITY_SHAPES {
+        let tma = algo.config().is_some_and(|c| c.tma);
+        for shape in PARITY_SHAPES.into_iter().chain(TMA_PARITY_SHAPES.into_iter().filter(|_| tma)) {
             let name = format!("matmul_{label}_{}x{}x{}", shape.0, shape.1, shape.2);
             trials.push(gpu_trial(name, move |g| check_kernel(g, algo, precision, shape)));
         }
         trials.push(gpu_trial(format!("matmul_{label}_k0_gives_zeros"), move |g| {
-            let (a, b) = (HostMatrix::new(3, 0, vec![]).unwrap(), HostMatrix::new(0, 5, vec![]).unwrap());
+            // N = 8: a width every kernel takes (the TMA kernels refuse rows of other than 16 bytes).
+            let (a, b) = (HostMatrix::new(3, 0, vec![]).unwrap(), HostMatrix::new(0, 8, vec![]).unwrap());
             let c = g.matmul_host_in(precision, algo, &a, &b).map_err(|e| e.to_string())?;
-            if (c.rows, c.cols) == (3, 5) && c.data.iter().all(|&x| x == 0.0) {
+            if (c.rows, c.cols) == (3, 8) && c.data.iter().all(|&x| x == 0.0) {
                 Ok(())
             } else {
                 Err(format!("{c:?}"))

@@ -4,10 +4,11 @@
 //! for tables, the precision it computes in, and the kernel's own launch constant. Everything else — `Algo::ALL`, labels, entry
 //! names, launch geometry, launch bounds, the emulator's dispatch, the parity tests, the scorecard
 //! and the benches — is read from here.
+use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
-    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma,
+    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -17,15 +18,23 @@ pub type MatmulFn = unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32);
 /// The host build of a matmul entry on 16-bit inputs (BF16 or FP16 bit patterns), `f32` output.
 pub type HalfMatmulFn = unsafe fn(*const u16, *const u16, *mut f32, u32, u32, u32);
 
+/// The host build of a matmul entry that reads A and B through TMA tensor maps (kernel 15):
+/// `(map_a, map_b, c, m, n, k)`; the maps' element type is the kernel's precision's.
+pub type TmaMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *mut f32, u32, u32, u32);
+
 /// A kernel's host build, for the CPU executor: its signature depends on the input element type.
 #[derive(Debug, Clone, Copy)]
 pub enum HostKernel {
     F32(MatmulFn),
     Half(HalfMatmulFn),
+    Tma(TmaMatmulFn),
 }
 
 /// The `HostKernel` of an entry of `precision` (the macro's way to pick the variant).
 macro_rules! host_kernel {
+    ($precision:ident via tma, $f:path) => {
+        HostKernel::Tma($f)
+    };
     (Fp32, $f:path) => {
         HostKernel::F32($f)
     };
@@ -57,7 +66,7 @@ pub struct MatmulKernel {
 }
 
 macro_rules! matmul_catalogue {
-    ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident, $label:literal, $precision:ident, $config:expr; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident, $label:literal, $precision:ident $(via $via:ident)?, $config:expr; )*) => {
         /// Which matmul kernel to run: the rungs of the ladder in `kernels/src/matmul/`, or `Auto`.
         ///
         /// Each kernel computes in one [`Precision`]; `Auto` picks a kernel of the precision the
@@ -77,7 +86,7 @@ macro_rules! matmul_catalogue {
                 label: $label,
                 precision: $precision,
                 config: $config,
-                host: host_kernel!($precision, $module::$entry),
+                host: host_kernel!($precision $(via $via)?, $module::$entry),
             }, )*
         ];
 
@@ -154,6 +163,13 @@ matmul_catalogue! {
     WgmmaF16Narrow = k14_wgmma::matmul_wgmma_f16_128x128, "wgmma-f16-128x128", Fp16, k14_wgmma::WGMMA_F16_128X128;
     /// Kernel 14 in TF32 (sm_90a), 128×256×32, on operands the host prepares (A rounded, Bᵀ rounded).
     WgmmaTf32 = k14_wgmma::matmul_wgmma_tf32_128x256, "wgmma-tf32-128x256", Tf32, k14_wgmma::WGMMA_TF32_128X256;
+    /// Kernel 15: `wgmma` on BF16 inputs (sm_90a) fed by TMA, a producer and two consumer
+    /// warpgroups, 128×256×64, 4 stages.
+    TmaBf16 = k15_tma::matmul_tma_bf16_128x256, "tma-bf16-128x256", Bf16 via tma, k15_tma::TMA_BF16_128X256;
+    /// Kernel 15 on FP16 inputs (sm_90a).
+    TmaF16 = k15_tma::matmul_tma_f16_128x256, "tma-f16-128x256", Fp16 via tma, k15_tma::TMA_F16_128X256;
+    /// Kernel 15 in TF32 (sm_90a), 128×256×32, on operands the host prepares (A rounded, Bᵀ rounded).
+    TmaTf32 = k15_tma::matmul_tma_tf32_128x256, "tma-tf32-128x256", Tf32 via tma, k15_tma::TMA_TF32_128X256;
 }
 
 impl Algo {

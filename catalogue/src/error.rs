@@ -13,6 +13,9 @@ pub enum ShapeError {
     /// column-major, `ld ≥ max(1, cols)` row-major).
     #[error("leading dimension too small in {op}: `{name}` has ld = {ld}, at least {min} needed")]
     LeadingDimension { op: &'static str, name: &'static str, ld: usize, min: usize },
+    /// A matrix whose rows are not aligned as the kernel's copies need (the TMA: 16-byte rows).
+    #[error("unaligned operand in {op}: {detail}")]
+    Unaligned { op: &'static str, detail: String },
     /// A buffer is shorter than the matrix view laid over it (offset and leading dimension included).
     #[error("buffer too small in {op}: `{name}` holds {len} elements, {needed} needed")]
     BufferTooSmall { op: &'static str, name: &'static str, len: usize, needed: usize },

@@ -15,7 +15,7 @@
 //! - [`tuning`]: the `Auto` rule;
 //! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
 //! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
-//! - [`launch`]: grid rules ([`LaunchDims`]);
+//! - [`launch`]: grid rules ([`LaunchDims`]); [`tma`]: the tensor maps of the TMA kernels;
 //! - [`gemm`]: BLAS-style GEMM on strided views ([`gemm::MatrixDesc`]): argument checks and the plan
 //!   (packs, matmul, epilogue) the host and the emulator both run; [`gemm_case`]: GEMM test problems;
 //! - [`matrix`], [`random`], [`reference`](mod@reference), [`precision`]: host matrices, the shared operand
@@ -33,6 +33,7 @@ pub mod precision;
 pub mod random;
 pub mod reference;
 pub mod shape;
+pub mod tma;
 pub mod tuning;
 
 pub use algo::{Algo, MatmulKernel, MATMUL_KERNELS};

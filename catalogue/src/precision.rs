@@ -104,6 +104,15 @@ impl Precision {
         matches!(self, Self::Fp32 | Self::Tf32)
     }
 
+    /// Bytes of one input element: 4 (`f32`) or 2 (BF16, FP16).
+    pub fn input_bytes(self) -> u32 {
+        if self.takes_f32() {
+            4
+        } else {
+            2
+        }
+    }
+
     /// Every precision, widest first.
     pub const ALL: [Precision; 4] = [Self::Fp32, Self::Tf32, Self::Bf16, Self::Fp16];
 

@@ -316,6 +316,35 @@ impl BlockSync {
         }
     }
 
+    /// One round of thread `tid`'s spin-wait in `what` (an `mbarrier` phase), `waited` long so far:
+    /// yields; unwinds when the block has faulted, when every other thread has returned (nobody is left
+    /// to complete the phase), or after [`WAIT_LIMIT`]. The first millisecond only yields, without the
+    /// lock: most waits end there.
+    fn spin(&self, tid: u32, what: &'static str, waited: Duration) {
+        if waited < Duration::from_millis(1) {
+            std::thread::yield_now();
+            return;
+        }
+        let mut state = self.lock();
+        if state.error.is_some() {
+            abort(state);
+        }
+        if state.exited + 1 >= self.threads || waited >= WAIT_LIMIT {
+            let detail = format!(
+                "thread {} waited {waited:?} in `{what}` and {} of the block's {} other threads have returned: \
+                 the phase it waits for never completes (arrivals or transaction bytes missing)",
+                self.thread_of(tid),
+                state.exited,
+                self.threads - 1,
+            );
+            let error = self.divergent(tid, detail);
+            self.fail_locked(&mut state, error);
+            abort(state);
+        }
+        drop(state);
+        std::thread::sleep(Duration::from_micros(20));
+    }
+
     /// Thread `tid` left the kernel (returned or unwound): if others wait for it, that is a divergence.
     pub(crate) fn exit(&self, tid: u32) {
         let mut state = self.lock();
@@ -373,6 +402,10 @@ pub(crate) struct ThreadHandle {
 impl BlockBarrier for ThreadHandle {
     fn sync(&self) {
         self.block.sync(self.tid);
+    }
+
+    fn spin(&self, what: &'static str, waited: Duration) {
+        self.block.spin(self.tid, what, waited);
     }
 }
 

@@ -146,6 +146,18 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
                 unsafe { host(px.get(), py.get(), pc.get(), m, n, k) }
             })
         }
+        HostKernel::Tma(host) if std::mem::size_of::<T>() == 4 && kernel.config.tf32_operands => {
+            let dense = |v: &[T], rows: u32, cols: u32| {
+                let data = v[..rows as usize * cols as usize].iter().map(|x| x.to_f32()).collect();
+                HostMatrix::new(rows as usize, cols as usize, data).map_err(invalid)
+            };
+            let (a_prep, bt_prep) = crate::ops::prepare_tf32(&dense(x, m, k)?, &dense(y, k, n)?)?;
+            crate::ops::launch_tma(kernel, host, cfg, p.shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)
+        }
+        HostKernel::Tma(host) if std::mem::size_of::<T>() == 2 => {
+            // T is bf16 or f16, whose bits the maps' 2-byte elements are; lengths checked above.
+            crate::ops::launch_tma(kernel, host, cfg, p.shape, x.as_ptr().cast(), y.as_ptr().cast(), pc)
+        }
         _ => Err(invalid(format!("{} does not take {}-byte inputs", kernel.entry, std::mem::size_of::<T>()))),
     }
 }

@@ -1,8 +1,9 @@
 //! tessera's operations on the CPU executor: the catalogue's kernels with the catalogue's launch
 //! dimensions — what `tessera::Gpu::matmul` launches — for tests without a GPU and for teaching
 //! (`scorecard --device cpu`).
-use tessera_catalogue::algo::HostKernel;
-use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
+use tessera_catalogue::algo::{HostKernel, TmaMatmulFn};
+use tessera_catalogue::{Algo, HostMatrix, MatmulKernel, MatmulShape, Precision};
+use tessera_kernels::device::tma::TensorMap;
 
 use crate::{launch, EmuError, Launch, SyncPtr};
 
@@ -53,14 +54,16 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
                 unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k) }
             })?;
         }
+        HostKernel::Tma(host) if kernel.config.tf32_operands => {
+            let (a_prep, bt_prep) = prepare_tf32(a, b)?;
+            launch_tma(kernel, host, cfg, shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
+        }
+        HostKernel::Tma(host) => {
+            let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
+            launch_tma(kernel, host, cfg, shape, a16.as_ptr().cast(), b16.as_ptr().cast(), pc)?;
+        }
         HostKernel::Half(host) => {
-            let bits = |m: &HostMatrix| -> Vec<u16> {
-                match precision {
-                    Precision::Bf16 => m.data.iter().map(|&x| half::bf16::from_f32(x).to_bits()).collect(),
-                    _ => m.data.iter().map(|&x| half::f16::from_f32(x).to_bits()).collect(),
-                }
-            };
-            let (a16, b16) = (bits(a), bits(b));
+            let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
             let (pa, pb) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()));
             launch(kernel.entry, cfg, || {
                 // SAFETY: as above, with m·k and k·n 16-bit elements.
@@ -69,6 +72,42 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
         }
     }
     Ok(HostMatrix { rows: a.rows, cols: b.cols, data: c })
+}
+
+/// `m`'s elements as BF16 (`precision` Bf16) or FP16 bit patterns.
+fn half_bits(precision: Precision, m: &HostMatrix) -> Vec<u16> {
+    match precision {
+        Precision::Bf16 => m.data.iter().map(|&x| half::bf16::from_f32(x).to_bits()).collect(),
+        _ => m.data.iter().map(|&x| half::f16::from_f32(x).to_bits()).collect(),
+    }
+}
+
+/// Runs a TMA kernel (kernel 15) with the host model's tensor maps over `x` (A, `m × k`) and `y` (B,
+/// `k × n`, or the prepared `Bᵀ`) — the catalogue's operands, as the GPU's maps are encoded from them.
+/// Refuses shapes whose rows the TMA cannot take, as the GPU launch does.
+pub(crate) fn launch_tma(
+    kernel: &MatmulKernel,
+    host: TmaMatmulFn,
+    cfg: Launch,
+    shape: MatmulShape,
+    x: *const u8,
+    y: *const u8,
+    c: SyncPtr<f32>,
+) -> Result<(), EmuError> {
+    let ops = tessera_catalogue::tma::operands(kernel.config, shape, kernel.precision.input_bytes())
+        .map_err(|e| EmuError::InvalidLaunch { kernel: kernel.entry, detail: e.to_string() })?;
+    let map = |i: usize, base: *const u8| {
+        let op = ops[i];
+        TensorMap::host_model(base, op.elem_bytes, op.dims, op.row_stride, op.boxdim, true)
+    };
+    let (map_a, map_b) = (map(0, x), map(1, y));
+    let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
+    let (m, n, k) = (shape.m, shape.n, shape.k);
+    launch(kernel.entry, cfg, || {
+        // SAFETY: the maps describe x (m·k elements) and y (k·n) exactly (the catalogue's operands for
+        // this shape), which the caller keeps alive; c holds m·n floats; the launch is the kernel's own.
+        unsafe { host(pa.get(), pb.get(), c.get(), m, n, k) }
+    })
 }
 
 /// The TF32 operands of kernel 14's TF32 entry, made by the preparation kernels on the executor:

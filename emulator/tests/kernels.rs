@@ -14,7 +14,16 @@ use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};
 fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usize, usize)) -> Result<(), Failed> {
     let label = case_label(algo, precision);
     let (a, b) = (HostMatrix::random(m, k, 1 + m as u64), HostMatrix::random(k, n, 7 + n as u64));
-    let c = tessera_emulator::ops::matmul_in(precision, algo, &a, &b).map_err(|e| format!("{label}: {e}"))?;
+    let result = tessera_emulator::ops::matmul_in(precision, algo, &a, &b);
+    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+    if let Some(cfg) = algo.config().filter(|c| c.tma && !tessera_catalogue::tma::fits(*c, shape, precision.input_bytes())) {
+        // Rows the TMA cannot take: refused before launch, as on the GPU (Error::Unaligned).
+        return match result {
+            Err(e) if e.to_string().contains("must be a multiple of") => Ok(()),
+            other => Err(format!("{label} on {m}×{n}×{k} (tile {}×{}): expected a refusal, got {other:?}", cfg.bm, cfg.bn).into()),
+        };
+    }
+    let c = result.map_err(|e| format!("{label}: {e}"))?;
     check_in(precision, &a, &b, &c).map_err(|mismatch| format!("{label} on {m}×{n}×{k}: {mismatch}").into())
 }
 
@@ -24,6 +33,12 @@ fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usiz
 /// 128×128 block plus edges; K = 36: full K-steps plus a partial one for BK = 16; 129 × 264 × 72:
 /// a full 128×256 tensor-core tile, K over three 32-wide steps, the last one partial).
 const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24), (129, 264, 72)];
+
+/// Shapes with 16-byte rows for the TMA kernels (kernel 15), which refuse the others: one element's
+/// worth of rows (1 × 8 × 8), partial tiles everywhere with a K-step cut short (65 × 264 × 40), and
+/// more K-steps than stages (64 × 256 × 584: 10 steps of 64, 19 of 32), so every stage's barriers
+/// go round twice and the phase parities alternate.
+const TMA_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 8), (65, 264, 40), (64, 256, 584)];
 
 /// Split-K with more than one slice: 130×70 is 2 output tiles of 128×128, so K = 300 splits in 4
 /// (slices of 80, the last 60: ending inside a K-step) and K = 520 in 8 (interior, aligned slices).
@@ -45,7 +60,8 @@ fn main() {
         .into_iter()
         .map(|(algo, p)| {
             Trial::test(format!("matmul_{}_matches_reference", case_label(algo, p)), move || {
-                SHAPES.into_iter().try_for_each(|s| check_algo_on_shape(algo, p, s))
+                let tma = algo.config().is_some_and(|c| c.tma);
+                SHAPES.into_iter().chain(TMA_SHAPES.into_iter().filter(|_| tma)).try_for_each(|s| check_algo_on_shape(algo, p, s))
             })
         })
         .collect();

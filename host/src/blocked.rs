@@ -76,6 +76,10 @@ pub(crate) fn resolve_kernel(op: &'static str, algo: Algo, shape: MatmulShape, p
     if kernel.precision != precision {
         return Err(Error::PrecisionMismatch { op, kernel: kernel.entry, kernel_precision: kernel.precision, requested: precision });
     }
+    if kernel.config.tma {
+        // The TMA's 16-byte row rule, before anything is queued.
+        tessera_catalogue::tma::operands(kernel.config, shape, precision.input_bytes())?;
+    }
     Ok(resolved)
 }
 

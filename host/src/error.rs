@@ -39,6 +39,11 @@ pub enum Error {
     /// cols)` row-major, `ld ≥ max(1, rows)` column-major).
     #[error("leading dimension too small in {op}: `{name}` has ld = {ld}, at least {min} needed")]
     LeadingDimension { op: &'static str, name: &'static str, ld: usize, min: usize },
+    /// An operand's rows are not aligned as the kernel's copies need (the TMA kernels: 16-byte rows,
+    /// i.e. K, and N for `B`, multiples of 8 for 16-bit inputs). Nothing was launched; `Algo::Auto`
+    /// never picks such a kernel for such a shape.
+    #[error("unaligned operand in {op}: {detail}")]
+    Unaligned { op: &'static str, detail: String },
     /// A buffer is shorter than the operation needs.
     #[error("buffer too small in {op}: `{name}` holds {len} elements, {needed} needed")]
     BufferTooSmall { op: &'static str, name: &'static str, len: usize, needed: usize },
@@ -87,6 +92,7 @@ impl From<tessera_catalogue::ShapeError> for Error {
             ShapeError::TooLarge { op, detail } => Error::TooLarge { op, detail },
             ShapeError::LeadingDimension { op, name, ld, min } => Error::LeadingDimension { op, name, ld, min },
             ShapeError::BufferTooSmall { op, name, len, needed } => Error::BufferTooSmall { op, name, len, needed },
+            ShapeError::Unaligned { op, detail } => Error::Unaligned { op, detail },
         }
     }
 }

@@ -29,12 +29,26 @@ pub struct TileConfig {
     /// The kernel takes TF32 operands prepared by the host: `A` rounded to TF32 and `B` as `Bᵀ`
     /// (`N × K`) rounded (see `tessera_kernels::tf32_operands`).
     pub tf32_operands: bool,
+    /// The kernel reads A and B through TMA tensor maps (kernel 15): its first two arguments are the
+    /// maps' addresses, which the host builds (boxes from the kernel's `a_box` / `b_box`).
+    pub tma: bool,
 }
 
 impl TileConfig {
     /// A 1-D block of `threads` threads, no launch bound, no K split.
     pub const fn new(bm: u32, bn: u32, bk: u32, threads: u32, shared_bytes: u32) -> Self {
-        Self { bm, bn, bk, block: (threads, 1), shared_bytes, min_blocks_per_sm: 0, split_k: false, sm90a: false, tf32_operands: false }
+        Self {
+            bm,
+            bn,
+            bk,
+            block: (threads, 1),
+            shared_bytes,
+            min_blocks_per_sm: 0,
+            split_k: false,
+            sm90a: false,
+            tf32_operands: false,
+            tma: false,
+        }
     }
 
     /// The same tile with a 2-D block of `x × y` threads.
@@ -60,6 +74,11 @@ impl TileConfig {
     /// The same kernel, marked as taking prepared TF32 operands (see the `tf32_operands` field).
     pub const fn tf32_operands(self) -> Self {
         Self { tf32_operands: true, ..self }
+    }
+
+    /// The same kernel, reading A and B through TMA tensor maps.
+    pub const fn tma(self) -> Self {
+        Self { tma: true, ..self }
     }
 
     /// Threads per block.

@@ -111,7 +111,7 @@ impl Gpu {
         c: u64,
     ) -> Result<()> {
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
-        let (m, n, k) = (shape.m, shape.n, shape.k);
+        let (m, n) = (shape.m, shape.n);
         if algo.accumulates_into_c(shape) {
             self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
             let bytes = m as usize * n as usize * 4;
@@ -123,14 +123,51 @@ impl Gpu {
             // SAFETY: forwarded contract.
             return unsafe { self.matmul_prepared_tf32(stream, f, algo, shape, a, b, c) };
         }
+        // SAFETY: forwarded contract; C is zeroed for split-K above.
+        unsafe { self.launch_product(stream, f, kernel, algo, shape, a, b, c) }
+    }
+
+    /// Queues the matmul kernel `f` (`kernel`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
+    /// `Bᵀ` for TF32-operand kernels) and `c`; a TMA kernel gets the two tensor maps over `x` and `y`
+    /// instead of the pointers ([`super::tma`]).
+    ///
+    /// # Safety
+    /// As [`Gpu::launch_matmul_raw`] for `x`, `y`, `c`; `C` zeroed first when `algo` accumulates.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn launch_product(
+        &self,
+        stream: &Arc<CudaStream>,
+        f: &cudarc::driver::CudaFunction,
+        kernel: &tessera_catalogue::MatmulKernel,
+        algo: Algo,
+        shape: MatmulShape,
+        x: u64,
+        y: u64,
+        c: u64,
+    ) -> Result<()> {
+        let (m, n, k) = (shape.m, shape.n, shape.k);
+        let maps = if kernel.config.tma {
+            let ops = tessera_catalogue::tma::operands(kernel.config, shape, kernel.precision.input_bytes())?;
+            Some(super::tma::upload(stream, &ops, kernel.precision, x, y)?)
+        } else {
+            None
+        };
+        let map_guard = maps.as_ref().map(|m| m.device_ptr(stream));
+        let (x, y) = match &map_guard {
+            Some((p, _)) => (*p, *p + super::tma::MAP_BYTES),
+            None => (x, y),
+        };
         let mut launch = stream.launch_builder(f);
-        launch.arg(&a).arg(&b).arg(&c).arg(&m).arg(&n).arg(&k);
+        launch.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
         // the caller vouches for those sizes, the input type (bf16/f16 have the layout of the u16 bits
-        // the kernels take) and 32-bit shapes; the launch is the one the kernel states (its
-        // TileConfig, through the catalogue: threads and dynamic shared memory), and C is zeroed for
-        // split-K above.
-        self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
+        // the kernels take) and 32-bit shapes; a TMA kernel's maps describe exactly those buffers
+        // (the catalogue's operands for this shape) and live until the launch completes (freed
+        // stream-ordered); the launch is the one the kernel states (its TileConfig, through the
+        // catalogue: threads and dynamic shared memory).
+        let launched = self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) });
+        drop(map_guard);
+        launched
     }
 
     /// A kernel that takes prepared TF32 operands (kernel 14's TF32 entry): rounds `A` into the
@@ -173,11 +210,10 @@ impl Gpu {
         // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n) reads src[0..k·n] (B) and writes
         // dst[0..k·n] (the workspace after A', n·k floats) with its own launch.
         self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
-        let mut launch = stream.launch_builder(f);
-        launch.arg(&a_prep).arg(&bt_prep).arg(&c).arg(&m).arg(&n).arg(&k);
+        let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
         // SAFETY: the kernel reads A' (m·k) and Bᵀ' (n·k), both prepared above in stream order, and
-        // writes C < m·n (the caller's contract); the launch is its TileConfig's.
-        self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
+        // writes C < m·n (the caller's contract).
+        unsafe { self.launch_product(stream, f, kernel, algo, shape, a_prep, bt_prep, c) }
     }
 
     /// Uploads `a` and `b`, runs [`Gpu::matmul`] (FP32), and downloads the product.

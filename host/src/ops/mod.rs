@@ -2,6 +2,7 @@
 //!
 //! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo);
 //! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
+//! - [`tma`]: the TMA tensor maps of kernel 15's launches;
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`.
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
@@ -10,6 +11,7 @@ pub mod ceiling;
 pub mod elementwise;
 pub mod gemm;
 pub mod matmul;
+pub mod tma;
 
 /// cudarc's form of the catalogue's launch dimensions.
 pub fn launch_config(d: LaunchDims) -> LaunchConfig {

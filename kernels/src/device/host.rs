@@ -59,6 +59,15 @@ impl fmt::Display for Dim3 {
 /// it unwinds this thread (e.g. with `std::panic::resume_unwind`) and the executor reports why.
 pub trait BlockBarrier: Send + Sync {
     fn sync(&self);
+
+    /// One round of a spin-wait on shared-memory state (an `mbarrier` phase, [`super::mbarrier`]) in
+    /// the operation `what`, which has lasted `waited` so far: yields to the block's other threads;
+    /// unwinds this thread when the wait can never end (the block faulted, every other thread has
+    /// returned) or exceeds the executor's limit.
+    fn spin(&self, what: &'static str, waited: std::time::Duration) {
+        let _ = (what, waited);
+        std::thread::yield_now();
+    }
 }
 
 /// The number of lanes in a warp.
@@ -168,6 +177,14 @@ pub(crate) fn warp_exchange(op: &'static str, words: LaneWords) -> (usize, Arc<[
     // Clone the handle first: the exchange blocks, and must not hold the thread-local borrow meanwhile.
     let (lane, warp) = with(|ctx| (ctx.lane(), Arc::clone(&ctx.warp)));
     (lane, warp.exchange(op, words))
+}
+
+/// One round of a spin-wait in the operation `what`, begun at `since` (see [`BlockBarrier::spin`]).
+#[inline]
+pub(crate) fn spin_wait(what: &'static str, since: std::time::Instant) {
+    // Clone the handle first: the spin may unwind, and must not hold the thread-local borrow.
+    let barrier = with(|ctx| Arc::clone(&ctx.barrier));
+    barrier.spin(what, since.elapsed());
 }
 
 /// A fault a host build of a kernel detected, carried as the unwind payload.

@@ -65,6 +65,8 @@ pub unsafe fn fence() {
     unsafe {
         core::arch::asm!("wgmma.fence.sync.aligned;", options(nostack, preserves_flags))
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    converge("wgmma.fence.sync.aligned");
 }
 
 /// `wgmma.commit_group.sync.aligned`: closes the `wgmma`s issued since the last commit into a group.
@@ -78,6 +80,8 @@ pub unsafe fn commit_group() {
     unsafe {
         core::arch::asm!("wgmma.commit_group.sync.aligned;", options(nostack, preserves_flags))
     }
+    #[cfg(not(target_arch = "nvptx64"))]
+    converge("wgmma.commit_group.sync.aligned");
 }
 
 /// `wgmma.wait_group.sync.aligned n`: waits until at most `n` of this warpgroup's committed groups
@@ -97,7 +101,18 @@ pub unsafe fn wait_group(n: u32) {
         }
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    let _ = n;
+    {
+        let _ = n;
+        converge("wgmma.wait_group.sync.aligned");
+    }
+}
+
+/// The host model of `.sync.aligned`: the 32 lanes of the warp meet here (a warp exchange), so no
+/// lane runs ahead of the others past the instruction — as on the GPU, where the warp executes it
+/// converged — and a lane that skips it is reported as a divergent warp.
+#[cfg(not(target_arch = "nvptx64"))]
+fn converge(op: &'static str) {
+    let _ = super::host::warp_exchange(op, [0; super::host::LANE_WORDS]);
 }
 
 /// `fence.proxy.async.shared::cta`: makes this thread's earlier shared-memory writes (`st.shared`,

@@ -1,0 +1,142 @@
+//! The Tensor Memory Accelerator (TMA, sm_90): one thread asks the copy engine for a whole 2-D box of
+//! a global tensor, which lands in shared memory (here in the 128-byte swizzle layout the `wgmma`
+//! descriptors read, [`super::wgmma`]) and signals an [`super::mbarrier`] with its byte count. Elements
+//! of the box outside the tensor are filled with zeros, so tiles at the matrix edges need no guards.
+//!
+//! The tensor is described by a [`TensorMap`] (CUDA's `CUtensorMap`, 128 opaque bytes): base address,
+//! element size, the two dimensions (inner first), the outer dimension's stride in bytes, the box and
+//! the swizzle. The host encodes it (`cuTensorMapEncodeTiled`) into global memory before the launch;
+//! the kernel passes its address to the instruction and never reads it.
+//!
+//! The host build (the CPU executor) performs each copy at once on the calling thread, from a map in
+//! the model's own encoding ([`TensorMap::host_model`]): the box elements, zeros outside the tensor,
+//! written through the same swizzle, then the barrier's transaction bytes completed.
+
+/// A TMA tensor map (`CUtensorMap`): 128 bytes, 64-byte aligned. On the GPU the driver's encoding; in
+/// a host build, the model's ([`TensorMap::host_model`]).
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMap {
+    pub words: [u64; 16],
+}
+
+/// `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`: copies the box
+/// of `map` whose first element has coordinates `(c0, c1)` (inner, outer; may lie partly or wholly
+/// outside the tensor: those elements read as zero) to shared byte address `dst`, and completes its
+/// byte count on the barrier `bar` (announced beforehand with [`super::mbarrier::arrive_expect_tx`]).
+///
+/// # Safety
+/// `map` points to a valid tensor map in global (or constant/param) memory, unchanged while copies
+/// from it are in flight; `dst` is a shared address with room for the box (`box0 · box1 · elem`
+/// bytes), aligned to 1024 bytes for the 128-byte swizzle (128 otherwise); `bar` is an initialised
+/// barrier of this block; nothing reads `dst` before `bar`'s phase completes.
+#[inline(always)]
+pub unsafe fn load_2d(dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u32) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: register operands only; the caller's contract covers the addresses. A memory clobber.
+    unsafe {
+        core::arch::asm!(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{dst}], [{map}, {{{c0}, {c1}}}], [{bar}];",
+            dst = in(reg32) dst,
+            map = in(reg64) map as u64,
+            c0 = in(reg32) c0,
+            c1 = in(reg32) c1,
+            bar = in(reg32) bar,
+            options(nostack, preserves_flags)
+        )
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded contract.
+    unsafe {
+        host_impl::load_2d(dst, map, c0, c1, bar)
+    }
+}
+
+/// `prefetch.tensormap [map]`: brings the tensor map into the TMA unit's cache ahead of the first
+/// copy (one thread, once per kernel).
+///
+/// # Safety
+/// `map` points to a valid tensor map (as [`load_2d`]).
+#[inline(always)]
+pub unsafe fn prefetch(map: *const TensorMap) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: an address operand; a prefetch has no architectural effect on memory.
+    unsafe {
+        core::arch::asm!("prefetch.tensormap [{map}];", map = in(reg64) map as u64, options(nostack, preserves_flags))
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = map;
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+const HOST_MODEL_TAG: u64 = 0x7465_7373_6572_614D; // "tesseraM"
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl TensorMap {
+    /// The host model's map of a 2-D tensor at `base`: `dims` elements of `elem_bytes` (inner
+    /// dimension first), the outer dimension `row_stride` bytes apart, boxes of `boxdim` elements,
+    /// written with the 128-byte swizzle when `swizzle_128` (then `boxdim[0] · elem_bytes` must be 128).
+    /// Only the host build's [`load_2d`] reads it; the GPU takes the driver's encoding instead.
+    pub fn host_model(base: *const u8, elem_bytes: u32, dims: [u64; 2], row_stride: u64, boxdim: [u32; 2], swizzle_128: bool) -> Self {
+        let mut words = [0u64; 16];
+        words[..9].copy_from_slice(&[
+            HOST_MODEL_TAG,
+            base as u64,
+            elem_bytes as u64,
+            dims[0],
+            dims[1],
+            row_stride,
+            boxdim[0] as u64,
+            boxdim[1] as u64,
+            swizzle_128 as u64,
+        ]);
+        Self { words }
+    }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+mod host_impl {
+    use super::super::wgmma::swizzle_sw128;
+    use super::super::{host, mbarrier, shared};
+    use super::{TensorMap, HOST_MODEL_TAG};
+
+    /// # Safety
+    /// `map` points to a `TensorMap` made by [`TensorMap::host_model`] over memory that holds the
+    /// tensor it describes.
+    pub(super) unsafe fn load_2d(dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u32) {
+        // SAFETY: the caller's contract.
+        let w = unsafe { (*map).words };
+        if w[0] != HOST_MODEL_TAG {
+            host::out_of_bounds(format_args!("TMA load from a tensor map the host model did not make"));
+        }
+        let (base, elem, dims, stride) = (w[1] as *const u8, w[2] as usize, [w[3] as i64, w[4] as i64], w[5] as usize);
+        let (box0, box1, swizzle) = (w[6] as usize, w[7] as usize, w[8] != 0);
+        let bytes = box0 * box1 * elem;
+        let shared_bytes = shared::dynamic_bytes();
+        let align = if swizzle { 1024 } else { 128 };
+        if !(dst as usize).is_multiple_of(align) || dst as usize + bytes > shared_bytes || (swizzle && box0 * elem != 128) {
+            host::out_of_bounds(format_args!(
+                "TMA box of {box0}×{box1} × {elem} bytes to shared byte {dst}: outside the block's {shared_bytes} bytes, \
+                 not {align}-byte aligned, or not 128-byte rows under the 128-byte swizzle"
+            ));
+        }
+        let smem = shared::dynamic::<u8>();
+        for j in 0..box1 {
+            for i in 0..box0 {
+                let (g0, g1) = (c0 as i64 + i as i64, c1 as i64 + j as i64);
+                let at = dst as usize + (j * box0 + i) * elem;
+                let phys = if swizzle { swizzle_sw128(at as u32) as usize } else { at };
+                let inside = (0..dims[0]).contains(&g0) && (0..dims[1]).contains(&g1);
+                for b in 0..elem {
+                    // SAFETY: an in-range element of the tensor (the map's contract) or nothing; `phys`
+                    // lies inside the checked box (the swizzle permutes 16-byte chunks within 1024).
+                    unsafe {
+                        let v = if inside { base.add(g1 as usize * stride + g0 as usize * elem + b).read() } else { 0 };
+                        smem.add(phys + b).write(v);
+                    }
+                }
+            }
+        }
+        mbarrier::host_update(bar, -(bytes as i64), 0);
+    }
+}

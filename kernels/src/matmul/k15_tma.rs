@@ -1,0 +1,238 @@
+//! Kernel 15: `wgmma` fed by the TMA copy engine, with a producer warpgroup and two consumer
+//! warpgroups synchronised by `mbarrier`s (warp specialisation, sm_90a).
+//!
+//! **What it fixes in kernel 14**: there all 256 threads issue `cp.async` for every tile (hundreds of
+//! address computations and copy instructions per K-step, next to the accumulators in the same
+//! registers), and one block barrier per K-step makes both warpgroups wait for the slowest thread's
+//! copies. Here one thread of a third warpgroup asks the TMA engine for each tile as a box (one
+//! instruction per 8–16 KiB, the 128-byte swizzle and the zero fill at the edges done by the engine),
+//! and the consumers wait only for *their* stage's bytes on its "full" barrier; the producer waits
+//! only for a stage's "empty" barrier before refilling it. No block barrier after the start. The
+//! producer gives registers back (`setmaxnreg.dec` to 40) and the consumers take them (232), which
+//! the `m64n256` accumulators (128 floats per thread) need.
+//!
+//! **Tiling**: as kernel 14's 128×N tile: `BK` = 128 bytes of K (64 BF16/FP16, 32 TF32 elements),
+//! consumer warpgroup `w` (threads `128 (w + 1) ..`) computes rows `64w .. 64w + 64` with `BK / K`
+//! `wgmma`s per K-step.
+//!
+//! **Shared memory**: `S` stages of A `[128][BK]` (one TMA box of `BK × 128`) and B: N-major
+//! 64-column blocks `[BK][64]` for BF16/FP16 (`N / 64` boxes of `64 × BK`), K-major `[N][BK]` for TF32
+//! (one box of `BK × N` from the prepared `Bᵀ`), all in the 128-byte swizzle layout of [`wgmma`]
+//! (the TMA writes it), aligned to 1024 bytes (1 KiB of slack); then `S` "full" and `S` "empty"
+//! barriers.
+//!
+//! **Pipeline**: K-step `t` uses stage `t % S` in round `t / S`. Producer: wait for the stage's
+//! "empty" phase of round `t / S − 1` (parity `(t / S + 1) % 2`: a fresh barrier's previous phase
+//! counts as complete), announce the stage's bytes on "full" (`arrive.expect_tx`), issue the boxes.
+//! Consumers: wait for "full" of parity `(t / S) % 2`, issue the `wgmma`s, commit, wait until one
+//! group is pending (step `t − 1` is then done) and release step `t − 1`'s stage: lane 0 of each of
+//! the 8 consumer warps arrives on its "empty" barrier (8 arrivals per phase).
+//!
+//! **Edges**: any M, N, K for which the host could build the tensor maps (rows 16-byte aligned: K a
+//! multiple of 8 for 16-bit types, of 4 for TF32; N a multiple of 8 for N-major B): the TMA fills the
+//! parts of boxes outside the matrices with zeros; only in-range outputs are stored.
+//!
+//! Measurements: `docs/ladder/k15-tma.md`.
+use super::k14_wgmma::WgmmaTile;
+use crate::device::async_copy::SharedPtr;
+use crate::device::shared::SharedTiles;
+use crate::device::tma::{self, TensorMap};
+use crate::device::{mbarrier, mem::View, thread, warpgroup, wgmma};
+use crate::launch::TileConfig;
+
+const BM: u32 = 128;
+/// Bytes of K per tile row: one 128-byte swizzle row.
+const ROW_BYTES: u32 = 128;
+/// Threads: the producer warpgroup and two consumer warpgroups.
+const NT: u32 = 384;
+/// Arrivals that release a stage: lane 0 of each consumer warp.
+const CONSUMER_WARPS: u32 = 8;
+/// Registers per thread of the producer and of the consumers after `setmaxnreg`
+/// (128 · 40 + 256 · 232 = 64512 ≤ 65536).
+const PRODUCER_REGS: u32 = 40;
+const CONSUMER_REGS: u32 = 232;
+
+/// Bytes of one stage: A's 128 rows and B's `bn` columns, each 128 bytes of K.
+const fn stage_bytes(bn: u32) -> u32 {
+    (BM + bn) * ROW_BYTES
+}
+
+/// The launch of a kernel-15 entry with `bn`-wide tiles, `stages` stages and `elem`-byte elements:
+/// 384 threads (one block per SM: ptxas compiles for 65536 / 384 registers, `setmaxnreg` moves
+/// them), the stages, one atom of alignment slack and the barriers; sm_90a; TMA operands; 4-byte
+/// (TF32) entries take prepared operands.
+pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
+    let bytes = stages * stage_bytes(bn) + wgmma::SW128_ATOM_BYTES + 16 * stages;
+    let cfg = TileConfig::new(BM, bn, ROW_BYTES / elem, NT, bytes).min_blocks_per_sm(1).sm90a().tma();
+    if elem == 4 {
+        cfg.tf32_operands()
+    } else {
+        cfg
+    }
+}
+
+/// The TMA box (inner, outer elements) of A's tensor map for `cfg`: `BK × 128`, one swizzle row of K
+/// for each of the tile's rows.
+pub const fn a_box(cfg: TileConfig) -> [u32; 2] {
+    [cfg.bk, cfg.bm]
+}
+
+/// The TMA box of B's tensor map for `cfg`: N-major `64 × BK` (one 128-byte row of N, `BK` rows of K;
+/// `bn / 64` of them per stage), or K-major `BK × bn` over the prepared `Bᵀ` (TF32).
+pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
+    if cfg.tf32_operands {
+        [cfg.bk, cfg.bn]
+    } else {
+        // 128 bytes of N are BK elements for the 2-byte types.
+        [cfg.bk, cfg.bk]
+    }
+}
+
+/// `C = A·B` with `wgmma` tile `O` (block tile `128 × O::N`) and `S` stages (see the module
+/// documentation); A and B are read through the tensor maps, which the host built with
+/// [`a_box`] / [`b_box`] boxes and the 128-byte swizzle over `A` (`m × k`, row-major) and `B`
+/// (`k × n` row-major, or the prepared `Bᵀ`, `n × k`, when `O::B_K_MAJOR`).
+///
+/// # Safety
+/// `map_a`, `map_b` are valid tensor maps in global memory as described, over buffers of `m·k` and
+/// `k·n` elements that stay unchanged during the launch; `c` holds `m·n` floats; the launch has
+/// [`config`]`(O::N, S, size_of::<O::Elem>())`'s 384 threads and shared bytes and a
+/// `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
+#[inline(always)]
+pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
+    let elem = core::mem::size_of::<O::Elem>() as u32;
+    let (bn, bk) = (O::N, ROW_BYTES / elem);
+    let stage = stage_bytes(bn);
+    let region = S * stage + wgmma::SW128_ATOM_BYTES + 16 * S;
+    // SAFETY: the launch provides `region` bytes of shared memory (`config`).
+    let smem = unsafe { SharedTiles::<u8>::new().tile(region as usize) };
+    // SAFETY: `smem` is this block's shared memory.
+    let base = unsafe { SharedPtr::new(smem, 0) }.addr();
+    // Tiles from the first 1024-byte boundary, the barriers after them.
+    let tiles = base + (wgmma::SW128_ATOM_BYTES - base % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES;
+    let full = |s: u32| tiles + S * stage + 8 * s;
+    let empty = |s: u32| tiles + S * stage + 8 * (S + s);
+    let tid = thread::thread_idx_x();
+    if tid == 0 {
+        for s in 0..S {
+            // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
+            unsafe {
+                mbarrier::init(full(s), 1);
+                mbarrier::init(empty(s), CONSUMER_WARPS);
+            }
+        }
+        // The TMA engine (the async proxy) must see the initialised barriers.
+        wgmma::fence_proxy_async();
+    }
+    // SAFETY: reached by every thread of the block, once.
+    unsafe { thread::sync_threads() };
+
+    let steps = k.div_ceil(bk);
+    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * bn);
+    let wg = tid / 128;
+    if wg == 0 {
+        // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
+        unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
+        if tid != 0 {
+            return;
+        }
+        // SAFETY: the maps are valid (the caller's contract).
+        unsafe {
+            tma::prefetch(map_a);
+            tma::prefetch(map_b);
+        }
+        for t in 0..steps {
+            let (s, round) = (t % S, t / S);
+            let (dst, k0) = (tiles + s * stage, (t * bk) as i32);
+            // SAFETY: the barriers are initialised; the stage is free once its "empty" phase of the
+            // previous round completed (all 8 consumer warps released it); the boxes fill exactly the
+            // stage's bytes announced on "full" (A's BK × 128, B's BK × bn), at 1024-aligned offsets.
+            unsafe {
+                mbarrier::wait_parity(empty(s), (round + 1) % 2);
+                mbarrier::arrive_expect_tx(full(s), stage);
+                tma::load_2d(dst, map_a, k0, row0 as i32, full(s));
+                let b = dst + BM * ROW_BYTES;
+                if O::B_K_MAJOR {
+                    tma::load_2d(b, map_b, k0, col0 as i32, full(s));
+                } else {
+                    let per_row = ROW_BYTES / elem;
+                    for j in 0..bn / per_row {
+                        tma::load_2d(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, full(s));
+                    }
+                }
+            }
+        }
+        return;
+    }
+
+    // SAFETY: warpgroups 1 and 2, each all 128 threads, converged; the producer released its share.
+    unsafe { warpgroup::claim_registers::<CONSUMER_REGS>() };
+    let (cw, wtid) = (wg - 1, tid % 128);
+    let mut acc = O::ZERO;
+    // Per instruction: K elements along a K-major row; K rows down an N-major B.
+    let (a_step, b_step) = (O::K * elem, if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES });
+    let b_lbo = if O::B_K_MAJOR { 16 } else { bk * ROW_BYTES };
+    for t in 0..steps {
+        let s = t % S;
+        let at = tiles + s * stage;
+        let a_desc = wgmma::descriptor_sw128(at + cw * 64 * ROW_BYTES, 16, wgmma::SW128_ATOM_BYTES);
+        let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
+        // SAFETY: warpgroup-uniform (every consumer thread runs every step); the stage's bytes have
+        // landed once "full" completes its phase of round t / S; the descriptors name 1024-aligned
+        // tiles of the region. Step t − 1's stage is released only after wait_group(1) shows its
+        // wgmmas complete.
+        unsafe {
+            mbarrier::wait_parity(full(s), (t / S) % 2);
+            wgmma::fence();
+            for ks in 0..bk / O::K {
+                O::mma(&mut acc, a_desc + ((ks * a_step) >> 4) as u64, b_desc + ((ks * b_step) >> 4) as u64);
+            }
+            wgmma::commit_group();
+            wgmma::wait_group(1);
+            if t > 0 && tid.is_multiple_of(32) {
+                mbarrier::arrive(empty((t - 1) % S));
+            }
+        }
+    }
+    // SAFETY: warpgroup-uniform; every group must land before the accumulators are read.
+    unsafe { wgmma::wait_group(0) };
+
+    // SAFETY: the caller passes m·n floats.
+    let c = unsafe { View::new(c, (m * n) as usize) };
+    for (i, &v) in acc.as_ref().iter().enumerate() {
+        let (r, col) = wgmma::acc_position(wtid, i as u32);
+        let (r, col) = (row0 + cw * 64 + r, col0 + col);
+        if r < m && col < n {
+            // SAFETY: r < m and col < n.
+            unsafe { c.set((r * n + col) as usize, v) }
+        }
+    }
+}
+
+/// Declares a kernel-15 entry and its launch constant.
+macro_rules! tma_entry {
+    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
+        pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
+
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// # Safety
+            /// As [`tma_gemm`], with the launch its `TileConfig` constant states.
+            pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
+                // SAFETY: forwarded contract.
+                unsafe { tma_gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
+            }
+        }
+    };
+}
+
+tma_entry!(matmul_tma_bf16_128x256, TMA_BF16_128X256, Bf16N256, u16, stages 4,
+    "Kernel 15 on BF16 inputs, `f32` output (sm_90a): 128×256×64 tiles, TMA producer + 2 `m64n256k16` \
+     consumer warpgroups, 4 stages (193 KiB).");
+tma_entry!(matmul_tma_f16_128x256, TMA_F16_128X256, F16N256, u16, stages 4,
+    "Kernel 15 on FP16 inputs, `f32` output (sm_90a): as [`matmul_tma_bf16_128x256`].");
+tma_entry!(matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32N256, f32, stages 4,
+    "Kernel 15 in TF32 on `f32` inputs prepared by the host ([`crate::tf32_operands`]: `a` rounded, `b` = \
+     `Bᵀ` rounded, `n × k`), `f32` output (sm_90a): 128×256×32 tiles, `m64n256k8`, 4 stages.");
