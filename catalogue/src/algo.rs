@@ -8,7 +8,7 @@ use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
-    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma,
+    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -170,6 +170,12 @@ matmul_catalogue! {
     TmaF16 = k15_tma::matmul_tma_f16_128x256, "tma-f16-128x256", Fp16 via tma, k15_tma::TMA_F16_128X256;
     /// Kernel 15 in TF32 (sm_90a), 128×256×32, on operands the host prepares (A rounded, Bᵀ rounded).
     TmaTf32 = k15_tma::matmul_tma_tf32_128x256, "tma-tf32-128x256", Tf32 via tma, k15_tma::TMA_TF32_128X256;
+    /// Kernel 16: kernel 15 persistent (one block per SM over the grouped tile order), BF16.
+    PersistentBf16 = k16_persistent::matmul_persistent_bf16_128x256, "persistent-bf16-128x256", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X256;
+    /// Kernel 16 on FP16.
+    PersistentF16 = k16_persistent::matmul_persistent_f16_128x256, "persistent-f16-128x256", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X256;
+    /// Kernel 16 in TF32 (prepared operands).
+    PersistentTf32 = k16_persistent::matmul_persistent_tf32_128x256, "persistent-tf32-128x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X256;
 }
 
 impl Algo {

@@ -19,6 +19,15 @@ impl Algo {
     pub fn launch(self, shape: MatmulShape) -> LaunchDims {
         let algo = self.resolve(shape);
         let cfg = algo.config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
+        if cfg.persistent {
+            // One block per SM, at most one per tile: each block walks tiles.
+            let tiles = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm);
+            return LaunchDims {
+                grid: (tiles.clamp(1, tuning::SMS), 1, 1),
+                block: (cfg.block.0, cfg.block.1, 1),
+                shared_bytes: cfg.shared_bytes,
+            };
+        }
         LaunchDims {
             grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), algo.splits(shape)),
             block: (cfg.block.0, cfg.block.1, 1),

@@ -85,7 +85,7 @@ fn half_bits(precision: Precision, m: &HostMatrix) -> Vec<u16> {
 /// Runs a TMA kernel (kernel 15) with the host model's tensor maps over `x` (A, `m × k`) and `y` (B,
 /// `k × n`, or the prepared `Bᵀ`) — the catalogue's operands, as the GPU's maps are encoded from them.
 /// Refuses shapes whose rows the TMA cannot take, as the GPU launch does.
-pub(crate) fn launch_tma(
+pub fn launch_tma(
     kernel: &MatmulKernel,
     host: TmaMatmulFn,
     cfg: Launch,

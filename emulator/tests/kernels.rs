@@ -53,6 +53,28 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Kernel 16 with fewer blocks than tiles, as on a large product: 300 × 520 × 136 is 3 × 3 tiles of
+/// 128×256, 3 K-steps each; 2 blocks walk 5 and 4 tiles, so the pipeline's global step count (and
+/// the barriers' phases) runs on across tiles and the grouped order wraps a partial group.
+fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
+    let (m, n, k) = (300usize, 520usize, 136usize);
+    let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
+    let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
+    let (a16, b16) = (bits(&a), bits(&b));
+    let kernel = Algo::PersistentBf16.kernel().ok_or("no kernel")?;
+    let tessera_catalogue::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
+    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+    let mut cfg = Launch::from(Algo::PersistentBf16.launch(shape));
+    if cfg.grid != (9, 1, 1) {
+        return Err(format!("persistent grid {:?}, expected one block per tile below the SM count", cfg.grid).into());
+    }
+    cfg.grid = (2, 1, 1);
+    let mut c = vec![f32::NAN; m * n];
+    tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, a16.as_ptr().cast(), b16.as_ptr().cast(), SyncPtr::new(c.as_mut_ptr()))
+        .map_err(|e| e.to_string())?;
+    check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c }).map_err(|e| format!("{e}").into())
+}
+
 fn main() {
     // Every kernel of the catalogue in its precision (and `Auto` in each) on every shape, one trial
     // per case.
@@ -66,6 +88,7 @@ fn main() {
         })
         .collect();
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
+    trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("vec_add_matches_elementwise_sum", vec_add_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_grid_stride_matches_elementwise_sum", vec_add_vec4_grid_stride_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_in_place_accumulates", vec_add_vec4_in_place_accumulates));

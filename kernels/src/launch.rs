@@ -32,6 +32,9 @@ pub struct TileConfig {
     /// The kernel reads A and B through TMA tensor maps (kernel 15): its first two arguments are the
     /// maps' addresses, which the host builds (boxes from the kernel's `a_box` / `b_box`).
     pub tma: bool,
+    /// The grid is one block per SM (at most one per tile), each block walking output tiles
+    /// (kernel 16), rather than one block per tile.
+    pub persistent: bool,
 }
 
 impl TileConfig {
@@ -48,6 +51,7 @@ impl TileConfig {
             sm90a: false,
             tf32_operands: false,
             tma: false,
+            persistent: false,
         }
     }
 
@@ -79,6 +83,11 @@ impl TileConfig {
     /// The same kernel, reading A and B through TMA tensor maps.
     pub const fn tma(self) -> Self {
         Self { tma: true, ..self }
+    }
+
+    /// The same kernel, launched persistent (one block per SM walking the tiles).
+    pub const fn persistent(self) -> Self {
+        Self { persistent: true, ..self }
     }
 
     /// Threads per block.

@@ -10,6 +10,11 @@
 #[repr(C, align(16))]
 pub struct Float4(pub [f32; 4]);
 
+/// Two consecutive `f32`s aligned to 8 bytes: CUDA's `float2` (`st.v2.f32`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(8))]
+pub struct Float2(pub [f32; 2]);
+
 /// `len` elements of `T` starting at `ptr`, readable and writable by this thread.
 #[derive(Clone, Copy)]
 pub struct View<T> {
@@ -160,6 +165,32 @@ impl View<f32> {
         // SAFETY: as in `get4`.
         unsafe {
             *self.ptr.add(i).cast::<Float4>() = value
+        }
+    }
+
+    /// Writes elements `i`, `i + 1` as one 64-bit store.
+    ///
+    /// # Safety
+    /// `i + 2 <= self.len()`, and the address `ptr + i` is 8-byte aligned (for buffers from the CUDA
+    /// allocator: `i % 2 == 0`). A host build checks both the range and `i % 2 == 0`.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn set2(&self, i: usize, value: Float2) {
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            if !i.is_multiple_of(2) || i + 2 > self.len {
+                super::host::out_of_bounds(format_args!(
+                    "64-bit store at element {i} of a view of {} elements (needs i % 2 == 0 and i + 2 <= len)",
+                    self.len
+                ));
+            }
+            // SAFETY: i + 2 <= len (checked); host memory is only 4-aligned: an unaligned write.
+            unsafe { self.ptr.add(i).cast::<Float2>().write_unaligned(value) }
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: in range and 8-byte aligned by the caller's contract.
+        unsafe {
+            *self.ptr.add(i).cast::<Float2>() = value
         }
     }
 

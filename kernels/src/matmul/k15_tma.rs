@@ -35,22 +35,23 @@
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::WgmmaTile;
 use crate::device::async_copy::SharedPtr;
+use crate::device::mem::{Float2, View};
 use crate::device::shared::SharedTiles;
 use crate::device::tma::{self, TensorMap};
-use crate::device::{mbarrier, mem::View, thread, warpgroup, wgmma};
+use crate::device::{mbarrier, thread, warpgroup, wgmma};
 use crate::launch::TileConfig;
 
-const BM: u32 = 128;
+pub(crate) const BM: u32 = 128;
 /// Bytes of K per tile row: one 128-byte swizzle row.
-const ROW_BYTES: u32 = 128;
+pub(crate) const ROW_BYTES: u32 = 128;
 /// Threads: the producer warpgroup and two consumer warpgroups.
 const NT: u32 = 384;
 /// Arrivals that release a stage: lane 0 of each consumer warp.
 const CONSUMER_WARPS: u32 = 8;
 /// Registers per thread of the producer and of the consumers after `setmaxnreg`
 /// (128 · 40 + 256 · 232 = 64512 ≤ 65536).
-const PRODUCER_REGS: u32 = 40;
-const CONSUMER_REGS: u32 = 232;
+pub(crate) const PRODUCER_REGS: u32 = 40;
+pub(crate) const CONSUMER_REGS: u32 = 232;
 
 /// Bytes of one stage: A's 128 rows and B's `bn` columns, each 128 bytes of K.
 const fn stage_bytes(bn: u32) -> u32 {
@@ -88,10 +89,190 @@ pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
     }
 }
 
-/// `C = A·B` with `wgmma` tile `O` (block tile `128 × O::N`) and `S` stages (see the module
-/// documentation); A and B are read through the tensor maps, which the host built with
-/// [`a_box`] / [`b_box`] boxes and the 128-byte swizzle over `A` (`m × k`, row-major) and `B`
-/// (`k × n` row-major, or the prepared `Bᵀ`, `n × k`, when `O::B_K_MAJOR`).
+/// The shared-memory pipeline of kernels 15 and 16: `S` stages of tiles from a 1024-byte boundary,
+/// then each stage's "full" and "empty" barrier. Global K-step `g` (counted across the tiles a block
+/// computes) uses stage `g % S` in round `g / S`.
+#[derive(Clone, Copy)]
+pub(crate) struct Pipeline<const S: u32> {
+    /// Shared address of stage 0.
+    tiles: u32,
+    /// Bytes of one stage.
+    stage: u32,
+}
+
+impl<const S: u32> Pipeline<S> {
+    /// Carves the pipeline of `bn`-wide tiles out of the block's shared memory and initialises its
+    /// barriers (thread 0), followed by a block barrier: every thread of the block calls it once.
+    ///
+    /// # Safety
+    /// The launch provides [`config`]`(bn, S, _)`'s shared bytes; every thread of the block calls it.
+    #[inline(always)]
+    pub(crate) unsafe fn setup(bn: u32) -> Self {
+        let stage = stage_bytes(bn);
+        let region = S * stage + wgmma::SW128_ATOM_BYTES + 16 * S;
+        // SAFETY: the launch provides `region` bytes of shared memory (`config`).
+        let smem = unsafe { SharedTiles::<u8>::new().tile(region as usize) };
+        // SAFETY: `smem` is this block's shared memory.
+        let base = unsafe { SharedPtr::new(smem, 0) }.addr();
+        let tiles = base + (wgmma::SW128_ATOM_BYTES - base % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES;
+        let p = Self { tiles, stage };
+        if thread::thread_idx_x() == 0 {
+            for s in 0..S {
+                // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
+                unsafe {
+                    mbarrier::init(p.full(s), 1);
+                    mbarrier::init(p.empty(s), CONSUMER_WARPS);
+                }
+            }
+            // The TMA engine (the async proxy) must see the initialised barriers.
+            wgmma::fence_proxy_async();
+        }
+        // SAFETY: reached by every thread of the block, once (the caller's contract).
+        unsafe { thread::sync_threads() };
+        p
+    }
+
+    /// Stage `s`'s "full" barrier: its bytes have landed.
+    #[inline(always)]
+    fn full(self, s: u32) -> u32 {
+        self.tiles + S * self.stage + 8 * s
+    }
+
+    /// Stage `s`'s "empty" barrier: its consumers are done with it.
+    #[inline(always)]
+    fn empty(self, s: u32) -> u32 {
+        self.tiles + S * self.stage + 8 * (S + s)
+    }
+
+    /// The producer (one thread): loads the `steps` K-tiles of the output tile at `(row0, col0)` as
+    /// global K-steps `g0 ..`, each into its stage once the consumers released the stage's previous
+    /// round.
+    ///
+    /// # Safety
+    /// One thread of the block; the maps as [`tma_gemm`] states; the consumers consume the same
+    /// global steps in the same order ([`Pipeline::consume`]).
+    #[inline(always)]
+    pub(crate) unsafe fn produce<O: WgmmaTile>(
+        self,
+        map_a: *const TensorMap,
+        map_b: *const TensorMap,
+        row0: u32,
+        col0: u32,
+        steps: u32,
+        g0: u32,
+    ) {
+        let elem = core::mem::size_of::<O::Elem>() as u32;
+        let bk = ROW_BYTES / elem;
+        for t in 0..steps {
+            let g = g0 + t;
+            let (s, round) = (g % S, g / S);
+            let (dst, k0) = (self.tiles + s * self.stage, (t * bk) as i32);
+            // SAFETY: the barriers are initialised; the stage is free once its "empty" phase of the
+            // previous round completed (all 8 consumer warps released it; a fresh barrier's previous
+            // phase counts as complete); the boxes fill exactly the stage's bytes announced on "full"
+            // (A's BK × 128, B's BK × bn), at 1024-aligned offsets.
+            unsafe {
+                mbarrier::wait_parity(self.empty(s), (round + 1) % 2);
+                mbarrier::arrive_expect_tx(self.full(s), self.stage);
+                tma::load_2d(dst, map_a, k0, row0 as i32, self.full(s));
+                let b = dst + BM * ROW_BYTES;
+                if O::B_K_MAJOR {
+                    tma::load_2d(b, map_b, k0, col0 as i32, self.full(s));
+                } else {
+                    let per_row = ROW_BYTES / elem;
+                    for j in 0..O::N / per_row {
+                        tma::load_2d(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, self.full(s));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A consumer warpgroup (`cw` = 0 or 1: rows `64·cw ..` of the tile): `acc += ` the products of
+    /// global K-steps `g0 .. g0 + steps`, releasing each stage once its `wgmma`s are complete (step
+    /// `g − 1`'s after step `g`'s are issued and one group is pending; the last after all complete).
+    ///
+    /// # Safety
+    /// Warpgroup-uniform: all 128 threads of a consumer warpgroup; the producer loads the same steps.
+    #[inline(always)]
+    pub(crate) unsafe fn consume<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
+        let elem = core::mem::size_of::<O::Elem>() as u32;
+        let bk = ROW_BYTES / elem;
+        // Per instruction: K elements along a K-major row; K rows down an N-major B.
+        let (a_step, b_step) = (O::K * elem, if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES });
+        let b_lbo = if O::B_K_MAJOR { 16 } else { bk * ROW_BYTES };
+        let lane0 = thread::thread_idx_x().is_multiple_of(32);
+        for t in 0..steps {
+            let g = g0 + t;
+            let s = g % S;
+            let at = self.tiles + s * self.stage;
+            let a_desc = wgmma::descriptor_sw128(at + cw * 64 * ROW_BYTES, 16, wgmma::SW128_ATOM_BYTES);
+            let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
+            // SAFETY: warpgroup-uniform (the caller's contract); the stage's bytes have landed once
+            // "full" completes its phase of round g / S; the descriptors name 1024-aligned tiles of the
+            // region. Step g − 1's stage is released only after wait_group(1) shows its wgmmas complete.
+            unsafe {
+                mbarrier::wait_parity(self.full(s), (g / S) % 2);
+                wgmma::fence();
+                for ks in 0..bk / O::K {
+                    O::mma(acc, a_desc + ((ks * a_step) >> 4) as u64, b_desc + ((ks * b_step) >> 4) as u64);
+                }
+                wgmma::commit_group();
+                wgmma::wait_group(1);
+                if t > 0 && lane0 {
+                    mbarrier::arrive(self.empty((g - 1) % S));
+                }
+            }
+        }
+        // SAFETY: warpgroup-uniform; every group must land before the accumulators are read, and then
+        // the last step's stage is free.
+        unsafe {
+            wgmma::wait_group(0);
+            if steps > 0 && lane0 {
+                mbarrier::arrive(self.empty((g0 + steps - 1) % S));
+            }
+        }
+    }
+}
+
+/// Stores consumer warpgroup `cw`'s accumulators of the output tile at `(row0, col0)` into `c`
+/// (`m × n`, row-major): each thread's column pairs as one 64-bit store where `n` is even (8-byte
+/// aligned rows), element by element otherwise; only in-range elements.
+///
+/// # Safety
+/// `c` holds `m·n` floats; called by the 128 threads of a consumer warpgroup after [`Pipeline::consume`].
+#[inline(always)]
+pub(crate) unsafe fn store<O: WgmmaTile>(acc: &O::Acc, c: View<f32>, m: u32, n: u32, row0: u32, col0: u32, cw: u32) {
+    let wtid = thread::thread_idx_x() % 128;
+    let pairs = n.is_multiple_of(2);
+    // Accumulators 2j and 2j + 1 are columns col, col + 1 of one row (`acc_position`). Whole pairs
+    // (`as_chunks`): no index can fail, so no bounds-check branch (a panic call) enters the kernel.
+    for (j, &[v0, v1]) in acc.as_ref().as_chunks::<2>().0.iter().enumerate() {
+        let (r, col) = wgmma::acc_position(wtid, 2 * j as u32);
+        let (r, col) = (row0 + cw * 64 + r, col0 + col);
+        if r >= m || col >= n {
+            continue;
+        }
+        let at = (r * n + col) as usize;
+        if pairs && col + 1 < n {
+            // SAFETY: col + 1 < n, r < m; n even and col even: the pair is 8-byte aligned.
+            unsafe { c.set2(at, Float2([v0, v1])) }
+        } else {
+            // SAFETY: r < m and col < n; col + 1 checked.
+            unsafe {
+                c.set(at, v0);
+                if col + 1 < n {
+                    c.set(at + 1, v1);
+                }
+            }
+        }
+    }
+}
+
+/// `C = A·B` with `wgmma` tile `O` (block tile `128 × O::N`) and `S` stages, one output tile per
+/// block (see the module documentation); A and B are read through the tensor maps, which the host
+/// built with [`a_box`] / [`b_box`] boxes and the 128-byte swizzle over `A` (`m × k`, row-major) and
+/// `B` (`k × n` row-major, or the prepared `Bᵀ`, `n × k`, when `O::B_K_MAJOR`).
 ///
 /// # Safety
 /// `map_a`, `map_b` are valid tensor maps in global memory as described, over buffers of `m·k` and
@@ -100,112 +281,32 @@ pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
 /// `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
 #[inline(always)]
 pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
-    let elem = core::mem::size_of::<O::Elem>() as u32;
-    let (bn, bk) = (O::N, ROW_BYTES / elem);
-    let stage = stage_bytes(bn);
-    let region = S * stage + wgmma::SW128_ATOM_BYTES + 16 * S;
-    // SAFETY: the launch provides `region` bytes of shared memory (`config`).
-    let smem = unsafe { SharedTiles::<u8>::new().tile(region as usize) };
-    // SAFETY: `smem` is this block's shared memory.
-    let base = unsafe { SharedPtr::new(smem, 0) }.addr();
-    // Tiles from the first 1024-byte boundary, the barriers after them.
-    let tiles = base + (wgmma::SW128_ATOM_BYTES - base % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES;
-    let full = |s: u32| tiles + S * stage + 8 * s;
-    let empty = |s: u32| tiles + S * stage + 8 * (S + s);
-    let tid = thread::thread_idx_x();
-    if tid == 0 {
-        for s in 0..S {
-            // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
-            unsafe {
-                mbarrier::init(full(s), 1);
-                mbarrier::init(empty(s), CONSUMER_WARPS);
-            }
-        }
-        // The TMA engine (the async proxy) must see the initialised barriers.
-        wgmma::fence_proxy_async();
-    }
-    // SAFETY: reached by every thread of the block, once.
-    unsafe { thread::sync_threads() };
-
-    let steps = k.div_ceil(bk);
-    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * bn);
-    let wg = tid / 128;
+    // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
+    let pipe = unsafe { Pipeline::<S>::setup(O::N) };
+    let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
+    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * O::N);
+    let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
         unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
-        if tid != 0 {
-            return;
-        }
-        // SAFETY: the maps are valid (the caller's contract).
-        unsafe {
-            tma::prefetch(map_a);
-            tma::prefetch(map_b);
-        }
-        for t in 0..steps {
-            let (s, round) = (t % S, t / S);
-            let (dst, k0) = (tiles + s * stage, (t * bk) as i32);
-            // SAFETY: the barriers are initialised; the stage is free once its "empty" phase of the
-            // previous round completed (all 8 consumer warps released it); the boxes fill exactly the
-            // stage's bytes announced on "full" (A's BK × 128, B's BK × bn), at 1024-aligned offsets.
+        if tid == 0 {
+            // SAFETY: one thread; the maps are valid (the caller's contract); the consumers consume
+            // the same steps.
             unsafe {
-                mbarrier::wait_parity(empty(s), (round + 1) % 2);
-                mbarrier::arrive_expect_tx(full(s), stage);
-                tma::load_2d(dst, map_a, k0, row0 as i32, full(s));
-                let b = dst + BM * ROW_BYTES;
-                if O::B_K_MAJOR {
-                    tma::load_2d(b, map_b, k0, col0 as i32, full(s));
-                } else {
-                    let per_row = ROW_BYTES / elem;
-                    for j in 0..bn / per_row {
-                        tma::load_2d(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, full(s));
-                    }
-                }
+                tma::prefetch(map_a);
+                tma::prefetch(map_b);
+                pipe.produce::<O>(map_a, map_b, row0, col0, steps, 0);
             }
         }
         return;
     }
-
     // SAFETY: warpgroups 1 and 2, each all 128 threads, converged; the producer released its share.
     unsafe { warpgroup::claim_registers::<CONSUMER_REGS>() };
-    let (cw, wtid) = (wg - 1, tid % 128);
     let mut acc = O::ZERO;
-    // Per instruction: K elements along a K-major row; K rows down an N-major B.
-    let (a_step, b_step) = (O::K * elem, if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES });
-    let b_lbo = if O::B_K_MAJOR { 16 } else { bk * ROW_BYTES };
-    for t in 0..steps {
-        let s = t % S;
-        let at = tiles + s * stage;
-        let a_desc = wgmma::descriptor_sw128(at + cw * 64 * ROW_BYTES, 16, wgmma::SW128_ATOM_BYTES);
-        let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
-        // SAFETY: warpgroup-uniform (every consumer thread runs every step); the stage's bytes have
-        // landed once "full" completes its phase of round t / S; the descriptors name 1024-aligned
-        // tiles of the region. Step t − 1's stage is released only after wait_group(1) shows its
-        // wgmmas complete.
-        unsafe {
-            mbarrier::wait_parity(full(s), (t / S) % 2);
-            wgmma::fence();
-            for ks in 0..bk / O::K {
-                O::mma(&mut acc, a_desc + ((ks * a_step) >> 4) as u64, b_desc + ((ks * b_step) >> 4) as u64);
-            }
-            wgmma::commit_group();
-            wgmma::wait_group(1);
-            if t > 0 && tid.is_multiple_of(32) {
-                mbarrier::arrive(empty((t - 1) % S));
-            }
-        }
-    }
-    // SAFETY: warpgroup-uniform; every group must land before the accumulators are read.
-    unsafe { wgmma::wait_group(0) };
-
-    // SAFETY: the caller passes m·n floats.
-    let c = unsafe { View::new(c, (m * n) as usize) };
-    for (i, &v) in acc.as_ref().iter().enumerate() {
-        let (r, col) = wgmma::acc_position(wtid, i as u32);
-        let (r, col) = (row0 + cw * 64 + r, col0 + col);
-        if r < m && col < n {
-            // SAFETY: r < m and col < n.
-            unsafe { c.set((r * n + col) as usize, v) }
-        }
+    // SAFETY: warpgroup-uniform; the producer loads these steps; c holds m·n floats.
+    unsafe {
+        pipe.consume::<O>(&mut acc, wg - 1, steps, 0);
+        store::<O>(&acc, View::new(c, (m * n) as usize), m, n, row0, col0, wg - 1);
     }
 }
 

@@ -20,6 +20,7 @@ pub mod k12_mma_shared;
 pub mod k13_mma_pipeline;
 pub mod k14_wgmma;
 pub mod k15_tma;
+pub mod k16_persistent;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;

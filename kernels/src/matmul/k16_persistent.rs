@@ -1,0 +1,146 @@
+//! Kernel 16: kernel 15 made persistent — one block per SM walks a list of output tiles, so the TMA
+//! producer loads the next tile while the consumers store the last one (sm_90a).
+//!
+//! **What it fixes in kernel 15**: there each block computes one tile and exits. With 193 KiB of
+//! stages only one block fits an SM, so while a block's consumers write their 128×256 floats (and
+//! while the next block starts, initialises its barriers and waits for its first bytes) the SM's
+//! tensor cores idle: at 4096³ that is a few percent of every tile's time. Here the grid is one block
+//! per SM; each block computes tiles `blockIdx.x, blockIdx.x + gridDim.x, …` and the pipeline's
+//! global K-step count runs on across tiles, so the producer fills the stages for tile `i + 1` as the
+//! consumers release them at the end of tile `i` and during its epilogue.
+//!
+//! **Tile order**: tiles are numbered in groups of [`GROUP_M`] tile rows, column by column within a
+//! group (the order of CUTLASS's and Triton's grouped rasterisation): the blocks running at one time
+//! share a few bands of A and B, which stay in L2.
+//!
+//! **Everything else** (stages, barriers, warpgroups, `setmaxnreg`, the swizzle, the stores) is kernel
+//! 15's ([`super::k15_tma::Pipeline`]).
+//!
+//! Measurements: `docs/ladder/k15-tma.md`.
+use super::k14_wgmma::WgmmaTile;
+use super::k15_tma::{self, Pipeline, BM, PRODUCER_REGS, ROW_BYTES};
+use crate::device::mem::View;
+use crate::device::tma::{self, TensorMap};
+use crate::device::{thread, warpgroup};
+use crate::launch::TileConfig;
+
+/// Tile rows per group of the tile order.
+pub const GROUP_M: u32 = 8;
+
+/// The launch of a kernel-16 entry: kernel 15's, persistent (the grid is one block per SM, at most
+/// one per tile).
+pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
+    k15_tma::config(bn, stages, elem).persistent()
+}
+
+/// `(row0, col0)` of tile `i` of a `tiles_m × tiles_n` grid of `BM × bn` tiles in the grouped order.
+#[inline(always)]
+pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bn: u32) -> (u32, u32) {
+    // `max(1)`: never zero (a tile exists), and the compiler then drops its division-by-zero checks.
+    let per_group = (GROUP_M * tiles_n).max(1);
+    let first_m = (i / per_group) * GROUP_M;
+    let rows = (if tiles_m - first_m < GROUP_M { tiles_m - first_m } else { GROUP_M }).max(1);
+    let within = i % per_group;
+    ((first_m + within % rows) * BM, (within / rows) * bn)
+}
+
+/// `C = A·B` as [`k15_tma::tma_gemm`], with each block walking the tiles `blockIdx.x + j·gridDim.x`.
+///
+/// # Safety
+/// As [`k15_tma::tma_gemm`], with a 1-D grid of any size (one block per SM is the intent).
+#[inline(always)]
+pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
+    map_a: *const TensorMap,
+    map_b: *const TensorMap,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
+    // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
+    let pipe = unsafe { Pipeline::<S>::setup(O::N) };
+    let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
+    let (tiles_m, tiles_n) = (m.div_ceil(BM), n.div_ceil(O::N));
+    let (first, stride) = (thread::block_idx_x(), thread::grid_dim_x());
+    let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
+    if wg == 0 {
+        // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
+        unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
+        if tid == 0 {
+            // SAFETY: the maps are valid (the caller's contract).
+            unsafe {
+                tma::prefetch(map_a);
+                tma::prefetch(map_b);
+            }
+            let (mut i, mut g) = (first, 0);
+            while i < tiles_m * tiles_n {
+                let (row0, col0) = tile_origin(i, tiles_m, tiles_n, O::N);
+                // SAFETY: one thread; the consumers consume the same tiles' steps in the same order.
+                unsafe { pipe.produce::<O>(map_a, map_b, row0, col0, steps, g) };
+                (i, g) = (i + stride, g + steps);
+            }
+        }
+        return;
+    }
+    // SAFETY: warpgroups 1 and 2, each all 128 threads, converged; the producer released its share.
+    unsafe { warpgroup::claim_registers::<{ k15_tma::CONSUMER_REGS }>() };
+    // SAFETY: the caller passes m·n floats.
+    let c = unsafe { View::new(c, (m * n) as usize) };
+    let (mut i, mut g) = (first, 0);
+    while i < tiles_m * tiles_n {
+        let (row0, col0) = tile_origin(i, tiles_m, tiles_n, O::N);
+        let mut acc = O::ZERO;
+        // SAFETY: warpgroup-uniform (the tile loop's bounds are block-uniform); the producer loads
+        // these steps; c holds m·n floats.
+        unsafe {
+            pipe.consume::<O>(&mut acc, wg - 1, steps, g);
+            k15_tma::store::<O>(&acc, c, m, n, row0, col0, wg - 1);
+        }
+        (i, g) = (i + stride, g + steps);
+    }
+}
+
+/// Declares a kernel-16 entry and its launch constant.
+macro_rules! persistent_entry {
+    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
+        pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
+
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// # Safety
+            /// As [`persistent_gemm`], with the launch its `TileConfig` constant states.
+            pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
+                // SAFETY: forwarded contract.
+                unsafe { persistent_gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
+            }
+        }
+    };
+}
+
+persistent_entry!(matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X256, Bf16N256, u16, stages 4,
+    "Kernel 16 on BF16 inputs, `f32` output (sm_90a): kernel 15's 128×256×64 tiles and 4 stages, one \
+     persistent block per SM over the grouped tile order.");
+persistent_entry!(matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4,
+    "Kernel 16 on FP16 inputs, `f32` output (sm_90a): as [`matmul_persistent_bf16_128x256`].");
+persistent_entry!(matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4,
+    "Kernel 16 in TF32 on prepared `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a).");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grouped_order_visits_every_tile_once() {
+        for (tm, tn) in [(1, 1), (3, 5), (8, 2), (9, 7), (32, 16), (17, 1)] {
+            let mut seen = std::vec![false; (tm * tn) as usize];
+            for i in 0..tm * tn {
+                let (r, c) = tile_origin(i, tm, tn, 256);
+                let (r, c) = (r / BM, c / 256);
+                assert!(r < tm && c < tn, "tile {i} of {tm}×{tn} at {r},{c}");
+                assert!(!std::mem::replace(&mut seen[(r * tn + c) as usize], true), "tile {r},{c} twice");
+            }
+        }
+    }
+}
