@@ -20,13 +20,12 @@ impl Algo {
         let algo = self.resolve(shape);
         let cfg = algo.config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
         if cfg.persistent {
-            // One block per SM, at most one per tile: each block walks tiles.
-            let tiles = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm);
-            return LaunchDims {
-                grid: (tiles.clamp(1, tuning::SMS), 1, 1),
-                block: (cfg.block.0, cfg.block.1, 1),
-                shared_bytes: cfg.shared_bytes,
-            };
+            // One block per SM, at most one per work unit (a tile, or a K slice of one): each block
+            // walks units; gridDim.y carries the number of slices per tile.
+            let splits = algo.splits(shape);
+            let units = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm) * splits;
+            let grid = (units.clamp(1, tuning::SMS).div_ceil(splits), splits, 1);
+            return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
         LaunchDims {
             grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), algo.splits(shape)),
@@ -35,18 +34,19 @@ impl Algo {
         }
     }
 
-    /// Blocks that share one output tile along K (`gridDim.z`): [`tuning::splits`] for split-K
-    /// kernels, 1 for every other kernel.
+    /// Blocks that share one output tile along K: [`tuning::splits`] for split-K kernels (`gridDim.z`),
+    /// [`tuning::persistent_splits`] for the persistent kernel (`gridDim.y`), 1 for every other kernel.
     pub fn splits(self, shape: MatmulShape) -> u32 {
         match self.resolve(shape).config() {
             Some(t) if t.split_k => tuning::splits(shape, t.bm, t.bn),
+            Some(t) if t.persistent => tuning::persistent_splits(shape, t),
             _ => 1,
         }
     }
 
     /// Whether the kernel adds into `C` (split-K's atomic partial sums), so `C` must be zeroed first.
     pub fn accumulates_into_c(self, shape: MatmulShape) -> bool {
-        self.resolve(shape).config().is_some_and(|t| t.split_k)
+        self.resolve(shape).config().is_some_and(|t| t.split_k || (t.persistent && self.splits(shape) > 1))
     }
 }
 

@@ -43,23 +43,28 @@ impl Algo {
 
 /// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16).
 ///
-/// On Hopper (`sm90a`), kernel 14 (`wgmma`): the 128×256 tile when it gives at least one block per SM,
-/// else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 has the 128×256 tile only and falls back to
-/// kernel 13 below one block per SM, where its operand preparation does not pay. Measured
-/// (docs/results/2026-11-30-wgmma, H200): 128×256 ran at 0.70–0.74 of cuBLAS BF16 at 4096³–8192³,
-/// the best `mma.sync` kernel at 0.53–0.54; in TF32 kernel 13 beat kernel 14 on 256×4096×4096,
-/// 1000×1037×519 and 8192×128×8192 (67 / 19 / 71 against 61 / 13 / 42 TFLOP/s), all under 132 blocks of
-/// 128×256.
+/// On Hopper (`sm90a`), where the TMA takes the operands' rows (16-byte rows: K, and N for B, multiples
+/// of 8 in BF16/FP16, K a multiple of 4 in TF32; [`crate::tma::fits`]): kernel 16 (persistent, TMA,
+/// warp-specialised). Measured (docs/results/2026-11-30-persistent-probe, H200, ÷ cuBLAS of the same
+/// precision): BF16 0.93 / 1.00 at 4096³ / 8192³, FP16 0.96 / 0.98, TF32 0.82 / 0.91; it matched or
+/// beat kernels 14 and 15 on every size of that run but one: in TF32 with N ≤ 128, half of its
+/// 256-wide tile idles and kernel 13's 128×128 tile wins (8192×128×8192: 70 against 45 TFLOP/s), so
+/// TF32 takes kernel 13 there.
+/// Unaligned rows on Hopper: kernel 14 (`cp.async` with guarded edges): the 128×256 tile when it gives
+/// at least one block per SM, else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 kernel 13.
 /// Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the 128×256
 /// tile by 15–25 %, two blocks of 4 warps per SM against one of 8).
 pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
     let wide = |algo: Algo| blocks(algo, shape) >= SMS;
+    let tma = |algo: Algo| algo.config().is_some_and(|c| crate::tma::fits(c, shape, precision.input_bytes()));
     match (precision, sm90a) {
+        (Precision::Bf16, true) if tma(Algo::PersistentBf16) => Algo::PersistentBf16,
+        (Precision::Fp16, true) if tma(Algo::PersistentF16) => Algo::PersistentF16,
+        (Precision::Tf32, true) if tma(Algo::PersistentTf32) && shape.n > 128 => Algo::PersistentTf32,
         (Precision::Bf16, true) if wide(Algo::WgmmaBf16) => Algo::WgmmaBf16,
         (Precision::Bf16, true) => Algo::WgmmaBf16Narrow,
         (Precision::Fp16, true) if wide(Algo::WgmmaF16) => Algo::WgmmaF16,
         (Precision::Fp16, true) => Algo::WgmmaF16Narrow,
-        (Precision::Tf32, true) if wide(Algo::WgmmaTf32) => Algo::WgmmaTf32,
         (Precision::Bf16, false) => Algo::MmaPipeBf16x128,
         (Precision::Fp16, false) => Algo::MmaPipeF16x128,
         (Precision::Tf32, _) => Algo::MmaPipeTf32,
@@ -98,6 +103,22 @@ pub fn splits(shape: MatmulShape, bm: u32, bn: u32) -> u32 {
     (SMS / tiles.max(1)).min(shape.k / 64).max(1)
 }
 
+/// K-steps a slice of the persistent kernel's split-K keeps at least (its pipeline of 4 stages).
+pub const MIN_SLICE_STEPS: u32 = 4;
+
+/// K slices per output tile for the persistent kernel (16) with tile `cfg` on `shape`: when the tiles
+/// do not fill one wave of [`SMS`] blocks, as many slices as bring the work units to about one per
+/// SM, each at least [`MIN_SLICE_STEPS`] K-steps long; 1 otherwise.
+pub fn persistent_splits(shape: MatmulShape, cfg: tessera_kernels::launch::TileConfig) -> u32 {
+    let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
+    let steps = shape.k.div_ceil(cfg.bk);
+    if tiles >= SMS {
+        1
+    } else {
+        (SMS / tiles.max(1)).min(steps / MIN_SLICE_STEPS).max(1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,20 +137,48 @@ mod tests {
     #[test]
     fn tensor_core_auto_uses_wgmma_only_where_sm90a_runs() {
         let s = |m, n, k| MatmulShape { m, n, k };
-        let (big, small) = (s(4096, 4096, 4096), s(512, 512, 512));
-        assert_eq!(Algo::Auto.resolve_on(big, Precision::Bf16, true), Algo::WgmmaBf16);
-        assert_eq!(Algo::Auto.resolve_on(small, Precision::Bf16, true), Algo::WgmmaBf16Narrow);
-        assert_eq!(Algo::Auto.resolve_on(big, Precision::Fp16, true), Algo::WgmmaF16);
-        assert_eq!(Algo::Auto.resolve_on(big, Precision::Tf32, true), Algo::WgmmaTf32);
-        assert_eq!(Algo::Auto.resolve_on(s(1000, 1037, 519), Precision::Tf32, true), Algo::MmaPipeTf32);
+        let (big, small, odd) = (s(4096, 4096, 4096), s(512, 512, 512), s(1000, 1037, 519));
+        assert_eq!(Algo::Auto.resolve_on(big, Precision::Bf16, true), Algo::PersistentBf16);
+        assert_eq!(Algo::Auto.resolve_on(small, Precision::Bf16, true), Algo::PersistentBf16);
+        assert_eq!(Algo::Auto.resolve_on(big, Precision::Fp16, true), Algo::PersistentF16);
+        assert_eq!(Algo::Auto.resolve_on(big, Precision::Tf32, true), Algo::PersistentTf32);
+        // Rows the TMA cannot take: kernel 14 (wide or narrow tile by the block count), TF32 kernel 13.
+        assert_eq!(Algo::Auto.resolve_on(odd, Precision::Bf16, true), Algo::WgmmaBf16Narrow);
+        assert_eq!(Algo::Auto.resolve_on(s(4096, 4100, 4100), Precision::Fp16, true), Algo::WgmmaF16);
+        assert_eq!(Algo::Auto.resolve_on(s(1000, 1037, 518), Precision::Tf32, true), Algo::MmaPipeTf32);
+        assert_eq!(Algo::Auto.resolve_on(s(8192, 128, 8192), Precision::Tf32, true), Algo::MmaPipeTf32);
+        for shape in [big, small, odd, s(8192, 128, 8192)] {
+            for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
+                let algo = Algo::Auto.resolve_on(shape, p, true);
+                let cfg = algo.config().unwrap();
+                assert!(!cfg.tma || crate::tma::fits(cfg, shape, p.input_bytes()), "{p:?} {shape:?}: {algo:?} cannot take it");
+                assert_eq!(algo.precision(), Some(p));
+            }
+        }
         for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
             let portable = Algo::Auto.resolve_on(big, p, false);
             assert!(portable.config().is_some_and(|c| !c.sm90a), "{p:?} picked {portable:?} without sm_90a");
             assert_eq!(portable.precision(), Some(p));
         }
         // The default (`resolve_for`) is this library's target, Hopper.
-        assert_eq!(Algo::Auto.resolve_for(big, Precision::Bf16), Algo::WgmmaBf16);
+        assert_eq!(Algo::Auto.resolve_for(big, Precision::Bf16), Algo::PersistentBf16);
         assert_eq!(Algo::Auto.resolve_for(big, Precision::Fp32), pick(big));
+    }
+
+    #[test]
+    fn persistent_split_k_fills_one_wave_with_slices_of_four_steps() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        let cfg = Algo::PersistentBf16.config().unwrap();
+        assert_eq!(persistent_splits(s(4096, 4096, 4096), cfg), 1); // 512 tiles
+        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg), 4); // 32 tiles, 16 steps
+        assert_eq!(persistent_splits(s(256, 4096, 4096), cfg), 4); // 32 tiles, 64 steps
+        assert_eq!(persistent_splits(s(8192, 128, 8192), cfg), 2); // 64 tiles
+        assert_eq!(persistent_splits(s(512, 512, 512), cfg), 2); // 8 tiles, 8 steps
+        assert_eq!(persistent_splits(s(64, 64, 64), cfg), 1); // one step
+        let launch = Algo::PersistentBf16.launch(s(1024, 1024, 1024));
+        assert_eq!((launch.grid.0 * launch.grid.1, launch.grid.1), (128, 4));
+        assert!(Algo::PersistentBf16.accumulates_into_c(s(1024, 1024, 1024)));
+        assert!(!Algo::PersistentBf16.accumulates_into_c(s(4096, 4096, 4096)));
     }
 
     #[test]

@@ -37,8 +37,9 @@ const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (65, 63, 31)
 /// Shapes with 16-byte rows for the TMA kernels (kernel 15), which refuse the others: one element's
 /// worth of rows (1 × 8 × 8), partial tiles everywhere with a K-step cut short (65 × 264 × 40), and
 /// more K-steps than stages (64 × 256 × 584: 10 steps of 64, 19 of 32), so every stage's barriers
-/// go round twice and the phase parities alternate.
-const TMA_SHAPES: [(usize, usize, usize); 3] = [(1, 8, 8), (65, 264, 40), (64, 256, 584)];
+/// go round twice and the phase parities alternate), and 130 × 264 × 576, which kernel 16 splits
+/// along K (4 tiles: 2 slices of 9 steps in BF16/FP16, 4 of 18 in TF32, added atomically into C).
+const TMA_SHAPES: [(usize, usize, usize); 4] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 576)];
 
 /// Split-K with more than one slice: 130×70 is 2 output tiles of 128×128, so K = 300 splits in 4
 /// (slices of 80, the last 60: ending inside a K-step) and K = 520 in 8 (interior, aligned slices).
@@ -75,6 +76,29 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
     check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c }).map_err(|e| format!("{e}").into())
 }
 
+/// TF32 rounds each operand to nearest (as cuBLAS's TF32 mode, measured), whichever way a kernel does
+/// it (the host's preparation kernels, or kernels 15–16 rounding A in shared memory): with one operand
+/// all `1 + 3·2⁻¹²` (nearest TF32: `1 + 2⁻¹⁰`; truncated: 1) and the other all ones, every element of
+/// a 65 × 8 × 32 product is exactly `32·(1 + 2⁻¹⁰)` — truncation would give 32. The tolerance check of
+/// the other trials cannot tell the two apart.
+fn tf32_rounds_each_operand_to_nearest() -> Result<(), Failed> {
+    let (m, n, k) = (65, 8, 32);
+    let tie = 1.0 + 3.0 * 2f32.powi(-12);
+    let expected = 32.0 * (1.0 + 2f32.powi(-10));
+    for kernel in tessera_catalogue::MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Tf32) {
+        for (what, a, b) in [
+            ("A", HostMatrix::from_fn(m, k, |_, _| tie), HostMatrix::from_fn(k, n, |_, _| 1.0)),
+            ("B", HostMatrix::from_fn(m, k, |_, _| 1.0), HostMatrix::from_fn(k, n, |_, _| tie)),
+        ] {
+            let c = tessera_emulator::ops::matmul_in(Precision::Tf32, kernel.algo, &a, &b).map_err(|e| e.to_string())?;
+            if let Some(bad) = c.data.iter().find(|&&x| x != expected) {
+                return Err(format!("{}: {what} not rounded to nearest: {bad}, expected {expected}", kernel.label).into());
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     // Every kernel of the catalogue in its precision (and `Auto` in each) on every shape, one trial
     // per case.
@@ -89,6 +113,7 @@ fn main() {
         .collect();
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
+    trials.push(Trial::test("tf32_rounds_each_operand_to_nearest", tf32_rounds_each_operand_to_nearest));
     trials.push(Trial::test("vec_add_matches_elementwise_sum", vec_add_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_grid_stride_matches_elementwise_sum", vec_add_vec4_grid_stride_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_in_place_accumulates", vec_add_vec4_in_place_accumulates));

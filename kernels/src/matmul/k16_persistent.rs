@@ -44,12 +44,15 @@ pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bn: u32) -> (u32, u32) {
     ((first_m + within % rows) * BM, (within / rows) * bn)
 }
 
-/// `C = A·B` as [`k15_tma::tma_gemm`], with each block walking the tiles `blockIdx.x + j·gridDim.x`.
+/// `C = A·B` as [`k15_tma::tma_gemm`], with each block walking work units: output tiles, or with
+/// `gridDim.y = splits > 1` slices of their K range whose partial products are added atomically into
+/// `C` (split-K, for outputs of too few tiles to fill the GPU).
 ///
 /// # Safety
-/// As [`k15_tma::tma_gemm`], with a 1-D grid of any size (one block per SM is the intent).
+/// As [`k15_tma::tma_gemm`], with a grid of any size (one block per SM is the intent); `gridDim.y` is
+/// the number of K slices, and `C` must be zeroed first when it is above 1.
 #[inline(always)]
-pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
+pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const ROUND_A: bool>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
     c: *mut f32,
@@ -60,8 +63,12 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
     let pipe = unsafe { Pipeline::<S>::setup(O::N) };
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
-    let (tiles_m, tiles_n) = (m.div_ceil(BM), n.div_ceil(O::N));
-    let (first, stride) = (thread::block_idx_x(), thread::grid_dim_x());
+    // gridDim.y is the number of K slices per tile (the host's choice); work unit u is slice u % splits
+    // of tile u / splits, and the blocks walk the units.
+    let splits = thread::grid_dim_y().max(1);
+    let units = WorkUnits { tiles_m: m.div_ceil(BM), tiles_n: n.div_ceil(O::N), splits, per_slice: steps.div_ceil(splits), steps };
+    let first = thread::block_idx_x() + thread::grid_dim_x() * thread::block_idx_y();
+    let stride = (thread::grid_dim_x() * splits).max(1);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
@@ -72,13 +79,22 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
                 tma::prefetch(map_a);
                 tma::prefetch(map_b);
             }
-            let (mut i, mut g) = (first, 0);
-            while i < tiles_m * tiles_n {
-                let (row0, col0) = tile_origin(i, tiles_m, tiles_n, O::N);
-                // SAFETY: one thread; the consumers consume the same tiles' steps in the same order.
-                unsafe { pipe.produce::<O>(map_a, map_b, row0, col0, steps, g) };
-                (i, g) = (i + stride, g + steps);
+            let (mut u, mut g) = (first, 0);
+            while u < units.count() {
+                let (row0, col0, kb, ke) = units.get(u, O::N);
+                // SAFETY: one thread; the consumers consume the same units' steps in the same order.
+                unsafe { pipe.produce::<O>(map_a, map_b, row0, col0, kb, ke - kb, g) };
+                (u, g) = (u + stride, g + (ke - kb));
             }
+        } else if ROUND_A && tid >= 32 {
+            // The rounders walk the same steps as one run.
+            let (mut u, mut total) = (first, 0);
+            while u < units.count() {
+                let (_, _, kb, ke) = units.get(u, O::N);
+                (u, total) = (u + stride, total + (ke - kb));
+            }
+            // SAFETY: the 96 rounding threads, the producer's steps.
+            unsafe { pipe.round_a(tid - 32, total, 0) };
         }
         return;
     }
@@ -86,23 +102,51 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
     unsafe { warpgroup::claim_registers::<{ k15_tma::CONSUMER_REGS }>() };
     // SAFETY: the caller passes m·n floats.
     let c = unsafe { View::new(c, (m * n) as usize) };
-    let (mut i, mut g) = (first, 0);
-    while i < tiles_m * tiles_n {
-        let (row0, col0) = tile_origin(i, tiles_m, tiles_n, O::N);
+    let (mut u, mut g) = (first, 0);
+    while u < units.count() {
+        let (row0, col0, kb, ke) = units.get(u, O::N);
         let mut acc = O::ZERO;
-        // SAFETY: warpgroup-uniform (the tile loop's bounds are block-uniform); the producer loads
-        // these steps; c holds m·n floats.
+        // SAFETY: warpgroup-uniform (the unit loop's bounds are block-uniform); the producer loads
+        // these steps; c holds m·n floats, zeroed by the host when there are several slices.
         unsafe {
-            pipe.consume::<O>(&mut acc, wg - 1, steps, g);
-            k15_tma::store::<O>(&acc, c, m, n, row0, col0, wg - 1);
+            pipe.consume::<O>(&mut acc, wg - 1, ke - kb, g, ROUND_A);
+            k15_tma::store::<O>(&acc, c, m, n, row0, col0, wg - 1, splits > 1);
         }
-        (i, g) = (i + stride, g + steps);
+        (u, g) = (u + stride, g + (ke - kb));
+    }
+}
+
+/// The work of a kernel-16 launch: `tiles_m × tiles_n` output tiles, each cut into `splits` slices
+/// of `per_slice` of its `steps` K-steps (the last slices may be shorter, or empty).
+#[derive(Clone, Copy)]
+struct WorkUnits {
+    tiles_m: u32,
+    tiles_n: u32,
+    splits: u32,
+    per_slice: u32,
+    steps: u32,
+}
+
+impl WorkUnits {
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.tiles_m * self.tiles_n * self.splits
+    }
+
+    /// Unit `u`'s tile origin and K-step range `kb .. ke` (`kb == ke`: an empty slice).
+    #[inline(always)]
+    fn get(self, u: u32, bn: u32) -> (u32, u32, u32, u32) {
+        let splits = self.splits.max(1);
+        let (row0, col0) = tile_origin(u / splits, self.tiles_m, self.tiles_n, bn);
+        let kb = (u % splits) * self.per_slice;
+        let ke = if kb + self.per_slice < self.steps { kb + self.per_slice } else { self.steps };
+        (row0, col0, kb.min(ke), ke)
     }
 }
 
 /// Declares a kernel-16 entry and its launch constant.
 macro_rules! persistent_entry {
-    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, round_a $r:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
@@ -113,19 +157,20 @@ macro_rules! persistent_entry {
             /// As [`persistent_gemm`], with the launch its `TileConfig` constant states.
             pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { persistent_gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
+                unsafe { persistent_gemm::<super::k14_wgmma::$tile, $s, $r>(map_a, map_b, c, m, n, k) }
             }
         }
     };
 }
 
-persistent_entry!(matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X256, Bf16N256, u16, stages 4,
+persistent_entry!(matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X256, Bf16N256, u16, stages 4, round_a false,
     "Kernel 16 on BF16 inputs, `f32` output (sm_90a): kernel 15's 128×256×64 tiles and 4 stages, one \
      persistent block per SM over the grouped tile order.");
-persistent_entry!(matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4,
+persistent_entry!(matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4, round_a false,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a): as [`matmul_persistent_bf16_128x256`].");
-persistent_entry!(matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4,
-    "Kernel 16 in TF32 on prepared `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a).");
+persistent_entry!(matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4, round_a true,
+    "Kernel 16 in TF32 on `f32` inputs (A as given, rounded in shared memory; Bᵀ prepared: as kernel \
+     15's TF32 entry), `f32` output (sm_90a).");
 
 #[cfg(test)]
 mod tests {
