@@ -56,12 +56,15 @@ pub struct DatasheetPeak {
 }
 
 /// The H200 datasheet's dense (no sparsity) tensor-core peak of `precision` for a device named
-/// `device` (the driver's name), at the boost clock: NVIDIA H200 Tensor Core GPU datasheet, H200 SXM
-/// column — TF32 989 TFLOP/s and BF16/FP16 1,979 TFLOP/s *with sparsity*, half of that dense:
-/// 494.7 and 989.4 (the same silicon and clocks as the H100 SXM, whose datasheet states 989.4 dense
-/// BF16). `None` for other devices (no figure is guessed) and for FP32 (no tensor cores).
+/// `device` (the driver's name): NVIDIA H200 Tensor Core GPU datasheet, H200 SXM column — BF16 and
+/// FP16 1,979 TFLOP/s, TF32 989 TFLOP/s, each *with sparsity*; dense is half, 989.4 and 494.7 as
+/// NVIDIA's H100 SXM figures state it (the same 132 SMs and clocks). By arithmetic, 989.4 TFLOP/s
+/// = 132 SMs × 4096 dense BF16 FLOP per clock × 1.83 GHz: the figure assumes a 1830 MHz clock
+/// (nvidia-smi's maximum SM clock on our H200 is 1980 MHz). `None` for other devices (no figure is
+/// guessed) and for FP32 (no tensor cores).
 pub fn datasheet_dense_peak(device: &str, precision: Precision) -> Option<DatasheetPeak> {
-    const SOURCE: &str = "NVIDIA H200 datasheet, H200 SXM, dense (½ of the sparse figure), boost clock";
+    const SOURCE: &str = "NVIDIA H200 datasheet, H200 SXM: BF16/FP16 1,979 and TF32 989 TFLOP/s with sparsity, dense half of it \
+                          (989.4 / 494.7 as NVIDIA states the H100 SXM's, same SMs and clocks)";
     if !device.contains("H200") {
         return None;
     }

@@ -244,7 +244,7 @@ pub fn measure_all(
         if gpu.has_sm90a() {
             eprintln!("[scorecard] wgmma ceiling {} (wgmma_rate, 1–3 warpgroups per SM)…", p.label());
             let w = measure_wgmma_ceiling(gpu, p, repeat)?;
-            eprintln!("[scorecard] wgmma ceiling {}: {:.1} TFLOP/s ({} warpgroups per SM)", p.label(), w.tflops, w.warpgroups_per_sm);
+            eprintln!("[scorecard] wgmma ceiling {}: {:.1} TFLOP/s ({} warpgroup(s) per SM)", p.label(), w.tflops, w.warpgroups_per_sm);
             card.wgmma_ceilings.push(w);
         }
         if let Some(peak) = datasheet_dense_peak(&info.name, p) {

@@ -508,7 +508,7 @@ impl Scorecard {
             };
             if let Some(c) = self.wgmma_ceilings.iter().find(|c| c.precision == label) {
                 s += &format!(
-                    "`wgmma` ceiling: **{:.1} TFLOP/s** ({}, {} warpgroups per SM): the roof of a kernel built on `wgmma` (kernel 14 on){}.\n\n",
+                    "`wgmma` ceiling: **{:.1} TFLOP/s** ({}, {} warpgroup(s) per SM): the roof of a kernel built on `wgmma` (kernel 14 on){}.\n\n",
                     c.tflops,
                     c.source,
                     c.warpgroups_per_sm,
@@ -731,6 +731,6 @@ mod tests {
             best / 1000e3
         );
         assert!(md.contains(&line), "{line}\n{md}");
-        assert!(md.contains("`wgmma` ceiling: **800.0 TFLOP/s** (measured, wgmma_rate_bf16, 2 warpgroups per SM)"), "{md}");
+        assert!(md.contains("`wgmma` ceiling: **800.0 TFLOP/s** (measured, wgmma_rate_bf16, 2 warpgroup(s) per SM)"), "{md}");
     }
 }
