@@ -1,7 +1,7 @@
 //! The embedded PTX modules against the kernel catalogue: each module's `.entry` list is exactly the
 //! catalogue's for that module (`sm_90`, or `sm_90a` for the Hopper-only kernels), each launch bound
 //! is the kernel's own, every list derived from the catalogue agrees with it; the modules target
-//! sm_90 / sm_90a and ptxas accepts them with no register spills. Runs without a GPU; the ptxas check
+//! sm_90 / sm_90a and ptxas accepts them with no register spills and no serialized `wgmma`s. Runs without a GPU; the ptxas check
 //! is ignored (with a message) when no ptxas is found.
 //!
 //! The modules checked are the ones tessera embeds: the shipped `host/ptx/` files by default, a fresh
@@ -166,8 +166,26 @@ fn mma_rate_entries_keep_their_mma_instructions() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The `wgmma_rate` ceiling kernels keep at least one group of `wgmma`s in their loop.
+fn wgmma_rate_entries_keep_their_wgmma_instructions() -> Result<(), Failed> {
+    for (entry, instruction) in [
+        ("wgmma_rate_bf16", "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"),
+        ("wgmma_rate_f16", "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"),
+        ("wgmma_rate_tf32", "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32"),
+    ] {
+        let start = PTX_SM90A.find(&format!(".visible .entry {entry}(")).ok_or(format!("no entry {entry}"))?;
+        let end = PTX_SM90A[start..].find("\n}\n").ok_or("no end of the entry")?;
+        let count = PTX_SM90A[start..start + end].matches(instruction).count();
+        if count < tessera_kernels::wgmma_rate::GROUP as usize {
+            return Err(format!("{entry}: {count} `{instruction}` lines").into());
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let mut trials = vec![
+        Trial::test("wgmma_rate_entries_keep_their_wgmma_instructions", wgmma_rate_entries_keep_their_wgmma_instructions),
         Trial::test("ptx_entries_are_exactly_the_catalogue", modules_match_catalogue),
         Trial::test("lists_derived_from_the_catalogue_agree", derived_lists_match_catalogue),
         Trial::test("mma_rate_entries_keep_their_mma_instructions", mma_rate_entries_keep_their_mma_instructions),
@@ -207,6 +225,12 @@ fn main() {
                     report.lines().filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")).collect();
                 if !spills.is_empty() {
                     return Err(format!("register spills ({arch}):\n{}", spills.join("\n")).into());
+                }
+                // C7514: ptxas serialized a function's `wgmma`s (a non-wgmma instruction touches the
+                // accumulators while they are in flight): a silent loss of the tensor-core rate.
+                let serialized: Vec<_> = report.lines().filter(|l| l.contains("C7514")).collect();
+                if !serialized.is_empty() {
+                    return Err(format!("serialized wgmma ({arch}):\n{}", serialized.join("\n")).into());
                 }
             }
             Ok(())

@@ -1,7 +1,7 @@
 //! Every entry of the two PTX modules, with the launch bound ptx-link.sh writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
-use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, tf32_operands, vec_add, vec_add_vec4};
+use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, tf32_operands, vec_add, vec_add_vec4, wgmma_rate};
 
 use crate::algo::MATMUL_KERNELS;
 
@@ -34,7 +34,12 @@ const OTHER_KERNELS: [(&str, u32); 13] = [
     ("gemm_scale", epilogue::BLOCK.0 * epilogue::BLOCK.1),
 ];
 
-/// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others.
+/// The kernels other than matmul in the `sm_90a` module: entry name and threads per block.
+const OTHER_SM90A_KERNELS: [(&str, u32); 3] =
+    [("wgmma_rate_bf16", wgmma_rate::BLOCK), ("wgmma_rate_f16", wgmma_rate::BLOCK), ("wgmma_rate_tf32", wgmma_rate::BLOCK)];
+
+/// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others (`sm_90` ones, then
+/// `sm_90a` ones).
 pub fn entries() -> Vec<Entry> {
     let matmul = MATMUL_KERNELS.iter().map(|k| Entry {
         name: k.entry,
@@ -43,7 +48,8 @@ pub fn entries() -> Vec<Entry> {
         sm90a: k.config.sm90a,
     });
     let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, sm90a: false });
-    matmul.chain(other).collect()
+    let other_sm90a = OTHER_SM90A_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, sm90a: true });
+    matmul.chain(other).chain(other_sm90a).collect()
 }
 
 /// The launch bounds in the form `kernels/ptx-link.sh` reads: one `entry threads min_blocks` line per
@@ -77,6 +83,9 @@ mod tests {
         assert!(std::any::type_name_of_val(&pack::pack_b16).ends_with("::pack_b16"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_epilogue).ends_with("::gemm_epilogue"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_scale).ends_with("::gemm_scale"));
+        assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_bf16).ends_with("::wgmma_rate_bf16"));
+        assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_f16).ends_with("::wgmma_rate_f16"));
+        assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_tf32).ends_with("::wgmma_rate_tf32"));
     }
 
     #[test]

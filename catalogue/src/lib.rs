@@ -11,6 +11,7 @@
 //!
 //! - [`algo`]: the matmul catalogue and [`Algo`];
 //! - [`entries`]: every PTX entry and the launch bounds;
+//! - [`ceiling`]: the `wgmma` rate kernels' FLOPs and exact results, the datasheet peaks;
 //! - [`shape`]: [`MatmulShape`] and its checks;
 //! - [`tuning`]: the `Auto` rule;
 //! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
@@ -22,6 +23,7 @@
 //!   generator, the f64 reference and the tolerance rules (FP32, and per input precision).
 pub mod algo;
 pub mod blocks;
+pub mod ceiling;
 pub mod distribute;
 pub mod entries;
 pub mod error;

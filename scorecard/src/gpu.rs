@@ -1,14 +1,15 @@
 //! The GPU rows: every Rust kernel in its precision, its CUDA C twin (FP32) and cuBLAS of the same
-//! precision at each size, the measured `mma.sync` ceilings, plus bandwidth.
+//! precision at each size, the measured `mma.sync` and `wgmma` ceilings beside the datasheet peaks, plus
+//! bandwidth.
 use tessera::catalogue::algo::case_label;
-use tessera::ops::ceiling::{mma_rate_entry, MMA_RATE_BLOCK};
+use tessera::ops::ceiling::{datasheet_dense_peak, mma_rate_entry, wgmma_rate_entry, MMA_RATE_BLOCK, WGMMA_RATE_BLOCK};
 use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision};
 use tessera_anchors::{Cublas, CudaC};
 
 use tessera::catalogue::random::operands as random_vec;
 
 use crate::cpu::median;
-use crate::report::{cublas_key, shape_label, Bandwidth, Check, MmaCeiling, Row, Scorecard};
+use crate::report::{cublas_key, shape_label, Bandwidth, Check, MmaCeiling, PeakFigure, Row, Scorecard, WgmmaCeiling};
 use crate::traffic::{global_bytes, min_bytes};
 use crate::{Args, Fail, Problem};
 
@@ -73,6 +74,60 @@ pub fn measure_mma_ceiling(gpu: &Gpu, precision: Precision, repeat: usize) -> Re
         ms,
         source: format!("measured, {entry}"),
     })
+}
+
+/// Warpgroups per SM the `wgmma` ceiling tries (one warpgroup per block; three is the most that
+/// fit beside each other at the kernels' 154 registers per thread).
+const WGMMA_WARPGROUPS_PER_SM: [u32; 3] = [1, 2, 3];
+
+/// Measures the `wgmma` rate of `precision` on every SM: for each of [`WGMMA_WARPGROUPS_PER_SM`],
+/// `w · SMs` one-warpgroup blocks, `iters` chosen from a trial launch so one launch lasts ≥
+/// [`CEILING_MS`], the median of `repeat` launches (CUDA events); the ceiling is the fastest of them,
+/// and every one tried is kept.
+pub fn measure_wgmma_ceiling(gpu: &Gpu, precision: Precision, repeat: usize) -> Result<WgmmaCeiling, Fail> {
+    let (entry, _) = wgmma_rate_entry(precision).ok_or("FP32 has no wgmma ceiling")?;
+    let sms = gpu.sm_count().max(1);
+    let timer = GpuTimer::new(gpu).map_err(s)?;
+    let mut best: Option<WgmmaCeiling> = None;
+    let mut tried = Vec::new();
+    for w in WGMMA_WARPGROUPS_PER_SM {
+        let blocks = w * sms;
+        let mut out = DeviceBuffer::<f32>::zeros(gpu, (blocks * WGMMA_RATE_BLOCK) as usize).map_err(s)?;
+        let trial_iters = 256u32;
+        let trial = timer.time_ms(gpu, 1, 1, || gpu.wgmma_rate(precision, blocks, trial_iters, &mut out).map(|_| ()).map_err(s))?;
+        let iters =
+            (f64::from(trial_iters) * CEILING_MS / trial.max(1e-4)).ceil().clamp(f64::from(trial_iters), f64::from(u32::MAX / 2)) as u32;
+        let mut flops = 0.0;
+        let mut times = Vec::with_capacity(repeat);
+        for _ in 0..repeat.max(1) {
+            times.push(timer.time_ms(gpu, 0, 1, || {
+                flops = gpu.wgmma_rate(precision, blocks, iters, &mut out).map_err(s)?;
+                Ok::<(), Fail>(())
+            })?);
+        }
+        let ms = median(&mut times);
+        let tflops = flops / (ms * 1e-3) / 1e12;
+        eprintln!(
+            "[scorecard] wgmma ceiling {} with {w} warpgroup(s) per SM: {tflops:.1} TFLOP/s ({iters} iters, {ms:.1} ms)",
+            precision.label()
+        );
+        tried.push((w, tflops));
+        if best.as_ref().is_none_or(|b| tflops > b.tflops) {
+            best = Some(WgmmaCeiling {
+                precision: precision.label().into(),
+                tflops,
+                blocks,
+                warpgroups_per_sm: w,
+                iters,
+                ms,
+                source: format!("measured, {entry}"),
+                tried: Vec::new(),
+            });
+        }
+    }
+    let mut best = best.ok_or("no wgmma configuration measured")?;
+    best.tried = tried;
+    Ok(best)
 }
 
 /// The operands of one problem on the device, in each input type the run needs.
@@ -186,6 +241,15 @@ pub fn measure_all(
         let c = measure_mma_ceiling(gpu, p, repeat)?;
         eprintln!("[scorecard] mma.sync ceiling {}: {:.1} TFLOP/s ({} iters, {:.1} ms per launch)", p.label(), c.tflops, c.iters, c.ms);
         card.mma_ceilings.push(c);
+        if gpu.has_sm90a() {
+            eprintln!("[scorecard] wgmma ceiling {} (wgmma_rate, 1–3 warpgroups per SM)…", p.label());
+            let w = measure_wgmma_ceiling(gpu, p, repeat)?;
+            eprintln!("[scorecard] wgmma ceiling {}: {:.1} TFLOP/s ({} warpgroup(s) per SM)", p.label(), w.tflops, w.warpgroups_per_sm);
+            card.wgmma_ceilings.push(w);
+        }
+        if let Some(peak) = datasheet_dense_peak(&info.name, p) {
+            card.datasheet_peaks.push(PeakFigure { precision: p.label().into(), tflops: peak.tflops, source: peak.source.into() });
+        }
     }
 
     let cuda_c = CudaC::new(gpu).map_err(s)?;

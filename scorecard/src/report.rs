@@ -50,6 +50,9 @@ pub struct Row {
     /// % of the measured `mma.sync` ceiling of the row's precision (TF32, BF16, FP16 rows).
     #[serde(default)]
     pub pct_of_mma_ceiling: Option<f64>,
+    /// % of the measured `wgmma` ceiling of the row's precision (TF32, BF16, FP16 rows, sm_90a).
+    #[serde(default)]
+    pub pct_of_wgmma_ceiling: Option<f64>,
     /// CUDA C time ÷ Rust time for the same algorithm (> 1: the Rust kernel is faster), Rust rows only.
     pub vs_cuda_c: Option<f64>,
 }
@@ -73,6 +76,7 @@ impl Row {
             pct_of_cublas: None,
             pct_of_peak: None,
             pct_of_mma_ceiling: None,
+            pct_of_wgmma_ceiling: None,
             vs_cuda_c: None,
         }
     }
@@ -101,6 +105,33 @@ pub struct MmaCeiling {
     pub iters: u32,
     pub ms: f64,
     /// Where the figure comes from, e.g. "measured, mma_rate_bf16".
+    pub source: String,
+}
+
+/// The measured `wgmma` rate of one precision (sm_90a): the roof of a GEMM built on `wgmma`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WgmmaCeiling {
+    /// `tf32`, `bf16`, `fp16`.
+    pub precision: String,
+    /// The fastest configuration's rate.
+    pub tflops: f64,
+    /// Its blocks of 128 threads (one warpgroup each), warpgroups per SM, groups of 4 `wgmma`s per
+    /// warpgroup, median ms of one launch.
+    pub blocks: u32,
+    pub warpgroups_per_sm: u32,
+    pub iters: u32,
+    pub ms: f64,
+    /// Where the figure comes from, e.g. "measured, wgmma_rate_bf16".
+    pub source: String,
+    /// Every configuration measured: (warpgroups per SM, TFLOP/s).
+    pub tried: Vec<(u32, f64)>,
+}
+
+/// A datasheet figure: the dense tensor-core peak of one precision, and its source.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PeakFigure {
+    pub precision: String,
+    pub tflops: f64,
     pub source: String,
 }
 
@@ -139,6 +170,12 @@ pub struct Scorecard {
     /// The measured `mma.sync` ceilings, one per tensor-core precision of the run.
     #[serde(default)]
     pub mma_ceilings: Vec<MmaCeiling>,
+    /// The measured `wgmma` ceilings (sm_90a devices), one per tensor-core precision of the run.
+    #[serde(default)]
+    pub wgmma_ceilings: Vec<WgmmaCeiling>,
+    /// The datasheet's dense tensor-core peaks of the device (known devices only: the H200).
+    #[serde(default)]
+    pub datasheet_peaks: Vec<PeakFigure>,
     pub gpu_skipped: Option<String>,
     pub rows: Vec<Row>,
     pub bandwidth: Vec<Bandwidth>,
@@ -246,6 +283,16 @@ impl Scorecard {
         self.mma_ceilings.iter().find(|c| c.precision == precision).map(|c| c.tflops * 1e3)
     }
 
+    /// The measured `wgmma` ceiling of `precision` in GFLOP/s, when this run has one.
+    pub fn wgmma_ceiling_gflops(&self, precision: &str) -> Option<f64> {
+        self.wgmma_ceilings.iter().find(|c| c.precision == precision).map(|c| c.tflops * 1e3)
+    }
+
+    /// The datasheet's dense peak of `precision` in GFLOP/s, when known for this device.
+    pub fn datasheet_peak_gflops(&self, precision: &str) -> Option<f64> {
+        self.datasheet_peaks.iter().find(|c| c.precision == precision).map(|c| c.tflops * 1e3)
+    }
+
     /// Fills the derived columns from the rows of the same size (and precision).
     pub fn finish(&mut self) {
         // Per size and precision, the seed's order: CPU → the Rust ladder → CUDA C twins → cuBLAS.
@@ -268,6 +315,7 @@ impl Scorecard {
         let snapshot = self.rows.clone();
         let find = |size: &str, key: &str| snapshot.iter().find(|r| r.size == size && r.key == key).cloned();
         let ceilings: Vec<(String, f64)> = self.mma_ceilings.iter().map(|c| (c.precision.clone(), c.tflops * 1e3)).collect();
+        let wgmma: Vec<(String, f64)> = self.wgmma_ceilings.iter().map(|c| (c.precision.clone(), c.tflops * 1e3)).collect();
         for row in &mut self.rows {
             let cpu = find(&row.size, "cpu");
             let cublas = precision_from_label(&row.precision).and_then(|p| find(&row.size, &cublas_key(p)));
@@ -276,6 +324,7 @@ impl Scorecard {
             row.pct_of_cublas = cublas.map(|c| 100.0 * c.ms / row.ms);
             row.pct_of_peak = self.peak_fp32_gflops.filter(|_| fp32 && !row.key.starts_with("cpu")).map(|p| 100.0 * row.gflops / p);
             row.pct_of_mma_ceiling = ceilings.iter().find(|(p, _)| *p == row.precision).map(|(_, c)| 100.0 * row.gflops / c);
+            row.pct_of_wgmma_ceiling = wgmma.iter().find(|(p, _)| *p == row.precision).map(|(_, c)| 100.0 * row.gflops / c);
             if is_rust(row) {
                 row.vs_cuda_c = find(&row.size, &format!("cuda-c-{}", row.key)).map(|c| c.ms / row.ms);
             }
@@ -369,6 +418,7 @@ impl Scorecard {
             }
             s += "\n";
         }
+        s += &self.ceilings_markdown();
         if let Some(why) = &self.gpu_skipped {
             s += &format!("**GPU part skipped**: {why}. Only the CPU baseline was measured.\n\n");
         }
@@ -445,6 +495,8 @@ impl Scorecard {
             let (label, upper) = (p.label(), p.label().to_uppercase());
             let ceiling = self.mma_ceiling_gflops(label);
             s += &format!("\n## {upper} (tensor cores, f32 accumulation and output)\n\n");
+            let wgmma = self.wgmma_ceiling_gflops(label);
+            let peak = self.datasheet_peak_gflops(label);
             s += &match self.mma_ceilings.iter().find(|c| c.precision == label) {
                 Some(c) => format!(
                     "`mma.sync` ceiling: **{:.1} TFLOP/s** ({}). Ratios are against cuBLAS {upper} (`cublasGemmEx`) and this ceiling: \
@@ -454,20 +506,34 @@ impl Scorecard {
                 ),
                 None => format!("No `mma.sync` ceiling measured for {upper}. Ratios are against cuBLAS {upper} (`cublasGemmEx`).\n\n"),
             };
+            if let Some(c) = self.wgmma_ceilings.iter().find(|c| c.precision == label) {
+                s += &format!(
+                    "`wgmma` ceiling: **{:.1} TFLOP/s** ({}, {} warpgroup(s) per SM): the roof of a kernel built on `wgmma` (kernel 14 on){}.\n\n",
+                    c.tflops,
+                    c.source,
+                    c.warpgroups_per_sm,
+                    opt(peak, &|p| format!("; the datasheet's dense peak is {:.1} TFLOP/s ({:.3} of it measured)", p / 1e3, c.tflops * 1e3 / p))
+                );
+            }
             let best = self.best_rust(p);
             let ck = cublas_key(p);
             if !best.is_empty() {
-                s += &format!("| size | best Rust kernel | TFLOP/s | cuBLAS {upper} TFLOP/s | best ÷ cuBLAS | best ÷ mma ceiling | cuBLAS ÷ mma ceiling |\n|---|---|---:|---:|---:|---:|---:|\n");
+                s += &format!(
+                    "| size | best Rust kernel | TFLOP/s | cuBLAS {upper} TFLOP/s | best ÷ cuBLAS | best ÷ mma ceiling | cuBLAS ÷ mma ceiling | best ÷ wgmma ceiling | cuBLAS ÷ wgmma ceiling | best ÷ datasheet peak |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                );
                 for (size, row, pct) in &best {
                     let cublas = self.rows.iter().find(|r| r.size == *size && r.key == ck).map(|r| r.gflops);
                     s += &format!(
-                        "| {size} | {} | {:.1} | {} | {} | {} | {} |\n",
+                        "| {size} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {} |\n",
                         row.name,
                         row.gflops / 1e3,
                         opt(cublas, &|v| format!("{:.1}", v / 1e3)),
                         opt(*pct, &|v| format!("{:.3}", v / 100.0)),
                         opt(ceiling, &|c| format!("{:.3}", row.gflops / c)),
                         opt(cublas.zip(ceiling).map(|(c, m)| c / m), &|v| format!("{v:.3}")),
+                        opt(wgmma, &|c| format!("{:.3}", row.gflops / c)),
+                        opt(cublas.zip(wgmma).map(|(c, m)| c / m), &|v| format!("{v:.3}")),
+                        opt(peak, &|p| format!("{:.3}", row.gflops / p)),
                     );
                 }
                 if let Some(g) = self.geomean_best_vs_cublas(p) {
@@ -475,11 +541,11 @@ impl Scorecard {
                 }
                 s += "\nEvery row:\n\n";
             }
-            s += &format!("| size | implementation | precision | TFLOP/s | ms | ÷ cuBLAS {upper} | ÷ mma ceiling | FLOP/B | check |\n");
-            s += "|---|---|---|---:|---:|---:|---:|---:|---|\n";
+            s += &format!("| size | implementation | precision | TFLOP/s | ms | ÷ cuBLAS {upper} | ÷ mma ceiling | ÷ wgmma ceiling | FLOP/B | check |\n");
+            s += "|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
             for r in self.rows.iter().filter(|r| r.precision == label) {
                 s += &format!(
-                    "| {} | {} | {} | {:.1} | {:.3} | {} | {} | {} | {:?} |\n",
+                    "| {} | {} | {} | {:.1} | {:.3} | {} | {} | {} | {} | {:?} |\n",
                     r.size,
                     r.name,
                     upper,
@@ -487,6 +553,7 @@ impl Scorecard {
                     r.ms,
                     opt(r.pct_of_cublas, &|v| format!("{:.3}", v / 100.0)),
                     opt(r.pct_of_mma_ceiling, &|v| format!("{:.3}", v / 100.0)),
+                    opt(r.pct_of_wgmma_ceiling, &|v| format!("{:.3}", v / 100.0)),
                     opt(r.flop_per_byte, &|v| format!("{v:.2}")),
                     r.check,
                 );
@@ -508,6 +575,56 @@ impl Scorecard {
             }
         }
         s
+    }
+}
+
+impl Scorecard {
+    /// The ceilings beside the hardware's limit: per tensor-core precision, the datasheet's dense
+    /// peak, the measured `wgmma` and `mma.sync` rates and their fractions of it (empty without
+    /// `wgmma` ceilings or datasheet figures).
+    fn ceilings_markdown(&self) -> String {
+        if self.wgmma_ceilings.is_empty() && self.datasheet_peaks.is_empty() {
+            return String::new();
+        }
+        let opt = |v: Option<f64>, f: &dyn Fn(f64) -> String| v.map(f).unwrap_or_else(|| "—".into());
+        let mut s = String::from(
+            "Tensor-core ceilings beside the datasheet (`wgmma` issue rate: `wgmma_rate`, one warpgroup per block, back-to-back \
+             `m64n256k16` / `m64n256k8` on a fixed shared tile, all SMs, CUDA events; the fastest of 1–3 warpgroups per SM):\n\n\
+             | precision | datasheet dense peak TFLOP/s | `wgmma` TFLOP/s | `wgmma` ÷ peak | `mma.sync` TFLOP/s | `mma.sync` ÷ peak | `wgmma` by warpgroups per SM | iters | ms per launch |\n\
+             |---|---:|---:|---:|---:|---:|---|---:|---:|\n",
+        );
+        let mut labels: Vec<&str> = self.wgmma_ceilings.iter().map(|c| c.precision.as_str()).collect();
+        for p in self.datasheet_peaks.iter().map(|p| p.precision.as_str()).chain(self.mma_ceilings.iter().map(|c| c.precision.as_str())) {
+            if !labels.contains(&p) {
+                labels.push(p);
+            }
+        }
+        for label in labels {
+            let peak = self.datasheet_peak_gflops(label).map(|g| g / 1e3);
+            let w = self.wgmma_ceilings.iter().find(|c| c.precision == label);
+            let m = self.mma_ceilings.iter().find(|c| c.precision == label).map(|c| c.tflops);
+            s += &format!(
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                label.to_uppercase(),
+                opt(peak, &|v| format!("{v:.1}")),
+                opt(w.map(|c| c.tflops), &|v| format!("{v:.1}")),
+                opt(w.map(|c| c.tflops).zip(peak).map(|(a, b)| a / b), &|v| format!("{v:.3}")),
+                opt(m, &|v| format!("{v:.1}")),
+                opt(m.zip(peak).map(|(a, b)| a / b), &|v| format!("{v:.3}")),
+                w.map(|c| c.tried.iter().map(|(n, t)| format!("{n}: {t:.1}")).collect::<Vec<_>>().join(", ")).unwrap_or_else(|| "—".into()),
+                opt(w.map(|c| f64::from(c.iters)), &|v| format!("{v:.0}")),
+                opt(w.map(|c| c.ms), &|v| format!("{v:.2}")),
+            );
+        }
+        let sources: Vec<&str> = {
+            let mut v: Vec<&str> = self.datasheet_peaks.iter().map(|p| p.source.as_str()).collect();
+            v.dedup();
+            v
+        };
+        if !sources.is_empty() {
+            s += &format!("\nDatasheet figures: {}.\n", sources.join("; "));
+        }
+        s + "\n"
     }
 }
 
@@ -567,5 +684,53 @@ mod tests {
         assert!(line.contains("**0.500**") && line.contains("2 below"), "{line}");
         assert!(line.contains("lowest 0.500 (100³)"), "{line}");
         assert!(card.auto_summary(Precision::Bf16).is_none());
+    }
+
+    /// The BF16 section reports the best kernel against cuBLAS, the `mma.sync` and `wgmma` ceilings and
+    /// the datasheet peak; the ceilings table puts both rates beside the peak.
+    #[test]
+    fn ceilings_beside_the_datasheet_peak() {
+        let shape = MatmulShape { m: 4096, n: 4096, k: 4096 };
+        // 2·4096³ FLOPs in 0.25 ms: 549.8 TFLOP/s; cuBLAS in 0.2 ms: 687.2.
+        let row = |key: &str, ms| Row::new(shape, Precision::Bf16, key, key, ms, Check::Ok, None);
+        let mut card = Scorecard::new();
+        card.rows = vec![row("wgmma-bf16-128x256", 0.25), row("cublas-bf16", 0.2)];
+        card.mma_ceilings.push(MmaCeiling {
+            precision: "bf16".into(),
+            tflops: 640.0,
+            blocks: 1056,
+            iters: 1,
+            ms: 60.0,
+            source: "m".into(),
+        });
+        card.wgmma_ceilings.push(WgmmaCeiling {
+            precision: "bf16".into(),
+            tflops: 800.0,
+            blocks: 264,
+            warpgroups_per_sm: 2,
+            iters: 1,
+            ms: 60.0,
+            source: "measured, wgmma_rate_bf16".into(),
+            tried: vec![(1, 700.0), (2, 800.0), (3, 790.0)],
+        });
+        card.datasheet_peaks.push(PeakFigure { precision: "bf16".into(), tflops: 1000.0, source: "datasheet".into() });
+        card.finish();
+        let best = 2.0 * 4096f64.powi(3) / 0.25e-3 / 1e9;
+        assert!((card.rows[0].pct_of_wgmma_ceiling.unwrap() - 100.0 * best / 800e3).abs() < 1e-9);
+        let md = card.markdown();
+        assert!(md.contains("| BF16 | 1000.0 | 800.0 | 0.800 | 640.0 | 0.640 | 1: 700.0, 2: 800.0, 3: 790.0 |"), "{md}");
+        // best ÷ cuBLAS 0.800, ÷ mma 0.859, cuBLAS ÷ mma 1.074, ÷ wgmma 0.687, cuBLAS ÷ wgmma 0.859, ÷ peak 0.550.
+        let line = format!(
+            "| 4096³ | wgmma-bf16-128x256 | {:.1} | {:.1} | 0.800 | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            best / 1e3,
+            best / 0.8 / 1e3,
+            best / 640e3,
+            best / 0.8 / 640e3,
+            best / 800e3,
+            best / 0.8 / 800e3,
+            best / 1000e3
+        );
+        assert!(md.contains(&line), "{line}\n{md}");
+        assert!(md.contains("`wgmma` ceiling: **800.0 TFLOP/s** (measured, wgmma_rate_bf16, 2 warpgroup(s) per SM)"), "{md}");
     }
 }

@@ -1,5 +1,5 @@
 //! The roofline plot (SVG): the device's bandwidth slope and FP32 ceiling, a tensor-core roof per
-//! precision at its measured `mma.sync` ceiling (dashed), and each GPU kernel of the largest measured size as a point at its arithmetic intensity (counted global bytes ÷ FLOPs, from
+//! precision at its measured `mma.sync` ceiling (dashed) and `wgmma` ceiling (dotted), and each GPU kernel of the largest measured size as a point at its arithmetic intensity (counted global bytes ÷ FLOPs, from
 //! `traffic::global_bytes`; cuBLAS at the minimum traffic of reading A and B and writing C once).
 use std::path::Path;
 
@@ -67,7 +67,8 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
     full.fill(&WHITE)?;
     let (root, legend) = full.split_horizontally(860);
     // Room above the highest roof (the tensor-core ceilings reach several hundred TFLOP/s).
-    let top = card.mma_ceilings.iter().map(|c| c.tflops * 1e3).fold(peak, f64::max);
+    let top =
+        card.mma_ceilings.iter().map(|c| c.tflops * 1e3).chain(card.wgmma_ceilings.iter().map(|c| c.tflops * 1e3)).fold(peak, f64::max);
     let y_max = (1.5 * top).max(200_000.0);
     let title = format!("Roofline — {} — matmul {size}", card.device.clone().unwrap_or_default());
     let mut chart = ChartBuilder::on(&root)
@@ -103,6 +104,23 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
         chart
             .draw_series(DashedLineSeries::new(roof, 8, 5, colour.stroke_width(2)))?
             .label(format!("tensor-core roof {}: {:.0} TFLOP/s, mma.sync ceiling ({})", c.precision.to_uppercase(), c.tflops, c.source))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+    }
+    // The wgmma roofs (sm_90a): the same colour per precision as its mma.sync roof, dotted.
+    for c in &card.wgmma_ceilings {
+        let i = card.mma_ceilings.iter().position(|m| m.precision == c.precision).unwrap_or(0);
+        let colour = ROOF_COLOURS[i % ROOF_COLOURS.len()];
+        let cap = c.tflops * 1e3;
+        let roof: Vec<(f64, f64)> = (0..=200)
+            .map(|i| {
+                let x = 0.02 * (2000.0f64 / 0.02).powf(i as f64 / 200.0);
+                (x, (x * bw).min(cap))
+            })
+            .filter(|(x, _)| x * bw >= cap * 0.999)
+            .collect();
+        chart
+            .draw_series(DashedLineSeries::new(roof, 2, 4, colour.stroke_width(2)))?
+            .label(format!("tensor-core roof {}: {:.0} TFLOP/s, wgmma ceiling ({})", c.precision.to_uppercase(), c.tflops, c.source))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
     }
 

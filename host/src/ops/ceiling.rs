@@ -2,13 +2,22 @@
 //! (`kernels/src/mma_rate.rs`), which issue nothing but independent `mma.sync` instructions on
 //! register operands. Timing one launch (CUDA events) over its returned FLOPs gives the rate at which
 //! the SMs accept `mma.sync` in a precision: the roof a tensor-core GEMM written with `mma.sync` can reach.
+//!
+//! And the `wgmma` ceiling: [`Gpu::wgmma_rate`] launches the `wgmma_rate_*` kernels
+//! (`kernels/src/wgmma_rate.rs`, sm_90a), back-to-back `wgmma.mma_async` `m64n256k16` / `m64n256k8`
+//! on a fixed shared-memory tile: the roof of a GEMM built on `wgmma` (kernel 14 on), reported beside
+//! the datasheet's dense peak ([`datasheet_dense_peak`]).
 use cudarc::driver::{LaunchConfig, PushKernelArg};
+pub use tessera_catalogue::ceiling::{datasheet_dense_peak, wgmma_rate_entry, wgmma_rate_expected, wgmma_rate_flops, DatasheetPeak};
 use tessera_catalogue::Precision;
-use tessera_kernels::mma_rate;
+use tessera_kernels::{mma_rate, wgmma_rate};
 
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
+
+/// Threads per block of every `wgmma_rate` launch (one warpgroup); `out` needs `blocks · WGMMA_RATE_BLOCK` floats.
+pub const WGMMA_RATE_BLOCK: u32 = wgmma_rate::BLOCK;
 
 /// Threads per block of every `mma_rate` launch (8 warps); `out` needs `blocks · MMA_RATE_BLOCK` floats.
 pub const MMA_RATE_BLOCK: u32 = mma_rate::BLOCK;
@@ -72,6 +81,54 @@ impl Gpu {
         // SAFETY: mma_rate_*(out, iters) is a 1-D launch of BLOCK (a multiple of 32) threads per block
         // with no shared memory, as its contract asks; each thread writes out[global thread id] only,
         // and out holds at least blocks · BLOCK floats (checked above) in this context.
+        self.launched(unsafe { launch.launch(cfg) })?;
+        Ok(flops)
+    }
+}
+
+impl Gpu {
+    /// Queues one launch of the `wgmma` rate kernel of `precision` (`wgmma_rate_tf32`,
+    /// `wgmma_rate_bf16`, `wgmma_rate_f16`, sm_90a) on `blocks` blocks of [`WGMMA_RATE_BLOCK`] threads
+    /// (one warpgroup each: `blocks = w · SMs` puts `w` warpgroups on every SM, 1 ≤ w ≤ 3), each running
+    /// `iters` groups of [`wgmma_rate::GROUP`] `wgmma`s, and returns the launch's floating-point
+    /// operations (see [`wgmma_rate_flops`]). Each thread writes one float to `out`: a weighted sum of
+    /// its accumulators, exactly [`wgmma_rate_expected`] while `iters ≤ 8`.
+    ///
+    /// Time the launch with [`crate::GpuTimer`] and pick `iters` so a launch lasts tens of milliseconds.
+    ///
+    /// Errors, before any launch: [`Error::InvalidArgument`] for [`Precision::Fp32`] (no `wgmma` in
+    /// FP32), `blocks == 0` or `iters == 0`; [`Error::UnsupportedDevice`] off compute capability 9.0
+    /// (the kernels are in the sm_90a module); [`Error::TooLarge`] when `blocks · BLOCK` exceeds the
+    /// 32-bit thread index; [`Error::BufferTooSmall`] when `out` holds fewer than `blocks · BLOCK`
+    /// floats; [`Error::WrongContext`] for a buffer of another context.
+    pub fn wgmma_rate(&self, precision: Precision, blocks: u32, iters: u32, out: &mut DeviceBuffer<f32>) -> Result<f64> {
+        const OP: &str = "wgmma_rate";
+        let Some((entry, _)) = wgmma_rate_entry(precision) else {
+            return Err(Error::InvalidArgument { op: OP, detail: "FP32 has no wgmma: the ceiling exists for TF32, BF16 and FP16".into() });
+        };
+        if !self.has_sm90a() {
+            return Err(Error::UnsupportedDevice { kernel: entry, needs: "compute capability 9.0 (sm_90a)" });
+        }
+        if blocks == 0 || iters == 0 {
+            return Err(Error::InvalidArgument { op: OP, detail: format!("blocks ({blocks}) and iters ({iters}) must be at least 1") });
+        }
+        let threads = blocks.checked_mul(wgmma_rate::BLOCK).ok_or_else(|| Error::TooLarge {
+            op: OP,
+            detail: format!("{blocks} blocks of {} threads exceed a 32-bit thread index", wgmma_rate::BLOCK),
+        })?;
+        out.check_context(self, OP)?;
+        if out.len() < threads as usize {
+            return Err(Error::BufferTooSmall { op: OP, name: "out", len: out.len(), needed: threads as usize });
+        }
+        let flops = wgmma_rate_flops(precision, blocks, iters).unwrap_or(0.0);
+        let cfg =
+            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (wgmma_rate::BLOCK, 1, 1), shared_mem_bytes: wgmma_rate::SHARED_BYTES };
+        let mut launch = self.stream().launch_builder(self.kernel(entry)?);
+        launch.arg(&mut out.slice).arg(&iters);
+        // SAFETY: wgmma_rate_*(out, iters) is a 1-D launch of BLOCK (one warpgroup) threads per block
+        // with SHARED_BYTES of dynamic shared memory on an sm_90a device (checked above), as its
+        // contract asks; each thread writes out[global thread id] only, and out holds at least
+        // blocks · BLOCK floats (checked above) in this context.
         self.launched(unsafe { launch.launch(cfg) })?;
         Ok(flops)
     }
