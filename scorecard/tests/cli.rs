@@ -12,15 +12,19 @@ fn scorecard(args: &[&str]) -> (bool, String, String) {
 #[test]
 fn device_cpu_runs_every_kernel_as_labelled_emulation() {
     let dir = std::env::temp_dir().join(format!("scorecard-emu-{}", std::process::id()));
-    let (ok, stdout, stderr) = scorecard(&["--device", "cpu", "--sizes", "17x33x9", "--out", dir.to_str().unwrap()]);
+    let (ok, stdout, stderr) = scorecard(&["--device", "cpu", "--sizes", "17x33x9,9x16x16", "--out", dir.to_str().unwrap()]);
     assert!(ok, "scorecard --device cpu failed: {stderr}");
     assert!(stdout.contains("EMULATED on the CPU executor"), "{stdout}");
     assert!(stdout.contains("not* GPU performance"), "{stdout}");
-    // Every kernel in its precision, and Auto in each precision.
+    // Every kernel in its precision, and Auto in each precision; the TMA kernels only where they take
+    // the rows (16 bytes: 9×16×16, not 17×33×9, which they skip).
     for (algo, precision) in tessera::catalogue::algo::matmul_cases() {
         let label = tessera::catalogue::algo::case_label(algo, precision);
-        let row = format!("| 17×33×9 | {label} | {} |", precision.label().to_uppercase());
-        assert!(stdout.contains(&row), "no row {row}:\n{stdout}");
+        let tma = algo.config().is_some_and(|c| c.tma);
+        for (size, expected) in [("17×33×9", !tma), ("9×16×16", true)] {
+            let row = format!("| {size} | {label} | {} |", precision.label().to_uppercase());
+            assert_eq!(stdout.contains(&row), expected, "row {row} expected: {expected}\n{stdout}");
+        }
     }
     assert!(!stdout.contains("Failed"), "{stdout}");
     assert!(dir.join("emulated.md").exists());
