@@ -95,3 +95,10 @@ split_k_entry!(matmul_splitk_128x128x16, SPLITK_128X128X16, 128, 128, 16, wmi 2,
 split_k_entry!(matmul_splitk_64x64x16, SPLITK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for the smallest outputs \
      (512³: 64 tiles, `S = 2`).");
+split_k_entry!(matmul_splitk_128x32x16, SPLITK_128X32X16, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4,
+    "Split-K over a 128×32×16 tile (128 threads, 4 warps of 32×32 stacked along M, 4×8 outputs per \
+     thread): for outputs a few columns wide (N ≤ 32) with deep K, where a 64-column tile computes \
+     half or more of its columns past N (6960×32×8288).");
+split_k_entry!(matmul_splitk_32x128x16, SPLITK_32X128X16, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
+    "Split-K over a 32×128×16 tile (128 threads, 4 warps of 32×32 side by side along N, 4×8 outputs \
+     per thread): for outputs a few rows tall (M ≤ 32) with deep K (11×2285×1430).");
