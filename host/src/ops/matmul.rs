@@ -58,7 +58,7 @@ impl Gpu {
         // check each of their launches the same way before anything is queued).
         let one_launch = if dims.fits_one_launch() {
             let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
-            Some((shape, resolve_kernel(OP, algo, shape, requested, self.has_sm90a())?))
+            Some((shape, resolve_kernel(OP, algo, shape, requested, self)?))
         } else {
             None
         };
@@ -112,7 +112,7 @@ impl Gpu {
     ) -> Result<()> {
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
         let (m, n, k) = (shape.m, shape.n, shape.k);
-        if algo.accumulates_into_c(shape) {
+        if kernel.config.split_k {
             self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
             let bytes = m as usize * n as usize * 4;
             // SAFETY: c addresses m·n floats (the caller's contract).
@@ -130,7 +130,7 @@ impl Gpu {
         // the kernels take) and 32-bit shapes; the launch is the one the kernel states (its
         // TileConfig, through the catalogue: threads and dynamic shared memory), and C is zeroed for
         // split-K above.
-        self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
+        self.launched(unsafe { launch.launch(launch_config(algo.launch_on(shape, self.sm_count()))) })
     }
 
     /// A kernel that takes prepared TF32 operands (kernel 14's TF32 entry): rounds `A` into the
@@ -177,7 +177,7 @@ impl Gpu {
         launch.arg(&a_prep).arg(&bt_prep).arg(&c).arg(&m).arg(&n).arg(&k);
         // SAFETY: the kernel reads A' (m·k) and Bᵀ' (n·k), both prepared above in stream order, and
         // writes C < m·n (the caller's contract); the launch is its TileConfig's.
-        self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) })
+        self.launched(unsafe { launch.launch(launch_config(algo.launch_on(shape, self.sm_count()))) })
     }
 
     /// Uploads `a` and `b`, runs [`Gpu::matmul`] (FP32), and downloads the product.

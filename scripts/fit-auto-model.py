@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Fits the constants of `Algo::Auto`'s FP32 time model (catalogue/src/tuning.rs) to scorecard runs.
+
+    python3 scripts/fit-auto-model.py RUN.json[:plans.csv] ... [--hold-out 'MxNxK,...'] [--print-rust]
+
+Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Split-K rows need the split
+count each launch used: from `plans.csv` (written by `cargo run -p tessera-catalogue --example plans` at
+the run's commit) or, without one, the one-wave rule that preceded the model. The model here is the
+same formula as `tuning::predict_us` (a Rust test checks the committed constants against the committed
+calibration table). Needs numpy and scipy.
+"""
+import csv, json, math, sys
+import numpy as np
+from scipy.optimize import least_squares
+
+SMS = 132
+# entry label -> (bm, bn, bk, threads, shared bytes, registers (ptxas -v, sm_90), split_k)
+KERNELS = {
+    "naive": (16, 16, 1, 256, 0, 32, False),
+    "tiled": (16, 16, 16, 256, 2048, 32, False),
+    "blocktile-1d": (64, 64, 8, 256, 4096, 75, False),
+    "blocktile-2d": (128, 128, 8, 256, 8192, 140, False),
+    "vectorized": (128, 128, 8, 256, 8192, 125, False),
+    "conflict-free": (128, 128, 8, 256, 8320, 125, False),
+    "warptile": (128, 128, 8, 256, 8320, 125, False),
+    "dbuf-128x128x8": (128, 128, 8, 256, 2 * (8 * 132 + 8 * 128) * 4, 143, False),
+    "dbuf-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 129, False),
+    "dbuf-128x64x16": (128, 64, 16, 128, 2 * (16 * 132 + 16 * 64) * 4, 161, False),
+    "dbuf-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 111, False),
+    "dbuf-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, False),
+    "dbuf-128x256x16-rolled": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, False),
+    "async-64x64x16-s3": (64, 64, 16, 128, 3 * (16 * 68 + 16 * 64) * 4, 119, False),
+    "splitk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 145, True),
+    "splitk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 111, True),
+}
+NAMES = list(KERNELS)
+
+
+def occupancy(threads, shared, regs):
+    warps = math.ceil(threads / 32)
+    per_warp = math.ceil(regs * 32 / 256) * 256
+    by_regs = (65536 // per_warp) // warps
+    by_shared = 233472 // (shared + 1024)
+    return max(1, min(2048 // threads, 32, by_regs, by_shared))
+
+
+def old_splits(m, n, k, bm, bn):
+    tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    return max(1, min(SMS // max(tiles, 1), k // 64))
+
+
+def features(name, m, n, k, s):
+    """(blocks on the busiest SM, K-steps per block, aligned, occupancy, m·n)"""
+    bm, bn, bk, threads, shared, regs, _ = KERNELS[name]
+    tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    chunk = math.ceil(math.ceil(k / s) / bk) * bk
+    steps = chunk // bk
+    per_sm = math.ceil(tiles * s / SMS)
+    return per_sm, steps, (n % 4 == 0 and k % 4 == 0), occupancy(threads, shared, regs)
+
+
+def predict(p, g, name, m, n, k, s, f=None):
+    """p = (e, c, q, u) of the kernel; g = (launch, zero_launch, zero_ns_per_byte)."""
+    e, c, q, u = p
+    per_sm, steps, aligned, occ = f or features(name, m, n, k, s)
+    t1 = e + c * steps * (1.0 if aligned else u)
+    q = min(q, occ)
+    full, rest = divmod(per_sm, occ)
+    t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
+    t += g[0]
+    if KERNELS[name][6]:
+        t += g[1] + g[2] * m * n * 4 / 1000.0
+    return t
+
+
+def load(spec):
+    path, _, plans = spec.partition(":")
+    d = json.load(open(path))
+    splits = {}
+    if plans:
+        for r in csv.DictReader(open(plans)):
+            splits[(int(r["m"]), int(r["n"]), int(r["k"]), r["kernel"])] = int(r["splits"])
+    out = []
+    for r in d["rows"]:
+        if r.get("precision", "fp32") != "fp32" or r["key"] not in KERNELS or r["check"] != "ok":
+            continue
+        m, n, k, name = r["m"], r["n"], r["k"], r["key"]
+        s = 1
+        if KERNELS[name][6]:
+            s = splits.get((m, n, k, name)) or old_splits(m, n, k, KERNELS[name][0], KERNELS[name][1])
+        out.append((m, n, k, name, s, r["ms"] * 1000.0))
+    return out
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    hold = set()
+    if "--hold-out" in sys.argv:
+        i = sys.argv.index("--hold-out")
+        hold = {tuple(int(x) for x in h.split("x")) for h in sys.argv[i + 1].split(",") if h}
+        args = [a for a in args if a != sys.argv[i + 1]]
+    rows = [r for spec in args for r in load(spec)]
+    train = [r for r in rows if (r[0], r[1], r[2]) not in hold]
+    # parameters: per kernel (log e, log c, q, log u), global (log launch, log zero launch, log zero ns/B)
+    nk = len(NAMES)
+
+    def unpack(x):
+        ps = {}
+        for i, name in enumerate(NAMES):
+            le, lc, q, lu = x[4 * i: 4 * i + 4]
+            ps[name] = (math.exp(le), math.exp(lc), q, math.exp(lu))
+        g = tuple(math.exp(v) for v in x[4 * nk:])
+        return ps, g
+
+    feats = [features(nm, m, n, k, s) for (m, n, k, nm, s, t) in train]
+
+    def resid(x):
+        ps, g = unpack(x)
+        return [math.log(predict(ps[nm], g, nm, m, n, k, s, f) / t) for (m, n, k, nm, s, t), f in zip(train, feats)]
+
+    x0, lo, hi = [], [], []
+    for name in NAMES:
+        occ = occupancy(*KERNELS[name][3:6])
+        x0 += [math.log(2.0), math.log(0.5), max(1.0, occ / 2), math.log(1.5) + 1e-3]
+        lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0]
+        hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0)]
+    x0 += [math.log(3.0), math.log(2.0), math.log(1 / 3000)]
+    lo += [math.log(0.5), math.log(0.1), math.log(1e-5)]
+    hi += [math.log(10.0), math.log(10.0), math.log(0.01)]
+    fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
+    ps, g = unpack(fit.x)
+    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs + {g[2]*1000:.4f} µs/KB")
+    for name in NAMES:
+        e, c, q, u = ps[name]
+        print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}")
+    # Evaluation: per shape, the model's pick vs the measured best (among the rows measured).
+    shapes = {}
+    for r in rows:
+        shapes.setdefault((r[0], r[1], r[2]), []).append(r)
+    errs = []
+    for sh, rs in shapes.items():
+        meas = {r[3]: r[5] for r in rs}
+        pred = {r[3]: predict(ps[r[3]], g, r[3], *sh, r[4]) for r in rs}
+        errs += [abs(math.log(pred[n] / meas[n])) for n in meas]
+        pick = min(pred, key=pred.get)
+        best = min(meas, key=meas.get)
+        ratio = meas[best] / meas[pick]
+        tag = "HELD" if sh in hold else "    "
+        flag = " <" if ratio < 0.95 else ""
+        print(f"{tag} {sh[0]}x{sh[1]}x{sh[2]}: pick {pick} ({pred[pick]:.1f} pred, {meas[pick]:.1f} meas µs) best {best} {meas[best]:.1f} µs  ratio {ratio:.3f}{flag}")
+    print(f"median |log error| {np.median(errs):.3f}, 90th pct {np.percentile(errs, 90):.3f}")
+    if "--print-rust" in sys.argv:
+        print(f"launch_us: {g[0]:.3f}, zero_launch_us: {g[1]:.3f}, zero_us_per_kib: {g[2]*1024/1000:.5f}")
+        for name in NAMES:
+            e, c, q, u = ps[name]
+            print(f'("{name}", Cost {{ block_us: {e:.4f}, step_us: {c:.5f}, overlap: {q:.3f}, unaligned: {u:.3f} }}),')
+
+
+main()
