@@ -155,7 +155,7 @@ def main():
     shapes = {}
     for r in rows:
         shapes.setdefault((r[0], r[1], r[2]), []).append(r)
-    errs = []
+    errs, ratios = [], {}
     for sh, rs in shapes.items():
         meas = {r[3]: r[5] for r in rs}
         pred = {r[3]: predict(ps[r[3]], g, r[3], *sh, r[4]) for r in rs}
@@ -163,10 +163,16 @@ def main():
         pick = min(pred, key=pred.get)
         best = min(meas, key=meas.get)
         ratio = meas[best] / meas[pick]
+        ratios[sh] = ratio
         tag = "HELD" if sh in hold else "    "
         flag = " <" if ratio < 0.95 else ""
         print(f"{tag} {sh[0]}x{sh[1]}x{sh[2]}: pick {pick} ({pred[pick]:.1f} pred, {meas[pick]:.1f} meas µs) best {best} {meas[best]:.1f} µs  ratio {ratio:.3f}{flag}")
     print(f"median |log error| {np.median(errs):.3f}, 90th pct {np.percentile(errs, 90):.3f}")
+    for tag, sel in (("fitted", lambda s: s not in hold), ("held out", lambda s: s in hold)):
+        rs = [r for s, r in ratios.items() if sel(s)]
+        if rs:
+            gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            print(f"{tag}: {len(rs)} shapes, pick ÷ best: geomean {gm:.3f}, lowest {min(rs):.3f}, {sum(r < 0.95 for r in rs)} below 0.95")
     if "--write-table" in sys.argv:
         # The calibration table the Rust test reads (catalogue/tests/auto_model.rs).
         path = sys.argv[sys.argv.index("--write-table") + 1]

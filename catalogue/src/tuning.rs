@@ -154,10 +154,10 @@ pub struct Cost {
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
-pub const LAUNCH_US: f64 = 2.063;
+pub const LAUNCH_US: f64 = 2.210;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
 /// [`ZERO_GB_PER_S`].
-pub const ZERO_LAUNCH_US: f64 = 2.855;
+pub const ZERO_LAUNCH_US: f64 = 0.344;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's fewest K-steps per slice (the pipeline's prologue and epilogue dominate below).
@@ -170,24 +170,24 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, registers| Some(Cost { block_us, step_us, overlap, unaligned, registers });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
-        Algo::Naive => c(0.212, 0.0379, 2.71, 1.02, 32),
-        Algo::Tiled => c(0.059, 0.3404, 2.56, 1.03, 32),
-        Algo::Blocktile1d => c(0.363, 0.5985, 1.41, 1.00, 75),
-        Algo::Blocktile2d => c(0.827, 1.4078, 1.00, 1.00, 140),
-        Algo::Vectorized => c(0.866, 1.1241, 1.06, 1.05, 125),
-        Algo::ConflictFree => c(0.688, 1.0650, 1.21, 1.03, 125),
-        Algo::Warptile => c(0.697, 1.0488, 1.15, 1.05, 125),
-        Algo::Dbuf128x128x8 => c(0.764, 1.0555, 1.00, 1.10, 143),
-        Algo::Dbuf128x128x16 => c(0.808, 1.8035, 1.00, 1.10, 129),
-        Algo::Dbuf128x64x16 => c(0.690, 1.8021, 1.80, 1.07, 161),
-        Algo::Dbuf64x64x16 => c(0.311, 0.9140, 1.78, 1.11, 111),
-        Algo::Dbuf128x256x16 => c(1.593, 3.2179, 1.00, 1.07, 255),
-        Algo::Dbuf128x256x16Rolled => c(1.786, 3.5432, 1.00, 1.06, 255),
-        Algo::Async64x64x16s3 => c(0.332, 0.7385, 1.45, 1.07, 119),
-        Algo::SplitK128x128x16 => c(0.255, 1.9034, 1.00, 1.09, 145),
-        Algo::SplitK64x64x16 => c(0.154, 0.9175, 1.95, 1.12, 111),
-        Algo::SplitK128x32x16 => c(0.154, 0.9175, 1.95, 1.12, 121),
-        Algo::SplitK32x128x16 => c(0.154, 0.9175, 1.95, 1.12, 113),
+        Algo::Naive => c(0.202, 0.0383, 2.70, 1.00, 32),
+        Algo::Tiled => c(0.058, 0.3459, 2.55, 1.00, 32),
+        Algo::Blocktile1d => c(0.369, 0.6034, 1.41, 1.00, 75),
+        Algo::Blocktile2d => c(0.899, 1.4443, 1.00, 1.00, 140),
+        Algo::Vectorized => c(0.998, 1.1064, 1.08, 1.08, 125),
+        Algo::ConflictFree => c(0.795, 1.0554, 1.21, 1.05, 125),
+        Algo::Warptile => c(0.861, 1.0415, 1.17, 1.07, 125),
+        Algo::Dbuf128x128x8 => c(1.081, 0.9819, 1.00, 1.19, 143),
+        Algo::Dbuf128x128x16 => c(1.084, 1.7243, 1.00, 1.15, 129),
+        Algo::Dbuf128x64x16 => c(0.926, 1.6345, 1.74, 1.19, 161),
+        Algo::Dbuf64x64x16 => c(0.669, 0.8613, 1.77, 1.19, 111),
+        Algo::Dbuf128x256x16 => c(1.894, 3.1117, 1.00, 1.12, 255),
+        Algo::Dbuf128x256x16Rolled => c(2.133, 3.4257, 1.00, 1.11, 255),
+        Algo::Async64x64x16s3 => c(0.541, 0.7229, 1.44, 1.10, 119),
+        Algo::SplitK128x128x16 => c(3.824, 1.8629, 1.00, 1.18, 145),
+        Algo::SplitK64x64x16 => c(3.256, 0.7088, 1.50, 1.36, 111),
+        Algo::SplitK128x32x16 => c(3.703, 0.7065, 1.46, 1.38, 121),
+        Algo::SplitK32x128x16 => c(3.889, 0.6516, 1.51, 1.62, 113),
         // COSTS-END
         _ => None,
     }
