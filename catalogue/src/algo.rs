@@ -118,7 +118,7 @@ matmul_catalogue! {
     /// `k09_async_pipeline` 64×64×16, 3 stages: every tile copy asynchronous and element-wise, the
     /// path for N or K not multiples of 4.
     Async64x64x16s3 = k09_async_pipeline::matmul_async_64x64x16_s3, "async-64x64x16-s3", Fp32, k09_async_pipeline::ASYNC_64X64X16_S3;
-    /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits` blocks per tile.
+    /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits_for` blocks per tile.
     SplitK128x128x16 = k10_split_k::matmul_splitk_128x128x16, "splitk-128x128x16", Fp32, k10_split_k::SPLITK_128X128X16;
     /// `k10_split_k` over the 64×64×16 tile (128 threads), for the smallest outputs.
     SplitK64x64x16 = k10_split_k::matmul_splitk_64x64x16, "splitk-64x64x16", Fp32, k10_split_k::SPLITK_64X64X16;

@@ -88,7 +88,7 @@ split_k_entry!(matmul_splitk_128x128x16, SPLITK_128X128X16, 128, 128, 16, wmi 2,
      K columns `z·chunk .. (z+1)·chunk` (`chunk = ⌈K/S⌉` rounded up to BK), so the grid has `S`× the \
      blocks at the efficient tile size. Global loads are unchanged (`M·N·K·(1/BM + 1/BN)`); the \
      epilogue adds `S·M·N` atomic reductions (`red.global.add.f32`) instead of `M·N` stores, cheap \
-     while K is long. The host picks `S` (`tuning::splits`) and zeroes `C` first.\n\n\
+     while K is long. The host picks `S` (`tuning::splits_for`) and zeroes `C` first.\n\n\
      **Parameters / edges**: as kernel 5 (any M, N, K; an empty slice adds zeros).\n\n\
      **Determinism**: the `S` partial sums of an element arrive in any order, so its last bits may \
      differ between runs (within the reference tolerance; `S = 1` is deterministic).");
