@@ -154,10 +154,10 @@ pub struct Cost {
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
-pub const LAUNCH_US: f64 = 2.210;
+pub const LAUNCH_US: f64 = 2.485;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
 /// [`ZERO_GB_PER_S`].
-pub const ZERO_LAUNCH_US: f64 = 0.344;
+pub const ZERO_LAUNCH_US: f64 = 0.367;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's fewest K-steps per slice (the pipeline's prologue and epilogue dominate below).
@@ -170,24 +170,24 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, registers| Some(Cost { block_us, step_us, overlap, unaligned, registers });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
-        Algo::Naive => c(0.202, 0.0383, 2.70, 1.00, 32),
-        Algo::Tiled => c(0.058, 0.3459, 2.55, 1.00, 32),
-        Algo::Blocktile1d => c(0.369, 0.6034, 1.41, 1.00, 75),
-        Algo::Blocktile2d => c(0.899, 1.4443, 1.00, 1.00, 140),
-        Algo::Vectorized => c(0.998, 1.1064, 1.08, 1.08, 125),
-        Algo::ConflictFree => c(0.795, 1.0554, 1.21, 1.05, 125),
-        Algo::Warptile => c(0.861, 1.0415, 1.17, 1.07, 125),
-        Algo::Dbuf128x128x8 => c(1.081, 0.9819, 1.00, 1.19, 143),
-        Algo::Dbuf128x128x16 => c(1.084, 1.7243, 1.00, 1.15, 129),
-        Algo::Dbuf128x64x16 => c(0.926, 1.6345, 1.74, 1.19, 161),
-        Algo::Dbuf64x64x16 => c(0.669, 0.8613, 1.77, 1.19, 111),
-        Algo::Dbuf128x256x16 => c(1.894, 3.1117, 1.00, 1.12, 255),
-        Algo::Dbuf128x256x16Rolled => c(2.133, 3.4257, 1.00, 1.11, 255),
-        Algo::Async64x64x16s3 => c(0.541, 0.7229, 1.44, 1.10, 119),
-        Algo::SplitK128x128x16 => c(3.824, 1.8629, 1.00, 1.18, 145),
-        Algo::SplitK64x64x16 => c(3.256, 0.7088, 1.50, 1.36, 111),
-        Algo::SplitK128x32x16 => c(3.703, 0.7065, 1.46, 1.38, 121),
-        Algo::SplitK32x128x16 => c(3.889, 0.6516, 1.51, 1.62, 113),
+        Algo::Naive => c(0.195, 0.0377, 2.65, 1.00, 32),
+        Algo::Tiled => c(0.055, 0.3345, 2.46, 1.00, 32),
+        Algo::Blocktile1d => c(0.292, 0.5985, 1.38, 1.00, 75),
+        Algo::Blocktile2d => c(0.404, 1.4501, 1.00, 1.00, 140),
+        Algo::Vectorized => c(0.583, 1.1266, 1.10, 1.06, 125),
+        Algo::ConflictFree => c(0.449, 1.0676, 1.22, 1.04, 125),
+        Algo::Warptile => c(0.472, 1.0569, 1.19, 1.05, 125),
+        Algo::Dbuf128x128x8 => c(0.624, 0.9992, 1.00, 1.16, 143),
+        Algo::Dbuf128x128x16 => c(0.635, 1.7461, 1.00, 1.13, 129),
+        Algo::Dbuf128x64x16 => c(0.571, 1.6561, 1.73, 1.18, 161),
+        Algo::Dbuf64x64x16 => c(0.513, 0.8657, 1.73, 1.17, 111),
+        Algo::Dbuf128x256x16 => c(1.411, 3.1501, 1.00, 1.10, 255),
+        Algo::Dbuf128x256x16Rolled => c(1.694, 3.4637, 1.00, 1.09, 255),
+        Algo::Async64x64x16s3 => c(0.464, 0.7325, 1.42, 1.07, 119),
+        Algo::SplitK128x128x16 => c(3.411, 1.8844, 1.00, 1.16, 145),
+        Algo::SplitK64x64x16 => c(3.036, 0.7229, 1.46, 1.29, 111),
+        Algo::SplitK128x32x16 => c(3.297, 0.7600, 1.39, 1.28, 121),
+        Algo::SplitK32x128x16 => c(3.501, 0.6970, 1.47, 1.46, 113),
         // COSTS-END
         _ => None,
     }
