@@ -160,8 +160,11 @@ pub const LAUNCH_US: f64 = 2.485;
 pub const ZERO_LAUNCH_US: f64 = 0.367;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
-/// Split-K's fewest K-steps per slice (the pipeline's prologue and epilogue dominate below).
-pub const MIN_SLICE_STEPS: u32 = 4;
+/// Split-K's fewest K-steps per slice: below it a slice's fixed costs (pipeline fill, the atomic adds of
+/// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
+/// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
+/// measured, 14 predicted; `docs/tuning.md`).
+pub const MIN_SLICE_STEPS: u32 = 8;
 /// Split-K's most slices per output tile.
 pub const MAX_SPLITS: u32 = 128;
 
