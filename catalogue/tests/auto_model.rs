@@ -24,9 +24,12 @@ fn table() -> BTreeMap<(u32, u32, u32), (bool, Vec<Row>)> {
     out
 }
 
+/// A shape, whether it was held out, the pick ÷ best ratio, and the fastest time (µs).
+type PickRatio = ((u32, u32, u32), bool, f64, f64);
+
 /// Per shape: the measured time of the kernel the model ranks first (among the measured rows, at
 /// their measured slice counts) over the fastest measured one, and that fastest time (µs).
-fn pick_ratios() -> Vec<((u32, u32, u32), bool, f64, f64)> {
+fn pick_ratios() -> Vec<PickRatio> {
     table()
         .into_iter()
         .map(|((m, n, k), (held, rows))| {
