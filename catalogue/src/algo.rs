@@ -127,10 +127,14 @@ matmul_catalogue! {
     /// `k09_async_pipeline` 64×64×16, 3 stages: every tile copy asynchronous and element-wise, the
     /// path for N or K not multiples of 4.
     Async64x64x16s3 = k09_async_pipeline::matmul_async_64x64x16_s3, "async-64x64x16-s3", Fp32, k09_async_pipeline::ASYNC_64X64X16_S3;
-    /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits` blocks per tile.
+    /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits_for` blocks per tile.
     SplitK128x128x16 = k10_split_k::matmul_splitk_128x128x16, "splitk-128x128x16", Fp32, k10_split_k::SPLITK_128X128X16;
     /// `k10_split_k` over the 64×64×16 tile (128 threads), for the smallest outputs.
     SplitK64x64x16 = k10_split_k::matmul_splitk_64x64x16, "splitk-64x64x16", Fp32, k10_split_k::SPLITK_64X64X16;
+    /// `k10_split_k` over a 128×32 tile (128 threads), for outputs at most 32 columns wide.
+    SplitK128x32x16 = k10_split_k::matmul_splitk_128x32x16, "splitk-128x32x16", Fp32, k10_split_k::SPLITK_128X32X16;
+    /// `k10_split_k` over a 32×128 tile (128 threads), for outputs at most 32 rows tall.
+    SplitK32x128x16 = k10_split_k::matmul_splitk_32x128x16, "splitk-32x128x16", Fp32, k10_split_k::SPLITK_32X128X16;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
     /// `k11_mma_naive` on FP16.

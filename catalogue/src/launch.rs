@@ -15,38 +15,48 @@ pub struct LaunchDims {
 
 impl Algo {
     /// The launch of the kernel `self` resolves to for `shape`: `⌈N/bn⌉ × ⌈M/bm⌉` blocks of the
-    /// kernel's tile, times [`Algo::splits`] along z, with the kernel's threads and shared memory.
+    /// kernel's tile, times [`Algo::splits`] along z, with the kernel's threads and shared memory
+    /// (planned for [`tuning::SMS`] SMs).
     pub fn launch(self, shape: MatmulShape) -> LaunchDims {
-        let algo = self.resolve(shape);
+        self.launch_on(shape, tuning::SMS)
+    }
+
+    /// As [`Algo::launch`] on a GPU of `sms` SMs (FP32 `Auto` and split-K's slice count depend on it).
+    pub fn launch_on(self, shape: MatmulShape, sms: u32) -> LaunchDims {
+        let algo = self.resolve_on_sms(shape, crate::precision::Precision::Fp32, true, sms);
         let cfg = algo.config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
         if cfg.persistent {
             // One block per SM, at most one per work unit (a tile, or a K slice of one): each block
             // walks units; gridDim.y carries the number of slices per tile.
-            let splits = algo.splits(shape);
+            let splits = tuning::splits_on(algo, shape, sms);
             let units = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm) * splits;
-            let grid = (units.clamp(1, tuning::SMS).div_ceil(splits), splits, 1);
+            let grid = (units.clamp(1, sms.max(1)).div_ceil(splits), splits, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
         LaunchDims {
-            grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), algo.splits(shape)),
+            grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), tuning::splits_on(algo, shape, sms)),
             block: (cfg.block.0, cfg.block.1, 1),
             shared_bytes: cfg.shared_bytes,
         }
     }
 
-    /// Blocks that share one output tile along K: [`tuning::splits`] for split-K kernels (`gridDim.z`),
-    /// [`tuning::persistent_splits`] for the persistent kernel (`gridDim.y`), 1 for every other kernel.
+    /// Blocks that share one output tile along K: the model's slice count for split-K kernels
+    /// (`gridDim.z`, [`tuning::splits_for`]), [`tuning::persistent_splits`] for the persistent kernel
+    /// (`gridDim.y`), 1 for every other kernel.
     pub fn splits(self, shape: MatmulShape) -> u32 {
-        match self.resolve(shape).config() {
-            Some(t) if t.split_k => tuning::splits(shape, t.bm, t.bn),
-            Some(t) if t.persistent => tuning::persistent_splits(shape, t),
-            _ => 1,
-        }
+        tuning::splits_for(self.resolve(shape), shape)
     }
 
     /// Whether the kernel adds into `C` (split-K's atomic partial sums), so `C` must be zeroed first.
     pub fn accumulates_into_c(self, shape: MatmulShape) -> bool {
-        self.resolve(shape).config().is_some_and(|t| t.split_k || (t.persistent && self.splits(shape) > 1))
+        self.accumulates_into_c_on(shape, tuning::SMS)
+    }
+
+    /// As [`Algo::accumulates_into_c`] for the launch [`Algo::launch_on`] plans on `sms` SMs: every
+    /// split-K kernel, and the persistent kernel when it splits K.
+    pub fn accumulates_into_c_on(self, shape: MatmulShape, sms: u32) -> bool {
+        let algo = self.resolve(shape);
+        algo.config().is_some_and(|t| t.split_k || (t.persistent && tuning::splits_on(algo, shape, sms) > 1))
     }
 }
 
@@ -116,7 +126,9 @@ mod tests {
     #[test]
     fn split_k_launches_slices_along_z() {
         let s = MatmulShape { m: 256, n: 4096, k: 4096 };
-        assert_eq!(Algo::SplitK128x128x16.launch(s).grid, (32, 2, 2));
+        let z = Algo::SplitK128x128x16.splits(s);
+        assert!(z > 1);
+        assert_eq!(Algo::SplitK128x128x16.launch(s).grid, (32, 2, z));
         assert!(Algo::SplitK128x128x16.accumulates_into_c(s));
         assert!(!Algo::Dbuf128x128x16.accumulates_into_c(s));
         assert_eq!(Algo::Dbuf128x128x16.splits(s), 1);

@@ -1,15 +1,24 @@
 //! `Algo::Auto`: which kernel configuration to run for a shape.
 //!
-//! The rule is derived from a measured table (`docs/tuning.md`, reproduced by the scorecard command
-//! written there). The decisive quantity is how many blocks a tile gives relative to the GPU's 132
-//! SMs: a 128×256 tile is the most efficient per block (8×16 outputs per thread, lowest traffic), but
-//! shapes with a small output leave SMs idle with it; split-K then multiplies the blocks along K, and
-//! rows that are not 16-byte aligned take the element-wise asynchronous copies of kernel 9.
-use crate::algo::Algo;
+//! FP32: a **time model**, not a lookup ([`predict_us`], [`pick_on`]). Every FP32 kernel of the
+//! catalogue is a candidate; the model estimates its time on the shape from what the launch gives the
+//! GPU — blocks per SM (from the kernel's threads, shared memory and registers), the busiest SM's
+//! share of the grid (waves and the last wave's fill), K-steps per block, alignment, split-K's slice
+//! count and its zeroing of `C`, a fixed cost per launch — with a few constants per kernel fitted to
+//! measured runs (`scripts/fit-auto-model.py`, `docs/tuning.md`), and `Auto` runs the minimum. Split-K
+//! kernels get the slice count the model finds fastest ([`splits_for`]). The model is deterministic and
+//! offline: the same shape and SM count always give the same kernel.
+//!
+//! Tensor-core precisions keep their measured rule ([`pick_tensor_core`]).
+use std::cell::Cell;
+
+use crate::algo::{Algo, MATMUL_KERNELS};
 use crate::precision::Precision;
 use crate::shape::MatmulShape;
+use tessera_kernels::launch::TileConfig;
 
-/// SMs of the H200 the table was measured on (the rule only uses it as a scale).
+/// SMs of the H200 the constants were measured on: the default where the caller does not know the
+/// GPU (the host passes the real count).
 pub const SMS: u32 = 132;
 
 /// Output tiles (blocks per K slice) `algo` launches for `shape`; `Auto` counts the kernel it resolves to.
@@ -31,10 +40,16 @@ impl Algo {
         self.resolve_on(shape, precision, true)
     }
 
-    /// As [`Algo::resolve_for`] on a GPU that runs the sm_90a (`wgmma`) kernels or not.
+    /// As [`Algo::resolve_for`] on a GPU that runs the sm_90a (`wgmma`) kernels or not (FP32 planned
+    /// for [`SMS`] SMs).
     pub fn resolve_on(self, shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
+        self.resolve_on_sms(shape, precision, sm90a, SMS)
+    }
+
+    /// As [`Algo::resolve_on`] on a GPU of `sms` SMs (the FP32 model's device parameter).
+    pub fn resolve_on_sms(self, shape: MatmulShape, precision: Precision, sm90a: bool, sms: u32) -> Algo {
         match (self, precision) {
-            (Algo::Auto, Precision::Fp32) => pick(shape),
+            (Algo::Auto, Precision::Fp32) => pick_on(shape, sms),
             (Algo::Auto, p) => pick_tensor_core(shape, p, sm90a),
             (other, _) => other,
         }
@@ -72,51 +87,202 @@ pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -
     }
 }
 
-/// The kernel `Algo::Auto` runs for `shape`.
-///
-/// Measured (docs/tuning.md, H200, 2026-11-30, every candidate beside cuBLAS in one run):
-/// - N or K not a multiple of 4 (rows not 16-byte aligned, so the float4 paths of kernels 5–8 and 10
-///   cannot run): the element-wise asynchronous copies of `async-64x64x16-s3` (1000×1037×519: 1.15×
-///   the best kernel-8 tile);
-/// - at least 128 tiles of 128×256 (about one per SM: 2048³ and up, 4096×4096×256): `dbuf-128x256x16`,
-///   0.90–0.93 of cuBLAS;
-/// - fewer output tiles, at least 32 of 128×128 (1024³, 256×4096×4096, 8192×128×8192: 64 tiles):
-///   split-K over 128×128×16, 0.82 (the best unsplit tile: 0.64–0.81);
-/// - fewer still (512³: 16 tiles): split-K over 64×64×16.
+/// The kernel `Algo::Auto` runs for `shape` in FP32 on the H200's [`SMS`]: [`pick_on`].
 pub fn pick(shape: MatmulShape) -> Algo {
-    if !shape.n.is_multiple_of(4) || !shape.k.is_multiple_of(4) {
-        Algo::Async64x64x16s3
-    } else if blocks(Algo::Dbuf128x256x16, shape) >= 128 {
-        Algo::Dbuf128x256x16
-    } else if blocks(Algo::Dbuf128x128x16, shape) >= 32 {
-        Algo::SplitK128x128x16
-    } else {
-        Algo::SplitK64x64x16
+    pick_on(shape, SMS)
+}
+
+/// The FP32 kernel with the least predicted time ([`predict_us`]) for `shape` on a GPU of `sms` SMs,
+/// split-K kernels at their best slice count ([`splits_on`]); ties go to the earlier kernel of the
+/// catalogue. Never a TF32 or other lower-precision kernel: only FP32 entries are candidates.
+pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
+    thread_local!(static LAST: Cell<Option<(MatmulShape, u32, Algo)>> = const { Cell::new(None) });
+    // Resolving `Auto` happens several times per launch (launch geometry, split count, zeroing):
+    // the last answer is kept per thread so a small launch does not pay for the search each time.
+    if let Some((s, n, algo)) = LAST.get() {
+        if s == shape && n == sms {
+            return algo;
+        }
+    }
+    let mut best = (f64::INFINITY, Algo::Tiled);
+    for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+        if let Some(cost) = cost(kernel.algo) {
+            let t = best_splits(kernel.config, cost, shape, sms).1;
+            if t < best.0 {
+                best = (t, kernel.algo);
+            }
+        }
+    }
+    LAST.set(Some((shape, sms, best.1)));
+    best.1
+}
+
+/// Split-K's blocks per output tile (`gridDim.z`) for the kernel `algo` on `shape`, on [`SMS`] SMs.
+pub fn splits_for(algo: Algo, shape: MatmulShape) -> u32 {
+    splits_on(algo, shape, SMS)
+}
+
+/// As [`splits_for`] on `sms` SMs: the slice count of least predicted time for a kernel the model
+/// knows (slices of at least [`MIN_SLICE_STEPS`] K-steps, at most [`MAX_SPLITS`]); the one-wave
+/// rule [`splits`] for a split-K kernel it does not; [`persistent_splits`] for the persistent kernel
+/// (`gridDim.y`); 1 for a kernel that does not split K.
+pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
+    match (algo.config(), cost(algo)) {
+        (Some(t), _) if t.persistent => persistent_splits(shape, t, sms),
+        (Some(t), Some(c)) if t.split_k => best_splits(t, c, shape, sms).0,
+        (Some(t), None) if t.split_k => splits(shape, t.bm, t.bn),
+        _ => 1,
     }
 }
 
-/// Split-K's blocks per output tile of `bm × bn` for `shape`: as many as keep the grid within one
-/// wave of [`SMS`] blocks, and at least 64 of K (4 K-steps of 16) per slice; 1 when the tiles
-/// already fill the GPU.
+/// Split-K's one-wave rule (the rule before the model; kept for split-K kernels the model has no
+/// constants for): as many slices as keep the grid within one wave of [`SMS`] blocks, and at least 64
+/// of K per slice; 1 when the tiles already fill the GPU.
 pub fn splits(shape: MatmulShape, bm: u32, bn: u32) -> u32 {
     let tiles = shape.m.div_ceil(bm) * shape.n.div_ceil(bn);
     (SMS / tiles.max(1)).min(shape.k / 64).max(1)
 }
 
 /// K-steps a slice of the persistent kernel's split-K keeps at least (its pipeline of 4 stages).
-pub const MIN_SLICE_STEPS: u32 = 4;
+pub const PERSISTENT_MIN_SLICE_STEPS: u32 = 4;
 
 /// K slices per output tile for the persistent kernel (16) with tile `cfg` on `shape`: when the tiles
-/// do not fill one wave of [`SMS`] blocks, as many slices as bring the work units to about one per
-/// SM, each at least [`MIN_SLICE_STEPS`] K-steps long; 1 otherwise.
-pub fn persistent_splits(shape: MatmulShape, cfg: tessera_kernels::launch::TileConfig) -> u32 {
+/// do not fill one wave of `sms` blocks (one per SM), as many slices as bring the work units to about one per
+/// SM, each at least [`PERSISTENT_MIN_SLICE_STEPS`] K-steps long; 1 otherwise.
+pub fn persistent_splits(shape: MatmulShape, cfg: tessera_kernels::launch::TileConfig, sms: u32) -> u32 {
     let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
     let steps = shape.k.div_ceil(cfg.bk);
-    if tiles >= SMS {
+    if tiles >= sms {
         1
     } else {
-        (SMS / tiles.max(1)).min(steps / MIN_SLICE_STEPS).max(1)
+        (sms / tiles.max(1)).min(steps / PERSISTENT_MIN_SLICE_STEPS).max(1)
     }
+}
+
+/// The fitted constants of one FP32 kernel in [`predict_us`] (microseconds on the H200; fitted by
+/// `scripts/fit-auto-model.py`, see `docs/tuning.md`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cost {
+    /// Fixed time of one block: prologue, epilogue (its stores, or split-K's atomic adds).
+    pub block_us: f64,
+    /// Time of one K-step of one block running alone on its SM.
+    pub step_us: f64,
+    /// How many of the kernel's blocks one SM runs at the speed of one (1 ..= blocks per SM): the
+    /// latency the SM hides by running blocks side by side.
+    pub overlap: f64,
+    /// Factor on `step_us` when N or K is not a multiple of 4 (16-byte vector loads off).
+    pub unaligned: f64,
+    /// Registers per thread (`ptxas -v`, sm_90): with threads and shared memory, the blocks per SM.
+    pub registers: u32,
+}
+
+/// Fixed time of one kernel launch, back to back on a stream (fitted).
+pub const LAUNCH_US: f64 = 2.485;
+/// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
+/// [`ZERO_GB_PER_S`].
+pub const ZERO_LAUNCH_US: f64 = 0.367;
+/// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
+pub const ZERO_GB_PER_S: f64 = 4187.0;
+/// Split-K's fewest K-steps per slice: below it a slice's fixed costs (pipeline fill, the atomic adds of
+/// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
+/// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
+/// measured, 14 predicted; `docs/tuning.md`).
+pub const MIN_SLICE_STEPS: u32 = 8;
+/// Split-K's most slices per output tile.
+pub const MAX_SPLITS: u32 = 128;
+
+/// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
+pub fn cost(algo: Algo) -> Option<Cost> {
+    let c = |block_us, step_us, overlap, unaligned, registers| Some(Cost { block_us, step_us, overlap, unaligned, registers });
+    match algo {
+        // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
+        Algo::Naive => c(0.195, 0.0377, 2.65, 1.00, 32),
+        Algo::Tiled => c(0.055, 0.3345, 2.46, 1.00, 32),
+        Algo::Blocktile1d => c(0.292, 0.5985, 1.38, 1.00, 75),
+        Algo::Blocktile2d => c(0.404, 1.4501, 1.00, 1.00, 140),
+        Algo::Vectorized => c(0.583, 1.1266, 1.10, 1.06, 125),
+        Algo::ConflictFree => c(0.449, 1.0676, 1.22, 1.04, 125),
+        Algo::Warptile => c(0.472, 1.0569, 1.19, 1.05, 125),
+        Algo::Dbuf128x128x8 => c(0.624, 0.9992, 1.00, 1.16, 143),
+        Algo::Dbuf128x128x16 => c(0.635, 1.7461, 1.00, 1.13, 129),
+        Algo::Dbuf128x64x16 => c(0.571, 1.6561, 1.73, 1.18, 161),
+        Algo::Dbuf64x64x16 => c(0.513, 0.8657, 1.73, 1.17, 111),
+        Algo::Dbuf128x256x16 => c(1.411, 3.1501, 1.00, 1.10, 255),
+        Algo::Dbuf128x256x16Rolled => c(1.694, 3.4637, 1.00, 1.09, 255),
+        Algo::Async64x64x16s3 => c(0.464, 0.7325, 1.42, 1.07, 119),
+        Algo::SplitK128x128x16 => c(3.411, 1.8844, 1.00, 1.16, 145),
+        Algo::SplitK64x64x16 => c(3.036, 0.7229, 1.46, 1.29, 111),
+        Algo::SplitK128x32x16 => c(3.297, 0.7600, 1.39, 1.28, 121),
+        Algo::SplitK32x128x16 => c(3.501, 0.6970, 1.47, 1.46, 113),
+        // COSTS-END
+        _ => None,
+    }
+}
+
+/// Blocks of a kernel one SM holds at once (H200 / sm_90: 64 Ki registers allocated per warp in
+/// units of 256, 228 KiB of shared memory with 1 KiB reserved per block, 2048 threads, 32 blocks).
+pub fn blocks_per_sm(config: TileConfig, registers: u32) -> u32 {
+    let threads = config.threads().max(1);
+    let warps = threads.div_ceil(32);
+    let per_warp = (registers.max(1) * 32).div_ceil(256) * 256;
+    let by_registers = (65_536 / per_warp) / warps;
+    let by_shared = 233_472 / (config.shared_bytes + 1024);
+    (2048 / threads).min(32).min(by_registers).min(by_shared).max(1)
+}
+
+/// The model's time, in microseconds, of one launch of `algo` (a concrete FP32 kernel) on `shape` with
+/// `splits` slices of K, on a GPU of `sms` SMs; `None` for a kernel without constants.
+///
+/// With `b` blocks per SM at once and `q` = `overlap`: a block alone takes
+/// `T = block_us + step_us·steps` (× `unaligned` on the steps when N or K is not a multiple of 4);
+/// `x ≤ b` blocks side by side take `T·max(1, x/q)`. The busiest SM gets `⌈tiles·splits / sms⌉`
+/// blocks: full rounds of `b`, then the last, partial one. Plus [`LAUNCH_US`], and for split-K the
+/// zeroing of `C`.
+pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
+    Some(predict(algo.config()?, cost(algo)?, shape, splits, sms))
+}
+
+fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) -> f64 {
+    let (m, n, k) = (u64::from(shape.m), u64::from(shape.n), u64::from(shape.k));
+    let splits = u64::from(splits.max(1));
+    let tiles = m.div_ceil(u64::from(t.bm)) * n.div_ceil(u64::from(t.bn));
+    let bk = u64::from(t.bk.max(1));
+    // Kernel 10's slice: ⌈K / S⌉ rounded up to BK.
+    let steps = k.div_ceil(splits).div_ceil(bk);
+    let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
+    let alone = c.block_us + c.step_us * steps as f64 * if aligned { 1.0 } else { c.unaligned };
+    let resident = u64::from(blocks_per_sm(t, c.registers));
+    let q = c.overlap.clamp(1.0, resident as f64);
+    let per_sm = (tiles * splits).div_ceil(u64::from(sms.max(1)));
+    let (full, rest) = (per_sm / resident, per_sm % resident);
+    let mut us = LAUNCH_US + full as f64 * alone * resident as f64 / q;
+    if rest > 0 {
+        us += alone * (rest as f64 / q).max(1.0);
+    }
+    if t.split_k {
+        us += ZERO_LAUNCH_US + (4 * m * n) as f64 / (ZERO_GB_PER_S * 1e3);
+    }
+    us
+}
+
+/// Split-K's slice counts the model tries: every count up to 8, then steps of about a quarter.
+const SPLIT_CANDIDATES: [u32; 24] = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128];
+
+/// The slice count of least predicted time and that time (1 and the kernel's time for a kernel that
+/// does not split K).
+fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> (u32, f64) {
+    if !t.split_k {
+        return (1, predict(t, c, shape, 1, sms));
+    }
+    let most = (shape.k / (MIN_SLICE_STEPS * t.bk.max(1))).clamp(1, MAX_SPLITS);
+    let mut best = (1, predict(t, c, shape, 1, sms));
+    for s in SPLIT_CANDIDATES.into_iter().filter(|&s| s > 1 && s <= most) {
+        let us = predict(t, c, shape, s, sms);
+        if us < best.1 {
+            best = (s, us);
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -165,39 +331,132 @@ mod tests {
         assert_eq!(Algo::Auto.resolve_for(big, Precision::Fp32), pick(big));
     }
 
+    fn s(m: u32, n: u32, k: u32) -> MatmulShape {
+        MatmulShape { m, n, k }
+    }
+
     #[test]
     fn persistent_split_k_fills_one_wave_with_slices_of_four_steps() {
         let s = |m, n, k| MatmulShape { m, n, k };
         let cfg = Algo::PersistentBf16.config().unwrap();
-        assert_eq!(persistent_splits(s(4096, 4096, 4096), cfg), 1); // 512 tiles
-        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg), 4); // 32 tiles, 16 steps
-        assert_eq!(persistent_splits(s(256, 4096, 4096), cfg), 4); // 32 tiles, 64 steps
-        assert_eq!(persistent_splits(s(8192, 128, 8192), cfg), 2); // 64 tiles
-        assert_eq!(persistent_splits(s(512, 512, 512), cfg), 2); // 8 tiles, 8 steps
-        assert_eq!(persistent_splits(s(64, 64, 64), cfg), 1); // one step
+        assert_eq!(persistent_splits(s(4096, 4096, 4096), cfg, SMS), 1); // 512 tiles
+        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg, SMS), 4); // 32 tiles, 16 steps
+        assert_eq!(persistent_splits(s(256, 4096, 4096), cfg, SMS), 4); // 32 tiles, 64 steps
+        assert_eq!(persistent_splits(s(8192, 128, 8192), cfg, SMS), 2); // 64 tiles
+        assert_eq!(persistent_splits(s(512, 512, 512), cfg, SMS), 2); // 8 tiles, 8 steps
+        assert_eq!(persistent_splits(s(64, 64, 64), cfg, SMS), 1); // one step
+        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg, 64), 2); // a GPU of 64 SMs
         let launch = Algo::PersistentBf16.launch(s(1024, 1024, 1024));
         assert_eq!((launch.grid.0 * launch.grid.1, launch.grid.1), (128, 4));
+        assert_eq!(Algo::PersistentBf16.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
         assert!(Algo::PersistentBf16.accumulates_into_c(s(1024, 1024, 1024)));
         assert!(!Algo::PersistentBf16.accumulates_into_c(s(4096, 4096, 4096)));
+        assert!(!Algo::PersistentBf16.accumulates_into_c_on(s(2048, 2048, 2048), 64));
+        // 64 tiles fill 64 SMs
     }
 
     #[test]
-    fn pick_matches_the_measured_table() {
-        let s = |m, n, k| MatmulShape { m, n, k };
-        for (shape, best) in [
-            (s(4096, 4096, 4096), Algo::Dbuf128x256x16),
-            (s(2048, 2048, 2048), Algo::Dbuf128x256x16),
-            (s(8192, 8192, 8192), Algo::Dbuf128x256x16),
-            (s(4096, 4096, 256), Algo::Dbuf128x256x16),
-            (s(512, 512, 512), Algo::SplitK64x64x16),
-            (s(1024, 1024, 1024), Algo::SplitK128x128x16),
-            (s(256, 4096, 4096), Algo::SplitK128x128x16),
-            (s(1000, 1037, 519), Algo::Async64x64x16s3),
-            (s(8192, 128, 8192), Algo::SplitK128x128x16),
-        ] {
-            assert_eq!(pick(shape), best, "{shape:?}");
-            assert_eq!(Algo::Auto.resolve(shape), best);
+    fn every_fp32_kernel_has_constants_and_only_fp32_kernels_do() {
+        for kernel in MATMUL_KERNELS {
+            assert_eq!(cost(kernel.algo).is_some(), kernel.precision == Precision::Fp32, "{}", kernel.label);
         }
+        assert!(cost(Algo::Auto).is_none());
+    }
+
+    #[test]
+    fn blocks_per_sm_follow_registers_threads_and_shared_memory() {
+        let occ = |a: Algo| blocks_per_sm(a.config().unwrap(), cost(a).unwrap().registers);
+        assert_eq!(occ(Algo::Dbuf128x256x16), 1); // 255 registers × 256 threads: the whole file
+        assert_eq!(occ(Algo::Dbuf64x64x16), 4); // its launch bound
+        assert_eq!(occ(Algo::SplitK128x32x16), 4);
+        assert_eq!(occ(Algo::Warptile), 2); // 125 → 128 registers × 256 threads
+        assert_eq!(occ(Algo::Tiled), 8); // 2048 threads per SM
+                                         // Shared memory alone: 100 KiB blocks, two per SM.
+        let big = TileConfig::new(64, 64, 16, 128, 100 * 1024);
+        assert_eq!(blocks_per_sm(big, 32), 2);
+    }
+
+    #[test]
+    fn the_model_grows_with_the_work_and_shrinks_with_more_sms() {
+        for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+            let t = |shape, sms| predict_us(kernel.algo, shape, 1, sms).unwrap();
+            for (small, big) in [
+                (s(1024, 1024, 1024), s(1024, 1024, 2048)),
+                (s(1024, 1024, 1024), s(2048, 1024, 1024)),
+                (s(1024, 1024, 1024), s(1024, 2048, 1024)),
+                (s(1, 1, 1), s(8192, 8192, 8192)),
+            ] {
+                assert!(t(small, SMS) <= t(big, SMS), "{}: {small:?} vs {big:?}", kernel.label);
+            }
+            assert!(t(s(4096, 4096, 4096), 264) < t(s(4096, 4096, 4096), 132), "{}", kernel.label);
+            // Unaligned rows never make a kernel faster.
+            assert!(t(s(1000, 1000, 1000), SMS) <= t(s(1000, 1001, 1000), SMS), "{}", kernel.label);
+            assert!(t(s(1, 1, 1), SMS) >= LAUNCH_US);
+        }
+    }
+
+    #[test]
+    fn split_k_slices_fill_the_gpu_and_respect_their_bounds() {
+        // Deep K, small output: many slices (the one-wave rule gave 1 here: 109 tiles of 64×64).
+        let skinny = s(6960, 32, 8288);
+        assert!(splits_for(Algo::SplitK64x64x16, skinny) >= 4);
+        assert!(splits_for(Algo::SplitK128x32x16, skinny) >= 4);
+        // Short K cannot split (slices of at least MIN_SLICE_STEPS K-steps).
+        assert_eq!(splits_for(Algo::SplitK64x64x16, s(64, 64, 63)), 1);
+        for shape in [s(16, 16, 4088), s(48, 893, 8768), s(1, 1, 16384), s(3, 5, 1 << 20)] {
+            for algo in [Algo::SplitK64x64x16, Algo::SplitK128x128x16, Algo::SplitK32x128x16] {
+                let n = splits_for(algo, shape);
+                let bk = algo.config().unwrap().bk;
+                assert!((1..=MAX_SPLITS).contains(&n), "{shape:?}");
+                assert!(n == 1 || shape.k / n >= MIN_SLICE_STEPS * bk, "{shape:?}: {n} slices");
+                // The chosen count is the model's minimum over the counts it tries.
+                let chosen = predict_us(algo, shape, n, SMS).unwrap();
+                for other in SPLIT_CANDIDATES.into_iter().filter(|&c| c <= (shape.k / (MIN_SLICE_STEPS * bk)).max(1)) {
+                    assert!(chosen <= predict_us(algo, shape, other, SMS).unwrap(), "{shape:?}: {n} vs {other}");
+                }
+            }
+        }
+        // Non-split kernels: always one slice.
+        assert_eq!(splits_for(Algo::Dbuf64x64x16, skinny), 1);
+        assert_eq!(Algo::Dbuf64x64x16.launch(skinny).grid.2, 1);
+        assert_eq!(Algo::SplitK64x64x16.launch(skinny).grid.2, splits_for(Algo::SplitK64x64x16, skinny));
+    }
+
+    #[test]
+    fn auto_is_the_least_predicted_fp32_kernel_and_deterministic() {
+        for shape in [s(1, 1, 1), s(8, 8, 16), s(4096, 4096, 4096), s(6960, 32, 8288), s(1000, 1037, 519), s(11, 2285, 1430)] {
+            let picked = pick(shape);
+            assert_eq!(picked.precision(), Some(Precision::Fp32));
+            let t = |a: Algo| predict_us(a, shape, splits_for(a, shape), SMS).unwrap();
+            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+                assert!(t(picked) <= t(kernel.algo), "{shape:?}: {} over {}", picked.label(), kernel.label);
+            }
+            assert_eq!(pick(shape), picked);
+            assert_eq!(pick_on(shape, SMS), picked);
+            assert_eq!(Algo::Auto.resolve(shape), picked);
+        }
+        // Tiny products are launch-bound: one launch, no zeroing pass.
+        for shape in [s(1, 1, 1), s(8, 8, 16), s(16, 128, 16)] {
+            assert!(!pick(shape).config().unwrap().split_k, "{shape:?}");
+        }
+        // The big square runs the most efficient tile.
+        assert_eq!(pick(s(4096, 4096, 4096)), Algo::Dbuf128x256x16);
+        assert_eq!(pick(s(8192, 8192, 8192)), Algo::Dbuf128x256x16);
+    }
+
+    #[test]
+    fn the_sm_count_is_a_parameter() {
+        // Fewer SMs: a grid that was one partial wave becomes several, and the plan may change;
+        // whatever it is, it is the minimum for that device.
+        let shape = s(512, 512, 4096);
+        for sms in [16, 66, 132, 264] {
+            let picked = pick_on(shape, sms);
+            let t = |a: Algo| predict_us(a, shape, splits_on(a, shape, sms), sms).unwrap();
+            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+                assert!(t(picked) <= t(kernel.algo));
+            }
+        }
+        assert_eq!(Algo::Auto.resolve_on_sms(shape, Precision::Fp32, true, SMS), pick(shape));
     }
 
     #[test]

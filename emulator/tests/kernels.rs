@@ -44,12 +44,20 @@ const TMA_SHAPES: [(usize, usize, usize); 4] = [(1, 8, 8), (65, 264, 40), (64, 2
 /// Split-K with more than one slice: 130×70 is 2 output tiles of 128×128, so K = 300 splits in 4
 /// (slices of 80, the last 60: ending inside a K-step) and K = 520 in 8 (interior, aligned slices).
 fn split_k_sums_its_slices() -> Result<(), Failed> {
-    for (m, n, k, splits) in [(130, 70, 300, 4), (130, 72, 520, 8)] {
-        let got = Algo::SplitK128x128x16.splits(MatmulShape { m, n, k });
-        if got != splits {
-            return Err(format!("{m}×{n}×{k}: {got} slices, expected {splits}").into());
+    // The model's slice counts (`tuning::splits_for`) on deep-K shapes with small outputs: several
+    // slices, the last one ragged (K not a multiple of the slice), on every split-K tile.
+    for algo in [Algo::SplitK128x128x16, Algo::SplitK64x64x16, Algo::SplitK128x32x16, Algo::SplitK32x128x16] {
+        for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031)] {
+            let shape = MatmulShape { m, n, k };
+            let got = algo.splits(shape);
+            if got != tessera_catalogue::tuning::splits_for(algo, shape) || algo.launch(shape).grid.2 != got {
+                return Err(format!("{}: {m}×{n}×{k}: launch and model disagree on the slices", algo.label()).into());
+            }
+            if k >= 1000 && got < 2 {
+                return Err(format!("{}: {m}×{n}×{k}: {got} slice(s), expected several", algo.label()).into());
+            }
+            check_algo_on_shape(algo, Precision::Fp32, (m as usize, n as usize, k as usize))?;
         }
-        check_algo_on_shape(Algo::SplitK128x128x16, Precision::Fp32, (m as usize, n as usize, k as usize))?;
     }
     Ok(())
 }

@@ -68,10 +68,10 @@ pub(crate) fn raw_ptr<T>(slice: &CudaSlice<T>, stream: &CudaStream) -> u64 {
     ptr
 }
 
-/// The matmul kernel `algo` runs for `shape` in `precision`, or [`Error::PrecisionMismatch`] when it
-/// computes in another precision.
-pub(crate) fn resolve_kernel(op: &'static str, algo: Algo, shape: MatmulShape, precision: Precision, sm90a: bool) -> Result<Algo> {
-    let resolved = algo.resolve_on(shape, precision, sm90a);
+/// The matmul kernel `algo` runs for `shape` in `precision` on `gpu` (its sm_90a module and SM
+/// count), or [`Error::PrecisionMismatch`] when it computes in another precision.
+pub(crate) fn resolve_kernel(op: &'static str, algo: Algo, shape: MatmulShape, precision: Precision, gpu: &Gpu) -> Result<Algo> {
+    let resolved = algo.resolve_on_sms(shape, precision, gpu.has_sm90a(), gpu.sm_count());
     let kernel = resolved.kernel().ok_or(Error::InvalidArgument { op, detail: "Auto resolved to no kernel".into() })?;
     if kernel.precision != precision {
         return Err(Error::PrecisionMismatch { op, kernel: kernel.entry, kernel_precision: kernel.precision, requested: precision });
@@ -87,7 +87,7 @@ pub(crate) fn resolve_kernel(op: &'static str, algo: Algo, shape: MatmulShape, p
 pub(crate) fn check_kernels(op: &'static str, gpu: &Gpu, algo: Algo, precision: Precision, steps: &[Step]) -> Result<()> {
     for s in steps {
         let shape = MatmulShape { m: s.rows.len() as u32, n: s.cols.len() as u32, k: s.depth.len() as u32 };
-        resolve_kernel(op, algo, shape, precision, gpu.has_sm90a())?;
+        resolve_kernel(op, algo, shape, precision, gpu)?;
     }
     Ok(())
 }
@@ -154,7 +154,7 @@ impl BlockRun<'_> {
                 }
             }
             BlockOp::Gemm { a, b, c, shape } => {
-                let algo = resolve_kernel("matmul", self.algo, shape, self.precision, self.gpu.has_sm90a())?;
+                let algo = resolve_kernel("matmul", self.algo, shape, self.precision, self.gpu)?;
                 // SAFETY: the operands hold m·k, k·n inputs and m·n floats at these addresses (plan and
                 // caller), at 16-byte aligned offsets (tile-aligned cuts, whole allocations).
                 unsafe { self.gpu.launch_matmul_raw(self.stream, algo, shape, self.ptr(a), self.ptr(b), self.ptr(c)) }

@@ -90,7 +90,7 @@ impl Gpu {
         .plan()?;
         // The kernel must compute in the precision asked for, whether or not there is a product to run.
         let algo = match &plan {
-            GemmPlan::Product(p) => resolve_kernel(OP, params.algo, p.shape, precision, self.has_sm90a())?,
+            GemmPlan::Product(p) => resolve_kernel(OP, params.algo, p.shape, precision, self)?,
             _ => params.algo,
         };
         if let Some(kernel) = algo.kernel().filter(|k| k.precision != precision) {

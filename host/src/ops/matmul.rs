@@ -58,7 +58,7 @@ impl Gpu {
         // check each of their launches the same way before anything is queued).
         let one_launch = if dims.fits_one_launch() {
             let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
-            Some((shape, resolve_kernel(OP, algo, shape, requested, self.has_sm90a())?))
+            Some((shape, resolve_kernel(OP, algo, shape, requested, self)?))
         } else {
             None
         };
@@ -112,7 +112,7 @@ impl Gpu {
     ) -> Result<()> {
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
         let (m, n) = (shape.m, shape.n);
-        if algo.accumulates_into_c(shape) {
+        if algo.accumulates_into_c_on(shape, self.sm_count()) {
             self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
             let bytes = m as usize * n as usize * 4;
             // SAFETY: c addresses m·n floats (the caller's contract).
@@ -164,8 +164,9 @@ impl Gpu {
         // the kernels take) and 32-bit shapes; a TMA kernel's maps describe exactly those buffers
         // (the catalogue's operands for this shape) and live until the launch completes (freed
         // stream-ordered); the launch is the one the kernel states (its TileConfig, through the
-        // catalogue: threads and dynamic shared memory).
-        let launched = self.launched(unsafe { launch.launch(launch_config(algo.launch(shape))) });
+        // catalogue: threads and dynamic shared memory, planned for this GPU's SMs, as the zeroing
+        // of C for split-K by the caller).
+        let launched = self.launched(unsafe { launch.launch(launch_config(algo.launch_on(shape, self.sm_count()))) });
         drop(map_guard);
         launched
     }

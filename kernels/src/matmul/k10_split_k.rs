@@ -88,10 +88,17 @@ split_k_entry!(matmul_splitk_128x128x16, SPLITK_128X128X16, 128, 128, 16, wmi 2,
      K columns `z·chunk .. (z+1)·chunk` (`chunk = ⌈K/S⌉` rounded up to BK), so the grid has `S`× the \
      blocks at the efficient tile size. Global loads are unchanged (`M·N·K·(1/BM + 1/BN)`); the \
      epilogue adds `S·M·N` atomic reductions (`red.global.add.f32`) instead of `M·N` stores, cheap \
-     while K is long. The host picks `S` (`tuning::splits`) and zeroes `C` first.\n\n\
+     while K is long. The host picks `S` (`tuning::splits_for`) and zeroes `C` first.\n\n\
      **Parameters / edges**: as kernel 5 (any M, N, K; an empty slice adds zeros).\n\n\
      **Determinism**: the `S` partial sums of an element arrive in any order, so its last bits may \
      differ between runs (within the reference tolerance; `S = 1` is deterministic).");
 split_k_entry!(matmul_splitk_64x64x16, SPLITK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for the smallest outputs \
      (512³: 64 tiles, `S = 2`).");
+split_k_entry!(matmul_splitk_128x32x16, SPLITK_128X32X16, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4,
+    "Split-K over a 128×32×16 tile (128 threads, 4 warps of 32×32 stacked along M, 4×8 outputs per \
+     thread): for outputs a few columns wide (N ≤ 32) with deep K, where a 64-column tile computes \
+     half or more of its columns past N (6960×32×8288).");
+split_k_entry!(matmul_splitk_32x128x16, SPLITK_32X128X16, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
+    "Split-K over a 32×128×16 tile (128 threads, 4 warps of 32×32 side by side along N, 4×8 outputs \
+     per thread): for outputs a few rows tall (M ≤ 32) with deep K (11×2285×1430).");

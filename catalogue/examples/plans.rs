@@ -1,0 +1,39 @@
+//! Prints `Algo::Auto`'s FP32 plan for the shapes of a scorecard run, as CSV: every FP32 kernel with
+//! the slice count it launches (split-K: the model's choice) and the model's predicted time, and
+//! whether `Auto` runs it. The model is deterministic, so this run at a commit gives the plans the
+//! scorecard launched at that commit (`scripts/fit-auto-model.py` reads them).
+//!
+//!     cargo run -p tessera-catalogue --example plans -- --sizes 4096,1000x1037x519 --random-shapes 32 --seed 7 [--random-max-flops F]
+use tessera_catalogue::{random, tuning, Algo, MatmulShape, Precision, MATMUL_KERNELS};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let mut shapes = Vec::new();
+    for size in value("--sizes").unwrap_or_default().split(',').filter(|s| !s.is_empty()) {
+        let d: Vec<u32> =
+            size.split(['x', '×']).map(|p| p.parse::<u32>().map_err(|e| format!("bad size {size}: {e}"))).collect::<Result<_, _>>()?;
+        shapes.push(match d[..] {
+            [n] => MatmulShape { m: n, n, k: n },
+            [m, n, k] => MatmulShape { m, n, k },
+            _ => return Err(format!("bad size {size}")),
+        });
+    }
+    let count: usize = value("--random-shapes").map_or(Ok(0), |v| v.parse()).map_err(|e| format!("--random-shapes: {e}"))?;
+    if count > 0 {
+        let seed: u64 = value("--seed").ok_or("--random-shapes needs --seed")?.parse().map_err(|e| format!("--seed: {e}"))?;
+        let max: f64 =
+            value("--random-max-flops").map_or(Ok(2.0 * 4096f64.powi(3)), |v| v.parse()).map_err(|e| format!("--random-max-flops: {e}"))?;
+        shapes.extend(random::matmul_shapes(count, seed, max));
+    }
+    println!("m,n,k,kernel,splits,predicted_us,auto");
+    for s in shapes {
+        let auto = Algo::Auto.resolve(s);
+        for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+            let splits = tuning::splits_for(kernel.algo, s);
+            let us = tuning::predict_us(kernel.algo, s, splits, tuning::SMS).unwrap_or(f64::NAN);
+            println!("{},{},{},{},{splits},{us:.2},{}", s.m, s.n, s.k, kernel.label, u8::from(kernel.algo == auto));
+        }
+    }
+    Ok(())
+}

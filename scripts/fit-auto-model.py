@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Fits the constants of `Algo::Auto`'s FP32 time model (catalogue/src/tuning.rs) to scorecard runs.
+
+    python3 scripts/fit-auto-model.py RUN.json[:plans.csv] ... [--hold-out 'MxNxK,...'] [--print-rust]
+
+Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Split-K rows need the split
+count each launch used: from `plans.csv` (written by `cargo run -p tessera-catalogue --example plans` at
+the run's commit) or, without one, the one-wave rule that preceded the model. The model here is the
+same formula as `tuning::predict_us` (a Rust test checks the committed constants against the committed
+calibration table). Needs numpy and scipy.
+"""
+import csv, json, math, sys
+import numpy as np
+from scipy.optimize import least_squares
+
+SMS = 132
+# Zeroing C: the H200's measured device copy rate, 4187 GB/s (README), in µs per 1000 bytes.
+ZERO_US_PER_KB = 1000.0 / 4187e3
+# entry label -> (bm, bn, bk, threads, shared bytes, registers (ptxas -v, sm_90), split_k)
+KERNELS = {
+    "naive": (16, 16, 1, 256, 0, 32, False),
+    "tiled": (16, 16, 16, 256, 2048, 32, False),
+    "blocktile-1d": (64, 64, 8, 256, 4096, 75, False),
+    "blocktile-2d": (128, 128, 8, 256, 8192, 140, False),
+    "vectorized": (128, 128, 8, 256, 8192, 125, False),
+    "conflict-free": (128, 128, 8, 256, 8320, 125, False),
+    "warptile": (128, 128, 8, 256, 8320, 125, False),
+    "dbuf-128x128x8": (128, 128, 8, 256, 2 * (8 * 132 + 8 * 128) * 4, 143, False),
+    "dbuf-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 129, False),
+    "dbuf-128x64x16": (128, 64, 16, 128, 2 * (16 * 132 + 16 * 64) * 4, 161, False),
+    "dbuf-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 111, False),
+    "dbuf-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, False),
+    "dbuf-128x256x16-rolled": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, False),
+    "async-64x64x16-s3": (64, 64, 16, 128, 3 * (16 * 68 + 16 * 64) * 4, 119, False),
+    "splitk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 145, True),
+    "splitk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 111, True),
+    "splitk-128x32x16": (128, 32, 16, 128, 2 * (16 * 132 + 16 * 32) * 4, 121, True),
+    "splitk-32x128x16": (32, 128, 16, 128, 2 * (16 * 36 + 16 * 128) * 4, 113, True),
+}
+NAMES = list(KERNELS)
+
+
+def occupancy(threads, shared, regs):
+    warps = math.ceil(threads / 32)
+    per_warp = math.ceil(regs * 32 / 256) * 256
+    by_regs = (65536 // per_warp) // warps
+    by_shared = 233472 // (shared + 1024)
+    return max(1, min(2048 // threads, 32, by_regs, by_shared))
+
+
+def old_splits(m, n, k, bm, bn):
+    tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    return max(1, min(SMS // max(tiles, 1), k // 64))
+
+
+def features(name, m, n, k, s):
+    """(blocks on the busiest SM, K-steps per block, aligned, occupancy, m·n)"""
+    bm, bn, bk, threads, shared, regs, _ = KERNELS[name]
+    tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    chunk = math.ceil(math.ceil(k / s) / bk) * bk
+    steps = chunk // bk
+    per_sm = math.ceil(tiles * s / SMS)
+    return per_sm, steps, (n % 4 == 0 and k % 4 == 0), occupancy(threads, shared, regs)
+
+
+def predict(p, g, name, m, n, k, s, f=None):
+    """p = (e, c, q, u) of the kernel; g = (launch, zero_launch, zero_ns_per_byte)."""
+    e, c, q, u = p
+    per_sm, steps, aligned, occ = f or features(name, m, n, k, s)
+    t1 = e + c * steps * (1.0 if aligned else u)
+    q = min(q, occ)
+    full, rest = divmod(per_sm, occ)
+    t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
+    t += g[0]
+    if KERNELS[name][6]:
+        t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0
+    return t
+
+
+def load(spec):
+    path, _, plans = spec.partition(":")
+    d = json.load(open(path))
+    splits = {}
+    if plans:
+        for r in csv.DictReader(open(plans)):
+            splits[(int(r["m"]), int(r["n"]), int(r["k"]), r["kernel"])] = int(r["splits"])
+    out = []
+    for r in d["rows"]:
+        if r.get("precision", "fp32") != "fp32" or r["key"] not in KERNELS or r["check"] != "ok":
+            continue
+        m, n, k, name = r["m"], r["n"], r["k"], r["key"]
+        s = 1
+        if KERNELS[name][6]:
+            s = splits.get((m, n, k, name)) or old_splits(m, n, k, KERNELS[name][0], KERNELS[name][1])
+        out.append((m, n, k, name, s, r["ms"] * 1000.0))
+    return out
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--write-table" in sys.argv:
+        args.remove(sys.argv[sys.argv.index("--write-table") + 1])
+    hold = set()
+    if "--hold-out" in sys.argv:
+        i = sys.argv.index("--hold-out")
+        hold = {tuple(int(x) for x in h.split("x")) for h in sys.argv[i + 1].split(",") if h}
+        args = [a for a in args if a != sys.argv[i + 1]]
+    rows = [r for spec in args for r in load(spec)]
+    train = [r for r in rows if (r[0], r[1], r[2]) not in hold]
+    # parameters: per kernel (log e, log c, q, log u), global (log launch, log zero launch, log zero ns/B)
+    nk = len(NAMES)
+
+    def unpack(x):
+        ps = {}
+        for i, name in enumerate(NAMES):
+            le, lc, q, lu = x[4 * i: 4 * i + 4]
+            ps[name] = (math.exp(le), math.exp(lc), q, math.exp(lu))
+        g = tuple(math.exp(v) for v in x[4 * nk:])
+        return ps, g
+
+    names = sorted({r[3] for r in train}, key=NAMES.index)
+    F = np.array([features(nm, m, n, k, sp) for (m, n, k, nm, sp, t) in train], dtype=float)
+    kidx = np.array([NAMES.index(r[3]) for r in train])
+    split = np.array([KERNELS[r[3]][6] for r in train], dtype=float)
+    mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
+    meas = np.array([r[5] for r in train], dtype=float)
+    per_sm, steps, aligned, resident = F.T
+    full, rest = np.floor(per_sm / resident), np.mod(per_sm, resident)
+
+    def resid(x):
+        P = x[: 4 * nk].reshape(nk, 4)[kidx]
+        e, c, q, u = np.exp(P[:, 0]), np.exp(P[:, 1]), np.minimum(P[:, 2], resident), np.exp(P[:, 3])
+        g = np.exp(x[4 * nk:])
+        t1 = e + c * steps * np.where(aligned > 0, 1.0, u)
+        t = full * t1 * resident / q + np.where(rest > 0, t1 * np.maximum(1.0, rest / q), 0.0) + g[0]
+        t = t + split * (g[1] + ZERO_US_PER_KB * mn4)
+        return np.log(t / meas)
+
+    x0, lo, hi = [], [], []
+    for name in NAMES:
+        occ = occupancy(*KERNELS[name][3:6])
+        x0 += [math.log(2.0), math.log(0.5), max(1.0, occ / 2), math.log(1.5) + 1e-3]
+        lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0]
+        hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0)]
+    x0 += [math.log(3.0), math.log(2.0)]
+    lo += [math.log(0.5), math.log(0.1)]
+    hi += [math.log(10.0), math.log(10.0)]
+    fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
+    ps, g = unpack(fit.x)
+    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs")
+    for name in NAMES:
+        e, c, q, u = ps[name]
+        print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}")
+    # Evaluation: per shape, the model's pick vs the measured best (among the rows measured).
+    shapes = {}
+    for r in rows:
+        shapes.setdefault((r[0], r[1], r[2]), []).append(r)
+    errs, ratios = [], {}
+    for sh, rs in shapes.items():
+        meas = {r[3]: r[5] for r in rs}
+        pred = {r[3]: predict(ps[r[3]], g, r[3], *sh, r[4]) for r in rs}
+        errs += [abs(math.log(pred[n] / meas[n])) for n in meas]
+        pick = min(pred, key=pred.get)
+        best = min(meas, key=meas.get)
+        ratio = meas[best] / meas[pick]
+        ratios[sh] = ratio
+        tag = "HELD" if sh in hold else "    "
+        flag = " <" if ratio < 0.95 else ""
+        print(f"{tag} {sh[0]}x{sh[1]}x{sh[2]}: pick {pick} ({pred[pick]:.1f} pred, {meas[pick]:.1f} meas µs) best {best} {meas[best]:.1f} µs  ratio {ratio:.3f}{flag}")
+    print(f"median |log error| {np.median(errs):.3f}, 90th pct {np.percentile(errs, 90):.3f}")
+    for tag, sel in (("fitted", lambda s: s not in hold), ("held out", lambda s: s in hold)):
+        rs = [r for s, r in ratios.items() if sel(s)]
+        if rs:
+            gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            print(f"{tag}: {len(rs)} shapes, pick ÷ best: geomean {gm:.3f}, lowest {min(rs):.3f}, {sum(r < 0.95 for r in rs)} below 0.95")
+    if "--write-table" in sys.argv:
+        # The calibration table the Rust test reads (catalogue/tests/auto_model.rs).
+        path = sys.argv[sys.argv.index("--write-table") + 1]
+        with open(path, "w") as f:
+            f.write("m,n,k,kernel,splits,us,held_out\n")
+            for (m, n, k, nm, sp, t) in rows:
+                f.write(f"{m},{n},{k},{nm},{sp},{t:.2f},{int((m, n, k) in hold)}\n")
+    if "--print-rust" in sys.argv:
+        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}")
+        for name in NAMES:
+            e, c, q, u = ps[name]
+            print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {KERNELS[name][5]})")
+
+
+main()
