@@ -112,7 +112,7 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   # (not the CUDA C anchors or cuBLAS; not diagnostic_trap, which faults on purpose): each matmul
   # kernel through gpu_parity at 1×1×1, 17×33×9 (edge tiles only), 130×132×36 (float4 interior blocks
   # beside edge blocks) and K = 0 (the TMA kernels refuse those rows: they run 1×8×8, 65×264×40,
-  # 64×256×584 and 130×264×576, split K); vec_add at 1 and 1000; iterated_fma through the streams pipeline
+  # 64×256×584 and 130×264×2048, split K); vec_add at 1 and 1000; iterated_fma through the streams pipeline
   # with chunks that do not divide the length.
   runs=()
   for label in $(.gpu/tests/tests-gpu_parity --list 2>/dev/null | sed -n 's/^matmul_\(.*\)_1x1x1: test$/\1/p'); do

@@ -75,7 +75,7 @@ pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -
     match (precision, sm90a) {
         (Precision::Bf16, true) if tma(Algo::PersistentBf16) => Algo::PersistentBf16,
         (Precision::Fp16, true) if tma(Algo::PersistentF16) => Algo::PersistentF16,
-        (Precision::Tf32, true) if tma(Algo::PersistentTf32) && shape.n > 128 => Algo::PersistentTf32,
+        (Precision::Tf32, true) if tma(Algo::PersistentTf32) => Algo::PersistentTf32,
         (Precision::Bf16, true) if wide(Algo::WgmmaBf16) => Algo::WgmmaBf16,
         (Precision::Bf16, true) => Algo::WgmmaBf16Narrow,
         (Precision::Fp16, true) if wide(Algo::WgmmaF16) => Algo::WgmmaF16,
@@ -143,8 +143,12 @@ pub fn splits(shape: MatmulShape, bm: u32, bn: u32) -> u32 {
     (SMS / tiles.max(1)).min(shape.k / 64).max(1)
 }
 
-/// K-steps a slice of the persistent kernel's split-K keeps at least (its pipeline of 4 stages).
-pub const PERSISTENT_MIN_SLICE_STEPS: u32 = 4;
+/// K-steps a slice of the persistent kernel's split-K keeps at least: each slice pays the zeroing
+/// of C and 32768 atomic adds per tile, which slices of 4 steps did not repay (measured,
+/// docs/results/2026-11-30-final-tc: 1024³ BF16 0.34 of cuBLAS split in 4 against 0.53 unsplit; 512³
+/// 0.61 against 0.90), slices of 16 and more did (256×4096×4096: 0.44 against 0.33; 8192×128×8192:
+/// 0.58 against 0.52).
+pub const PERSISTENT_MIN_SLICE_STEPS: u32 = 16;
 
 /// K slices per output tile for the persistent kernel (16) with tile `cfg` on `shape`: when the tiles
 /// do not fill one wave of `sms` blocks (one per SM), as many slices as bring the work units to about one per
@@ -312,7 +316,7 @@ mod tests {
         assert_eq!(Algo::Auto.resolve_on(odd, Precision::Bf16, true), Algo::WgmmaBf16Narrow);
         assert_eq!(Algo::Auto.resolve_on(s(4096, 4100, 4100), Precision::Fp16, true), Algo::WgmmaF16);
         assert_eq!(Algo::Auto.resolve_on(s(1000, 1037, 518), Precision::Tf32, true), Algo::MmaPipeTf32);
-        assert_eq!(Algo::Auto.resolve_on(s(8192, 128, 8192), Precision::Tf32, true), Algo::MmaPipeTf32);
+        assert_eq!(Algo::Auto.resolve_on(s(8192, 128, 8192), Precision::Tf32, true), Algo::PersistentTf32);
         for shape in [big, small, odd, s(8192, 128, 8192)] {
             for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
                 let algo = Algo::Auto.resolve_on(shape, p, true);
@@ -336,20 +340,21 @@ mod tests {
     }
 
     #[test]
-    fn persistent_split_k_fills_one_wave_with_slices_of_four_steps() {
+    fn persistent_split_k_fills_one_wave_with_slices_of_sixteen_steps() {
         let s = |m, n, k| MatmulShape { m, n, k };
         let cfg = Algo::PersistentBf16.config().unwrap();
         assert_eq!(persistent_splits(s(4096, 4096, 4096), cfg, SMS), 1); // 512 tiles
-        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg, SMS), 4); // 32 tiles, 16 steps
+        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg, SMS), 1); // 32 tiles, 16 steps: one slice
         assert_eq!(persistent_splits(s(256, 4096, 4096), cfg, SMS), 4); // 32 tiles, 64 steps
         assert_eq!(persistent_splits(s(8192, 128, 8192), cfg, SMS), 2); // 64 tiles
-        assert_eq!(persistent_splits(s(512, 512, 512), cfg, SMS), 2); // 8 tiles, 8 steps
+        assert_eq!(persistent_splits(s(512, 512, 512), cfg, SMS), 1); // 8 tiles, 8 steps
         assert_eq!(persistent_splits(s(64, 64, 64), cfg, SMS), 1); // one step
-        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg, 64), 2); // a GPU of 64 SMs
-        let launch = Algo::PersistentBf16.launch(s(1024, 1024, 1024));
+        assert_eq!(persistent_splits(s(256, 4096, 4096), cfg, 64), 2); // a GPU of 64 SMs
+        let launch = Algo::PersistentBf16.launch(s(256, 4096, 4096));
         assert_eq!((launch.grid.0 * launch.grid.1, launch.grid.1), (128, 4));
         assert_eq!(Algo::PersistentBf16.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
-        assert!(Algo::PersistentBf16.accumulates_into_c(s(1024, 1024, 1024)));
+        assert!(Algo::PersistentBf16.accumulates_into_c(s(256, 4096, 4096)));
+        assert!(!Algo::PersistentBf16.accumulates_into_c(s(1024, 1024, 1024)));
         assert!(!Algo::PersistentBf16.accumulates_into_c(s(4096, 4096, 4096)));
         assert!(!Algo::PersistentBf16.accumulates_into_c_on(s(2048, 2048, 2048), 64));
         // 64 tiles fill 64 SMs

@@ -151,11 +151,8 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
                 let data = v[..rows as usize * cols as usize].iter().map(|x| x.to_f32()).collect();
                 HostMatrix::new(rows as usize, cols as usize, data).map_err(invalid)
             };
-            let a = dense(x, m, k)?;
-            let (a_prep, bt_prep) = crate::ops::prepare_tf32(&a, &dense(y, k, n)?)?;
-            // Kernels that round A in shared memory read it as given, as on the GPU.
-            let x = if kernel.config.rounds_a { &a.data } else { &a_prep };
-            crate::ops::launch_tma(kernel, host, cfg, p.shape, x.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)
+            let (a_prep, bt_prep) = crate::ops::prepare_tf32(&dense(x, m, k)?, &dense(y, k, n)?)?;
+            crate::ops::launch_tma(kernel, host, cfg, p.shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)
         }
         HostKernel::Tma(host) if std::mem::size_of::<T>() == 2 => {
             // T is bf16 or f16, whose bits the maps' 2-byte elements are; lengths checked above.

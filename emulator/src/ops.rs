@@ -56,9 +56,7 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
         }
         HostKernel::Tma(host) if kernel.config.tf32_operands => {
             let (a_prep, bt_prep) = prepare_tf32(a, b)?;
-            // Kernels that round A in shared memory read it as given, as on the GPU.
-            let x = if kernel.config.rounds_a { &a.data } else { &a_prep };
-            launch_tma(kernel, host, cfg, shape, x.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
+            launch_tma(kernel, host, cfg, shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
         }
         HostKernel::Tma(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));

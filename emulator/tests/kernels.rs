@@ -37,9 +37,9 @@ const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (65, 63, 31)
 /// Shapes with 16-byte rows for the TMA kernels (kernel 15), which refuse the others: one element's
 /// worth of rows (1 × 8 × 8), partial tiles everywhere with a K-step cut short (65 × 264 × 40), and
 /// more K-steps than stages (64 × 256 × 584: 10 steps of 64, 19 of 32), so every stage's barriers
-/// go round twice and the phase parities alternate), and 130 × 264 × 576, which kernel 16 splits
-/// along K (4 tiles: 2 slices of 9 steps in BF16/FP16, 4 of 18 in TF32, added atomically into C).
-const TMA_SHAPES: [(usize, usize, usize); 4] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 576)];
+/// go round twice and the phase parities alternate), and 130 × 264 × 2048, which kernel 16 splits
+/// along K (4 tiles: 2 slices of 16 steps in BF16/FP16, 4 of 16 in TF32, added atomically into C).
+const TMA_SHAPES: [(usize, usize, usize); 4] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048)];
 
 /// Split-K with more than one slice: 130×70 is 2 output tiles of 128×128, so K = 300 splits in 4
 /// (slices of 80, the last 60: ending inside a K-step) and K = 520 in 8 (interior, aligned slices).

@@ -35,9 +35,6 @@ pub struct TileConfig {
     /// The grid is one block per SM (at most one per tile), each block walking output tiles
     /// (kernel 16), rather than one block per tile.
     pub persistent: bool,
-    /// The kernel rounds A to TF32 itself (in shared memory, kernels 15–16): of the TF32 operand
-    /// preparation the host does only `Bᵀ` and passes `A` as given.
-    pub rounds_a: bool,
 }
 
 impl TileConfig {
@@ -55,7 +52,6 @@ impl TileConfig {
             tf32_operands: false,
             tma: false,
             persistent: false,
-            rounds_a: false,
         }
     }
 
@@ -87,11 +83,6 @@ impl TileConfig {
     /// The same kernel, reading A and B through TMA tensor maps.
     pub const fn tma(self) -> Self {
         Self { tma: true, ..self }
-    }
-
-    /// The same kernel, rounding A to TF32 itself (the host prepares `Bᵀ` only).
-    pub const fn rounds_a(self) -> Self {
-        Self { rounds_a: true, ..self }
     }
 
     /// The same kernel, launched persistent (one block per SM walking the tiles).

@@ -200,10 +200,7 @@ impl Gpu {
         let (a_prep, _record) = work.device_ptr(stream);
         let bt_prep = a_prep + 4 * a_len as u64;
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
-        // Kernels that round A in shared memory (15–16) read it as given.
-        let a_prep = if kernel.config.rounds_a {
-            a
-        } else {
+        {
             let len = u32::try_from(a_len).map_err(|_| Error::TooLarge { op: "matmul", detail: "A past 32-bit indexing".into() })?;
             let mut launch = stream.launch_builder(self.kernel("tf32_round")?);
             launch.arg(&a).arg(&a_prep).arg(&len);
@@ -211,8 +208,7 @@ impl Gpu {
             // (the caller's contract; TF32 inputs are f32), the workspace holds a_len + b_len floats from
             // a_prep; they do not overlap (the workspace is tessera's own allocation).
             self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_round(a_len)?)) })?;
-            a_prep
-        };
+        }
         let mut launch = stream.launch_builder(self.kernel("tf32_transpose_round")?);
         launch.arg(&b).arg(&bt_prep).arg(&k).arg(&n);
         // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n) reads src[0..k·n] (B) and writes

@@ -35,12 +35,11 @@
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::WgmmaTile;
 use crate::device::async_copy::SharedPtr;
-use crate::device::mem::{Float2, Float4, View};
+use crate::device::mem::{Float2, View};
 use crate::device::shared::SharedTiles;
 use crate::device::tma::{self, TensorMap};
 use crate::device::{atomic, mbarrier, thread, warpgroup, wgmma};
 use crate::launch::TileConfig;
-use crate::tf32_operands::round_tf32;
 
 pub(crate) const BM: u32 = 128;
 /// Bytes of K per tile row: one 128-byte swizzle row.
@@ -54,11 +53,8 @@ const CONSUMER_WARPS: u32 = 8;
 pub(crate) const PRODUCER_REGS: u32 = 40;
 pub(crate) const CONSUMER_REGS: u32 = 232;
 
-/// Threads that round A's TF32 tiles in shared memory: warps 1–3 of the producer warpgroup (warp 0's
-/// lane 0 issues the copies).
-const ROUNDERS: u32 = 96;
-/// Barrier bytes per stage: "full", "empty" and "ready" (A rounded, TF32 only).
-const BARRIER_BYTES: u32 = 24;
+/// Barrier bytes per stage: "full" and "empty".
+const BARRIER_BYTES: u32 = 16;
 
 /// Bytes of one stage: A's 128 rows and B's `bn` columns, each 128 bytes of K.
 const fn stage_bytes(bn: u32) -> u32 {
@@ -73,7 +69,7 @@ pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
     let bytes = stages * stage_bytes(bn) + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * stages;
     let cfg = TileConfig::new(BM, bn, ROW_BYTES / elem, NT, bytes).min_blocks_per_sm(1).sm90a().tma();
     if elem == 4 {
-        cfg.tf32_operands().rounds_a()
+        cfg.tf32_operands()
     } else {
         cfg
     }
@@ -105,9 +101,6 @@ pub(crate) struct Pipeline<const S: u32> {
     tiles: u32,
     /// Bytes of one stage.
     stage: u32,
-    /// The region as words, and stage 0's first word in it (for the TF32 rounding of A).
-    words: View<f32>,
-    lead: u32,
 }
 
 impl<const S: u32> Pipeline<S> {
@@ -121,18 +114,17 @@ impl<const S: u32> Pipeline<S> {
         let stage = stage_bytes(bn);
         let region = S * stage + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * S;
         // SAFETY: the launch provides `region` bytes of shared memory (`config`).
-        let words = unsafe { SharedTiles::<f32>::new().tile((region / 4) as usize) };
-        // SAFETY: `words` is this block's shared memory.
-        let base = unsafe { SharedPtr::new(words, 0) }.addr();
+        let smem = unsafe { SharedTiles::<u8>::new().tile(region as usize) };
+        // SAFETY: `smem` is this block's shared memory.
+        let base = unsafe { SharedPtr::new(smem, 0) }.addr();
         let lead = (wgmma::SW128_ATOM_BYTES - base % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES;
-        let p = Self { tiles: base + lead, stage, words, lead: lead / 4 };
+        let p = Self { tiles: base + lead, stage };
         if thread::thread_idx_x() == 0 {
             for s in 0..S {
                 // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
                 unsafe {
                     mbarrier::init(p.full(s), 1);
                     mbarrier::init(p.empty(s), CONSUMER_WARPS);
-                    mbarrier::init(p.ready(s), ROUNDERS);
                 }
             }
             // The TMA engine (the async proxy) must see the initialised barriers.
@@ -153,46 +145,6 @@ impl<const S: u32> Pipeline<S> {
     #[inline(always)]
     fn empty(self, s: u32) -> u32 {
         self.tiles + S * self.stage + 8 * (S + s)
-    }
-
-    /// Stage `s`'s "ready" barrier: its A tile has been rounded to TF32 (kernels that round A).
-    #[inline(always)]
-    fn ready(self, s: u32) -> u32 {
-        self.tiles + S * self.stage + 8 * (2 * S + s)
-    }
-
-    /// The rounding threads ([`ROUNDERS`], warps 1–3 of the producer warpgroup; `lt` = 0..96 among
-    /// them): for global K-steps `g0 .. g0 + steps`, once a stage's bytes land, round its A tile (128
-    /// rows of 32 `f32`) to nearest TF32 in place, make the writes visible to the tensor core's async
-    /// proxy and arrive on the stage's "ready" barrier, which the consumers wait for instead of "full".
-    /// This replaces a pass over A in global memory (a read and a write of `m·k` floats per product)
-    /// with work for threads that would otherwise idle. Bᵀ still comes rounded from the host's
-    /// transpose, which reads and writes B anyway.
-    ///
-    /// # Safety
-    /// The 96 rounding threads, each calling it with the same steps as the producer loads.
-    #[inline(always)]
-    pub(crate) unsafe fn round_a(self, lt: u32, steps: u32, g0: u32) {
-        let quads = BM * ROW_BYTES / 16;
-        for g in g0..g0 + steps {
-            let s = g % S;
-            let first = self.lead + s * self.stage / 4;
-            // SAFETY: the stage's bytes have landed ("full" of round g / S); the quads lie in the
-            // stage's A tile (16-byte aligned: the tile is 1024-aligned); only these threads write
-            // them, each its own quads, before the consumers may read ("ready").
-            unsafe {
-                mbarrier::wait_parity(self.full(s), (g / S) % 2);
-                let mut q = lt;
-                while q < quads {
-                    let at = (first + 4 * q) as usize;
-                    let v = self.words.get4(at);
-                    self.words.set4(at, Float4(v.0.map(round_tf32)));
-                    q += ROUNDERS;
-                }
-                wgmma::fence_proxy_async();
-                mbarrier::arrive(self.ready(s));
-            }
-        }
     }
 
     /// The producer (one thread): loads K-tiles `first_step .. first_step + steps` of the output tile
@@ -242,14 +194,13 @@ impl<const S: u32> Pipeline<S> {
     }
 
     /// A consumer warpgroup (`cw` = 0 or 1: rows `64·cw ..` of the tile): `acc += ` the products of
-    /// global K-steps `g0 .. g0 + steps` (each once its stage is "full", or "ready" when `rounded_a`:
-    /// the rounding threads run, [`Pipeline::round_a`]), releasing each stage once its `wgmma`s are complete (step
+    /// global K-steps `g0 .. g0 + steps` (each once its stage is "full"), releasing each stage once its `wgmma`s are complete (step
     /// `g − 1`'s after step `g`'s are issued and one group is pending; the last after all complete).
     ///
     /// # Safety
     /// Warpgroup-uniform: all 128 threads of a consumer warpgroup; the producer loads the same steps.
     #[inline(always)]
-    pub(crate) unsafe fn consume<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32, rounded_a: bool) {
+    pub(crate) unsafe fn consume<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
         let elem = core::mem::size_of::<O::Elem>() as u32;
         let bk = ROW_BYTES / elem;
         // Per instruction: K elements along a K-major row; K rows down an N-major B.
@@ -266,7 +217,7 @@ impl<const S: u32> Pipeline<S> {
             // "full" completes its phase of round g / S; the descriptors name 1024-aligned tiles of the
             // region. Step g − 1's stage is released only after wait_group(1) shows its wgmmas complete.
             unsafe {
-                mbarrier::wait_parity(if rounded_a { self.ready(s) } else { self.full(s) }, (g / S) % 2);
+                mbarrier::wait_parity(self.full(s), (g / S) % 2);
                 wgmma::fence();
                 for ks in 0..bk / O::K {
                     O::mma(acc, a_desc + ((ks * a_step) >> 4) as u64, b_desc + ((ks * b_step) >> 4) as u64);
@@ -344,14 +295,7 @@ pub(crate) unsafe fn store<O: WgmmaTile>(acc: &O::Acc, c: View<f32>, m: u32, n: 
 /// [`config`]`(O::N, S, size_of::<O::Elem>())`'s 384 threads and shared bytes and a
 /// `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
 #[inline(always)]
-pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const ROUND_A: bool>(
-    map_a: *const TensorMap,
-    map_b: *const TensorMap,
-    c: *mut f32,
-    m: u32,
-    n: u32,
-    k: u32,
-) {
+pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
     let pipe = unsafe { Pipeline::<S>::setup(O::N) };
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
@@ -368,9 +312,6 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const ROUND_A: bool>(
                 tma::prefetch(map_b);
                 pipe.produce::<O>(map_a, map_b, row0, col0, 0, steps, 0);
             }
-        } else if ROUND_A && tid >= 32 {
-            // SAFETY: the 96 rounding threads, the producer's steps.
-            unsafe { pipe.round_a(tid - 32, steps, 0) };
         }
         return;
     }
@@ -379,14 +320,14 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const ROUND_A: bool>(
     let mut acc = O::ZERO;
     // SAFETY: warpgroup-uniform; the producer loads these steps; c holds m·n floats.
     unsafe {
-        pipe.consume::<O>(&mut acc, wg - 1, steps, 0, ROUND_A);
+        pipe.consume::<O>(&mut acc, wg - 1, steps, 0);
         store::<O>(&acc, View::new(c, (m * n) as usize), m, n, row0, col0, wg - 1, false);
     }
 }
 
 /// Declares a kernel-15 entry and its launch constant.
 macro_rules! tma_entry {
-    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, round_a $r:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
@@ -397,18 +338,17 @@ macro_rules! tma_entry {
             /// As [`tma_gemm`], with the launch its `TileConfig` constant states.
             pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { tma_gemm::<super::k14_wgmma::$tile, $s, $r>(map_a, map_b, c, m, n, k) }
+                unsafe { tma_gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
             }
         }
     };
 }
 
-tma_entry!(matmul_tma_bf16_128x256, TMA_BF16_128X256, Bf16N256, u16, stages 4, round_a false,
+tma_entry!(matmul_tma_bf16_128x256, TMA_BF16_128X256, Bf16N256, u16, stages 4,
     "Kernel 15 on BF16 inputs, `f32` output (sm_90a): 128×256×64 tiles, TMA producer + 2 `m64n256k16` \
      consumer warpgroups, 4 stages (193 KiB).");
-tma_entry!(matmul_tma_f16_128x256, TMA_F16_128X256, F16N256, u16, stages 4, round_a false,
+tma_entry!(matmul_tma_f16_128x256, TMA_F16_128X256, F16N256, u16, stages 4,
     "Kernel 15 on FP16 inputs, `f32` output (sm_90a): as [`matmul_tma_bf16_128x256`].");
-tma_entry!(matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32N256, f32, stages 4, round_a true,
-    "Kernel 15 in TF32 on `f32` inputs: `a` as given (rounded to TF32 in shared memory by the producer \
-     warpgroup's idle warps), `b` = `Bᵀ` rounded by the host ([`crate::tf32_operands`], `n × k`), `f32` \
-     output (sm_90a): 128×256×32 tiles, `m64n256k8`, 4 stages.");
+tma_entry!(matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32N256, f32, stages 4,
+    "Kernel 15 in TF32 on `f32` inputs prepared by the host ([`crate::tf32_operands`]: `a` rounded, `b` = \
+     `Bᵀ` rounded, `n × k`), `f32` output (sm_90a): 128×256×32 tiles, `m64n256k8`, 4 stages.");

@@ -52,7 +52,7 @@ pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bn: u32) -> (u32, u32) {
 /// As [`k15_tma::tma_gemm`], with a grid of any size (one block per SM is the intent); `gridDim.y` is
 /// the number of K slices, and `C` must be zeroed first when it is above 1.
 #[inline(always)]
-pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const ROUND_A: bool>(
+pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
     c: *mut f32,
@@ -86,15 +86,6 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const ROUND_A: bool>(
                 unsafe { pipe.produce::<O>(map_a, map_b, row0, col0, kb, ke - kb, g) };
                 (u, g) = (u + stride, g + (ke - kb));
             }
-        } else if ROUND_A && tid >= 32 {
-            // The rounders walk the same steps as one run.
-            let (mut u, mut total) = (first, 0);
-            while u < units.count() {
-                let (_, _, kb, ke) = units.get(u, O::N);
-                (u, total) = (u + stride, total + (ke - kb));
-            }
-            // SAFETY: the 96 rounding threads, the producer's steps.
-            unsafe { pipe.round_a(tid - 32, total, 0) };
         }
         return;
     }
@@ -109,7 +100,7 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const ROUND_A: bool>(
         // SAFETY: warpgroup-uniform (the unit loop's bounds are block-uniform); the producer loads
         // these steps; c holds m·n floats, zeroed by the host when there are several slices.
         unsafe {
-            pipe.consume::<O>(&mut acc, wg - 1, ke - kb, g, ROUND_A);
+            pipe.consume::<O>(&mut acc, wg - 1, ke - kb, g);
             k15_tma::store::<O>(&acc, c, m, n, row0, col0, wg - 1, splits > 1);
         }
         (u, g) = (u + stride, g + (ke - kb));
@@ -146,7 +137,7 @@ impl WorkUnits {
 
 /// Declares a kernel-16 entry and its launch constant.
 macro_rules! persistent_entry {
-    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, round_a $r:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
@@ -157,20 +148,19 @@ macro_rules! persistent_entry {
             /// As [`persistent_gemm`], with the launch its `TileConfig` constant states.
             pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { persistent_gemm::<super::k14_wgmma::$tile, $s, $r>(map_a, map_b, c, m, n, k) }
+                unsafe { persistent_gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
             }
         }
     };
 }
 
-persistent_entry!(matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X256, Bf16N256, u16, stages 4, round_a false,
+persistent_entry!(matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X256, Bf16N256, u16, stages 4,
     "Kernel 16 on BF16 inputs, `f32` output (sm_90a): kernel 15's 128×256×64 tiles and 4 stages, one \
      persistent block per SM over the grouped tile order.");
-persistent_entry!(matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4, round_a false,
+persistent_entry!(matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a): as [`matmul_persistent_bf16_128x256`].");
-persistent_entry!(matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4, round_a true,
-    "Kernel 16 in TF32 on `f32` inputs (A as given, rounded in shared memory; Bᵀ prepared: as kernel \
-     15's TF32 entry), `f32` output (sm_90a).");
+persistent_entry!(matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4,
+    "Kernel 16 in TF32 on prepared `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a).");
 
 #[cfg(test)]
 mod tests {
