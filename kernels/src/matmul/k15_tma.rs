@@ -325,9 +325,10 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_
     }
 }
 
-/// Declares a kernel-15 entry and its launch constant.
+/// Declares a TMA kernel entry (kernels 15 and 16) and its launch constant: `$gemm` is the generic
+/// kernel (`tma_gemm`, `persistent_gemm`); the calling module's `config` gives the launch.
 macro_rules! tma_entry {
-    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
+    ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
@@ -335,20 +336,20 @@ macro_rules! tma_entry {
             #[doc = $doc]
             ///
             /// # Safety
-            /// As [`tma_gemm`], with the launch its `TileConfig` constant states.
+            #[doc = concat!("As [`", stringify!($gemm), "`], with the launch its `TileConfig` constant states.")]
             pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { tma_gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
+                unsafe { $gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
             }
         }
     };
 }
 
-tma_entry!(matmul_tma_bf16_128x256, TMA_BF16_128X256, Bf16N256, u16, stages 4,
+tma_entry!(tma_gemm, matmul_tma_bf16_128x256, TMA_BF16_128X256, Bf16N256, u16, stages 4,
     "Kernel 15 on BF16 inputs, `f32` output (sm_90a): 128×256×64 tiles, TMA producer + 2 `m64n256k16` \
      consumer warpgroups, 4 stages (193 KiB).");
-tma_entry!(matmul_tma_f16_128x256, TMA_F16_128X256, F16N256, u16, stages 4,
+tma_entry!(tma_gemm, matmul_tma_f16_128x256, TMA_F16_128X256, F16N256, u16, stages 4,
     "Kernel 15 on FP16 inputs, `f32` output (sm_90a): as [`matmul_tma_bf16_128x256`].");
-tma_entry!(matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32N256, f32, stages 4,
+tma_entry!(tma_gemm, matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32N256, f32, stages 4,
     "Kernel 15 in TF32 on `f32` inputs prepared by the host ([`crate::tf32_operands`]: `a` rounded, `b` = \
      `Bᵀ` rounded, `n × k`), `f32` output (sm_90a): 128×256×32 tiles, `m64n256k8`, 4 stages.");

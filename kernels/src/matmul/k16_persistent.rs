@@ -14,7 +14,7 @@
 //! share a few bands of A and B, which stay in L2.
 //!
 //! **Everything else** (stages, barriers, warpgroups, `setmaxnreg`, the swizzle, the stores) is kernel
-//! 15's ([`super::k15_tma::Pipeline`]).
+//! 15's (`k15_tma::Pipeline`).
 //!
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::WgmmaTile;
@@ -135,31 +135,12 @@ impl WorkUnits {
     }
 }
 
-/// Declares a kernel-16 entry and its launch constant.
-macro_rules! persistent_entry {
-    ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
-        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
-
-        kernel! {
-            #[doc = $doc]
-            ///
-            /// # Safety
-            /// As [`persistent_gemm`], with the launch its `TileConfig` constant states.
-            pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
-                // SAFETY: forwarded contract.
-                unsafe { persistent_gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
-            }
-        }
-    };
-}
-
-persistent_entry!(matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X256, Bf16N256, u16, stages 4,
+tma_entry!(persistent_gemm, matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X256, Bf16N256, u16, stages 4,
     "Kernel 16 on BF16 inputs, `f32` output (sm_90a): kernel 15's 128×256×64 tiles and 4 stages, one \
      persistent block per SM over the grouped tile order.");
-persistent_entry!(matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4,
+tma_entry!(persistent_gemm, matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a): as [`matmul_persistent_bf16_128x256`].");
-persistent_entry!(matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4,
+tma_entry!(persistent_gemm, matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4,
     "Kernel 16 in TF32 on prepared `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a).");
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod mma_entry;
 pub mod k12_mma_shared;
 pub mod k13_mma_pipeline;
 pub mod k14_wgmma;
+#[macro_use]
 pub mod k15_tma;
 pub mod k16_persistent;
 pub mod mma_ops;
