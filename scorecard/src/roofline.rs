@@ -80,12 +80,8 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
     chart.configure_mesh().x_desc("arithmetic intensity (FLOP per byte of counted global traffic)").y_desc("GFLOP/s").draw()?;
 
     let ridge = peak / bw;
-    let roof = (0..=200).map(|i| {
-        let x = 0.02 * (2000.0f64 / 0.02).powf(i as f64 / 200.0);
-        (x, (x * bw).min(peak))
-    });
     chart
-        .draw_series(LineSeries::new(roof, BLACK.stroke_width(2)))?
+        .draw_series(LineSeries::new(roof(bw, peak), BLACK.stroke_width(2)))?
         .label(format!("roof: {bw:.0} GB/s (measured copy) × intensity, capped at {peak:.0} GFLOP/s FP32 peak (ridge {ridge:.1} FLOP/B)"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(2)));
 
@@ -94,15 +90,10 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
     for (i, c) in card.mma_ceilings.iter().enumerate() {
         let colour = ROOF_COLOURS[i % ROOF_COLOURS.len()];
         let cap = c.tflops * 1e3;
-        let roof: Vec<(f64, f64)> = (0..=200)
-            .map(|i| {
-                let x = 0.02 * (2000.0f64 / 0.02).powf(i as f64 / 200.0);
-                (x, (x * bw).min(cap))
-            })
-            .filter(|(x, _)| x * bw >= cap * 0.999)
-            .collect();
+        // Only the flat part: the slope is the FP32 roof's.
+        let flat: Vec<(f64, f64)> = roof(bw, cap).filter(|(x, _)| x * bw >= cap * 0.999).collect();
         chart
-            .draw_series(DashedLineSeries::new(roof, 8, 5, colour.stroke_width(2)))?
+            .draw_series(DashedLineSeries::new(flat, 8, 5, colour.stroke_width(2)))?
             .label(format!("tensor-core roof {}: {:.0} TFLOP/s, mma.sync ceiling ({})", c.precision.to_uppercase(), c.tflops, c.source))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
     }
@@ -111,15 +102,10 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
         let i = card.mma_ceilings.iter().position(|m| m.precision == c.precision).unwrap_or(0);
         let colour = ROOF_COLOURS[i % ROOF_COLOURS.len()];
         let cap = c.tflops * 1e3;
-        let roof: Vec<(f64, f64)> = (0..=200)
-            .map(|i| {
-                let x = 0.02 * (2000.0f64 / 0.02).powf(i as f64 / 200.0);
-                (x, (x * bw).min(cap))
-            })
-            .filter(|(x, _)| x * bw >= cap * 0.999)
-            .collect();
+        // Only the flat part: the slope is the FP32 roof's.
+        let flat: Vec<(f64, f64)> = roof(bw, cap).filter(|(x, _)| x * bw >= cap * 0.999).collect();
         chart
-            .draw_series(DashedLineSeries::new(roof, 2, 4, colour.stroke_width(2)))?
+            .draw_series(DashedLineSeries::new(flat, 2, 4, colour.stroke_width(2)))?
             .label(format!("tensor-core roof {}: {:.0} TFLOP/s, wgmma ceiling ({})", c.precision.to_uppercase(), c.tflops, c.source))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
     }
@@ -174,4 +160,13 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<(), Fail> {
     ))?;
     full.present()?;
     Ok(())
+}
+
+/// A roof over the chart's intensity range (0.02 to 2000 FLOP/B, 201 points evenly spaced on the log
+/// axis): `bw` GB/s × intensity, capped at `cap` GFLOP/s.
+fn roof(bw: f64, cap: f64) -> impl Iterator<Item = (f64, f64)> {
+    (0..=200).map(move |i| {
+        let x = 0.02 * (2000.0f64 / 0.02).powf(i as f64 / 200.0);
+        (x, (x * bw).min(cap))
+    })
 }
