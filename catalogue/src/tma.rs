@@ -14,7 +14,7 @@ pub const ALIGN: u64 = 16;
 /// One operand's 2-D tensor map: a row-major matrix of `dims[1]` rows of `dims[0]` elements of
 /// `elem_bytes`, rows `row_stride` bytes apart, copied in boxes of `boxdim` (inner, outer) with the
 /// 128-byte swizzle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TmaOperand {
     /// `"A"` or `"B"` (`"Bᵀ"` for the prepared TF32 operand), for messages.
     pub name: &'static str,

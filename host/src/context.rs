@@ -60,6 +60,8 @@ pub struct Gpu {
     pub(crate) workspace: Mutex<Option<cudarc::driver::CudaSlice<f32>>>,
     /// The largest row pitch (bytes) a 2D copy takes, read once.
     max_pitch: usize,
+    /// The TMA kernels' tensor maps in device memory, reused by repeated products.
+    pub(crate) tensor_maps: crate::ops::tma::MapCache,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
@@ -145,6 +147,7 @@ impl Gpu {
             hopper,
             workspace: Mutex::new(None),
             max_pitch,
+            tensor_maps: Default::default(),
         })
     }
 

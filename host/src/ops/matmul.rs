@@ -148,7 +148,7 @@ impl Gpu {
         let (m, n, k) = (shape.m, shape.n, shape.k);
         let maps = if kernel.config.tma {
             let ops = tessera_catalogue::tma::operands(kernel.config, shape, kernel.precision.input_bytes())?;
-            Some(super::tma::upload(stream, &ops, kernel.precision, x, y)?)
+            Some(self.tensor_maps.maps(stream, &ops, kernel.precision, x, y)?)
         } else {
             None
         };
@@ -162,8 +162,8 @@ impl Gpu {
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
         // the caller vouches for those sizes, the input type (bf16/f16 have the layout of the u16 bits
         // the kernels take) and 32-bit shapes; a TMA kernel's maps describe exactly those buffers
-        // (the catalogue's operands for this shape) and live until the launch completes (freed
-        // stream-ordered); the launch is the one the kernel states (its TileConfig, through the
+        // (the catalogue's operands for this shape) and live until the launch completes (cached, or
+        // freed stream-ordered after it); the launch is the one the kernel states (its TileConfig, through the
         // catalogue: threads and dynamic shared memory, planned for this GPU's SMs, as the zeroing
         // of C for split-K by the caller).
         let launched = self.launched(unsafe { launch.launch(launch_config(algo.launch_on(shape, self.sm_count()))) });

@@ -1,7 +1,9 @@
-//! TMA tensor maps for the kernel-15 launches: the catalogue describes each operand's map
+//! TMA tensor maps for the kernel-15/16 launches: the catalogue describes each operand's map
 //! ([`tessera_catalogue::tma::operands`]: dimensions, row stride, the kernel's own box); this encodes
-//! it with the driver (`cuTensorMapEncodeTiled`) and uploads both maps, stream-ordered, for the launch.
-use std::sync::Arc;
+//! it with the driver (`cuTensorMapEncodeTiled`) and keeps both maps in device memory for the launch
+//! ([`MapCache`]: a repeated product on the same buffers reuses them).
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::{
     self, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle,
@@ -54,11 +56,51 @@ pub fn encode(op: &TmaOperand, precision: Precision, base: u64) -> Result<sys::C
     Ok(map)
 }
 
-/// Both operands' maps, encoded over `x` and `y` and copied to a fresh device buffer on `stream`
-/// (A's map at byte 0, B's at [`MAP_BYTES`]); the buffer is freed stream-ordered when dropped, after
-/// the launch that reads it.
-pub fn upload(stream: &Arc<CudaStream>, ops: &[TmaOperand; 2], precision: Precision, x: u64, y: u64) -> Result<CudaSlice<u64>> {
-    let (a, b) = (encode(&ops[0], precision, x)?, encode(&ops[1], precision, y)?);
-    let words: Vec<u64> = a.opaque.iter().chain(b.opaque.iter()).copied().collect();
-    stream.clone_htod(&words).map_err(Error::driver("uploading TMA tensor maps", 0))
+/// What a pair of encoded maps depends on, and nothing else: the precision (the element type), both
+/// operands' descriptions (dimensions, row stride, box) and the base addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct MapKey {
+    precision: Precision,
+    ops: [TmaOperand; 2],
+    x: u64,
+    y: u64,
+}
+
+/// Device copies of encoded map pairs (A's map at byte 0, B's at [`MAP_BYTES`]), one per distinct
+/// [`MapKey`]: a launch whose maps were uploaded before reuses them, with no encoding and no upload
+/// in its stream (at 512³ the upload was a copy, an allocation and a free per launch). A map is a
+/// pure function of its key, so an entry is right for any buffer that later lives at the same
+/// address with the same shape. At most [`MapCache::CAPACITY`] entries; when full it is emptied
+/// (each dropped buffer is freed stream-ordered, after the launches that read it).
+#[derive(Default)]
+pub(crate) struct MapCache(Mutex<HashMap<MapKey, Arc<CudaSlice<u64>>>>);
+
+impl MapCache {
+    /// Entries kept before the cache is emptied (256 bytes of device memory each).
+    pub const CAPACITY: usize = 256;
+
+    /// Both operands' maps over `x` and `y` in device memory: the cached pair, or encoded and
+    /// uploaded on `stream` (ordered before any later use on another stream by cudarc's events).
+    pub fn maps(
+        &self,
+        stream: &Arc<CudaStream>,
+        ops: &[TmaOperand; 2],
+        precision: Precision,
+        x: u64,
+        y: u64,
+    ) -> Result<Arc<CudaSlice<u64>>> {
+        let key = MapKey { precision, ops: *ops, x, y };
+        let mut cache = self.0.lock().map_err(|_| Error::ContextPoisoned("the tensor-map cache lock was poisoned".into()))?;
+        if let Some(maps) = cache.get(&key) {
+            return Ok(maps.clone());
+        }
+        let (a, b) = (encode(&ops[0], precision, x)?, encode(&ops[1], precision, y)?);
+        let words: Vec<u64> = a.opaque.iter().chain(b.opaque.iter()).copied().collect();
+        let maps = Arc::new(stream.clone_htod(&words).map_err(Error::driver("uploading TMA tensor maps", 0))?);
+        if cache.len() >= Self::CAPACITY {
+            cache.clear();
+        }
+        cache.insert(key, maps.clone());
+        Ok(maps)
+    }
 }
