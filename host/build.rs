@@ -105,8 +105,9 @@ mod kernels {
             .arg(format!("target.{TARGET}.linker={:?}", kernels.join("ptx-link.sh").display().to_string()))
             .arg("--config")
             .arg(format!(
-                "target.{TARGET}.rustflags=[\"-Ctarget-cpu={}\", \"-Cllvm-args=-unroll-threshold=4000\", \"-Clink-arg=--link-inputs={}\"]",
+                "target.{TARGET}.rustflags=[\"-Ctarget-cpu={}\", \"-Ctarget-feature={}\", \"-Cllvm-args=-unroll-threshold=4000\", \"-Clink-arg=--link-inputs={}\"]",
                 module.cpu,
+                module.ptx_isa,
                 link_inputs_hash(&kernels, &[&bounds, &entries])
             ))
             .env("TESSERA_LLVM_BIN", &llvm_bin)
@@ -125,9 +126,11 @@ mod kernels {
         }
     }
 
-    /// One PTX module: the GPU architecture it targets, which kernels it holds, its file in `OUT_DIR`.
+    /// One PTX module: the GPU architecture it targets, the PTX ISA version it is written in (the
+    /// `sm_90a` one needs 8.1 for `red.global.add.v2.f32`), which kernels it holds, its file in `OUT_DIR`.
     struct Module {
         cpu: &'static str,
+        ptx_isa: &'static str,
         sm90a: bool,
         file: &'static str,
     }
@@ -135,8 +138,8 @@ mod kernels {
     /// The `sm_90` module (every kernel that runs from Hopper on) and the `sm_90a` one (Hopper-only
     /// instructions: `wgmma`), which the host loads on compute capability 9.0 only.
     const MODULES: [Module; 2] = [
-        Module { cpu: "sm_90", sm90a: false, file: "tessera_kernels.ptx" },
-        Module { cpu: "sm_90a", sm90a: true, file: "tessera_kernels_sm90a.ptx" },
+        Module { cpu: "sm_90", ptx_isa: "", sm90a: false, file: "tessera_kernels.ptx" },
+        Module { cpu: "sm_90a", ptx_isa: "+ptx81", sm90a: true, file: "tessera_kernels_sm90a.ptx" },
     ];
 
     /// Writes a file the link step reads, or stops the build.

@@ -15,13 +15,15 @@ set -euo pipefail
 
 die() { echo "ptx-link: error: $*" >&2; exit 1; }
 
-exports=() objects=() rlibs=() out="" cpu="sm_90" opt_level="3"
+exports=() objects=() rlibs=() out="" cpu="sm_90" opt_level="3" features=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --export-symbol) exports+=("$2"); shift 2 ;;
     -o) out="$2"; shift 2 ;;
     --target-cpu) cpu="$2"; shift 2 ;;
-    --target-feature|--target|-L) shift 2 ;;
+    --target-feature=*) features="${1#--target-feature=}"; shift ;;  # the PTX ISA version (+ptxNN)
+    --target-feature) features="$2"; shift 2 ;;
+    --target|-L) shift 2 ;;
     -O*) opt_level="${1#-O}"; shift ;;
     --fallback-arch|--debug) shift ;;
     --link-inputs=*) shift ;;  # host/build.rs's fingerprint of this script and the launch bounds
@@ -66,7 +68,7 @@ api=$(IFS=,; echo "${kept[*]}")
 "$bin/opt" "$work/linked.bc" -o "$work/opt.bc" \
   --internalize-public-api-list="$api" -passes="internalize,globaldce,default<O$opt_level>,globaldce" \
   -unroll-threshold=4000 -unroll-max-count=1024
-"$bin/llc" "$work/opt.bc" -o "$out" -O"$opt_level" -mtriple=nvptx64-nvidia-cuda -mcpu="$cpu"
+"$bin/llc" "$work/opt.bc" -o "$out" -O"$opt_level" -mtriple=nvptx64-nvidia-cuda -mcpu="$cpu" ${features:+-mattr="$features"}
 
 # 5. Launch bounds (CUDA C's `__launch_bounds__(threads, min_blocks)`), which rustc cannot express:
 #    for each `entry threads min_blocks` line of the file $TESSERA_LAUNCH_BOUNDS (host/build.rs writes it

@@ -41,3 +41,44 @@ pub unsafe fn add_f32(dst: View<f32>, i: usize, value: f32) {
     let cell = unsafe { AtomicU32::from_ptr(dst.ptr(i).cast::<u32>()) };
     let _ = cell.try_update(Ordering::Relaxed, Ordering::Relaxed, |bits| Some((f32::from_bits(bits) + value).to_bits()));
 }
+
+/// `dst[i] += values[0]` and `dst[i + 1] += values[1]` in one 8-byte reduction
+/// (`red.global.add.v2.f32`, sm_90, PTX 8.1): half the atomic operations of two [`add_f32`] — the
+/// L2's atomic units, not the bytes, bound a split-K epilogue. Each element atomically as
+/// [`add_f32`].
+///
+/// # Safety
+/// `dst` is a view of global memory, `i + 1 < dst.len()` and `i` is even (8-byte aligned: `dst`
+/// starts on an 8-byte boundary, as every allocation does).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn add_f32x2(dst: View<f32>, i: usize, values: [f32; 2]) {
+    // SAFETY: in range and 8-byte aligned by the caller's contract; `cvta.to.global` as in `add_f32`.
+    unsafe {
+        let p = dst.ptr(i) as u64;
+        core::arch::asm!(
+            "{{ .reg .u64 ga; cvta.to.global.u64 ga, {p}; red.global.add.v2.f32 [ga], {{{v0}, {v1}}}; }}",
+            p = in(reg64) p,
+            v0 = in(reg32) values[0],
+            v1 = in(reg32) values[1],
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host build of [`add_f32x2`]: two [`add_f32`]s (each element atomic; the pair as a whole is not,
+/// on the GPU either), after checking the alignment the instruction needs.
+///
+/// # Safety
+/// As the GPU version (`i + 1` is checked; an odd `i` panics).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+#[track_caller]
+pub unsafe fn add_f32x2(dst: View<f32>, i: usize, values: [f32; 2]) {
+    assert!(i.is_multiple_of(2), "add_f32x2 at odd index {i}: not 8-byte aligned");
+    // SAFETY: forwarded contract; `ptr` checks each index.
+    unsafe {
+        add_f32(dst, i, values[0]);
+        add_f32(dst, i + 1, values[1]);
+    }
+}

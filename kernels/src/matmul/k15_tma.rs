@@ -243,7 +243,8 @@ impl<const S: u32> Pipeline<S> {
 /// Stores consumer warpgroup `cw`'s accumulators of the output tile at `(row0, col0)` into `c`
 /// (`m × n`, row-major): each thread's column pairs as one 64-bit store where `n` is even (8-byte
 /// aligned rows), element by element otherwise; or, when `accumulate` (a split of K, kernel 16),
-/// added atomically into `c` (`red.global.add.f32`); only in-range elements.
+/// added atomically into `c` (pairs as one `red.global.add.v2.f32` where `n` is even); only in-range
+/// elements.
 ///
 /// # Safety
 /// `c` holds `m·n` floats; called by the 128 threads of a consumer warpgroup after [`Pipeline::consume`].
@@ -262,11 +263,16 @@ pub(crate) unsafe fn store<O: WgmmaTile>(acc: &O::Acc, c: View<f32>, m: u32, n: 
         }
         let at = (r * n + col) as usize;
         if accumulate {
-            // SAFETY: r < m, col < n (col + 1 checked): in range of c.
+            // SAFETY: r < m, col < n (col + 1 checked): in range of c; a pair only when n and col are
+            // even (an even index: 8-byte aligned).
             unsafe {
-                atomic::add_f32(c, at, v0);
-                if col + 1 < n {
-                    atomic::add_f32(c, at + 1, v1);
+                if pairs && col + 1 < n {
+                    atomic::add_f32x2(c, at, [v0, v1]);
+                } else {
+                    atomic::add_f32(c, at, v0);
+                    if col + 1 < n {
+                        atomic::add_f32(c, at + 1, v1);
+                    }
                 }
             }
         } else if pairs && col + 1 < n {
