@@ -63,25 +63,10 @@ impl Gpu {
                 detail: "FP32 has no mma.sync: the ceiling exists for TF32, BF16 and FP16".into(),
             });
         };
-        if blocks == 0 || iters == 0 {
-            return Err(Error::InvalidArgument { op: OP, detail: format!("blocks ({blocks}) and iters ({iters}) must be at least 1") });
-        }
-        let threads = blocks.checked_mul(mma_rate::BLOCK).ok_or_else(|| Error::TooLarge {
-            op: OP,
-            detail: format!("{blocks} blocks of {} threads exceed a 32-bit thread index", mma_rate::BLOCK),
-        })?;
-        out.check_context(self, OP)?;
-        if out.len() < threads as usize {
-            return Err(Error::BufferTooSmall { op: OP, name: "out", len: out.len(), needed: threads as usize });
-        }
         let flops = mma_rate_flops(precision, blocks, iters).unwrap_or(0.0);
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (mma_rate::BLOCK, 1, 1), shared_mem_bytes: 0 };
-        let mut launch = self.stream().launch_builder(self.kernel(entry)?);
-        launch.arg(&mut out.slice).arg(&iters);
         // SAFETY: mma_rate_*(out, iters) is a 1-D launch of BLOCK (a multiple of 32) threads per block
-        // with no shared memory, as its contract asks; each thread writes out[global thread id] only,
-        // and out holds at least blocks · BLOCK floats (checked above) in this context.
-        self.launched(unsafe { launch.launch(cfg) })?;
+        // with no shared memory, as its contract asks; each thread writes out[global thread id] only.
+        unsafe { self.launch_rate(OP, entry, RateLaunch { block: mma_rate::BLOCK, shared_bytes: 0, blocks, iters }, out)? };
         Ok(flops)
     }
 }
@@ -109,28 +94,50 @@ impl Gpu {
         if !self.has_sm90a() {
             return Err(Error::UnsupportedDevice { kernel: entry, needs: "compute capability 9.0 (sm_90a)" });
         }
-        if blocks == 0 || iters == 0 {
-            return Err(Error::InvalidArgument { op: OP, detail: format!("blocks ({blocks}) and iters ({iters}) must be at least 1") });
-        }
-        let threads = blocks.checked_mul(wgmma_rate::BLOCK).ok_or_else(|| Error::TooLarge {
-            op: OP,
-            detail: format!("{blocks} blocks of {} threads exceed a 32-bit thread index", wgmma_rate::BLOCK),
-        })?;
-        out.check_context(self, OP)?;
-        if out.len() < threads as usize {
-            return Err(Error::BufferTooSmall { op: OP, name: "out", len: out.len(), needed: threads as usize });
-        }
         let flops = wgmma_rate_flops(precision, blocks, iters).unwrap_or(0.0);
-        let cfg =
-            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (wgmma_rate::BLOCK, 1, 1), shared_mem_bytes: wgmma_rate::SHARED_BYTES };
-        let mut launch = self.stream().launch_builder(self.kernel(entry)?);
-        launch.arg(&mut out.slice).arg(&iters);
+        let launch = RateLaunch { block: wgmma_rate::BLOCK, shared_bytes: wgmma_rate::SHARED_BYTES, blocks, iters };
         // SAFETY: wgmma_rate_*(out, iters) is a 1-D launch of BLOCK (one warpgroup) threads per block
         // with SHARED_BYTES of dynamic shared memory on an sm_90a device (checked above), as its
-        // contract asks; each thread writes out[global thread id] only, and out holds at least
-        // blocks · BLOCK floats (checked above) in this context.
-        self.launched(unsafe { launch.launch(cfg) })?;
+        // contract asks; each thread writes out[global thread id] only.
+        unsafe { self.launch_rate(OP, entry, launch, out)? };
         Ok(flops)
+    }
+}
+
+/// The geometry of one rate-kernel launch: `blocks` blocks of `block` threads with `shared_bytes` of
+/// dynamic shared memory, each thread running `iters` iterations.
+struct RateLaunch {
+    block: u32,
+    shared_bytes: u32,
+    blocks: u32,
+    iters: u32,
+}
+
+impl Gpu {
+    /// The checks and the launch both rate kernels share: `blocks` and `iters` at least 1, a 32-bit
+    /// thread count, `out` of this context with a float per thread; then `entry(out, iters)`.
+    ///
+    /// # Safety
+    /// `entry` is a rate kernel taking `(out, iters)` whose contract `launch`'s geometry meets and
+    /// whose threads write only `out[global thread id]`.
+    unsafe fn launch_rate(&self, op: &'static str, entry: &'static str, launch: RateLaunch, out: &mut DeviceBuffer<f32>) -> Result<()> {
+        let RateLaunch { block, shared_bytes, blocks, iters } = launch;
+        if blocks == 0 || iters == 0 {
+            return Err(Error::InvalidArgument { op, detail: format!("blocks ({blocks}) and iters ({iters}) must be at least 1") });
+        }
+        let threads = blocks
+            .checked_mul(block)
+            .ok_or_else(|| Error::TooLarge { op, detail: format!("{blocks} blocks of {block} threads exceed a 32-bit thread index") })?;
+        out.check_context(self, op)?;
+        if out.len() < threads as usize {
+            return Err(Error::BufferTooSmall { op, name: "out", len: out.len(), needed: threads as usize });
+        }
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: shared_bytes };
+        let mut builder = self.stream().launch_builder(self.kernel(entry)?);
+        builder.arg(&mut out.slice).arg(&iters);
+        // SAFETY: the geometry is the kernel's (the caller's contract); out holds at least one float
+        // per thread (checked above) in this context.
+        self.launched(unsafe { builder.launch(cfg) })
     }
 }
 
