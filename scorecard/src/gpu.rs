@@ -45,6 +45,30 @@ enum Impl {
 /// One launch of the `mma.sync` ceiling should last at least this long (GPU time).
 const CEILING_MS: f64 = 60.0;
 
+/// Times a rate kernel: `launch(iters)` queues one launch and returns its FLOPs. From a trial launch
+/// of `trial_iters`, `iters` is chosen so one launch lasts ≥ [`CEILING_MS`]; returns the FLOPs, that
+/// `iters` and the median milliseconds of `repeat` launches (CUDA events).
+fn time_rate(
+    gpu: &Gpu,
+    repeat: usize,
+    trial_iters: u32,
+    mut launch: impl FnMut(u32) -> Result<f64, Fail>,
+) -> Result<(f64, u32, f64), Fail> {
+    let timer = GpuTimer::new(gpu).map_err(s)?;
+    let trial = timer.time_ms(gpu, 1, 1, || launch(trial_iters).map(|_| ()))?;
+    let iters =
+        (f64::from(trial_iters) * CEILING_MS / trial.max(1e-4)).ceil().clamp(f64::from(trial_iters), f64::from(u32::MAX / 2)) as u32;
+    let mut flops = 0.0;
+    let mut times = Vec::with_capacity(repeat);
+    for _ in 0..repeat.max(1) {
+        times.push(timer.time_ms(gpu, 0, 1, || {
+            flops = launch(iters)?;
+            Ok::<(), Fail>(())
+        })?);
+    }
+    Ok((flops, iters, median(&mut times)))
+}
+
 /// Measures the `mma.sync` rate of `precision` on every SM: 8 blocks of 256 threads per SM, `iters`
 /// chosen from a trial launch so one launch lasts ≥ [`CEILING_MS`], the median of `repeat` launches
 /// (CUDA events).
@@ -52,20 +76,7 @@ pub fn measure_mma_ceiling(gpu: &Gpu, precision: Precision, repeat: usize) -> Re
     let (entry, _) = mma_rate_entry(precision).ok_or("FP32 has no mma.sync ceiling")?;
     let blocks = 8 * gpu.sm_count().max(1);
     let mut out = DeviceBuffer::<f32>::zeros(gpu, (blocks * MMA_RATE_BLOCK) as usize).map_err(s)?;
-    let timer = GpuTimer::new(gpu).map_err(s)?;
-    let trial_iters = 1024u32;
-    let trial = timer.time_ms(gpu, 1, 1, || gpu.mma_rate(precision, blocks, trial_iters, &mut out).map(|_| ()).map_err(s))?;
-    let iters =
-        (f64::from(trial_iters) * CEILING_MS / trial.max(1e-4)).ceil().clamp(f64::from(trial_iters), f64::from(u32::MAX / 2)) as u32;
-    let mut flops = 0.0;
-    let mut times = Vec::with_capacity(repeat);
-    for _ in 0..repeat.max(1) {
-        times.push(timer.time_ms(gpu, 0, 1, || {
-            flops = gpu.mma_rate(precision, blocks, iters, &mut out).map_err(s)?;
-            Ok::<(), Fail>(())
-        })?);
-    }
-    let ms = median(&mut times);
+    let (flops, iters, ms) = time_rate(gpu, repeat, 1024, |iters| gpu.mma_rate(precision, blocks, iters, &mut out).map_err(s))?;
     Ok(MmaCeiling {
         precision: precision.label().into(),
         tflops: flops / (ms * 1e-3) / 1e12,
@@ -87,25 +98,12 @@ const WGMMA_WARPGROUPS_PER_SM: [u32; 3] = [1, 2, 3];
 pub fn measure_wgmma_ceiling(gpu: &Gpu, precision: Precision, repeat: usize) -> Result<WgmmaCeiling, Fail> {
     let (entry, _) = wgmma_rate_entry(precision).ok_or("FP32 has no wgmma ceiling")?;
     let sms = gpu.sm_count().max(1);
-    let timer = GpuTimer::new(gpu).map_err(s)?;
     let mut best: Option<WgmmaCeiling> = None;
     let mut tried = Vec::new();
     for w in WGMMA_WARPGROUPS_PER_SM {
         let blocks = w * sms;
         let mut out = DeviceBuffer::<f32>::zeros(gpu, (blocks * WGMMA_RATE_BLOCK) as usize).map_err(s)?;
-        let trial_iters = 256u32;
-        let trial = timer.time_ms(gpu, 1, 1, || gpu.wgmma_rate(precision, blocks, trial_iters, &mut out).map(|_| ()).map_err(s))?;
-        let iters =
-            (f64::from(trial_iters) * CEILING_MS / trial.max(1e-4)).ceil().clamp(f64::from(trial_iters), f64::from(u32::MAX / 2)) as u32;
-        let mut flops = 0.0;
-        let mut times = Vec::with_capacity(repeat);
-        for _ in 0..repeat.max(1) {
-            times.push(timer.time_ms(gpu, 0, 1, || {
-                flops = gpu.wgmma_rate(precision, blocks, iters, &mut out).map_err(s)?;
-                Ok::<(), Fail>(())
-            })?);
-        }
-        let ms = median(&mut times);
+        let (flops, iters, ms) = time_rate(gpu, repeat, 256, |iters| gpu.wgmma_rate(precision, blocks, iters, &mut out).map_err(s))?;
         let tflops = flops / (ms * 1e-3) / 1e12;
         eprintln!(
             "[scorecard] wgmma ceiling {} with {w} warpgroup(s) per SM: {tflops:.1} TFLOP/s ({iters} iters, {ms:.1} ms)",
