@@ -41,7 +41,7 @@ impl Algo {
     }
 
     /// Blocks that share one output tile along K: the model's slice count for split-K kernels
-    /// (`gridDim.z`, [`tuning::splits_for`]), [`tuning::persistent_splits`] for the persistent kernel
+    /// (`gridDim.z`, [`tuning::splits_for`]), [`crate::tc_model::best_splits`] for the persistent kernel
     /// (`gridDim.y`), 1 for every other kernel.
     pub fn splits(self, shape: MatmulShape) -> u32 {
         tuning::splits_for(self.resolve(shape), shape)

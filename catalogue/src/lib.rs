@@ -13,7 +13,7 @@
 //! - [`entries`]: every PTX entry and the launch bounds;
 //! - [`ceiling`]: the `wgmma` rate kernels' FLOPs and exact results, the datasheet peaks;
 //! - [`shape`]: [`MatmulShape`] and its checks;
-//! - [`tuning`]: the `Auto` rule;
+//! - [`tuning`]: the `Auto` rule; [`tc_model`]: its time model of the TMA kernels (tensor cores, Hopper);
 //! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
 //! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
 //! - [`launch`]: grid rules ([`LaunchDims`]); [`tma`]: the tensor maps of the TMA kernels;
@@ -35,6 +35,7 @@ pub mod precision;
 pub mod random;
 pub mod reference;
 pub mod shape;
+pub mod tc_model;
 pub mod tma;
 pub mod tuning;
 

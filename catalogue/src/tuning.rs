@@ -50,32 +50,35 @@ impl Algo {
     pub fn resolve_on_sms(self, shape: MatmulShape, precision: Precision, sm90a: bool, sms: u32) -> Algo {
         match (self, precision) {
             (Algo::Auto, Precision::Fp32) => pick_on(shape, sms),
-            (Algo::Auto, p) => pick_tensor_core(shape, p, sm90a),
+            (Algo::Auto, p) => pick_tensor_core_on(shape, p, sm90a, sms),
             (other, _) => other,
         }
     }
 }
 
-/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16).
+/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16) on the
+/// H200's [`SMS`]: [`pick_tensor_core_on`].
+pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
+    pick_tensor_core_on(shape, precision, sm90a, SMS)
+}
+
+/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` on a GPU of `sms` SMs.
 ///
-/// On Hopper (`sm90a`), where the TMA takes the operands' rows (16-byte rows: K, and N for B, multiples
-/// of 8 in BF16/FP16, K a multiple of 4 in TF32; [`crate::tma::fits`]): kernel 16 (persistent, TMA,
-/// warp-specialised). Measured (docs/results/2026-11-30-persistent-probe, H200, ÷ cuBLAS of the same
-/// precision): BF16 0.93 / 1.00 at 4096³ / 8192³, FP16 0.96 / 0.98, TF32 0.82 / 0.91; it matched or
-/// beat kernels 14 and 15 on every size of that run but one: in TF32 with N ≤ 128, half of its
-/// 256-wide tile idles and kernel 13's 128×128 tile wins (8192×128×8192: 70 against 45 TFLOP/s), so
-/// TF32 takes kernel 13 there.
+/// On Hopper (`sm90a`), where the TMA takes the operands' rows ([`crate::tma::fits`]): the TMA kernel
+/// (15 or 16, either tile width, kernel 16's split count) of least predicted time
+/// ([`crate::tc_model`]).
 /// Unaligned rows on Hopper: kernel 14 (`cp.async` with guarded edges): the 128×256 tile when it gives
 /// at least one block per SM, else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 kernel 13.
 /// Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the 128×256
 /// tile by 15–25 %, two blocks of 4 warps per SM against one of 8).
-pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
-    let wide = |algo: Algo| blocks(algo, shape) >= SMS;
-    let tma = |algo: Algo| algo.config().is_some_and(|c| crate::tma::fits(c, shape, precision.input_bytes()));
+pub fn pick_tensor_core_on(shape: MatmulShape, precision: Precision, sm90a: bool, sms: u32) -> Algo {
+    let wide = |algo: Algo| blocks(algo, shape) >= sms;
+    if sm90a {
+        if let Some(algo) = crate::tc_model::pick(shape, precision, sms) {
+            return algo;
+        }
+    }
     match (precision, sm90a) {
-        (Precision::Bf16, true) if tma(Algo::PersistentBf16) => Algo::PersistentBf16,
-        (Precision::Fp16, true) if tma(Algo::PersistentF16) => Algo::PersistentF16,
-        (Precision::Tf32, true) if tma(Algo::PersistentTf32) => Algo::PersistentTf32,
         (Precision::Bf16, true) if wide(Algo::WgmmaBf16) => Algo::WgmmaBf16,
         (Precision::Bf16, true) => Algo::WgmmaBf16Narrow,
         (Precision::Fp16, true) if wide(Algo::WgmmaF16) => Algo::WgmmaF16,
@@ -83,7 +86,7 @@ pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -
         (Precision::Bf16, false) => Algo::MmaPipeBf16x128,
         (Precision::Fp16, false) => Algo::MmaPipeF16x128,
         (Precision::Tf32, _) => Algo::MmaPipeTf32,
-        (Precision::Fp32, _) => pick(shape),
+        (Precision::Fp32, _) => pick_on(shape, sms),
     }
 }
 
@@ -124,11 +127,11 @@ pub fn splits_for(algo: Algo, shape: MatmulShape) -> u32 {
 
 /// As [`splits_for`] on `sms` SMs: the slice count of least predicted time for a kernel the model
 /// knows (slices of at least [`MIN_SLICE_STEPS`] K-steps, at most [`MAX_SPLITS`]); the one-wave
-/// rule [`splits`] for a split-K kernel it does not; [`persistent_splits`] for the persistent kernel
+/// rule [`splits`] for a split-K kernel it does not; [`crate::tc_model::best_splits`] for the persistent kernel
 /// (`gridDim.y`); 1 for a kernel that does not split K.
 pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
     match (algo.config(), cost(algo)) {
-        (Some(t), _) if t.persistent => persistent_splits(shape, t, sms),
+        (Some(t), _) if t.persistent => crate::tc_model::best_splits(algo, shape, sms).0,
         (Some(t), Some(c)) if t.split_k => best_splits(t, c, shape, sms).0,
         (Some(t), None) if t.split_k => splits(shape, t.bm, t.bn),
         _ => 1,
@@ -141,26 +144,6 @@ pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
 pub fn splits(shape: MatmulShape, bm: u32, bn: u32) -> u32 {
     let tiles = shape.m.div_ceil(bm) * shape.n.div_ceil(bn);
     (SMS / tiles.max(1)).min(shape.k / 64).max(1)
-}
-
-/// K-steps a slice of the persistent kernel's split-K keeps at least: each slice pays the zeroing
-/// of C and 32768 atomic adds per tile, which slices of 4 steps did not repay (measured,
-/// docs/results/2026-11-30-final-tc: 1024³ BF16 0.34 of cuBLAS split in 4 against 0.53 unsplit; 512³
-/// 0.61 against 0.90), slices of 16 and more did (256×4096×4096: 0.44 against 0.33; 8192×128×8192:
-/// 0.58 against 0.52).
-pub const PERSISTENT_MIN_SLICE_STEPS: u32 = 16;
-
-/// K slices per output tile for the persistent kernel (16) with tile `cfg` on `shape`: when the tiles
-/// do not fill one wave of `sms` blocks (one per SM), as many slices as bring the work units to about one per
-/// SM, each at least [`PERSISTENT_MIN_SLICE_STEPS`] K-steps long; 1 otherwise.
-pub fn persistent_splits(shape: MatmulShape, cfg: tessera_kernels::launch::TileConfig, sms: u32) -> u32 {
-    let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
-    let steps = shape.k.div_ceil(cfg.bk);
-    if tiles >= sms {
-        1
-    } else {
-        (sms / tiles.max(1)).min(steps / PERSISTENT_MIN_SLICE_STEPS).max(1)
-    }
 }
 
 /// The fitted constants of one FP32 kernel in [`predict_us`] (microseconds on the H200; fitted by
@@ -309,14 +292,15 @@ mod tests {
         let s = |m, n, k| MatmulShape { m, n, k };
         let (big, small, odd) = (s(4096, 4096, 4096), s(512, 512, 512), s(1000, 1037, 519));
         assert_eq!(Algo::Auto.resolve_on(big, Precision::Bf16, true), Algo::PersistentBf16);
-        assert_eq!(Algo::Auto.resolve_on(small, Precision::Bf16, true), Algo::PersistentBf16);
         assert_eq!(Algo::Auto.resolve_on(big, Precision::Fp16, true), Algo::PersistentF16);
         assert_eq!(Algo::Auto.resolve_on(big, Precision::Tf32, true), Algo::PersistentTf32);
+        // One tile per SM and nothing to split: kernel 15 (kernel 16's unit loop costs without paying).
+        assert!(Algo::Auto.resolve_on(small, Precision::Bf16, true).config().is_some_and(|c| c.tma && !c.persistent));
         // Rows the TMA cannot take: kernel 14 (wide or narrow tile by the block count), TF32 kernel 13.
         assert_eq!(Algo::Auto.resolve_on(odd, Precision::Bf16, true), Algo::WgmmaBf16Narrow);
         assert_eq!(Algo::Auto.resolve_on(s(4096, 4100, 4100), Precision::Fp16, true), Algo::WgmmaF16);
         assert_eq!(Algo::Auto.resolve_on(s(1000, 1037, 518), Precision::Tf32, true), Algo::MmaPipeTf32);
-        assert_eq!(Algo::Auto.resolve_on(s(8192, 128, 8192), Precision::Tf32, true), Algo::PersistentTf32);
+        assert!(Algo::Auto.resolve_on(s(8192, 128, 8192), Precision::Tf32, true).config().is_some_and(|c| c.persistent));
         for shape in [big, small, odd, s(8192, 128, 8192)] {
             for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
                 let algo = Algo::Auto.resolve_on(shape, p, true);
@@ -340,24 +324,19 @@ mod tests {
     }
 
     #[test]
-    fn persistent_split_k_fills_one_wave_with_slices_of_sixteen_steps() {
+    fn persistent_launches_follow_the_models_split_count() {
         let s = |m, n, k| MatmulShape { m, n, k };
-        let cfg = Algo::PersistentBf16.config().unwrap();
-        assert_eq!(persistent_splits(s(4096, 4096, 4096), cfg, SMS), 1); // 512 tiles
-        assert_eq!(persistent_splits(s(1024, 1024, 1024), cfg, SMS), 1); // 32 tiles, 16 steps: one slice
-        assert_eq!(persistent_splits(s(256, 4096, 4096), cfg, SMS), 4); // 32 tiles, 64 steps
-        assert_eq!(persistent_splits(s(8192, 128, 8192), cfg, SMS), 2); // 64 tiles
-        assert_eq!(persistent_splits(s(512, 512, 512), cfg, SMS), 1); // 8 tiles, 8 steps
-        assert_eq!(persistent_splits(s(64, 64, 64), cfg, SMS), 1); // one step
-        assert_eq!(persistent_splits(s(256, 4096, 4096), cfg, 64), 2); // a GPU of 64 SMs
-        let launch = Algo::PersistentBf16.launch(s(256, 4096, 4096));
-        assert_eq!((launch.grid.0 * launch.grid.1, launch.grid.1), (128, 4));
+        for (shape, sms) in [(s(4096, 4096, 4096), SMS), (s(256, 4096, 4096), SMS), (s(8192, 128, 8192), SMS), (s(256, 4096, 4096), 64)] {
+            let splits = crate::tc_model::best_splits(Algo::PersistentBf16, shape, sms).0;
+            let launch = Algo::PersistentBf16.launch_on(shape, sms);
+            let units = shape.m.div_ceil(128) * shape.n.div_ceil(256) * splits;
+            assert_eq!(launch.grid.1, splits, "{shape:?} on {sms} SMs");
+            let (blocks, busy) = (launch.grid.0 * launch.grid.1, units.min(sms));
+            assert!(blocks >= busy && blocks < busy + splits, "{shape:?}: {blocks} blocks for {units} units");
+            assert_eq!(Algo::PersistentBf16.accumulates_into_c_on(shape, sms), splits > 1, "{shape:?}");
+        }
         assert_eq!(Algo::PersistentBf16.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
-        assert!(Algo::PersistentBf16.accumulates_into_c(s(256, 4096, 4096)));
-        assert!(!Algo::PersistentBf16.accumulates_into_c(s(1024, 1024, 1024)));
         assert!(!Algo::PersistentBf16.accumulates_into_c(s(4096, 4096, 4096)));
-        assert!(!Algo::PersistentBf16.accumulates_into_c_on(s(2048, 2048, 2048), 64));
-        // 64 tiles fill 64 SMs
     }
 
     #[test]

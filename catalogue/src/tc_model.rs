@@ -1,0 +1,180 @@
+//! `Algo::Auto` for the tensor cores on Hopper: a time model of the TMA kernels (15: one output tile
+//! per block; 16: persistent, split-K over `gridDim.y`), in every tile width the catalogue has.
+//!
+//! A TMA kernel keeps one block per SM (its stages fill the shared memory), so the model follows one
+//! SM: its work units (`tiles · splits`, dealt round-robin: `⌈units / SMs⌉` rounds), each `steps`
+//! K-steps of `2·bm·bn·bk` FLOPs at the SM's share of the sustained tensor-core rate, then its
+//! epilogue (the consumers store the tile before they start the next: its floats at the SM's share of
+//! DRAM's rate, or split-K's partial sums at its share of the L2's atomic rate, one 8-byte
+//! `red.global.add.v2.f32` per column pair), plus a unit's fixed cost (barriers, the first loads'
+//! round trip; kernel 16 pays it once, its producer loading ahead across units). Beside the SM's time:
+//! the whole GPU's, where the operands' bytes must come from DRAM at least once. Plus
+//! the host's stream work around the launch: the launch itself, zeroing `C` for split-K, preparing
+//! TF32 operands (`A` rounded, `Bᵀ` rounded: two kernels over both operands), packing a 16-bit
+//! operand whose rows are not whole 16-byte units.
+//!
+//! Constants: the sustained rates are the persistent kernel's at 8192³ in the scorecard; the others
+//! are fitted by hand to the suite's shapes (`docs/tuning.md`, with the run they come from).
+use crate::algo::{Algo, MATMUL_KERNELS};
+use crate::precision::Precision;
+use crate::shape::MatmulShape;
+use tessera_kernels::launch::TileConfig;
+
+/// SMs the sustained rates were measured on (the H200).
+const RATE_SMS: f64 = 132.0;
+
+/// Sustained tensor-core rate of the 256-wide tile on the whole H200 (TFLOP/s = 10⁶ FLOP/µs): kernel
+/// 16's at 8192³ (the kernel alone; TF32's preparation is counted apart).
+pub fn sustained_tflops(precision: Precision) -> f64 {
+    match precision {
+        Precision::Bf16 => 712.0,
+        Precision::Fp16 => 687.0,
+        Precision::Tf32 => 382.0,
+        Precision::Fp32 => 0.0,
+    }
+}
+
+/// Rate of a 128-wide tile relative to the 256-wide one: each `m64n128` instruction reads the same A
+/// slice for half the products.
+pub const NARROW_RATE: f64 = 0.90;
+/// Fixed time of one kernel launch back to back on a stream.
+pub const LAUNCH_US: f64 = 2.5;
+/// A work unit's fixed time: barrier setup and the first stages' round trip, the epilogue's stores.
+pub const UNIT_US: f64 = 1.5;
+/// Kernel 16's extra fixed time against kernel 15 (its unit loop and tile order; measured with one
+/// unit per block: 512³–2048³ ran 1.5–2 µs slower than kernel 15).
+pub const PERSISTENT_US: f64 = 1.5;
+/// Split-K's column-pair reductions (`red.global.add.v2.f32`) the L2 completes per microsecond.
+pub const ATOMIC_PAIRS_PER_US: f64 = 310_000.0;
+/// DRAM bytes per microsecond (the H200's measured device copy rate, README).
+pub const DRAM_BYTES_PER_US: f64 = 4.187e6;
+/// A stream operation before the launch (a memset, a preparation or packing kernel): its gap.
+pub const STREAM_OP_US: f64 = 2.0;
+/// Most K slices kernel 16 splits a tile into; slices keep at least [`MIN_SLICE_STEPS`] K-steps.
+pub const MAX_SPLITS: u32 = 16;
+/// Fewest K-steps per slice: below, a slice's fixed costs outweigh its work.
+pub const MIN_SLICE_STEPS: u32 = 4;
+
+/// Whether `algo` is a TMA kernel (kernels 15–16) the model covers.
+fn tma_config(algo: Algo) -> Option<TileConfig> {
+    algo.config().filter(|c| c.tma)
+}
+
+/// The model's time (µs) of TMA kernel `algo` on `shape` with `splits` K slices (kernel 16; 1 for
+/// kernel 15) on a GPU of `sms` SMs, host-side stream work included; `None` for other kernels.
+pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
+    let cfg = tma_config(algo)?;
+    let precision = algo.kernel()?.precision;
+    let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
+    let splits = if cfg.persistent { splits.max(1) } else { 1 };
+    let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
+    let steps = shape.k.div_ceil(cfg.bk).div_ceil(splits).max(1);
+    let units = tiles * splits;
+    let rounds = f64::from(units.div_ceil(sms.max(1)));
+    let narrow = if cfg.bn < 256 { NARROW_RATE } else { 1.0 };
+    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * narrow;
+    let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
+    // The epilogue holds the consumers (the next unit's products wait for it): a unit's in-range
+    // outputs (on average) stored at this SM's share of DRAM's rate, or with split-K added at its
+    // share of the L2's atomic rate.
+    let (busy, outputs) = (f64::from(units.min(sms.max(1))), m * n / f64::from(tiles.max(1)));
+    let epilogue_us = if splits > 1 { outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy) } else { 4.0 * outputs / (DRAM_BYTES_PER_US / busy) };
+    let work = rounds * (f64::from(steps) * step_us + epilogue_us);
+    let sm_us = if cfg.persistent { PERSISTENT_US + UNIT_US + work } else { rounds * UNIT_US + work };
+    let elem = f64::from(precision.input_bytes());
+    let gpu_us = elem * (m * k + k * n) / DRAM_BYTES_PER_US;
+    let mut host_us = LAUNCH_US;
+    if splits > 1 {
+        host_us += STREAM_OP_US + 4.0 * m * n / DRAM_BYTES_PER_US;
+    }
+    if cfg.tf32_operands {
+        // Read f32, write f32: A, and B into Bᵀ.
+        host_us += 2.0 * STREAM_OP_US + 8.0 * (m * k + k * n) / DRAM_BYTES_PER_US;
+    } else {
+        // A (m × k) and B (k × n): rows of other than whole 16-byte units are packed first.
+        for (rows, cols) in [(shape.m, shape.k), (shape.k, shape.n)] {
+            if !(u64::from(cols) * u64::from(precision.input_bytes())).is_multiple_of(16) {
+                host_us += STREAM_OP_US + 2.0 * elem * f64::from(rows) * f64::from(cols) / DRAM_BYTES_PER_US;
+            }
+        }
+    }
+    Some(host_us + sm_us.max(gpu_us))
+}
+
+/// Kernel 16's K slices of least predicted time for `algo` on `shape` (1 ..= [`MAX_SPLITS`], slices
+/// of at least [`MIN_SLICE_STEPS`] K-steps) and that time; 1 for kernel 15 and kernels the model does
+/// not cover.
+pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
+    let Some(cfg) = tma_config(algo) else { return (1, f64::INFINITY) };
+    let one = predict_us(algo, shape, 1, sms).unwrap_or(f64::INFINITY);
+    if !cfg.persistent {
+        return (1, one);
+    }
+    let most = (shape.k.div_ceil(cfg.bk) / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);
+    (2..=most).fold((1, one), |best, s| {
+        let us = predict_us(algo, shape, s, sms).unwrap_or(f64::INFINITY);
+        if us < best.1 {
+            (s, us)
+        } else {
+            best
+        }
+    })
+}
+
+/// The TMA kernel of `precision` with the least predicted time on `shape` (its split count from
+/// [`best_splits`]) among those that take it ([`crate::tma::fits`]); ties go to the earlier kernel of
+/// the catalogue. `None` when none does (FP32, or rows the TMA cannot take).
+pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> {
+    MATMUL_KERNELS
+        .iter()
+        .filter(|k| k.precision == precision && k.config.tma && crate::tma::fits(k.config, shape, precision.input_bytes()))
+        .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
+        .fold(None, |best: Option<(Algo, f64)>, (algo, us)| match best {
+            Some((_, b)) if b <= us => best,
+            _ => Some((algo, us)),
+        })
+        .map(|(algo, _)| algo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMS: u32 = 132;
+
+    fn s(m: u32, n: u32, k: u32) -> MatmulShape {
+        MatmulShape { m, n, k }
+    }
+
+    #[test]
+    fn large_squares_run_the_persistent_kernel_unsplit() {
+        for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
+            let algo = pick(s(8192, 8192, 8192), p, SMS).unwrap();
+            assert!(algo.config().unwrap().persistent, "{p:?}: {algo:?}");
+            assert_eq!(best_splits(algo, s(8192, 8192, 8192), SMS).0, 1);
+        }
+    }
+
+    #[test]
+    fn tiles_below_one_wave_split_k_and_slices_keep_their_minimum() {
+        let algo = Algo::PersistentBf16;
+        let (splits, _) = best_splits(algo, s(256, 4096, 4096), SMS);
+        assert!(splits > 1, "32 tiles of 64 K-steps should split");
+        let (splits, _) = best_splits(algo, s(256, 4096, 256), SMS);
+        assert_eq!(splits, 1, "4 K-steps: no slice of MIN_SLICE_STEPS");
+        assert_eq!(best_splits(Algo::TmaBf16, s(256, 4096, 4096), SMS).0, 1, "kernel 15 does not split");
+    }
+
+    #[test]
+    fn predictions_are_finite_positive_and_grow_with_k() {
+        for k in MATMUL_KERNELS.iter().filter(|k| k.config.tma) {
+            let mut last = 0.0;
+            for depth in [64, 512, 4096, 32768] {
+                let us = predict_us(k.algo, s(1000, 1032, depth), 1, SMS).unwrap();
+                assert!(us.is_finite() && us > last, "{}: {us} after {last} at K = {depth}", k.label);
+                last = us;
+            }
+        }
+        assert_eq!(predict_us(Algo::Dbuf128x256x16, s(64, 64, 64), 1, SMS), None);
+    }
+}
