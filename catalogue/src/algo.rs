@@ -180,6 +180,12 @@ matmul_catalogue! {
     PersistentF16 = k16_persistent::matmul_persistent_f16_128x256, "persistent-f16-128x256", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X256;
     /// Kernel 16 in TF32 (prepared operands).
     PersistentTf32 = k16_persistent::matmul_persistent_tf32_128x256, "persistent-tf32-128x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X256;
+    /// Kernel 16 on BF16, 128×128 tiles, 7 stages: for outputs of few tiles or few columns.
+    PersistentBf16Narrow = k16_persistent::matmul_persistent_bf16_128x128, "persistent-bf16-128x128", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X128;
+    /// Kernel 16 on FP16, 128×128 tiles, 7 stages.
+    PersistentF16Narrow = k16_persistent::matmul_persistent_f16_128x128, "persistent-f16-128x128", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X128;
+    /// Kernel 16 in TF32 (prepared operands), 128×128 tiles, 7 stages.
+    PersistentTf32Narrow = k16_persistent::matmul_persistent_tf32_128x128, "persistent-tf32-128x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X128;
 }
 
 impl Algo {

@@ -13,6 +13,12 @@
 //! group (the order of CUTLASS's and Triton's grouped rasterisation): the blocks running at one time
 //! share a few bands of A and B, which stay in L2.
 //!
+//! **The narrow tile** (`*_128x128` entries): the same kernel on 128×128 tiles (`m64n128`, 64
+//! accumulators per consumer thread), for the shapes where 128×256 tiles waste the GPU: outputs of few
+//! tiles (512³ is 8 tiles of 128×256 for 132 SMs, 16 of 128×128) and outputs at most 128 columns wide
+//! (N = 128 fills only half of every 256-wide tile). A stage is then 32 KiB instead of 48, so 7 stages
+//! fit the 227 KiB of one block instead of 4.
+//!
 //! **Everything else** (stages, barriers, warpgroups, `setmaxnreg`, the swizzle, the stores) is kernel
 //! 15's (`k15_tma::Pipeline`).
 //!
@@ -142,10 +148,28 @@ tma_entry!(persistent_gemm, matmul_persistent_f16_128x256, PERSISTENT_F16_128X25
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a): as [`matmul_persistent_bf16_128x256`].");
 tma_entry!(persistent_gemm, matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4,
     "Kernel 16 in TF32 on prepared `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a).");
+tma_entry!(persistent_gemm, matmul_persistent_bf16_128x128, PERSISTENT_BF16_128X128, Bf16N128, u16, stages 7,
+    "Kernel 16 on BF16 inputs, `f32` output (sm_90a), narrow tile: 128×128×64 tiles (`m64n128k16`), 7 stages \
+     (225 KiB), for outputs of few 128×256 tiles or at most 128 columns wide.");
+tma_entry!(persistent_gemm, matmul_persistent_f16_128x128, PERSISTENT_F16_128X128, F16N128, u16, stages 7,
+    "Kernel 16 on FP16 inputs, `f32` output (sm_90a), narrow tile: as [`matmul_persistent_bf16_128x128`].");
+tma_entry!(persistent_gemm, matmul_persistent_tf32_128x128, PERSISTENT_TF32_128X128, Tf32N128, f32, stages 7,
+    "Kernel 16 in TF32 on prepared `f32` inputs, `f32` output (sm_90a), narrow tile: 128×128×32 tiles \
+     (`m64n128k8`), 7 stages.");
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_narrow_tile_takes_as_many_stages_as_fit_one_block() {
+        const MAX_SHARED: u32 = 227 * 1024;
+        for (cfg, elem) in [(PERSISTENT_BF16_128X128, 2), (PERSISTENT_F16_128X128, 2), (PERSISTENT_TF32_128X128, 4)] {
+            assert_eq!((cfg.bm, cfg.bn, cfg.bk * elem), (128, 128, 128));
+            assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
+            assert!(config(128, 8, elem).shared_bytes > MAX_SHARED, "an eighth stage would fit");
+        }
+    }
 
     #[test]
     fn the_grouped_order_visits_every_tile_once() {
