@@ -337,6 +337,24 @@ mod tests {
         }
         assert_eq!(Algo::PersistentBf16.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
         assert!(!Algo::PersistentBf16.accumulates_into_c(s(4096, 4096, 4096)));
+        // The narrow tile (128×128): twice the tiles of the wide one, the same launch rule.
+        for algo in [Algo::PersistentBf16Narrow, Algo::PersistentF16Narrow, Algo::PersistentTf32Narrow] {
+            let cfg = algo.config().unwrap();
+            assert_eq!((cfg.bm, cfg.bn, cfg.block, cfg.persistent), (128, 128, (384, 1), true), "{algo:?}");
+            for (shape, sms) in [(s(4096, 4096, 4096), SMS), (s(512, 512, 512), SMS), (s(256, 4096, 4096), SMS), (s(8192, 128, 8192), 64)] {
+                let splits = crate::tc_model::best_splits(algo, shape, sms).0;
+                let launch = algo.launch_on(shape, sms);
+                let units = shape.m.div_ceil(128) * shape.n.div_ceil(128) * splits;
+                assert_eq!((launch.grid.1, launch.grid.2, launch.block, launch.shared_bytes), (splits, 1, (384, 1, 1), cfg.shared_bytes));
+                let (blocks, busy) = (launch.grid.0 * launch.grid.1, units.min(sms));
+                assert!(blocks >= busy && blocks < busy + splits, "{algo:?} {shape:?}: {blocks} blocks for {units} units");
+                assert_eq!(algo.accumulates_into_c_on(shape, sms), splits > 1, "{algo:?} {shape:?}");
+            }
+            // 1024 tiles: one block per SM, unsplit; 512³ is 16 tiles of 128×128 (8 of 128×256).
+            assert_eq!(algo.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
+            assert!(!algo.accumulates_into_c(s(4096, 4096, 4096)));
+            assert_eq!(algo.launch(s(512, 512, 512)).grid.0, 16);
+        }
     }
 
     #[test]

@@ -62,26 +62,45 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
     Ok(())
 }
 
-/// Kernel 16 with fewer blocks than tiles, as on a large product: 300 × 520 × 136 is 3 × 3 tiles of
-/// 128×256, 3 K-steps each; 2 blocks walk 5 and 4 tiles, so the pipeline's global step count (and
-/// the barriers' phases) runs on across tiles and the grouped order wraps a partial group.
+/// Kernel 16 with fewer blocks than work units, as on a large product. 300 × 520 × 136 is 3 × 3 tiles
+/// of 128×256 (3 × 5 of 128×128), 3 K-steps each; 2 blocks walk 5 and 4 tiles (8 and 7), so the
+/// pipeline's global step count (and the barriers' phases, past every stage of the narrow tile's 7)
+/// runs on across tiles and the grouped order wraps a partial group. 200 × 136 × 2048 on the narrow
+/// tile is 2 × 2 tiles of 32 K-steps, which the launch splits in slices (`tc_model::best_splits`);
+/// one block per slice index walks the 4 tiles' slices, adding them into the zeroed `C`.
 fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
-    let (m, n, k) = (300usize, 520usize, 136usize);
-    let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
-    let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
-    let (a16, b16) = (bits(&a), bits(&b));
-    let kernel = Algo::PersistentBf16.kernel().ok_or("no kernel")?;
-    let tessera_catalogue::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
-    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-    let mut cfg = Launch::from(Algo::PersistentBf16.launch(shape));
-    if cfg.grid != (9, 1, 1) {
-        return Err(format!("persistent grid {:?}, expected one block per tile below the SM count", cfg.grid).into());
+    // (kernel, shape, its tiles, whether the launch splits K, blocks along x when walking)
+    let cases = [
+        (Algo::PersistentBf16, (300, 520, 136), 9, false, 2),
+        (Algo::PersistentBf16Narrow, (300, 520, 136), 15, false, 2),
+        (Algo::PersistentBf16Narrow, (200, 136, 2048), 4, true, 1),
+    ];
+    for (algo, (m, n, k), tiles, split, walkers) in cases {
+        let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
+        let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
+        let (a16, b16) = (bits(&a), bits(&b));
+        let kernel = algo.kernel().ok_or("no kernel")?;
+        let tessera_catalogue::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        let mut cfg = Launch::from(algo.launch(shape));
+        let splits = algo.splits(shape);
+        // Below one wave of units: one block per tile, gridDim.y the slices.
+        if cfg.grid != (tiles, splits, 1) || (splits > 1) != split || algo.accumulates_into_c(shape) != split {
+            return Err(format!(
+                "{}: grid {:?} on {shape:?} ({splits} slices), expected {tiles} tiles, split {split}",
+                kernel.label, cfg.grid
+            )
+            .into());
+        }
+        cfg.grid = (walkers, splits, 1);
+        let mut c = vec![if split { 0.0 } else { f32::NAN }; m * n];
+        let c_ptr = SyncPtr::new(c.as_mut_ptr());
+        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
+            .map_err(|e| format!("{}: {e}", kernel.label))?;
+        check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
+            .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
     }
-    cfg.grid = (2, 1, 1);
-    let mut c = vec![f32::NAN; m * n];
-    tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, a16.as_ptr().cast(), b16.as_ptr().cast(), SyncPtr::new(c.as_mut_ptr()))
-        .map_err(|e| e.to_string())?;
-    check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c }).map_err(|e| format!("{e}").into())
+    Ok(())
 }
 
 /// TF32 rounds each operand to nearest (as cuBLAS's TF32 mode, measured), whichever way a kernel does
