@@ -122,12 +122,13 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
 }
 
 /// The TMA kernel of `precision` with the least predicted time on `shape` (its split count from
-/// [`best_splits`]) among those that take it ([`crate::tma::fits`]); ties go to the earlier kernel of
+/// [`best_splits`]) among those that read its operands in place ([`crate::tma::Packing::in_place`]:
+/// the padded copies are not measured yet); ties go to the earlier kernel of
 /// the catalogue. `None` when none does (FP32, or rows the TMA cannot take).
 pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> {
     MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == precision && k.config.tma && crate::tma::fits(k.config, shape, precision.input_bytes()))
+        .filter(|k| k.precision == precision && k.config.tma && crate::tma::plan(k.config, shape, precision.input_bytes()).in_place())
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
         .fold(None, |best: Option<(Algo, f64)>, (algo, us)| match best {
             Some((_, b)) if b <= us => best,
