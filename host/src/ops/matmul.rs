@@ -178,7 +178,8 @@ impl Gpu {
                 };
                 (stage(x, p.a)?, stage(y, p.b)?)
             }
-            _ => (x, y),
+            (Some(p), None) => return Err(Error::OutOfMemory { bytes: usize::try_from(p.copy_bytes(elem_bytes)).unwrap_or(usize::MAX) }),
+            (None, _) => (x, y),
         };
         let maps = match packing {
             Some(p) => Some(self.tensor_maps.maps(stream, &tma::operands(kernel.config, &p, elem_bytes)?, kernel.precision, x, y)?),
