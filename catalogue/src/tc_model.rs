@@ -124,7 +124,7 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
 /// The TMA kernel of `precision` with the least predicted time on `shape` (its split count from
 /// [`best_splits`]) among those that read its operands in place ([`crate::tma::Packing::in_place`]:
 /// the padded copies are not measured yet); ties go to the earlier kernel of
-/// the catalogue. `None` when none does (FP32, or rows the TMA cannot take).
+/// the catalogue. `None` when none does (FP32, or rows the TMA cannot read in place).
 pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> {
     MATMUL_KERNELS
         .iter()
