@@ -1,7 +1,7 @@
 //! Every entry of the two PTX modules, with the launch bound ptx-link.sh writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
-use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, tf32_operands, vec_add, vec_add_vec4, wgmma_rate};
+use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate};
 
 use crate::algo::MATMUL_KERNELS;
 
@@ -18,7 +18,7 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 13] = [
+const OTHER_KERNELS: [(&str, u32); 14] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
@@ -26,10 +26,11 @@ const OTHER_KERNELS: [(&str, u32); 13] = [
     ("mma_rate_tf32", mma_rate::BLOCK),
     ("mma_rate_bf16", mma_rate::BLOCK),
     ("mma_rate_f16", mma_rate::BLOCK),
-    ("tf32_round", tf32_operands::BLOCK),
-    ("tf32_transpose_round", tf32_operands::TILE * tf32_operands::ROWS),
+    ("tf32_round", pack::BLOCK.0 * pack::BLOCK.1),
+    ("tf32_transpose_round", pack::BLOCK.0 * pack::BLOCK.1),
     ("pack_b32", pack::BLOCK.0 * pack::BLOCK.1),
     ("pack_b16", pack::BLOCK.0 * pack::BLOCK.1),
+    ("pad_b16", pack::BLOCK.0 * pack::BLOCK.1),
     ("gemm_epilogue", epilogue::BLOCK.0 * epilogue::BLOCK.1),
     ("gemm_scale", epilogue::BLOCK.0 * epilogue::BLOCK.1),
 ];
@@ -67,6 +68,7 @@ pub fn module_entries(sm90a: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tessera_kernels::tf32_operands;
 
     #[test]
     fn entry_names_are_unique_and_match_the_kernel_functions() {
@@ -81,6 +83,9 @@ mod tests {
         assert!(std::any::type_name_of_val(&iterated_fma::iterated_fma).ends_with("::iterated_fma"));
         assert!(std::any::type_name_of_val(&pack::pack_b32).ends_with("::pack_b32"));
         assert!(std::any::type_name_of_val(&pack::pack_b16).ends_with("::pack_b16"));
+        assert!(std::any::type_name_of_val(&pack::pad_b16).ends_with("::pad_b16"));
+        assert!(std::any::type_name_of_val(&tf32_operands::tf32_round).ends_with("::tf32_round"));
+        assert!(std::any::type_name_of_val(&tf32_operands::tf32_transpose_round).ends_with("::tf32_transpose_round"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_epilogue).ends_with("::gemm_epilogue"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_scale).ends_with("::gemm_scale"));
         assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_bf16).ends_with("::wgmma_rate_bf16"));

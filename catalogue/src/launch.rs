@@ -71,20 +71,20 @@ pub fn elementwise(op: &'static str, n: usize, block: u32) -> Result<LaunchDims,
     Ok(LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 })
 }
 
-/// The launch of `tf32_round` over `len` floats (one per thread).
-pub fn tf32_round(len: usize) -> Result<LaunchDims, ShapeError> {
-    elementwise("tf32_round", len, tf32_operands::BLOCK)
+/// The launch of `tf32_round` over a `rows × cols` matrix: the pack walk's ([`tiles`]).
+pub fn tf32_round(rows: u32, cols: u32) -> LaunchDims {
+    tiles(rows as usize, cols as usize, tf32_operands::shared_bytes())
 }
 
-/// The launch of `tf32_transpose_round` of a `rows × cols` matrix: one `32 × 8` block per 32×32
-/// tile, with the kernel's shared tile.
+/// The launch of `tf32_transpose_round` of a `rows × cols` matrix: the pack walk's over its
+/// `cols × rows` result ([`tiles`]), with the shared tile of the transposition.
 pub fn tf32_transpose(rows: u32, cols: u32) -> LaunchDims {
-    let t = tf32_operands::TILE;
-    LaunchDims {
-        grid: (cols.div_ceil(t), rows.div_ceil(t), 1),
-        block: (t, tf32_operands::ROWS, 1),
-        shared_bytes: tf32_operands::transpose_shared_bytes(),
-    }
+    tiles(cols as usize, rows as usize, tf32_operands::shared_bytes())
+}
+
+/// The launch of `pad_b16` over a `rows × cols` matrix: the pack walk's ([`tiles`]).
+pub fn pad_b16(rows: u32, cols: u32) -> LaunchDims {
+    tiles(rows as usize, cols as usize, pack::shared_bytes(2))
 }
 
 /// The launch of the grid-stride `vec_add_vec4` for `n` floats on a GPU with `sms` SMs: enough
@@ -97,8 +97,8 @@ pub fn grid_stride(n: usize, sms: u32) -> LaunchDims {
     LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 }
 }
 
-/// The launch of the tile-walking GEMM kernels (`pack_b32`, `pack_b16`, `gemm_epilogue`,
-/// `gemm_scale`) over a `rows × cols` result: one block per `TILE × TILE` tile, capped at the grid
+/// The launch of the tile-walking kernels (`pack_b32`, `pack_b16`, `pad_b16`, `gemm_epilogue`,
+/// `gemm_scale`, the TF32 preparation) over a `rows × cols` result: one block per `TILE × TILE` tile, capped at the grid
 /// limits (the kernels loop over the tiles past them), with `shared_bytes` of dynamic shared memory.
 pub fn tiles(rows: usize, cols: usize, shared_bytes: u32) -> LaunchDims {
     let tile = pack::TILE as usize;

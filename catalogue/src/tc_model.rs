@@ -121,18 +121,14 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     })
 }
 
-/// Kernels `Auto` does not pick yet: kernel 16's 128×128 tiles, added after the runs the constants
-/// come from ([`NARROW_RATE`] is not measured on them); [`predict_us`] and [`best_splits`] cover them.
-pub const NOT_YET_PICKED: [Algo; 3] = [Algo::PersistentBf16Narrow, Algo::PersistentF16Narrow, Algo::PersistentTf32Narrow];
-
 /// The TMA kernel of `precision` with the least predicted time on `shape` (its split count from
-/// [`best_splits`]) among those that take it ([`crate::tma::fits`]), less [`NOT_YET_PICKED`]; ties go
-/// to the earlier kernel of the catalogue. `None` when none does (FP32, or rows the TMA cannot take).
+/// [`best_splits`]); ties go to the earlier kernel of the catalogue. `None` when the catalogue has no
+/// TMA kernel of that precision (FP32). Operands with rows of other than whole 16-byte units are
+/// packed first ([`crate::tma::plan`]): [`predict_us`] counts the copies.
 pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> {
     MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == precision && k.config.tma && crate::tma::fits(k.config, shape, precision.input_bytes()))
-        .filter(|k| !NOT_YET_PICKED.contains(&k.algo))
+        .filter(|k| k.precision == precision && k.config.tma)
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
         .fold(None, |best: Option<(Algo, f64)>, (algo, us)| match best {
             Some((_, b)) if b <= us => best,

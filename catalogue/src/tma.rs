@@ -1,5 +1,6 @@
 //! The TMA tensor maps a kernel-15 launch needs: one per operand, described from the shape and the
-//! kernel's own boxes (`k15_tma::a_box` / `b_box`), checked before anything is encoded or launched.
+//! kernel's own boxes (`k15_tma::a_box` / `b_box`), over operands whose rows are padded to 16 bytes
+//! where they are not already ([`plan`]), checked before anything is encoded or launched.
 //! The host crate encodes them with the driver (`cuTensorMapEncodeTiled`), the emulator with
 //! [`TensorMap::host_model`](tessera_kernels::device::tma::TensorMap::host_model) — both from this.
 use tessera_kernels::launch::TileConfig;
@@ -24,49 +25,95 @@ pub struct TmaOperand {
     pub boxdim: [u32; 2],
 }
 
-/// The two tensor maps of a TMA kernel (`config.tma`) with `elem_bytes`-byte inputs on `shape`: A
-/// (`m × k`), and B (`k × n`, N-major) or, for prepared TF32 operands, `Bᵀ` (`n × k`). Refused with
-/// [`ShapeError::Unaligned`] when a row is not a multiple of 16 bytes (the TMA's stride rule: K a
-/// multiple of 8 for 2-byte types, of 4 for `f32`; N likewise for N-major B).
-pub fn operands(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> Result<[TmaOperand; 2], ShapeError> {
-    let (m, n, k, e) = (shape.m as u64, shape.n as u64, shape.k as u64, elem_bytes as u64);
-    let a = TmaOperand { name: "A", elem_bytes, dims: [k, m], row_stride: k * e, boxdim: k15_tma::a_box(config) };
-    let b = if config.tf32_operands {
-        TmaOperand { name: "Bᵀ", elem_bytes, dims: [k, n], row_stride: k * e, boxdim: k15_tma::b_box(config) }
-    } else {
-        TmaOperand { name: "B", elem_bytes, dims: [n, k], row_stride: n * e, boxdim: k15_tma::b_box(config) }
-    };
-    for op in [a, b] {
+/// One operand as a TMA kernel reads it: `rows × cols` elements, row `r` starting `r·ld` elements in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    pub rows: u32,
+    pub cols: u32,
+    /// The leading dimension, in elements: `cols` for the matrix as the caller holds it.
+    pub ld: u32,
+}
+
+impl Layout {
+    /// Whether the rows are padded (`ld > cols`): the operand is read from a copy, not in place.
+    pub fn padded(&self) -> bool {
+        self.ld != self.cols
+    }
+
+    /// Elements the layout spans, padding included (`rows·ld`).
+    pub fn elements(&self) -> u64 {
+        self.rows as u64 * self.ld as u64
+    }
+}
+
+/// How a TMA kernel reads its operands on one shape: A (`m × k`), and B (`k × n`, N-major) or, for
+/// prepared TF32 operands, `Bᵀ` (`n × k`), each with rows a whole number of [`ALIGN`] bytes (the
+/// TMA's stride rule). An operand whose rows already are is read where it lies; another is first
+/// copied into a workspace with its leading dimension rounded up (the host's `pad_b16`, or the TF32
+/// preparation, which writes `A'` and `Bᵀ'` that way anyway). The tensor maps keep the real
+/// dimensions, so the TMA never reads the padding (it zero-fills box parts outside them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Packing {
+    pub a: Layout,
+    pub b: Layout,
+}
+
+impl Packing {
+    /// Whether both operands are read in place (no copy before the launch).
+    pub fn in_place(&self) -> bool {
+        !self.a.padded() && !self.b.padded()
+    }
+
+    /// Bytes of the copies of the padded operands with `elem_bytes`-byte elements: A's copy first,
+    /// then B's (each a multiple of [`ALIGN`] bytes, so both start aligned in one buffer).
+    pub fn copy_bytes(&self, elem_bytes: u32) -> u64 {
+        [self.a, self.b].iter().filter(|l| l.padded()).map(|l| l.elements() * elem_bytes as u64).sum()
+    }
+}
+
+/// The operand layouts a TMA kernel (`config.tma`) with `elem_bytes`-byte inputs reads on `shape`
+/// ([`Packing`]): any shape (`MatmulShape::check` bounds every dimension, so the rounded leading
+/// dimensions fit `u32`).
+pub fn plan(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> Packing {
+    let per_row = (ALIGN as u32 / elem_bytes).max(1);
+    let layout = |rows: u32, cols: u32| Layout { rows, cols, ld: cols.next_multiple_of(per_row) };
+    let b = if config.tf32_operands { layout(shape.n, shape.k) } else { layout(shape.k, shape.n) };
+    Packing { a: layout(shape.m, shape.k), b }
+}
+
+/// The two tensor maps of a TMA kernel (`config.tma`) with `elem_bytes`-byte inputs over the layouts
+/// of `packing` (normally [`plan`]'s): A, and B (N-major) or `Bᵀ` (`config.tf32_operands`), with the
+/// real dimensions and the layouts' row strides. Refused with [`ShapeError::LeadingDimension`] when a
+/// leading dimension is below its row, [`ShapeError::Unaligned`] when a row stride is not a
+/// multiple of 16 bytes.
+pub fn operands(config: TileConfig, packing: &Packing, elem_bytes: u32) -> Result<[TmaOperand; 2], ShapeError> {
+    const OP: &str = "matmul (TMA kernel)";
+    let e = elem_bytes as u64;
+    let b_name = if config.tf32_operands { "Bᵀ" } else { "B" };
+    let ops = [("A", packing.a, k15_tma::a_box(config)), (b_name, packing.b, k15_tma::b_box(config))].map(|(name, l, boxdim)| TmaOperand {
+        name,
+        elem_bytes,
+        dims: [l.cols as u64, l.rows as u64],
+        row_stride: l.ld as u64 * e,
+        boxdim,
+    });
+    for (op, l) in ops.iter().zip([packing.a, packing.b]) {
+        if l.ld < l.cols {
+            return Err(ShapeError::LeadingDimension { op: OP, name: op.name, ld: l.ld as usize, min: l.cols as usize });
+        }
         if !op.row_stride.is_multiple_of(ALIGN) {
             return Err(ShapeError::Unaligned {
-                op: "matmul (TMA kernel)",
+                op: OP,
                 detail: format!(
-                    "rows of {} are {} bytes, the TMA needs a multiple of {ALIGN} ({} must be a multiple of {})",
+                    "rows of {} are {} bytes apart, the TMA needs a multiple of {ALIGN} (a leading dimension that is a multiple of {})",
                     op.name,
                     op.row_stride,
-                    if op.name == "B" { "N" } else { "K" },
-                    ALIGN / e
+                    ALIGN / e.max(1)
                 ),
             });
         }
     }
-    Ok([a, b])
-}
-
-/// Whether a TMA kernel with `elem_bytes`-byte inputs can run `shape` ([`operands`] accepts it).
-pub fn fits(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> bool {
-    operands(config, shape, elem_bytes).is_ok()
-}
-
-/// The smallest shape at least `shape` in every dimension that a kernel with `config` takes on
-/// `elem_bytes`-byte inputs: `shape` itself for non-TMA kernels; N and K rounded up to whole 16-byte
-/// rows for TMA ones (M too, so the transposed product a column-major GEMM runs fits as well).
-pub fn runnable_shape(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> MatmulShape {
-    if !config.tma {
-        return shape;
-    }
-    let per_row = (ALIGN as u32) / elem_bytes;
-    MatmulShape { m: shape.m.next_multiple_of(per_row), n: shape.n.next_multiple_of(per_row), k: shape.k.next_multiple_of(per_row) }
+    Ok(ops)
 }
 
 #[cfg(test)]
@@ -78,7 +125,9 @@ mod tests {
     fn boxes_are_within_the_tma_limits_and_fill_128_byte_swizzle_rows() {
         for k in MATMUL_KERNELS.iter().filter(|k| k.config.tma) {
             let elem = if k.config.tf32_operands { 4 } else { 2 };
-            let [a, b] = operands(k.config, MatmulShape { m: 256, n: 512, k: 128 }, elem).unwrap();
+            let packing = plan(k.config, MatmulShape { m: 256, n: 512, k: 128 }, elem);
+            assert!(packing.in_place(), "{}", k.label);
+            let [a, b] = operands(k.config, &packing, elem).unwrap();
             for op in [a, b] {
                 assert!(op.boxdim.iter().all(|&d| (1..=256).contains(&d)), "{}: box {:?}", k.label, op.boxdim);
                 assert_eq!(op.boxdim[0] * elem, 128, "{}: {} box rows must be one 128-byte swizzle row", k.label, op.name);
@@ -87,21 +136,39 @@ mod tests {
     }
 
     #[test]
-    fn unaligned_rows_are_refused_with_the_dimension_to_fix() {
+    fn unaligned_rows_are_padded_to_16_bytes_and_mapped_with_the_real_dimensions() {
         let cfg = Algo::TmaBf16.config().unwrap();
         let s = |m, n, k| MatmulShape { m, n, k };
-        assert!(fits(cfg, s(1, 8, 8), 2));
-        assert!(fits(cfg, s(1000, 1032, 520), 2));
-        let err = operands(cfg, s(64, 64, 100), 2).unwrap_err().to_string();
-        assert!(err.contains("K must be a multiple of 8"), "{err}");
-        let err = operands(cfg, s(64, 100, 64), 2).unwrap_err().to_string();
-        assert!(err.contains("N must be a multiple of 8"), "{err}");
+        assert!(plan(cfg, s(1, 8, 8), 2).in_place());
+        assert!(plan(cfg, s(1000, 1032, 520), 2).in_place());
+        // 1000 × 1037 × 519: A's rows (519) and B's (1037) both padded, to 520 and 1040.
+        let p = plan(cfg, s(1000, 1037, 519), 2);
+        assert_eq!(p.a, Layout { rows: 1000, cols: 519, ld: 520 });
+        assert_eq!(p.b, Layout { rows: 519, cols: 1037, ld: 1040 });
+        assert_eq!(p.copy_bytes(2), 2 * (1000 * 520 + 519 * 1040));
+        let [a, b] = operands(cfg, &p, 2).unwrap();
+        assert_eq!((a.dims, a.row_stride), ([519, 1000], 1040));
+        assert_eq!((b.dims, b.row_stride), ([1037, 519], 2080));
+        // Only B padded: the copy is B's alone.
+        let p = plan(cfg, s(64, 100, 64), 2);
+        assert!(!p.a.padded() && p.b.padded());
+        assert_eq!(p.copy_bytes(2), 2 * 64 * 104);
+        // TF32: A and Bᵀ both have K-long rows, padded to 4 floats; N is free.
         let tf32 = Algo::TmaTf32.config().unwrap();
-        assert!(fits(tf32, s(64, 101, 64), 4), "Bᵀ's rows are K long: N is free");
-        assert!(!fits(tf32, s(64, 64, 102), 4));
-        assert_eq!(runnable_shape(cfg, s(130, 132, 36), 2), s(136, 136, 40));
-        assert!(fits(cfg, runnable_shape(cfg, s(1, 1, 1), 2), 2));
-        let fp32 = Algo::Dbuf128x256x16.config().unwrap();
-        assert_eq!(runnable_shape(fp32, s(130, 132, 36), 4), s(130, 132, 36));
+        assert!(plan(tf32, s(64, 101, 64), 4).in_place());
+        let p = plan(tf32, s(3, 9, 13), 4);
+        assert_eq!((p.a, p.b), (Layout { rows: 3, cols: 13, ld: 16 }, Layout { rows: 9, cols: 13, ld: 16 }));
+        assert_eq!(operands(tf32, &p, 4).unwrap()[1].name, "Bᵀ");
+    }
+
+    #[test]
+    fn layouts_the_tma_cannot_read_are_refused() {
+        let cfg = Algo::TmaBf16.config().unwrap();
+        let mut p = plan(cfg, MatmulShape { m: 64, n: 64, k: 100 }, 2);
+        p.a.ld = 100; // the caller's rows: 200 bytes apart
+        let err = operands(cfg, &p, 2).unwrap_err().to_string();
+        assert!(err.contains("multiple of 8"), "{err}");
+        p.a.ld = 96;
+        assert!(matches!(operands(cfg, &p, 2), Err(ShapeError::LeadingDimension { ld: 96, min: 100, .. })));
     }
 }

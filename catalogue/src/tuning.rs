@@ -64,9 +64,11 @@ pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -
 
 /// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` on a GPU of `sms` SMs.
 ///
-/// On Hopper (`sm90a`), where the TMA takes the operands' rows ([`crate::tma::fits`]): the TMA kernel
-/// (15 or 16, either tile width, kernel 16's split count) of least predicted time
-/// ([`crate::tc_model`]).
+/// On Hopper (`sm90a`), where the TMA reads the operands' rows in place (16-byte rows: K, and N for B,
+/// multiples of 8 in BF16/FP16, K a multiple of 4 in TF32; [`crate::tma::Packing::in_place`]; kernels
+/// 15–16 take other shapes too, from copies with padded rows, but this rule does not send them there
+/// yet): the TMA kernel (15 or 16, either tile width, kernel 16's split count) of least predicted
+/// time ([`crate::tc_model`]).
 /// Unaligned rows on Hopper: kernel 14 (`cp.async` with guarded edges): the 128×256 tile when it gives
 /// at least one block per SM, else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 kernel 13.
 /// Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the 128×256
@@ -296,7 +298,7 @@ mod tests {
         assert_eq!(Algo::Auto.resolve_on(big, Precision::Tf32, true), Algo::PersistentTf32);
         // One tile per SM and nothing to split: kernel 15 (kernel 16's unit loop costs without paying).
         assert!(Algo::Auto.resolve_on(small, Precision::Bf16, true).config().is_some_and(|c| c.tma && !c.persistent));
-        // Rows the TMA cannot take: kernel 14 (wide or narrow tile by the block count), TF32 kernel 13.
+        // Rows the TMA cannot read in place: kernel 14 (wide or narrow tile by the block count), TF32 kernel 13.
         assert_eq!(Algo::Auto.resolve_on(odd, Precision::Bf16, true), Algo::WgmmaBf16Narrow);
         assert_eq!(Algo::Auto.resolve_on(s(4096, 4100, 4100), Precision::Fp16, true), Algo::WgmmaF16);
         assert_eq!(Algo::Auto.resolve_on(s(1000, 1037, 518), Precision::Tf32, true), Algo::MmaPipeTf32);
@@ -305,7 +307,7 @@ mod tests {
             for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
                 let algo = Algo::Auto.resolve_on(shape, p, true);
                 let cfg = algo.config().unwrap();
-                assert!(!cfg.tma || crate::tma::fits(cfg, shape, p.input_bytes()), "{p:?} {shape:?}: {algo:?} cannot take it");
+                assert!(!cfg.tma || crate::tma::plan(cfg, shape, p.input_bytes()).in_place(), "{p:?} {shape:?}: {algo:?} pads");
                 assert_eq!(algo.precision(), Some(p));
             }
         }

@@ -122,7 +122,7 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
                 let data = v[..rows as usize * cols as usize].iter().map(|x| x.to_f32()).collect();
                 HostMatrix::new(rows as usize, cols as usize, data).map_err(invalid)
             };
-            let (a_prep, bt_prep) = crate::ops::prepare_tf32(&dense(x, m, k)?, &dense(y, k, n)?)?;
+            let (a_prep, bt_prep) = crate::ops::prepare_tf32_for(kernel, &dense(x, m, k)?, &dense(y, k, n)?)?;
             let (px, py) = (SyncPtr::from_const(a_prep.as_ptr()), SyncPtr::from_const(bt_prep.as_ptr()));
             launch(kernel.entry, cfg, || {
                 // SAFETY: A' holds m·k floats, Bᵀ' n·k, out m·n; the launch is the kernel's own.
@@ -151,7 +151,7 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
                 let data = v[..rows as usize * cols as usize].iter().map(|x| x.to_f32()).collect();
                 HostMatrix::new(rows as usize, cols as usize, data).map_err(invalid)
             };
-            let (a_prep, bt_prep) = crate::ops::prepare_tf32(&dense(x, m, k)?, &dense(y, k, n)?)?;
+            let (a_prep, bt_prep) = crate::ops::prepare_tf32_for(kernel, &dense(x, m, k)?, &dense(y, k, n)?)?;
             crate::ops::launch_tma(kernel, host, cfg, p.shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)
         }
         HostKernel::Tma(host) if std::mem::size_of::<T>() == 2 => {

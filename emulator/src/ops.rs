@@ -2,8 +2,10 @@
 //! dimensions — what `tessera::Gpu::matmul` launches — for tests without a GPU and for teaching
 //! (`scorecard --device cpu`).
 use tessera_catalogue::algo::{HostKernel, TmaMatmulFn};
+use tessera_catalogue::tma::Layout;
 use tessera_catalogue::{Algo, HostMatrix, MatmulKernel, MatmulShape, Precision};
 use tessera_kernels::device::tma::TensorMap;
+use tessera_kernels::pack::pad_b16;
 
 use crate::{launch, EmuError, Launch, SyncPtr};
 
@@ -38,7 +40,7 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
     match kernel.host {
         HostKernel::F32(host) if kernel.config.tf32_operands => {
             // As the host: A rounded, B rounded and transposed, by the preparation kernels.
-            let (a_prep, bt_prep) = prepare_tf32(a, b)?;
+            let (a_prep, bt_prep) = prepare_tf32_for(kernel, a, b)?;
             let (pa, pb) = (SyncPtr::from_const(a_prep.as_ptr()), SyncPtr::from_const(bt_prep.as_ptr()));
             launch(kernel.entry, cfg, || {
                 // SAFETY: A' holds m·k floats, Bᵀ' n·k, C m·n; the launch is the kernel's own.
@@ -55,7 +57,7 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
             })?;
         }
         HostKernel::Tma(host) if kernel.config.tf32_operands => {
-            let (a_prep, bt_prep) = prepare_tf32(a, b)?;
+            let (a_prep, bt_prep) = prepare_tf32_for(kernel, a, b)?;
             launch_tma(kernel, host, cfg, shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
         }
         HostKernel::Tma(host) => {
@@ -82,9 +84,13 @@ fn half_bits(precision: Precision, m: &HostMatrix) -> Vec<u16> {
     }
 }
 
-/// Runs a TMA kernel (kernel 15) with the host model's tensor maps over `x` (A, `m × k`) and `y` (B,
-/// `k × n`, or the prepared `Bᵀ`) — the catalogue's operands, as the GPU's maps are encoded from them.
-/// Refuses shapes whose rows the TMA cannot take, as the GPU launch does.
+/// Runs a TMA kernel (kernels 15–16) with the host model's tensor maps over `x` (A, `m × k`) and `y`
+/// (B, `k × n`, or the prepared `Bᵀ`) — the catalogue's operands, as the GPU's maps are encoded from
+/// them. As on the GPU, an operand whose rows are not whole 16-byte units ([`tma::plan`]) is first
+/// copied into rows padded to them by `pad_b16` (the padding holds NaN here: the maps must never read
+/// it); prepared TF32 operands must already have [`tma::plan`]'s leading dimensions (`prepare_tf32`).
+///
+/// [`tma::plan`]: tessera_catalogue::tma::plan
 pub fn launch_tma(
     kernel: &MatmulKernel,
     host: TmaMatmulFn,
@@ -94,8 +100,26 @@ pub fn launch_tma(
     y: *const u8,
     c: SyncPtr<f32>,
 ) -> Result<(), EmuError> {
-    let ops = tessera_catalogue::tma::operands(kernel.config, shape, kernel.precision.input_bytes())
+    let elem_bytes = kernel.precision.input_bytes();
+    let packing = tessera_catalogue::tma::plan(kernel.config, shape, elem_bytes);
+    let ops = tessera_catalogue::tma::operands(kernel.config, &packing, elem_bytes)
         .map_err(|e| EmuError::InvalidLaunch { kernel: kernel.entry, detail: e.to_string() })?;
+    // The padded copies (the GPU's workspace), made before the launch as the host queues them.
+    let copy = |src: *const u8, layout: Layout| -> Result<Option<Vec<u16>>, EmuError> {
+        if kernel.config.tf32_operands || !layout.padded() {
+            return Ok(None);
+        }
+        if elem_bytes != 2 {
+            let detail = format!("no pad kernel for {elem_bytes}-byte elements");
+            return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail });
+        }
+        // SAFETY: the caller's x / y hold the operand's rows·cols 16-bit elements (its dense layout).
+        let src = unsafe { std::slice::from_raw_parts(src.cast::<u16>(), layout.rows as usize * layout.cols as usize) };
+        pad_rows(src, layout).map(Some)
+    };
+    let (a_copy, b_copy) = (copy(x, packing.a)?, copy(y, packing.b)?);
+    let x = a_copy.as_ref().map_or(x, |v| v.as_ptr().cast());
+    let y = b_copy.as_ref().map_or(y, |v| v.as_ptr().cast());
     let map = |i: usize, base: *const u8| {
         let op = ops[i];
         TensorMap::host_model(base, op.elem_bytes, op.dims, op.row_stride, op.boxdim, true)
@@ -104,30 +128,66 @@ pub fn launch_tma(
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
     let (m, n, k) = (shape.m, shape.n, shape.k);
     launch(kernel.entry, cfg, || {
-        // SAFETY: the maps describe x (m·k elements) and y (k·n) exactly (the catalogue's operands for
-        // this shape), which the caller keeps alive; c holds m·n floats; the launch is the kernel's own.
+        // SAFETY: the maps describe x (A: m × k) and y (B: k × n, or Bᵀ: n × k) in the layouts of the
+        // plan (the caller's dense operands, the padded copies above, or prepared TF32 operands with the
+        // plan's leading dimensions), all alive until the launch returns; c holds m·n floats; the
+        // launch is the kernel's own.
         unsafe { host(pa.get(), pb.get(), c.get(), m, n, k) }
     })
 }
 
-/// The TF32 operands of kernel 14's TF32 entry, made by the preparation kernels on the executor:
-/// `A` rounded (`m × k`) and `Bᵀ` rounded (`n × k`).
-pub(crate) fn prepare_tf32(a: &HostMatrix, b: &HostMatrix) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
+/// `src` (a dense `layout.rows × layout.cols` matrix of 16-bit elements) copied by `pad_b16` into
+/// rows `layout.ld` elements apart; the padding is left NaN (`0xFFFF` in BF16 and FP16).
+pub fn pad_rows(src: &[u16], layout: Layout) -> Result<Vec<u16>, EmuError> {
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: "pad_b16", detail };
+    let (rows, cols, ld) = (layout.rows, layout.cols, layout.ld);
+    if src.len() != rows as usize * cols as usize || ld < cols {
+        return Err(invalid(format!("{} elements for {rows} × {cols} rows, ld = {ld}", src.len())));
+    }
+    let mut dst = vec![u16::MAX; layout.elements() as usize];
+    let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
+    launch("pad_b16", Launch::from(tessera_catalogue::launch::pad_b16(rows, cols)), || {
+        // SAFETY: src holds rows·cols elements, dst rows·ld ≥ rows·cols (checked), no overlap; the
+        // launch is the kernel's.
+        unsafe { pad_b16(ps.get(), pd.get(), rows, cols, ld) }
+    })?;
+    Ok(dst)
+}
+
+/// [`prepare_tf32`] with the leading dimensions `kernel` reads: `K` (dense rows) for kernel 14, which
+/// reads them through pointers; the TMA's plan (rows padded to 16 bytes) for kernels 15–16.
+pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMatrix) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
+    let shape = MatmulShape { m: a.rows as u32, n: b.cols as u32, k: a.cols as u32 };
+    let (lda, ldb) = if kernel.config.tma {
+        let packing = tessera_catalogue::tma::plan(kernel.config, shape, 4);
+        (packing.a.ld, packing.b.ld)
+    } else {
+        (shape.k, shape.k)
+    };
+    prepare_tf32(a, b, lda, ldb)
+}
+
+/// The TF32 operands of the kernels that take them prepared, made by the preparation kernels on the
+/// executor: `A` rounded (`m × k`, rows `lda` floats apart) and `Bᵀ` rounded (`n × k`, rows `ldb`
+/// apart); the padding (if any) is NaN.
+pub(crate) fn prepare_tf32(a: &HostMatrix, b: &HostMatrix, lda: u32, ldb: u32) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
     use tessera_kernels::tf32_operands::{tf32_round, tf32_transpose_round};
     let invalid = |kernel: &'static str, detail: String| EmuError::InvalidLaunch { kernel, detail };
-    let (mut a_prep, mut bt_prep) = (vec![f32::NAN; a.data.len()], vec![f32::NAN; b.data.len()]);
-    let len = u32::try_from(a.data.len()).map_err(|_| invalid("tf32_round", "A past 32-bit indexing".into()))?;
-    let round = tessera_catalogue::launch::tf32_round(a.data.len()).map_err(|e| invalid("tf32_round", e.to_string()))?;
+    // MatmulShape::check (by the caller) bounds every dimension below 2³¹: the casts are exact.
+    let (m, k, n) = (a.rows as u32, a.cols as u32, b.cols as u32);
+    if lda < k || ldb < k {
+        return Err(invalid("tf32_round", format!("leading dimensions {lda}, {ldb} below K = {k}")));
+    }
+    let (mut a_prep, mut bt_prep) = (vec![f32::NAN; m as usize * lda as usize], vec![f32::NAN; n as usize * ldb as usize]);
     let (src, dst) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::new(a_prep.as_mut_ptr()));
-    launch("tf32_round", Launch::from(round), || {
-        // SAFETY: both buffers hold `len` floats and do not overlap.
-        unsafe { tf32_round(src.get(), dst.get(), len) }
+    launch("tf32_round", Launch::from(tessera_catalogue::launch::tf32_round(m, k)), || {
+        // SAFETY: src holds m·k floats, dst m·lda (lda ≥ k, checked); no overlap.
+        unsafe { tf32_round(src.get(), dst.get(), m, k, lda) }
     })?;
-    let (rows, cols) = (b.rows as u32, b.cols as u32);
     let (src, dst) = (SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(bt_prep.as_mut_ptr()));
-    launch("tf32_transpose_round", Launch::from(tessera_catalogue::launch::tf32_transpose(rows, cols)), || {
-        // SAFETY: both buffers hold rows·cols floats (MatmulShape::check: fits in u32), no overlap.
-        unsafe { tf32_transpose_round(src.get(), dst.get(), rows, cols) }
+    launch("tf32_transpose_round", Launch::from(tessera_catalogue::launch::tf32_transpose(k, n)), || {
+        // SAFETY: src holds k·n floats (B), dst n·ldb (ldb ≥ k, checked); no overlap.
+        unsafe { tf32_transpose_round(src.get(), dst.get(), k, n, ldb) }
     })?;
     Ok((a_prep, bt_prep))
 }

@@ -15,14 +15,6 @@ fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usiz
     let label = case_label(algo, precision);
     let (a, b) = (HostMatrix::random(m, k, 1 + m as u64), HostMatrix::random(k, n, 7 + n as u64));
     let result = tessera_emulator::ops::matmul_in(precision, algo, &a, &b);
-    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-    if let Some(cfg) = algo.config().filter(|c| c.tma && !tessera_catalogue::tma::fits(*c, shape, precision.input_bytes())) {
-        // Rows the TMA cannot take: refused before launch, as on the GPU (Error::Unaligned).
-        return match result {
-            Err(e) if e.to_string().contains("must be a multiple of") => Ok(()),
-            other => Err(format!("{label} on {m}×{n}×{k} (tile {}×{}): expected a refusal, got {other:?}", cfg.bm, cfg.bn).into()),
-        };
-    }
     let c = result.map_err(|e| format!("{label}: {e}"))?;
     check_in(precision, &a, &b, &c).map_err(|mismatch| format!("{label} on {m}×{n}×{k}: {mismatch}").into())
 }
@@ -34,12 +26,15 @@ fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usiz
 /// a full 128×256 tensor-core tile, K over three 32-wide steps, the last one partial).
 const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24), (129, 264, 72)];
 
-/// Shapes with 16-byte rows for the TMA kernels (kernel 15), which refuse the others: one element's
-/// worth of rows (1 × 8 × 8), partial tiles everywhere with a K-step cut short (65 × 264 × 40), and
-/// more K-steps than stages (64 × 256 × 584: 10 steps of 64, 19 of 32), so every stage's barriers
-/// go round twice and the phase parities alternate), and 130 × 264 × 2048, which kernel 16 splits
-/// along K (4 tiles: 2 slices of 16 steps in BF16/FP16, 4 of 16 in TF32, added atomically into C).
-const TMA_SHAPES: [(usize, usize, usize); 4] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048)];
+/// Extra shapes for the TMA kernels (kernels 15–16): one element's worth of 16-byte rows (1 × 8 × 8),
+/// partial tiles everywhere with a K-step cut short (65 × 264 × 40), more K-steps than stages
+/// (64 × 256 × 584: 10 steps of 64, 19 of 32, so every stage's barriers go round twice and the phase
+/// parities alternate), 130 × 264 × 2048, which kernel 16 splits along K (4 tiles: 2 slices of 16
+/// steps in BF16/FP16, 4 of 16 in TF32, added atomically into C), and rows the TMA cannot read in
+/// place, read from padded copies: K = 13 and N = 9 (3 × 9 × 13: both operands padded in every
+/// precision), and 65 × 263 × 37 (A and B padded in BF16/FP16, A and Bᵀ in TF32; a partial K-step).
+/// The shapes of [`SHAPES`] run too, most of them unaligned.
+const TMA_SHAPES: [(usize, usize, usize); 6] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048), (3, 9, 13), (65, 263, 37)];
 
 /// Split-K with more than one slice: 130×70 is 2 output tiles of 128×128, so K = 300 splits in 4
 /// (slices of 80, the last 60: ending inside a K-step) and K = 520 in 8 (interior, aligned slices).
@@ -126,6 +121,83 @@ fn tf32_rounds_each_operand_to_nearest() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `(rows, cols, ld)` for the layout kernels: shapes that are no multiple of their 32 × 32 tile, a
+/// single element, and `ld = cols` (a plain copy).
+const LAYOUTS: [(u32, u32, u32); 6] = [(1, 1, 8), (3, 13, 16), (33, 37, 40), (70, 65, 72), (5, 32, 32), (40, 9, 64)];
+/// Elements past `rows·ld` that a layout kernel must leave alone.
+const GUARD: usize = 67;
+
+/// Where `dst` (`rows·ld` elements, then [`GUARD`] more) holds element `(r, c)` of a `rows × cols`
+/// layout, or `None` for the padding and the guard zone, which must keep `sentinel`.
+fn check_layout<T: PartialEq + std::fmt::Debug + Copy>(
+    what: &str,
+    dst: &[T],
+    (rows, cols, ld): (u32, u32, u32),
+    sentinel: T,
+    expected: impl Fn(u32, u32) -> T,
+) -> Result<(), Failed> {
+    for (i, &got) in dst.iter().enumerate() {
+        let (r, c) = ((i / ld as usize) as u32, (i % ld as usize) as u32);
+        let want = if r < rows && c < cols { expected(r, c) } else { sentinel };
+        if got != want {
+            return Err(format!("{what} {rows}×{cols}, ld {ld}: element {i} (row {r}, column {c}) is {got:?}, expected {want:?}").into());
+        }
+    }
+    Ok(())
+}
+
+/// `pad_b16` copies each row exactly, and writes neither the padding (columns `cols..ld`) nor past
+/// `rows·ld` (a guard zone after it).
+fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
+    const SENTINEL: u16 = 0xBEEF;
+    for (rows, cols, ld) in LAYOUTS {
+        let src: Vec<u16> = (0..rows * cols).map(|i| (i as u16).wrapping_mul(40_503) & 0x7FFF).collect();
+        let mut dst = vec![SENTINEL; (rows * ld) as usize + GUARD];
+        let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
+        launch("pad_b16", Launch::from(tessera_catalogue::launch::pad_b16(rows, cols)), || {
+            // SAFETY: src holds rows·cols elements, dst more than rows·ld, ld ≥ cols; the launch is the kernel's.
+            unsafe { tessera_kernels::pack::pad_b16(ps.get(), pd.get(), rows, cols, ld) }
+        })?;
+        check_layout("pad_b16", &dst, (rows, cols, ld), SENTINEL, |r, c| src[(r * cols + c) as usize])?;
+    }
+    Ok(())
+}
+
+/// The TF32 preparation with padded rows: `tf32_round` writes `A` rounded with rows `ld` apart,
+/// `tf32_transpose_round` `Bᵀ` rounded (`cols × rows`, rows `ld ≥ rows` apart), each value exactly
+/// `round_tf32` of its source, and neither writes the padding or past its `rows·ld`.
+fn tf32_preparation_pads_rows_and_writes_nothing_else() -> Result<(), Failed> {
+    use tessera_kernels::tf32_operands::{round_tf32, tf32_round, tf32_transpose_round};
+    let sentinel = f32::from_bits(0x7FC0_BEEF);
+    for (rows, cols, ld) in LAYOUTS {
+        let src = operands((rows * cols) as usize, (rows * 131 + cols) as u64);
+        let ps = SyncPtr::from_const(src.as_ptr());
+        let mut a = vec![sentinel; (rows * ld) as usize + GUARD];
+        let pa = SyncPtr::new(a.as_mut_ptr());
+        launch("tf32_round", Launch::from(tessera_catalogue::launch::tf32_round(rows, cols)), || {
+            // SAFETY: src holds rows·cols floats, the destination more than rows·ld, ld ≥ cols.
+            unsafe { tf32_round(ps.get(), pa.get(), rows, cols, ld) }
+        })?;
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let rounded = |i: u32| round_tf32(src[i as usize]).to_bits();
+        check_layout("tf32_round", &bits(&a), (rows, cols, ld), sentinel.to_bits(), |r, c| rounded(r * cols + c))?;
+        // The transpose of a `ld × rows` source (ld ≥ rows, the transposed rows' length), so its
+        // destination rows can be padded.
+        let (t_rows, t_cols) = (cols, rows);
+        let src = operands((t_rows * t_cols) as usize, 99 + rows as u64);
+        let ps = SyncPtr::from_const(src.as_ptr());
+        let mut bt = vec![sentinel; (t_cols * ld) as usize + GUARD];
+        let pb = SyncPtr::new(bt.as_mut_ptr());
+        launch("tf32_transpose_round", Launch::from(tessera_catalogue::launch::tf32_transpose(t_rows, t_cols)), || {
+            // SAFETY: src holds t_rows·t_cols floats, the destination more than t_cols·ld, ld ≥ t_rows.
+            unsafe { tf32_transpose_round(ps.get(), pb.get(), t_rows, t_cols, ld) }
+        })?;
+        let rounded = |i: u32| round_tf32(src[i as usize]).to_bits();
+        check_layout("tf32_transpose_round", &bits(&bt), (t_cols, t_rows, ld), sentinel.to_bits(), |r, c| rounded(c * t_cols + r))?;
+    }
+    Ok(())
+}
+
 fn main() {
     // Every kernel of the catalogue in its precision (and `Auto` in each) on every shape, one trial
     // per case.
@@ -141,6 +213,8 @@ fn main() {
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("tf32_rounds_each_operand_to_nearest", tf32_rounds_each_operand_to_nearest));
+    trials.push(Trial::test("pad_b16_copies_rows_and_writes_nothing_else", pad_b16_copies_rows_and_writes_nothing_else));
+    trials.push(Trial::test("tf32_preparation_pads_rows_and_writes_nothing_else", tf32_preparation_pads_rows_and_writes_nothing_else));
     trials.push(Trial::test("vec_add_matches_elementwise_sum", vec_add_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_grid_stride_matches_elementwise_sum", vec_add_vec4_grid_stride_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_in_place_accumulates", vec_add_vec4_in_place_accumulates));

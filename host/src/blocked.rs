@@ -77,8 +77,9 @@ pub(crate) fn resolve_kernel(op: &'static str, algo: Algo, shape: MatmulShape, p
         return Err(Error::PrecisionMismatch { op, kernel: kernel.entry, kernel_precision: kernel.precision, requested: precision });
     }
     if kernel.config.tma {
-        // The TMA's 16-byte row rule, before anything is queued.
-        tessera_catalogue::tma::operands(kernel.config, shape, precision.input_bytes())?;
+        // The tensor maps of the plan (rows padded to 16 bytes where needed), before anything is queued.
+        let packing = tessera_catalogue::tma::plan(kernel.config, shape, precision.input_bytes());
+        tessera_catalogue::tma::operands(kernel.config, &packing, precision.input_bytes())?;
     }
     Ok(resolved)
 }

@@ -55,8 +55,9 @@ pub struct Gpu {
     poisoned: Mutex<Option<String>>,
     /// Whether the sm_90a module (Hopper-only kernels) is loaded: compute capability 9.0.
     hopper: bool,
-    /// Scratch memory of the operations that stage operands (the TF32 `wgmma` kernel's rounded `A`
-    /// and `Bᵀ`): grown on demand, kept for the next call, used in stream order.
+    /// Scratch memory of the operations that stage operands (the TF32 kernels' rounded `A` and `Bᵀ`,
+    /// the TMA kernels' copies with padded rows): grown on demand, kept for the next call, used in
+    /// stream order.
     pub(crate) workspace: Mutex<Option<cudarc::driver::CudaSlice<f32>>>,
     /// The largest row pitch (bytes) a 2D copy takes, read once.
     max_pitch: usize,

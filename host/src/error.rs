@@ -39,9 +39,9 @@ pub enum Error {
     /// cols)` row-major, `ld ≥ max(1, rows)` column-major).
     #[error("leading dimension too small in {op}: `{name}` has ld = {ld}, at least {min} needed")]
     LeadingDimension { op: &'static str, name: &'static str, ld: usize, min: usize },
-    /// An operand's rows are not aligned as the kernel's copies need (the TMA kernels: 16-byte rows,
-    /// i.e. K, and N for `B`, multiples of 8 for 16-bit inputs). Nothing was launched; `Algo::Auto`
-    /// never picks such a kernel for such a shape.
+    /// An operand is not aligned as the kernel's copies need (a TMA tensor map: a 16-byte aligned base
+    /// and row stride). Nothing was launched. Operands whose rows are not 16-byte multiples are not
+    /// refused: the TMA kernels read them from copies with padded rows.
     #[error("unaligned operand in {op}: {detail}")]
     Unaligned { op: &'static str, detail: String },
     /// A buffer is shorter than the operation needs.

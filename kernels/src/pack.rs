@@ -143,3 +143,26 @@ kernel! {
         unsafe { pack(src, src_len, ld, rows, cols, transposed, dst) }
     }
 }
+
+kernel! {
+    /// Pads the rows of 16-bit elements (`bf16` / `f16` bits): `dst[r·ld + c] = src[r·cols + c]` for
+    /// `(r, c) < (rows, cols)`, a dense `rows × cols` matrix copied into one whose rows start `ld ≥ cols`
+    /// elements apart. The padding (elements `cols..ld` of each row) is not written.
+    ///
+    /// **What it is for**: a TMA tensor map needs rows a multiple of 16 bytes apart; an operand whose
+    /// rows are not (K or N not a multiple of 8) is copied with `ld` rounded up first, and its map keeps
+    /// the real dimensions (`tessera_catalogue::tma::plan`), so the padding is never read. The walk is
+    /// [`for_each_element`]'s without transposing: reads and writes go along rows, both coalesced.
+    ///
+    /// # Safety
+    /// `src` is valid for `rows·cols` elements, `dst` for `rows·ld`, not overlapping `src`, `ld ≥ cols`;
+    /// the launch has [`BLOCK`] threads and [`shared_bytes`]`(2)` bytes of dynamic shared memory.
+    pub unsafe fn pad_b16(src: *const u16, dst: *mut u16, rows: u32, cols: u32, ld: u32) {
+        let (width, ld) = (cols as usize, ld as usize);
+        // SAFETY: the caller's lengths.
+        let (src, dst) = unsafe { (View::from_const(src, rows as usize * width), View::new(dst, rows as usize * ld)) };
+        // SAFETY: the walk reads (r, c) < (rows, cols) at r·cols + c < rows·cols and stores it at
+        // r·ld + c < rows·ld (c < cols ≤ ld); the launch is the one `for_each_element` needs.
+        unsafe { for_each_element(src, width, false, rows, cols, |r, c, v| dst.set(r as usize * ld + c as usize, v)) }
+    }
+}

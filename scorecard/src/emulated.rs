@@ -34,10 +34,6 @@ pub fn run(args: &Args, shapes: &[MatmulShape], cases: &[(Algo, Precision)]) -> 
         let problem = Problem::new(shape, &precisions);
         for &(algo, precision) in cases {
             let label = case_label(algo, precision);
-            if algo.config().is_some_and(|c| c.tma && !tessera::catalogue::tma::fits(c, shape, precision.input_bytes())) {
-                eprintln!("[scorecard] {} {label}: skipped (the TMA takes 16-byte rows only)", shape_label(shape));
-                continue;
-            }
             let cfg = algo.resolve_for(shape, precision).launch(shape);
             let threads: u64 =
                 [cfg.grid.0, cfg.grid.1, cfg.grid.2, cfg.block.0, cfg.block.1, cfg.block.2].iter().map(|&d| d as u64).product();

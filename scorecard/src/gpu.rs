@@ -293,13 +293,6 @@ pub fn measure_all(
                 ),
                 Impl::Cublas(p) => (cublas_name(p), cublas_key(p), p, min_bytes(shape, p)),
             };
-            if let Impl::Rust(al, p) = imp {
-                // A TMA kernel refuses rows that are not 16-byte aligned (`Error::Unaligned`): no row.
-                if al.config().is_some_and(|c| c.tma && !tessera::catalogue::tma::fits(c, shape, p.input_bytes())) {
-                    eprintln!("[scorecard] {step}/{total} {} {name}: skipped (the TMA takes 16-byte rows only)", shape_label(shape));
-                    continue;
-                }
-            }
             eprintln!("[scorecard] {step}/{total} {} {name}", shape_label(shape));
             // Poison C with NaN, run once, check against the reference of the precision, then time.
             let mut dc = DeviceMatrix::<f32>::from_host(gpu, &tessera::HostMatrix::from_fn(a.rows, b.cols, |_, _| f32::NAN)).map_err(s)?;

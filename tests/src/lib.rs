@@ -61,10 +61,20 @@ pub const PARITY_SHAPES: [(usize, usize, usize); 9] = [
     (4096, 64, 4096),
 ];
 
-/// Extra shapes for the TMA kernels (kernel 15), whose rows must be 16-byte aligned (K, and N for
-/// `B`, multiples of 8 in BF16/FP16; they refuse the other parity shapes with `Error::Unaligned`):
-/// a single row, partial tiles with a short K-step, more K-steps than stages, K split in slices
-/// (kernel 16 on 130 × 264 × 2048: 4 tiles, 2–4 slices each), edges in every dimension at size, and a
-/// large square.
-pub const TMA_PARITY_SHAPES: [(usize, usize, usize); 6] =
-    [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048), (1000, 1032, 520), (2048, 2048, 2048)];
+/// Extra shapes for the TMA kernels (kernels 15–16; they run the parity shapes too, most of whose
+/// rows the TMA reads from padded copies): 16-byte rows throughout — a single row, partial tiles with
+/// a short K-step, more K-steps than stages, K split in slices (kernel 16 on 130 × 264 × 2048: 4
+/// tiles, 2–4 slices each), edges in every dimension at size, a large square — and padded ones: both
+/// operands (3 × 9 × 13, 65 × 263 × 37), and K split in slices with A padded (130 × 264 × 2047; `Bᵀ`
+/// too in TF32).
+pub const TMA_PARITY_SHAPES: [(usize, usize, usize); 9] = [
+    (1, 8, 8),
+    (65, 264, 40),
+    (64, 256, 584),
+    (130, 264, 2048),
+    (1000, 1032, 520),
+    (2048, 2048, 2048),
+    (3, 9, 13),
+    (65, 263, 37),
+    (130, 264, 2047),
+];

@@ -1,10 +1,11 @@
 //! `C = A · B` on the GPU with any kernel of the catalogue, in FP32, TF32 (asked for explicitly),
 //! BF16 or FP16; `C` is `f32` in every precision.
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
 
-use cudarc::driver::{result, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
+use cudarc::driver::{result, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use half::{bf16, f16};
 use tessera_catalogue::blocks::GemmDims;
+use tessera_catalogue::tma::{self, Layout};
 use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 
 use super::launch_config;
@@ -93,8 +94,9 @@ impl Gpu {
     }
 
     /// Queues the concrete kernel `algo` for `shape` on `stream`: zeroes `C` first for split-K (which
-    /// adds its partial sums into `C`), and prepares the operands of a kernel that takes prepared
-    /// TF32 operands (kernel 14's TF32 entry) in this GPU's workspace first.
+    /// adds its partial sums into `C`), prepares the operands of a kernel that takes prepared TF32
+    /// operands (kernels 14–16's TF32 entries) in this GPU's workspace first, and copies a TMA kernel's
+    /// operands there with padded rows where the TMA cannot read them in place.
     ///
     /// # Safety
     /// `algo` must be a concrete kernel (not `Auto`) this GPU runs; `a`, `b` must address `m·k` and
@@ -129,10 +131,14 @@ impl Gpu {
 
     /// Queues the matmul kernel `f` (`kernel`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
     /// `Bᵀ` for TF32-operand kernels) and `c`; a TMA kernel gets the two tensor maps over `x` and `y`
-    /// instead of the pointers ([`super::tma`]).
+    /// instead of the pointers ([`super::tma`]), in the layouts of [`tessera_catalogue::tma::plan`]:
+    /// an operand whose rows are not whole 16-byte units is first copied by `pad_b16` into this GPU's
+    /// workspace with rows padded to them (stream-ordered, inside the caller's timing); prepared TF32
+    /// operands come with those rows already ([`Gpu::matmul_prepared_tf32`]).
     ///
     /// # Safety
-    /// As [`Gpu::launch_matmul_raw`] for `x`, `y`, `c`; `C` zeroed first when `algo` accumulates.
+    /// As [`Gpu::launch_matmul_raw`] for `x`, `y`, `c`; `C` zeroed first when `algo` accumulates; for a
+    /// TMA kernel with prepared TF32 operands, `x` and `y` have the plan's leading dimensions.
     #[allow(clippy::too_many_arguments)]
     unsafe fn launch_product(
         &self,
@@ -146,11 +152,38 @@ impl Gpu {
         c: u64,
     ) -> Result<()> {
         let (m, n, k) = (shape.m, shape.n, shape.k);
-        let maps = if kernel.config.tma {
-            let ops = tessera_catalogue::tma::operands(kernel.config, shape, kernel.precision.input_bytes())?;
-            Some(self.tensor_maps.maps(stream, &ops, kernel.precision, x, y)?)
-        } else {
-            None
+        let elem_bytes = kernel.precision.input_bytes();
+        let packing = kernel.config.tma.then(|| tma::plan(kernel.config, shape, elem_bytes));
+        // Operands the TMA cannot read in place (prepared TF32 operands are already laid out).
+        let copies = packing.filter(|p| !kernel.config.tf32_operands && !p.in_place());
+        // The workspace stays locked (and its use recorded) until the launch below is queued.
+        let work = match copies {
+            Some(p) => Some(self.workspace_at_least(stream, workspace_floats(p.copy_bytes(elem_bytes))?)?),
+            None => None,
+        };
+        let staged = work.as_ref().and_then(|w| (**w).as_ref()).map(|w| w.device_ptr(stream));
+        let (x, y) = match (copies, &staged) {
+            (Some(p), Some((base, _))) => {
+                let mut next = *base;
+                let mut stage = |src: u64, layout: Layout| -> Result<u64> {
+                    if !layout.padded() {
+                        return Ok(src);
+                    }
+                    let dst = next;
+                    next += layout.elements() * elem_bytes as u64;
+                    // SAFETY: src holds the operand's rows·cols elements (the caller's contract); the
+                    // workspace holds copy_bytes() from `base`, of which [dst, next) is this copy's.
+                    unsafe { self.pad_rows(stream, src, dst, layout, elem_bytes) }?;
+                    Ok(dst)
+                };
+                (stage(x, p.a)?, stage(y, p.b)?)
+            }
+            (Some(p), None) => return Err(Error::OutOfMemory { bytes: usize::try_from(p.copy_bytes(elem_bytes)).unwrap_or(usize::MAX) }),
+            (None, _) => (x, y),
+        };
+        let maps = match packing {
+            Some(p) => Some(self.tensor_maps.maps(stream, &tma::operands(kernel.config, &p, elem_bytes)?, kernel.precision, x, y)?),
+            None => None,
         };
         let map_guard = maps.as_ref().map(|m| m.device_ptr(stream));
         let (x, y) = match &map_guard {
@@ -161,20 +194,54 @@ impl Gpu {
         launch.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
         // the caller vouches for those sizes, the input type (bf16/f16 have the layout of the u16 bits
-        // the kernels take) and 32-bit shapes; a TMA kernel's maps describe exactly those buffers
-        // (the catalogue's operands for this shape) and live until the launch completes (cached, or
-        // freed stream-ordered after it); the launch is the one the kernel states (its TileConfig, through the
-        // catalogue: threads and dynamic shared memory, planned for this GPU's SMs, as the zeroing
-        // of C for split-K by the caller).
+        // the kernels take) and 32-bit shapes; a TMA kernel's maps describe exactly those operands in
+        // the plan's layouts (the caller's buffers, the padded copies queued above, or the prepared
+        // TF32 operands) and live until the launch completes (cached, or freed stream-ordered after
+        // it); the launch is the one the kernel states (its TileConfig, through the catalogue: threads
+        // and dynamic shared memory, planned for this GPU's SMs, as the zeroing of C for split-K by the
+        // caller).
         let launched = self.launched(unsafe { launch.launch(launch_config(algo.launch_on(shape, self.sm_count()))) });
         drop(map_guard);
+        drop(staged);
         launched
     }
 
-    /// A kernel that takes prepared TF32 operands (kernel 14's TF32 entry): rounds `A` into the
+    /// Queues `pad_b16`: the dense `layout.rows × layout.cols` matrix at `src` copied to `dst` with
+    /// rows `layout.ld` elements apart (the padding is not written).
+    ///
+    /// # Safety
+    /// `src` addresses `rows·cols` and `dst` `rows·ld` elements of `elem_bytes` bytes in this context,
+    /// not overlapping, neither written by other work until the copy completes on `stream`.
+    unsafe fn pad_rows(&self, stream: &Arc<CudaStream>, src: u64, dst: u64, layout: Layout, elem_bytes: u32) -> Result<()> {
+        if elem_bytes != 2 || layout.ld < layout.cols {
+            let detail = format!("no padded copy of {elem_bytes}-byte rows of {} into {}", layout.cols, layout.ld);
+            return Err(Error::InvalidArgument { op: "matmul", detail });
+        }
+        let (rows, cols, ld) = (layout.rows, layout.cols, layout.ld);
+        let mut launch = stream.launch_builder(self.kernel("pad_b16")?);
+        launch.arg(&src).arg(&dst).arg(&rows).arg(&cols).arg(&ld);
+        // SAFETY: pad_b16(src, dst, rows, cols, ld) reads src[0..rows·cols] and writes below dst +
+        // rows·ld (ld ≥ cols, checked): the caller's sizes; the launch is the catalogue's for it.
+        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::pad_b16(rows, cols))) })
+    }
+
+    /// This GPU's workspace, grown to at least `floats` `f32` (the old one freed first, stream-ordered,
+    /// so work already queued on it finishes first) and locked for the caller's launches.
+    fn workspace_at_least(&self, stream: &Arc<CudaStream>, floats: usize) -> Result<MutexGuard<'_, Option<CudaSlice<f32>>>> {
+        let mut guard = self.workspace.lock().map_err(|_| Error::ContextPoisoned("the workspace lock was poisoned".into()))?;
+        if guard.as_ref().is_none_or(|w| w.len() < floats) {
+            *guard = None; // free the old one first
+            *guard = Some(stream.alloc_zeros::<f32>(floats).map_err(|_| Error::OutOfMemory { bytes: floats.saturating_mul(4) })?);
+        }
+        Ok(guard)
+    }
+
+    /// A kernel that takes prepared TF32 operands (kernels 14–16's TF32 entries): rounds `A` into the
     /// workspace, rounds and transposes `B` into it (`Bᵀ`, `n × k`), then runs the kernel on them —
-    /// three launches in stream order, all inside the caller's timing. The workspace (`(m + n)·k`
-    /// floats) is kept for the next call.
+    /// three launches in stream order, all inside the caller's timing. Kernel 14 reads dense rows;
+    /// for the TMA kernels the preparation writes the rows of [`tessera_catalogue::tma::plan`] (padded
+    /// to 4 floats where K is not a multiple of 4), so they need no further copy. The workspace
+    /// (`m·lda + n·ldb` floats) is kept for the next call.
     ///
     /// # Safety
     /// As [`Gpu::launch_matmul_raw`], with `a`, `b` of `f32`.
@@ -190,32 +257,35 @@ impl Gpu {
         c: u64,
     ) -> Result<()> {
         let (m, n, k) = (shape.m, shape.n, shape.k);
-        let (a_len, b_len) = (m as usize * k as usize, n as usize * k as usize);
-        let mut guard = self.workspace.lock().map_err(|_| Error::ContextPoisoned("the workspace lock was poisoned".into()))?;
-        if guard.as_ref().is_none_or(|w| w.len() < a_len + b_len) {
-            *guard = None; // free the old one first
-            *guard = Some(stream.alloc_zeros::<f32>(a_len + b_len).map_err(|_| Error::OutOfMemory { bytes: 4 * (a_len + b_len) })?);
-        }
-        let Some(work) = guard.as_ref() else { return Err(Error::OutOfMemory { bytes: 4 * (a_len + b_len) }) };
-        let (a_prep, _record) = work.device_ptr(stream);
-        let bt_prep = a_prep + 4 * a_len as u64;
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
+        let (lda, ldb) = if kernel.config.tma {
+            let p = tma::plan(kernel.config, shape, 4);
+            (p.a.ld, p.b.ld)
+        } else {
+            (k, k)
+        };
+        let a_len = m as u64 * lda as u64;
+        let floats = workspace_floats(4 * (a_len + n as u64 * ldb as u64))?;
+        let work = self.workspace_at_least(stream, floats)?;
+        let Some(work) = work.as_ref() else { return Err(Error::OutOfMemory { bytes: floats.saturating_mul(4) }) };
+        let (a_prep, _record) = work.device_ptr(stream);
+        let bt_prep = a_prep + 4 * a_len;
         {
-            let len = u32::try_from(a_len).map_err(|_| Error::TooLarge { op: "matmul", detail: "A past 32-bit indexing".into() })?;
             let mut launch = stream.launch_builder(self.kernel("tf32_round")?);
-            launch.arg(&a).arg(&a_prep).arg(&len);
-            // SAFETY: tf32_round(src, dst, len) reads src[0..len], writes dst[0..len]: A holds m·k f32
-            // (the caller's contract; TF32 inputs are f32), the workspace holds a_len + b_len floats from
-            // a_prep; they do not overlap (the workspace is tessera's own allocation).
-            self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_round(a_len)?)) })?;
+            launch.arg(&a).arg(&a_prep).arg(&m).arg(&k).arg(&lda);
+            // SAFETY: tf32_round(src, dst, rows, cols, ld) reads src[0..m·k] and writes below dst + m·lda
+            // (lda ≥ k): A holds m·k f32 (the caller's contract; TF32 inputs are f32), the workspace
+            // m·lda + n·ldb floats from a_prep; they do not overlap (the workspace is tessera's own).
+            self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_round(m, k))) })?;
         }
         let mut launch = stream.launch_builder(self.kernel("tf32_transpose_round")?);
-        launch.arg(&b).arg(&bt_prep).arg(&k).arg(&n);
-        // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n) reads src[0..k·n] (B) and writes
-        // dst[0..k·n] (the workspace after A', n·k floats) with its own launch.
+        launch.arg(&b).arg(&bt_prep).arg(&k).arg(&n).arg(&ldb);
+        // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n, ld) reads src[0..k·n] (B) and writes
+        // below dst + n·ldb (ldb ≥ k): the workspace after A'.
         self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
-        // SAFETY: the kernel reads A' (m·k) and Bᵀ' (n·k), both prepared above in stream order, and
-        // writes C < m·n (the caller's contract).
+        // SAFETY: the kernel reads A' (m × k, rows lda apart) and Bᵀ' (n × k, rows ldb apart), both
+        // prepared above in stream order with the leading dimensions it reads (the plan's for a TMA
+        // kernel, dense for kernel 14), and writes C < m·n (the caller's contract).
         unsafe { self.launch_product(stream, f, kernel, algo, shape, a_prep, bt_prep, c) }
     }
 
@@ -246,4 +316,11 @@ impl Gpu {
         self.synchronize()?;
         dc.to_host(self)
     }
+}
+
+/// `bytes` of workspace as a count of `f32` (rounded up), or [`Error::TooLarge`] past this host's
+/// address space.
+fn workspace_floats(bytes: u64) -> Result<usize> {
+    usize::try_from(bytes.div_ceil(4))
+        .map_err(|_| Error::TooLarge { op: "matmul", detail: format!("a workspace of {bytes} bytes exceeds the address space") })
 }
