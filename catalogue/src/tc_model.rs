@@ -38,16 +38,22 @@ pub fn sustained_tflops(precision: Precision) -> f64 {
 /// slice for half the products.
 pub const NARROW_RATE: f64 = 0.90;
 /// Fixed time of one kernel launch back to back on a stream.
-pub const LAUNCH_US: f64 = 2.5;
+pub const LAUNCH_US: f64 = 2.0;
 /// A work unit's fixed time: barrier setup and the first stages' round trip, the epilogue's stores.
-pub const UNIT_US: f64 = 1.5;
+pub const UNIT_US: f64 = 1.0;
 /// Kernel 16's extra fixed time against kernel 15 (its unit loop and tile order; measured with one
 /// unit per block: 512³–2048³ ran 1.5–2 µs slower than kernel 15).
 pub const PERSISTENT_US: f64 = 1.5;
 /// Split-K's column-pair reductions (`red.global.add.v2.f32`) the L2 completes per microsecond.
-pub const ATOMIC_PAIRS_PER_US: f64 = 310_000.0;
-/// DRAM bytes per microsecond (the H200's measured device copy rate, README).
+pub const ATOMIC_PAIRS_PER_US: f64 = 500_000.0;
+/// DRAM bytes per microsecond the epilogue's stores reach (the H200's measured device copy rate).
 pub const DRAM_BYTES_PER_US: f64 = 4.187e6;
+/// DRAM bytes per microsecond the TMA streams operands at when the kernel is bound by them (fitted:
+/// 8192×128×8192 and 128×8192×8192 BF16 read their 128 MB operand at ≈ 2.9 TB/s).
+pub const OPERAND_BYTES_PER_US: f64 = 3.0e6;
+/// Bytes per microsecond of the element-wise stream kernels around the launch (zeroing `C`, the TF32
+/// preparation, packing): the Rust `vec_add`'s measured rate.
+pub const STREAM_BYTES_PER_US: f64 = 3.34e6;
 /// A stream operation before the launch (a memset, a preparation or packing kernel): its gap.
 pub const STREAM_OP_US: f64 = 2.0;
 /// Most K slices kernel 16 splits a tile into; slices keep at least [`MIN_SLICE_STEPS`] K-steps.
@@ -82,19 +88,19 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
     let sm_us = if cfg.persistent { PERSISTENT_US + UNIT_US + work } else { rounds * UNIT_US + work };
     let elem = f64::from(precision.input_bytes());
-    let gpu_us = elem * (m * k + k * n) / DRAM_BYTES_PER_US;
+    let gpu_us = elem * (m * k + k * n) / OPERAND_BYTES_PER_US;
     let mut host_us = LAUNCH_US;
     if splits > 1 {
-        host_us += STREAM_OP_US + 4.0 * m * n / DRAM_BYTES_PER_US;
+        host_us += STREAM_OP_US + 4.0 * m * n / STREAM_BYTES_PER_US;
     }
     if cfg.tf32_operands {
         // Read f32, write f32: A, and B into Bᵀ.
-        host_us += 2.0 * STREAM_OP_US + 8.0 * (m * k + k * n) / DRAM_BYTES_PER_US;
+        host_us += 2.0 * STREAM_OP_US + 8.0 * (m * k + k * n) / STREAM_BYTES_PER_US;
     } else {
         // A (m × k) and B (k × n): rows of other than whole 16-byte units are packed first.
         for (rows, cols) in [(shape.m, shape.k), (shape.k, shape.n)] {
             if !(u64::from(cols) * u64::from(precision.input_bytes())).is_multiple_of(16) {
-                host_us += STREAM_OP_US + 2.0 * elem * f64::from(rows) * f64::from(cols) / DRAM_BYTES_PER_US;
+                host_us += STREAM_OP_US + 2.0 * elem * f64::from(rows) * f64::from(cols) / STREAM_BYTES_PER_US;
             }
         }
     }
