@@ -1,7 +1,7 @@
 //! TMA tensor maps for the kernel-15/16 launches: the catalogue describes each operand's map
 //! ([`tessera_catalogue::tma::operands`]: dimensions, row stride, the kernel's own box); this encodes
 //! it with the driver (`cuTensorMapEncodeTiled`) and keeps both maps in device memory for the launch
-//! ([`MapCache`]: a repeated product on the same buffers reuses them).
+//! (`MapCache`: a repeated product on the same buffers reuses them).
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
