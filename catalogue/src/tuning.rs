@@ -64,13 +64,11 @@ pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -
 
 /// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` on a GPU of `sms` SMs.
 ///
-/// On Hopper (`sm90a`), where the TMA reads the operands' rows in place (16-byte rows: K, and N for B,
-/// multiples of 8 in BF16/FP16, K a multiple of 4 in TF32; [`crate::tma::Packing::in_place`]; kernels
-/// 15–16 take other shapes too, from copies with padded rows, but this rule does not send them there
-/// yet): the TMA kernel (15 or 16, either tile width, kernel 16's split count) of least predicted
-/// time ([`crate::tc_model`]).
-/// Unaligned rows on Hopper: kernel 14 (`cp.async` with guarded edges): the 128×256 tile when it gives
-/// at least one block per SM, else BF16/FP16's 128×128 tile (2 blocks per SM); TF32 kernel 13.
+/// On Hopper (`sm90a`): the TMA kernel (15 or 16, either tile width, kernel 16's split count) of
+/// least predicted time ([`crate::tc_model`]), on any shape: operands whose rows are not whole 16-byte
+/// units are read from padded copies ([`crate::tma::plan`]), whose cost the model counts. Kernel 14
+/// (`cp.async` with guarded edges; the 128×256 tile when it gives at least one block per SM, else
+/// BF16/FP16's 128×128 tile) and TF32 kernel 13 remain for a precision without a TMA kernel.
 /// Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the 128×256
 /// tile by 15–25 %, two blocks of 4 warps per SM against one of 8).
 pub fn pick_tensor_core_on(shape: MatmulShape, precision: Precision, sm90a: bool, sms: u32) -> Algo {
