@@ -83,7 +83,7 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
 
 /// FP32 `Auto`'s unaligned path, as the GPU runs it: `a` and `b` copied into zero-padded matrices of
 /// the `padded` shape, `Auto`'s kernel for that shape, and `C`'s first `b.cols` columns kept.
-pub fn matmul_padded(padded: MatmulShape, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+fn matmul_padded(padded: MatmulShape, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
     let (k4, n4) = (padded.k as usize, padded.n as usize);
     let a4 = HostMatrix::from_fn(a.rows, k4, |r, c| if c < a.cols { a.data[r * a.cols + c] } else { 0.0 });
     let b4 = HostMatrix::from_fn(k4, n4, |r, c| if r < b.rows && c < b.cols { b.data[r * b.cols + c] } else { 0.0 });
