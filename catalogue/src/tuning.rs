@@ -177,32 +177,6 @@ pub const MIN_SLICE_STEPS: u32 = 8;
 /// Split-K's most slices per output tile.
 pub const MAX_SPLITS: u32 = 128;
 
-/// A stream operation of the padded FP32 path (`C`'s zeroing is [`ZERO_LAUNCH_US`]; each 2-D copy
-/// between the caller's buffers and the padded ones): its fixed cost.
-pub const PAD_COPY_US: f64 = 1.5;
-
-/// FP32 `Auto`'s unaligned path: `Some(padded)` when `shape` has N or K not a multiple of 4 and running
-/// the model's best kernel on `padded` (N and K rounded up to 4: the 16-byte vector paths on) after
-/// copying A and B into zeroed buffers of that shape, and copying `C` back, is predicted faster than
-/// the best kernel in place; `None` otherwise (or when the padded shape would not fit one launch).
-/// The copies: zeroing the padded A and B, two 2-D copies in, one out, each [`PAD_COPY_US`] plus its
-/// bytes at [`ZERO_GB_PER_S`].
-pub fn fp32_padding_on(shape: MatmulShape, sms: u32) -> Option<MatmulShape> {
-    if shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4) {
-        return None;
-    }
-    let (n4, k4) = (shape.n.checked_next_multiple_of(4)?, shape.k.checked_next_multiple_of(4)?);
-    let padded = MatmulShape::check((shape.m as usize, k4 as usize), (k4 as usize, n4 as usize), (shape.m as usize, n4 as usize)).ok()?;
-    let best = |s: MatmulShape| {
-        let algo = pick_on(s, sms);
-        predict_us(algo, s, splits_on(algo, s, sms), sms).unwrap_or(f64::INFINITY)
-    };
-    let (m, n, k, n4, k4) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k), f64::from(n4), f64::from(k4));
-    let bytes = 4.0 * (m * k4 + k4 * n4) + 8.0 * (m * k + k * n) + 8.0 * m * n;
-    let copies_us = ZERO_LAUNCH_US + 3.0 * PAD_COPY_US + bytes / (ZERO_GB_PER_S * 1e3);
-    (best(padded) + copies_us < best(shape)).then_some(padded)
-}
-
 /// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, registers| Some(Cost { block_us, step_us, overlap, unaligned, registers });
@@ -341,20 +315,6 @@ mod tests {
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
         MatmulShape { m, n, k }
-    }
-
-    #[test]
-    fn fp32_pads_unaligned_shapes_where_the_model_says_it_pays() {
-        let s = |m, n, k| MatmulShape { m, n, k };
-        assert_eq!(fp32_padding_on(s(1000, 1037, 519), SMS), Some(s(1000, 1040, 520)));
-        assert_eq!(fp32_padding_on(s(4096, 4096, 4096), SMS), None, "aligned");
-        assert_eq!(fp32_padding_on(s(1, 1, 1), SMS), None, "copies cost more than a 1×1×1 product");
-        for shape in [s(17, 33, 9), s(3000, 3001, 2999), s(7, 5000, 3)] {
-            if let Some(p) = fp32_padding_on(shape, SMS) {
-                assert!(p.n.is_multiple_of(4) && p.k.is_multiple_of(4) && p.m == shape.m && p.n >= shape.n && p.k >= shape.k);
-                assert_eq!(fp32_padding_on(p, SMS), None);
-            }
-        }
     }
 
     #[test]

@@ -25,11 +25,6 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
     if a.data.len() != a.rows * a.cols || b.data.len() != b.rows * b.cols {
         return Err(invalid("matrix data length differs from rows·cols".into()));
     }
-    if algo == Algo::Auto && precision == Precision::Fp32 {
-        if let Some(padded) = tessera_catalogue::tuning::fp32_padding_on(shape, tessera_catalogue::tuning::SMS) {
-            return matmul_padded(padded, a, b);
-        }
-    }
     let algo = algo.resolve_for(shape, precision);
     let kernel = algo.kernel().ok_or_else(|| invalid("Auto resolved to no kernel".into()))?;
     if kernel.precision != precision {
@@ -79,16 +74,6 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
         }
     }
     Ok(HostMatrix { rows: a.rows, cols: b.cols, data: c })
-}
-
-/// FP32 `Auto`'s unaligned path, as the GPU runs it: `a` and `b` copied into zero-padded matrices of
-/// the `padded` shape, `Auto`'s kernel for that shape, and `C`'s first `b.cols` columns kept.
-fn matmul_padded(padded: MatmulShape, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
-    let (k4, n4) = (padded.k as usize, padded.n as usize);
-    let a4 = HostMatrix::from_fn(a.rows, k4, |r, c| if c < a.cols { a.data[r * a.cols + c] } else { 0.0 });
-    let b4 = HostMatrix::from_fn(k4, n4, |r, c| if r < b.rows && c < b.cols { b.data[r * b.cols + c] } else { 0.0 });
-    let c4 = matmul_in(Precision::Fp32, Algo::Auto, &a4, &b4)?;
-    Ok(HostMatrix::from_fn(a.rows, b.cols, |r, c| c4.data[r * n4 + c]))
 }
 
 /// `m`'s elements as BF16 (`precision` Bf16) or FP16 bit patterns.

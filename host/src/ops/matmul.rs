@@ -9,7 +9,7 @@ use tessera_catalogue::tma::{self, Layout};
 use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 
 use super::launch_config;
-use crate::blocked::{copy_2d, matmul_blocked, resolve_kernel};
+use crate::blocked::{matmul_blocked, resolve_kernel};
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::matrix::{DeviceElement, DeviceMatrix};
@@ -80,7 +80,6 @@ impl Gpu {
             let mut out = c.buf.slice.slice_mut(0..dims.m * dims.n);
             return self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
         }
-        let auto = algo == Algo::Auto;
         let Some((shape, algo)) = one_launch else {
             return matmul_blocked(self, requested, algo, dims, a, b, c);
         };
@@ -88,13 +87,6 @@ impl Gpu {
         let (pa, _read_a) = a.buf.slice.device_ptr(stream);
         let (pb, _read_b) = b.buf.slice.device_ptr(stream);
         let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
-        if auto && requested == Precision::Fp32 {
-            if let Some(padded) = tessera_catalogue::tuning::fp32_padding_on(shape, self.sm_count()) {
-                // SAFETY: A, B, C are f32 (FP32 was requested: the callers pass f32 inputs) of the
-                // checked sizes, whole allocations of this context; `padded` is fp32_padding_on's.
-                return unsafe { self.matmul_fp32_padded(stream, shape, padded, pa, pb, pc) };
-            }
-        }
         // SAFETY: A, B, C hold at least m·k, k·n inputs of the kernel's precision and m·n floats
         // (checked above; the callers pass inputs of the precision's type), whole allocations of this
         // context (16-byte aligned), and the guards record their use after the launch is queued.
@@ -242,52 +234,6 @@ impl Gpu {
             *guard = Some(stream.alloc_zeros::<f32>(floats).map_err(|_| Error::OutOfMemory { bytes: floats.saturating_mul(4) })?);
         }
         Ok(guard)
-    }
-
-    /// FP32 `Auto`'s unaligned path ([`tessera_catalogue::tuning::fp32_padding_on`]): `A` and `B`
-    /// copied into zeroed buffers of the `padded` shape in the workspace (N and K rounded up to 4, so
-    /// the kernels' 16-byte paths run), the FP32 kernel `Auto` picks for that shape run into a padded
-    /// `C'` there, and `C'`'s first `n` columns copied into `C` — five operations in stream order,
-    /// inside the caller's timing. The zero padding adds nothing to any sum.
-    ///
-    /// # Safety
-    /// As [`Gpu::launch_matmul_raw`] for `a`, `b`, `c` (`f32`) and `shape`; `padded` is at least
-    /// `shape` in N and K and passed [`MatmulShape::check`].
-    unsafe fn matmul_fp32_padded(
-        &self,
-        stream: &Arc<CudaStream>,
-        shape: MatmulShape,
-        padded: MatmulShape,
-        a: u64,
-        b: u64,
-        c: u64,
-    ) -> Result<()> {
-        let (m, n, k) = (shape.m as usize, shape.n as usize, shape.k as usize);
-        let (n4, k4) = (padded.n as usize, padded.k as usize);
-        let too_large = || Error::TooLarge { op: "matmul", detail: "the padded operands pass the workspace's size".into() };
-        let (a_len, b_len) = (m.checked_mul(k4).ok_or_else(too_large)?, k4.checked_mul(n4).ok_or_else(too_large)?);
-        let total = m.checked_mul(n4).and_then(|c_len| c_len.checked_add(a_len)?.checked_add(b_len)).ok_or_else(too_large)?;
-        let algo = Algo::Auto.resolve_on_sms(padded, Precision::Fp32, self.has_sm90a(), self.sm_count());
-        if algo.config().is_none_or(|t| t.tma || t.tf32_operands) {
-            // Those use the workspace themselves; FP32 `Auto` never picks them.
-            return Err(Error::InvalidArgument { op: "matmul", detail: format!("{algo:?} cannot run on the padded operands") });
-        }
-        let guard = self.workspace_at_least(stream, total)?;
-        let Some(work) = guard.as_ref() else { return Err(Error::OutOfMemory { bytes: total.saturating_mul(4) }) };
-        let (a4, _record) = work.device_ptr(stream);
-        let (b4, c4) = (a4 + 4 * a_len as u64, a4 + 4 * (a_len + b_len) as u64);
-        self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
-        // SAFETY: the workspace holds a_len + b_len + m·n4 floats from a4 (sized above); A', B' and C'
-        // do not overlap each other or the caller's buffers (the workspace is tessera's own); A holds
-        // m·k floats in rows of k, B k·n in rows of n, C m·n in rows of n (the caller's contract).
-        unsafe {
-            result::memset_d8_async(a4, 0, 4 * (a_len + b_len), stream.cu_stream())
-                .map_err(Error::driver("zeroing the padded operands", 0))?;
-            copy_2d(self, stream, (a, 4 * k), (a4, 4 * k4), (4 * k, m))?;
-            copy_2d(self, stream, (b, 4 * n), (b4, 4 * n4), (4 * n, k))?;
-            self.launch_matmul_raw(stream, algo, padded, a4, b4, c4)?;
-            copy_2d(self, stream, (c4, 4 * n4), (c, 4 * n), (4 * n, m))
-        }
     }
 
     /// A kernel that takes prepared TF32 operands (kernels 14–16's TF32 entries): rounds `A` into the
