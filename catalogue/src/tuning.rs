@@ -67,26 +67,18 @@ pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -
 ///
 /// On Hopper (`sm90a`): the TMA kernel (15 or 16, either tile width, kernel 16's split count) of least
 /// predicted time ([`crate::tc_model`]); every shape qualifies (unaligned rows are read from padded
-/// copies). The kernel-14 lines below remain for a precision without a TMA kernel.
-/// Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the 128×256
-/// tile by 15–25 %, two blocks of 4 warps per SM against one of 8).
+/// copies). Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the
+/// 128×256 tile by 15–25 %, two blocks of 4 warps per SM against one of 8). FP32: [`pick_on`].
 pub fn pick_tensor_core_on(shape: MatmulShape, precision: Precision, sm90a: bool, sms: u32) -> Algo {
-    let wide = |algo: Algo| blocks(algo, shape) >= sms;
-    if sm90a {
-        if let Some(algo) = crate::tc_model::pick(shape, precision, sms) {
-            return algo;
-        }
-    }
-    match (precision, sm90a) {
-        (Precision::Bf16, true) if wide(Algo::WgmmaBf16) => Algo::WgmmaBf16,
-        (Precision::Bf16, true) => Algo::WgmmaBf16Narrow,
-        (Precision::Fp16, true) if wide(Algo::WgmmaF16) => Algo::WgmmaF16,
-        (Precision::Fp16, true) => Algo::WgmmaF16Narrow,
-        (Precision::Bf16, false) => Algo::MmaPipeBf16x128,
-        (Precision::Fp16, false) => Algo::MmaPipeF16x128,
-        (Precision::Tf32, _) => Algo::MmaPipeTf32,
-        (Precision::Fp32, _) => pick_on(shape, sms),
-    }
+    let portable = match precision {
+        Precision::Fp32 => return pick_on(shape, sms),
+        Precision::Bf16 => Algo::MmaPipeBf16x128,
+        Precision::Fp16 => Algo::MmaPipeF16x128,
+        Precision::Tf32 => Algo::MmaPipeTf32,
+    };
+    // The catalogue has TMA kernels in every tensor-core precision, so on Hopper `pick` answers.
+    let hopper = if sm90a { crate::tc_model::pick(shape, precision, sms) } else { None };
+    hopper.unwrap_or(portable)
 }
 
 /// The kernel `Algo::Auto` runs for `shape` in FP32 on the H200's [`SMS`]: [`pick_on`].
