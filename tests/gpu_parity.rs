@@ -29,6 +29,27 @@ fn check_kernel(gpu: &Gpu, algo: Algo, precision: Precision, (m, n, k): (usize, 
     check_in(precision, &a, &b, &got).map_err(|e| format!("{} {m}×{n}×{k} (TESSERA_SEED): {e}", case_label(algo, precision)))
 }
 
+/// TF32 rounds each operand to nearest (as cuBLAS's TF32 mode, measured), whichever way the kernel
+/// does it (the host's preparation, or kernels 15–16 rounding A in shared memory): one operand all
+/// `1 + 3·2⁻¹²` (nearest TF32 `1 + 2⁻¹⁰`, truncated 1), the other all ones, so every element of the
+/// `65 × 8 × 96` product (three TF32 K-steps of the TMA kernels) is exactly `96·(1 + 2⁻¹⁰)`;
+/// truncation would give 96. The tolerance of the other trials cannot tell the two apart.
+fn check_tf32_rounding(gpu: &Gpu, algo: Algo) -> Result<(), String> {
+    let (m, n, k) = (65, 8, 96);
+    let tie = 1.0 + 3.0 * 2f32.powi(-12);
+    let expected = 96.0 * (1.0 + 2f32.powi(-10));
+    for (what, a, b) in [
+        ("A", HostMatrix::from_fn(m, k, |_, _| tie), HostMatrix::from_fn(k, n, |_, _| 1.0)),
+        ("B", HostMatrix::from_fn(m, k, |_, _| 1.0), HostMatrix::from_fn(k, n, |_, _| tie)),
+    ] {
+        let c = gpu.matmul_host_in(Precision::Tf32, algo, &a, &b).map_err(|e| e.to_string())?;
+        if let Some(bad) = c.data.iter().find(|&&x| x != expected) {
+            return Err(format!("{}: {what} not rounded to nearest: {bad}, expected {expected}", algo.label()));
+        }
+    }
+    Ok(())
+}
+
 fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
     let seed = seed((m * 31 + n * 7 + k) as u64);
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
@@ -79,6 +100,9 @@ fn main() {
                 Err(format!("{c:?}"))
             }
         }));
+    }
+    for (algo, _) in matmul_cases().into_iter().filter(|&(_, p)| p == Precision::Tf32) {
+        trials.push(gpu_trial(format!("tf32_{}_rounds_each_operand_to_nearest", algo.label()), move |g| check_tf32_rounding(g, algo)));
     }
     for algo in Algo::ALL {
         // CUDA C twins exist only for the first rungs (naive, tiled).

@@ -155,16 +155,19 @@ pub fn pad_rows(src: &[u16], layout: Layout) -> Result<Vec<u16>, EmuError> {
 }
 
 /// [`prepare_tf32`] with the leading dimensions `kernel` reads: `K` (dense rows) for kernel 14, which
-/// reads them through pointers; the TMA's plan (rows padded to 16 bytes) for kernels 15–16.
+/// reads them through pointers; the TMA's plan (rows padded to 16 bytes) for kernels 15–16, which
+/// round A themselves and so take the caller's `A` unrounded where its rows need no padding.
 pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMatrix) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
     let shape = MatmulShape { m: a.rows as u32, n: b.cols as u32, k: a.cols as u32 };
-    let (lda, ldb) = if kernel.config.tma {
+    let (lda, ldb, a_in_place) = if kernel.config.tma {
         let packing = tessera_catalogue::tma::plan(kernel.config, shape, 4);
-        (packing.a.ld, packing.b.ld)
+        (packing.a.ld, packing.b.ld, kernel.config.rounds_a && !packing.a.padded())
     } else {
-        (shape.k, shape.k)
+        (shape.k, shape.k, false)
     };
-    prepare_tf32(a, b, lda, ldb)
+    let (a_prep, bt_prep) = prepare_tf32(a, b, lda, ldb)?;
+    // As the host: a kernel that rounds A itself reads the caller's A where its rows need no padding.
+    Ok((if a_in_place { a.data.clone() } else { a_prep }, bt_prep))
 }
 
 /// The TF32 operands of the kernels that take them prepared, made by the preparation kernels on the

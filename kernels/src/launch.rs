@@ -29,6 +29,9 @@ pub struct TileConfig {
     /// The kernel takes TF32 operands prepared by the host: `A` rounded to TF32 and `B` as `Bᵀ`
     /// (`N × K`) rounded (see `tessera_kernels::tf32_operands`).
     pub tf32_operands: bool,
+    /// With `tf32_operands`: the kernel rounds `A` itself (kernels 15–16, in shared memory), so the
+    /// host prepares only `Bᵀ` and passes `A` as the caller holds it.
+    pub rounds_a: bool,
     /// The kernel reads A and B through TMA tensor maps (kernel 15): its first two arguments are the
     /// maps' addresses, which the host builds (boxes from the kernel's `a_box` / `b_box`).
     pub tma: bool,
@@ -50,6 +53,7 @@ impl TileConfig {
             split_k: false,
             sm90a: false,
             tf32_operands: false,
+            rounds_a: false,
             tma: false,
             persistent: false,
         }
@@ -78,6 +82,11 @@ impl TileConfig {
     /// The same kernel, marked as taking prepared TF32 operands (see the `tf32_operands` field).
     pub const fn tf32_operands(self) -> Self {
         Self { tf32_operands: true, ..self }
+    }
+
+    /// The same kernel, rounding TF32 `A` itself (see the `rounds_a` field).
+    pub const fn rounds_a(self) -> Self {
+        Self { rounds_a: true, ..self }
     }
 
     /// The same kernel, reading A and B through TMA tensor maps.

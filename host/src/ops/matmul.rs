@@ -236,12 +236,14 @@ impl Gpu {
         Ok(guard)
     }
 
-    /// A kernel that takes prepared TF32 operands (kernels 14–16's TF32 entries): rounds `A` into the
-    /// workspace, rounds and transposes `B` into it (`Bᵀ`, `n × k`), then runs the kernel on them —
-    /// three launches in stream order, all inside the caller's timing. Kernel 14 reads dense rows;
-    /// for the TMA kernels the preparation writes the rows of [`tessera_catalogue::tma::plan`] (padded
-    /// to 4 floats where K is not a multiple of 4), so they need no further copy. The workspace
-    /// (`m·lda + n·ldb` floats) is kept for the next call.
+    /// A kernel that takes prepared TF32 operands (kernels 14–16's TF32 entries): rounds and
+    /// transposes `B` into the workspace (`Bᵀ`, `n × k`), rounds `A` into it unless the kernel rounds
+    /// `A` itself and can read it in place (kernels 15–16 where K is a multiple of 4), then runs the
+    /// kernel — two or three launches in stream order, all inside the caller's timing. Kernel 14
+    /// reads dense rows; for the TMA kernels the preparation writes the rows of
+    /// [`tessera_catalogue::tma::plan`] (padded to 4 floats where K is not a multiple of 4), so they
+    /// need no further copy. The workspace (`m·lda + n·ldb` floats, or `n·ldb`) is kept for the next
+    /// call.
     ///
     /// # Safety
     /// As [`Gpu::launch_matmul_raw`], with `a`, `b` of `f32`.
@@ -258,19 +260,19 @@ impl Gpu {
     ) -> Result<()> {
         let (m, n, k) = (shape.m, shape.n, shape.k);
         let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
-        let (lda, ldb) = if kernel.config.tma {
+        let (lda, ldb, a_in_place) = if kernel.config.tma {
             let p = tma::plan(kernel.config, shape, 4);
-            (p.a.ld, p.b.ld)
+            (p.a.ld, p.b.ld, kernel.config.rounds_a && !p.a.padded())
         } else {
-            (k, k)
+            (k, k, false)
         };
-        let a_len = m as u64 * lda as u64;
+        let a_len = if a_in_place { 0 } else { m as u64 * lda as u64 };
         let floats = workspace_floats(4 * (a_len + n as u64 * ldb as u64))?;
         let work = self.workspace_at_least(stream, floats)?;
         let Some(work) = work.as_ref() else { return Err(Error::OutOfMemory { bytes: floats.saturating_mul(4) }) };
-        let (a_prep, _record) = work.device_ptr(stream);
-        let bt_prep = a_prep + 4 * a_len;
-        {
+        let (base, _record) = work.device_ptr(stream);
+        let (a_prep, bt_prep) = if a_in_place { (a, base) } else { (base, base + 4 * a_len) };
+        if !a_in_place {
             let mut launch = stream.launch_builder(self.kernel("tf32_round")?);
             launch.arg(&a).arg(&a_prep).arg(&m).arg(&k).arg(&lda);
             // SAFETY: tf32_round(src, dst, rows, cols, ld) reads src[0..m·k] and writes below dst + m·lda
@@ -283,9 +285,10 @@ impl Gpu {
         // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n, ld) reads src[0..k·n] (B) and writes
         // below dst + n·ldb (ldb ≥ k): the workspace after A'.
         self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
-        // SAFETY: the kernel reads A' (m × k, rows lda apart) and Bᵀ' (n × k, rows ldb apart), both
-        // prepared above in stream order with the leading dimensions it reads (the plan's for a TMA
-        // kernel, dense for kernel 14), and writes C < m·n (the caller's contract).
+        // SAFETY: the kernel reads A' (m × k, rows lda apart: the caller's A where it rounds A itself
+        // and lda = k) and Bᵀ' (n × k, rows ldb apart), prepared above in stream order with the
+        // leading dimensions it reads (the plan's for a TMA kernel, dense for kernel 14), and writes
+        // C < m·n (the caller's contract).
         unsafe { self.launch_product(stream, f, kernel, algo, shape, a_prep, bt_prep, c) }
     }
 
