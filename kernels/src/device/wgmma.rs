@@ -53,6 +53,17 @@ pub const fn acc_position(tid: u32, i: u32) -> (u32, u32) {
     (16 * warp + g + 8 * ((i % 4) / 2), 8 * (i / 4) + 2 * t + i % 2)
 }
 
+/// `(row, k)` of word `i` (0..4) of thread `tid`'s (0..128 within its warpgroup) fragment of a 64×8
+/// TF32 A operand from registers: warp `w` holds rows `16w .. 16w + 16`; lane `(g, t)` holds `(g, t)`,
+/// `(g + 8, t)`, `(g, t + 4)`, `(g + 8, t + 4)` of them — per warp the A fragment of `mma.m16n8k8`,
+/// which `ldmatrix.x4` loads from four 8-row × 16-byte matrices (rows 0–7 and 8–15 of K 0–3, then of
+/// K 4–7).
+#[inline(always)]
+pub const fn a_fragment_position(tid: u32, i: u32) -> (u32, u32) {
+    let (warp, lane) = (tid / 32, tid % 32);
+    (16 * warp + lane / 4 + 8 * (i % 2), lane % 4 + 4 * (i / 2))
+}
+
 /// `wgmma.fence.sync.aligned`: orders this warpgroup's earlier register accesses to the
 /// accumulators before the `wgmma`s that follow.
 ///
@@ -174,6 +185,53 @@ macro_rules! wgmma_op {
     };
 }
 
+/// Declares one `wgmma.mma_async` wrapper whose A operand comes from registers: as [`wgmma_op`], with
+/// `a` this thread's four-word fragment of A (see [`a_fragment_position`]) in place of A's descriptor.
+macro_rules! wgmma_regs_op {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $instr:literal, $len:literal, $format:expr, $value:expr,
+        [$d0:ident = $i0:literal $(, $d:ident = $i:literal)*]
+    ) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "nvptx64")]
+        #[inline(always)]
+        pub unsafe fn $name(acc: &mut [f32; $len], a: [u32; 4], b: u64, accumulate: bool) {
+            let scale_d = accumulate as u32;
+            // SAFETY: register and descriptor operands; B's shared memory is read asynchronously and
+            // `a`'s registers until the group completes (the caller's contract orders both). Not
+            // `pure`: a warpgroup-collective.
+            unsafe {
+                core::arch::asm!(
+                    "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
+                    concat!(
+                        "wgmma.mma_async.sync.aligned.", $instr, " {{{", stringify!($d0), "}" $(, ", {", stringify!($d), "}")*,
+                        "}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, p, 1, 1; }}"
+                    ),
+                    $d0 = inout(reg32) acc[$i0],
+                    $($d = inout(reg32) acc[$i],)*
+                    a0 = in(reg32) a[0],
+                    a1 = in(reg32) a[1],
+                    a2 = in(reg32) a[2],
+                    a3 = in(reg32) a[3],
+                    b = in(reg64) b,
+                    scale_d = in(reg32) scale_d,
+                    options(nostack, preserves_flags)
+                );
+            }
+        }
+
+        $(#[$doc])*
+        ///
+        /// Host build: the warp exchanges its fragments (so all 32 lanes must call it, as on the GPU),
+        /// then each thread's results as the descriptor form's, A read from the fragments.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub unsafe fn $name(acc: &mut [f32; $len], a: [u32; 4], b: u64, accumulate: bool) {
+            host_impl::mma_regs(acc, a, b, accumulate, $format, $value)
+        }
+    };
+}
+
 wgmma_op!(
     /// `wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16`: `acc += A·B` (or `acc = A·B` when
     /// `!accumulate`) on a 64×128×16 tile, A (64×16, K-major) and B (16×128, N-major) read from shared
@@ -235,11 +293,33 @@ wgmma_op!(
     [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63]
 );
 
+wgmma_regs_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32` with A from registers: `acc += A·B` on a
+    /// 64×256×8 tile, `a` this thread's fragment of A (64×8 TF32 words, [`a_fragment_position`]), B
+    /// (`Bᵀ`, K-major) read from shared memory through the descriptor `b`. What lets a kernel round
+    /// A on its way into registers (`ldmatrix`, `cvt.rna.tf32.f32`) at no cost in shared-memory traffic.
+    ///
+    /// # Safety
+    /// As [`mma_m64n128k16_bf16`] for B and the warpgroup; `a`'s registers are read asynchronously too:
+    /// the compiler (ptxas) keeps them until [`wait_group`] covers the instruction.
+    mma_m64n256k8_tf32_regs, "m64n256k8.f32.tf32.tf32", 128, host_impl::TF32, host_impl::tf32,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
+);
+wgmma_regs_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32` with A from registers: as
+    /// [`mma_m64n256k8_tf32_regs`] on a 64×128×8 tile.
+    ///
+    /// # Safety
+    /// As [`mma_m64n256k8_tf32_regs`].
+    mma_m64n128k8_tf32_regs, "m64n128k8.f32.tf32.tf32", 64, host_impl::TF32, host_impl::tf32,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63]
+);
+
 /// The host side: descriptor decoding and the swizzled addressing of the module documentation.
 #[cfg(not(target_arch = "nvptx64"))]
 mod host_impl {
     use super::super::{shared, thread};
-    use super::{acc_position, swizzle_sw128};
+    use super::{a_fragment_position, acc_position, swizzle_sw128};
 
     /// The fields of a descriptor: start address, LBO, SBO in bytes; panics (a kernel fault) on a
     /// mode other than the 128-byte swizzle or a non-zero base offset.
@@ -289,6 +369,7 @@ mod host_impl {
     }
 
     /// The operand format of an instruction: element bytes, K per instruction, B K-major or not.
+    #[derive(Clone, Copy)]
     pub(super) struct Format {
         bytes: u32,
         k: u32,
@@ -300,13 +381,41 @@ mod host_impl {
     /// TF32: 4-byte elements, K = 8, B K-major.
     pub(super) const TF32: Format = Format { bytes: 4, k: 8, b_k_major: true };
 
+    /// One thread's part of a `wgmma` with A from registers: the warp's fragments exchanged (A's rows
+    /// of this thread's outputs are in its own warp), B through its descriptor as in [`mma`].
+    pub(super) fn mma_regs(acc: &mut [f32], a: [u32; 4], b: u64, accumulate: bool, f: Format, value: impl Fn(u32) -> f64) {
+        let mut words = [0; super::super::host::LANE_WORDS];
+        words[..4].copy_from_slice(&a);
+        let (lane, fragments) = super::super::host::warp_exchange("wgmma (A from registers)", words);
+        let tid = thread::thread_idx_x() % 128;
+        let warp = tid / 32;
+        debug_assert_eq!(lane as u32, tid % 32);
+        // Element (row, k) of the warp's 16 rows: the lane and word a_fragment_position puts it in.
+        let mut rows = [[0u32; 8]; 16];
+        for (l, words) in fragments.iter().enumerate() {
+            for i in 0..4 {
+                let (row, k) = a_fragment_position(32 * warp + l as u32, i);
+                rows[(row - 16 * warp) as usize][k as usize] = words[i as usize];
+            }
+        }
+        let a_at = |m: u32, k: u32| value(rows[(m - 16 * warp) as usize][k as usize]);
+        product(acc, b, accumulate, f, &value, a_at);
+    }
+
     /// One thread's part of a `wgmma`: its accumulators from the operands the descriptors name.
     pub(super) fn mma(acc: &mut [f32], a: u64, b: u64, accumulate: bool, f: Format, value: impl Fn(u32) -> f64) {
-        let ((a0, _, a_sbo), (b0, b_lbo, b_sbo)) = (decode(a), decode(b));
+        let (a0, _, a_sbo) = decode(a);
         // Host shared addresses are offsets from the block's shared base (see `SharedPtr`). A is
-        // K-major: row m at (m / 8)·SBO + (m % 8)·128. B K-major likewise by its row n; N-major: K-row
-        // k at (k / 8)·SBO + (k % 8)·128 within 128-byte blocks of N, LBO apart.
+        // K-major: row m at (m / 8)·SBO + (m % 8)·128.
         let a_at = |m: u32, k: u32| value(element(a0 + (m / 8) * a_sbo + (m % 8) * 128 + f.bytes * k, f.bytes));
+        product(acc, b, accumulate, f, &value, a_at);
+    }
+
+    /// This thread's accumulators of `A·B` (plus `acc` when `accumulate`), A's elements from `a_at`,
+    /// B's through the descriptor `b`: K-major by its row n as A; N-major: K-row k at
+    /// (k / 8)·SBO + (k % 8)·128 within 128-byte blocks of N, LBO apart.
+    fn product(acc: &mut [f32], b: u64, accumulate: bool, f: Format, value: &impl Fn(u32) -> f64, a_at: impl Fn(u32, u32) -> f64) {
+        let (b0, b_lbo, b_sbo) = decode(b);
         let per_row = 128 / f.bytes;
         let b_at = |k: u32, n: u32| {
             let addr = if f.b_k_major {

@@ -33,7 +33,7 @@ use super::mma_tile::shared_bytes;
 use crate::device::async_copy::{self, SharedPtr};
 use crate::device::mem::View;
 use crate::device::shared::SharedTiles;
-use crate::device::{thread, wgmma};
+use crate::device::{mma, thread, wgmma};
 use crate::launch::TileConfig;
 
 /// One `wgmma` shape and operand type of kernel 14.
@@ -50,12 +50,59 @@ pub trait WgmmaTile {
     type Acc: Copy + AsRef<[f32]>;
     /// All-zero accumulators.
     const ZERO: Self::Acc;
+    /// How A reaches the tensor core: a shared-memory descriptor (`u64`), or this thread's fragment
+    /// registers (`[u32; 4]`, the tiles that round TF32 on the way).
+    type AFeed: Copy;
+
+    /// A's operand of instruction `ks` (K elements `ks·K ..`) of one K-step, whose 64-row A slice for
+    /// this warpgroup is `a`.
+    ///
+    /// # Safety
+    /// `a` describes a 1024-aligned, 128-byte-swizzled slice of 64 rows × 128 bytes in this block's
+    /// shared memory whose bytes have landed; `ks < 128 / (K · size_of::<Elem>())`; warpgroup-uniform
+    /// (the register form is a warp-collective `ldmatrix`).
+    unsafe fn a_feed(a: ASlice, ks: u32) -> Self::AFeed;
 
     /// `acc += A·B` on one 64×N×K tile (see [`wgmma::mma_m64n128k16_bf16`]).
     ///
     /// # Safety
     /// As [`wgmma::mma_m64n128k16_bf16`].
-    unsafe fn mma(acc: &mut Self::Acc, a: u64, b: u64);
+    unsafe fn mma(acc: &mut Self::Acc, a: Self::AFeed, b: u64);
+}
+
+/// A warpgroup's 64-row slice of A in one stage: its unswizzled shared address (for descriptors) and
+/// the same bytes through a generic pointer (for `ldmatrix`): element `at` of `halves`.
+#[derive(Clone, Copy)]
+pub struct ASlice {
+    pub addr: u32,
+    pub halves: View<u16>,
+    pub at: usize,
+}
+
+/// A's descriptor for instruction `ks` of a K-step whose slice is `a` (`step` bytes of K per
+/// instruction): the slice's 128-byte-swizzled rows, 8-row groups 1024 bytes apart.
+#[inline(always)]
+fn a_descriptor(a: ASlice, ks: u32, step: u32) -> u64 {
+    wgmma::descriptor_sw128(a.addr, 16, wgmma::SW128_ATOM_BYTES) + ((ks * step) >> 4) as u64
+}
+
+/// This thread's TF32 A fragment of instruction `ks` (K `8ks .. 8ks + 8`) from the swizzled slice
+/// `a`, rounded to nearest TF32: one `ldmatrix.x4` (lane `l` names row `16w + l % 8 + 8·((l / 8) % 2)`,
+/// 16-byte chunk `2ks + l / 16` of it, at chunk `c ^ (row % 8)`: the swizzle), then
+/// `cvt.rna.tf32.f32` on each word ([`wgmma::a_fragment_position`]'s layout).
+///
+/// # Safety
+/// As [`WgmmaTile::a_feed`].
+#[inline(always)]
+unsafe fn a_fragment_tf32(a: ASlice, ks: u32) -> [u32; 4] {
+    let tid = thread::thread_idx_x() % 128;
+    let (warp, lane) = (tid / 32, tid % 32);
+    let row = 16 * warp + lane % 8 + 8 * ((lane / 8) % 2);
+    let chunk = (2 * ks + lane / 16) ^ (row % 8);
+    // SAFETY: row < 64 and chunk < 8: inside the slice (64 × 128 bytes), 16-byte aligned; the
+    // caller's contract for the rest.
+    let words = unsafe { mma::ldmatrix_x4(a.halves, a.at + ((row * 128 + chunk * 16) / 2) as usize) };
+    words.map(|w| mma::to_tf32(f32::from_bits(w)))
 }
 
 macro_rules! wgmma_tile {
@@ -70,9 +117,41 @@ macro_rules! wgmma_tile {
             const B_K_MAJOR: bool = $b_k_major;
             type Acc = [f32; $n / 2];
             const ZERO: Self::Acc = [0.0; $n / 2];
+            type AFeed = u64;
+
+            #[inline(always)]
+            unsafe fn a_feed(a: ASlice, ks: u32) -> u64 {
+                a_descriptor(a, ks, $k * core::mem::size_of::<$elem>() as u32)
+            }
 
             #[inline(always)]
             unsafe fn mma(acc: &mut Self::Acc, a: u64, b: u64) {
+                // SAFETY: forwarded contract.
+                unsafe { $mma(acc, a, b, true) }
+            }
+        }
+    };
+    ($name:ident, registers, $n:literal, $mma:path, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name;
+
+        impl WgmmaTile for $name {
+            type Elem = f32;
+            const N: u32 = $n;
+            const K: u32 = 8;
+            const B_K_MAJOR: bool = true;
+            type Acc = [f32; $n / 2];
+            const ZERO: Self::Acc = [0.0; $n / 2];
+            type AFeed = [u32; 4];
+
+            #[inline(always)]
+            unsafe fn a_feed(a: ASlice, ks: u32) -> [u32; 4] {
+                // SAFETY: forwarded contract.
+                unsafe { a_fragment_tf32(a, ks) }
+            }
+
+            #[inline(always)]
+            unsafe fn mma(acc: &mut Self::Acc, a: [u32; 4], b: u64) {
                 // SAFETY: forwarded contract.
                 unsafe { $mma(acc, a, b, true) }
             }
@@ -86,6 +165,20 @@ wgmma_tile!(Bf16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_bf16, "BF16, `m
 wgmma_tile!(F16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_f16, "FP16, `m64n256k16`, B N-major.");
 wgmma_tile!(Tf32N128, f32, 128, 8, true, wgmma::mma_m64n128k8_tf32, "TF32, `m64n128k8`, B K-major (`Bᵀ`).");
 wgmma_tile!(Tf32N256, f32, 256, 8, true, wgmma::mma_m64n256k8_tf32, "TF32, `m64n256k8`, B K-major (`Bᵀ`).");
+wgmma_tile!(
+    Tf32RegsN128,
+    registers,
+    128,
+    wgmma::mma_m64n128k8_tf32_regs,
+    "TF32, `m64n128k8`, A rounded to nearest on its way into registers (the caller's `f32`), B K-major (`Bᵀ`)."
+);
+wgmma_tile!(
+    Tf32RegsN256,
+    registers,
+    256,
+    wgmma::mma_m64n256k8_tf32_regs,
+    "TF32, `m64n256k8`, A rounded to nearest on its way into registers (the caller's `f32`), B K-major (`Bᵀ`)."
+);
 
 const BM: u32 = 128;
 /// Bytes of K per tile row: one 128-byte swizzle row.
@@ -127,7 +220,7 @@ const fn n_major_chunk(kr: u32, cc: u32, bk: u32) -> u32 {
 /// fit in `u32`); the launch has [`config`]`(O::N, S, size_of::<O::Elem>())`'s 256 threads and shared
 /// bytes and a `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
 #[inline(always)]
-pub unsafe fn wgmma_gemm<O: WgmmaTile, const S: u32, const DEPTH: u32>(
+pub unsafe fn wgmma_gemm<O: WgmmaTile<AFeed = u64>, const S: u32, const DEPTH: u32>(
     a: *const O::Elem,
     b: *const O::Elem,
     c: *mut f32,

@@ -33,14 +33,13 @@
 //! parts of boxes outside the matrices with zeros; only in-range outputs are stored.
 //!
 //! Measurements: `docs/ladder/k15-tma.md`.
-use super::k14_wgmma::WgmmaTile;
+use super::k14_wgmma::{ASlice, WgmmaTile};
 use crate::device::async_copy::SharedPtr;
-use crate::device::mem::{Float2, Float4, View};
+use crate::device::mem::{Float2, View};
 use crate::device::shared::SharedTiles;
 use crate::device::tma::{self, TensorMap};
 use crate::device::{atomic, mbarrier, thread, warpgroup, wgmma};
 use crate::launch::TileConfig;
-use crate::tf32_operands::round_tf32;
 
 pub(crate) const BM: u32 = 128;
 /// Bytes of K per tile row: one 128-byte swizzle row.
@@ -54,25 +53,11 @@ const CONSUMER_WARPS: u32 = 8;
 pub(crate) const PRODUCER_REGS: u32 = 40;
 pub(crate) const CONSUMER_REGS: u32 = 232;
 
-/// Threads that round TF32 `A` in shared memory: producer warps 1–3 (warp 0 issues the copies).
-pub(crate) const ROUNDERS: u32 = 96;
+/// `wgmma` instructions per K-step: 128 bytes of K.
+const K_INSTRUCTIONS: u32 = 4;
 
-/// Whether tile `O`'s entries round A in shared memory: the TF32 ones (4-byte inputs, the caller's
-/// `f32` as it is); the 16-bit types arrive exact.
-#[inline(always)]
-pub(crate) const fn rounds_a<O: WgmmaTile>() -> bool {
-    core::mem::size_of::<O::Elem>() == 4
-}
-
-/// Barrier bytes per stage for `elem`-byte inputs: "full" and "empty", and for TF32 "rounded" (A of
-/// the stage rounded in place, [`Pipeline::round_a`]).
-const fn barrier_bytes(elem: u32) -> u32 {
-    if elem == 4 {
-        24
-    } else {
-        16
-    }
-}
+/// Barrier bytes per stage: "full" and "empty".
+const BARRIER_BYTES: u32 = 16;
 
 /// Bytes of one stage: A's 128 rows and B's `bn` columns, each 128 bytes of K.
 const fn stage_bytes(bn: u32) -> u32 {
@@ -84,7 +69,7 @@ const fn stage_bytes(bn: u32) -> u32 {
 /// them), the stages, one atom of alignment slack and the barriers; sm_90a; TMA operands; 4-byte
 /// (TF32) entries take `Bᵀ` prepared and round `A` themselves.
 pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
-    let bytes = stages * (stage_bytes(bn) + barrier_bytes(elem)) + wgmma::SW128_ATOM_BYTES;
+    let bytes = stages * stage_bytes(bn) + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * stages;
     let cfg = TileConfig::new(BM, bn, ROW_BYTES / elem, NT, bytes).min_blocks_per_sm(1).sm90a().tma();
     if elem == 4 {
         cfg.tf32_operands().rounds_a()
@@ -111,46 +96,42 @@ pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
 }
 
 /// The shared-memory pipeline of kernels 15 and 16: `S` stages of tiles from a 1024-byte boundary,
-/// then each stage's "full" and "empty" barrier (and for TF32 its "rounded" one). Global K-step `g`
-/// (counted across the tiles a block computes) uses stage `g % S` in round `g / S`.
+/// then each stage's "full" and "empty" barrier. Global K-step `g` (counted across the tiles a block
+/// computes) uses stage `g % S` in round `g / S`.
 #[derive(Clone, Copy)]
 pub(crate) struct Pipeline<const S: u32> {
     /// Shared address of stage 0.
     tiles: u32,
     /// Bytes of one stage.
     stage: u32,
-    /// The stages as floats, for the TF32 rounders' loads and stores.
-    floats: View<f32>,
+    /// The stages through a generic pointer, for the register loads of A (TF32, [`ASlice`]).
+    halves: View<u16>,
 }
 
 impl<const S: u32> Pipeline<S> {
-    /// Carves the pipeline of `bn`-wide tiles of `elem`-byte inputs out of the block's shared memory
-    /// and initialises its barriers (thread 0), followed by a block barrier: every thread of the
-    /// block calls it once.
+    /// Carves the pipeline of `bn`-wide tiles out of the block's shared memory and initialises its
+    /// barriers (thread 0), followed by a block barrier: every thread of the block calls it once.
     ///
     /// # Safety
-    /// The launch provides [`config`]`(bn, S, elem)`'s shared bytes; every thread of the block calls it.
+    /// The launch provides [`config`]`(bn, S, _)`'s shared bytes; every thread of the block calls it.
     #[inline(always)]
-    pub(crate) unsafe fn setup(bn: u32, elem: u32) -> Self {
+    pub(crate) unsafe fn setup(bn: u32) -> Self {
         let stage = stage_bytes(bn);
-        let region = S * (stage + barrier_bytes(elem)) + wgmma::SW128_ATOM_BYTES;
+        let region = S * stage + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * S;
         // SAFETY: the launch provides `region` bytes of shared memory (`config`).
         let smem = unsafe { SharedTiles::<u8>::new().tile(region as usize) };
         // SAFETY: `smem` is this block's shared memory.
         let base = unsafe { SharedPtr::new(smem, 0) }.addr();
         let lead = (wgmma::SW128_ATOM_BYTES - base % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES;
         // SAFETY: the stages' S·stage bytes from `lead` (1024-aligned) lie inside the region.
-        let floats = unsafe { View::new(smem.ptr(lead as usize).cast::<f32>(), (S * stage / 4) as usize) };
-        let p = Self { tiles: base + lead, stage, floats };
+        let halves = unsafe { View::new(smem.ptr(lead as usize).cast::<u16>(), (S * stage / 2) as usize) };
+        let p = Self { tiles: base + lead, stage, halves };
         if thread::thread_idx_x() == 0 {
             for s in 0..S {
                 // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
                 unsafe {
                     mbarrier::init(p.full(s), 1);
                     mbarrier::init(p.empty(s), CONSUMER_WARPS);
-                    if elem == 4 {
-                        mbarrier::init(p.rounded(s), ROUNDERS);
-                    }
                 }
             }
             // The TMA engine (the async proxy) must see the initialised barriers.
@@ -171,63 +152,6 @@ impl<const S: u32> Pipeline<S> {
     #[inline(always)]
     fn empty(self, s: u32) -> u32 {
         self.tiles + S * self.stage + 8 * (S + s)
-    }
-
-    /// Stage `s`'s "rounded" barrier (TF32): its A has been rounded in place ([`Pipeline::round_a`]).
-    #[inline(always)]
-    fn rounded(self, s: u32) -> u32 {
-        self.tiles + S * self.stage + 8 * (2 * S + s)
-    }
-
-    /// The barrier the consumers wait on before a stage's `wgmma`s: "rounded" where the TF32 rounders
-    /// stand between the copy and the products, "full" otherwise.
-    #[inline(always)]
-    fn ready<O: WgmmaTile>(self, s: u32) -> u32 {
-        if rounds_a::<O>() {
-            self.rounded(s)
-        } else {
-            self.full(s)
-        }
-    }
-
-    /// A TF32 rounder (`r` = 0 .. [`ROUNDERS`]): for global K-steps `g0 .. g0 + steps`, waits until the
-    /// stage's bytes have landed ("full"), rounds its share of A's `128 × 32` floats in place to nearest
-    /// TF32 (16-byte chunks `r, r + 96, …`: consecutive threads, consecutive chunks; the swizzle moves
-    /// chunks within a row, so rounding every chunk needs no address arithmetic), fences its stores to
-    /// the async proxy `wgmma` reads through, and arrives on "rounded". `Bᵀ` comes rounded from the host.
-    ///
-    /// Why here: `wgmma` reads TF32 straight from shared memory and truncates to 19 bits; rounding A on
-    /// the host was a full pass over it (at 8192×128×8192 most of the time). Three otherwise idle
-    /// producer warps do it `S` stages ahead of the consumers.
-    ///
-    /// # Safety
-    /// The rounders are threads 32..128 of the producer warpgroup, each calling with the same steps the
-    /// producer loads and the consumers consume; TF32 entries only (`setup` made the barriers).
-    #[inline(always)]
-    pub(crate) unsafe fn round_a(self, r: u32, steps: u32, g0: u32) {
-        let chunks = BM * ROW_BYTES / 16;
-        for t in 0..steps {
-            let g = g0 + t;
-            let s = g % S;
-            let a = (s * self.stage / 4) as usize;
-            // SAFETY: the barriers are initialised; "full" of round g / S completes once the stage's
-            // bytes landed, and the stage is not refilled before the consumers release it, which they do
-            // only after "rounded" of this round (which needs this thread's arrival).
-            unsafe { mbarrier::wait_parity(self.full(s), (g / S) % 2) };
-            let mut i = r;
-            while i < chunks {
-                let at = a + 4 * i as usize;
-                // SAFETY: chunk i < 512 of stage s's A (128 rows × 128 bytes), 16-byte aligned, in `floats`.
-                unsafe {
-                    let v = self.floats.get4(at);
-                    self.floats.set4(at, Float4(v.0.map(round_tf32)));
-                }
-                i += ROUNDERS;
-            }
-            wgmma::fence_proxy_async();
-            // SAFETY: initialised with ROUNDERS arrivals per phase; each rounder arrives once per step.
-            unsafe { mbarrier::arrive(self.rounded(s)) };
-        }
     }
 
     /// The producer (one thread): loads K-tiles `first_step .. first_step + steps` of the output tile
@@ -285,26 +209,31 @@ impl<const S: u32> Pipeline<S> {
     #[inline(always)]
     pub(crate) unsafe fn consume<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
         let elem = core::mem::size_of::<O::Elem>() as u32;
-        let bk = ROW_BYTES / elem;
-        // Per instruction: K elements along a K-major row; K rows down an N-major B.
-        let (a_step, b_step) = (O::K * elem, if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES });
-        let b_lbo = if O::B_K_MAJOR { 16 } else { bk * ROW_BYTES };
+        // Four instructions per K-step for every tile (64 BF16/FP16 with k16, 32 TF32 with k8).
+        const { assert!(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32 / O::K == K_INSTRUCTIONS) };
+        // Per instruction: K rows down a K-major Bᵀ; K rows down an N-major B.
+        let b_step = if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES };
+        let b_lbo = if O::B_K_MAJOR { 16 } else { ROW_BYTES / elem * ROW_BYTES };
         let lane0 = thread::thread_idx_x().is_multiple_of(32);
         for t in 0..steps {
             let g = g0 + t;
             let s = g % S;
             let at = self.tiles + s * self.stage;
-            let a_desc = wgmma::descriptor_sw128(at + cw * 64 * ROW_BYTES, 16, wgmma::SW128_ATOM_BYTES);
+            let slice = cw * 64 * ROW_BYTES;
+            let a = ASlice { addr: at + slice, halves: self.halves, at: ((s * self.stage + slice) / 2) as usize };
             let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
-            // SAFETY: warpgroup-uniform (the caller's contract); the stage's bytes have landed (and for
-            // TF32 its A is rounded and fenced to the async proxy) once "full" (for TF32 "rounded")
-            // completes its phase of round g / S; the descriptors name 1024-aligned tiles of the
-            // region. Step g − 1's stage is released only after wait_group(1) shows its wgmmas complete.
+            // SAFETY: warpgroup-uniform (the caller's contract); the stage's bytes have landed once
+            // "full" completes its phase of round g / S; the slice and the descriptors name
+            // 1024-aligned tiles of the region. A's operands (for TF32 loaded into registers and
+            // rounded) are formed before `wgmma.fence`, which orders those registers before the
+            // products. Step g − 1's stage is released only after wait_group(1) shows its wgmmas
+            // complete (for TF32 also their register reads of A).
             unsafe {
-                mbarrier::wait_parity(self.ready::<O>(s), (g / S) % 2);
+                mbarrier::wait_parity(self.full(s), (g / S) % 2);
+                let feeds: [O::AFeed; K_INSTRUCTIONS as usize] = core::array::from_fn(|ks| O::a_feed(a, ks as u32));
                 wgmma::fence();
-                for ks in 0..bk / O::K {
-                    O::mma(acc, a_desc + ((ks * a_step) >> 4) as u64, b_desc + ((ks * b_step) >> 4) as u64);
+                for (ks, &feed) in feeds.iter().enumerate() {
+                    O::mma(acc, feed, b_desc + ((ks as u32 * b_step) >> 4) as u64);
                 }
                 wgmma::commit_group();
                 wgmma::wait_group(1);
@@ -386,10 +315,9 @@ pub(crate) unsafe fn store<O: WgmmaTile>(acc: &O::Acc, c: View<f32>, m: u32, n: 
 /// `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
 #[inline(always)]
 pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
-    let elem = core::mem::size_of::<O::Elem>() as u32;
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S>::setup(O::N, elem) };
-    let steps = k.div_ceil(ROW_BYTES / elem);
+    let pipe = unsafe { Pipeline::<S>::setup(O::N) };
+    let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * O::N);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
     if wg == 0 {
@@ -403,9 +331,6 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_
                 tma::prefetch(map_b);
                 pipe.produce::<O>(map_a, map_b, row0, col0, 0, steps, 0);
             }
-        } else if rounds_a::<O>() && tid >= 32 {
-            // SAFETY: threads 32..128 of the producer warpgroup, the steps the producer loads.
-            unsafe { pipe.round_a(tid - 32, steps, 0) };
         }
         return;
     }
@@ -444,7 +369,7 @@ tma_entry!(tma_gemm, matmul_tma_bf16_128x256, TMA_BF16_128X256, Bf16N256, u16, s
      consumer warpgroups, 4 stages (193 KiB).");
 tma_entry!(tma_gemm, matmul_tma_f16_128x256, TMA_F16_128X256, F16N256, u16, stages 4,
     "Kernel 15 on FP16 inputs, `f32` output (sm_90a): as [`matmul_tma_bf16_128x256`].");
-tma_entry!(tma_gemm, matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32N256, f32, stages 4,
-    "Kernel 15 in TF32, `f32` output (sm_90a): `a` as the caller holds it (rounded in shared memory, \
-     [`Pipeline::round_a`]), `b` prepared by the host as `Bᵀ` rounded (`n × k`, [`crate::tf32_operands`]); \
+tma_entry!(tma_gemm, matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32RegsN256, f32, stages 4,
+    "Kernel 15 in TF32, `f32` output (sm_90a): `a` as the caller holds it (each consumer loads its A \
+     fragments into registers with `ldmatrix` and rounds them, `wgmma` with A from registers), `b` prepared by the host as `Bᵀ` rounded (`n × k`, [`crate::tf32_operands`]); \
      128×256×32 tiles, `m64n256k8`, 4 stages.");

@@ -66,10 +66,9 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
     n: u32,
     k: u32,
 ) {
-    let elem = core::mem::size_of::<O::Elem>() as u32;
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S>::setup(O::N, elem) };
-    let steps = k.div_ceil(ROW_BYTES / elem);
+    let pipe = unsafe { Pipeline::<S>::setup(O::N) };
+    let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     // gridDim.y is the number of K slices per tile (the host's choice); work unit u is slice u % splits
     // of tile u / splits, and the blocks walk the units.
     let splits = thread::grid_dim_y().max(1);
@@ -91,14 +90,6 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
                 let (row0, col0, kb, ke) = units.get(u, O::N);
                 // SAFETY: one thread; the consumers consume the same units' steps in the same order.
                 unsafe { pipe.produce::<O>(map_a, map_b, row0, col0, kb, ke - kb, g) };
-                (u, g) = (u + stride, g + (ke - kb));
-            }
-        } else if k15_tma::rounds_a::<O>() && tid >= 32 {
-            let (mut u, mut g) = (first, 0);
-            while u < units.count() {
-                let (_, _, kb, ke) = units.get(u, O::N);
-                // SAFETY: threads 32..128 of the producer warpgroup, the units' steps the producer loads.
-                unsafe { pipe.round_a(tid - 32, ke - kb, g) };
                 (u, g) = (u + stride, g + (ke - kb));
             }
         }
@@ -155,14 +146,14 @@ tma_entry!(persistent_gemm, matmul_persistent_bf16_128x256, PERSISTENT_BF16_128X
      persistent block per SM over the grouped tile order.");
 tma_entry!(persistent_gemm, matmul_persistent_f16_128x256, PERSISTENT_F16_128X256, F16N256, u16, stages 4,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a): as [`matmul_persistent_bf16_128x256`].");
-tma_entry!(persistent_gemm, matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32N256, f32, stages 4,
-    "Kernel 16 in TF32 on `f32` inputs (A rounded in shared memory, `Bᵀ` prepared: as kernel 15's TF32 entry), `f32` output (sm_90a).");
+tma_entry!(persistent_gemm, matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32RegsN256, f32, stages 4,
+    "Kernel 16 in TF32 on `f32` inputs (A rounded on its way into registers, `Bᵀ` prepared: as kernel 15's TF32 entry), `f32` output (sm_90a).");
 tma_entry!(persistent_gemm, matmul_persistent_bf16_128x128, PERSISTENT_BF16_128X128, Bf16N128, u16, stages 7,
     "Kernel 16 on BF16 inputs, `f32` output (sm_90a), narrow tile: 128×128×64 tiles (`m64n128k16`), 7 stages \
      (225 KiB), for outputs of few 128×256 tiles or at most 128 columns wide.");
 tma_entry!(persistent_gemm, matmul_persistent_f16_128x128, PERSISTENT_F16_128X128, F16N128, u16, stages 7,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a), narrow tile: as [`matmul_persistent_bf16_128x128`].");
-tma_entry!(persistent_gemm, matmul_persistent_tf32_128x128, PERSISTENT_TF32_128X128, Tf32N128, f32, stages 7,
+tma_entry!(persistent_gemm, matmul_persistent_tf32_128x128, PERSISTENT_TF32_128X128, Tf32RegsN128, f32, stages 7,
     "Kernel 16 in TF32 on `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a), narrow tile: 128×128×32 tiles \
      (`m64n128k8`), 7 stages.");
 
