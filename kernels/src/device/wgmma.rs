@@ -64,6 +64,24 @@ pub const fn a_fragment_position(tid: u32, i: u32) -> (u32, u32) {
     (16 * warp + lane / 4 + 8 * (i % 2), lane % 4 + 4 * (i / 2))
 }
 
+/// Keeps the A registers `a` of a register-fed `wgmma` ([`mma_m64n256k8_tf32_regs`]) allocated up to
+/// this point: an empty `asm!` statement that reads them (no instruction is emitted). The tensor core
+/// reads them asynchronously, until a [`wait_group`] covers the instruction, but ptxas treats them
+/// as read when the `wgmma` issues and may give them to the next `ldmatrix`: measured on the H200,
+/// every product of more than one K-step was wrong until each fragment was held past the wait that
+/// covers its `wgmma`.
+#[inline(always)]
+pub fn hold_registers(a: [u32; 4]) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: no instruction; the registers are inputs only. Not `pure`: it must stay after the
+    // `wait_group` that precedes it (asm statements keep their order).
+    unsafe {
+        core::arch::asm!("// hold {0} {1} {2} {3}", in(reg32) a[0], in(reg32) a[1], in(reg32) a[2], in(reg32) a[3], options(nomem, nostack, preserves_flags))
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = a;
+}
+
 /// `wgmma.fence.sync.aligned`: orders this warpgroup's earlier register accesses to the
 /// accumulators before the `wgmma`s that follow.
 ///

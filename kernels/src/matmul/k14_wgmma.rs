@@ -53,6 +53,8 @@ pub trait WgmmaTile {
     /// How A reaches the tensor core: a shared-memory descriptor (`u64`), or this thread's fragment
     /// registers (`[u32; 4]`, the tiles that round TF32 on the way).
     type AFeed: Copy;
+    /// Whether [`WgmmaTile::AFeed`] is registers, which the tensor core reads asynchronously.
+    const A_IN_REGISTERS: bool;
 
     /// A's operand of instruction `ks` (K elements `ks·K ..`) of one K-step, whose 64-row A slice for
     /// this warpgroup is `a`.
@@ -68,6 +70,11 @@ pub trait WgmmaTile {
     /// # Safety
     /// As [`wgmma::mma_m64n128k16_bf16`].
     unsafe fn mma(acc: &mut Self::Acc, a: Self::AFeed, b: u64);
+
+    /// Keeps register-fed A operands allocated until here ([`wgmma::hold_registers`]): called after
+    /// the `wait_group` that covers their `wgmma`s. Nothing for descriptors.
+    #[inline(always)]
+    fn hold(_feeds: &[Self::AFeed]) {}
 }
 
 /// A warpgroup's 64-row slice of A in one stage: its unswizzled shared address (for descriptors) and
@@ -118,6 +125,7 @@ macro_rules! wgmma_tile {
             type Acc = [f32; $n / 2];
             const ZERO: Self::Acc = [0.0; $n / 2];
             type AFeed = u64;
+            const A_IN_REGISTERS: bool = false;
 
             #[inline(always)]
             unsafe fn a_feed(a: ASlice, ks: u32) -> u64 {
@@ -143,6 +151,7 @@ macro_rules! wgmma_tile {
             type Acc = [f32; $n / 2];
             const ZERO: Self::Acc = [0.0; $n / 2];
             type AFeed = [u32; 4];
+            const A_IN_REGISTERS: bool = true;
 
             #[inline(always)]
             unsafe fn a_feed(a: ASlice, ks: u32) -> [u32; 4] {
@@ -154,6 +163,13 @@ macro_rules! wgmma_tile {
             unsafe fn mma(acc: &mut Self::Acc, a: [u32; 4], b: u64) {
                 // SAFETY: forwarded contract.
                 unsafe { $mma(acc, a, b, true) }
+            }
+
+            #[inline(always)]
+            fn hold(feeds: &[[u32; 4]]) {
+                for &a in feeds {
+                    wgmma::hold_registers(a);
+                }
             }
         }
     };

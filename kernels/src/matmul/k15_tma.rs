@@ -55,6 +55,8 @@ pub(crate) const CONSUMER_REGS: u32 = 232;
 
 /// `wgmma` instructions per K-step: 128 bytes of K.
 const K_INSTRUCTIONS: u32 = 4;
+/// K-steps per block of the register-fed consumer loop ([`Pipeline::consume`]).
+const REGISTER_BLOCK: u32 = 4;
 
 /// Barrier bytes per stage: "full" and "empty".
 const BARRIER_BYTES: u32 = 16;
@@ -201,54 +203,117 @@ impl<const S: u32> Pipeline<S> {
     }
 
     /// A consumer warpgroup (`cw` = 0 or 1: rows `64·cw ..` of the tile): `acc += ` the products of
-    /// global K-steps `g0 .. g0 + steps` (each once its stage is "full"), releasing each stage once its `wgmma`s are complete (step
-    /// `g − 1`'s after step `g`'s are issued and one group is pending; the last after all complete).
+    /// global K-steps `g0 .. g0 + steps`, releasing each stage once its `wgmma`s are complete.
+    ///
+    /// With A from shared memory, one group stays in flight throughout: step `g`'s `wgmma`s are
+    /// issued, then the wait for all but one group completes step `g − 1`, whose stage is released.
+    /// With A from registers (TF32) the tensor core reads a step's A registers until its group
+    /// completes, and nothing tells the compiler so: each register set is held
+    /// ([`WgmmaTile::hold`]) past the wait that completes it, and that must happen in straight-line
+    /// code (a loop-carried set is copied at the back edge, and the copy is what would be held). So
+    /// steps go in blocks of [`REGISTER_BLOCK`]: one group in flight within a block, all complete at
+    /// its end (one drain of the tensor pipe per block); the last `steps % 4` one at a time.
     ///
     /// # Safety
     /// Warpgroup-uniform: all 128 threads of a consumer warpgroup; the producer loads the same steps.
     #[inline(always)]
     pub(crate) unsafe fn consume<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
+        // SAFETY (all blocks below): warpgroup-uniform (the caller's contract, and every branch is on
+        // warpgroup-uniform values); `issue` waits for each stage's bytes; a stage is released, and a
+        // step's A registers given up, only after a wait_group shows its wgmmas complete.
+        unsafe {
+            if O::A_IN_REGISTERS {
+                let mut t = 0;
+                while t + REGISTER_BLOCK <= steps {
+                    let g = g0 + t;
+                    let a0 = self.issue::<O>(acc, cw, g);
+                    let a1 = self.issue::<O>(acc, cw, g + 1);
+                    wgmma::wait_group(1);
+                    O::hold(&a0);
+                    self.release(g);
+                    let a2 = self.issue::<O>(acc, cw, g + 2);
+                    wgmma::wait_group(1);
+                    O::hold(&a1);
+                    self.release(g + 1);
+                    let a3 = self.issue::<O>(acc, cw, g + 3);
+                    wgmma::wait_group(1);
+                    O::hold(&a2);
+                    self.release(g + 2);
+                    wgmma::wait_group(0);
+                    O::hold(&a3);
+                    self.release(g + 3);
+                    t += REGISTER_BLOCK;
+                }
+                while t < steps {
+                    let a = self.issue::<O>(acc, cw, g0 + t);
+                    wgmma::wait_group(0);
+                    O::hold(&a);
+                    self.release(g0 + t);
+                    t += 1;
+                }
+            } else {
+                for t in 0..steps {
+                    self.issue::<O>(acc, cw, g0 + t);
+                    wgmma::wait_group(1);
+                    if t > 0 {
+                        self.release(g0 + t - 1);
+                    }
+                }
+                // Every group must land before the accumulators are read; then the last stage is free.
+                wgmma::wait_group(0);
+                if steps > 0 {
+                    self.release(g0 + steps - 1);
+                }
+            }
+        }
+    }
+
+    /// Global K-step `g` of consumer warpgroup `cw`: waits until its stage is "full", forms A's
+    /// operands (for TF32: loaded into registers and rounded), then `wgmma.fence` (ordering those
+    /// registers and the accumulators before the products), the four `wgmma`s and a commit. Returns
+    /// A's operands, which the caller holds until the group completes.
+    ///
+    /// # Safety
+    /// Warpgroup-uniform; the producer loads step `g`; the stage is not released before the group
+    /// completes.
+    #[inline(always)]
+    unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32) -> [O::AFeed; K_INSTRUCTIONS as usize] {
         let elem = core::mem::size_of::<O::Elem>() as u32;
         // Four instructions per K-step for every tile (64 BF16/FP16 with k16, 32 TF32 with k8).
         const { assert!(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32 / O::K == K_INSTRUCTIONS) };
         // Per instruction: K rows down a K-major Bᵀ; K rows down an N-major B.
         let b_step = if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES };
         let b_lbo = if O::B_K_MAJOR { 16 } else { ROW_BYTES / elem * ROW_BYTES };
-        let lane0 = thread::thread_idx_x().is_multiple_of(32);
-        for t in 0..steps {
-            let g = g0 + t;
-            let s = g % S;
-            let at = self.tiles + s * self.stage;
-            let slice = cw * 64 * ROW_BYTES;
-            let a = ASlice { addr: at + slice, halves: self.halves, at: ((s * self.stage + slice) / 2) as usize };
-            let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
-            // SAFETY: warpgroup-uniform (the caller's contract); the stage's bytes have landed once
-            // "full" completes its phase of round g / S; the slice and the descriptors name
-            // 1024-aligned tiles of the region. A's operands (for TF32 loaded into registers and
-            // rounded) are formed before `wgmma.fence`, which orders those registers before the
-            // products. Step g − 1's stage is released only after wait_group(1) shows its wgmmas
-            // complete (for TF32 also their register reads of A).
-            unsafe {
-                mbarrier::wait_parity(self.full(s), (g / S) % 2);
-                let feeds: [O::AFeed; K_INSTRUCTIONS as usize] = core::array::from_fn(|ks| O::a_feed(a, ks as u32));
-                wgmma::fence();
-                for (ks, &feed) in feeds.iter().enumerate() {
-                    O::mma(acc, feed, b_desc + ((ks as u32 * b_step) >> 4) as u64);
-                }
-                wgmma::commit_group();
-                wgmma::wait_group(1);
-                if t > 0 && lane0 {
-                    mbarrier::arrive(self.empty((g - 1) % S));
-                }
-            }
-        }
-        // SAFETY: warpgroup-uniform; every group must land before the accumulators are read, and then
-        // the last step's stage is free.
+        let s = g % S;
+        let at = self.tiles + s * self.stage;
+        let slice = cw * 64 * ROW_BYTES;
+        let a = ASlice { addr: at + slice, halves: self.halves, at: ((s * self.stage + slice) / 2) as usize };
+        let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
+        // SAFETY: the stage's bytes have landed once "full" completes its phase of round g / S; the
+        // slice and the descriptors name 1024-aligned tiles of the region; warpgroup-uniform (the
+        // caller's contract).
         unsafe {
-            wgmma::wait_group(0);
-            if steps > 0 && lane0 {
-                mbarrier::arrive(self.empty((g0 + steps - 1) % S));
+            mbarrier::wait_parity(self.full(s), (g / S) % 2);
+            let feeds: [O::AFeed; K_INSTRUCTIONS as usize] = core::array::from_fn(|ks| O::a_feed(a, ks as u32));
+            wgmma::fence();
+            for (ks, &feed) in feeds.iter().enumerate() {
+                O::mma(acc, feed, b_desc + ((ks as u32 * b_step) >> 4) as u64);
             }
+            wgmma::commit_group();
+            feeds
+        }
+    }
+
+    /// Releases global K-step `g`'s stage: lane 0 of each consumer warp arrives on its "empty"
+    /// barrier (8 arrivals per phase).
+    ///
+    /// # Safety
+    /// Warpgroup-uniform; step `g`'s `wgmma`s are complete.
+    #[inline(always)]
+    unsafe fn release(self, g: u32) {
+        if thread::thread_idx_x().is_multiple_of(32) {
+            // SAFETY: initialised with CONSUMER_WARPS arrivals per phase; each warp arrives once per step.
+            unsafe { mbarrier::arrive(self.empty(g % S)) };
         }
     }
 }
