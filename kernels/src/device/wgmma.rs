@@ -64,24 +64,6 @@ pub const fn a_fragment_position(tid: u32, i: u32) -> (u32, u32) {
     (16 * warp + lane / 4 + 8 * (i % 2), lane % 4 + 4 * (i / 2))
 }
 
-/// Keeps the A registers `a` of a register-fed `wgmma` ([`mma_m64n256k8_tf32_regs`]) allocated up to
-/// this point: an empty `asm!` statement that reads them (no instruction is emitted). The tensor core
-/// reads them asynchronously, until a [`wait_group`] covers the instruction, but ptxas treats them
-/// as read when the `wgmma` issues and may give them to the next `ldmatrix`: measured on the H200,
-/// every product of more than one K-step was wrong until each fragment was held past the wait that
-/// covers its `wgmma`.
-#[inline(always)]
-pub fn hold_registers(a: [u32; 4]) {
-    #[cfg(target_arch = "nvptx64")]
-    // SAFETY: no instruction; the registers are inputs only. Not `pure`: it must stay after the
-    // `wait_group` that precedes it (asm statements keep their order).
-    unsafe {
-        core::arch::asm!("// hold {0} {1} {2} {3}", in(reg32) a[0], in(reg32) a[1], in(reg32) a[2], in(reg32) a[3], options(nomem, nostack, preserves_flags))
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    let _ = a;
-}
-
 /// `wgmma.fence.sync.aligned`: orders this warpgroup's earlier register accesses to the
 /// accumulators before the `wgmma`s that follow.
 ///
@@ -318,8 +300,9 @@ wgmma_regs_op!(
     /// A on its way into registers (`ldmatrix`, `cvt.rna.tf32.f32`) at no cost in shared-memory traffic.
     ///
     /// # Safety
-    /// As [`mma_m64n128k16_bf16`] for B and the warpgroup; `a`'s registers are read asynchronously too:
-    /// the compiler (ptxas) keeps them until [`wait_group`] covers the instruction.
+    /// As [`mma_m64n128k16_bf16`] for B and the warpgroup; `a`'s registers are read asynchronously too,
+    /// and ptxas does not keep them for it: they may not be written (not even by the compiler's reuse
+    /// of the registers for the next fragment) until [`wait_group`] covers the instruction.
     mma_m64n256k8_tf32_regs, "m64n256k8.f32.tf32.tf32", 128, host_impl::TF32, host_impl::tf32,
     [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
 );

@@ -70,11 +70,6 @@ pub trait WgmmaTile {
     /// # Safety
     /// As [`wgmma::mma_m64n128k16_bf16`].
     unsafe fn mma(acc: &mut Self::Acc, a: Self::AFeed, b: u64);
-
-    /// Keeps register-fed A operands allocated until here ([`wgmma::hold_registers`]): called after
-    /// the `wait_group` that covers their `wgmma`s. Nothing for descriptors.
-    #[inline(always)]
-    fn hold(_feeds: &[Self::AFeed]) {}
 }
 
 /// A warpgroup's 64-row slice of A in one stage: its unswizzled shared address (for descriptors) and
@@ -163,13 +158,6 @@ macro_rules! wgmma_tile {
             unsafe fn mma(acc: &mut Self::Acc, a: [u32; 4], b: u64) {
                 // SAFETY: forwarded contract.
                 unsafe { $mma(acc, a, b, true) }
-            }
-
-            #[inline(always)]
-            fn hold(feeds: &[[u32; 4]]) {
-                for &a in feeds {
-                    wgmma::hold_registers(a);
-                }
             }
         }
     };

@@ -55,8 +55,6 @@ pub(crate) const CONSUMER_REGS: u32 = 232;
 
 /// `wgmma` instructions per K-step: 128 bytes of K.
 const K_INSTRUCTIONS: u32 = 4;
-/// K-steps per block of the register-fed consumer loop ([`Pipeline::consume`]).
-const REGISTER_BLOCK: u32 = 4;
 
 /// Barrier bytes per stage: "full" and "empty".
 const BARRIER_BYTES: u32 = 16;
@@ -208,48 +206,24 @@ impl<const S: u32> Pipeline<S> {
     /// With A from shared memory, one group stays in flight throughout: step `g`'s `wgmma`s are
     /// issued, then the wait for all but one group completes step `g − 1`, whose stage is released.
     /// With A from registers (TF32) the tensor core reads a step's A registers until its group
-    /// completes, and nothing tells the compiler so: each register set is held
-    /// ([`WgmmaTile::hold`]) past the wait that completes it, and that must happen in straight-line
-    /// code (a loop-carried set is copied at the back edge, and the copy is what would be held). So
-    /// steps go in blocks of [`REGISTER_BLOCK`]: one group in flight within a block, all complete at
-    /// its end (one drain of the tensor pipe per block); the last `steps % 4` one at a time.
+    /// completes, and ptxas does not keep them for it (measured: with one group in flight the next
+    /// step's `ldmatrix` overwrote them, and every multi-step product was wrong), so each step's
+    /// group completes before the next step loads A. The other consumer warpgroup's `wgmma`s fill
+    /// the tensor core meanwhile.
     ///
     /// # Safety
     /// Warpgroup-uniform: all 128 threads of a consumer warpgroup; the producer loads the same steps.
     #[inline(always)]
     pub(crate) unsafe fn consume<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
-        // SAFETY (all blocks below): warpgroup-uniform (the caller's contract, and every branch is on
-        // warpgroup-uniform values); `issue` waits for each stage's bytes; a stage is released, and a
-        // step's A registers given up, only after a wait_group shows its wgmmas complete.
+        // SAFETY (both loops): warpgroup-uniform (the caller's contract; the bounds are uniform);
+        // `issue` waits for each stage's bytes; a stage is released, and a step's A registers
+        // reused, only after a wait_group shows its wgmmas complete.
         unsafe {
             if O::A_IN_REGISTERS {
-                let mut t = 0;
-                while t + REGISTER_BLOCK <= steps {
-                    let g = g0 + t;
-                    let a0 = self.issue::<O>(acc, cw, g);
-                    let a1 = self.issue::<O>(acc, cw, g + 1);
-                    wgmma::wait_group(1);
-                    O::hold(&a0);
-                    self.release(g);
-                    let a2 = self.issue::<O>(acc, cw, g + 2);
-                    wgmma::wait_group(1);
-                    O::hold(&a1);
-                    self.release(g + 1);
-                    let a3 = self.issue::<O>(acc, cw, g + 3);
-                    wgmma::wait_group(1);
-                    O::hold(&a2);
-                    self.release(g + 2);
+                for t in 0..steps {
+                    self.issue::<O>(acc, cw, g0 + t);
                     wgmma::wait_group(0);
-                    O::hold(&a3);
-                    self.release(g + 3);
-                    t += REGISTER_BLOCK;
-                }
-                while t < steps {
-                    let a = self.issue::<O>(acc, cw, g0 + t);
-                    wgmma::wait_group(0);
-                    O::hold(&a);
                     self.release(g0 + t);
-                    t += 1;
                 }
             } else {
                 for t in 0..steps {
@@ -270,14 +244,13 @@ impl<const S: u32> Pipeline<S> {
 
     /// Global K-step `g` of consumer warpgroup `cw`: waits until its stage is "full", forms A's
     /// operands (for TF32: loaded into registers and rounded), then `wgmma.fence` (ordering those
-    /// registers and the accumulators before the products), the four `wgmma`s and a commit. Returns
-    /// A's operands, which the caller holds until the group completes.
+    /// registers and the accumulators before the products), the four `wgmma`s and a commit.
     ///
     /// # Safety
     /// Warpgroup-uniform; the producer loads step `g`; the stage is not released before the group
     /// completes.
     #[inline(always)]
-    unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32) -> [O::AFeed; K_INSTRUCTIONS as usize] {
+    unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32) {
         let elem = core::mem::size_of::<O::Elem>() as u32;
         // Four instructions per K-step for every tile (64 BF16/FP16 with k16, 32 TF32 with k8).
         const { assert!(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32 / O::K == K_INSTRUCTIONS) };
@@ -300,7 +273,6 @@ impl<const S: u32> Pipeline<S> {
                 O::mma(acc, feed, b_desc + ((ks as u32 * b_step) >> 4) as u64);
             }
             wgmma::commit_group();
-            feeds
         }
     }
 
