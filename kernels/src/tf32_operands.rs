@@ -1,7 +1,9 @@
-//! TF32 operands for the `wgmma` TF32 kernel (kernel 14): `wgmma` reads TF32 operands straight from
-//! shared memory, only K-major, and uses the top 19 bits of each word as they are (truncation). So the
-//! host prepares them once per product, in global memory: `A` rounded to nearest TF32 (as cuBLAS's
-//! TF32 mode rounds, measured), and `B` rounded and transposed to `N × K` (K-major), each with the
+//! TF32 operands prepared on the host: `wgmma` reads TF32 operands straight from shared memory, only
+//! K-major, and uses the top 19 bits of each word as they are (truncation). So, once per product, in
+//! global memory: `B` rounded to nearest TF32 (as cuBLAS's TF32 mode rounds, measured) and
+//! transposed to `N × K` (K-major) for kernels 14–16, and `A` rounded for kernel 14 — kernels 15–16
+//! round A themselves on its way into registers (`k14_wgmma::Tf32RegsN256`), and get a rounded,
+//! padded copy only where its rows are not whole 16-byte units (K not a multiple of 4). Each with the
 //! leading dimension the kernel reads (rows padded to 16 bytes for the TMA kernels). Their time is
 //! part of every TF32 product's reported time.
 use crate::device::mem::View;

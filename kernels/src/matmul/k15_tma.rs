@@ -28,6 +28,12 @@
 //! group is pending (step `t − 1` is then done) and release step `t − 1`'s stage: lane 0 of each of
 //! the 8 consumer warps arrives on its "empty" barrier (8 arrivals per phase).
 //!
+//! **TF32**: A is the caller's `f32`; each consumer loads its A fragments with `ldmatrix`, rounds
+//! them to nearest TF32 (`cvt.rna.tf32.f32`) and issues the `wgmma`s with A from registers
+//! ([`super::k14_wgmma::Tf32RegsN256`]), so A needs no pass on the host and no extra shared-memory
+//! traffic; ptxas does not keep those registers for the asynchronous read, so each step's group
+//! completes before the next step loads A (`Pipeline::consume`). `B` is the host's `Bᵀ`, rounded.
+//!
 //! **Edges**: any M, N, K for which the host could build the tensor maps (rows 16-byte aligned: K a
 //! multiple of 8 for 16-bit types, of 4 for TF32; N a multiple of 8 for N-major B): the TMA fills the
 //! parts of boxes outside the matrices with zeros; only in-range outputs are stored.
