@@ -142,78 +142,55 @@ pub fn fence_proxy_async() {
 /// array's `$len` registers listed (`$regs`: operand name = index; the first separately, so the
 /// list joins without a trailing comma), `p` (scale-d) from `accumulate`, unit scales and, for 16-bit
 /// types, the transpose flags `$trans`; on the host the emulation with operand format `$format` and
-/// element decoder `$value`.
+/// element decoder `$value`. A is a descriptor (`u64`), or with `registers` before the name this
+/// thread's four-word fragment of A (see [`a_fragment_position`]); both forms share one body (`@form`).
 macro_rules! wgmma_op {
     (
         $(#[$doc:meta])*
         $name:ident, $instr:literal, $trans:literal, $len:literal, $format:expr, $value:expr,
         [$d0:ident = $i0:literal $(, $d:ident = $i:literal)*]
     ) => {
-        $(#[$doc])*
-        #[cfg(target_arch = "nvptx64")]
-        #[inline(always)]
-        pub unsafe fn $name(acc: &mut [f32; $len], a: u64, b: u64, accumulate: bool) {
-            let scale_d = accumulate as u32;
-            // SAFETY: register and descriptor operands; the shared memory the descriptors name is read
-            // asynchronously (the caller's contract orders it). Not `pure`: a warpgroup-collective.
-            unsafe {
-                core::arch::asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
-                    concat!(
-                        "wgmma.mma_async.sync.aligned.", $instr, " {{{", stringify!($d0), "}" $(, ", {", stringify!($d), "}")*,
-                        "}}, {a}, {b}, p, 1, 1", $trans, "; }}"
-                    ),
-                    $d0 = inout(reg32) acc[$i0],
-                    $($d = inout(reg32) acc[$i],)*
-                    a = in(reg64) a,
-                    b = in(reg64) b,
-                    scale_d = in(reg32) scale_d,
-                    options(nostack, preserves_flags)
-                );
-            }
-        }
-
-        $(#[$doc])*
-        ///
-        /// Host build: this thread's results, each an `f64` sum of exact products read through the
-        /// descriptors (with the swizzle), rounded once to `f32`; every operand byte is checked to lie
-        /// in the block's shared memory.
-        #[cfg(not(target_arch = "nvptx64"))]
-        pub unsafe fn $name(acc: &mut [f32; $len], a: u64, b: u64, accumulate: bool) {
-            host_impl::mma(acc, a, b, accumulate, $format, $value)
-        }
+        wgmma_op!(@form $(#[$doc])* $name, $instr, $trans, $len, $format, $value, [$d0 = $i0 $(, $d = $i)*],
+            a: u64, "{a}", [a = in(reg64) a,], host_impl::mma,
+            "Host build: this thread's results, each an `f64` sum of exact products read through the \
+             descriptors (with the swizzle), rounded once to `f32`; every operand byte is checked to lie \
+             in the block's shared memory.");
     };
-}
-
-/// Declares one `wgmma.mma_async` wrapper whose A operand comes from registers: as [`wgmma_op`], with
-/// `a` this thread's four-word fragment of A (see [`a_fragment_position`]) in place of A's descriptor.
-macro_rules! wgmma_regs_op {
     (
         $(#[$doc:meta])*
-        $name:ident, $instr:literal, $len:literal, $format:expr, $value:expr,
+        registers $name:ident, $instr:literal, $len:literal, $format:expr, $value:expr,
         [$d0:ident = $i0:literal $(, $d:ident = $i:literal)*]
+    ) => {
+        wgmma_op!(@form $(#[$doc])* $name, $instr, "", $len, $format, $value, [$d0 = $i0 $(, $d = $i)*],
+            a: [u32; 4], "{{{a0}, {a1}, {a2}, {a3}}}",
+            [a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],],
+            host_impl::mma_regs,
+            "Host build: the warp exchanges its fragments (so all 32 lanes must call it, as on the GPU), \
+             then each thread's results as the descriptor form's, A read from the fragments.");
+    };
+    (
+        @form $(#[$doc:meta])* $name:ident, $instr:literal, $trans:literal, $len:literal, $format:expr, $value:expr,
+        [$d0:ident = $i0:literal $(, $d:ident = $i:literal)*],
+        $a:ident: $a_ty:ty, $a_asm:literal, [$($a_op:tt)*], $host:path, $host_doc:literal
     ) => {
         $(#[$doc])*
         #[cfg(target_arch = "nvptx64")]
         #[inline(always)]
-        pub unsafe fn $name(acc: &mut [f32; $len], a: [u32; 4], b: u64, accumulate: bool) {
+        pub unsafe fn $name(acc: &mut [f32; $len], $a: $a_ty, b: u64, accumulate: bool) {
             let scale_d = accumulate as u32;
-            // SAFETY: register and descriptor operands; B's shared memory is read asynchronously and
-            // `a`'s registers until the group completes (the caller's contract orders both). Not
-            // `pure`: a warpgroup-collective.
+            // SAFETY: register and descriptor operands; what the instruction reads asynchronously (B's
+            // shared memory, A's shared memory or registers) the caller's contract orders. Not `pure`:
+            // a warpgroup-collective.
             unsafe {
                 core::arch::asm!(
                     "{{ .reg .pred p; setp.ne.b32 p, {scale_d}, 0;",
                     concat!(
                         "wgmma.mma_async.sync.aligned.", $instr, " {{{", stringify!($d0), "}" $(, ", {", stringify!($d), "}")*,
-                        "}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, p, 1, 1; }}"
+                        "}}, ", $a_asm, ", {b}, p, 1, 1", $trans, "; }}"
                     ),
                     $d0 = inout(reg32) acc[$i0],
                     $($d = inout(reg32) acc[$i],)*
-                    a0 = in(reg32) a[0],
-                    a1 = in(reg32) a[1],
-                    a2 = in(reg32) a[2],
-                    a3 = in(reg32) a[3],
+                    $($a_op)*
                     b = in(reg64) b,
                     scale_d = in(reg32) scale_d,
                     options(nostack, preserves_flags)
@@ -223,11 +200,10 @@ macro_rules! wgmma_regs_op {
 
         $(#[$doc])*
         ///
-        /// Host build: the warp exchanges its fragments (so all 32 lanes must call it, as on the GPU),
-        /// then each thread's results as the descriptor form's, A read from the fragments.
+        #[doc = $host_doc]
         #[cfg(not(target_arch = "nvptx64"))]
-        pub unsafe fn $name(acc: &mut [f32; $len], a: [u32; 4], b: u64, accumulate: bool) {
-            host_impl::mma_regs(acc, a, b, accumulate, $format, $value)
+        pub unsafe fn $name(acc: &mut [f32; $len], $a: $a_ty, b: u64, accumulate: bool) {
+            $host(acc, $a, b, accumulate, $format, $value)
         }
     };
 }
@@ -293,7 +269,7 @@ wgmma_op!(
     [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63]
 );
 
-wgmma_regs_op!(
+wgmma_op!(
     /// `wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32` with A from registers: `acc += A·B` on a
     /// 64×256×8 tile, `a` this thread's fragment of A (64×8 TF32 words, [`a_fragment_position`]), B
     /// (`Bᵀ`, K-major) read from shared memory through the descriptor `b`. What lets a kernel round
@@ -303,16 +279,16 @@ wgmma_regs_op!(
     /// As [`mma_m64n128k16_bf16`] for B and the warpgroup; `a`'s registers are read asynchronously too,
     /// and ptxas does not keep them for it: they may not be written (not even by the compiler's reuse
     /// of the registers for the next fragment) until [`wait_group`] covers the instruction.
-    mma_m64n256k8_tf32_regs, "m64n256k8.f32.tf32.tf32", 128, host_impl::TF32, host_impl::tf32,
+    registers mma_m64n256k8_tf32_regs, "m64n256k8.f32.tf32.tf32", 128, host_impl::TF32, host_impl::tf32,
     [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
 );
-wgmma_regs_op!(
+wgmma_op!(
     /// `wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32` with A from registers: as
     /// [`mma_m64n256k8_tf32_regs`] on a 64×128×8 tile.
     ///
     /// # Safety
     /// As [`mma_m64n256k8_tf32_regs`].
-    mma_m64n128k8_tf32_regs, "m64n128k8.f32.tf32.tf32", 64, host_impl::TF32, host_impl::tf32,
+    registers mma_m64n128k8_tf32_regs, "m64n128k8.f32.tf32.tf32", 64, host_impl::TF32, host_impl::tf32,
     [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63]
 );
 
