@@ -55,8 +55,8 @@ pub struct Gpu {
     poisoned: Mutex<Option<String>>,
     /// Whether the sm_90a module (Hopper-only kernels) is loaded: compute capability 9.0.
     hopper: bool,
-    /// Scratch memory of the operations that stage operands (the TF32 kernels' rounded `A` and `Bᵀ`,
-    /// the TMA kernels' copies with padded rows): grown on demand, kept for the next call, used in
+    /// Scratch memory of the operations that stage operands (the TF32 kernels' rounded `Bᵀ`, and
+    /// `A` where the kernel does not round it itself; the TMA kernels' copies with padded rows): grown on demand, kept for the next call, used in
     /// stream order.
     pub(crate) workspace: Mutex<Option<cudarc::driver::CudaSlice<f32>>>,
     /// The largest row pitch (bytes) a 2D copy takes, read once.

@@ -29,7 +29,8 @@ pub fn encode(op: &TmaOperand, precision: Precision, base: u64) -> Result<sys::C
     let dtype = match precision {
         Precision::Bf16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
         Precision::Fp16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-        // TF32 operands are prepared (rounded) f32 words: the copy moves them unchanged.
+        // TF32 operands are f32 words (A as the caller holds it, which the kernels round in
+        // registers; the prepared Bᵀ): the copy moves them unchanged.
         Precision::Tf32 | Precision::Fp32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
     };
     let mut map = sys::CUtensorMap { opaque: [0; 16] };
