@@ -88,7 +88,7 @@ fn half_bits(precision: Precision, m: &HostMatrix) -> Vec<u16> {
 /// (B, `k × n`, or the prepared `Bᵀ`) — the catalogue's operands, as the GPU's maps are encoded from
 /// them. As on the GPU, an operand whose rows are not whole 16-byte units ([`tma::plan`]) is first
 /// copied into rows padded to them by `pad_b16` (the padding holds NaN here: the maps must never read
-/// it); prepared TF32 operands must already have [`tma::plan`]'s leading dimensions (`prepare_tf32`).
+/// it); prepared TF32 operands must already have [`tma::plan`]'s leading dimensions (`prepare_tf32_for`).
 ///
 /// [`tma::plan`]: tessera_catalogue::tma::plan
 pub fn launch_tma(
@@ -154,39 +154,38 @@ pub fn pad_rows(src: &[u16], layout: Layout) -> Result<Vec<u16>, EmuError> {
     Ok(dst)
 }
 
-/// [`prepare_tf32`] with the leading dimensions `kernel` reads: `K` (dense rows) for kernel 14, which
-/// reads them through pointers; the TMA's plan (rows padded to 16 bytes) for kernels 15–16, which
-/// round A themselves and so take the caller's `A` unrounded where its rows need no padding.
+/// The TF32 operands `kernel` reads, made as the host makes them: `Bᵀ` rounded (`n × k`) by
+/// `tf32_transpose_round`, and `A` rounded (`m × k`) by `tf32_round` unless the kernel rounds A itself
+/// and reads it in place (kernels 15–16 where K is a multiple of 4: then the caller's `A`). Leading
+/// dimensions: `K` (dense rows) for kernel 14, which reads through pointers; the TMA's plan (rows
+/// padded to 16 bytes) for kernels 15–16. The padding (if any) is NaN.
 pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMatrix) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
-    let shape = MatmulShape { m: a.rows as u32, n: b.cols as u32, k: a.cols as u32 };
-    let (lda, ldb, a_in_place) = if kernel.config.tma {
-        let packing = tessera_catalogue::tma::plan(kernel.config, shape, 4);
-        (packing.a.ld, packing.b.ld, kernel.config.rounds_a && !packing.a.padded())
-    } else {
-        (shape.k, shape.k, false)
-    };
-    let (a_prep, bt_prep) = prepare_tf32(a, b, lda, ldb)?;
-    // As the host: a kernel that rounds A itself reads the caller's A where its rows need no padding.
-    Ok((if a_in_place { a.data.clone() } else { a_prep }, bt_prep))
-}
-
-/// The TF32 operands of the kernels that take them prepared, made by the preparation kernels on the
-/// executor: `A` rounded (`m × k`, rows `lda` floats apart) and `Bᵀ` rounded (`n × k`, rows `ldb`
-/// apart); the padding (if any) is NaN.
-pub(crate) fn prepare_tf32(a: &HostMatrix, b: &HostMatrix, lda: u32, ldb: u32) -> Result<(Vec<f32>, Vec<f32>), EmuError> {
     use tessera_kernels::tf32_operands::{tf32_round, tf32_transpose_round};
     let invalid = |kernel: &'static str, detail: String| EmuError::InvalidLaunch { kernel, detail };
     // MatmulShape::check (by the caller) bounds every dimension below 2³¹: the casts are exact.
     let (m, k, n) = (a.rows as u32, a.cols as u32, b.cols as u32);
+    let shape = MatmulShape { m, n, k };
+    let (lda, ldb, a_in_place) = if kernel.config.tma {
+        let packing = tessera_catalogue::tma::plan(kernel.config, shape, 4);
+        (packing.a.ld, packing.b.ld, kernel.config.rounds_a && !packing.a.padded())
+    } else {
+        (k, k, false)
+    };
     if lda < k || ldb < k {
         return Err(invalid("tf32_round", format!("leading dimensions {lda}, {ldb} below K = {k}")));
     }
-    let (mut a_prep, mut bt_prep) = (vec![f32::NAN; m as usize * lda as usize], vec![f32::NAN; n as usize * ldb as usize]);
-    let (src, dst) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::new(a_prep.as_mut_ptr()));
-    launch("tf32_round", Launch::from(tessera_catalogue::launch::tf32_round(m, k)), || {
-        // SAFETY: src holds m·k floats, dst m·lda (lda ≥ k, checked); no overlap.
-        unsafe { tf32_round(src.get(), dst.get(), m, k, lda) }
-    })?;
+    let a_prep = if a_in_place {
+        a.data.clone()
+    } else {
+        let mut a_prep = vec![f32::NAN; m as usize * lda as usize];
+        let (src, dst) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::new(a_prep.as_mut_ptr()));
+        launch("tf32_round", Launch::from(tessera_catalogue::launch::tf32_round(m, k)), || {
+            // SAFETY: src holds m·k floats, dst m·lda (lda ≥ k, checked); no overlap.
+            unsafe { tf32_round(src.get(), dst.get(), m, k, lda) }
+        })?;
+        a_prep
+    };
+    let mut bt_prep = vec![f32::NAN; n as usize * ldb as usize];
     let (src, dst) = (SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(bt_prep.as_mut_ptr()));
     launch("tf32_transpose_round", Launch::from(tessera_catalogue::launch::tf32_transpose(k, n)), || {
         // SAFETY: src holds k·n floats (B), dst n·ldb (ldb ≥ k, checked); no overlap.
