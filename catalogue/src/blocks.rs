@@ -19,7 +19,7 @@ use std::ops::Range;
 use crate::algo::Algo;
 use crate::error::ShapeError;
 use crate::precision::Precision;
-use crate::shape::{MatmulShape, MAX_GRID_Y, MAX_MATRIX_ELEMENTS};
+use crate::shape::{check_agreement, MatmulShape, MAX_GRID_Y, MAX_MATRIX_ELEMENTS};
 
 /// Rows one launch may cover: every kernel's grid holds at most [`MAX_GRID_Y`] block rows of at least
 /// 16 rows (the smallest tile height in the catalogue).
@@ -46,15 +46,7 @@ impl GemmDims {
     /// [`ShapeError::TooLarge`] when an element count overflows `usize`.
     pub fn check(a: (usize, usize), b: (usize, usize), c: (usize, usize)) -> Result<Self, ShapeError> {
         const OP: &str = "matmul";
-        if a.1 != b.0 {
-            return Err(ShapeError::Mismatch {
-                op: OP,
-                detail: format!("A is {}×{} but B is {}×{} (A.cols ≠ B.rows)", a.0, a.1, b.0, b.1),
-            });
-        }
-        if c != (a.0, b.1) {
-            return Err(ShapeError::Mismatch { op: OP, detail: format!("C is {}×{} but A·B is {}×{}", c.0, c.1, a.0, b.1) });
-        }
+        check_agreement(a, b, c)?;
         for (name, (r, col)) in [("A", a), ("B", b), ("C", c)] {
             if r.checked_mul(col).is_none() {
                 return Err(ShapeError::TooLarge { op: OP, detail: format!("{name} is {r}×{col}: the element count overflows") });

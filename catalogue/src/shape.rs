@@ -20,6 +20,22 @@ const MIN_BLOCK_ROWS: u32 = {
     min
 };
 
+/// That `A (a_rows×a_cols) · B (b_rows×b_cols) → C (c_rows×c_cols)` is a product: the inner
+/// dimensions agree and `C` is `a_rows × b_cols` ([`ShapeError::Mismatch`] otherwise). The first
+/// check of [`MatmulShape::check`] and of `GemmDims::check` (any size).
+pub(crate) fn check_agreement(a: (usize, usize), b: (usize, usize), c: (usize, usize)) -> Result<(), ShapeError> {
+    const OP: &str = "matmul";
+    if a.1 != b.0 {
+        return Err(ShapeError::Mismatch {
+            op: OP, detail: format!("A is {}×{} but B is {}×{} (A.cols ≠ B.rows)", a.0, a.1, b.0, b.1)
+        });
+    }
+    if c != (a.0, b.1) {
+        return Err(ShapeError::Mismatch { op: OP, detail: format!("C is {}×{} but A·B is {}×{}", c.0, c.1, a.0, b.1) });
+    }
+    Ok(())
+}
+
 /// A checked `C[m×n] = A[m×k] · B[k×n]` problem size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MatmulShape {
@@ -35,15 +51,7 @@ impl MatmulShape {
     /// [`ShapeError::TooLarge`] when a matrix exceeds [`MAX_MATRIX_ELEMENTS`] or any kernel's grid limit.
     pub fn check(a: (usize, usize), b: (usize, usize), c: (usize, usize)) -> Result<Self, ShapeError> {
         const OP: &str = "matmul";
-        if a.1 != b.0 {
-            return Err(ShapeError::Mismatch {
-                op: OP,
-                detail: format!("A is {}×{} but B is {}×{} (A.cols ≠ B.rows)", a.0, a.1, b.0, b.1),
-            });
-        }
-        if c != (a.0, b.1) {
-            return Err(ShapeError::Mismatch { op: OP, detail: format!("C is {}×{} but A·B is {}×{}", c.0, c.1, a.0, b.1) });
-        }
+        check_agreement(a, b, c)?;
         for (name, (r, col)) in [("A", a), ("B", b), ("C", c)] {
             let elems = r.saturating_mul(col);
             if elems > MAX_MATRIX_ELEMENTS {

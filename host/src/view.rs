@@ -31,86 +31,60 @@ pub struct MatrixMut<'a, T = f32> {
     desc: MatrixDesc,
 }
 
+/// The constructors and builders both views share (they differ only in how they borrow the buffer).
+macro_rules! view_builders {
+    ($view:ident, $buf:ty) => {
+        impl<'a, T> $view<'a, T> {
+            /// The matrix `desc` describes inside `buf`.
+            pub fn new(buf: $buf, desc: MatrixDesc) -> Self {
+                Self { buf, desc }
+            }
+
+            /// A dense row-major `rows × cols` matrix at the start of `buf`.
+            pub fn row_major(buf: $buf, rows: usize, cols: usize) -> Self {
+                Self::new(buf, MatrixDesc::row_major(rows, cols))
+            }
+
+            /// A dense column-major `rows × cols` matrix at the start of `buf`.
+            pub fn col_major(buf: $buf, rows: usize, cols: usize) -> Self {
+                Self::new(buf, MatrixDesc::col_major(rows, cols))
+            }
+
+            /// The same view with leading dimension `ld`.
+            pub fn ld(self, ld: usize) -> Self {
+                Self { desc: self.desc.with_ld(ld), ..self }
+            }
+
+            /// The same view starting at buffer index `offset`.
+            pub fn offset(self, offset: usize) -> Self {
+                Self { desc: self.desc.with_offset(offset), ..self }
+            }
+
+            /// The `rows × cols` block whose first element is `(row, col)`; [`crate::Error::ShapeMismatch`]
+            /// when it does not fit inside this view.
+            pub fn block(self, row: usize, col: usize, rows: usize, cols: usize) -> crate::Result<Self> {
+                Ok(Self { desc: self.desc.block(row, col, rows, cols)?, ..self })
+            }
+
+            /// Where the matrix lies in the buffer.
+            pub fn desc(&self) -> MatrixDesc {
+                self.desc
+            }
+        }
+    };
+}
+
+view_builders!(MatrixRef, &'a DeviceBuffer<T>);
+view_builders!(MatrixMut, &'a mut DeviceBuffer<T>);
+
 impl<'a, T> MatrixRef<'a, T> {
-    /// The matrix `desc` describes inside `buf`.
-    pub fn new(buf: &'a DeviceBuffer<T>, desc: MatrixDesc) -> Self {
-        Self { buf, desc }
-    }
-
-    /// A dense row-major `rows × cols` matrix at the start of `buf`.
-    pub fn row_major(buf: &'a DeviceBuffer<T>, rows: usize, cols: usize) -> Self {
-        Self::new(buf, MatrixDesc::row_major(rows, cols))
-    }
-
-    /// A dense column-major `rows × cols` matrix at the start of `buf`.
-    pub fn col_major(buf: &'a DeviceBuffer<T>, rows: usize, cols: usize) -> Self {
-        Self::new(buf, MatrixDesc::col_major(rows, cols))
-    }
-
-    /// The same view with leading dimension `ld`.
-    pub fn ld(self, ld: usize) -> Self {
-        Self { desc: self.desc.with_ld(ld), ..self }
-    }
-
-    /// The same view starting at buffer index `offset`.
-    pub fn offset(self, offset: usize) -> Self {
-        Self { desc: self.desc.with_offset(offset), ..self }
-    }
-
-    /// The `rows × cols` block whose first element is `(row, col)`; [`crate::Error::ShapeMismatch`] when it
-    /// does not fit inside this view.
-    pub fn block(self, row: usize, col: usize, rows: usize, cols: usize) -> crate::Result<Self> {
-        Ok(Self { desc: self.desc.block(row, col, rows, cols)?, ..self })
-    }
-
-    /// Where the matrix lies in the buffer.
-    pub fn desc(&self) -> MatrixDesc {
-        self.desc
-    }
-
     /// The buffer under the view.
     pub fn buffer(&self) -> &'a DeviceBuffer<T> {
         self.buf
     }
 }
 
-impl<'a, T> MatrixMut<'a, T> {
-    /// The matrix `desc` describes inside `buf`.
-    pub fn new(buf: &'a mut DeviceBuffer<T>, desc: MatrixDesc) -> Self {
-        Self { buf, desc }
-    }
-
-    /// A dense row-major `rows × cols` matrix at the start of `buf`.
-    pub fn row_major(buf: &'a mut DeviceBuffer<T>, rows: usize, cols: usize) -> Self {
-        Self::new(buf, MatrixDesc::row_major(rows, cols))
-    }
-
-    /// A dense column-major `rows × cols` matrix at the start of `buf`.
-    pub fn col_major(buf: &'a mut DeviceBuffer<T>, rows: usize, cols: usize) -> Self {
-        Self::new(buf, MatrixDesc::col_major(rows, cols))
-    }
-
-    /// The same view with leading dimension `ld`.
-    pub fn ld(self, ld: usize) -> Self {
-        Self { desc: self.desc.with_ld(ld), ..self }
-    }
-
-    /// The same view starting at buffer index `offset`.
-    pub fn offset(self, offset: usize) -> Self {
-        Self { desc: self.desc.with_offset(offset), ..self }
-    }
-
-    /// The `rows × cols` block whose first element is `(row, col)`; [`crate::Error::ShapeMismatch`] when it
-    /// does not fit inside this view.
-    pub fn block(self, row: usize, col: usize, rows: usize, cols: usize) -> crate::Result<Self> {
-        Ok(Self { desc: self.desc.block(row, col, rows, cols)?, ..self })
-    }
-
-    /// Where the matrix lies in the buffer.
-    pub fn desc(&self) -> MatrixDesc {
-        self.desc
-    }
-
+impl<T> MatrixMut<'_, T> {
     /// The buffer under the view.
     pub fn buffer(&mut self) -> &mut DeviceBuffer<T> {
         self.buf

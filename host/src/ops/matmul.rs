@@ -123,7 +123,7 @@ impl Gpu {
         let f = self.kernel(kernel.entry)?;
         if kernel.config.tf32_operands {
             // SAFETY: forwarded contract.
-            return unsafe { self.matmul_prepared_tf32(stream, f, algo, shape, a, b, c) };
+            return unsafe { self.matmul_prepared_tf32(stream, f, kernel, algo, shape, a, b, c) };
         }
         // SAFETY: forwarded contract; C is zeroed for split-K above.
         unsafe { self.launch_product(stream, f, kernel, algo, shape, a, b, c) }
@@ -246,12 +246,13 @@ impl Gpu {
     /// call.
     ///
     /// # Safety
-    /// As [`Gpu::launch_matmul_raw`], with `a`, `b` of `f32`.
+    /// As [`Gpu::launch_matmul_raw`], with `a`, `b` of `f32`; `kernel` is `algo`'s, `f` its entry.
     #[allow(clippy::too_many_arguments)]
     unsafe fn matmul_prepared_tf32(
         &self,
         stream: &Arc<CudaStream>,
         f: &cudarc::driver::CudaFunction,
+        kernel: &tessera_catalogue::MatmulKernel,
         algo: Algo,
         shape: MatmulShape,
         a: u64,
@@ -259,7 +260,6 @@ impl Gpu {
         c: u64,
     ) -> Result<()> {
         let (m, n, k) = (shape.m, shape.n, shape.k);
-        let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
         let (lda, ldb, a_in_place) = if kernel.config.tma {
             let p = tma::plan(kernel.config, shape, 4);
             (p.a.ld, p.b.ld, kernel.config.rounds_a && !p.a.padded())
