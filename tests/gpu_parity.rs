@@ -30,7 +30,7 @@ fn check_kernel(gpu: &Gpu, algo: Algo, precision: Precision, (m, n, k): (usize, 
 }
 
 /// TF32 rounds each operand to nearest (as cuBLAS's TF32 mode, measured), whichever way the kernel
-/// does it (the host's preparation, or kernels 15–16 rounding A in shared memory): one operand all
+/// does it (the host's preparation, or kernels 15–16 rounding A in registers): one operand all
 /// `1 + 3·2⁻¹²` (nearest TF32 `1 + 2⁻¹⁰`, truncated 1), the other all ones, so every element of the
 /// `65 × 8 × 96` product (three TF32 K-steps of the TMA kernels) is exactly `96·(1 + 2⁻¹⁰)`;
 /// truncation would give 96. The tolerance of the other trials cannot tell the two apart.

@@ -172,19 +172,20 @@ matmul_catalogue! {
     TmaBf16 = k15_tma::matmul_tma_bf16_128x256, "tma-bf16-128x256", Bf16 via tma, k15_tma::TMA_BF16_128X256;
     /// Kernel 15 on FP16 inputs (sm_90a).
     TmaF16 = k15_tma::matmul_tma_f16_128x256, "tma-f16-128x256", Fp16 via tma, k15_tma::TMA_F16_128X256;
-    /// Kernel 15 in TF32 (sm_90a), 128×256×32, on operands the host prepares (A rounded, Bᵀ rounded).
+    /// Kernel 15 in TF32 (sm_90a), 128×256×32: A rounded in registers by the kernel, `Bᵀ` rounded by
+    /// the host.
     TmaTf32 = k15_tma::matmul_tma_tf32_128x256, "tma-tf32-128x256", Tf32 via tma, k15_tma::TMA_TF32_128X256;
     /// Kernel 16: kernel 15 persistent (one block per SM over the grouped tile order), BF16.
     PersistentBf16 = k16_persistent::matmul_persistent_bf16_128x256, "persistent-bf16-128x256", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X256;
     /// Kernel 16 on FP16.
     PersistentF16 = k16_persistent::matmul_persistent_f16_128x256, "persistent-f16-128x256", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X256;
-    /// Kernel 16 in TF32 (prepared operands).
+    /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared).
     PersistentTf32 = k16_persistent::matmul_persistent_tf32_128x256, "persistent-tf32-128x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X256;
     /// Kernel 16 on BF16, 128×128 tiles, 7 stages: for outputs of few tiles or few columns.
     PersistentBf16Narrow = k16_persistent::matmul_persistent_bf16_128x128, "persistent-bf16-128x128", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X128;
     /// Kernel 16 on FP16, 128×128 tiles, 7 stages.
     PersistentF16Narrow = k16_persistent::matmul_persistent_f16_128x128, "persistent-f16-128x128", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X128;
-    /// Kernel 16 in TF32 (prepared operands), 128×128 tiles, 7 stages.
+    /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared), 128×128 tiles, 7 stages.
     PersistentTf32Narrow = k16_persistent::matmul_persistent_tf32_128x128, "persistent-tf32-128x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X128;
 }
 

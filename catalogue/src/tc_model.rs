@@ -11,7 +11,7 @@
 //! the whole GPU's, where the operands' bytes must come from DRAM at least once. Plus
 //! the host's stream work around the launch: the launch itself, zeroing `C` for split-K, preparing
 //! TF32 operands (`Bᵀ` rounded; `A` rounded too only where its rows must be padded, the kernels
-//! rounding it in shared memory otherwise), packing a 16-bit operand whose rows are not whole
+//! rounding it in registers otherwise), packing a 16-bit operand whose rows are not whole
 //! 16-byte units.
 //!
 //! Constants: the sustained rates are the persistent kernel's at 8192³ in the scorecard; the others
@@ -97,7 +97,7 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     if cfg.tf32_operands {
         // Read f32, write f32: B into Bᵀ, and A too unless the kernel rounds it and reads it in place.
         host_us += STREAM_OP_US + 8.0 * k * n / STREAM_BYTES_PER_US;
-        if !cfg.rounds_a || !shape.k.is_multiple_of(4) {
+        if !cfg.rounds_a || crate::tma::plan(cfg, shape, 4).a.padded() {
             host_us += STREAM_OP_US + 8.0 * m * k / STREAM_BYTES_PER_US;
         }
     } else {

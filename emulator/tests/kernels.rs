@@ -99,7 +99,7 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
 }
 
 /// TF32 rounds each operand to nearest (as cuBLAS's TF32 mode, measured), whichever way a kernel does
-/// it (the host's preparation kernels, or kernels 15–16 rounding A in shared memory): with one operand
+/// it (the host's preparation kernels, or kernels 15–16 rounding A in registers): with one operand
 /// all `1 + 3·2⁻¹²` (nearest TF32: `1 + 2⁻¹⁰`; truncated: 1) and the other all ones, every element of
 /// a 65 × 8 × 32 product is exactly `32·(1 + 2⁻¹⁰)` — truncation would give 32. The tolerance check of
 /// the other trials cannot tell the two apart.

@@ -26,11 +26,12 @@ pub struct TileConfig {
     /// The kernel uses sm_90a-only instructions (`wgmma`): it lives in the second PTX module, which
     /// loads only on compute capability 9.0.
     pub sm90a: bool,
-    /// The kernel takes TF32 operands prepared by the host: `A` rounded to TF32 and `B` as `Bᵀ`
-    /// (`N × K`) rounded (see `tessera_kernels::tf32_operands`).
+    /// The kernel takes TF32 operands prepared by the host: `B` as `Bᵀ` (`N × K`) rounded, and `A`
+    /// rounded unless `rounds_a` (see `tessera_kernels::tf32_operands`).
     pub tf32_operands: bool,
-    /// With `tf32_operands`: the kernel rounds `A` itself (kernels 15–16, in shared memory), so the
-    /// host prepares only `Bᵀ` and passes `A` as the caller holds it.
+    /// With `tf32_operands`: the kernel rounds `A` itself (kernels 15–16, on its way into registers),
+    /// so the host prepares only `Bᵀ` and passes `A` as the caller holds it (a rounded, padded copy
+    /// where its rows are not whole 16-byte units).
     pub rounds_a: bool,
     /// The kernel reads A and B through TMA tensor maps (kernel 15): its first two arguments are the
     /// maps' addresses, which the host builds (boxes from the kernel's `a_box` / `b_box`).

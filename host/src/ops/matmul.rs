@@ -283,7 +283,7 @@ impl Gpu {
         let mut launch = stream.launch_builder(self.kernel("tf32_transpose_round")?);
         launch.arg(&b).arg(&bt_prep).arg(&k).arg(&n).arg(&ldb);
         // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n, ld) reads src[0..k·n] (B) and writes
-        // below dst + n·ldb (ldb ≥ k): the workspace after A'.
+        // below dst + n·ldb (ldb ≥ k): the workspace after A' (from its start when A is read in place).
         self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
         // SAFETY: the kernel reads A' (m × k, rows lda apart: the caller's A where it rounds A itself
         // and lda = k) and Bᵀ' (n × k, rows ldb apart), prepared above in stream order with the

@@ -68,24 +68,37 @@ pub trait WgmmaTile {
     /// `acc += A·B` on one 64×N×K tile (see [`wgmma::mma_m64n128k16_bf16`]).
     ///
     /// # Safety
-    /// As [`wgmma::mma_m64n128k16_bf16`].
+    /// As [`wgmma::mma_m64n128k16_bf16`]; for register-fed tiles also as
+    /// [`wgmma::mma_m64n256k8_tf32_regs`]: A's registers are not written before a `wait_group`
+    /// covers the instruction.
     unsafe fn mma(acc: &mut Self::Acc, a: Self::AFeed, b: u64);
 }
 
-/// A warpgroup's 64-row slice of A in one stage: its unswizzled shared address (for descriptors) and
-/// the same bytes through a generic pointer (for `ldmatrix`): element `at` of `halves`.
+/// A warpgroup's 64-row slice of A in one stage, in the two ways the tiles read it.
 #[derive(Clone, Copy)]
 pub struct ASlice {
-    pub addr: u32,
+    /// The slice's descriptor: its unswizzled shared address, 128-byte-swizzled rows, 8-row groups
+    /// 1024 bytes apart (what the tensor core reads from shared memory).
+    pub desc: u64,
+    /// The same bytes through a generic pointer (what `ldmatrix` reads): elements `at ..` of `halves`.
     pub halves: View<u16>,
+    /// The slice's first element in `halves`.
     pub at: usize,
 }
 
+impl ASlice {
+    /// The slice at unswizzled shared address `addr` (1024-aligned), element `at` of `halves`.
+    #[inline(always)]
+    pub fn new(addr: u32, halves: View<u16>, at: usize) -> Self {
+        Self { desc: wgmma::descriptor_sw128(addr, 16, wgmma::SW128_ATOM_BYTES), halves, at }
+    }
+}
+
 /// A's descriptor for instruction `ks` of a K-step whose slice is `a` (`step` bytes of K per
-/// instruction): the slice's 128-byte-swizzled rows, 8-row groups 1024 bytes apart.
+/// instruction).
 #[inline(always)]
 fn a_descriptor(a: ASlice, ks: u32, step: u32) -> u64 {
-    wgmma::descriptor_sw128(a.addr, 16, wgmma::SW128_ATOM_BYTES) + ((ks * step) >> 4) as u64
+    a.desc + ((ks * step) >> 4) as u64
 }
 
 /// This thread's TF32 A fragment of instruction `ks` (K `8ks .. 8ks + 8`) from the swizzled slice

@@ -30,8 +30,8 @@
 //!
 //! **TF32**: A is the caller's `f32`; each consumer loads its A fragments with `ldmatrix`, rounds
 //! them to nearest TF32 (`cvt.rna.tf32.f32`) and issues the `wgmma`s with A from registers
-//! ([`super::k14_wgmma::Tf32RegsN256`]), so A needs no pass on the host and no extra shared-memory
-//! traffic; ptxas does not keep those registers for the asynchronous read, so each step's group
+//! ([`super::k14_wgmma::Tf32RegsN256`]), so A needs no pass on the host (unless its rows must be
+//! padded: K not a multiple of 4) and no extra shared-memory traffic; ptxas does not keep those registers for the asynchronous read, so each step's group
 //! completes before the next step loads A (`Pipeline::consume`). `B` is the host's `Bᵀ`, rounded.
 //!
 //! **Edges**: any M, N, K for which the host could build the tensor maps (rows 16-byte aligned: K a
@@ -232,18 +232,55 @@ impl<const S: u32> Pipeline<S> {
                     self.release(g0 + t);
                 }
             } else {
-                for t in 0..steps {
-                    self.issue::<O>(acc, cw, g0 + t);
-                    wgmma::wait_group(1);
-                    if t > 0 {
-                        self.release(g0 + t - 1);
-                    }
+                self.consume_in_flight::<O>(acc, cw, steps, g0);
+            }
+        }
+    }
+
+    /// [`Pipeline::consume`] with A from shared memory: one group in flight throughout. (Written out
+    /// rather than through `issue` / `release`: in that form ptxas serialised the 16-bit kernel 15's
+    /// `wgmma`s — C7515, "non wgmma instructions defining accumulator registers" — and it ran 2–3 %
+    /// slower.)
+    ///
+    /// # Safety
+    /// As [`Pipeline::consume`].
+    #[inline(always)]
+    unsafe fn consume_in_flight<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
+        let elem = core::mem::size_of::<O::Elem>() as u32;
+        let bk = ROW_BYTES / elem;
+        // Per instruction: K rows down a K-major Bᵀ; K rows down an N-major B.
+        let b_step = if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES };
+        let b_lbo = if O::B_K_MAJOR { 16 } else { bk * ROW_BYTES };
+        let lane0 = thread::thread_idx_x().is_multiple_of(32);
+        for t in 0..steps {
+            let g = g0 + t;
+            let s = g % S;
+            let at = self.tiles + s * self.stage;
+            let slice = cw * 64 * ROW_BYTES;
+            let a = ASlice::new(at + slice, self.halves, ((s * self.stage + slice) / 2) as usize);
+            let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
+            // SAFETY: warpgroup-uniform (the caller's contract); the stage's bytes have landed once
+            // "full" completes its phase of round g / S; the descriptors name 1024-aligned tiles of the
+            // region. Step g − 1's stage is released only after wait_group(1) shows its wgmmas complete.
+            unsafe {
+                mbarrier::wait_parity(self.full(s), (g / S) % 2);
+                wgmma::fence();
+                for ks in 0..bk / O::K {
+                    O::mma(acc, O::a_feed(a, ks), b_desc + ((ks * b_step) >> 4) as u64);
                 }
-                // Every group must land before the accumulators are read; then the last stage is free.
-                wgmma::wait_group(0);
-                if steps > 0 {
-                    self.release(g0 + steps - 1);
+                wgmma::commit_group();
+                wgmma::wait_group(1);
+                if t > 0 && lane0 {
+                    mbarrier::arrive(self.empty((g - 1) % S));
                 }
+            }
+        }
+        // SAFETY: warpgroup-uniform; every group must land before the accumulators are read, and then
+        // the last step's stage is free.
+        unsafe {
+            wgmma::wait_group(0);
+            if steps > 0 && lane0 {
+                mbarrier::arrive(self.empty((g0 + steps - 1) % S));
             }
         }
     }
@@ -266,11 +303,14 @@ impl<const S: u32> Pipeline<S> {
         let s = g % S;
         let at = self.tiles + s * self.stage;
         let slice = cw * 64 * ROW_BYTES;
-        let a = ASlice { addr: at + slice, halves: self.halves, at: ((s * self.stage + slice) / 2) as usize };
+        let a = ASlice::new(at + slice, self.halves, ((s * self.stage + slice) / 2) as usize);
         let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
         // SAFETY: the stage's bytes have landed once "full" completes its phase of round g / S; the
         // slice and the descriptors name 1024-aligned tiles of the region; warpgroup-uniform (the
-        // caller's contract).
+        // caller's contract). Register-fed A: ptxas does not keep the registers for the tensor core's
+        // asynchronous read, so nothing may be written into them until the wait_group after this
+        // step (the caller's); between the four wgmmas only uniform registers are written (the B
+        // descriptors), as the SASS of 97b8a3e shows — a property of the compiled code, not enforced.
         unsafe {
             mbarrier::wait_parity(self.full(s), (g / S) % 2);
             let feeds: [O::AFeed; K_INSTRUCTIONS as usize] = core::array::from_fn(|ks| O::a_feed(a, ks as u32));
