@@ -62,6 +62,17 @@ pub(crate) const CONSUMER_REGS: u32 = 232;
 /// `wgmma` instructions per K-step: 128 bytes of K.
 const K_INSTRUCTIONS: u32 = 4;
 
+/// Bytes the B descriptor advances per instruction of tile `O`: K rows down a K-major `Bᵀ`, K rows
+/// of 128 bytes down an N-major B.
+#[inline(always)]
+const fn b_step<O: WgmmaTile>() -> u32 {
+    if O::B_K_MAJOR {
+        O::K * core::mem::size_of::<O::Elem>() as u32
+    } else {
+        O::K * ROW_BYTES
+    }
+}
+
 /// Barrier bytes per stage: "full" and "empty".
 const BARRIER_BYTES: u32 = 16;
 
@@ -246,19 +257,13 @@ impl<const S: u32> Pipeline<S> {
     /// As [`Pipeline::consume`].
     #[inline(always)]
     unsafe fn consume_in_flight<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
-        let elem = core::mem::size_of::<O::Elem>() as u32;
-        let bk = ROW_BYTES / elem;
-        // Per instruction: K rows down a K-major Bᵀ; K rows down an N-major B.
-        let b_step = if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES };
-        let b_lbo = if O::B_K_MAJOR { 16 } else { bk * ROW_BYTES };
+        let bk = ROW_BYTES / core::mem::size_of::<O::Elem>() as u32;
+        let b_step = b_step::<O>();
         let lane0 = thread::thread_idx_x().is_multiple_of(32);
         for t in 0..steps {
             let g = g0 + t;
             let s = g % S;
-            let at = self.tiles + s * self.stage;
-            let slice = cw * 64 * ROW_BYTES;
-            let a = ASlice::new(at + slice, self.halves, ((s * self.stage + slice) / 2) as usize);
-            let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
+            let (a, b_desc) = self.operands::<O>(cw, s);
             // SAFETY: warpgroup-uniform (the caller's contract); the stage's bytes have landed once
             // "full" completes its phase of round g / S; the descriptors name 1024-aligned tiles of the
             // region. Step g − 1's stage is released only after wait_group(1) shows its wgmmas complete.
@@ -294,17 +299,11 @@ impl<const S: u32> Pipeline<S> {
     /// completes.
     #[inline(always)]
     unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32) {
-        let elem = core::mem::size_of::<O::Elem>() as u32;
         // Four instructions per K-step for every tile (64 BF16/FP16 with k16, 32 TF32 with k8).
         const { assert!(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32 / O::K == K_INSTRUCTIONS) };
-        // Per instruction: K rows down a K-major Bᵀ; K rows down an N-major B.
-        let b_step = if O::B_K_MAJOR { O::K * elem } else { O::K * ROW_BYTES };
-        let b_lbo = if O::B_K_MAJOR { 16 } else { ROW_BYTES / elem * ROW_BYTES };
+        let b_step = b_step::<O>();
         let s = g % S;
-        let at = self.tiles + s * self.stage;
-        let slice = cw * 64 * ROW_BYTES;
-        let a = ASlice::new(at + slice, self.halves, ((s * self.stage + slice) / 2) as usize);
-        let b_desc = wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES);
+        let (a, b_desc) = self.operands::<O>(cw, s);
         // SAFETY: the stage's bytes have landed once "full" completes its phase of round g / S; the
         // slice and the descriptors name 1024-aligned tiles of the region; warpgroup-uniform (the
         // caller's contract). Register-fed A: ptxas does not keep the registers for the tensor core's
@@ -320,6 +319,18 @@ impl<const S: u32> Pipeline<S> {
             }
             wgmma::commit_group();
         }
+    }
+
+    /// Stage `s`'s operands for consumer warpgroup `cw`: its 64-row A slice and B's descriptor (a
+    /// `BK × N` N-major tile in 64-column blocks, or K-major `Bᵀ`).
+    #[inline(always)]
+    fn operands<O: WgmmaTile>(self, cw: u32, s: u32) -> (ASlice, u64) {
+        let elem = core::mem::size_of::<O::Elem>() as u32;
+        let b_lbo = if O::B_K_MAJOR { 16 } else { ROW_BYTES / elem * ROW_BYTES };
+        let at = self.tiles + s * self.stage;
+        let slice = cw * 64 * ROW_BYTES;
+        let a = ASlice::new(at + slice, self.halves, ((s * self.stage + slice) / 2) as usize);
+        (a, wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES))
     }
 
     /// Releases global K-step `g`'s stage: lane 0 of each consumer warp arrives on its "empty"
