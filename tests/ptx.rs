@@ -1,8 +1,9 @@
 //! The embedded PTX modules against the kernel catalogue: each module's `.entry` list is exactly the
 //! catalogue's for that module (`sm_90`, or `sm_90a` for the Hopper-only kernels), each launch bound
 //! is the kernel's own, every list derived from the catalogue agrees with it; the modules target
-//! sm_90 / sm_90a and ptxas accepts them with no register spills and no serialized `wgmma`s. Runs without a GPU; the ptxas check
-//! is ignored (with a message) when no ptxas is found.
+//! sm_90 / sm_90a and ptxas accepts them with no register spills and no serialized `wgmma`s, and no
+//! register-fed `wgmma` has its A registers overwritten in flight (SASS, `nvdisasm`). Runs without a
+//! GPU; the ptxas and SASS checks are ignored (with a message) when no ptxas / nvdisasm is found.
 //!
 //! The modules checked are the ones tessera embeds: the shipped `host/ptx/` files by default, a fresh
 //! build of `kernels/` with `--features tessera/build-kernels`. That the shipped files *are* a fresh
@@ -149,6 +150,119 @@ fn ptxas_report(ptxas: &PathBuf, text: &str, arch: &str) -> Result<String, Faile
     Ok(text)
 }
 
+/// `nvdisasm` beside `ptxas` (PyPI's nvidia-cuda-nvcc ships both), else on PATH.
+fn find_nvdisasm(ptxas: &std::path::Path) -> Option<PathBuf> {
+    let sibling = ptxas.with_file_name("nvdisasm");
+    if sibling.is_file() {
+        return Some(sibling);
+    }
+    Command::new("nvdisasm").arg("--version").output().is_ok_and(|o| o.status.success()).then(|| PathBuf::from("nvdisasm"))
+}
+
+/// The sm_90a module's SASS (ptxas, then `nvdisasm -c`), one `(entry, text)` per function.
+fn sm90a_sass(ptxas: &std::path::Path, nvdisasm: &std::path::Path) -> Result<Vec<(String, String)>, Failed> {
+    let dir = std::env::temp_dir().join(format!("tessera-sass-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let (ptx, cubin) = (dir.join("sm90a.ptx"), dir.join("sm90a.cubin"));
+    std::fs::write(&ptx, PTX_SM90A).map_err(|e| e.to_string())?;
+    let compiled = Command::new(ptxas).arg("-arch=sm_90a").arg(&ptx).arg("-o").arg(&cubin).output().map_err(|e| e.to_string())?;
+    let listing = Command::new(nvdisasm).arg("-c").arg(&cubin).output().map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(&dir);
+    if !compiled.status.success() || !listing.status.success() {
+        return Err(format!("ptxas / nvdisasm failed: {}", String::from_utf8_lossy(&listing.stderr)).into());
+    }
+    let text = String::from_utf8_lossy(&listing.stdout).into_owned();
+    let mut functions = Vec::new();
+    for part in text.split("\n.text.").skip(1) {
+        let (name, body) = part.split_once(':').unwrap_or((part, ""));
+        let body = body.split("//----").next().unwrap_or_default();
+        functions.push((name.trim().to_string(), body.to_string()));
+    }
+    Ok(functions)
+}
+
+/// In one function's SASS, the instructions that write a register an `HGMMA` reads as its A operand
+/// (A from registers: `HGMMA… Rd, Ra, gdesc[…]`, four registers from `Ra`) before a
+/// `WARPGROUP.DEPBAR.LE gsb0, 0x0` has completed it. ptxas does not keep those registers for the
+/// tensor core's asynchronous read (measured: with one group in flight it gave them to the next
+/// step's `ldmatrix`, and every multi-step TF32 product was wrong), so the kernels must not let it.
+/// The scan runs in address order and, at a backward branch with groups in flight, once more over
+/// the loop body (where that hazard was: the next iteration's loads).
+fn a_register_hazards(sass: &str) -> Vec<String> {
+    // (label, instruction) in address order; `/*1720*/   LDSM.16.M88.4 R164, [R164] ;   /* 0x… */`.
+    let mut code: Vec<(Option<String>, String)> = Vec::new();
+    let mut label = None;
+    for line in sass.lines() {
+        let t = line.trim();
+        if t.starts_with(".L_") && t.ends_with(':') {
+            label = Some(t.trim_end_matches(':').to_string());
+        } else if let Some((_, rest)) = t.split_once("*/") {
+            let ins = rest.split(';').next().unwrap_or_default().trim();
+            if !ins.is_empty() {
+                code.push((label.take(), ins.to_string()));
+            }
+        }
+    }
+    let at = |name: &str| code.iter().position(|(l, _)| l.as_deref() == Some(name));
+    let reg = |s: &str| s.strip_prefix('R').and_then(|r| r.parse::<u32>().ok());
+    let mut hazards = Vec::new();
+    // One instruction's effect on the registers in flight (first registers of A fragments).
+    let mut step = |ins: &str, in_flight: &mut Vec<u32>| {
+        let ins = if ins.starts_with('@') { ins.split_once(' ').map_or("", |x| x.1.trim()) } else { ins };
+        let (op, args) = ins.split_once(' ').unwrap_or((ins, ""));
+        let operands: Vec<&str> = args.split(',').map(str::trim).collect();
+        if op.starts_with("HGMMA") {
+            in_flight.extend(operands.get(1).and_then(|a| reg(a)));
+        } else if op.starts_with("WARPGROUP.DEPBAR") && args.contains("0x0") {
+            in_flight.clear();
+        } else if let Some(d) = operands.first().and_then(|a| reg(a)) {
+            let width = if op.ends_with(".4") || op.contains(".128") {
+                4
+            } else if op.contains(".64") || op.contains(".WIDE") {
+                2
+            } else {
+                1
+            };
+            for &a in in_flight.iter().filter(|&&a| d < a + 4 && a < d + width) {
+                let h = format!("`{ins}` writes R{d} while an HGMMA still reads R{a}..R{}", a + 3);
+                if !hazards.contains(&h) {
+                    hazards.push(h);
+                }
+            }
+        }
+    };
+    let mut in_flight = Vec::new();
+    for (i, (_, ins)) in code.iter().enumerate() {
+        step(ins, &mut in_flight);
+        let target = ins.contains("BRA").then(|| ins.split_once('(').and_then(|(_, t)| t.split(')').next())).flatten();
+        if let Some(back) = target.and_then(at).filter(|&b| b <= i && !in_flight.is_empty()) {
+            let mut again = in_flight.clone();
+            for (_, body) in &code[back..=i] {
+                step(body, &mut again);
+            }
+        }
+    }
+    hazards
+}
+
+/// No function of the sm_90a module overwrites a register-fed `wgmma`'s A registers in flight.
+fn register_fed_wgmma_keeps_its_a_registers(ptxas: &std::path::Path, nvdisasm: &std::path::Path) -> Result<(), Failed> {
+    let functions = sm90a_sass(ptxas, nvdisasm)?;
+    // HGMMA with A from registers: its second operand is a register, not `gdesc[…]`.
+    let register_fed = |l: &str| l.contains("HGMMA") && l.split(',').nth(1).is_some_and(|a| a.trim().starts_with('R'));
+    let fed = functions.iter().filter(|(_, sass)| sass.lines().any(register_fed)).count();
+    if fed == 0 {
+        return Err("no HGMMA with A from registers in the sm_90a module (the TF32 TMA kernels have them)".into());
+    }
+    let problems: Vec<String> =
+        functions.iter().flat_map(|(name, sass)| a_register_hazards(sass).into_iter().map(move |h| format!("{name}: {h}"))).collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
 /// The `mma_rate` ceiling kernels keep at least one `mma.sync` per chain in their loop.
 fn mma_rate_entries_keep_their_mma_instructions() -> Result<(), Failed> {
     for (entry, instruction) in [
@@ -238,6 +352,18 @@ fn main() {
             Ok(())
         })
         .with_ignored_flag(find_ptxas().is_none()),
+    );
+    let tools = find_ptxas().and_then(|p| find_nvdisasm(&p).map(|d| (p, d)));
+    if tools.is_none() {
+        println!("skipped: nvdisasm not found beside ptxas (the register-fed wgmma check needs it)");
+    }
+    let missing = tools.is_none();
+    trials.push(
+        Trial::test("register_fed_wgmma_keeps_its_a_registers", move || {
+            let (ptxas, nvdisasm) = tools.as_ref().ok_or("no ptxas / nvdisasm")?;
+            register_fed_wgmma_keeps_its_a_registers(ptxas, nvdisasm)
+        })
+        .with_ignored_flag(missing),
     );
     libtest_mimic::run(&Arguments::from_args(), trials).exit()
 }
