@@ -308,8 +308,9 @@ impl<const S: u32> Pipeline<S> {
         // slice and the descriptors name 1024-aligned tiles of the region; warpgroup-uniform (the
         // caller's contract). Register-fed A: ptxas does not keep the registers for the tensor core's
         // asynchronous read, so nothing may be written into them until the wait_group after this
-        // step (the caller's); between the four wgmmas only uniform registers are written (the B
-        // descriptors), as the SASS of 97b8a3e shows — a property of the compiled code, not enforced.
+        // step (the caller's), and between the four wgmmas nothing writes them either (only the
+        // uniform B descriptors change): a property of the compiled code, which `tests/ptx.rs`
+        // (`register_fed_wgmma_keeps_its_a_registers`) checks in the SASS.
         unsafe {
             mbarrier::wait_parity(self.full(s), (g / S) % 2);
             let feeds: [O::AFeed; K_INSTRUCTIONS as usize] = core::array::from_fn(|ks| O::a_feed(a, ks as u32));
