@@ -245,6 +245,31 @@ fn a_register_hazards(sass: &str) -> Vec<String> {
     hazards
 }
 
+/// The SASS scan itself, on hand-written loops (so it is tested where nvdisasm is missing too): one
+/// group in flight across the back edge (the broken form) is a hazard, found through the back edge;
+/// the full wait before it, or A from descriptors, is none.
+fn a_register_scan_finds_writes_in_flight() -> Result<(), Failed> {
+    let sass = |wait: &str, a: &str| {
+        format!(
+            ".L_x_1:\n/*0100*/ LDSM.16.M88.4 R152, [R8] ;\n/*0110*/ WARPGROUP.ARRIVE ;\n\
+             /*0120*/ HGMMA.64x256x8.F32.TF32 R24, {a}, gdesc[UR12], R24, gsb0 ;\n\
+             /*0130*/ WARPGROUP.DEPBAR.LE gsb0, {wait} ;\n/*0140*/ @P0 BRA `(.L_x_1) ;\n\
+             /*0150*/ WARPGROUP.DEPBAR.LE gsb0, 0x0 ;\n"
+        )
+    };
+    let broken = a_register_hazards(&sass("0x1", "R152"));
+    if broken.len() != 1 || !broken[0].contains("LDSM.16.M88.4 R152") {
+        return Err(format!("one group in flight across the back edge: expected the LDSM hazard, got {broken:?}").into());
+    }
+    for (wait, a) in [("0x0", "R152"), ("0x1", "gdesc[UR4]")] {
+        let found = a_register_hazards(&sass(wait, a));
+        if !found.is_empty() {
+            return Err(format!("wait {wait}, A {a}: no hazard expected, got {found:?}").into());
+        }
+    }
+    Ok(())
+}
+
 /// No function of the sm_90a module overwrites a register-fed `wgmma`'s A registers in flight.
 fn register_fed_wgmma_keeps_its_a_registers(ptxas: &std::path::Path, nvdisasm: &std::path::Path) -> Result<(), Failed> {
     let functions = sm90a_sass(ptxas, nvdisasm)?;
@@ -312,6 +337,7 @@ fn main() {
             }
             Ok(())
         }),
+        Trial::test("a_register_scan_finds_writes_in_flight", a_register_scan_finds_writes_in_flight),
         Trial::test("ptx_has_no_unresolved_externs", || {
             // Only the dynamic shared-memory symbol may be extern; an `.extern .func` means a missing link.
             for (text, _, arch) in MODULES {
