@@ -50,6 +50,21 @@ fn check_tf32_rounding(gpu: &Gpu, algo: Algo) -> Result<(), String> {
     Ok(())
 }
 
+/// FP32 `Auto`'s unaligned path run always (`Gpu::matmul_fp32_padded`): `algo` on zero-padded copies,
+/// `C` poisoned with NaN first (an element the crop misses shows).
+fn check_fp32_padded(gpu: &Gpu, algo: Algo, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
+    let seed = seed((m * 31 + n * 7 + k) as u64);
+    let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
+    let (da, db) = (
+        DeviceMatrix::<f32>::from_host(gpu, &a).map_err(|e| e.to_string())?,
+        DeviceMatrix::<f32>::from_host(gpu, &b).map_err(|e| e.to_string())?,
+    );
+    let mut dc = poisoned_matrix(gpu, m, n)?;
+    gpu.matmul_fp32_padded(algo, &da, &db, &mut dc).map_err(|e| e.to_string())?;
+    let got = dc.to_host(gpu).map_err(|e| e.to_string())?;
+    check_in(Precision::Fp32, &a, &b, &got).map_err(|e| format!("padded {} {m}×{n}×{k} (TESSERA_SEED): {e}", algo.label()))
+}
+
 fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
     let seed = seed((m * 31 + n * 7 + k) as u64);
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
@@ -103,6 +118,13 @@ fn main() {
     }
     for (algo, _) in matmul_cases().into_iter().filter(|&(_, p)| p == Precision::Tf32) {
         trials.push(gpu_trial(format!("tf32_{}_rounds_each_operand_to_nearest", algo.label()), move |g| check_tf32_rounding(g, algo)));
+    }
+    // The unaligned path: K padded only, N only, both, on tiles with every store path.
+    for algo in [Algo::Auto, Algo::Dbuf64x64x16, Algo::Dbuf128x256x16, Algo::SplitK64x64x16, Algo::SplitK128x256x16] {
+        for shape in [(20, 16, 13), (20, 13, 16), (33, 17, 9), (130, 261, 37), (1000, 1037, 519)] {
+            let name = format!("fp32_padded_{}_{}x{}x{}", algo.label(), shape.0, shape.1, shape.2);
+            trials.push(gpu_trial(name, move |g| check_fp32_padded(g, algo, shape)));
+        }
     }
     for algo in Algo::ALL {
         // CUDA C twins exist only for the first rungs (naive, tiled).

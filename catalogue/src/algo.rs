@@ -135,6 +135,10 @@ matmul_catalogue! {
     SplitK128x32x16 = k10_split_k::matmul_splitk_128x32x16, "splitk-128x32x16", Fp32, k10_split_k::SPLITK_128X32X16;
     /// `k10_split_k` over a 32×128 tile (128 threads), for outputs at most 32 rows tall.
     SplitK32x128x16 = k10_split_k::matmul_splitk_32x128x16, "splitk-32x128x16", Fp32, k10_split_k::SPLITK_32X128X16;
+    /// `k10_split_k` over kernel 8's 128×256 tile (8×16 outputs per thread), for deep K on a few dozen tiles.
+    SplitK128x256x16 = k10_split_k::matmul_splitk_128x256x16, "splitk-128x256x16", Fp32, k10_split_k::SPLITK_128X256X16;
+    /// `k10_split_k` over a 256×128 tile (8×16 outputs per thread), for deep K on outputs about 128 wide.
+    SplitK256x128x16 = k10_split_k::matmul_splitk_256x128x16, "splitk-256x128x16", Fp32, k10_split_k::SPLITK_256X128X16;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
     /// `k11_mma_naive` on FP16.

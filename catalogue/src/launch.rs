@@ -87,6 +87,12 @@ pub fn pad_b16(rows: u32, cols: u32) -> LaunchDims {
     tiles(rows as usize, cols as usize, pack::shared_bytes(2))
 }
 
+/// The launch of `copy_padded_f32` over an `out_rows × out_cols` result: the pack walk's tiles
+/// ([`tiles`]), without shared memory.
+pub fn copy_padded_f32(out_rows: u32, out_cols: u32) -> LaunchDims {
+    tiles(out_rows as usize, out_cols as usize, 0)
+}
+
 /// The launch of the grid-stride `vec_add_vec4` for `n` floats on a GPU with `sms` SMs: enough
 /// blocks for one float4 per thread, but at most `BLOCKS_PER_SM` per SM, so the threads loop over
 /// the rest. Always at least one block.
@@ -97,7 +103,7 @@ pub fn grid_stride(n: usize, sms: u32) -> LaunchDims {
     LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 }
 }
 
-/// The launch of the tile-walking kernels (`pack_b32`, `pack_b16`, `pad_b16`, `gemm_epilogue`,
+/// The launch of the tile-walking kernels (`pack_b32`, `pack_b16`, `pad_b16`, `copy_padded_f32`, `gemm_epilogue`,
 /// `gemm_scale`, the TF32 preparation) over a `rows × cols` result: one block per `TILE × TILE` tile, capped at the grid
 /// limits (the kernels loop over the tiles past them), with `shared_bytes` of dynamic shared memory.
 pub fn tiles(rows: usize, cols: usize, shared_bytes: u32) -> LaunchDims {

@@ -14,6 +14,7 @@
 //! - [`ceiling`]: the `wgmma` rate kernels' FLOPs and exact results, the datasheet peaks;
 //! - [`shape`]: [`MatmulShape`] and its checks;
 //! - [`tuning`]: the `Auto` rule; [`tc_model`]: its time model of the TMA kernels (tensor cores, Hopper);
+//!   [`fp32_padding`]: FP32 `Auto`'s unaligned path (padded copies where the model says they pay);
 //! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
 //! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
 //! - [`launch`]: grid rules ([`LaunchDims`]); [`tma`]: the tensor maps of the TMA kernels;
@@ -27,6 +28,7 @@ pub mod ceiling;
 pub mod distribute;
 pub mod entries;
 pub mod error;
+pub mod fp32_padding;
 pub mod gemm;
 pub mod gemm_case;
 pub mod launch;

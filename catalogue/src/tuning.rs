@@ -192,6 +192,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::SplitK64x64x16 => c(3.036, 0.7229, 1.46, 1.29, 111),
         Algo::SplitK128x32x16 => c(3.297, 0.7600, 1.39, 1.28, 121),
         Algo::SplitK32x128x16 => c(3.501, 0.6970, 1.47, 1.46, 113),
+        Algo::SplitK128x256x16 => c(6.960, 3.1501, 1.00, 1.10, 235),
+        Algo::SplitK256x128x16 => c(6.960, 3.1501, 1.00, 1.10, 255),
         // COSTS-END
         _ => None,
     }
@@ -427,9 +429,12 @@ mod tests {
         for shape in [s(1, 1, 1), s(8, 8, 16), s(16, 128, 16)] {
             assert!(!pick(shape).config().unwrap().split_k, "{shape:?}");
         }
-        // The big square runs the most efficient tile.
+        // The big square runs the most efficient tile (128×256, whole or split along K).
+        for shape in [s(4096, 4096, 4096), s(8192, 8192, 8192)] {
+            let t = pick(shape).config().unwrap();
+            assert_eq!(t.bm * t.bn, 128 * 256, "{shape:?}: {:?}", pick(shape));
+        }
         assert_eq!(pick(s(4096, 4096, 4096)), Algo::Dbuf128x256x16);
-        assert_eq!(pick(s(8192, 8192, 8192)), Algo::Dbuf128x256x16);
     }
 
     #[test]

@@ -25,6 +25,11 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
     if a.data.len() != a.rows * a.cols || b.data.len() != b.rows * b.cols {
         return Err(invalid("matrix data length differs from rows·cols".into()));
     }
+    if algo == Algo::Auto && precision == Precision::Fp32 {
+        if let Some(plan) = tessera_catalogue::fp32_padding::plan_on(shape, tessera_catalogue::tuning::SMS) {
+            return matmul_padded(plan, a, b);
+        }
+    }
     let algo = algo.resolve_for(shape, precision);
     let kernel = algo.kernel().ok_or_else(|| invalid("Auto resolved to no kernel".into()))?;
     if kernel.precision != precision {
@@ -192,4 +197,55 @@ pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMa
         unsafe { tf32_transpose_round(src.get(), dst.get(), k, n, ldb) }
     })?;
     Ok((a_prep, bt_prep))
+}
+
+/// FP32 `Auto`'s unaligned path, as the GPU runs it ([`tessera_catalogue::fp32_padding`]): `A` and
+/// `B` copied by `copy_padded_f32` into zero-filled operands with N and K rounded up to 4 (the
+/// workspace starts as NaN here, so anything the copies miss shows), `algo` (an FP32 kernel, or `Auto`:
+/// its pick for the padded shape) run on them, and `C'` cropped back to N by the same kernel. An error
+/// where N and K are multiples of 4 already, or for a kernel that does not read plain `f32` pointers.
+pub fn matmul_fp32_padded(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: "copy_padded_f32", detail };
+    let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
+    let padded = tessera_catalogue::fp32_padding::padded_shape(shape).ok_or_else(|| invalid(format!("{shape:?} needs no padding")))?;
+    let algo = algo.resolve_for(padded, Precision::Fp32);
+    if algo.config().is_none_or(|t| t.tma || t.tf32_operands) || algo.precision() != Some(Precision::Fp32) {
+        return Err(invalid(format!("{} does not read plain f32 pointers", algo.label())));
+    }
+    matmul_padded(tessera_catalogue::fp32_padding::Fp32Padding { shape, padded, algo }, a, b)
+}
+
+/// Runs `plan` as the host's `matmul_padded_on` does: the copies it makes, the kernel, the crop.
+fn matmul_padded(plan: tessera_catalogue::fp32_padding::Fp32Padding, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    let (m, n, k) = (plan.shape.m, plan.shape.n, plan.shape.k);
+    let (n4, k4) = (plan.padded.n, plan.padded.k);
+    let a4 = if plan.pads_a() { copy_padded(&a.data, (k, m, k), (k4, m, k4))? } else { a.data.clone() };
+    let b4 = if plan.pads_b() { copy_padded(&b.data, (n, k, n), (n4, k4, n4))? } else { b.data.clone() };
+    let (a4, b4) =
+        (HostMatrix { rows: m as usize, cols: k4 as usize, data: a4 }, HostMatrix { rows: k4 as usize, cols: n4 as usize, data: b4 });
+    let c4 = matmul_in(Precision::Fp32, plan.algo, &a4, &b4)?;
+    let c = if plan.crops_c() { copy_padded(&c4.data, (n4, m, n), (n, m, n))? } else { c4.data };
+    Ok(HostMatrix { rows: m as usize, cols: n as usize, data: c })
+}
+
+/// `copy_padded_f32` from `src` (`(ld, rows, cols)`) into a new buffer of `(ld, out_rows, out_cols)`,
+/// which starts as NaN: an element the kernel does not write stays NaN.
+pub fn copy_padded(src: &[f32], from: (u32, u32, u32), to: (u32, u32, u32)) -> Result<Vec<f32>, EmuError> {
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: "copy_padded_f32", detail };
+    let ((sld, rows, cols), (dld, out_rows, out_cols)) = (from, to);
+    let extent = |rows: u32, cols: u32, ld: u32| if rows == 0 || cols == 0 { 0 } else { (rows as usize - 1) * ld as usize + cols as usize };
+    if cols > sld || out_cols > dld || src.len() < extent(rows, cols, sld) {
+        return Err(invalid(format!(
+            "{} floats for {rows} rows of {cols} at ld {sld}, into {out_rows} of {out_cols} at ld {dld}",
+            src.len()
+        )));
+    }
+    let mut dst = vec![f32::NAN; extent(out_rows, out_cols, dld)];
+    let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
+    launch("copy_padded_f32", Launch::from(tessera_catalogue::launch::copy_padded_f32(out_rows, out_cols)), || {
+        // SAFETY: src holds the extent of rows × cols at sld, dst that of out_rows × out_cols at dld
+        // (checked and sized above), no overlap; cols ≤ sld, out_cols ≤ dld; the launch is the kernel's.
+        unsafe { tessera_kernels::pack::copy_padded_f32(ps.get(), sld, rows, cols, pd.get(), dld, out_rows, out_cols) }
+    })?;
+    Ok(dst)
 }

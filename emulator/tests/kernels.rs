@@ -41,7 +41,14 @@ const TMA_SHAPES: [(usize, usize, usize); 6] = [(1, 8, 8), (65, 264, 40), (64, 2
 fn split_k_sums_its_slices() -> Result<(), Failed> {
     // The model's slice counts (`tuning::splits_for`) on deep-K shapes with small outputs: several
     // slices, the last one ragged (K not a multiple of the slice), on every split-K tile.
-    for algo in [Algo::SplitK128x128x16, Algo::SplitK64x64x16, Algo::SplitK128x32x16, Algo::SplitK32x128x16] {
+    for algo in [
+        Algo::SplitK128x128x16,
+        Algo::SplitK64x64x16,
+        Algo::SplitK128x32x16,
+        Algo::SplitK32x128x16,
+        Algo::SplitK128x256x16,
+        Algo::SplitK256x128x16,
+    ] {
         for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031)] {
             let shape = MatmulShape { m, n, k };
             let got = algo.splits(shape);
@@ -163,6 +170,71 @@ fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `copy_padded_f32` pads (each row copied, the rest of every row and the rows past the source
+/// zero-filled) and crops (`out_cols < ld` of the source: only the leading columns kept), writing
+/// nothing outside its `out_rows × out_cols` region (`copy_padded` starts the destination as NaN and
+/// sizes it to that region's extent; the destination's own padding columns stay NaN when cropping
+/// into a wider row).
+fn copy_padded_f32_pads_zero_fills_and_crops() -> Result<(), Failed> {
+    use tessera_emulator::ops::copy_padded;
+    for (rows, cols, ld) in LAYOUTS {
+        let src = operands((rows * cols) as usize, 5 + rows as u64);
+        // Pad: rows·cols (dense) into (rows + 3) × ld, zeros right of and below the source.
+        let out = copy_padded(&src, (cols, rows, cols), (ld, rows + 3, ld))?;
+        for r in 0..rows + 3 {
+            for c in 0..ld {
+                let want = if r < rows && c < cols { src[(r * cols + c) as usize] } else { 0.0 };
+                let got = out[(r * ld + c) as usize];
+                if got.to_bits() != want.to_bits() {
+                    return Err(format!("pad {rows}×{cols} → ld {ld}: ({r}, {c}) is {got}, expected {want}").into());
+                }
+            }
+        }
+        // Crop back: the padded rows into dense rows of `cols`.
+        let back = copy_padded(&out, (ld, rows, cols), (cols, rows, cols))?;
+        if back.iter().zip(&src).any(|(x, y)| x.to_bits() != y.to_bits()) || back.len() != src.len() {
+            return Err(format!("crop {rows}×{cols} from ld {ld} differs from the source").into());
+        }
+        // Into a wider destination row: the columns past out_cols are not the kernel's to write.
+        let wide = copy_padded(&src, (cols, rows, cols), (cols + 5, rows, cols))?;
+        for r in 0..rows.saturating_sub(1) {
+            if (cols..cols + 5).any(|c| !wide[(r * (cols + 5) + c) as usize].is_nan()) {
+                return Err(format!("{rows}×{cols}: the kernel wrote past out_cols in row {r}").into());
+            }
+        }
+    }
+    // Contract violations are refused before any launch.
+    if copy_padded(&[0.0; 4], (2, 2, 3), (4, 2, 4)).is_ok() || copy_padded(&[0.0; 3], (2, 2, 2), (2, 2, 2)).is_ok() {
+        return Err("copy_padded accepted cols > ld or too short a source".into());
+    }
+    Ok(())
+}
+
+/// FP32 `Auto`'s unaligned path (`fp32_padding`): K padded only (A and B copied, C written in place),
+/// N padded only (B copied, C' cropped), both; on kernels with every store path (`store_acc`'s
+/// float4 one on the padded rows, split-K's atomics into a zeroed C'), and `Auto` on the padded
+/// shape. Checked against the f64 reference: a copy that left NaN or garbage in the padding shows.
+fn fp32_unaligned_path_matches_reference() -> Result<(), Failed> {
+    use tessera_emulator::ops::matmul_fp32_padded;
+    for (m, n, k) in [(20, 16, 13), (20, 13, 16), (33, 17, 9), (130, 261, 37), (5, 3, 1031)] {
+        let (a, b) = (HostMatrix::random(m, k, 3 + m as u64), HostMatrix::random(k, n, 11 + n as u64));
+        for algo in [Algo::Auto, Algo::Dbuf64x64x16, Algo::Dbuf128x256x16, Algo::SplitK64x64x16, Algo::Tiled] {
+            let c = matmul_fp32_padded(algo, &a, &b).map_err(|e| format!("{}: {m}×{n}×{k}: {e}", algo.label()))?;
+            check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("padded {} on {m}×{n}×{k}: {e}", algo.label()))?;
+        }
+    }
+    // Aligned shapes need no padding; TF32 kernels do not read plain f32 pointers.
+    let (a, b) = (HostMatrix::random(8, 8, 1), HostMatrix::random(8, 8, 2));
+    if matmul_fp32_padded(Algo::Auto, &a, &b).is_ok() {
+        return Err("an aligned shape took the padded path".into());
+    }
+    let (a, b) = (HostMatrix::random(8, 5, 1), HostMatrix::random(5, 8, 2));
+    if matmul_fp32_padded(Algo::MmaNaiveTf32, &a, &b).is_ok() {
+        return Err("a TF32 kernel ran on the padded f32 path".into());
+    }
+    Ok(())
+}
+
 /// The TF32 preparation with padded rows: `tf32_round` writes `A` rounded with rows `ld` apart,
 /// `tf32_transpose_round` `Bᵀ` rounded (`cols × rows`, rows `ld ≥ rows` apart), each value exactly
 /// `round_tf32` of its source, and neither writes the padding or past its `rows·ld`.
@@ -215,6 +287,8 @@ fn main() {
     trials.push(Trial::test("tf32_rounds_each_operand_to_nearest", tf32_rounds_each_operand_to_nearest));
     trials.push(Trial::test("pad_b16_copies_rows_and_writes_nothing_else", pad_b16_copies_rows_and_writes_nothing_else));
     trials.push(Trial::test("tf32_preparation_pads_rows_and_writes_nothing_else", tf32_preparation_pads_rows_and_writes_nothing_else));
+    trials.push(Trial::test("copy_padded_f32_pads_zero_fills_and_crops", copy_padded_f32_pads_zero_fills_and_crops));
+    trials.push(Trial::test("fp32_unaligned_path_matches_reference", fp32_unaligned_path_matches_reference));
     trials.push(Trial::test("vec_add_matches_elementwise_sum", vec_add_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_grid_stride_matches_elementwise_sum", vec_add_vec4_grid_stride_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_in_place_accumulates", vec_add_vec4_in_place_accumulates));

@@ -166,3 +166,50 @@ kernel! {
         unsafe { for_each_element(src, width, false, rows, cols, |r, c, v| dst.set(r as usize * ld + c as usize, v)) }
     }
 }
+
+kernel! {
+    /// Copies an `f32` matrix into another row layout, zero-filling around it: for every
+    /// `(r, c) < (out_rows, out_cols)`, `dst[r·dst_ld + c] = src[r·src_ld + c]` where `(r, c) <
+    /// (rows, cols)`, and `0.0` elsewhere.
+    ///
+    /// **What it is for**: FP32 `Auto`'s unaligned path. The FP32 kernels take their 16-byte paths only
+    /// where N and K are multiples of 4; for a shape that is not, the host copies `A` and `B` into
+    /// operands with K and N rounded up to 4 — the zeros add nothing to any product — runs the kernel on
+    /// them, and crops `C`'s padded rows back to N with the same kernel (`out_cols = cols`).
+    ///
+    /// **Thread mapping**: the pack walk's tiles (block `(x, y)` takes the `TILE × TILE` output tiles
+    /// `(y + i·gridDim.y, x + j·gridDim.x)`); thread `x` of a warp moves column `c0 + x` of a row, so
+    /// reads and writes go along rows, coalesced. No shared memory, no barrier.
+    ///
+    /// # Safety
+    /// `cols ≤ src_ld`, `out_cols ≤ dst_ld`; `src` is valid for `(rows-1)·src_ld + cols` elements and
+    /// `dst` for `(out_rows-1)·dst_ld + out_cols` (when the dimensions are non-zero), not overlapping;
+    /// the launch has [`BLOCK`] threads (any grid).
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn copy_padded_f32(src: *const f32, src_ld: u32, rows: u32, cols: u32, dst: *mut f32, dst_ld: u32, out_rows: u32, out_cols: u32) {
+        let extent = |rows: u32, cols: u32, ld: u32| if rows == 0 || cols == 0 { 0 } else { (rows as usize - 1) * ld as usize + cols as usize };
+        // SAFETY: the caller's lengths.
+        let (src, dst) = unsafe { (View::from_const(src, extent(rows, cols, src_ld)), View::new(dst, extent(out_rows, out_cols, dst_ld))) };
+        let (tx, ty) = (thread_idx_x(), thread_idx_y());
+        let (tiles_r, tiles_c) = (out_rows.div_ceil(TILE), out_cols.div_ceil(TILE));
+        let mut tr = block_idx_y();
+        while tr < tiles_r {
+            let mut tc = block_idx_x();
+            while tc < tiles_c {
+                let c = tc * TILE + tx;
+                let mut r = tr * TILE + ty;
+                while r < (tr + 1) * TILE {
+                    if r < out_rows && c < out_cols {
+                        // SAFETY: r < rows and c < cols: r·src_ld + c < (rows-1)·src_ld + cols.
+                        let v = if r < rows && c < cols { unsafe { src.get(r as usize * src_ld as usize + c as usize) } } else { 0.0 };
+                        // SAFETY: r < out_rows, c < out_cols: inside dst's extent.
+                        unsafe { dst.set(r as usize * dst_ld as usize + c as usize, v) };
+                    }
+                    r += ROWS;
+                }
+                tc += grid_dim_x();
+            }
+            tr += grid_dim_y();
+        }
+    }
+}

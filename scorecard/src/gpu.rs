@@ -25,8 +25,7 @@ fn s<E: std::fmt::Display>(e: E) -> Fail {
 /// warm-up; the batch length is chosen from one trial launch so that each batch lasts ~BATCH_MS.
 pub fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), Fail>) -> Result<f64, Fail> {
     let timer = GpuTimer::new(gpu).map_err(s)?;
-    let trial = timer.time_ms(gpu, 2, 1, &mut work)?;
-    let iters = ((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, 2000);
+    let iters = batch_iters(gpu, &timer, &mut work)?;
     let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat {
         times.push(timer.time_ms(gpu, 1, iters, &mut work)?);
@@ -34,10 +33,37 @@ pub fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), Fail>
     Ok(median(&mut times))
 }
 
+/// Launches per timed batch of `work`: from one trial launch (after a warm-up), enough for ~BATCH_MS.
+fn batch_iters(gpu: &Gpu, timer: &GpuTimer, work: impl FnMut() -> Result<(), Fail>) -> Result<usize, Fail> {
+    let trial = timer.time_ms(gpu, 2, 1, work)?;
+    Ok(((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, MAX_BATCH))
+}
+
+/// Most launches per batch: 20 ms of the 4 µs launch-bound shapes (a run of 32 small shapes stays
+/// within a minute of batches).
+const MAX_BATCH: usize = 5_000;
+
+/// One implementation of a problem being timed: its row's fields, its output, its batch length and
+/// the batch times so far.
+struct Timed {
+    imp: Impl,
+    name: String,
+    key: String,
+    precision: Precision,
+    bytes: f64,
+    check: Check,
+    dc: DeviceMatrix,
+    iters: usize,
+    times: Vec<f64>,
+}
+
 /// Which implementation a row measures.
 #[derive(Clone, Copy)]
 enum Impl {
     Rust(Algo, Precision),
+    /// FP32 `Auto` through its unaligned path always (`Gpu::matmul_fp32_padded`), on shapes with N or
+    /// K not a multiple of 4: the path's measured cost beside the in-place kernels.
+    Padded,
     CudaC(Algo),
     Cublas(Precision),
 }
@@ -185,6 +211,10 @@ fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, im
                 gpu.matmul(al, a, b, dc).map_err(s)
             }
         },
+        Impl::Padded => {
+            let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+            gpu.matmul_fp32_padded(Algo::Auto, a, b, dc).map_err(s)
+        }
         Impl::CudaC(al) => {
             let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
             cuda_c.matmul(gpu, al, a, b, dc).map_err(s)
@@ -261,6 +291,9 @@ pub fn measure_all(
         }
         for &a in &mine {
             impls.push(Impl::Rust(a, p));
+            if (a, p) == (Algo::Auto, Precision::Fp32) {
+                impls.push(Impl::Padded);
+            }
             if p == Precision::Fp32 && CudaC::has(a) {
                 impls.push(Impl::CudaC(a));
             }
@@ -268,13 +301,18 @@ pub fn measure_all(
         impls.push(Impl::Cublas(p));
     }
 
+    let timer = GpuTimer::new(gpu).map_err(s)?;
     let total = problems.len() * impls.len();
     let mut step = 0;
     for problem in problems {
         let (shape, a, b) = (problem.shape, &problem.a, &problem.b);
         let ops = DeviceOperands::upload(gpu, problem, precisions)?;
+        let mut timed: Vec<Timed> = Vec::with_capacity(impls.len());
         for &imp in &impls {
             step += 1;
+            if matches!(imp, Impl::Padded) && shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4) {
+                continue;
+            }
             let (name, key, precision, bytes) = match imp {
                 Impl::Rust(al, p) => {
                     let label = case_label(al, p);
@@ -292,15 +330,34 @@ pub fn measure_all(
                     global_bytes(al, Precision::Fp32, shape),
                 ),
                 Impl::Cublas(p) => (cublas_name(p), cublas_key(p), p, min_bytes(shape, p)),
+                Impl::Padded => (
+                    "auto-fp32 on padded copies (Rust)".to_string(),
+                    "auto-fp32-padded".to_string(),
+                    Precision::Fp32,
+                    min_bytes(shape, Precision::Fp32),
+                ),
             };
             eprintln!("[scorecard] {step}/{total} {} {name}", shape_label(shape));
-            // Poison C with NaN, run once, check against the reference of the precision, then time.
+            // Poison C with NaN, run once, check against the reference of the precision; the batch
+            // length from a trial launch.
             let mut dc = DeviceMatrix::<f32>::from_host(gpu, &tessera::HostMatrix::from_fn(a.rows, b.cols, |_, _| f32::NAN)).map_err(s)?;
             run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc)?;
             gpu.synchronize().map_err(s)?;
             let check = problem.reference.check(precision, &dc.to_host(gpu).map_err(s)?);
-            let ms = time(gpu, repeat, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
-            card.rows.push(Row::new(shape, precision, &name, &key, ms, check, Some(bytes)));
+            let iters = batch_iters(gpu, &timer, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
+            timed.push(Timed { imp, name, key, precision, bytes, check, dc, iters, times: Vec::with_capacity(repeat) });
+        }
+        // Rounds: one batch of every implementation per round, the median of the rounds each. A slow
+        // drift of the machine (clocks, the host's launch rate on launch-bound shapes) then touches
+        // every implementation alike instead of whichever was timed during it.
+        for _ in 0..repeat {
+            for t in timed.iter_mut() {
+                let (imp, iters) = (t.imp, t.iters);
+                t.times.push(timer.time_ms(gpu, 1, iters, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut t.dc))?);
+            }
+        }
+        for mut t in timed {
+            card.rows.push(Row::new(shape, t.precision, &t.name, &t.key, median(&mut t.times), t.check, Some(t.bytes)));
         }
     }
 

@@ -80,6 +80,7 @@ impl Gpu {
             let mut out = c.buf.slice.slice_mut(0..dims.m * dims.n);
             return self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
         }
+        let auto_fp32 = algo == Algo::Auto && requested == Precision::Fp32;
         let Some((shape, algo)) = one_launch else {
             return matmul_blocked(self, requested, algo, dims, a, b, c);
         };
@@ -87,6 +88,14 @@ impl Gpu {
         let (pa, _read_a) = a.buf.slice.device_ptr(stream);
         let (pb, _read_b) = b.buf.slice.device_ptr(stream);
         let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
+        if auto_fp32 {
+            if let Some(plan) = tessera_catalogue::fp32_padding::plan_on(shape, self.sm_count()) {
+                // SAFETY: FP32 was requested, so A, B are f32 (the callers pass inputs of the
+                // precision's type), of the checked sizes, in this context; `plan` is the catalogue's
+                // (a concrete FP32 kernel on pointers, a checked padded shape).
+                return unsafe { self.matmul_padded_on(stream, &plan, pa, pb, pc) };
+            }
+        }
         // SAFETY: A, B, C hold at least m·k, k·n inputs of the kernel's precision and m·n floats
         // (checked above; the callers pass inputs of the precision's type), whole allocations of this
         // context (16-byte aligned), and the guards record their use after the launch is queued.
@@ -227,7 +236,7 @@ impl Gpu {
 
     /// This GPU's workspace, grown to at least `floats` `f32` (the old one freed first, stream-ordered,
     /// so work already queued on it finishes first) and locked for the caller's launches.
-    fn workspace_at_least(&self, stream: &Arc<CudaStream>, floats: usize) -> Result<MutexGuard<'_, Option<CudaSlice<f32>>>> {
+    pub(crate) fn workspace_at_least(&self, stream: &Arc<CudaStream>, floats: usize) -> Result<MutexGuard<'_, Option<CudaSlice<f32>>>> {
         let mut guard = self.workspace.lock().map_err(|_| Error::ContextPoisoned("the workspace lock was poisoned".into()))?;
         if guard.as_ref().is_none_or(|w| w.len() < floats) {
             *guard = None; // free the old one first

@@ -1,6 +1,6 @@
 //! The typed launches: argument checks, then the kernel call with the catalogue's launch dimensions.
 //!
-//! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo);
+//! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo); [`fp32_padding`]: FP32 `Auto`'s unaligned path;
 //! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
 //! - [`tma`]: the TMA tensor maps of kernel 15's launches;
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`.
@@ -9,6 +9,7 @@ use tessera_catalogue::LaunchDims;
 
 pub mod ceiling;
 pub mod elementwise;
+pub mod fp32_padding;
 pub mod gemm;
 pub mod matmul;
 pub mod tma;

@@ -102,3 +102,13 @@ split_k_entry!(matmul_splitk_128x32x16, SPLITK_128X32X16, 128, 32, 16, wmi 1, wn
 split_k_entry!(matmul_splitk_32x128x16, SPLITK_32X128X16, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
     "Split-K over a 32×128×16 tile (128 threads, 4 warps of 32×32 side by side along N, 4×8 outputs \
      per thread): for outputs a few rows tall (M ≤ 32) with deep K (11×2285×1430).");
+split_k_entry!(matmul_splitk_128x256x16, SPLITK_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, min_blocks 0,
+    "Split-K over kernel 8's fastest tile, 128×256×16 (256 threads, 8 warps of 64×64, 8×16 outputs per \
+     thread, 48.5 KiB shared): for outputs of a few dozen 128×256 tiles with deep K (256×4096×4096: \
+     32 tiles, 4 slices fill 128 of 132 SMs; 1024³ likewise), where `splitk-128x128x16` runs the \
+     less efficient 8×8 thread tile.");
+split_k_entry!(matmul_splitk_256x128x16, SPLITK_256X128X16, 256, 128, 16, wmi 2, wni 4, threads 256, la 4, lb 2, min_blocks 0,
+    "Split-K over the transposed big tile, 256×128×16 (256 threads, 8 warps of 64×64 — four along M, \
+     two along N — 8×16 outputs per thread, 48.5 KiB shared): the 128×256 tile's arithmetic for \
+     outputs about 128 columns wide (8192×128×8192: 32 tiles, 4 slices), where a 256-column tile \
+     would compute half its columns past N.");
