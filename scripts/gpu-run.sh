@@ -123,7 +123,8 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   done
   # FP32 Auto's unaligned path (copy_padded_f32 around the kernels) on its small shapes.
   [ "${SANITIZER_PADDED:-1}" = 1 ] && runs+=(".gpu/tests/tests-gpu_parity fp32_padded_ --skip 1000x --skip 130x")
-  runs+=(".gpu/tests/tests-gpu_parity vec_add_scalar_1" ".gpu/tests/tests-gpu_parity vec_add_1" ".gpu/tests/tests-streams sequential_257_")
+  # vec_add and the streams pipeline (SANITIZER_EXTRAS=0 leaves them out when re-checking matmul kernels only).
+  [ "${SANITIZER_EXTRAS:-1}" = 1 ] && runs+=(".gpu/tests/tests-gpu_parity vec_add_scalar_1" ".gpu/tests/tests-gpu_parity vec_add_1" ".gpu/tests/tests-streams sequential_257_")
   # Gpu::gemm's pack and α/β epilogue kernels in each element type (SANITIZER_GEMM=0 leaves them out).
   [ "${SANITIZER_GEMM:-1}" = 1 ] && runs+=(".gpu/tests/tests-gemm _TT_ccc_17x33x9_a-1.5_b0.75" ".gpu/tests/tests-gemm _NT_rcc_17x33x9_a-1.5_b0.75")
   LIMIT=${SANITIZER_TIMEOUT:-90}

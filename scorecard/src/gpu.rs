@@ -39,9 +39,9 @@ fn batch_iters(gpu: &Gpu, timer: &GpuTimer, work: impl FnMut() -> Result<(), Fai
     Ok(((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, MAX_BATCH))
 }
 
-/// Most launches per batch: 20 ms of the 4 µs launch-bound shapes (a run of 32 small shapes stays
-/// within a minute of batches).
-const MAX_BATCH: usize = 5_000;
+/// Most launches per batch: 8 ms of the 4 µs launch-bound shapes (rounds of every implementation
+/// keep the runs of 32 random shapes within about two minutes).
+const MAX_BATCH: usize = 2_000;
 
 /// One implementation of a problem being timed: its row's fields, its output, its batch length and
 /// the batch times so far.
