@@ -66,7 +66,7 @@ def features(name, m, n, k, s):
 
 
 def predict(p, g, name, m, n, k, s, f=None):
-    """p = (e, c, q, u) of the kernel; g = (launch, zero_launch, zero_ns_per_byte)."""
+    """p = (e, c, q, u) of the kernel; g = (launch, zero_launch, atomic adds per µs)."""
     e, c, q, u = p
     per_sm, steps, aligned, occ = f or features(name, m, n, k, s)
     t1 = e + c * steps * (1.0 if aligned else u)
@@ -75,7 +75,7 @@ def predict(p, g, name, m, n, k, s, f=None):
     t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
     t += g[0]
     if KERNELS[name][6]:
-        t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0
+        t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + m * n * s / g[2]
     return t
 
 
@@ -125,6 +125,7 @@ def main():
     kidx = np.array([NAMES.index(r[3]) for r in train])
     split = np.array([KERNELS[r[3]][6] for r in train], dtype=float)
     mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
+    mns = np.array([r[0] * r[1] * r[4] for r in train], dtype=float)
     meas = np.array([r[5] for r in train], dtype=float)
     per_sm, steps, aligned, resident = F.T
     full, rest = np.floor(per_sm / resident), np.mod(per_sm, resident)
@@ -135,7 +136,7 @@ def main():
         g = np.exp(x[4 * nk:])
         t1 = e + c * steps * np.where(aligned > 0, 1.0, u)
         t = full * t1 * resident / q + np.where(rest > 0, t1 * np.maximum(1.0, rest / q), 0.0) + g[0]
-        t = t + split * (g[1] + ZERO_US_PER_KB * mn4)
+        t = t + split * (g[1] + ZERO_US_PER_KB * mn4 + mns / g[2])
         return np.log(t / meas)
 
     x0, lo, hi = [], [], []
@@ -144,12 +145,13 @@ def main():
         x0 += [math.log(2.0), math.log(0.5), max(1.0, occ / 2), math.log(1.5) + 1e-3]
         lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0]
         hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0)]
-    x0 += [math.log(3.0), math.log(2.0)]
-    lo += [math.log(0.5), math.log(0.1)]
-    hi += [math.log(10.0), math.log(10.0)]
+    # launch, zeroing launch, split-K's atomic adds per µs over the whole GPU
+    x0 += [math.log(3.0), math.log(2.0), math.log(1e5)]
+    lo += [math.log(0.5), math.log(0.1), math.log(1e3)]
+    hi += [math.log(10.0), math.log(10.0), math.log(1e8)]
     fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
     ps, g = unpack(fit.x)
-    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs")
+    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} per µs")
     for name in NAMES:
         e, c, q, u = ps[name]
         print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}")
@@ -183,7 +185,7 @@ def main():
             for (m, n, k, nm, sp, t) in rows:
                 f.write(f"{m},{n},{k},{nm},{sp},{t:.2f},{int((m, n, k) in hold)}\n")
     if "--print-rust" in sys.argv:
-        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}")
+        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}")
         for name in NAMES:
             e, c, q, u = ps[name]
             print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {KERNELS[name][5]})")

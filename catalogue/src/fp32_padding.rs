@@ -9,13 +9,20 @@
 //! The earlier try (2-D `cuMemcpy2D` copies into zeroed buffers, `docs/results/2026-11-30-fp32-padded-probe`)
 //! cost some 30 µs at 1000×1037×519 where ~10 were assumed: five stream operations, pitched copies of
 //! odd rows. One zero-filling kernel per operand replaces the zeroing and the copy.
+use std::cell::Cell;
+
 use crate::algo::Algo;
 use crate::shape::MatmulShape;
-use crate::tuning::{pick_on, predict_us, splits_on, LAUNCH_US};
+use crate::tuning::{pick_on, predict_us, splits_on};
 
 /// The rate of `copy_padded_f32`, bytes read plus written per second: the H200's one-thread-per-element
 /// `vec_add` (the same walk: scalar, coalesced), 3409 GB/s, README run of 2026-11-30-tf32-registers.
 pub const COPY_GB_PER_S: f64 = 3409.0;
+/// One copy's fixed cost: measured, the padded path on launch-bound shapes
+/// (`docs/results/2026-11-30-fp32-unaligned`, calibration run: 16×42×16, 19×68×82, 2048×32×3 take
+/// 10.5–11.7 µs for two copies and a ~4 µs kernel; 22×577×334 19.3 µs for three and a 9 µs one) —
+/// more than `tuning::LAUNCH_US` on the GPU, because a call this small is paced by the host's launches.
+pub const COPY_LAUNCH_US: f64 = 3.5;
 
 /// The unaligned path for one shape: the padded shape and the kernel that runs on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,14 +70,14 @@ pub fn padded_shape(shape: MatmulShape) -> Option<MatmulShape> {
     MatmulShape::check((m, k4), (k4, n4), (m, n4)).ok()
 }
 
-/// The model's time of the copies between `shape` and `padded`, in microseconds: per copy a launch
-/// ([`LAUNCH_US`]) plus its bytes read and written at [`COPY_GB_PER_S`] — `A` (`m·k` read, `m·k4`
+/// The model's time of the copies between `shape` and `padded`, in microseconds: per copy
+/// [`COPY_LAUNCH_US`] plus its bytes read and written at [`COPY_GB_PER_S`] — `A` (`m·k` read, `m·k4`
 /// written) where K is padded, `B` (`k·n`, `k4·n4`) where K or N is, `C'` (`m·n4` read, `m·n` written)
 /// where N is.
 pub fn copies_us(shape: MatmulShape, padded: MatmulShape) -> f64 {
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
     let (n4, k4) = (f64::from(padded.n), f64::from(padded.k));
-    let copy = |read: f64, written: f64| LAUNCH_US + 4.0 * (read + written) / (COPY_GB_PER_S * 1e3);
+    let copy = |read: f64, written: f64| COPY_LAUNCH_US + 4.0 * (read + written) / (COPY_GB_PER_S * 1e3);
     let mut us = 0.0;
     if padded.k != shape.k {
         us += copy(m * k, m * k4);
@@ -88,6 +95,21 @@ pub fn copies_us(shape: MatmulShape, padded: MatmulShape) -> f64 {
 /// multiple of 4 and the model's best kernel on the padded shape plus [`copies_us`] is predicted
 /// faster than its best kernel in place; `None` otherwise.
 pub fn plan_on(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
+    thread_local!(static LAST: Cell<Option<(MatmulShape, u32, Option<Fp32Padding>)>> = const { Cell::new(None) });
+    // `Gpu::matmul` asks on every call with `Auto`: the last answer is kept per thread (the search
+    // below runs `pick_on` on two shapes, which would evict each other from its own one-entry cache).
+    if let Some((s, n, plan)) = LAST.get() {
+        if s == shape && n == sms {
+            return plan;
+        }
+    }
+    let plan = search(shape, sms);
+    LAST.set(Some((shape, sms, plan)));
+    plan
+}
+
+/// [`plan_on`]'s decision, computed.
+fn search(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
     let padded = padded_shape(shape)?;
     let best = |s: MatmulShape| {
         let algo = pick_on(s, sms);
@@ -126,9 +148,9 @@ mod tests {
     fn the_copies_cost_launches_and_bytes() {
         // K padded only: A and B copied, C written in place — two launches.
         let only_k = copies_us(s(1000, 1000, 999), s(1000, 1000, 1000));
-        assert!(only_k > 2.0 * LAUNCH_US && only_k < 2.0 * LAUNCH_US + 10.0, "{only_k}");
+        assert!(only_k > 2.0 * COPY_LAUNCH_US && only_k < 2.0 * COPY_LAUNCH_US + 10.0, "{only_k}");
         // All three copies; more bytes cost more.
-        assert!(copies_us(s(1000, 1037, 519), s(1000, 1040, 520)) > 3.0 * LAUNCH_US);
+        assert!(copies_us(s(1000, 1037, 519), s(1000, 1040, 520)) > 3.0 * COPY_LAUNCH_US);
         assert!(copies_us(s(4000, 4001, 4001), s(4000, 4004, 4004)) > copies_us(s(1000, 1001, 1001), s(1000, 1004, 1004)));
     }
 

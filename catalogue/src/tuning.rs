@@ -155,12 +155,17 @@ pub struct Cost {
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
-pub const LAUNCH_US: f64 = 2.485;
+pub const LAUNCH_US: f64 = 2.533;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
 /// [`ZERO_GB_PER_S`].
-pub const ZERO_LAUNCH_US: f64 = 0.367;
+pub const ZERO_LAUNCH_US: f64 = 3.317;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
+/// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted): a
+/// GPU-wide cost, not a block's — in one wave every block adds its tile at about the same time, so
+/// 256×4096×4096, 1024³ and 8192×128×8192 at four slices of a 128×256 tile (4.2 M adds each) pay
+/// the same ~30 µs whatever their K.
+pub const ATOMIC_ADDS_PER_US: f64 = 206867.0;
 /// Split-K's fewest K-steps per slice: below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
@@ -174,26 +179,26 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, registers| Some(Cost { block_us, step_us, overlap, unaligned, registers });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
-        Algo::Naive => c(0.195, 0.0377, 2.65, 1.00, 32),
-        Algo::Tiled => c(0.055, 0.3345, 2.46, 1.00, 32),
-        Algo::Blocktile1d => c(0.292, 0.5985, 1.38, 1.00, 75),
-        Algo::Blocktile2d => c(0.404, 1.4501, 1.00, 1.00, 140),
-        Algo::Vectorized => c(0.583, 1.1266, 1.10, 1.06, 125),
-        Algo::ConflictFree => c(0.449, 1.0676, 1.22, 1.04, 125),
-        Algo::Warptile => c(0.472, 1.0569, 1.19, 1.05, 125),
-        Algo::Dbuf128x128x8 => c(0.624, 0.9992, 1.00, 1.16, 143),
-        Algo::Dbuf128x128x16 => c(0.635, 1.7461, 1.00, 1.13, 129),
-        Algo::Dbuf128x64x16 => c(0.571, 1.6561, 1.73, 1.18, 161),
-        Algo::Dbuf64x64x16 => c(0.513, 0.8657, 1.73, 1.17, 111),
-        Algo::Dbuf128x256x16 => c(1.411, 3.1501, 1.00, 1.10, 255),
-        Algo::Dbuf128x256x16Rolled => c(1.694, 3.4637, 1.00, 1.09, 255),
-        Algo::Async64x64x16s3 => c(0.464, 0.7325, 1.42, 1.07, 119),
-        Algo::SplitK128x128x16 => c(3.411, 1.8844, 1.00, 1.16, 145),
-        Algo::SplitK64x64x16 => c(3.036, 0.7229, 1.46, 1.29, 111),
-        Algo::SplitK128x32x16 => c(3.297, 0.7600, 1.39, 1.28, 121),
-        Algo::SplitK32x128x16 => c(3.501, 0.6970, 1.47, 1.46, 113),
-        Algo::SplitK128x256x16 => c(6.960, 3.1501, 1.00, 1.10, 235),
-        Algo::SplitK256x128x16 => c(6.960, 3.1501, 1.00, 1.10, 255),
+        Algo::Naive => c(0.197, 0.0374, 2.65, 1.00, 32),
+        Algo::Tiled => c(0.053, 0.3316, 2.45, 1.00, 32),
+        Algo::Blocktile1d => c(0.312, 0.5982, 1.39, 1.00, 75),
+        Algo::Blocktile2d => c(0.812, 1.4567, 1.00, 1.00, 140),
+        Algo::Vectorized => c(0.871, 1.1200, 1.11, 1.06, 125),
+        Algo::ConflictFree => c(0.481, 1.0628, 1.21, 1.05, 125),
+        Algo::Warptile => c(0.605, 1.0522, 1.19, 1.06, 125),
+        Algo::Dbuf128x128x8 => c(0.829, 0.9760, 1.00, 1.19, 143),
+        Algo::Dbuf128x128x16 => c(0.792, 1.7201, 1.00, 1.15, 129),
+        Algo::Dbuf128x64x16 => c(0.690, 1.6180, 1.74, 1.21, 161),
+        Algo::Dbuf64x64x16 => c(0.536, 0.8574, 1.74, 1.18, 111),
+        Algo::Dbuf128x256x16 => c(1.675, 3.1244, 1.00, 1.11, 255),
+        Algo::Dbuf128x256x16Rolled => c(1.906, 3.4352, 1.00, 1.10, 255),
+        Algo::Async64x64x16s3 => c(0.497, 0.7270, 1.42, 1.07, 119),
+        Algo::SplitK128x128x16 => c(0.299, 1.7127, 1.00, 1.19, 145),
+        Algo::SplitK64x64x16 => c(0.011, 0.7250, 1.54, 1.27, 111),
+        Algo::SplitK128x32x16 => c(0.012, 0.8141, 1.49, 1.27, 121),
+        Algo::SplitK32x128x16 => c(0.039, 0.7546, 1.60, 1.41, 113),
+        Algo::SplitK128x256x16 => c(2.855, 3.1267, 1.00, 1.11, 235),
+        Algo::SplitK256x128x16 => c(2.913, 3.1192, 1.00, 1.11, 255),
         // COSTS-END
         _ => None,
     }
@@ -217,7 +222,7 @@ pub fn blocks_per_sm(config: TileConfig, registers: u32) -> u32 {
 /// `T = block_us + step_us·steps` (× `unaligned` on the steps when N or K is not a multiple of 4);
 /// `x ≤ b` blocks side by side take `T·max(1, x/q)`. The busiest SM gets `⌈tiles·splits / sms⌉`
 /// blocks: full rounds of `b`, then the last, partial one. Plus [`LAUNCH_US`], and for split-K the
-/// zeroing of `C`.
+/// zeroing of `C` and its `M·N·S` atomic adds ([`ATOMIC_ADDS_PER_US`]).
 pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
     Some(predict(algo.config()?, cost(algo)?, shape, splits, sms))
 }
@@ -240,7 +245,7 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
         us += alone * (rest as f64 / q).max(1.0);
     }
     if t.split_k {
-        us += ZERO_LAUNCH_US + (4 * m * n) as f64 / (ZERO_GB_PER_S * 1e3);
+        us += ZERO_LAUNCH_US + (4 * m * n) as f64 / (ZERO_GB_PER_S * 1e3) + (m * n * splits) as f64 / ATOMIC_ADDS_PER_US;
     }
     us
 }

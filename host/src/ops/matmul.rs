@@ -17,7 +17,8 @@ use crate::matrix::{DeviceElement, DeviceMatrix};
 impl Gpu {
     /// `c = a · b` with the chosen kernel (queued on the stream), in the precision of the inputs:
     /// FP32 for `f32` (never TF32: see [`Gpu::matmul_tf32`]), BF16 for `bf16`, FP16 for `f16`.
-    /// `Auto` picks a kernel of that precision.
+    /// `Auto` picks a kernel of that precision; in FP32 where N or K is not a multiple of 4 and its
+    /// model predicts it pays, it runs that kernel on zero-padded copies ([`Gpu::matmul_fp32_padded`]).
     ///
     /// Errors, before any launch: [`Error::MixedTypes`] when `a` and `b` differ in type,
     /// [`Error::PrecisionMismatch`] when `algo` computes in another precision, shape and buffer
