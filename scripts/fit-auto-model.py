@@ -40,6 +40,10 @@ KERNELS = {
     "splitk-256x128x16": (256, 128, 16, 256, 2 * (16 * 260 + 16 * 128) * 4, 255, True),
 }
 NAMES = list(KERNELS)
+# Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
+# whole GPU writes C's outputs where N % 4 != 0 (scalar epilogue stores; not split-K: its adds are the
+# global atomic rate).
+NP = 5
 
 
 def occupancy(threads, shared, regs):
@@ -56,24 +60,24 @@ def old_splits(m, n, k, bm, bn):
 
 
 def features(name, m, n, k, s):
-    """(blocks on the busiest SM, K-steps per block, aligned, occupancy, m·n)"""
+    """(blocks on the busiest SM, K-steps per block, aligned, occupancy, N aligned)"""
     bm, bn, bk, threads, shared, regs, _ = KERNELS[name]
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
     chunk = math.ceil(math.ceil(k / s) / bk) * bk
     steps = chunk // bk
     per_sm = math.ceil(tiles * s / SMS)
-    return per_sm, steps, (n % 4 == 0 and k % 4 == 0), occupancy(threads, shared, regs)
+    return per_sm, steps, (n % 4 == 0 and k % 4 == 0), occupancy(threads, shared, regs), n % 4 == 0
 
 
 def predict(p, g, name, m, n, k, s, f=None):
     """p = (e, c, q, u) of the kernel; g = (launch, zero_launch, atomic adds per µs)."""
-    e, c, q, u = p
-    per_sm, steps, aligned, occ = f or features(name, m, n, k, s)
+    e, c, q, u, w = p
+    per_sm, steps, aligned, occ, n_aligned = f or features(name, m, n, k, s)
     t1 = e + c * steps * (1.0 if aligned else u)
     q = min(q, occ)
     full, rest = divmod(per_sm, occ)
     t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
-    t += g[0]
+    t += g[0] + (0.0 if n_aligned or KERNELS[name][6] else m * n / w)
     if KERNELS[name][6]:
         t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + m * n * s / g[2]
     return t
@@ -115,9 +119,9 @@ def main():
     def unpack(x):
         ps = {}
         for i, name in enumerate(NAMES):
-            le, lc, q, lu = x[4 * i: 4 * i + 4]
-            ps[name] = (math.exp(le), math.exp(lc), q, math.exp(lu))
-        g = tuple(math.exp(v) for v in x[4 * nk:])
+            le, lc, q, lu, lw = x[NP * i: NP * i + NP]
+            ps[name] = (math.exp(le), math.exp(lc), q, math.exp(lu), math.exp(lw))
+        g = tuple(math.exp(v) for v in x[NP * nk:])
         return ps, g
 
     names = sorted({r[3] for r in train}, key=NAMES.index)
@@ -127,24 +131,25 @@ def main():
     mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
     mns = np.array([r[0] * r[1] * r[4] for r in train], dtype=float)
     meas = np.array([r[5] for r in train], dtype=float)
-    per_sm, steps, aligned, resident = F.T
+    per_sm, steps, aligned, resident, n_aligned = F.T
+    mn = np.array([r[0] * r[1] for r in train], dtype=float)
     full, rest = np.floor(per_sm / resident), np.mod(per_sm, resident)
 
     def resid(x):
-        P = x[: 4 * nk].reshape(nk, 4)[kidx]
-        e, c, q, u = np.exp(P[:, 0]), np.exp(P[:, 1]), np.minimum(P[:, 2], resident), np.exp(P[:, 3])
-        g = np.exp(x[4 * nk:])
+        P = x[: NP * nk].reshape(nk, NP)[kidx]
+        e, c, q, u, w = np.exp(P[:, 0]), np.exp(P[:, 1]), np.minimum(P[:, 2], resident), np.exp(P[:, 3]), np.exp(P[:, 4])
+        g = np.exp(x[NP * nk:])
         t1 = e + c * steps * np.where(aligned > 0, 1.0, u)
         t = full * t1 * resident / q + np.where(rest > 0, t1 * np.maximum(1.0, rest / q), 0.0) + g[0]
-        t = t + split * (g[1] + ZERO_US_PER_KB * mn4 + mns / g[2])
+        t = t + split * (g[1] + ZERO_US_PER_KB * mn4 + mns / g[2]) + (1.0 - split) * np.where(n_aligned > 0, 0.0, mn / w)
         return np.log(t / meas)
 
     x0, lo, hi = [], [], []
     for name in NAMES:
         occ = occupancy(*KERNELS[name][3:6])
-        x0 += [math.log(2.0), math.log(0.5), max(1.0, occ / 2), math.log(1.5) + 1e-3]
-        lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0]
-        hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0)]
+        x0 += [math.log(2.0), math.log(0.5), max(1.0, occ / 2), math.log(1.5) + 1e-3, math.log(1e6)]
+        lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0, math.log(1e4)]
+        hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0), math.log(1e8)]
     # launch, zeroing launch, split-K's atomic adds per µs over the whole GPU
     x0 += [math.log(3.0), math.log(2.0), math.log(1e5)]
     lo += [math.log(0.5), math.log(0.1), math.log(1e3)]
@@ -153,8 +158,8 @@ def main():
     ps, g = unpack(fit.x)
     print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} per µs")
     for name in NAMES:
-        e, c, q, u = ps[name]
-        print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}")
+        e, c, q, u, w = ps[name]
+        print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}  w {w:10.0f}/µs")
     # Evaluation: per shape, the model's pick vs the measured best (among the rows measured).
     shapes = {}
     for r in rows:
@@ -187,8 +192,8 @@ def main():
     if "--print-rust" in sys.argv:
         print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}")
         for name in NAMES:
-            e, c, q, u = ps[name]
-            print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {KERNELS[name][5]})")
+            e, c, q, u, w = ps[name]
+            print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
 
 
 main()

@@ -150,22 +150,28 @@ pub struct Cost {
     pub overlap: f64,
     /// Factor on `step_us` when N or K is not a multiple of 4 (16-byte vector loads off).
     pub unaligned: f64,
+    /// Outputs per µs the whole GPU writes when N is not a multiple of 4, so that rows of `C` are not
+    /// 16-byte aligned and the epilogue stores element by element (split-K: unused, its adds are
+    /// [`ATOMIC_ADDS_PER_US`]). A GPU-wide rate, like the atomics: on short-K, large outputs the
+    /// stores are the kernel's time (3192×15638×16: `conflict-free` 136 µs, `blocktile-1d`, whose
+    /// stores coalesce along rows, 106).
+    pub unaligned_stores_per_us: f64,
     /// Registers per thread (`ptxas -v`, sm_90): with threads and shared memory, the blocks per SM.
     pub registers: u32,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
-pub const LAUNCH_US: f64 = 2.533;
+pub const LAUNCH_US: f64 = 2.642;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
 /// [`ZERO_GB_PER_S`].
-pub const ZERO_LAUNCH_US: f64 = 3.317;
+pub const ZERO_LAUNCH_US: f64 = 3.143;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted): a
 /// GPU-wide cost, not a block's — in one wave every block adds its tile at about the same time, so
 /// 256×4096×4096, 1024³ and 8192×128×8192 at four slices of a 128×256 tile (4.2 M adds each) pay
 /// the same ~30 µs whatever their K.
-pub const ATOMIC_ADDS_PER_US: f64 = 206867.0;
+pub const ATOMIC_ADDS_PER_US: f64 = 208017.0;
 /// Split-K's fewest K-steps per slice: below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
@@ -176,29 +182,31 @@ pub const MAX_SPLITS: u32 = 128;
 
 /// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
 pub fn cost(algo: Algo) -> Option<Cost> {
-    let c = |block_us, step_us, overlap, unaligned, registers| Some(Cost { block_us, step_us, overlap, unaligned, registers });
+    let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
+        Some(Cost { block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers })
+    };
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
-        Algo::Naive => c(0.197, 0.0374, 2.65, 1.00, 32),
-        Algo::Tiled => c(0.053, 0.3316, 2.45, 1.00, 32),
-        Algo::Blocktile1d => c(0.312, 0.5982, 1.39, 1.00, 75),
-        Algo::Blocktile2d => c(0.812, 1.4567, 1.00, 1.00, 140),
-        Algo::Vectorized => c(0.871, 1.1200, 1.11, 1.06, 125),
-        Algo::ConflictFree => c(0.481, 1.0628, 1.21, 1.05, 125),
-        Algo::Warptile => c(0.605, 1.0522, 1.19, 1.06, 125),
-        Algo::Dbuf128x128x8 => c(0.829, 0.9760, 1.00, 1.19, 143),
-        Algo::Dbuf128x128x16 => c(0.792, 1.7201, 1.00, 1.15, 129),
-        Algo::Dbuf128x64x16 => c(0.690, 1.6180, 1.74, 1.21, 161),
-        Algo::Dbuf64x64x16 => c(0.536, 0.8574, 1.74, 1.18, 111),
-        Algo::Dbuf128x256x16 => c(1.675, 3.1244, 1.00, 1.11, 255),
-        Algo::Dbuf128x256x16Rolled => c(1.906, 3.4352, 1.00, 1.10, 255),
-        Algo::Async64x64x16s3 => c(0.497, 0.7270, 1.42, 1.07, 119),
-        Algo::SplitK128x128x16 => c(0.299, 1.7127, 1.00, 1.19, 145),
-        Algo::SplitK64x64x16 => c(0.011, 0.7250, 1.54, 1.27, 111),
-        Algo::SplitK128x32x16 => c(0.012, 0.8141, 1.49, 1.27, 121),
-        Algo::SplitK32x128x16 => c(0.039, 0.7546, 1.60, 1.41, 113),
-        Algo::SplitK128x256x16 => c(2.855, 3.1267, 1.00, 1.11, 235),
-        Algo::SplitK256x128x16 => c(2.913, 3.1192, 1.00, 1.11, 255),
+        Algo::Naive => c(0.187, 0.0372, 2.63, 1.00, 72497264.0, 32),
+        Algo::Tiled => c(0.043, 0.3300, 2.43, 1.00, 19895671.0, 32),
+        Algo::Blocktile1d => c(0.264, 0.5969, 1.38, 1.00, 35859487.0, 75),
+        Algo::Blocktile2d => c(0.404, 1.4212, 1.00, 1.00, 118817.0, 140),
+        Algo::Vectorized => c(0.475, 1.1402, 1.12, 1.01, 127877.0, 125),
+        Algo::ConflictFree => c(0.262, 1.0744, 1.22, 1.02, 492557.0, 125),
+        Algo::Warptile => c(0.326, 1.0684, 1.21, 1.01, 169270.0, 125),
+        Algo::Dbuf128x128x8 => c(0.500, 0.9993, 1.00, 1.13, 165712.0, 143),
+        Algo::Dbuf128x128x16 => c(0.466, 1.7482, 1.00, 1.10, 160674.0, 129),
+        Algo::Dbuf128x64x16 => c(0.442, 1.6685, 1.78, 1.15, 194393.0, 161),
+        Algo::Dbuf64x64x16 => c(0.326, 0.8871, 1.78, 1.12, 222365.0, 111),
+        Algo::Dbuf128x256x16 => c(1.314, 3.1648, 1.00, 1.07, 138891.0, 255),
+        Algo::Dbuf128x256x16Rolled => c(1.576, 3.4763, 1.00, 1.07, 141015.0, 255),
+        Algo::Async64x64x16s3 => c(0.317, 0.7400, 1.43, 1.03, 314841.0, 119),
+        Algo::SplitK128x128x16 => c(0.319, 1.7345, 1.00, 1.17, 1000000.0, 145),
+        Algo::SplitK64x64x16 => c(0.025, 0.7390, 1.53, 1.25, 1000000.0, 111),
+        Algo::SplitK128x32x16 => c(0.028, 0.8285, 1.49, 1.25, 1000000.0, 121),
+        Algo::SplitK32x128x16 => c(0.075, 0.7655, 1.58, 1.38, 1000000.0, 113),
+        Algo::SplitK128x256x16 => c(2.816, 3.1648, 1.00, 1.10, 1000000.0, 235),
+        Algo::SplitK256x128x16 => c(2.945, 3.1337, 1.00, 1.11, 1000000.0, 255),
         // COSTS-END
         _ => None,
     }
@@ -222,7 +230,8 @@ pub fn blocks_per_sm(config: TileConfig, registers: u32) -> u32 {
 /// `T = block_us + step_us·steps` (× `unaligned` on the steps when N or K is not a multiple of 4);
 /// `x ≤ b` blocks side by side take `T·max(1, x/q)`. The busiest SM gets `⌈tiles·splits / sms⌉`
 /// blocks: full rounds of `b`, then the last, partial one. Plus [`LAUNCH_US`], and for split-K the
-/// zeroing of `C` and its `M·N·S` atomic adds ([`ATOMIC_ADDS_PER_US`]).
+/// zeroing of `C` and its `M·N·S` atomic adds ([`ATOMIC_ADDS_PER_US`]); where N is not a multiple
+/// of 4, `M·N` element-wise stores at the kernel's `unaligned_stores_per_us`.
 pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
     Some(predict(algo.config()?, cost(algo)?, shape, splits, sms))
 }
@@ -243,6 +252,9 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     let mut us = LAUNCH_US + full as f64 * alone * resident as f64 / q;
     if rest > 0 {
         us += alone * (rest as f64 / q).max(1.0);
+    }
+    if !t.split_k && !shape.n.is_multiple_of(4) {
+        us += (m * n) as f64 / c.unaligned_stores_per_us;
     }
     if t.split_k {
         us += ZERO_LAUNCH_US + (4 * m * n) as f64 / (ZERO_GB_PER_S * 1e3) + (m * n * splits) as f64 / ATOMIC_ADDS_PER_US;
