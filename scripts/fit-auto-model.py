@@ -3,7 +3,9 @@
 
     python3 scripts/fit-auto-model.py RUN.json[:plans.csv] ... [--hold-out 'MxNxK,...'] [--print-rust]
 
-Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Split-K rows need the split
+Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Fitted: per kernel block_us,
+step_us, overlap, unaligned (on the steps) and unaligned_stores_per_us; globally the launch, split-K's
+zeroing launch and its atomic adds per µs (tuning::ATOMIC_ADDS_PER_US). Split-K rows need the split
 count each launch used: from `plans.csv` (written by `cargo run -p tessera-catalogue --example plans` at
 the run's commit) or, without one, the one-wave rule that preceded the model. The model here is the
 same formula as `tuning::predict_us` (a Rust test checks the committed constants against the committed
