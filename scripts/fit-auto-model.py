@@ -72,7 +72,7 @@ def features(name, m, n, k, s):
 
 
 def predict(p, g, name, m, n, k, s, f=None):
-    """p = (e, c, q, u) of the kernel; g = (launch, zero_launch, atomic adds per µs)."""
+    """p = (e, c, q, u, w) of the kernel; g = (launch, zero_launch, atomic adds per µs)."""
     e, c, q, u, w = p
     per_sm, steps, aligned, occ, n_aligned = f or features(name, m, n, k, s)
     t1 = e + c * steps * (1.0 if aligned else u)
@@ -115,7 +115,8 @@ def main():
         args = [a for a in args if a != sys.argv[i + 1]]
     rows = [r for spec in args for r in load(spec)]
     train = [r for r in rows if (r[0], r[1], r[2]) not in hold]
-    # parameters: per kernel (log e, log c, q, log u), global (log launch, log zero launch, log zero ns/B)
+    # parameters: per kernel (log e, log c, q, log u, log w), global (log launch, log zero launch,
+    # log atomic adds per µs)
     nk = len(NAMES)
 
     def unpack(x):

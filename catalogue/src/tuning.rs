@@ -141,7 +141,8 @@ pub fn splits(shape: MatmulShape, bm: u32, bn: u32) -> u32 {
 /// `scripts/fit-auto-model.py`, see `docs/tuning.md`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cost {
-    /// Fixed time of one block: prologue, epilogue (its stores, or split-K's atomic adds).
+    /// Fixed time of one block: prologue and epilogue (split-K's atomic adds are a GPU-wide cost,
+    /// [`ATOMIC_ADDS_PER_US`]).
     pub block_us: f64,
     /// Time of one K-step of one block running alone on its SM.
     pub step_us: f64,

@@ -20,6 +20,8 @@ impl Gpu {
     /// `Auto` takes this path by itself where the model predicts it pays; this entry runs it always
     /// (to measure it, or for a caller who knows better).
     ///
+    /// As [`Gpu::matmul`], `m = 0` or `n = 0` is a no-op and `k = 0` sets `C` to zeros.
+    ///
     /// Errors, before any launch: [`Error::InvalidArgument`] when N and K are already multiples of 4 or
     /// `algo` is not an FP32 kernel that reads plain pointers (TMA and TF32 kernels are not), shape and
     /// buffer errors as [`Gpu::matmul`]'s, [`Error::TooLarge`] when the padded product passes one
@@ -45,8 +47,15 @@ impl Gpu {
                 return Err(Error::BufferTooSmall { op: OP, name, len: buf.len(), needed });
             }
         }
-        let plan = Fp32Padding { shape, padded, algo };
+        if shape.m == 0 || shape.n == 0 {
+            return Ok(());
+        }
         let stream = self.stream();
+        if shape.k == 0 {
+            let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
+            return stream.memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
+        }
+        let plan = Fp32Padding { shape, padded, algo };
         let (pa, _read_a) = a.buf.slice.device_ptr(stream);
         let (pb, _read_b) = b.buf.slice.device_ptr(stream);
         let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);

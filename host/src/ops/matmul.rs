@@ -44,8 +44,9 @@ impl Gpu {
 
     /// The common path: `requested` is the precision asked for (`T`'s own, or TF32 on `f32`).
     ///
-    /// A product within one launch's limits (each matrix below 2³¹ elements) is one launch; a larger
-    /// one is cut into blocks that are (see `tessera_catalogue::blocks`), run on the same stream.
+    /// A product within one launch's limits (each matrix below 2³¹ elements) is one launch (plus the
+    /// copies of FP32 `Auto`'s unaligned path where it pads); a larger one is cut into blocks that
+    /// are (see `tessera_catalogue::blocks`), run on the same stream.
     fn matmul_in<TA: DeviceElement, TB: DeviceElement>(
         &self,
         requested: Precision,
