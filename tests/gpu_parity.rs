@@ -50,9 +50,14 @@ fn check_tf32_rounding(gpu: &Gpu, algo: Algo) -> Result<(), String> {
     Ok(())
 }
 
-/// FP32 `Auto`'s unaligned path run always (`Gpu::matmul_fp32_padded`): `algo` on zero-padded copies,
-/// `C` poisoned with NaN first (an element the crop misses shows).
-fn check_fp32_padded(gpu: &Gpu, algo: Algo, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
+/// An FP32 product computed by `run` on fresh random operands into a `C` poisoned with NaN (an
+/// element the kernel or a crop misses shows), checked against the f64 reference; `what` names it.
+fn check_f32_into_poisoned(
+    gpu: &Gpu,
+    what: &str,
+    (m, n, k): (usize, usize, usize),
+    run: impl FnOnce(&DeviceMatrix, &DeviceMatrix, &mut DeviceMatrix) -> tessera::Result<()>,
+) -> Result<(), String> {
     let seed = seed((m * 31 + n * 7 + k) as u64);
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
     let (da, db) = (
@@ -60,28 +65,24 @@ fn check_fp32_padded(gpu: &Gpu, algo: Algo, (m, n, k): (usize, usize, usize)) ->
         DeviceMatrix::<f32>::from_host(gpu, &b).map_err(|e| e.to_string())?,
     );
     let mut dc = poisoned_matrix(gpu, m, n)?;
-    gpu.matmul_fp32_padded(algo, &da, &db, &mut dc).map_err(|e| e.to_string())?;
+    run(&da, &db, &mut dc).map_err(|e| e.to_string())?;
     let got = dc.to_host(gpu).map_err(|e| e.to_string())?;
-    check_in(Precision::Fp32, &a, &b, &got).map_err(|e| format!("padded {} {m}×{n}×{k} (TESSERA_SEED): {e}", algo.label()))
+    check_in(Precision::Fp32, &a, &b, &got).map_err(|e| format!("{what} {m}×{n}×{k} (TESSERA_SEED): {e}"))
+}
+
+/// FP32 `Auto`'s unaligned path run always (`Gpu::matmul_fp32_padded`): `algo` on zero-padded copies.
+fn check_fp32_padded(gpu: &Gpu, algo: Algo, shape: (usize, usize, usize)) -> Result<(), String> {
+    check_f32_into_poisoned(gpu, &format!("padded {}", algo.label()), shape, |a, b, c| gpu.matmul_fp32_padded(algo, a, b, c))
 }
 
 /// `Gpu::matmul` with FP32 `Auto` on a shape its model pads (N and K unaligned, large enough that
-/// the copies pay): the path `matmul_fp32_padded` tests, reached through `Auto`; `C` poisoned first.
+/// the copies pay): the path `matmul_fp32_padded` tests, reached through `Auto`.
 fn check_auto_pads(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
     let shape = tessera::MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
     if tessera::catalogue::fp32_padding::plan_on(shape, gpu.sm_count()).is_none() {
         return Err(format!("{m}×{n}×{k}: the model does not pad on this GPU ({} SMs)", gpu.sm_count()));
     }
-    let seed = seed((m * 31 + n * 7 + k) as u64);
-    let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
-    let (da, db) = (
-        DeviceMatrix::<f32>::from_host(gpu, &a).map_err(|e| e.to_string())?,
-        DeviceMatrix::<f32>::from_host(gpu, &b).map_err(|e| e.to_string())?,
-    );
-    let mut dc = poisoned_matrix(gpu, m, n)?;
-    gpu.matmul(Algo::Auto, &da, &db, &mut dc).map_err(|e| e.to_string())?;
-    let got = dc.to_host(gpu).map_err(|e| e.to_string())?;
-    check_in(Precision::Fp32, &a, &b, &got).map_err(|e| format!("Auto (padded) {m}×{n}×{k} (TESSERA_SEED): {e}"))
+    check_f32_into_poisoned(gpu, "Auto (padded)", (m, n, k), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))
 }
 
 fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
