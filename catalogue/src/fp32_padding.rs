@@ -61,6 +61,13 @@ impl Fp32Padding {
     }
 }
 
+/// Whether `algo` can run on the padded copies: a concrete FP32 kernel that reads plain `f32`
+/// pointers (not a TMA kernel, not one that takes prepared TF32 operands — those use the workspace the
+/// copies live in).
+pub fn runs_on_padded_copies(algo: Algo) -> bool {
+    algo.precision() == Some(crate::precision::Precision::Fp32) && algo.config().is_some_and(|t| !t.tma && !t.tf32_operands)
+}
+
 /// `shape` with N and K rounded up to multiples of 4; `None` when it is aligned already or the padded
 /// product would not pass [`MatmulShape::check`] (one launch's limits).
 pub fn padded_shape(shape: MatmulShape) -> Option<MatmulShape> {
@@ -117,8 +124,7 @@ fn search(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
         (algo, predict_us(algo, s, splits_on(algo, s, sms), sms).unwrap_or(f64::INFINITY))
     };
     let ((_, in_place), (algo, on_padded)) = (best(shape), best(padded));
-    let runs_on_pointers = algo.config().is_some_and(|t| !t.tma && !t.tf32_operands);
-    (runs_on_pointers && on_padded + copies_us(shape, padded) < in_place).then_some(Fp32Padding { shape, padded, algo })
+    (runs_on_padded_copies(algo) && on_padded + copies_us(shape, padded) < in_place).then_some(Fp32Padding { shape, padded, algo })
 }
 
 #[cfg(test)]

@@ -209,7 +209,7 @@ pub fn matmul_fp32_padded(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<
     let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
     let padded = tessera_catalogue::fp32_padding::padded_shape(shape).ok_or_else(|| invalid(format!("{shape:?} needs no padding")))?;
     let algo = algo.resolve_for(padded, Precision::Fp32);
-    if algo.config().is_none_or(|t| t.tma || t.tf32_operands) || algo.precision() != Some(Precision::Fp32) {
+    if !tessera_catalogue::fp32_padding::runs_on_padded_copies(algo) {
         return Err(invalid(format!("{} does not read plain f32 pointers", algo.label())));
     }
     matmul_padded(tessera_catalogue::fp32_padding::Fp32Padding { shape, padded, algo }, a, b)

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
-use tessera_catalogue::fp32_padding::{padded_shape, Fp32Padding};
+use tessera_catalogue::fp32_padding::{padded_shape, runs_on_padded_copies, Fp32Padding};
 use tessera_catalogue::{Algo, MatmulShape, Precision};
 
 use super::launch_config;
@@ -38,7 +38,7 @@ impl Gpu {
             None => return Err(Error::TooLarge { op: OP, detail: "the padded operands pass one launch's limits".into() }),
         };
         let algo = resolve_kernel(OP, algo, padded, Precision::Fp32, self)?;
-        if algo.config().is_none_or(|t| t.tma || t.tf32_operands) {
+        if !runs_on_padded_copies(algo) {
             return Err(invalid(format!("{} does not read plain f32 pointers", algo.label())));
         }
         for (name, buf, needed) in [("A", &a.buf, a.rows * a.cols), ("B", &b.buf, b.rows * b.cols), ("C", &c.buf, c.rows * c.cols)] {
