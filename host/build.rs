@@ -126,8 +126,8 @@ mod kernels {
         }
     }
 
-    /// One PTX module: the GPU architecture it targets, the PTX ISA version it is written in (the
-    /// `sm_90a` one needs 8.1 for `red.global.add.v2.f32`), which kernels it holds, its file in `OUT_DIR`.
+    /// One PTX module: the GPU architecture it targets, the PTX ISA version it is written in (8.1 for
+    /// `red.global.add.v2.f32` / `.v4.f32`), which kernels it holds, its file in `OUT_DIR`.
     struct Module {
         cpu: &'static str,
         ptx_isa: &'static str,
@@ -138,7 +138,7 @@ mod kernels {
     /// The `sm_90` module (every kernel that runs from Hopper on) and the `sm_90a` one (Hopper-only
     /// instructions: `wgmma`), which the host loads on compute capability 9.0 only.
     const MODULES: [Module; 2] = [
-        Module { cpu: "sm_90", ptx_isa: "", sm90a: false, file: "tessera_kernels.ptx" },
+        Module { cpu: "sm_90", ptx_isa: "+ptx81", sm90a: false, file: "tessera_kernels.ptx" },
         Module { cpu: "sm_90a", ptx_isa: "+ptx81", sm90a: true, file: "tessera_kernels_sm90a.ptx" },
     ];
 

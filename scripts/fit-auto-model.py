@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Fits the constants of `Algo::Auto`'s FP32 time model (catalogue/src/tuning.rs) to scorecard runs.
 
-    python3 scripts/fit-auto-model.py RUN.json[:plans.csv] ... [--hold-out 'MxNxK,...'] [--print-rust]
+    python3 scripts/fit-auto-model.py RUN.json[:plans.csv][:scalar-adds] ... [--hold-out 'MxNxK,...'] [--print-rust]
 
 Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Fitted: per kernel block_us,
-step_us, overlap, unaligned (on the steps) and unaligned_stores_per_us; globally the launch, split-K's
-zeroing launch and its atomic adds per µs (tuning::ATOMIC_ADDS_PER_US). Split-K rows need the split
+step_us, overlap, unaligned (on the steps) and unaligned_stores_per_us; globally the launch, the
+zeroing launch of split-K and stream-K, and their atomic adds per µs, scalar and four per v4 operation
+(tuning::ATOMIC_ADDS_PER_US, ATOMIC_ADDS_V4_PER_US). Split-K rows need the split
 count each launch used: from `plans.csv` (written by `cargo run -p tessera-catalogue --example plans` at
 the run's commit) or, without one, the one-wave rule that preceded the model. The model here is the
 same formula as `tuning::predict_us` (a Rust test checks the committed constants against the committed
@@ -34,12 +35,15 @@ KERNELS = {
     "dbuf-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, False),
     "dbuf-128x256x16-rolled": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, False),
     "async-64x64x16-s3": (64, 64, 16, 128, 3 * (16 * 68 + 16 * 64) * 4, 119, False),
-    "splitk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 145, True),
-    "splitk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 111, True),
-    "splitk-128x32x16": (128, 32, 16, 128, 2 * (16 * 132 + 16 * 32) * 4, 121, True),
+    "splitk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 153, True),
+    "splitk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 115, True),
+    "splitk-128x32x16": (128, 32, 16, 128, 2 * (16 * 132 + 16 * 32) * 4, 123, True),
     "splitk-32x128x16": (32, 128, 16, 128, 2 * (16 * 36 + 16 * 128) * 4, 113, True),
-    "splitk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 235, True),
+    "splitk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 247, True),
     "splitk-256x128x16": (256, 128, 16, 256, 2 * (16 * 260 + 16 * 128) * 4, 255, True),
+    "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 164, "stream"),
+    "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 252, "stream"),
+    "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 127, "stream"),
 }
 NAMES = list(KERNELS)
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
@@ -61,32 +65,65 @@ def old_splits(m, n, k, bm, bn):
     return max(1, min(SMS // max(tiles, 1), k // 64))
 
 
+def stream_walk(m, n, k, bm, bn, bk, blocks_at_once):
+    """Kernel 17's walk (tuning::predict_stream_k): (blocks, most pieces of a block, most K-steps of a
+    block, pieces that are not whole tiles, tiles)."""
+    tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    per_tile = max(1, math.ceil(k / bk))
+    total = tiles * per_tile
+    g = max(1, min(blocks_at_once, total))
+    pieces, partial = 0, 0
+    for b in range(g):
+        begin, end = b * total // g, (b + 1) * total // g
+        first, last = begin // per_tile, (end - 1) // per_tile
+        pieces = max(pieces, last - first + 1)
+        partial += int(begin % per_tile != 0 or end < (first + 1) * per_tile)
+        partial += int(last > first and end % per_tile != 0)
+    return g, pieces, math.ceil(total / g), partial, tiles
+
+
 def features(name, m, n, k, s):
-    """(blocks on the busiest SM, K-steps per block, aligned, occupancy, N aligned)"""
-    bm, bn, bk, threads, shared, regs, _ = KERNELS[name]
+    """(blocks on the busiest SM, K-steps per block, aligned, occupancy, N aligned, pieces per block,
+    atomic adds)"""
+    bm, bn, bk, threads, shared, regs, kind = KERNELS[name]
+    occ = occupancy(threads, shared, regs)
+    aligned = n % 4 == 0 and k % 4 == 0
+    if kind == "stream":
+        g, pieces, steps, partial, tiles = stream_walk(m, n, k, bm, bn, bk, SMS * occ)
+        return math.ceil(g / SMS), steps, aligned, occ, n % 4 == 0, pieces, partial * m * n / tiles
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
     chunk = math.ceil(math.ceil(k / s) / bk) * bk
     steps = chunk // bk
     per_sm = math.ceil(tiles * s / SMS)
-    return per_sm, steps, (n % 4 == 0 and k % 4 == 0), occupancy(threads, shared, regs), n % 4 == 0
+    return per_sm, steps, aligned, occ, n % 4 == 0, 1, (m * n * s if kind else 0)
 
 
 def predict(p, g, name, m, n, k, s, f=None):
-    """p = (e, c, q, u, w) of the kernel; g = (launch, zero_launch, atomic adds per µs)."""
+    """p = (e, c, q, u, w) of the kernel; g = (launch, zero_launch, scalar atomic adds per µs,
+    vector atomic adds per µs)."""
     e, c, q, u, w = p
-    per_sm, steps, aligned, occ, n_aligned = f or features(name, m, n, k, s)
-    t1 = e + c * steps * (1.0 if aligned else u)
+    kind = KERNELS[name][6]
+    per_sm, steps, aligned, occ, n_aligned, pieces, adds = f or features(name, m, n, k, s)
     q = min(q, occ)
-    full, rest = divmod(per_sm, occ)
-    t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
-    t += g[0] + (0.0 if n_aligned or KERNELS[name][6] else m * n / w)
-    if KERNELS[name][6]:
-        t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + m * n * s / g[2]
+    if kind == "stream":
+        t = (pieces * e + c * steps * (1.0 if aligned else u)) * max(1.0, per_sm / q)
+    else:
+        t1 = e + c * steps * (1.0 if aligned else u)
+        full, rest = divmod(per_sm, occ)
+        t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
+    t += g[0] + (0.0 if n_aligned or kind is True else m * n / w)
+    if kind:
+        t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + adds / (g[3] if n_aligned else g[2])
     return t
 
 
 def load(spec):
-    path, _, plans = spec.partition(":")
+    """RUN.json[:plans.csv][:scalar-adds]: `scalar-adds` marks a run from before split-K added four
+    columns per `red.global.add.v4.f32` (its split-K rows with N % 4 == 0 are left out)."""
+    path, _, rest = spec.partition(":")
+    plans, _, flag = rest.partition(":")
+    if plans == "scalar-adds":
+        plans, flag = "", plans
     d = json.load(open(path))
     splits = {}
     if plans:
@@ -97,8 +134,10 @@ def load(spec):
         if r.get("precision", "fp32") != "fp32" or r["key"] not in KERNELS or r["check"] != "ok":
             continue
         m, n, k, name = r["m"], r["n"], r["k"], r["key"]
+        if flag == "scalar-adds" and KERNELS[name][6] is True and n % 4 == 0:
+            continue
         s = 1
-        if KERNELS[name][6]:
+        if KERNELS[name][6] is True:
             s = splits.get((m, n, k, name)) or old_splits(m, n, k, KERNELS[name][0], KERNELS[name][1])
         out.append((m, n, k, name, s, r["ms"] * 1000.0))
     return out
@@ -127,14 +166,15 @@ def main():
         g = tuple(math.exp(v) for v in x[NP * nk:])
         return ps, g
 
-    names = sorted({r[3] for r in train}, key=NAMES.index)
     F = np.array([features(nm, m, n, k, sp) for (m, n, k, nm, sp, t) in train], dtype=float)
     kidx = np.array([NAMES.index(r[3]) for r in train])
-    split = np.array([KERNELS[r[3]][6] for r in train], dtype=float)
+    kind = [KERNELS[r[3]][6] for r in train]
+    adds_c = np.array([k_ is not False for k_ in kind], dtype=float)  # zeroes C, adds into it
+    stream = np.array([k_ == "stream" for k_ in kind], dtype=float)
+    split = np.array([k_ is True for k_ in kind], dtype=float)
     mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
-    mns = np.array([r[0] * r[1] * r[4] for r in train], dtype=float)
     meas = np.array([r[5] for r in train], dtype=float)
-    per_sm, steps, aligned, resident, n_aligned = F.T
+    per_sm, steps, aligned, resident, n_aligned, pieces, adds = F.T
     mn = np.array([r[0] * r[1] for r in train], dtype=float)
     full, rest = np.floor(per_sm / resident), np.mod(per_sm, resident)
 
@@ -143,8 +183,11 @@ def main():
         e, c, q, u, w = np.exp(P[:, 0]), np.exp(P[:, 1]), np.minimum(P[:, 2], resident), np.exp(P[:, 3]), np.exp(P[:, 4])
         g = np.exp(x[NP * nk:])
         t1 = e + c * steps * np.where(aligned > 0, 1.0, u)
-        t = full * t1 * resident / q + np.where(rest > 0, t1 * np.maximum(1.0, rest / q), 0.0) + g[0]
-        t = t + split * (g[1] + ZERO_US_PER_KB * mn4 + mns / g[2]) + (1.0 - split) * np.where(n_aligned > 0, 0.0, mn / w)
+        tiled = full * t1 * resident / q + np.where(rest > 0, t1 * np.maximum(1.0, rest / q), 0.0)
+        walked = (pieces * e + c * steps * np.where(aligned > 0, 1.0, u)) * np.maximum(1.0, per_sm / q)
+        t = np.where(stream > 0, walked, tiled) + g[0]
+        t = t + adds_c * (g[1] + ZERO_US_PER_KB * mn4 + adds / np.where(n_aligned > 0, g[3], g[2]))
+        t = t + (1.0 - split) * np.where(n_aligned > 0, 0.0, mn / w)
         return np.log(t / meas)
 
     x0, lo, hi = [], [], []
@@ -153,13 +196,13 @@ def main():
         x0 += [math.log(2.0), math.log(0.5), max(1.0, occ / 2), math.log(1.5) + 1e-3, math.log(1e6)]
         lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0, math.log(1e4)]
         hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0), math.log(1e8)]
-    # launch, zeroing launch, split-K's atomic adds per µs over the whole GPU
-    x0 += [math.log(3.0), math.log(2.0), math.log(1e5)]
-    lo += [math.log(0.5), math.log(0.1), math.log(1e3)]
-    hi += [math.log(10.0), math.log(10.0), math.log(1e8)]
+    # launch, zeroing launch, atomic adds per µs over the whole GPU (scalar, then four per v4 op)
+    x0 += [math.log(3.0), math.log(2.0), math.log(1e5), math.log(4e5)]
+    lo += [math.log(0.5), math.log(0.1), math.log(1e3), math.log(1e3)]
+    hi += [math.log(10.0), math.log(10.0), math.log(1e8), math.log(1e8)]
     fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
     ps, g = unpack(fit.x)
-    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} per µs")
+    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs")
     for name in NAMES:
         e, c, q, u, w = ps[name]
         print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}  w {w:10.0f}/µs")
@@ -193,7 +236,7 @@ def main():
             for (m, n, k, nm, sp, t) in rows:
                 f.write(f"{m},{n},{k},{nm},{sp},{t:.2f},{int((m, n, k) in hold)}\n")
     if "--print-rust" in sys.argv:
-        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}")
+        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}")
         for name in NAMES:
             e, c, q, u, w = ps[name]
             print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")

@@ -8,7 +8,7 @@ use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
-    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent,
+    k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -139,6 +139,13 @@ matmul_catalogue! {
     SplitK128x256x16 = k10_split_k::matmul_splitk_128x256x16, "splitk-128x256x16", Fp32, k10_split_k::SPLITK_128X256X16;
     /// `k10_split_k` over a 256×128 tile (8×16 outputs per thread), for deep K on outputs about 128 wide.
     SplitK256x128x16 = k10_split_k::matmul_splitk_256x128x16, "splitk-256x128x16", Fp32, k10_split_k::SPLITK_256X128X16;
+    /// `k17_stream_k` over kernel 8's 128×128×16 tile: every tile's K-steps shared evenly by the
+    /// blocks that fit at once.
+    StreamK128x128x16 = k17_stream_k::matmul_streamk_128x128x16, "streamk-128x128x16", Fp32, k17_stream_k::STREAMK_128X128X16;
+    /// `k17_stream_k` over kernel 8's 128×256×16 tile.
+    StreamK128x256x16 = k17_stream_k::matmul_streamk_128x256x16, "streamk-128x256x16", Fp32, k17_stream_k::STREAMK_128X256X16;
+    /// `k17_stream_k` over kernel 8's 64×64×16 tile (four blocks per SM).
+    StreamK64x64x16 = k17_stream_k::matmul_streamk_64x64x16, "streamk-64x64x16", Fp32, k17_stream_k::STREAMK_64X64X16;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
     /// `k11_mma_naive` on FP16.

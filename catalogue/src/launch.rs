@@ -33,6 +33,10 @@ impl Algo {
             let grid = (units.clamp(1, sms.max(1)).div_ceil(splits), splits, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
+        if cfg.stream_k {
+            let grid = (tuning::stream_k_blocks(algo, shape, sms), 1, 1);
+            return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
+        }
         LaunchDims {
             grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), tuning::splits_on(algo, shape, sms)),
             block: (cfg.block.0, cfg.block.1, 1),
@@ -53,10 +57,10 @@ impl Algo {
     }
 
     /// As [`Algo::accumulates_into_c`] for the launch [`Algo::launch_on`] plans on `sms` SMs: every
-    /// split-K kernel, and the persistent kernel when it splits K.
+    /// split-K and stream-K kernel, and the persistent kernel when it splits K.
     pub fn accumulates_into_c_on(self, shape: MatmulShape, sms: u32) -> bool {
         let algo = self.resolve(shape);
-        algo.config().is_some_and(|t| t.split_k || (t.persistent && tuning::splits_on(algo, shape, sms) > 1))
+        algo.config().is_some_and(|t| t.split_k || t.stream_k || (t.persistent && tuning::splits_on(algo, shape, sms) > 1))
     }
 }
 
@@ -138,6 +142,21 @@ mod tests {
         assert!(Algo::SplitK128x128x16.accumulates_into_c(s));
         assert!(!Algo::Dbuf128x128x16.accumulates_into_c(s));
         assert_eq!(Algo::Dbuf128x128x16.splits(s), 1);
+    }
+
+    #[test]
+    fn stream_k_launches_the_blocks_that_fit_at_once() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        // 64×64 tiles, four blocks per SM (the launch bound): 528 blocks for 64 tiles × 32 steps.
+        let small = Algo::StreamK64x64x16.launch(s(512, 512, 512));
+        assert_eq!((small.grid, small.block), ((132 * 4, 1, 1), (128, 1, 1)));
+        // One block per SM for the 128×256 tile; never more blocks than K-steps.
+        assert_eq!(Algo::StreamK128x256x16.launch(s(4096, 4096, 4096)).grid, (132, 1, 1));
+        assert_eq!(Algo::StreamK128x256x16.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
+        assert_eq!(Algo::StreamK128x128x16.launch(s(100, 100, 40)).grid, (3, 1, 1));
+        assert_eq!(Algo::StreamK128x128x16.launch(s(1, 1, 0)).grid, (1, 1, 1));
+        assert!(Algo::StreamK128x128x16.accumulates_into_c(s(4096, 4096, 4096)));
+        assert_eq!(Algo::StreamK128x128x16.splits(s(4096, 4096, 4096)), 1);
     }
 
     #[test]

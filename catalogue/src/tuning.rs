@@ -129,6 +129,17 @@ pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
     }
 }
 
+/// Stream-K's grid (kernel 17, `gridDim.x`) for `algo` on `shape` on `sms` SMs: the blocks that fit
+/// on the GPU at once ([`blocks_per_sm`] with the kernel's registers; its launch bound without
+/// constants), at most one per K-step of the whole product (`tiles·⌈K/BK⌉`, a tile's steps at least
+/// one); 1 for a kernel that is not stream-K.
+pub fn stream_k_blocks(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
+    let Some(t) = algo.config().filter(|t| t.stream_k) else { return 1 };
+    let resident = cost(algo).map_or(t.min_blocks_per_sm.max(1), |c| blocks_per_sm(t, c.registers));
+    let steps = u64::from(shape.m.div_ceil(t.bm)) * u64::from(shape.n.div_ceil(t.bn)) * u64::from(shape.k.div_ceil(t.bk).max(1));
+    (u64::from(sms.max(1) * resident)).min(steps).max(1) as u32
+}
+
 /// Split-K's one-wave rule (the rule before the model; kept for split-K kernels the model has no
 /// constants for): as many slices as keep the grid within one wave of [`SMS`] blocks, and at least 64
 /// of K per slice; 1 when the tiles already fill the GPU.
@@ -168,11 +179,15 @@ pub const LAUNCH_US: f64 = 2.642;
 pub const ZERO_LAUNCH_US: f64 = 3.143;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
-/// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted): a
-/// GPU-wide cost, not a block's — in one wave every block adds its tile at about the same time, so
-/// 256×4096×4096, 1024³ and 8192×128×8192 at four slices of a 128×256 tile (4.2 M adds each) pay
-/// the same ~30 µs whatever their K.
+/// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted) where
+/// N is not a multiple of 4 (one `red.global.add.f32` per add): a GPU-wide cost, not a block's — in
+/// one wave every block adds its tile at about the same time, so 256×4096×4096, 1024³ and
+/// 8192×128×8192 at four slices of a 128×256 tile (4.2 M adds each) paid the same ~30 µs whatever
+/// their K when every add was scalar. Stream-K's partial tiles add at the same rates.
 pub const ATOMIC_ADDS_PER_US: f64 = 208017.0;
+/// As [`ATOMIC_ADDS_PER_US`] where N is a multiple of 4: four adds per `red.global.add.v4.f32`
+/// (fitted).
+pub const ATOMIC_ADDS_V4_PER_US: f64 = 832068.0;
 /// Split-K's fewest K-steps per slice: below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
@@ -202,12 +217,15 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::Dbuf128x256x16 => c(1.314, 3.1648, 1.00, 1.07, 138891.0, 255),
         Algo::Dbuf128x256x16Rolled => c(1.576, 3.4763, 1.00, 1.07, 141015.0, 255),
         Algo::Async64x64x16s3 => c(0.317, 0.7400, 1.43, 1.03, 314841.0, 119),
-        Algo::SplitK128x128x16 => c(0.319, 1.7345, 1.00, 1.17, 1000000.0, 145),
-        Algo::SplitK64x64x16 => c(0.025, 0.7390, 1.53, 1.25, 1000000.0, 111),
-        Algo::SplitK128x32x16 => c(0.028, 0.8285, 1.49, 1.25, 1000000.0, 121),
+        Algo::SplitK128x128x16 => c(0.319, 1.7345, 1.00, 1.17, 1000000.0, 153),
+        Algo::SplitK64x64x16 => c(0.025, 0.7390, 1.53, 1.25, 1000000.0, 115),
+        Algo::SplitK128x32x16 => c(0.028, 0.8285, 1.49, 1.25, 1000000.0, 123),
         Algo::SplitK32x128x16 => c(0.075, 0.7655, 1.58, 1.38, 1000000.0, 113),
-        Algo::SplitK128x256x16 => c(2.816, 3.1648, 1.00, 1.10, 1000000.0, 235),
+        Algo::SplitK128x256x16 => c(2.816, 3.1648, 1.00, 1.10, 1000000.0, 247),
         Algo::SplitK256x128x16 => c(2.945, 3.1337, 1.00, 1.11, 1000000.0, 255),
+        Algo::StreamK128x128x16 => c(0.466, 1.7482, 1.00, 1.10, 160674.0, 164),
+        Algo::StreamK128x256x16 => c(1.314, 3.1648, 1.00, 1.07, 138891.0, 252),
+        Algo::StreamK64x64x16 => c(0.326, 0.8871, 1.78, 1.12, 222365.0, 127),
         // COSTS-END
         _ => None,
     }
@@ -232,12 +250,16 @@ pub fn blocks_per_sm(config: TileConfig, registers: u32) -> u32 {
 /// `x ≤ b` blocks side by side take `T·max(1, x/q)`. The busiest SM gets `⌈tiles·splits / sms⌉`
 /// blocks: full rounds of `b`, then the last, partial one. Plus [`LAUNCH_US`], and for split-K the
 /// zeroing of `C` and its `M·N·S` atomic adds ([`ATOMIC_ADDS_PER_US`]); where N is not a multiple
-/// of 4, `M·N` element-wise stores at the kernel's `unaligned_stores_per_us`.
+/// of 4, `M·N` element-wise stores at the kernel's `unaligned_stores_per_us`. Stream-K kernels:
+/// their own walk (`predict_stream_k`); `splits` is unused.
 pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
     Some(predict(algo.config()?, cost(algo)?, shape, splits, sms))
 }
 
 fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) -> f64 {
+    if t.stream_k {
+        return predict_stream_k(t, c, shape, sms);
+    }
     let (m, n, k) = (u64::from(shape.m), u64::from(shape.n), u64::from(shape.k));
     let splits = u64::from(splits.max(1));
     let tiles = m.div_ceil(u64::from(t.bm)) * n.div_ceil(u64::from(t.bn));
@@ -258,7 +280,54 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
         us += (m * n) as f64 / c.unaligned_stores_per_us;
     }
     if t.split_k {
-        us += ZERO_LAUNCH_US + (4 * m * n) as f64 / (ZERO_GB_PER_S * 1e3) + (m * n * splits) as f64 / ATOMIC_ADDS_PER_US;
+        us += zeroing_us(shape) + atomic_us(shape, (m * n * splits) as f64);
+    }
+    us
+}
+
+/// Zeroing `C` before a kernel that adds into it: [`ZERO_LAUNCH_US`] plus `4·M·N` bytes at
+/// [`ZERO_GB_PER_S`].
+fn zeroing_us(shape: MatmulShape) -> f64 {
+    ZERO_LAUNCH_US + 4.0 * f64::from(shape.m) * f64::from(shape.n) / (ZERO_GB_PER_S * 1e3)
+}
+
+/// `adds` atomic additions into `C` over the whole GPU: [`ATOMIC_ADDS_V4_PER_US`] where N is a
+/// multiple of 4 (the kernels add four columns at once), [`ATOMIC_ADDS_PER_US`] otherwise.
+fn atomic_us(shape: MatmulShape, adds: f64) -> f64 {
+    adds / if shape.n.is_multiple_of(4) { ATOMIC_ADDS_V4_PER_US } else { ATOMIC_ADDS_PER_US }
+}
+
+/// Stream-K (kernel 17) on `G` = [`stream_k_blocks`] blocks, all resident at once: the most pieces
+/// (one `block_us` each) and K-steps of any block, its SM's `b` blocks side by side (`× max(1, b/q)`), plus
+/// the launch, the zeroing of `C` and the atomic adds of every piece that is not a whole tile (a tile's
+/// share of `M·N` each). The same walk as the kernel's (`⌊i·total/G⌋` boundaries).
+fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64 {
+    let (m, n) = (u64::from(shape.m), u64::from(shape.n));
+    let tiles = m.div_ceil(u64::from(t.bm)) * n.div_ceil(u64::from(t.bn));
+    let per_tile = u64::from(shape.k.div_ceil(t.bk.max(1)).max(1));
+    let total = tiles * per_tile;
+    let resident = blocks_per_sm(t, c.registers);
+    let blocks = u64::from((sms.max(1) * resident).max(1)).min(total);
+    let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
+    let step_us = c.step_us * if aligned { 1.0 } else { c.unaligned };
+    let (mut pieces, mut partial) = (0_u64, 0_u64);
+    for b in 0..blocks {
+        let (begin, end) = (b * total / blocks, (b + 1) * total / blocks);
+        let (first, last) = (begin / per_tile, (end - 1) / per_tile);
+        pieces = pieces.max(last - first + 1);
+        // The first piece is partial unless it starts and ends on the tile's bounds; the last (when
+        // another) unless it ends on one.
+        partial += u64::from(!begin.is_multiple_of(per_tile) || end < (first + 1) * per_tile);
+        partial += u64::from(last > first && !end.is_multiple_of(per_tile));
+    }
+    let q = c.overlap.clamp(1.0, f64::from(resident));
+    let sm_blocks = blocks.div_ceil(u64::from(sms.max(1))) as f64;
+    // The busiest block: the most pieces and the most K-steps any block has (runs differ by one step).
+    let busiest = pieces as f64 * c.block_us + total.div_ceil(blocks) as f64 * step_us;
+    let mut us = LAUNCH_US + busiest * (sm_blocks / q).max(1.0) + zeroing_us(shape);
+    us += atomic_us(shape, partial as f64 * (m * n) as f64 / tiles as f64);
+    if !shape.n.is_multiple_of(4) {
+        us += (m * n) as f64 / c.unaligned_stores_per_us;
     }
     us
 }
@@ -447,12 +516,11 @@ mod tests {
         for shape in [s(1, 1, 1), s(8, 8, 16), s(16, 128, 16)] {
             assert!(!pick(shape).config().unwrap().split_k, "{shape:?}");
         }
-        // The big square runs the most efficient tile (128×256, whole or split along K).
+        // The big square runs the most efficient tile (128×256: whole, split along K, or stream-K).
         for shape in [s(4096, 4096, 4096), s(8192, 8192, 8192)] {
             let t = pick(shape).config().unwrap();
             assert_eq!(t.bm * t.bn, 128 * 256, "{shape:?}: {:?}", pick(shape));
         }
-        assert_eq!(pick(s(4096, 4096, 4096)), Algo::Dbuf128x256x16);
     }
 
     #[test]

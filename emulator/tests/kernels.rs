@@ -49,7 +49,9 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::SplitK128x256x16,
         Algo::SplitK256x128x16,
     ] {
-        for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031)] {
+        // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two
+        // columns, and the odd widths, one element at a time).
+        for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031), (70, 68, 1200)] {
             let shape = MatmulShape { m, n, k };
             let got = algo.splits(shape);
             if got != tessera_catalogue::tuning::splits_for(algo, shape) || algo.launch(shape).grid.2 != got {
@@ -59,6 +61,42 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
                 return Err(format!("{}: {m}×{n}×{k}: {got} slice(s), expected several", algo.label()).into());
             }
             check_algo_on_shape(algo, Precision::Fp32, (m as usize, n as usize, k as usize))?;
+        }
+    }
+    Ok(())
+}
+
+/// Stream-K (kernel 17) with grids smaller than the launch's, so every kind of piece runs: 300 × 520
+/// × 136 is 3 × 5 tiles of 128×128 (2 × 3 of 128×256, 5 × 9 of 64×64), 9 K-steps each (K = 136:
+/// the last step partial). Grids of 1 (one block walks every tile whole), 2, 7 and 10 blocks cut
+/// runs inside tiles, so pieces start and end mid-tile, a block's run holds whole tiles between two
+/// partial ones, and a tile's pieces come from two or three blocks (added into the zeroed `C`).
+/// The launch's own grid (at most one block per K-step) runs in the catalogue trials, and K = 0
+/// (every tile one empty step) here.
+fn stream_k_pieces_add_up() -> Result<(), Failed> {
+    for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16] {
+        let kernel = algo.kernel().ok_or("no kernel")?;
+        let tessera_catalogue::algo::HostKernel::F32(host) = kernel.host else { return Err("not an f32 kernel".into()) };
+        for ((m, n, k), blocks) in
+            [((300, 520, 136), 1), ((300, 520, 136), 2), ((300, 520, 136), 7), ((300, 520, 136), 10), ((70, 33, 0), 1)]
+        {
+            let (a, b) = (HostMatrix::random(m, k, 11), HostMatrix::random(k, n, 13));
+            let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+            if !algo.accumulates_into_c(shape) || algo.launch(shape).grid.1 != 1 {
+                return Err(format!("{}: {shape:?}: expected a 1-D grid adding into C", kernel.label).into());
+            }
+            let mut cfg = Launch::from(algo.launch(shape));
+            cfg.grid = (blocks, 1, 1);
+            let mut c = vec![0.0_f32; m * n];
+            let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+            launch(kernel.entry, cfg, || {
+                // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed); threads and shared memory are the
+                // kernel's own launch, the grid any 1-D size (kernel 17's contract).
+                unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) }
+            })
+            .map_err(|e| format!("{}: {e}", kernel.label))?;
+            check_in(Precision::Fp32, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
+                .map_err(|e| format!("{} on {shape:?}, {blocks} blocks: {e}", kernel.label))?;
         }
     }
     Ok(())
@@ -284,6 +322,7 @@ fn main() {
         .collect();
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
+    trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
     trials.push(Trial::test("tf32_rounds_each_operand_to_nearest", tf32_rounds_each_operand_to_nearest));
     trials.push(Trial::test("pad_b16_copies_rows_and_writes_nothing_else", pad_b16_copies_rows_and_writes_nothing_else));
     trials.push(Trial::test("tf32_preparation_pads_rows_and_writes_nothing_else", tf32_preparation_pads_rows_and_writes_nothing_else));

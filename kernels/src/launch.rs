@@ -7,7 +7,8 @@
 
 /// A matmul kernel's launch: each block computes a `bm × bn` tile of `C`, staging `bk` columns of `A`
 /// per K-step, with `block` threads and `shared_bytes` of dynamic shared memory. The grid is
-/// `⌈N/bn⌉ × ⌈M/bm⌉ × slices`, `slices = 1` unless [`TileConfig::split_k`].
+/// `⌈N/bn⌉ × ⌈M/bm⌉ × slices`, `slices = 1` unless [`TileConfig::split_k`]; persistent and stream-K
+/// kernels size theirs to the GPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TileConfig {
     pub bm: u32,
@@ -39,6 +40,10 @@ pub struct TileConfig {
     /// The grid is one block per SM (at most one per tile), each block walking output tiles
     /// (kernel 16), rather than one block per tile.
     pub persistent: bool,
+    /// The grid is the blocks that fit on the GPU at once (at most one per K-step), which share the
+    /// K-steps of all tiles evenly and add partial tiles into `C`, which the host zeroes first
+    /// (kernel 17, stream-K).
+    pub stream_k: bool,
 }
 
 impl TileConfig {
@@ -57,6 +62,7 @@ impl TileConfig {
             rounds_a: false,
             tma: false,
             persistent: false,
+            stream_k: false,
         }
     }
 
@@ -98,6 +104,11 @@ impl TileConfig {
     /// The same kernel, launched persistent (one block per SM walking the tiles).
     pub const fn persistent(self) -> Self {
         Self { persistent: true, ..self }
+    }
+
+    /// The same tile, launched stream-K (see the `stream_k` field).
+    pub const fn stream_k(self) -> Self {
+        Self { stream_k: true, ..self }
     }
 
     /// Threads per block.

@@ -82,3 +82,44 @@ pub unsafe fn add_f32x2(dst: View<f32>, i: usize, values: [f32; 2]) {
         add_f32(dst, i + 1, values[1]);
     }
 }
+
+/// `dst[i + j] += values[j]` for `j` in `0..4` in one 16-byte reduction (`red.global.add.v4.f32`,
+/// sm_90, PTX 8.1): a quarter of the atomic operations of four [`add_f32`] — split-K's epilogue is
+/// bound by the L2's atomic operations, not its bytes (`docs/ladder/k10-split-k.md`). Each element
+/// atomically as [`add_f32`]; the four as a whole are not.
+///
+/// # Safety
+/// `dst` is a view of global memory, `i + 3 < dst.len()` and `i` is a multiple of 4 (16-byte aligned:
+/// `dst` starts on a 16-byte boundary, as every allocation does).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn add_f32x4(dst: View<f32>, i: usize, values: [f32; 4]) {
+    // SAFETY: in range and 16-byte aligned by the caller's contract; `cvta.to.global` as in `add_f32`.
+    unsafe {
+        let p = dst.ptr(i) as u64;
+        core::arch::asm!(
+            "{{ .reg .u64 ga; cvta.to.global.u64 ga, {p}; red.global.add.v4.f32 [ga], {{{v0}, {v1}, {v2}, {v3}}}; }}",
+            p = in(reg64) p,
+            v0 = in(reg32) values[0],
+            v1 = in(reg32) values[1],
+            v2 = in(reg32) values[2],
+            v3 = in(reg32) values[3],
+            options(nostack, preserves_flags)
+        );
+    }
+}
+
+/// Host build of [`add_f32x4`]: four [`add_f32`]s, after checking the alignment the instruction needs.
+///
+/// # Safety
+/// As the GPU version (`i + 3` is checked; an `i` not a multiple of 4 panics).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+#[track_caller]
+pub unsafe fn add_f32x4(dst: View<f32>, i: usize, values: [f32; 4]) {
+    assert!(i.is_multiple_of(4), "add_f32x4 at index {i}: not 16-byte aligned");
+    for (j, v) in values.into_iter().enumerate() {
+        // SAFETY: forwarded contract; `ptr` checks each index.
+        unsafe { add_f32(dst, i + j, v) }
+    }
+}

@@ -55,17 +55,21 @@ pub unsafe fn double_buffer<
     use crate::device::thread;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    // SAFETY: forwarded contract; the whole K range.
-    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, U>(a, b, m, n, k, 0, k) };
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
+    // SAFETY: forwarded contract; the whole K range.
+    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, U>(a, b, m, n, k, (row0, col0), 0, k) };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
     unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4)) }
 }
 
 /// The pipelined main loop of [`double_buffer`] over the K slice `k_begin .. k_end`: this thread's
-/// accumulators for the block tile at `(blockIdx.y·BM, blockIdx.x·BN)` (outputs placed as in
-/// kernel 7's `thread_origin`). Kernel 10 (split-K) runs it on one slice of K per block.
+/// accumulators for the block tile whose first output is `(row0, col0)` (outputs placed as in
+/// kernel 7's `thread_origin`). Kernel 10 (split-K) runs it on one slice of K per block, kernel 17
+/// (stream-K) on a run of K-steps of one tile after another.
+///
+/// Every thread of the block calls it with the same arguments (it has barriers); it ends on a barrier
+/// after the last read of shared memory, so the block may call it again at once.
 ///
 /// # Safety
 /// As [`double_buffer`] (views of `m·k`, `k·n` floats); `k_begin ≤ k_end ≤ k`, `k_begin % 4 == 0`.
@@ -87,6 +91,7 @@ pub unsafe fn accumulate<
     m: u32,
     n: u32,
     k: u32,
+    (row0, col0): (u32, u32),
     k_begin: u32,
     k_end: u32,
 ) -> super::k07_warptile::Acc<WMI, WNI> {
@@ -102,7 +107,6 @@ pub unsafe fn accumulate<
     // A select, not an index into `tiles` (an indexed array of views would live in local memory).
     let stage = |s: u32| if s & 1 == 0 { tiles[0] } else { tiles[1] };
     let tid = thread::thread_idx_x();
-    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(tid);
     let (rows_in, cols_in) = (row0 + BM <= m, col0 + BN <= n);
     let (a_vec, b_vec) = (rows_in && k.is_multiple_of(4), cols_in && n.is_multiple_of(4));

@@ -24,23 +24,53 @@ pub unsafe fn split_k<
     n: u32,
     k: u32,
 ) {
-    use super::k07_warptile::{thread_origin, WSUB_M, WSUB_N};
-    use crate::device::{atomic, thread};
+    use super::k07_warptile::thread_origin;
+    use crate::device::thread;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let chunk = k.div_ceil(thread::grid_dim_z()).next_multiple_of(BK);
     let k_begin = (thread::block_idx_z() * chunk).min(k);
     let k_end = (k_begin + chunk).min(k);
-    // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
-    let acc = unsafe { super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, k_begin, k_end) };
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
+    // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
+    let acc = unsafe {
+        super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), k_begin, k_end)
+    };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
+    // SAFETY: C zeroed by the caller; (row0 + ar, col0 + bc) is this thread's first output.
+    unsafe { add_acc(c, m, n, row0 + ar, col0 + bc, &acc) }
+}
+
+/// Adds this thread's accumulators (outputs placed as in kernel 7's `thread_origin`, the first at
+/// `(r0, c0)`) into `C` atomically, skipping outputs past `m` or `n`: four columns per 16-byte
+/// `red.global.add.v4.f32` where N is a multiple of 4, one `red.global.add.f32` each otherwise.
+///
+/// # Safety
+/// `c` is a view of global memory of `m·n` floats; `c0` is a multiple of 4.
+#[inline(always)]
+pub unsafe fn add_acc<const WMI: usize, const WNI: usize>(
+    c: crate::device::mem::View<f32>,
+    m: u32,
+    n: u32,
+    r0: u32,
+    c0: u32,
+    acc: &super::k07_warptile::Acc<WMI, WNI>,
+) {
+    use super::k07_warptile::{WSUB_M, WSUB_N};
+    use crate::device::atomic;
     for (wm, rows) in acc.iter().enumerate() {
         for (i, frags) in rows.iter().enumerate() {
-            let r = row0 + ar + wm as u32 * WSUB_M + i as u32;
+            let r = r0 + wm as u32 * WSUB_M + i as u32;
             for (wn, frag) in frags.iter().enumerate() {
+                let col = c0 + wn as u32 * WSUB_N;
+                if r < m && col + 4 <= n && n.is_multiple_of(4) {
+                    // SAFETY: r < m, col + 4 ≤ n: inside C's m·n floats; col and n multiples of 4:
+                    // 16-byte aligned.
+                    unsafe { atomic::add_f32x4(c, (r * n + col) as usize, *frag) }
+                    continue;
+                }
                 for (j, &v) in frag.iter().enumerate() {
-                    let col = col0 + bc + wn as u32 * WSUB_N + j as u32;
+                    let col = col + j as u32;
                     if r < m && col < n {
                         // SAFETY: r < m, col < n: inside C's m·n floats.
                         unsafe { atomic::add_f32(c, (r * n + col) as usize, v) }
@@ -87,8 +117,9 @@ split_k_entry!(matmul_splitk_128x128x16, SPLITK_128X128X16, 128, 128, 16, wmi 2,
      thread. Here `S = gridDim.z` blocks share an output tile: block `z` runs kernel 8's pipeline over \
      K columns `z·chunk .. (z+1)·chunk` (`chunk = ⌈K/S⌉` rounded up to BK), so the grid has `S`× the \
      blocks at the efficient tile size. Global loads are unchanged (`M·N·K·(1/BM + 1/BN)`); the \
-     epilogue adds `S·M·N` atomic reductions (`red.global.add.f32`) instead of `M·N` stores, cheap \
-     while K is long. The host picks `S` (`tuning::splits_for`) and zeroes `C` first.\n\n\
+     epilogue adds `S·M·N` partial sums into `C` instead of `M·N` stores — four per 16-byte \
+     `red.global.add.v4.f32` where N is a multiple of 4, one per `red.global.add.f32` otherwise. The \
+     host picks `S` (`tuning::splits_for`) and zeroes `C` first.\n\n\
      **Parameters / edges**: as kernel 5 (any M, N, K; an empty slice adds zeros).\n\n\
      **Determinism**: the `S` partial sums of an element arrive in any order, so its last bits may \
      differ between runs (within the reference tolerance; `S = 1` is deterministic).");

@@ -22,6 +22,7 @@ pub mod k14_wgmma;
 #[macro_use]
 pub mod k15_tma;
 pub mod k16_persistent;
+pub mod k17_stream_k;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;
