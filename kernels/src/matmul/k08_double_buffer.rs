@@ -57,13 +57,13 @@ pub unsafe fn double_buffer<
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     // SAFETY: forwarded contract; the whole K range.
-    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, U>(a, b, m, n, k, (row0, col0), 0, k) };
+    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, U>(a, b, m, n, k, (row0, col0), (0, k)) };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
     unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4)) }
 }
 
-/// The pipelined main loop of [`double_buffer`] over the K slice `k_begin .. k_end`: this thread's
+/// The pipelined main loop of [`double_buffer`] over the K range `k_begin .. k_end`: this thread's
 /// accumulators for the block tile whose first output is `(row0, col0)` (outputs placed as in
 /// kernel 7's `thread_origin`). Kernel 10 (split-K) runs it on one slice of K per block, kernel 17
 /// (stream-K) on a run of K-steps of one tile after another.
@@ -92,8 +92,7 @@ pub unsafe fn accumulate<
     n: u32,
     k: u32,
     (row0, col0): (u32, u32),
-    k_begin: u32,
-    k_end: u32,
+    (k_begin, k_end): (u32, u32),
 ) -> super::k07_warptile::Acc<WMI, WNI> {
     use super::k07_warptile::{mma_tile, mma_tile_rolled, thread_origin, Acc, WSUB_M, WSUB_N};
     use super::tile_io::{b_slot, load_a, load_b, store_a_transposed, store_b};

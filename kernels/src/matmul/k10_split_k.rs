@@ -34,7 +34,7 @@ pub unsafe fn split_k<
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
     let acc = unsafe {
-        super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), k_begin, k_end)
+        super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), (k_begin, k_end))
     };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: C zeroed by the caller; (row0 + ar, col0 + bc) is this thread's first output.

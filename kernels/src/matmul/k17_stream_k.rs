@@ -75,7 +75,7 @@ pub unsafe fn stream_k<
         // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k, k_begin a multiple of BK (hence of 4);
         // the arguments are the same for every thread of the block.
         let acc = unsafe {
-            super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), k_begin, k_end)
+            super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), (k_begin, k_end))
         };
         let (r0, c0) = (row0 + ar, col0 + bc);
         if step == first && piece_end == first + per_tile {
