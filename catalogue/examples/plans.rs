@@ -1,10 +1,11 @@
 //! Prints `Algo::Auto`'s FP32 plan for the shapes of a scorecard run, as CSV: every FP32 kernel with
-//! the slice count it launches (split-K: the model's choice) and the model's predicted time, and
-//! whether `Auto` runs it. The model is deterministic, so this run at a commit gives the plans the
+//! the slice count it launches (split-K: the model's choice) and the model's predicted time, whether
+//! `Auto` runs it in place, and, where N or K is unaligned, the kernel `Auto` runs on padded copies
+//! instead when the model finds that faster (`fp32_padding::plan_on`; empty otherwise). The model is deterministic, so this run at a commit gives the plans the
 //! scorecard launched at that commit (`scripts/fit-auto-model.py` reads them).
 //!
 //!     cargo run -p tessera-catalogue --example plans -- --sizes 4096,1000x1037x519 --random-shapes 32 --seed 7 [--random-max-flops F]
-use tessera_catalogue::{random, tuning, Algo, MatmulShape, Precision, MATMUL_KERNELS};
+use tessera_catalogue::{fp32_padding, random, tuning, Algo, MatmulShape, Precision, MATMUL_KERNELS};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,13 +27,14 @@ fn main() -> Result<(), String> {
             value("--random-max-flops").map_or(Ok(2.0 * 4096f64.powi(3)), |v| v.parse()).map_err(|e| format!("--random-max-flops: {e}"))?;
         shapes.extend(random::matmul_shapes(count, seed, max));
     }
-    println!("m,n,k,kernel,splits,predicted_us,auto");
+    println!("m,n,k,kernel,splits,predicted_us,auto,padded");
     for s in shapes {
         let auto = Algo::Auto.resolve(s);
+        let padded = fp32_padding::plan_on(s, tuning::SMS).map_or("", |p| p.algo.label());
         for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
             let splits = tuning::splits_for(kernel.algo, s);
             let us = tuning::predict_us(kernel.algo, s, splits, tuning::SMS).unwrap_or(f64::NAN);
-            println!("{},{},{},{},{splits},{us:.2},{}", s.m, s.n, s.k, kernel.label, u8::from(kernel.algo == auto));
+            println!("{},{},{},{},{splits},{us:.2},{},{padded}", s.m, s.n, s.k, kernel.label, u8::from(kernel.algo == auto));
         }
     }
     Ok(())

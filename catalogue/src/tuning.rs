@@ -173,10 +173,10 @@ pub struct Cost {
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
-pub const LAUNCH_US: f64 = 2.642;
+pub const LAUNCH_US: f64 = 2.749;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
 /// [`ZERO_GB_PER_S`].
-pub const ZERO_LAUNCH_US: f64 = 3.143;
+pub const ZERO_LAUNCH_US: f64 = 2.661;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted) where
@@ -184,10 +184,10 @@ pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// one wave every block adds its tile at about the same time, so 256×4096×4096, 1024³ and
 /// 8192×128×8192 at four slices of a 128×256 tile (4.2 M adds each) paid the same ~30 µs whatever
 /// their K when every add was scalar. Stream-K's partial tiles add at the same rates.
-pub const ATOMIC_ADDS_PER_US: f64 = 208017.0;
+pub const ATOMIC_ADDS_PER_US: f64 = 157080.0;
 /// As [`ATOMIC_ADDS_PER_US`] where N is a multiple of 4: four adds per `red.global.add.v4.f32`
 /// (fitted).
-pub const ATOMIC_ADDS_V4_PER_US: f64 = 832068.0;
+pub const ATOMIC_ADDS_V4_PER_US: f64 = 3578325.0;
 /// Split-K's fewest K-steps per slice: below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
@@ -203,29 +203,29 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     };
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
-        Algo::Naive => c(0.187, 0.0372, 2.63, 1.00, 72497264.0, 32),
-        Algo::Tiled => c(0.043, 0.3300, 2.43, 1.00, 19895671.0, 32),
-        Algo::Blocktile1d => c(0.264, 0.5969, 1.38, 1.00, 35859487.0, 75),
-        Algo::Blocktile2d => c(0.404, 1.4212, 1.00, 1.00, 118817.0, 140),
-        Algo::Vectorized => c(0.475, 1.1402, 1.12, 1.01, 127877.0, 125),
-        Algo::ConflictFree => c(0.262, 1.0744, 1.22, 1.02, 492557.0, 125),
-        Algo::Warptile => c(0.326, 1.0684, 1.21, 1.01, 169270.0, 125),
-        Algo::Dbuf128x128x8 => c(0.500, 0.9993, 1.00, 1.13, 165712.0, 143),
-        Algo::Dbuf128x128x16 => c(0.466, 1.7482, 1.00, 1.10, 160674.0, 129),
-        Algo::Dbuf128x64x16 => c(0.442, 1.6685, 1.78, 1.15, 194393.0, 161),
-        Algo::Dbuf64x64x16 => c(0.326, 0.8871, 1.78, 1.12, 222365.0, 111),
-        Algo::Dbuf128x256x16 => c(1.314, 3.1648, 1.00, 1.07, 138891.0, 255),
-        Algo::Dbuf128x256x16Rolled => c(1.576, 3.4763, 1.00, 1.07, 141015.0, 255),
-        Algo::Async64x64x16s3 => c(0.317, 0.7400, 1.43, 1.03, 314841.0, 119),
-        Algo::SplitK128x128x16 => c(0.319, 1.7345, 1.00, 1.17, 1000000.0, 153),
-        Algo::SplitK64x64x16 => c(0.025, 0.7390, 1.53, 1.25, 1000000.0, 115),
-        Algo::SplitK128x32x16 => c(0.028, 0.8285, 1.49, 1.25, 1000000.0, 123),
-        Algo::SplitK32x128x16 => c(0.075, 0.7655, 1.58, 1.38, 1000000.0, 113),
-        Algo::SplitK128x256x16 => c(2.816, 3.1648, 1.00, 1.10, 1000000.0, 247),
-        Algo::SplitK256x128x16 => c(2.945, 3.1337, 1.00, 1.11, 1000000.0, 255),
-        Algo::StreamK128x128x16 => c(0.466, 1.7482, 1.00, 1.10, 160674.0, 164),
-        Algo::StreamK128x256x16 => c(1.314, 3.1648, 1.00, 1.07, 138891.0, 252),
-        Algo::StreamK64x64x16 => c(0.326, 0.8871, 1.78, 1.12, 222365.0, 127),
+        Algo::Naive => c(0.169, 0.0365, 2.60, 1.00, 23488993.0, 32),
+        Algo::Tiled => c(0.037, 0.3235, 2.40, 1.00, 9363030.0, 32),
+        Algo::Blocktile1d => c(0.191, 0.5897, 1.37, 1.00, 11007462.0, 75),
+        Algo::Blocktile2d => c(0.130, 1.4032, 1.00, 1.00, 113419.0, 140),
+        Algo::Vectorized => c(0.316, 1.1337, 1.12, 1.01, 123246.0, 125),
+        Algo::ConflictFree => c(0.175, 1.0648, 1.21, 1.02, 474565.0, 125),
+        Algo::Warptile => c(0.206, 1.0609, 1.20, 1.01, 161967.0, 125),
+        Algo::Dbuf128x128x8 => c(0.354, 0.9966, 1.00, 1.12, 153931.0, 143),
+        Algo::Dbuf128x128x16 => c(0.239, 1.7479, 1.00, 1.09, 147396.0, 129),
+        Algo::Dbuf128x64x16 => c(0.181, 1.6663, 1.74, 1.13, 186131.0, 161),
+        Algo::Dbuf64x64x16 => c(0.268, 0.8736, 1.76, 1.11, 213948.0, 111),
+        Algo::Dbuf128x256x16 => c(1.014, 3.1676, 1.00, 1.06, 132893.0, 255),
+        Algo::Dbuf128x256x16Rolled => c(1.293, 3.4789, 1.00, 1.06, 136020.0, 255),
+        Algo::Async64x64x16s3 => c(0.253, 0.7293, 1.42, 1.03, 295444.0, 119),
+        Algo::SplitK128x128x16 => c(0.082, 1.7301, 1.00, 1.17, 1000000.0, 153),
+        Algo::SplitK64x64x16 => c(0.124, 0.6582, 1.42, 1.27, 1000000.0, 115),
+        Algo::SplitK128x32x16 => c(0.060, 0.7646, 1.42, 1.29, 1000000.0, 123),
+        Algo::SplitK32x128x16 => c(0.094, 0.6690, 1.45, 1.42, 1000000.0, 113),
+        Algo::SplitK128x256x16 => c(1.377, 3.0642, 1.00, 1.12, 1000000.0, 247),
+        Algo::SplitK256x128x16 => c(1.451, 3.1634, 1.00, 1.11, 1000000.0, 255),
+        Algo::StreamK128x128x16 => c(0.452, 1.6307, 1.00, 1.14, 380286.0, 164),
+        Algo::StreamK128x256x16 => c(1.625, 3.0668, 1.00, 1.09, 401093.0, 252),
+        Algo::StreamK64x64x16 => c(0.144, 1.1583, 2.54, 1.13, 237891.0, 127),
         // COSTS-END
         _ => None,
     }
