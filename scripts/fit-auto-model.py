@@ -69,6 +69,8 @@ def stream_walk(m, n, k, bm, bn, bk, blocks_at_once):
     """Kernel 17's walk (tuning::predict_stream_k): (blocks, most pieces of a block, most K-steps of a
     block, pieces that are not whole tiles, tiles)."""
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    if tiles == 0:
+        return 1, 0, 0, 0, 1
     per_tile = max(1, math.ceil(k / bk))
     total = tiles * per_tile
     g = max(1, min(blocks_at_once, total))
@@ -242,4 +244,5 @@ def main():
             print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
 
 
-main()
+if __name__ == "__main__":
+    main()

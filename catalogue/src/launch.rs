@@ -15,8 +15,9 @@ pub struct LaunchDims {
 
 impl Algo {
     /// The launch of the kernel `self` resolves to for `shape`: `⌈N/bn⌉ × ⌈M/bm⌉` blocks of the
-    /// kernel's tile, times [`Algo::splits`] along z, with the kernel's threads and shared memory
-    /// (planned for [`tuning::SMS`] SMs).
+    /// kernel's tile, times [`Algo::splits`] along z (persistent kernels: one block per SM at most;
+    /// stream-K: [`tuning::stream_k_blocks`]), with the kernel's threads and shared memory (planned
+    /// for [`tuning::SMS`] SMs).
     pub fn launch(self, shape: MatmulShape) -> LaunchDims {
         self.launch_on(shape, tuning::SMS)
     }
@@ -51,7 +52,8 @@ impl Algo {
         tuning::splits_for(self.resolve(shape), shape)
     }
 
-    /// Whether the kernel adds into `C` (split-K's atomic partial sums), so `C` must be zeroed first.
+    /// Whether the kernel adds into `C` (split-K's and stream-K's atomic partial sums), so `C` must be
+    /// zeroed first.
     pub fn accumulates_into_c(self, shape: MatmulShape) -> bool {
         self.accumulates_into_c_on(shape, tuning::SMS)
     }

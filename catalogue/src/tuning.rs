@@ -297,35 +297,69 @@ fn atomic_us(shape: MatmulShape, adds: f64) -> f64 {
     adds / if shape.n.is_multiple_of(4) { ATOMIC_ADDS_V4_PER_US } else { ATOMIC_ADDS_PER_US }
 }
 
-/// Stream-K (kernel 17) on `G` = [`stream_k_blocks`] blocks, all resident at once: the most pieces
-/// (one `block_us` each) and K-steps of any block, its SM's `b` blocks side by side (`× max(1, b/q)`), plus
-/// the launch, the zeroing of `C` and the atomic adds of every piece that is not a whole tile (a tile's
-/// share of `M·N` each). The same walk as the kernel's (`⌊i·total/G⌋` boundaries).
-fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64 {
-    let (m, n) = (u64::from(shape.m), u64::from(shape.n));
-    let tiles = m.div_ceil(u64::from(t.bm)) * n.div_ceil(u64::from(t.bn));
+/// How kernel 17 (stream-K) divides a product among `blocks` blocks: the kernel's own walk
+/// (`⌊i·total/G⌋` bounds over the `tiles·⌈K/bk⌉` K-steps, numbered tile by tile).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StreamKWalk {
+    /// Output tiles.
+    pub tiles: u64,
+    /// The blocks the walk was made for (at most one per K-step; 0 for an empty product).
+    pub blocks: u64,
+    /// The most pieces (runs of one tile's K-steps) any block has.
+    pub most_pieces: u64,
+    /// The most K-steps any block has (the runs differ by at most one).
+    pub most_steps: u64,
+    /// Pieces that are a whole tile (stored).
+    pub whole: u64,
+    /// Pieces that are part of a tile (added atomically into `C`).
+    pub partial: u64,
+}
+
+/// Kernel 17's walk of `shape` on `blocks` blocks (clamped to one per K-step), tile `t`.
+pub fn stream_k_walk(t: TileConfig, shape: MatmulShape, blocks: u64) -> StreamKWalk {
+    let tiles = u64::from(shape.m.div_ceil(t.bm.max(1))) * u64::from(shape.n.div_ceil(t.bn.max(1)));
     let per_tile = u64::from(shape.k.div_ceil(t.bk.max(1)).max(1));
     let total = tiles * per_tile;
-    let resident = blocks_per_sm(t, c.registers);
-    let blocks = u64::from((sms.max(1) * resident).max(1)).min(total);
-    let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
-    let step_us = c.step_us * if aligned { 1.0 } else { c.unaligned };
-    let (mut pieces, mut partial) = (0_u64, 0_u64);
+    let blocks = blocks.max(1).min(total);
+    let mut walk = StreamKWalk { tiles, blocks, ..StreamKWalk::default() };
+    if blocks == 0 {
+        return walk;
+    }
+    walk.most_steps = total.div_ceil(blocks);
     for b in 0..blocks {
         let (begin, end) = (b * total / blocks, (b + 1) * total / blocks);
         let (first, last) = (begin / per_tile, (end - 1) / per_tile);
-        pieces = pieces.max(last - first + 1);
+        let pieces = last - first + 1;
+        walk.most_pieces = walk.most_pieces.max(pieces);
         // The first piece is partial unless it starts and ends on the tile's bounds; the last (when
-        // another) unless it ends on one.
-        partial += u64::from(!begin.is_multiple_of(per_tile) || end < (first + 1) * per_tile);
-        partial += u64::from(last > first && !end.is_multiple_of(per_tile));
+        // another) unless it ends on one; the pieces between are whole tiles.
+        let first_partial = !begin.is_multiple_of(per_tile) || end < (first + 1) * per_tile;
+        let last_partial = last > first && !end.is_multiple_of(per_tile);
+        let partial = u64::from(first_partial) + u64::from(last_partial);
+        walk.partial += partial;
+        walk.whole += pieces - partial;
     }
+    walk
+}
+
+/// Stream-K (kernel 17) on `G` = [`stream_k_blocks`] blocks, all resident at once: the most pieces
+/// (one `block_us` each) and K-steps of any block ([`stream_k_walk`]), its SM's `b` blocks side by
+/// side (`× max(1, b/q)`), plus the launch, the zeroing of `C` and the atomic adds of every piece that
+/// is not a whole tile (a tile's share of `M·N` each). An empty product costs the launch.
+fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64 {
+    let resident = blocks_per_sm(t, c.registers);
+    let walk = stream_k_walk(t, shape, u64::from(sms.max(1) * resident));
+    if walk.tiles == 0 {
+        return LAUNCH_US;
+    }
+    let (m, n) = (u64::from(shape.m), u64::from(shape.n));
+    let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
+    let step_us = c.step_us * if aligned { 1.0 } else { c.unaligned };
     let q = c.overlap.clamp(1.0, f64::from(resident));
-    let sm_blocks = blocks.div_ceil(u64::from(sms.max(1))) as f64;
-    // The busiest block: the most pieces and the most K-steps any block has (runs differ by one step).
-    let busiest = pieces as f64 * c.block_us + total.div_ceil(blocks) as f64 * step_us;
+    let sm_blocks = walk.blocks.div_ceil(u64::from(sms.max(1))) as f64;
+    let busiest = walk.most_pieces as f64 * c.block_us + walk.most_steps as f64 * step_us;
     let mut us = LAUNCH_US + busiest * (sm_blocks / q).max(1.0) + zeroing_us(shape);
-    us += atomic_us(shape, partial as f64 * (m * n) as f64 / tiles as f64);
+    us += atomic_us(shape, walk.partial as f64 * (m * n) as f64 / walk.tiles as f64);
     if !shape.n.is_multiple_of(4) {
         us += (m * n) as f64 / c.unaligned_stores_per_us;
     }
@@ -433,6 +467,24 @@ mod tests {
     }
 
     #[test]
+    fn stream_k_walk_covers_every_step_once() {
+        let t = Algo::StreamK128x128x16.config().unwrap();
+        // 300×520×136: 3 × 5 tiles of 9 K-steps (135 steps).
+        let shape = s(300, 520, 136);
+        let one = stream_k_walk(t, shape, 1);
+        assert_eq!((one.tiles, one.blocks, one.most_pieces, one.most_steps, one.whole, one.partial), (15, 1, 15, 135, 15, 0));
+        let seven = stream_k_walk(t, shape, 7);
+        // Runs of 19 or 20 steps: each cuts one or two tiles.
+        assert_eq!((seven.blocks, seven.most_steps), (7, 20));
+        assert!(seven.partial > 0 && seven.whole > 0 && seven.whole + seven.partial <= 15 + 2 * 7);
+        // More blocks than steps: one per step, every piece partial.
+        let many = stream_k_walk(t, shape, 1000);
+        assert_eq!((many.blocks, many.most_steps, many.whole, many.partial), (135, 1, 0, 135));
+        assert_eq!(stream_k_walk(t, s(0, 5, 5), 132), StreamKWalk::default());
+        assert_eq!(stream_k_blocks(Algo::StreamK128x128x16, s(0, 5, 5), SMS), 1);
+    }
+
+    #[test]
     fn every_fp32_kernel_has_constants_and_only_fp32_kernels_do() {
         for kernel in MATMUL_KERNELS {
             assert_eq!(cost(kernel.algo).is_some(), kernel.precision == Precision::Fp32, "{}", kernel.label);
@@ -514,7 +566,17 @@ mod tests {
         }
         // Tiny products are launch-bound: one launch, no zeroing pass.
         for shape in [s(1, 1, 1), s(8, 8, 16), s(16, 128, 16)] {
-            assert!(!pick(shape).config().unwrap().split_k, "{shape:?}");
+            let t = pick(shape).config().unwrap();
+            assert!(!t.split_k && !t.stream_k, "{shape:?}");
+        }
+        // Empty products have a plan too (the host returns before launching it): no panic, finite.
+        for shape in [s(0, 3, 4), s(3, 0, 4), s(0, 0, 0), s(3, 4, 0)] {
+            let picked = pick(shape);
+            assert!(predict_us(picked, shape, splits_for(picked, shape), SMS).unwrap().is_finite(), "{shape:?}");
+            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+                assert!(predict_us(kernel.algo, shape, 1, SMS).unwrap().is_finite(), "{shape:?}: {}", kernel.label);
+                let _ = kernel.algo.launch(shape);
+            }
         }
         // The big square runs the most efficient tile (128×256: whole, split along K, or stream-K).
         for shape in [s(4096, 4096, 4096), s(8192, 8192, 8192)] {

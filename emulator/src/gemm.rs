@@ -86,7 +86,7 @@ fn product<T: Element>(
     let algo = params.algo.resolve_for(p.shape, precision);
     let kernel = algo.kernel().ok_or_else(|| invalid("Auto resolved to no kernel"))?;
     let (m, n) = (p.shape.m as usize, p.shape.n as usize);
-    // Split-K adds into its output, which the host zeroes; every other kernel must write each element
+    // Split-K and stream-K add into their output, which the host zeroes; every other kernel must write each element
     // (NaN shows any it misses).
     let fill = if algo.accumulates_into_c(p.shape) { 0.0 } else { f32::NAN };
     match p.output {

@@ -16,7 +16,7 @@ pub fn matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, 
 
 /// `a · b` computed by `algo`'s kernel on the CPU executor in `precision` (inputs rounded to its
 /// type: `bf16` / `f16` bit patterns for the 16-bit kernels), with the GPU launch configuration.
-/// `C` starts as NaN (zeros for split-K, as on the GPU), so an element no thread writes shows up in
+/// `C` starts as NaN (zeros for split-K and stream-K, as on the GPU), so an element no thread writes shows up in
 /// any check. `Auto` picks the kernel the GPU would; a kernel of another precision is an error.
 pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
     let name = algo.kernel_name();
@@ -38,7 +38,8 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
     if shape.m == 0 || shape.n == 0 || shape.k == 0 {
         return Ok(HostMatrix::from_fn(a.rows, b.cols, |_, _| 0.0));
     }
-    // Split-K adds into C, which the host zeroes first; every other kernel must write each element.
+    // Split-K and stream-K add into C, which the host zeroes first; every other kernel must write
+    // each element.
     let mut c = vec![if algo.accumulates_into_c(shape) { 0.0 } else { f32::NAN }; a.rows * b.cols];
     let pc = SyncPtr::new(c.as_mut_ptr());
     let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(algo.launch(shape)));

@@ -67,12 +67,13 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
 }
 
 /// Stream-K (kernel 17) with grids smaller than the launch's, so every kind of piece runs: 300 × 520
-/// × 136 is 3 × 5 tiles of 128×128 (2 × 3 of 128×256, 5 × 9 of 64×64), 9 K-steps each (K = 136:
-/// the last step partial). Grids of 1 (one block walks every tile whole), 2, 7 and 10 blocks cut
-/// runs inside tiles, so pieces start and end mid-tile, a block's run holds whole tiles between two
-/// partial ones, and a tile's pieces come from two or three blocks (added into the zeroed `C`).
-/// The launch's own grid (at most one block per K-step) runs in the catalogue trials, and K = 0
-/// (every tile one empty step) here.
+/// × 136 is 3 × 5 tiles of 128×128 (3 × 3 of 128×256, 5 × 9 of 64×64), 9 K-steps each (K = 136:
+/// the last step partial). One block walks every tile whole and stores it: `C` starts as NaN, so a
+/// tile it skipped or added into shows. Grids of 2, 7 and 10 blocks cut runs inside tiles, so pieces
+/// start and end mid-tile, a block's run holds whole tiles between two partial ones, and a tile's
+/// pieces come from two or three blocks (added into the zeroed `C`). The launch's own grid (at most
+/// one block per K-step) runs in the catalogue trials; K = 0 (every tile one empty step, stored as
+/// zeros over NaN) here.
 fn stream_k_pieces_add_up() -> Result<(), Failed> {
     for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16] {
         let kernel = algo.kernel().ok_or("no kernel")?;
@@ -87,7 +88,8 @@ fn stream_k_pieces_add_up() -> Result<(), Failed> {
             }
             let mut cfg = Launch::from(algo.launch(shape));
             cfg.grid = (blocks, 1, 1);
-            let mut c = vec![0.0_f32; m * n];
+            // Every piece is a whole tile with one block: stored, so NaN must be overwritten.
+            let mut c = vec![if blocks == 1 { f32::NAN } else { 0.0 }; m * n];
             let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
             launch(kernel.entry, cfg, || {
                 // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed); threads and shared memory are the
@@ -97,6 +99,22 @@ fn stream_k_pieces_add_up() -> Result<(), Failed> {
             .map_err(|e| format!("{}: {e}", kernel.label))?;
             check_in(Precision::Fp32, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
                 .map_err(|e| format!("{} on {shape:?}, {blocks} blocks: {e}", kernel.label))?;
+        }
+    }
+    Ok(())
+}
+
+/// `Auto` on empty products (M, N or K zero) in every precision: a result of the right shape, zeros,
+/// and no panic on the way — the plan is made before the empty check (stream-K's model once divided
+/// by the zero tiles of such a shape).
+fn auto_on_empty_products() -> Result<(), Failed> {
+    for (m, n, k) in [(0, 3, 4), (3, 0, 4), (0, 0, 0), (3, 4, 0)] {
+        for p in Precision::ALL {
+            let (a, b) = (HostMatrix::random(m, k, 1), HostMatrix::random(k, n, 2));
+            let c = tessera_emulator::ops::matmul_in(p, Algo::Auto, &a, &b).map_err(|e| format!("Auto {p:?} {m}×{n}×{k}: {e}"))?;
+            if (c.rows, c.cols) != (m, n) || c.data.iter().any(|&x| x != 0.0) {
+                return Err(format!("Auto {p:?} {m}×{n}×{k}: {}×{} result {:?}", c.rows, c.cols, c.data).into());
+            }
         }
     }
     Ok(())
@@ -323,6 +341,7 @@ fn main() {
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
+    trials.push(Trial::test("auto_on_empty_products", auto_on_empty_products));
     trials.push(Trial::test("tf32_rounds_each_operand_to_nearest", tf32_rounds_each_operand_to_nearest));
     trials.push(Trial::test("pad_b16_copies_rows_and_writes_nothing_else", pad_b16_copies_rows_and_writes_nothing_else));
     trials.push(Trial::test("tf32_preparation_pads_rows_and_writes_nothing_else", tf32_preparation_pads_rows_and_writes_nothing_else));

@@ -1,5 +1,5 @@
 //! The traffic model behind the roofline's x-axis: global-memory bytes a kernel *issues*.
-use tessera::{Algo, MatmulShape, Precision};
+use tessera::{tuning, Algo, MatmulShape, Precision};
 
 /// Bytes of one input element in `precision` (`f32` for FP32 and TF32, 2 for BF16 and FP16).
 pub fn input_bytes(precision: Precision) -> f64 {
@@ -23,7 +23,8 @@ pub fn min_bytes(shape: MatmulShape, precision: Precision) -> f64 {
 ///   over padded tiles) and stores its outputs;
 /// - block-tiled (k03 onwards), tile `BM×BN×BK`: every block loads its `BM×K` strip of A and `K×BN`
 ///   strip of B once (`M·N·K·(1/BN + 1/BM)` floats over padded extents) and stores its outputs
-///   (split-K: `S` atomic additions per output);
+///   (split-K: `S` atomic additions per output; stream-K: one store or atomic addition per piece of
+///   a tile its walk makes, `tuning::stream_k_walk`);
 /// - `mma-naive-*` (k11): every warp loads its own `16×K` strip of A and `K×8` strip of B (nothing
 ///   is shared within the block), so the block-tile rule with a 16×8 tile;
 /// - the tensor-core tiles (k12, k13) follow the block-tile rule with their input element size
@@ -40,7 +41,13 @@ pub fn global_bytes(algo: Algo, precision: Precision, shape: MatmulShape) -> f64
     let (bm, bn, bk) = (cfg.bm as f64, cfg.bn as f64, cfg.bk as f64);
     let block_tiled = |bm: f64, bn: f64, bk: f64| {
         let (mp, np, kp) = (pad(m, bm), pad(n, bn), pad(k, bk));
-        e * (mp * kp * np / bn + kp * np * mp / bm) + stores * algo.splits(shape) as f64
+        let writes = if cfg.stream_k {
+            let walk = tuning::stream_k_walk(cfg, shape, u64::from(tuning::stream_k_blocks(algo, shape, tuning::SMS)));
+            (walk.whole + walk.partial) as f64 / walk.tiles.max(1) as f64
+        } else {
+            algo.splits(shape) as f64
+        };
+        e * (mp * kp * np / bn + kp * np * mp / bm) + stores * writes
     };
     match algo {
         Algo::Naive => e * 2.0 * m * n * k + stores,
@@ -73,5 +80,13 @@ mod tests {
         assert_eq!(mma, 2.0 * 1024.0f64.powi(3) * (1.0 / 8.0 + 1.0 / 16.0));
         // cuBLAS's minimum in BF16: 2-byte A and B, 4-byte C.
         assert_eq!(min_bytes(s, Precision::Bf16), 1024.0 * 1024.0 * (2.0 + 2.0 + 4.0));
+        // Stream-K 128×256 at 1024³: 32 tiles of 64 steps over 132 blocks (15–16 steps each), so
+        // every piece is part of a tile: 132 blocks × 1–2 pieces, each a tile's 32768 outputs.
+        let walk = tuning::stream_k_walk(Algo::StreamK128x256x16.config().unwrap(), s, 132);
+        assert_eq!((walk.tiles, walk.whole), (32, 0));
+        assert!((132..=264).contains(&walk.partial), "{walk:?}");
+        let loads = 4.0 * 1024.0f64.powi(3) * (1.0 / 256.0 + 1.0 / 128.0);
+        let writes = global_bytes(Algo::StreamK128x256x16, Precision::Fp32, s) - loads;
+        assert_eq!(writes, 4.0 * 1024.0 * 1024.0 * walk.partial as f64 / 32.0);
     }
 }

@@ -159,8 +159,8 @@ impl Gpu {
                 Ok(())
             }
             Output::Scratch { transposed } => {
-                // SAFETY: the matmul kernel writes every one of the m·n elements (split-K zeroes it
-                // first) before the epilogue reads any.
+                // SAFETY: the matmul kernel writes every one of the m·n elements (split-K and stream-K
+                // zero it first) before the epilogue reads any.
                 let mut t = unsafe { self.stream().alloc::<f32>(m * n) }
                     .map_err(Error::driver("allocating GEMM scratch", byte_len::<f32>(OP, m * n)?))?;
                 self.matmul_views(algo, p.shape, &x, &y, &mut t.slice_mut(..))?;

@@ -104,8 +104,8 @@ impl Gpu {
         unsafe { self.launch_matmul_raw(stream, algo, shape, pa, pb, pc) }
     }
 
-    /// Queues the concrete kernel `algo` for `shape` on `stream`: zeroes `C` first for split-K (which
-    /// adds its partial sums into `C`), prepares the operands of a kernel that takes prepared TF32
+    /// Queues the concrete kernel `algo` for `shape` on `stream`: zeroes `C` first for split-K and
+    /// stream-K (which add partial sums into `C`), prepares the operands of a kernel that takes prepared TF32
     /// operands (kernels 14–16's TF32 entries) in this GPU's workspace first, and copies a TMA kernel's
     /// operands there with padded rows where the TMA cannot read them in place.
     ///
@@ -136,7 +136,7 @@ impl Gpu {
             // SAFETY: forwarded contract.
             return unsafe { self.matmul_prepared_tf32(stream, f, kernel, algo, shape, a, b, c) };
         }
-        // SAFETY: forwarded contract; C is zeroed for split-K above.
+        // SAFETY: forwarded contract; C is zeroed above for the kernels that add into it.
         unsafe { self.launch_product(stream, f, kernel, algo, shape, a, b, c) }
     }
 
@@ -209,8 +209,8 @@ impl Gpu {
         // the plan's layouts (the caller's buffers, the padded copies queued above, or the prepared
         // TF32 operands) and live until the launch completes (cached, or freed stream-ordered after
         // it); the launch is the one the kernel states (its TileConfig, through the catalogue: threads
-        // and dynamic shared memory, planned for this GPU's SMs, as the zeroing of C for split-K by the
-        // caller).
+        // and dynamic shared memory, planned for this GPU's SMs, as the zeroing of C for split-K and
+        // stream-K by the caller).
         let launched = self.launched(unsafe { launch.launch(launch_config(algo.launch_on(shape, self.sm_count()))) });
         drop(map_guard);
         drop(staged);

@@ -4,7 +4,8 @@
 /// `(x, y, z)` computes output tile `(y, x)` over K slice `z` of `gridDim.z` and adds it into `C`.
 ///
 /// # Safety
-/// As kernel 8's `double_buffer` with the same parameters, plus `C` zeroed before the launch.
+/// As kernel 8's `double_buffer` with the same parameters, plus `C` zeroed before the launch and
+/// 16-byte aligned.
 #[inline(always)]
 pub unsafe fn split_k<
     const BM: u32,
@@ -46,7 +47,8 @@ pub unsafe fn split_k<
 /// `red.global.add.v4.f32` where N is a multiple of 4, one `red.global.add.f32` each otherwise.
 ///
 /// # Safety
-/// `c` is a view of global memory of `m·n` floats; `c0` is a multiple of 4.
+/// `c` is a view of global memory of `m·n` floats starting on a 16-byte boundary (every allocation
+/// does); `c0` is a multiple of 4.
 #[inline(always)]
 pub unsafe fn add_acc<const WMI: usize, const WNI: usize>(
     c: crate::device::mem::View<f32>,
@@ -97,7 +99,7 @@ macro_rules! split_k_entry {
             /// Measurements: `docs/ladder/k10-split-k.md`.
             ///
             /// # Safety
-            /// As kernel 1, plus `C` zeroed before the launch and the launch the host's
+            /// As kernel 1, plus `C` zeroed before the launch and 16-byte aligned, and the launch the host's
             /// `$config` (this entry's `TileConfig`) states (the thread count above, `gridDim.z` slices,
             /// `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {

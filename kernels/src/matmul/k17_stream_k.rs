@@ -15,7 +15,7 @@
 //! (kernel 10's `add_acc`), so the host zeroes `C` first, as for split-K.
 //!
 //! **Tiling, threads, barriers**: kernel 8's, unchanged inside a piece (`BM×BN×BK` tiles, warps of
-//! 64×32 or 32×32, two shared stages, one barrier per K-step); `accumulate` ends on a barrier after
+//! 64×32 or 32×32, two shared stages, one barrier after the prologue and one per K-step); `accumulate` ends on a barrier after
 //! its last shared read, so the next piece's prologue may overwrite the stages. Every loop bound is
 //! the same for the whole block (the run depends on `blockIdx.x` only), so every thread reaches
 //! every barrier.
@@ -31,7 +31,7 @@
 ///
 /// # Safety
 /// As kernel 8's `double_buffer` with the same parameters, with a 1-D grid of any size, plus `C`
-/// zeroed before the launch.
+/// zeroed before the launch and 16-byte aligned.
 #[inline(always)]
 pub unsafe fn stream_k<
     const BM: u32,
@@ -79,7 +79,7 @@ pub unsafe fn stream_k<
         };
         let (r0, c0) = (row0 + ar, col0 + bc);
         if step == first && piece_end == first + per_tile {
-            // The whole tile: no other block writes it. SAFETY: `fast` only for an interior tile
+            // SAFETY: the whole tile, which no other block writes; `fast` only for an interior tile
             // with n % 4 == 0.
             unsafe { store_acc(c, m, n, r0, c0, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4)) }
         } else {
@@ -106,7 +106,7 @@ macro_rules! stream_k_entry {
             /// Measurements: `docs/ladder/k17-stream-k.md`.
             ///
             /// # Safety
-            /// As kernel 1, plus `C` zeroed before the launch and the launch the host's
+            /// As kernel 1, plus `C` zeroed before the launch and 16-byte aligned, and the launch the host's
             /// `$config` (this entry's `TileConfig`) states (the thread count above, a 1-D grid,
             /// `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
