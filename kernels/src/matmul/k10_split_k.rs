@@ -83,30 +83,39 @@ pub unsafe fn add_acc<const WMI: usize, const WNI: usize>(
     }
 }
 
-/// Declares a monomorphic split-K entry point and its launch (`$config`), with its configuration in
-/// the doc; `min_blocks`: the launch bound (0 = none).
-macro_rules! split_k_entry {
-    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
-        #[doc = concat!("The launch of [`", stringify!($name), "`]: `gridDim.z` slices of K.")]
+/// Declares a monomorphic entry of a kernel over kernel 8's tile that adds into a zeroed `C` — its
+/// body `$body` (this file's `split_k`, kernel 17's `stream_k`), named in the caller's module — and
+/// its launch (`$config`, marked by `TileConfig::$launch`; `$grid` says how its grid is sized), with
+/// its configuration in the doc; `min_blocks`: the launch bound (0 = none); `$page`: its lab notes.
+macro_rules! zeroed_c_entry {
+    ($body:ident, $launch:ident, $grid:literal, $page:literal; $name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`]: ", $grid, ".")]
         pub const $config: crate::launch::TileConfig =
             crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk))
                 .min_blocks_per_sm($mb)
-                .split_k();
+                .$launch();
 
         kernel! {
             #[doc = $doc]
             ///
-            /// Measurements: `docs/ladder/k10-split-k.md`.
+            #[doc = concat!("Measurements: `", $page, "`.")]
             ///
             /// # Safety
-            /// As kernel 1, plus `C` zeroed before the launch and 16-byte aligned, and the launch the host's
-            /// `$config` (this entry's `TileConfig`) states (the thread count above, `gridDim.z` slices,
-            /// `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory).
+            /// As kernel 1, plus `C` zeroed before the launch and 16-byte aligned, and the launch the
+            /// host's `$config` (this entry's `TileConfig`) states: the thread count above, the grid
+            /// its doc names, `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory.
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { split_k::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
+                unsafe { $body::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
             }
         }
+    };
+}
+
+/// A split-K entry ([`split_k`]) through `zeroed_c_entry!`.
+macro_rules! split_k_entry {
+    ($($args:tt)*) => {
+        zeroed_c_entry!(split_k, split_k, "`gridDim.z` slices of K", "docs/ladder/k10-split-k.md"; $($args)*);
     };
 }
 

@@ -90,30 +90,10 @@ pub unsafe fn stream_k<
     }
 }
 
-/// Declares a monomorphic stream-K entry point and its launch (`$config`), with its configuration
-/// in the doc; `min_blocks`: the launch bound (0 = none).
+/// A stream-K entry ([`stream_k`]) through kernel 10's `zeroed_c_entry!`.
 macro_rules! stream_k_entry {
-    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
-        #[doc = concat!("The launch of [`", stringify!($name), "`]: the blocks that fit on the GPU at once.")]
-        pub const $config: crate::launch::TileConfig =
-            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk))
-                .min_blocks_per_sm($mb)
-                .stream_k();
-
-        kernel! {
-            #[doc = $doc]
-            ///
-            /// Measurements: `docs/ladder/k17-stream-k.md`.
-            ///
-            /// # Safety
-            /// As kernel 1, plus `C` zeroed before the launch and 16-byte aligned, and the launch the host's
-            /// `$config` (this entry's `TileConfig`) states (the thread count above, a 1-D grid,
-            /// `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory).
-            pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-                // SAFETY: forwarded contract.
-                unsafe { stream_k::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
-            }
-        }
+    ($($args:tt)*) => {
+        zeroed_c_entry!(stream_k, stream_k, "the blocks that fit on the GPU at once", "docs/ladder/k17-stream-k.md"; $($args)*);
     };
 }
 

@@ -12,6 +12,7 @@ pub mod k06_conflict_free;
 pub mod k07_warptile;
 pub mod k08_double_buffer;
 pub mod k09_async_pipeline;
+#[macro_use]
 pub mod k10_split_k;
 pub mod k11_mma_naive;
 #[macro_use]
