@@ -130,7 +130,10 @@ fn find_ptxas() -> Option<PathBuf> {
 }
 
 fn ptxas_report(ptxas: &PathBuf, text: &str, arch: &str) -> Result<String, Failed> {
-    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}-{arch}", std::process::id()));
+    // One folder per call: trials run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}-{arch}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let ptx = dir.join("tessera_kernels.ptx");
     std::fs::write(&ptx, text).map_err(|e| e.to_string())?;
@@ -148,6 +151,41 @@ fn ptxas_report(ptxas: &PathBuf, text: &str, arch: &str) -> Result<String, Faile
         return Err(format!("ptxas rejected the module:\n{text}").into());
     }
     Ok(text)
+}
+
+/// Auto's model sizes occupancy from each FP32 kernel's registers (`tuning::cost(..).registers`,
+/// written by `scripts/fit-auto-model.py`): they must be what ptxas gives the shipped PTX today, or the
+/// model prices a kernel that no longer exists (a kernel edit moves them by tens).
+fn model_registers_match(ptxas: &PathBuf) -> Result<(), Failed> {
+    let report = ptxas_report(ptxas, PTX, "sm_90")?;
+    let mut used = std::collections::HashMap::new();
+    let mut entry = None;
+    for line in report.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            entry = rest.split('\'').next().map(str::to_owned);
+        } else if let (Some(e), Some(rest)) = (&entry, line.split("Used ").nth(1)) {
+            // "Used 255 registers, used 1 barriers, …"
+            let mut words = rest.split_whitespace();
+            if let (Some(Ok(r)), Some(unit)) = (words.next().map(str::parse::<u32>), words.next()) {
+                if unit.starts_with("registers") {
+                    used.insert(e.clone(), r);
+                }
+            }
+        }
+    }
+    let mut wrong = Vec::new();
+    for algo in Algo::ALL {
+        let Some(cost) = tessera::catalogue::tuning::cost(algo) else { continue };
+        match used.get(algo.kernel_name()) {
+            Some(&r) if r == cost.registers => {}
+            got => wrong.push(format!("{}: model {}, ptxas {got:?}", algo.label(), cost.registers)),
+        }
+    }
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("update KERNELS in scripts/fit-auto-model.py and refit (or fix tuning::cost):\n{}", wrong.join("\n")).into())
+    }
 }
 
 /// `nvdisasm` beside `ptxas` (PyPI's nvidia-cuda-nvcc ships both), else on PATH.
@@ -378,6 +416,11 @@ fn main() {
             Ok(())
         })
         .with_ignored_flag(find_ptxas().is_none()),
+    );
+    let ptxas_for_model = find_ptxas();
+    trials.push(
+        Trial::test("auto_model_registers_are_ptxas_counts", move || model_registers_match(ptxas_for_model.as_ref().ok_or("no ptxas")?))
+            .with_ignored_flag(find_ptxas().is_none()),
     );
     let tools = find_ptxas().and_then(|p| find_nvdisasm(&p).map(|d| (p, d)));
     if tools.is_none() {

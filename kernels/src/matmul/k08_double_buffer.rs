@@ -11,8 +11,8 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 ///
 /// Pipeline, per K-step `t` (stage `s = t % 2` holds tile `t`):
 /// 1. if a tile `t + 1` exists: issue its global loads — `A` into registers (it must be transposed
-///    on the way, which `cp.async` cannot do), `B` as 16-byte `cp.async` copies straight into stage
-///    `1 - s` (guarded scalar loads + stores on edge tiles), and commit the copy group;
+///    on the way, which a 16-byte `cp.async` cannot do), `B` as `cp.async` copies straight into stage
+///    `1 - s` (16-byte, or zero-filling 16- or 4-byte copies on edge tiles), and commit the copy group;
 /// 2. compute tile `t` from stage `s` (the loads of step 1 are in flight meanwhile);
 /// 3. store the `A` registers transposed into stage `1 - s`; wait for this thread's copies;
 /// 4. one barrier: stage `1 - s` is complete for everyone, and everyone is done reading stage `s`,
@@ -95,7 +95,7 @@ pub unsafe fn accumulate<
     (k_begin, k_end): (u32, u32),
 ) -> super::k07_warptile::Acc<WMI, WNI> {
     use super::k07_warptile::{mma_tile, mma_tile_rolled, thread_origin, Acc, WSUB_M, WSUB_N};
-    use super::tile_io::{b_slot, load_a, load_b, store_a_transposed, store_b};
+    use super::tile_io::{b_slot, load_a, store_a_transposed};
     use crate::device::{async_copy, mem::View, shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4) };
@@ -107,22 +107,36 @@ pub unsafe fn accumulate<
     let stage = |s: u32| if s & 1 == 0 { tiles[0] } else { tiles[1] };
     let tid = thread::thread_idx_x();
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(tid);
-    let (rows_in, cols_in) = (row0 + BM <= m, col0 + BN <= n);
-    let (a_vec, b_vec) = (rows_in && k.is_multiple_of(4), cols_in && n.is_multiple_of(4));
+    let a_vec = row0 + BM <= m && k.is_multiple_of(4);
     // Tiles are bounded by the slice end: columns of A / rows of B at or past `k_end` read as zero.
     let kb = k_end;
 
-    // Issues tile `k0`'s B loads into `b_tile`: cp.async on a full aligned tile, guarded otherwise.
-    // SAFETY (of the calls below): `fast` follows load_b's contract; b_tile holds BK·BN floats.
+    // Issues tile `k0`'s B copies into `b_tile`, all `cp.async`, so an edge tile's copies stay in flight
+    // during the compute too: 16-byte copies per slot when rows are aligned (a slot is then wholly
+    // inside B or wholly outside), else 4-byte copies per element; what lies outside B or past `kb` is
+    // zero-filled. (An unchecked 16-byte path for interior tiles beside these made ptxas spill
+    // stream-K's 128×256 entry; the range check costs a few instructions per slot and K-step.)
+    // SAFETY (of the copies): destinations r·BN + cc (+ e) < BK·BN (b_slot), 16-byte aligned for the
+    // 16-byte copies (cc % 4 == 0, BN % 4 == 0); sources in range (checked, or 0 with `valid = false`;
+    // k·n ≥ 4 when n % 4 == 0, as the host never launches on an empty product), 16-byte aligned when
+    // n % 4 == 0.
     let fill_b = |b_tile: View<f32>, k0: u32| unsafe {
-        if b_vec && k0 + BK <= kb {
+        if n.is_multiple_of(4) {
             for l in 0..LB as u32 {
                 let (r, cc) = b_slot::<BN, NT>(tid, l);
-                async_copy::copy16(b_tile, (r * BN + cc) as usize, b, ((k0 + r) * n + col0 + cc) as usize);
+                let (gr, gc) = (k0 + r, col0 + cc);
+                let valid = gr < kb && gc < n;
+                async_copy::copy16_zfill(b_tile, (r * BN + cc) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid);
             }
         } else {
-            let rb = load_b::<BN, BK, NT, LB>(b, n, kb, k0, col0, tid, false);
-            store_b::<BN, NT, BN, LB>(b_tile, &rb, tid);
+            for l in 0..LB as u32 {
+                let (r, cc) = b_slot::<BN, NT>(tid, l);
+                for e in 0..4 {
+                    let (gr, gc) = (k0 + r, col0 + cc + e);
+                    let valid = gr < kb && gc < n;
+                    async_copy::copy4_zfill(b_tile, (r * BN + cc + e) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid);
+                }
+            }
         }
         async_copy::commit();
     };

@@ -75,7 +75,8 @@ pub unsafe fn async_pipeline<
     // per-element range checks).
     // SAFETY (of the copies): every destination index is < a_len or < b_len (a_r + l·NT/BK < BM,
     // a_k < BK; b_slot rows < BK, columns + 4 ≤ BN); every source index is in range or 0 with
-    // `valid = false`; the 16-byte copies only on a full tile with n % 4 == 0 (16-byte aligned rows).
+    // `valid = false`; the 16-byte copies only with n % 4 == 0 (16-byte aligned rows, slots wholly in
+    // or out of B).
     let issue = |s: u32, k0: u32| unsafe {
         let (at, bt) = (a_tile(s), b_tile(s));
         let a_full = rows_in && k0 + BK <= k;
@@ -89,6 +90,14 @@ pub unsafe fn async_pipeline<
             for l in 0..BK * BN / (4 * NT) {
                 let (r, cc) = b_slot::<BN, NT>(tid, l);
                 async_copy::copy16(bt, (r * BN + cc) as usize, b, ((k0 + r) * n + col0 + cc) as usize);
+            }
+        } else if n.is_multiple_of(4) {
+            // Aligned rows: a slot is wholly inside B or wholly outside (zero-filled).
+            for l in 0..BK * BN / (4 * NT) {
+                let (r, cc) = b_slot::<BN, NT>(tid, l);
+                let (gr, gc) = (k0 + r, col0 + cc);
+                let valid = gr < k && gc < n;
+                async_copy::copy16_zfill(bt, (r * BN + cc) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid);
             }
         } else {
             for l in 0..BK * BN / (4 * NT) {

@@ -3,9 +3,10 @@
 //!
 //! Every function takes `fast`, a **block-uniform** flag: when the whole tile lies inside the matrix
 //! and rows are 16-byte aligned (the dimension it walks is a multiple of 4), it moves `float4`s with
-//! 128-bit loads; otherwise it moves single guarded floats and fills out-of-range elements with zeros
-//! (which add nothing to a dot product). No barrier is inside, so a divergent `fast` would only cost
-//! speed, never a deadlock; the callers compute it from block coordinates alone.
+//! 128-bit loads and no range checks. An edge tile whose rows are still 16-byte aligned moves
+//! `float4`s too, slot by slot: a slot is then either wholly inside the matrix or wholly outside it
+//! (and reads as zeros, which add nothing to a dot product). Only unaligned rows take single guarded
+//! floats. No barrier is inside, so a divergent path only costs speed, never a deadlock.
 use crate::device::mem::{Float4, View};
 
 /// Reads this thread's `L` slots of the `BM×BK` tile of `A` at `(row0, k0)` into registers.
@@ -15,7 +16,7 @@ use crate::device::mem::{Float4, View};
 /// larger when `k` ends a split-K slice early).
 ///
 /// # Safety
-/// `a` holds `m·lda` floats, `k ≤ lda`; `fast` only when `row0 + BM ≤ m`, `k0 + BK ≤ k`,
+/// `a` holds `m·lda` floats from a 16-byte aligned base, `k ≤ lda`; `fast` only when `row0 + BM ≤ m`, `k0 + BK ≤ k`,
 /// `lda % 4 == 0` and `k0 % 4 == 0`; `L·NT·4 = BM·BK`.
 #[allow(clippy::too_many_arguments)] // a tile load's extent, position and path: all scalars, kept in registers
 #[inline(always)]
@@ -30,6 +31,8 @@ pub unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize
     fast: bool,
 ) -> [Float4; L] {
     const { assert!(L as u32 * NT * 4 == BM * BK) };
+    // Rows 16-byte aligned and slots all-in or all-out: a slot starts at a multiple of 4 (k0 too).
+    let aligned = lda.is_multiple_of(4) && k.is_multiple_of(4) && k0.is_multiple_of(4);
     let mut r = [Float4::default(); L];
     for (l, slot) in r.iter_mut().enumerate() {
         let idx = tid + l as u32 * NT;
@@ -37,6 +40,11 @@ pub unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize
         if fast {
             // SAFETY: gr < m, gc + 4 ≤ k ≤ lda, gc % 4 == 0 and lda % 4 == 0 (the `fast` contract).
             *slot = unsafe { a.get4((gr * lda + gc) as usize) };
+        } else if aligned {
+            if gr < m && gc < k {
+                // SAFETY: gc % 4 == 0 and k % 4 == 0, so gc < k means gc + 4 ≤ k ≤ lda; 16-byte aligned.
+                *slot = unsafe { a.get4((gr * lda + gc) as usize) };
+            }
         } else {
             for e in 0..4 {
                 // SAFETY: range-checked.
@@ -78,7 +86,7 @@ pub fn b_slot<const BN: u32, const NT: u32>(tid: u32, l: u32) -> (u32, u32) {
 /// Reads this thread's `L` float4 slots of the `BK×BN` tile of `B` at `(k0, col0)`.
 ///
 /// # Safety
-/// `b` holds `k·n` floats; `fast` only when `k0 + BK ≤ k`, `col0 + BN ≤ n` and `n % 4 == 0`;
+/// `b` holds `k·n` floats from a 16-byte aligned base; `fast` only when `k0 + BK ≤ k`, `col0 + BN ≤ n` and `n % 4 == 0`;
 /// `L·NT·4 = BK·BN`.
 #[inline(always)]
 pub unsafe fn load_b<const BN: u32, const BK: u32, const NT: u32, const L: usize>(
@@ -91,6 +99,8 @@ pub unsafe fn load_b<const BN: u32, const BK: u32, const NT: u32, const L: usize
     fast: bool,
 ) -> [Float4; L] {
     const { assert!(L as u32 * NT * 4 == BK * BN) };
+    // Rows 16-byte aligned; a slot starts at a multiple of 4 (`col0` and the slot column both are).
+    let aligned = n.is_multiple_of(4) && col0.is_multiple_of(4);
     let mut r = [Float4::default(); L];
     for (l, slot) in r.iter_mut().enumerate() {
         let (br, bc) = b_slot::<BN, NT>(tid, l as u32);
@@ -98,6 +108,11 @@ pub unsafe fn load_b<const BN: u32, const BK: u32, const NT: u32, const L: usize
         if fast {
             // SAFETY: gr < k, gc + 4 ≤ n, 16-byte aligned (the `fast` contract).
             *slot = unsafe { b.get4((gr * n + gc) as usize) };
+        } else if aligned {
+            if gr < k && gc < n {
+                // SAFETY: gc % 4 == 0 and n % 4 == 0, so gc < n means gc + 4 ≤ n; 16-byte aligned.
+                *slot = unsafe { b.get4((gr * n + gc) as usize) };
+            }
         } else {
             for e in 0..4 {
                 // SAFETY: range-checked.
@@ -123,15 +138,21 @@ pub unsafe fn store_b<const BN: u32, const NT: u32, const LDB: u32, const L: usi
 }
 
 /// Stores a 4-wide row fragment of `C` at `(r, col)`: one float4 store when `fast` (the whole block
-/// tile is inside `C` and `n % 4 == 0`), else up to four guarded stores.
+/// tile is inside `C` and `n % 4 == 0`) or when rows are aligned and the fragment is inside `C`, none
+/// when it is outside, else up to four guarded stores.
 ///
 /// # Safety
-/// `c` holds `m·n` floats; `fast` only when `r < m`, `col + 4 ≤ n`, `n % 4 == 0`, `col % 4 == 0`.
+/// `c` holds `m·n` floats from a 16-byte aligned base; `fast` only when `r < m`, `col + 4 ≤ n`, `n % 4 == 0`, `col % 4 == 0`.
 #[inline(always)]
 pub unsafe fn store_c4(c: View<f32>, m: u32, n: u32, r: u32, col: u32, v: [f32; 4], fast: bool) {
     if fast {
         // SAFETY: the `fast` contract.
         unsafe { c.set4((r * n + col) as usize, Float4(v)) }
+    } else if n.is_multiple_of(4) && col.is_multiple_of(4) {
+        if r < m && col < n {
+            // SAFETY: col % 4 == 0 and n % 4 == 0, so col < n means col + 4 ≤ n; 16-byte aligned.
+            unsafe { c.set4((r * n + col) as usize, Float4(v)) }
+        }
     } else {
         for e in 0..4u32 {
             if r < m && col + e < n {
