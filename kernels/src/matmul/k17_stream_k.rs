@@ -72,10 +72,23 @@ pub unsafe fn stream_k<
         let k_end = (((piece_end - first) as u32) * BK).min(k);
         let tile = tile as u32;
         let (row0, col0) = ((tile / tiles_n) * BM, (tile % tiles_n) * BN);
-        // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k, k_begin a multiple of BK (hence of 4);
-        // the arguments are the same for every thread of the block.
-        let acc = unsafe {
-            super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), (k_begin, k_end))
+        // K = 0 reads nothing (B has no element to point an empty copy at): its tiles are zeros.
+        let acc = if k == 0 {
+            [[[[0.0; 4]; WNI]; 4]; WMI]
+        } else {
+            // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k, k_begin a multiple of BK (hence of
+            // 4); the arguments are the same for every thread of the block.
+            unsafe {
+                super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(
+                    a,
+                    b,
+                    m,
+                    n,
+                    k,
+                    (row0, col0),
+                    (k_begin, k_end),
+                )
+            }
         };
         let (r0, c0) = (row0 + ar, col0 + bc);
         if step == first && piece_end == first + per_tile {
