@@ -102,7 +102,7 @@ def features(name, m, n, k, s):
 
 def predict(p, g, name, m, n, k, s, f=None):
     """p = (e, c, q, u, w) of the kernel; g = (launch, zero_launch, scalar atomic adds per µs,
-    vector atomic adds per µs)."""
+    vector atomic adds per µs, bytes of C stored per µs)."""
     e, c, q, u, w = p
     kind = KERNELS[name][6]
     per_sm, steps, aligned, occ, n_aligned, pieces, adds = f or features(name, m, n, k, s)
@@ -114,6 +114,8 @@ def predict(p, g, name, m, n, k, s, f=None):
         full, rest = divmod(per_sm, occ)
         t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
     t += g[0] + (0.0 if n_aligned or kind is True else m * n / w)
+    if n_aligned and not kind:
+        t += 4.0 * m * n / g[4]
     if kind:
         t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + adds / (g[3] if n_aligned else g[2])
     return t
@@ -190,6 +192,7 @@ def main():
         t = np.where(stream > 0, walked, tiled) + g[0]
         t = t + adds_c * (g[1] + ZERO_US_PER_KB * mn4 + adds / np.where(n_aligned > 0, g[3], g[2]))
         t = t + (1.0 - split) * np.where(n_aligned > 0, 0.0, mn / w)
+        t = t + (1.0 - adds_c) * np.where(n_aligned > 0, 4.0 * mn / g[4], 0.0)
         return np.log(t / meas)
 
     x0, lo, hi = [], [], []
@@ -199,12 +202,13 @@ def main():
         lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0, math.log(1e4)]
         hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0), math.log(1e8)]
     # launch, zeroing launch, atomic adds per µs over the whole GPU (scalar, then four per v4 op)
-    x0 += [math.log(3.0), math.log(2.0), math.log(1e5), math.log(4e5)]
-    lo += [math.log(0.5), math.log(0.1), math.log(1e3), math.log(1e3)]
-    hi += [math.log(10.0), math.log(10.0), math.log(1e8), math.log(1e8)]
+    # … and the bytes of C the whole GPU stores per µs (aligned rows; kernels that store C, not add)
+    x0 += [math.log(3.0), math.log(2.0), math.log(1e5), math.log(4e5), math.log(4e6)]
+    lo += [math.log(0.5), math.log(0.1), math.log(1e3), math.log(1e3), math.log(3e5)]
+    hi += [math.log(10.0), math.log(10.0), math.log(1e8), math.log(1e8), math.log(1e9)]
     fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
     ps, g = unpack(fit.x)
-    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs")
+    print(f"fit: {len(train)} rows, held out {len(rows) - len(train)}; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs, C stored at {g[4] / 1e3:.0f} GB/s")
     for name in NAMES:
         e, c, q, u, w = ps[name]
         print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}  w {w:10.0f}/µs")
@@ -238,7 +242,7 @@ def main():
             for (m, n, k, nm, sp, t) in rows:
                 f.write(f"{m},{n},{k},{nm},{sp},{t:.2f},{int((m, n, k) in hold)}\n")
     if "--print-rust" in sys.argv:
-        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}")
+        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}; STORE_GB_PER_S = {g[4] / 1e3:.0f}")
         for name in NAMES:
             e, c, q, u, w = ps[name]
             print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
