@@ -44,6 +44,7 @@ KERNELS = {
     "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 126, "stream"),
     "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, "stream"),
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
+    "few-rows": (16, 128, 64, 128, 4 * 16 * 128 * 4, 108, True),
 }
 NAMES = list(KERNELS)
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the

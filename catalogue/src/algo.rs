@@ -9,6 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
+    k18_few_rows,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -146,6 +147,9 @@ matmul_catalogue! {
     StreamK128x256x16 = k17_stream_k::matmul_streamk_128x256x16, "streamk-128x256x16", Fp32, k17_stream_k::STREAMK_128X256X16;
     /// `k17_stream_k` over kernel 8's 64×64×16 tile (four blocks per SM).
     StreamK64x64x16 = k17_stream_k::matmul_streamk_64x64x16, "streamk-64x64x16", Fp32, k17_stream_k::STREAMK_64X64X16;
+    /// `k18_few_rows`: 16 rows × 128 columns per block, K split across warps and blocks — products
+    /// with a few rows, bound by reading `B` once.
+    FewRows = k18_few_rows::matmul_few_rows, "few-rows", Fp32, k18_few_rows::CONFIG;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
     /// `k11_mma_naive` on FP16.

@@ -192,7 +192,7 @@ pub const ATOMIC_ADDS_PER_US: f64 = 119151.0;
 /// As [`ATOMIC_ADDS_PER_US`] where N is a multiple of 4: four adds per `red.global.add.v4.f32`
 /// (fitted).
 pub const ATOMIC_ADDS_V4_PER_US: f64 = 1019459.0;
-/// Split-K's fewest K-steps per slice: below it a slice's fixed costs (pipeline fill, the atomic adds of
+/// Split-K's fewest K-steps per slice (kernel 18's: one): below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
 /// measured, 14 predicted; `docs/tuning.md`).
@@ -230,6 +230,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.05, 20574673.0, 126),
         Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.06, 15194477.0, 255),
         Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 24597378.0, 128),
+        Algo::FewRows => c(0.500, 4.0000, 4.00, 1.30, 1000000.0, 108),
         // COSTS-END
         _ => None,
     }
@@ -382,7 +383,10 @@ fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> (u32, f6
     if !t.split_k {
         return (1, predict(t, c, shape, 1, sms));
     }
-    let most = (shape.k / (MIN_SLICE_STEPS * t.bk.max(1))).clamp(1, MAX_SPLITS);
+    // Kernel 18's K-steps have no pipeline to fill and its slices add only 8 rows of C: slices of
+    // one step pay.
+    let min_steps = if t == tessera_kernels::matmul::k18_few_rows::CONFIG { 1 } else { MIN_SLICE_STEPS };
+    let most = (shape.k / (min_steps * t.bk.max(1))).clamp(1, MAX_SPLITS);
     let mut best = (1, predict(t, c, shape, 1, sms));
     for s in SPLIT_CANDIDATES.into_iter().filter(|&s| s > 1 && s <= most) {
         let us = predict(t, c, shape, s, sms);

@@ -36,8 +36,8 @@ const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (65, 63, 31)
 /// The shapes of [`SHAPES`] run too, most of them unaligned.
 const TMA_SHAPES: [(usize, usize, usize); 6] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048), (3, 9, 13), (65, 263, 37)];
 
-/// Split-K with more than one slice: 130×70 is 2 output tiles of 128×128, so K = 300 splits in 4
-/// (slices of 80, the last 60: ending inside a K-step) and K = 520 in 8 (interior, aligned slices).
+/// Split-K with more than one slice (kernel 10's tiles and kernel 18, which splits K the same way):
+/// the model's slice counts on deep-K shapes with small outputs.
 fn split_k_sums_its_slices() -> Result<(), Failed> {
     // The model's slice counts (`tuning::splits_for`) on deep-K shapes with small outputs: several
     // slices, the last one ragged (K not a multiple of the slice), on every split-K tile.
@@ -48,6 +48,7 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::SplitK32x128x16,
         Algo::SplitK128x256x16,
         Algo::SplitK256x128x16,
+        Algo::FewRows,
     ] {
         // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two
         // columns, and the odd widths, one element at a time).
