@@ -99,7 +99,7 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
         }
     }
     let mut best = (f64::INFINITY, Algo::Tiled);
-    for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+    for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
         if let Some(cost) = cost(kernel.algo) {
             let t = best_splits(kernel.config, cost, shape, sms).1;
             if t < best.0 {
@@ -109,6 +109,19 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
     }
     LAST.set(Some((shape, sms, best.1)));
     best.1
+}
+
+/// Products of at most this many rows are kernel 18's (`few-rows`) to compete for. Its time per row of
+/// `B` grows with the rows it computes (each adds `A`'s broadcast loads and four multiply-adds per lane),
+/// which the model's per-step constant does not see: measured at 2.9 TB/s of `B` at M = 1 (1×4096×4096,
+/// 23.1 µs), 0.76 at M = 8 (8×16384×2048, 169 µs), where kernel 10's 32×128 tile takes 69; its
+/// constants are fitted on M ≤ 2 (`docs/tuning.md`).
+pub const FEW_ROWS_MAX_M: u32 = 2;
+
+/// Whether `Auto` weighs `algo` for `shape`: every FP32 kernel the model knows, kernel 18 only up to
+/// [`FEW_ROWS_MAX_M`] rows.
+pub fn is_candidate(algo: Algo, shape: MatmulShape) -> bool {
+    algo != Algo::FewRows || shape.m <= FEW_ROWS_MAX_M
 }
 
 /// Split-K's blocks per output tile (`gridDim.z`) for the kernel `algo` on `shape`, on [`SMS`] SMs.
@@ -230,7 +243,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.05, 20574673.0, 126),
         Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.06, 15194477.0, 255),
         Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 24597378.0, 128),
-        Algo::FewRows => c(0.500, 4.0000, 4.00, 1.30, 1000000.0, 108),
+        Algo::FewRows => c(0.010, 4.1322, 3.90, 1.07, 1000000.0, 108),
         // COSTS-END
         _ => None,
     }

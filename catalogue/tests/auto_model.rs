@@ -35,7 +35,8 @@ fn pick_ratios() -> Vec<PickRatio> {
         .map(|((m, n, k), (held, rows))| {
             let shape = MatmulShape { m, n, k };
             let predicted = |r: &Row| tuning::predict_us(r.algo, shape, r.splits, tuning::SMS).unwrap();
-            let pick = rows.iter().min_by(|a, b| predicted(a).total_cmp(&predicted(b))).unwrap();
+            let pick =
+                rows.iter().filter(|r| tuning::is_candidate(r.algo, shape)).min_by(|a, b| predicted(a).total_cmp(&predicted(b))).unwrap();
             let best = rows.iter().map(|r| r.us).fold(f64::INFINITY, f64::min);
             ((m, n, k), held, best / pick.us, best)
         })
