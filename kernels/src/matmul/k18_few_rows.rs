@@ -2,9 +2,11 @@
 //! vectors times a matrix), which read `B` once and do 2·M flops per element of it: memory-bound, like a GEMV.
 //!
 //! **What it fixes**: every tile of kernels 3–17 is at least 32 rows tall, so at M = 2 at least 15/16
-//! of its multiply-adds work on zero rows (rows past M are skipped here: a block-uniform bound), and its blocks are as many as `N / BN` column tiles — too
-//! few, each with too little in flight, to stream `B` at the GPU's bandwidth (2×13616×284:
-//! `naive` 13.2 µs, cuBLAS 6.4; `docs/ladder/k18-few-rows.md`).
+//! of its multiply-adds work on zero rows (here rows past M are skipped: a block-uniform bound), and
+//! its blocks are as many as `N / BN` column tiles — too few, each with too little in flight, to
+//! stream `B` at the GPU's bandwidth (1×4096×4096: kernel 10's 32×128 tile 37.6 µs, this kernel 23.1,
+//! cuBLAS 18.8; `docs/ladder/k18-few-rows.md`). From M = 3 on kernel 10 is faster: `Auto` runs this
+//! one up to M = 2.
 //!
 //! **Tiling**: a block owns `ROWS = 16` rows × `COLS = 128` columns of `C` and one slice of K
 //! (`gridDim.z` slices, as kernel 10: `⌈K/S⌉` rounded up to `BK = 64`). **Thread mapping**: lane `l`
@@ -12,7 +14,7 @@
 //! in the slice from row `w`: a warp reads 512 consecutive bytes of one row of `B` (one 16-byte load
 //! per lane where rows are 16-byte aligned, four guarded floats otherwise) and the `ROWS` elements of
 //! that column of `A` (the same address across the warp: a broadcast). Each thread keeps `ROWS × 4`
-//! partial sums; the eight warps' partial sums meet in shared memory (`WARPS · ROWS · COLS` floats,
+//! partial sums; the four warps' partial sums meet in shared memory (`WARPS · ROWS · COLS` floats,
 //! one barrier), and each thread adds groups of four of the block's outputs into `C` atomically (16-byte
 //! `red.global.add.v4.f32` where N is a multiple of 4). `C` is zeroed first by the host, as for
 //! kernel 10.
