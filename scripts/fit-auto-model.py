@@ -44,7 +44,7 @@ KERNELS = {
     "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 126, "stream"),
     "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, "stream"),
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
-    "few-rows": (16, 128, 64, 128, 4 * 16 * 128 * 4, 108, True),
+    "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 128, True),
 }
 NAMES = list(KERNELS)
 # tuning::FEW_ROWS_MAX_M: kernel 18 competes (and is fitted) only up to this many rows.

@@ -59,10 +59,14 @@ impl Algo {
     }
 
     /// As [`Algo::accumulates_into_c`] for the launch [`Algo::launch_on`] plans on `sms` SMs: every
-    /// split-K and stream-K kernel, and the persistent kernel when it splits K.
+    /// split-K and stream-K kernel, except kernel 18 (`stores_unsplit`) launched with one slice, and
+    /// the persistent kernel when it splits K.
     pub fn accumulates_into_c_on(self, shape: MatmulShape, sms: u32) -> bool {
         let algo = self.resolve(shape);
-        algo.config().is_some_and(|t| t.split_k || t.stream_k || (t.persistent && tuning::splits_on(algo, shape, sms) > 1))
+        algo.config().is_some_and(|t| {
+            let sliced = || tuning::splits_on(algo, shape, sms) > 1;
+            (t.split_k && (!t.stores_unsplit || sliced())) || t.stream_k || (t.persistent && sliced())
+        })
     }
 }
 

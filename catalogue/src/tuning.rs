@@ -243,7 +243,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.05, 20574673.0, 126),
         Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.06, 15194477.0, 255),
         Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 24597378.0, 128),
-        Algo::FewRows => c(0.010, 4.1322, 3.90, 1.07, 1000000.0, 108),
+        Algo::FewRows => c(1.000, 1.0000, 1.50, 1.07, 1000000.0, 128),
         // COSTS-END
         _ => None,
     }
@@ -294,13 +294,15 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     if rest > 0 {
         us += alone * (rest as f64 / q).max(1.0);
     }
-    if !t.split_k && !shape.n.is_multiple_of(4) {
+    // Split-K kernels add into zeroed C, except one that stores when launched with one slice.
+    let adds = t.split_k && (splits > 1 || !t.stores_unsplit);
+    if !adds && !shape.n.is_multiple_of(4) {
         us += (m * n) as f64 / c.unaligned_stores_per_us;
     }
-    if !t.split_k && shape.n.is_multiple_of(4) {
+    if !adds && shape.n.is_multiple_of(4) {
         us += 4.0 * (m * n) as f64 / (STORE_GB_PER_S * 1e3);
     }
-    if t.split_k {
+    if adds {
         us += zeroing_us(shape) + atomic_us(shape, (m * n * splits) as f64);
     }
     us
@@ -581,7 +583,7 @@ mod tests {
             let picked = pick(shape);
             assert_eq!(picked.precision(), Some(Precision::Fp32));
             let t = |a: Algo| predict_us(a, shape, splits_for(a, shape), SMS).unwrap();
-            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
                 assert!(t(picked) <= t(kernel.algo), "{shape:?}: {} over {}", picked.label(), kernel.label);
             }
             assert_eq!(pick(shape), picked);
@@ -618,7 +620,7 @@ mod tests {
         for sms in [16, 66, 132, 264] {
             let picked = pick_on(shape, sms);
             let t = |a: Algo| predict_us(a, shape, splits_on(a, shape, sms), sms).unwrap();
-            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
+            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
                 assert!(t(picked) <= t(kernel.algo));
             }
         }

@@ -67,6 +67,40 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Kernel 18 (few rows) at forced slice counts: one slice stores `C` (which starts as NaN, so an output
+/// it skipped or added into shows), two and five add into the zeroed `C`. Rows 1, 5, 16 and 17 (one
+/// block row, a partial one, a whole one, and two), K whole and partial groups of four (K = 3, 129:
+/// `A`'s guarded loads; K = 264: its 16-byte loads, slices ending mid-K-step), N whole and partial
+/// float4 groups.
+fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
+    let algo = Algo::FewRows;
+    let kernel = algo.kernel().ok_or("no kernel")?;
+    let tessera_catalogue::algo::HostKernel::F32(host) = kernel.host else { return Err("not an f32 kernel".into()) };
+    for (m, n, k) in [(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264)] {
+        let (a, b) = (HostMatrix::random(m, k, 17), HostMatrix::random(k, n, 19));
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        for slices in [1, 2, 5] {
+            let mut cfg = Launch::from(algo.launch(shape));
+            cfg.grid.2 = slices;
+            let mut c = vec![if slices == 1 { f32::NAN } else { 0.0 }; m * n];
+            let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+            launch(kernel.entry, cfg, || {
+                // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed when it adds); threads and shared
+                // memory are the kernel's own launch, any slice count (kernel 18's contract).
+                unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) }
+            })
+            .map_err(|e| format!("{}: {e}", kernel.label))?;
+            check_in(Precision::Fp32, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
+                .map_err(|e| format!("{} on {shape:?}, {slices} slices: {e}", kernel.label))?;
+        }
+        let one = algo.splits(shape) == 1;
+        if algo.accumulates_into_c(shape) == one {
+            return Err(format!("{}: {shape:?}: zeroing C must follow the slice count", kernel.label).into());
+        }
+    }
+    Ok(())
+}
+
 /// Stream-K (kernel 17) with grids smaller than the launch's, so every kind of piece runs: 300 × 520
 /// × 136 is 3 × 5 tiles of 128×128 (3 × 3 of 128×256, 5 × 9 of 64×64), 9 K-steps each (K = 136:
 /// the last step partial). One block walks every tile whole and stores it: `C` starts as NaN, so a
@@ -342,6 +376,7 @@ fn main() {
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
+    trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));
     trials.push(Trial::test("auto_on_empty_products", auto_on_empty_products));
     trials.push(Trial::test("tf32_rounds_each_operand_to_nearest", tf32_rounds_each_operand_to_nearest));
     trials.push(Trial::test("pad_b16_copies_rows_and_writes_nothing_else", pad_b16_copies_rows_and_writes_nothing_else));

@@ -44,6 +44,9 @@ pub struct TileConfig {
     /// K-steps of all tiles evenly and add partial tiles into `C`, which the host zeroes first
     /// (kernel 17, stream-K).
     pub stream_k: bool,
+    /// With `split_k`: launched with one slice (`gridDim.z = 1`), the kernel stores its tile instead of
+    /// adding it, so `C` needs no zeroing (kernel 18).
+    pub stores_unsplit: bool,
 }
 
 impl TileConfig {
@@ -63,6 +66,7 @@ impl TileConfig {
             tma: false,
             persistent: false,
             stream_k: false,
+            stores_unsplit: false,
         }
     }
 
@@ -109,6 +113,11 @@ impl TileConfig {
     /// The same tile, launched stream-K (see the `stream_k` field).
     pub const fn stream_k(self) -> Self {
         Self { stream_k: true, ..self }
+    }
+
+    /// The same split-K tile, storing `C` when launched with one slice (see `stores_unsplit`).
+    pub const fn stores_unsplit(self) -> Self {
+        Self { stores_unsplit: true, ..self }
     }
 
     /// Threads per block.

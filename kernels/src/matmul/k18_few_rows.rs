@@ -18,6 +18,7 @@
 //! one barrier), and each thread adds groups of four of the block's outputs into `C` atomically (16-byte
 //! `red.global.add.v4.f32` where N is a multiple of 4). `C` is zeroed first by the host, as for
 //! kernel 10.
+use crate::device::mem::View;
 use crate::launch::TileConfig;
 
 /// Rows of `C` per block (at least the 16 of every other kernel's tile, so that no shape needs more
@@ -25,19 +26,21 @@ use crate::launch::TileConfig;
 pub const ROWS: u32 = 16;
 /// Columns of `C` per block: 32 lanes × 4.
 pub const COLS: u32 = 128;
-/// Warps per block, each on every `WARPS`th row of `B`.
-pub const WARPS: u32 = 4;
-/// Rows of `B` per K-step of a block: 16 per warp (the unit of the split-K slices).
-pub const BK: u32 = 64;
-/// Rows of `B` a warp loads before it uses them.
-const UNROLL: u32 = 4;
+/// Warps per block, each on every `WARPS`th group of rows of `B`.
+pub const WARPS: u32 = 8;
+/// Consecutive rows of `B` a warp takes at a time: one 16-byte load of `A` per row of `C` covers them.
+const GROUP: u32 = 4;
+/// Groups a warp loads before it uses them (bytes in flight: `GROUPS · GROUP · 512` per warp).
+const GROUPS: u32 = 1;
+/// Rows of `B` per K-step of a block, `WARPS · GROUPS · GROUP` (the unit of the split-K slices).
+pub const BK: u32 = WARPS * GROUPS * GROUP;
 
 /// Shared memory: the warps' partial sums, `WARPS · ROWS · COLS` floats.
 pub const SHARED_BYTES: u32 = WARPS * ROWS * COLS * 4;
 
-/// The launch: 128 threads, `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks, 32 KiB of dynamic shared memory,
-/// `C` zeroed first.
-pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).split_k();
+/// The launch: 256 threads, `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks, 64 KiB of dynamic shared memory;
+/// with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
+pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
 /// One row `kk` of `B` for this lane's four columns `col .. col + 4`: a 16-byte load where rows are
 /// 16-byte aligned and the four are inside `B`, guarded floats (zero past `n`) otherwise.
@@ -45,7 +48,7 @@ pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARE
 /// # Safety
 /// `b` holds `k·n` floats from a 16-byte aligned base, `kk < k`, `col % 4 == 0`.
 #[inline(always)]
-unsafe fn b_row(b: crate::device::mem::View<f32>, n: u32, kk: u32, col: u32) -> [f32; 4] {
+unsafe fn b_row(b: View<f32>, n: u32, kk: u32, col: u32) -> [f32; 4] {
     if n.is_multiple_of(4) {
         if col < n {
             // SAFETY: col % 4 == 0 and n % 4 == 0, so col + 4 ≤ n; kk < k; 16-byte aligned.
@@ -63,9 +66,54 @@ unsafe fn b_row(b: crate::device::mem::View<f32>, n: u32, kk: u32, col: u32) -> 
     v
 }
 
+/// Row `r` of `A` at columns `kk .. kk + GROUP`, zero at and past `end`: one 16-byte load where K is
+/// a multiple of 4 and the group is whole (`kk` is a multiple of 4), guarded floats otherwise.
+///
+/// # Safety
+/// `a` holds `m·k` floats from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
+#[inline(always)]
+unsafe fn a_group(a: View<f32>, k: u32, r: u32, kk: u32, end: u32) -> [f32; 4] {
+    if k.is_multiple_of(4) && kk + GROUP <= end {
+        // SAFETY: kk + 4 ≤ end ≤ k and r < m; r·k + kk is a multiple of 4 (k and kk are).
+        return unsafe { a.get4((r * k + kk) as usize) }.0;
+    }
+    let mut v = [0.0; 4];
+    for (e, x) in v.iter_mut().enumerate() {
+        if kk + (e as u32) < end {
+            // SAFETY: r < m and kk + e < end ≤ k.
+            *x = unsafe { a.get((r * k + kk + e as u32) as usize) };
+        }
+    }
+    v
+}
+
+/// Adds the group of rows `kk .. kk + GROUP` of `B` (`bv`, this lane's four columns of each) times
+/// columns `kk ..` of the block's `rows` rows of `A` (from `row0`) into `acc`; rows at or past `end`
+/// count as zero.
+///
+/// # Safety
+/// As [`a_group`] for every row `row0 + i`, `i < rows`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn add_group(acc: &mut [[f32; 4]; ROWS as usize], a: View<f32>, k: u32, row0: u32, rows: u32, kk: u32, end: u32, bv: &[[f32; 4]; GROUP as usize]) {
+    use crate::device::math::fma;
+    for (i, sums) in acc.iter_mut().enumerate() {
+        if (i as u32) < rows {
+            // SAFETY: row0 + i < m (i < rows), the rest forwarded.
+            let av = unsafe { a_group(a, k, row0 + i as u32, kk, end) };
+            for (&ae, bx) in av.iter().zip(bv.iter()) {
+                for (s, &x) in sums.iter_mut().zip(bx.iter()) {
+                    *s = fma(ae, x, *s);
+                }
+            }
+        }
+    }
+}
+
 kernel! {
-    /// Few-rows matmul (kernel 18): `C += A · B`, 16 rows × 128 columns per block, over K slice
-    /// `blockIdx.z` (see the module for tiling, thread mapping and the one barrier).
+    /// Few-rows matmul (kernel 18): `C = A · B` (one slice) or `C += A · B` (slices), 16 rows × 128
+    /// columns per block, over K slice `blockIdx.z` (see the module for tiling, thread mapping and the
+    /// one barrier).
     ///
     /// **Parameters / edges**: as kernel 1 (any M, N, K; rows past `m`, columns past `n` and an empty
     /// slice add nothing).
@@ -73,13 +121,14 @@ kernel! {
     /// Measurements: `docs/ladder/k18-few-rows.md`.
     ///
     /// # Safety
-    /// As kernel 1, plus `C` zeroed before the launch and 16-byte aligned, and the launch [`CONFIG`]
-    /// states: 128 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
+    /// As kernel 1, plus `C` 16-byte aligned and, when `gridDim.z > 1`, zeroed before the launch; the
+    /// launch [`CONFIG`] states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_rows(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        use crate::device::{atomic, math::fma, shared::SharedTiles, thread};
+        use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
         // SAFETY: the caller passes buffers of these sizes.
         let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-        let chunk = k.div_ceil(thread::grid_dim_z()).next_multiple_of(BK);
+        let slices = thread::grid_dim_z();
+        let chunk = k.div_ceil(slices).next_multiple_of(BK);
         let k_begin = (thread::block_idx_z() * chunk).min(k);
         let k_end = (k_begin + chunk).min(k);
         let (row0, col0) = (thread::block_idx_y() * ROWS, thread::block_idx_x() * COLS);
@@ -89,57 +138,60 @@ kernel! {
         let col = col0 + lane * 4;
 
         let mut acc = [[0.0f32; 4]; ROWS as usize];
-        // Adds row `kk` of B (`bv`) times column `kk` of A's block rows into `acc`.
-        let mut add_row = |kk: u32, bv: [f32; 4]| {
-            for (i, sums) in acc.iter_mut().enumerate() {
-                if (i as u32) < rows {
-                    // SAFETY: row0 + i < m (i < rows) and kk < k: inside A's m·k floats.
-                    let av = unsafe { a.get(((row0 + i as u32) * k + kk) as usize) };
-                    for (s, &bx) in sums.iter_mut().zip(bv.iter()) {
-                        *s = fma(av, bx, *s);
-                    }
+        // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows.
+        const STRIDE: u32 = WARPS * GROUP;
+        let mut kk = k_begin + warp * GROUP;
+        // GROUPS whole groups at a time, all their rows of B loaded before use: bytes in flight.
+        while kk + (GROUPS - 1) * STRIDE + GROUP <= k_end {
+            let mut bv = [[[0.0f32; 4]; GROUP as usize]; GROUPS as usize];
+            for (g, group) in bv.iter_mut().enumerate() {
+                for (e, v) in group.iter_mut().enumerate() {
+                    // SAFETY: kk + g·STRIDE + e < k_end ≤ k (the loop bound); col is a multiple of 4.
+                    *v = unsafe { b_row(b, n, kk + g as u32 * STRIDE + e as u32, col) };
                 }
             }
-        };
-        let mut kk = k_begin + warp;
-        // UNROLL rows of B per warp at a time, their loads issued together: more bytes in flight.
-        while kk + (UNROLL - 1) * WARPS < k_end {
-            let mut bv = [[0.0f32; 4]; UNROLL as usize];
-            for (u, v) in bv.iter_mut().enumerate() {
-                // SAFETY: kk + u·WARPS < k_end ≤ k; col is a multiple of 4 (col0 and 4·lane are).
-                *v = unsafe { b_row(b, n, kk + u as u32 * WARPS, col) };
+            for (g, group) in bv.iter().enumerate() {
+                // SAFETY: rows of A from row0 are inside m; kk + g·STRIDE is a multiple of 4 (k_begin,
+                // GROUP·warp and STRIDE are); k_end ≤ k.
+                unsafe { add_group(&mut acc, a, k, row0, rows, kk + g as u32 * STRIDE, k_end, group) };
             }
-            for (u, v) in bv.iter().enumerate() {
-                add_row(kk + u as u32 * WARPS, *v);
-            }
-            kk += UNROLL * WARPS;
+            kk += GROUPS * STRIDE;
         }
+        // The last groups, one at a time, rows past k_end zero.
         while kk < k_end {
-            // SAFETY: kk < k_end ≤ k; col is a multiple of 4.
-            add_row(kk, unsafe { b_row(b, n, kk, col) });
-            kk += WARPS;
+            let mut group = [[0.0f32; 4]; GROUP as usize];
+            for (e, v) in group.iter_mut().enumerate() {
+                if kk + (e as u32) < k_end {
+                    // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4.
+                    *v = unsafe { b_row(b, n, kk + e as u32, col) };
+                }
+            }
+            // SAFETY: as above.
+            unsafe { add_group(&mut acc, a, k, row0, rows, kk, k_end, &group) };
+            kk += STRIDE;
         }
 
-        // The warps' partial sums: red[w][i][0 .. COLS].
+        // The warps' partial sums of the block's rows: red[w][i][0 .. COLS], i < rows.
         let mut shared = SharedTiles::<f32>::new();
         // SAFETY: the launch provides SHARED_BYTES = WARPS·ROWS·COLS·4 bytes.
         let red = unsafe { shared.tile((WARPS * ROWS * COLS) as usize) };
         for (i, sums) in acc.iter().enumerate() {
-            // SAFETY: (warp·ROWS + i)·COLS + 4·lane + 4 ≤ WARPS·ROWS·COLS; a multiple of 4 floats.
-            unsafe { red.set4(((warp * ROWS + i as u32) * COLS + lane * 4) as usize, crate::device::mem::Float4(*sums)) }
+            if (i as u32) < rows {
+                // SAFETY: (warp·ROWS + i)·COLS + 4·lane + 4 ≤ WARPS·ROWS·COLS; a multiple of 4 floats.
+                unsafe { red.set4(((warp * ROWS + i as u32) * COLS + lane * 4) as usize, Float4(*sums)) }
+            }
         }
-        // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds
-        // above differ by warp only in where they start, and the barrier is after the loop).
+        // SAFETY: reached by every thread of the block (no early returns; the loops above end before
+        // it for every warp).
         unsafe { thread::sync_threads() };
 
-        // The block's outputs in groups of four columns, (i, 4j .. 4j + 4) for group g = i·32 + j:
-        // ROWS·COLS / 4 groups, thread t takes groups t, t + NT, …; consecutive threads, consecutive
-        // columns (coalesced adds).
+        // The block's outputs in groups of four columns, (i, 4j .. 4j + 4) for group g = i·32 + j,
+        // i < rows: thread t takes groups t, t + 256, …; consecutive threads, consecutive columns.
         let mut g = tid;
-        while g < ROWS * COLS / 4 {
+        while g < rows * (COLS / 4) {
             let (i, j) = (g / (COLS / 4), g % (COLS / 4));
             let (r, cc) = (row0 + i, col0 + j * 4);
-            if r < m && cc < n {
+            if cc < n {
                 let mut sum = [0.0f32; 4];
                 for w in 0..WARPS {
                     // SAFETY: (w·ROWS + i)·COLS + 4j + 4 ≤ WARPS·ROWS·COLS (i < ROWS, j < COLS/4).
@@ -149,13 +201,25 @@ kernel! {
                     }
                 }
                 if n.is_multiple_of(4) {
-                    // SAFETY: r < m, cc + 4 ≤ n (cc, n multiples of 4): inside C, 16-byte aligned.
-                    unsafe { atomic::add_f32x4(c, (r * n + cc) as usize, sum) }
+                    let at = (r * n + cc) as usize;
+                    if slices == 1 {
+                        // SAFETY: r < m, cc + 4 ≤ n (cc, n multiples of 4): inside C, 16-byte aligned.
+                        unsafe { c.set4(at, Float4(sum)) }
+                    } else {
+                        // SAFETY: as above.
+                        unsafe { atomic::add_f32x4(c, at, sum) }
+                    }
                 } else {
                     for (e, &v) in sum.iter().enumerate() {
                         if cc + (e as u32) < n {
-                            // SAFETY: r < m, cc + e < n: inside C's m·n floats.
-                            unsafe { atomic::add_f32(c, (r * n + cc + e as u32) as usize, v) }
+                            let at = (r * n + cc + e as u32) as usize;
+                            if slices == 1 {
+                                // SAFETY: r < m, cc + e < n: inside C's m·n floats.
+                                unsafe { c.set(at, v) }
+                            } else {
+                                // SAFETY: as above.
+                                unsafe { atomic::add_f32(c, at, v) }
+                            }
                         }
                     }
                 }
