@@ -30,8 +30,10 @@ pub const COLS: u32 = 128;
 pub const WARPS: u32 = 8;
 /// Consecutive rows of `B` a warp takes at a time: one 16-byte load of `A` per row of `C` covers them.
 const GROUP: u32 = 4;
-/// Rows of `B` per K-step of a block, one group per warp (the unit of the split-K slices).
-pub const BK: u32 = WARPS * GROUP;
+/// Groups a warp loads before it uses them (bytes in flight: `GROUPS · GROUP · 512` per warp).
+const GROUPS: u32 = 1;
+/// Rows of `B` per K-step of a block, `WARPS · GROUPS · GROUP` (the unit of the split-K slices).
+pub const BK: u32 = WARPS * GROUPS * GROUP;
 
 /// Shared memory: the warps' partial sums, `WARPS · ROWS · COLS` floats.
 pub const SHARED_BYTES: u32 = WARPS * ROWS * COLS * 4;
@@ -62,22 +64,6 @@ unsafe fn b_row(b: View<f32>, n: u32, kk: u32, col: u32) -> [f32; 4] {
         }
     }
     v
-}
-
-/// Rows `kk .. kk + GROUP` of `B` for this lane's four columns (see [`b_row`]), zero at and past `end`.
-///
-/// # Safety
-/// As [`b_row`] for every row below `end`; `end ≤ k`.
-#[inline(always)]
-unsafe fn b_group(b: View<f32>, n: u32, kk: u32, end: u32, col: u32) -> [[f32; 4]; GROUP as usize] {
-    let mut group = [[0.0f32; 4]; GROUP as usize];
-    for (e, v) in group.iter_mut().enumerate() {
-        if kk + (e as u32) < end {
-            // SAFETY: kk + e < end ≤ k; the rest forwarded.
-            *v = unsafe { b_row(b, n, kk + e as u32, col) };
-        }
-    }
-    group
 }
 
 /// Row `r` of `A` at columns `kk .. kk + GROUP`, zero at and past `end`: one 16-byte load where K is
@@ -152,22 +138,37 @@ kernel! {
         let col = col0 + lane * 4;
 
         let mut acc = [[0.0f32; 4]; ROWS as usize];
-        // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows; the next
-        // group's rows of B are loaded before this one is used, so their latency overlaps its
-        // multiply-adds.
+        // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows.
         const STRIDE: u32 = WARPS * GROUP;
         let mut kk = k_begin + warp * GROUP;
-        // SAFETY (both calls): rows past k_end ≤ k are not read; col is a multiple of 4.
-        let mut group = unsafe { b_group(b, n, kk, k_end, col) };
+        // GROUPS whole groups at a time, all their rows of B loaded before use: bytes in flight.
+        while kk + (GROUPS - 1) * STRIDE + GROUP <= k_end {
+            let mut bv = [[[0.0f32; 4]; GROUP as usize]; GROUPS as usize];
+            for (g, group) in bv.iter_mut().enumerate() {
+                for (e, v) in group.iter_mut().enumerate() {
+                    // SAFETY: kk + g·STRIDE + e < k_end ≤ k (the loop bound); col is a multiple of 4.
+                    *v = unsafe { b_row(b, n, kk + g as u32 * STRIDE + e as u32, col) };
+                }
+            }
+            for (g, group) in bv.iter().enumerate() {
+                // SAFETY: rows of A from row0 are inside m; kk + g·STRIDE is a multiple of 4 (k_begin,
+                // GROUP·warp and STRIDE are); k_end ≤ k.
+                unsafe { add_group(&mut acc, a, k, row0, rows, kk + g as u32 * STRIDE, k_end, group) };
+            }
+            kk += GROUPS * STRIDE;
+        }
+        // The last groups, one at a time, rows past k_end zero.
         while kk < k_end {
-            let next = kk + STRIDE;
+            let mut group = [[0.0f32; 4]; GROUP as usize];
+            for (e, v) in group.iter_mut().enumerate() {
+                if kk + (e as u32) < k_end {
+                    // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4.
+                    *v = unsafe { b_row(b, n, kk + e as u32, col) };
+                }
+            }
             // SAFETY: as above.
-            let ahead = unsafe { b_group(b, n, next, k_end, col) };
-            // SAFETY: rows of A from row0 are inside m; kk is a multiple of 4 (k_begin, GROUP·warp and
-            // STRIDE are); k_end ≤ k.
             unsafe { add_group(&mut acc, a, k, row0, rows, kk, k_end, &group) };
-            group = ahead;
-            kk = next;
+            kk += STRIDE;
         }
 
         // The warps' partial sums of the block's rows: red[w][i][0 .. COLS], i < rows.
