@@ -19,7 +19,9 @@ from scipy.optimize import least_squares
 SMS = 132
 # Zeroing C: the H200's measured device copy rate, 4187 GB/s (README), in µs per 1000 bytes.
 ZERO_US_PER_KB = 1000.0 / 4187e3
-# entry label -> (bm, bn, bk, threads, shared bytes, registers (ptxas -v, sm_90), split_k)
+# entry label -> (bm, bn, bk, threads, shared bytes, registers (ptxas -v, sm_90), kind): kind False
+# (stores C), True (split-K: adds into zeroed C), "stream" (stream-K), "split-store" (split-K that
+# stores C when launched with one slice: TileConfig::stores_unsplit)
 KERNELS = {
     "naive": (16, 16, 1, 256, 0, 32, False),
     "tiled": (16, 16, 16, 256, 2048, 32, False),
@@ -44,11 +46,15 @@ KERNELS = {
     "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 126, "stream"),
     "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, "stream"),
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
-    "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 128, True),
+    "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 128, "split-store"),
 }
 NAMES = list(KERNELS)
 # tuning::FEW_ROWS_MAX_M: kernel 18 competes (and is fitted) only up to this many rows.
-FEW_ROWS_MAX_M = 2
+FEW_ROWS_MAX_M = 16
+# Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
+# values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
+# their rows out.
+ALONE = {"few-rows"}
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
 # whole GPU writes C's outputs where N % 4 != 0 (scalar epilogue stores; not split-K: its adds are the
 # global atomic rate).
@@ -87,41 +93,66 @@ def stream_walk(m, n, k, bm, bn, bk, blocks_at_once):
     return g, pieces, math.ceil(total / g), partial, tiles
 
 
+def adds_into_c(kind, s):
+    """Whether a launch at `s` slices adds into a zeroed C (tuning::predict's `adds`)."""
+    return kind is True or kind == "stream" or (kind == "split-store" and s > 1)
+
+
 def features(name, m, n, k, s):
     """(blocks on the busiest SM, K-steps per block, aligned, occupancy, N aligned, pieces per block,
-    atomic adds)"""
+    atomic adds, rows of the busiest block)"""
     bm, bn, bk, threads, shared, regs, kind = KERNELS[name]
     occ = occupancy(threads, shared, regs)
     aligned = n % 4 == 0 and k % 4 == 0
+    rows = max(1, min(m, bm))
     if kind == "stream":
         g, pieces, steps, partial, tiles = stream_walk(m, n, k, bm, bn, bk, SMS * occ)
-        return math.ceil(g / SMS), steps, aligned, occ, n % 4 == 0, pieces, partial * m * n / tiles
+        return math.ceil(g / SMS), steps, aligned, occ, n % 4 == 0, pieces, partial * m * n / tiles, rows
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
     chunk = math.ceil(math.ceil(k / s) / bk) * bk
     steps = chunk // bk
     per_sm = math.ceil(tiles * s / SMS)
-    return per_sm, steps, aligned, occ, n % 4 == 0, 1, (m * n * s if kind else 0)
+    return per_sm, steps, aligned, occ, n % 4 == 0, 1, (m * n * s if adds_into_c(kind, s) else 0), rows
 
 
 def predict(p, g, name, m, n, k, s, f=None):
-    """p = (e, c, q, u, w) of the kernel; g = (launch, zero_launch, scalar atomic adds per µs,
+    """p = (e, c, q, u, w[, rho]) of the kernel; g = (launch, zero_launch, scalar atomic adds per µs,
     vector atomic adds per µs, bytes of C stored per µs)."""
-    e, c, q, u, w = p
+    e, c, q, u, w = p[:5]
+    rho = p[5] if len(p) > 5 else 0.0
     kind = KERNELS[name][6]
-    per_sm, steps, aligned, occ, n_aligned, pieces, adds = f or features(name, m, n, k, s)
+    per_sm, steps, aligned, occ, n_aligned, pieces, adds, rows = f or features(name, m, n, k, s)
     q = min(q, occ)
+    step = c * rows**rho * (1.0 if aligned else u)
     if kind == "stream":
-        t = (pieces * e + c * steps * (1.0 if aligned else u)) * max(1.0, per_sm / q)
+        t = (pieces * e + step * steps) * max(1.0, per_sm / q)
     else:
-        t1 = e + c * steps * (1.0 if aligned else u)
+        t1 = e + step * steps
         full, rest = divmod(per_sm, occ)
         t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
-    t += g[0] + (0.0 if n_aligned or kind is True else m * n / w)
-    if n_aligned and not kind:
+    adding = adds_into_c(kind, s)
+    t += g[0] + (0.0 if n_aligned or (adding and kind != "stream") else m * n / w)
+    if n_aligned and not adding:
         t += 4.0 * m * n / g[4]
-    if kind:
+    if adding:
         t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + adds / (g[3] if n_aligned else g[2])
     return t
+
+
+def committed():
+    """The constants in catalogue/src/tuning.rs: ({label: (e, c, q, u, w, rho)}, globals g)."""
+    import os, re
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogue", "src", "tuning.rs")).read()
+    glob = {n: float(re.search(rf"pub const {n}: f64 = ([0-9.]+);", src).group(1))
+            for n in ("LAUNCH_US", "ZERO_LAUNCH_US", "ATOMIC_ADDS_PER_US", "ATOMIC_ADDS_V4_PER_US", "STORE_GB_PER_S")}
+    g = (glob["LAUNCH_US"], glob["ZERO_LAUNCH_US"], glob["ATOMIC_ADDS_PER_US"], glob["ATOMIC_ADDS_V4_PER_US"], glob["STORE_GB_PER_S"] * 1e3)
+    variant = {}
+    for m in re.finditer(r"Algo::(\w+) => (?:rows\()?c\(([^)]*)\)(?:, ([0-9.]+)\))?,", src):
+        e, c, q, u, w, _regs = (float(x) for x in m.group(2).split(","))
+        variant[m.group(1)] = (e, c, q, u, w, float(m.group(3) or 0.0))
+    # Algo variant names -> labels, in the order of the COSTS block (that of KERNELS).
+    assert len(variant) == len(NAMES), f"{len(variant)} kernels in tuning.rs, {len(NAMES)} here"
+    return dict(zip(NAMES, variant.values())), g
 
 
 def load(spec):
@@ -154,6 +185,8 @@ def load(spec):
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--only" in sys.argv:
+        args.remove(sys.argv[sys.argv.index("--only") + 1])
     if "--write-table" in sys.argv:
         args.remove(sys.argv[sys.argv.index("--write-table") + 1])
     hold = set()
@@ -162,6 +195,9 @@ def main():
         hold = {tuple(int(x) for x in h.split("x")) for h in sys.argv[i + 1].split(",") if h}
         args = [a for a in args if a != sys.argv[i + 1]]
     rows = [r for spec in args for r in load(spec)]
+    if "--only" in sys.argv:
+        return fit_alone(sys.argv[sys.argv.index("--only") + 1], rows, hold)
+    rows = [r for r in rows if r[3] not in ALONE]
     train = [r for r in rows if (r[0], r[1], r[2]) not in hold]
     # parameters: per kernel (log e, log c, q, log u, log w), global (log launch, log zero launch,
     # log atomic adds per µs)
@@ -183,7 +219,7 @@ def main():
     split = np.array([k_ is True for k_ in kind], dtype=float)
     mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
     meas = np.array([r[5] for r in train], dtype=float)
-    per_sm, steps, aligned, resident, n_aligned, pieces, adds = F.T
+    per_sm, steps, aligned, resident, n_aligned, pieces, adds, _rows = F.T
     mn = np.array([r[0] * r[1] for r in train], dtype=float)
     full, rest = np.floor(per_sm / resident), np.mod(per_sm, resident)
 
@@ -249,8 +285,56 @@ def main():
     if "--print-rust" in sys.argv:
         print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}; STORE_GB_PER_S = {g[4] / 1e3:.0f}")
         for name in NAMES:
+            if name in ALONE:
+                print(f"{name}: fitted alone (--only {name}), not here")
+                continue
             e, c, q, u, w = ps[name]
             print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
+
+
+def fit_alone(name, rows, hold):
+    """Fits one kernel's (e, c, q, u, w, rho) on its rows, the GPU-wide constants and the other kernels
+    as committed; reports, per shape, its measured and predicted time beside the fastest other kernel
+    measured and whether the model (committed constants, this kernel's new ones) picks the fastest."""
+    ps, g = committed()
+    mine = [r for r in rows if r[3] == name]
+    train = [r for r in mine if (r[0], r[1], r[2]) not in hold]
+    occ = occupancy(*KERNELS[name][3:6])
+
+    def unpack(x):
+        return (math.exp(x[0]), math.exp(x[1]), x[2], math.exp(x[3]), math.exp(x[4]), x[5])
+
+    def resid(x):
+        p = unpack(x)
+        return [math.log(predict(p, g, name, m, n, k, s) / t) for (m, n, k, _, s, t) in train]
+
+    x0 = [math.log(1.0), math.log(1.0), max(1.0, occ / 2), math.log(1.1), math.log(1e6), 0.3]
+    lo = [math.log(0.01), math.log(1e-3), 1.0, 0.0, math.log(1e4), 0.0]
+    hi = [math.log(100.0), math.log(100.0), float(occ) + 1e-6, math.log(5.0), math.log(1e8), 1.0]
+    fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
+    p = unpack(fit.x)
+    ps[name] = p
+    print(f"{name} alone: {len(train)} rows, held out {len(mine) - len(train)}")
+    shapes = {}
+    for r in rows:
+        shapes.setdefault((r[0], r[1], r[2]), []).append(r)
+    ratios = {}
+    for (m, n, k), rs in sorted(shapes.items()):
+        meas = {r[3]: r[5] for r in rs}
+        pred = {r[3]: predict(ps[r[3]], g, r[3], m, n, k, r[4]) for r in rs}
+        pick, best = min(pred, key=pred.get), min(meas, key=meas.get)
+        ratios[(m, n, k)] = meas[best] / meas[pick]
+        tag = "HELD" if (m, n, k) in hold else "    "
+        t = meas.get(name)
+        mine_s = f"{name} {t:.1f} (pred {pred[name]:.1f})" if t else ""
+        print(f"{tag} {m}x{n}x{k}: {mine_s} pick {pick} {meas[pick]:.1f} best {best} {meas[best]:.1f} ratio {ratios[(m, n, k)]:.3f}")
+    for tag, sel in (("fitted", lambda s: s not in hold), ("held out", lambda s: s in hold)):
+        rs = [r for s, r in ratios.items() if sel(s)]
+        if rs:
+            gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            print(f"{tag}: {len(rs)} shapes, pick ÷ best: geomean {gm:.3f}, lowest {min(rs):.3f}, {sum(r < 0.95 for r in rs)} below 0.95")
+    e, c, q, u, w, rho = p
+    print(f"{name}: rows(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f})")
 
 
 if __name__ == "__main__":
