@@ -87,9 +87,14 @@ unsafe fn a_group(a: View<f32>, k: u32, r: u32, kk: u32, end: u32) -> [f32; 4] {
     v
 }
 
+/// Rows of `A` whose loads a warp issues together before their multiply-adds: one round trip to
+/// L2 per `QUAD` rows rather than per row.
+const QUAD: usize = 4;
+
 /// Adds the group of rows `kk .. kk + GROUP` of `B` (`bv`, this lane's four columns of each) times
 /// columns `kk ..` of the block's `rows` rows of `A` (from `row0`) into `acc`; rows at or past `end`
-/// count as zero.
+/// count as zero. Rows go in fours: the four loads of `A` first, then their multiply-adds (rows past
+/// `rows` in the last four load zeros and add nothing).
 ///
 /// # Safety
 /// As [`a_group`] for every row `row0 + i`, `i < rows`.
@@ -97,13 +102,21 @@ unsafe fn a_group(a: View<f32>, k: u32, r: u32, kk: u32, end: u32) -> [f32; 4] {
 #[allow(clippy::too_many_arguments)]
 unsafe fn add_group(acc: &mut [[f32; 4]; ROWS as usize], a: View<f32>, k: u32, row0: u32, rows: u32, kk: u32, end: u32, bv: &[[f32; 4]; GROUP as usize]) {
     use crate::device::math::fma;
-    for (i, sums) in acc.iter_mut().enumerate() {
-        if (i as u32) < rows {
-            // SAFETY: row0 + i < m (i < rows), the rest forwarded.
-            let av = unsafe { a_group(a, k, row0 + i as u32, kk, end) };
-            for (&ae, bx) in av.iter().zip(bv.iter()) {
-                for (s, &x) in sums.iter_mut().zip(bx.iter()) {
-                    *s = fma(ae, x, *s);
+    for (q, quad) in acc.chunks_exact_mut(QUAD).enumerate() {
+        let first = (q * QUAD) as u32;
+        if first < rows {
+            let mut av = [[0.0f32; 4]; QUAD];
+            for (j, v) in av.iter_mut().enumerate() {
+                if first + (j as u32) < rows {
+                    // SAFETY: row0 + first + j < m (below rows), the rest forwarded.
+                    *v = unsafe { a_group(a, k, row0 + first + j as u32, kk, end) };
+                }
+            }
+            for (sums, a4) in quad.iter_mut().zip(av.iter()) {
+                for (&ae, bx) in a4.iter().zip(bv.iter()) {
+                    for (s, &x) in sums.iter_mut().zip(bx.iter()) {
+                        *s = fma(ae, x, *s);
+                    }
                 }
             }
         }
