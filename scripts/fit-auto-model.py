@@ -46,10 +46,11 @@ KERNELS = {
     "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 126, "stream"),
     "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, "stream"),
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
-    "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 128, "split-store"),
+    "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 126, "split-store"),
 }
 NAMES = list(KERNELS)
-# tuning::FEW_ROWS_MAX_M: kernel 18 competes (and is fitted) only up to this many rows.
+# tuning::FEW_ROWS_MAX_M (= k18_few_rows::ROWS, checked in main): kernel 18 competes (and is fitted)
+# only up to this many rows.
 FEW_ROWS_MAX_M = 16
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
@@ -156,12 +157,14 @@ def committed():
 
 
 def load(spec):
-    """RUN.json[:plans.csv][:scalar-adds]: `scalar-adds` marks a run from before split-K added four
-    columns per `red.global.add.v4.f32` (its split-K rows with N % 4 == 0 are left out)."""
+    """RUN.json[:plans.csv][:flag]: `scalar-adds` marks a run from before split-K added four columns
+    per `red.global.add.v4.f32` (its split-K rows with N % 4 == 0 are left out); `skip=LABEL` leaves
+    out one kernel's rows (a kernel changed since the run)."""
     path, _, rest = spec.partition(":")
     plans, _, flag = rest.partition(":")
-    if plans == "scalar-adds":
+    if plans == "scalar-adds" or plans.startswith("skip="):
         plans, flag = "", plans
+    skip = flag[len("skip="):] if flag.startswith("skip=") else None
     d = json.load(open(path))
     splits = {}
     if plans:
@@ -172,18 +175,28 @@ def load(spec):
         if r.get("precision", "fp32") != "fp32" or r["key"] not in KERNELS or r["check"] != "ok":
             continue
         m, n, k, name = r["m"], r["n"], r["k"], r["key"]
+        if name == skip:
+            continue
         if flag == "scalar-adds" and KERNELS[name][6] is True and n % 4 == 0:
             continue
         if name == "few-rows" and m > FEW_ROWS_MAX_M:
-            continue  # not a candidate there (tuning::is_candidate): its cost grows with M, unmodelled
+            continue  # not a candidate there (tuning::is_candidate): a second block row reads B again
         s = 1
-        if KERNELS[name][6] is True:
+        if KERNELS[name][6] in (True, "split-store"):
             s = splits.get((m, n, k, name)) or old_splits(m, n, k, KERNELS[name][0], KERNELS[name][1])
         out.append((m, n, k, name, s, r["ms"] * 1000.0))
     return out
 
 
+def check_few_rows_bound():
+    import os, re
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k18_few_rows.rs")).read()
+    rows = int(re.search(r"pub const ROWS: u32 = (\d+);", src).group(1))
+    assert rows == FEW_ROWS_MAX_M, f"k18_few_rows::ROWS is {rows}, FEW_ROWS_MAX_M here {FEW_ROWS_MAX_M}"
+
+
 def main():
+    check_few_rows_bound()
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if "--only" in sys.argv:
         args.remove(sys.argv[sys.argv.index("--only") + 1])

@@ -111,12 +111,11 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
     best.1
 }
 
-/// Products of at most this many rows are kernel 18's (`few-rows`) to compete for. Its time per row of
-/// `B` grows with the rows it computes (each adds `A`'s broadcast loads and four multiply-adds per lane),
-/// which the model's per-step constant does not see: measured at 2.9 TB/s of `B` at M = 1 (1×4096×4096,
-/// 23.1 µs), 0.76 at M = 8 (8×16384×2048, 169 µs), where kernel 10's 32×128 tile takes 69; its
-/// constants are fitted on M ≤ 2 (`docs/tuning.md`).
-pub const FEW_ROWS_MAX_M: u32 = 2;
+/// Products of at most this many rows are kernel 18's (`few-rows`) to compete for: one block row of it
+/// holds them all (more would read `B` once per 16 rows, where kernel 10's tiles win: 24×289×1285,
+/// 32×4096×512 and 64×2048×2048 in `docs/results/2026-12-01-few-rows`). Its steps take longer with the
+/// rows it computes (`Cost::rows_exponent`).
+pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
 
 /// Whether `Auto` weighs `algo` for `shape`: every FP32 kernel the model knows, kernel 18 only up to
 /// [`FEW_ROWS_MAX_M`] rows.
@@ -183,6 +182,10 @@ pub struct Cost {
     pub unaligned_stores_per_us: f64,
     /// Registers per thread (`ptxas -v`, sm_90): with threads and shared memory, the blocks per SM.
     pub registers: u32,
+    /// Exponent `ρ` of the block's rows of `C` in its K-step time (`step_us · rows^ρ`, rows =
+    /// `min(M − row0, bm)`): 0 for the tile kernels, whose steps compute the whole tile whatever M;
+    /// kernel 18's steps skip the rows past M, so they take longer the more rows it has.
+    pub rows_exponent: f64,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -216,8 +219,10 @@ pub const MAX_SPLITS: u32 = 128;
 /// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
-        Some(Cost { block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers })
+        Some(Cost { block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers, rows_exponent: 0.0 })
     };
+    // Kernel 18: its steps take longer the more rows of C its block has (`Cost::rows_exponent`).
+    let rows = |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => c(0.037, 0.0369, 2.62, 1.00, 242652.0, 32),
@@ -243,7 +248,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.05, 20574673.0, 126),
         Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.06, 15194477.0, 255),
         Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 24597378.0, 128),
-        Algo::FewRows => c(1.000, 1.0000, 1.50, 1.07, 1000000.0, 128),
+        Algo::FewRows => rows(c(0.217, 0.4318, 1.22, 1.34, 152896.0, 126), 0.443),
         // COSTS-END
         _ => None,
     }
@@ -285,7 +290,10 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     // Kernel 10's slice: ⌈K / S⌉ rounded up to BK.
     let steps = k.div_ceil(splits).div_ceil(bk);
     let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
-    let alone = c.block_us + c.step_us * steps as f64 * if aligned { 1.0 } else { c.unaligned };
+    // The busiest block's rows: a whole tile, unless M is smaller (only kernel 18's time sees it).
+    let rows = m.min(u64::from(t.bm)).max(1) as f64;
+    let step = c.step_us * rows.powf(c.rows_exponent) * if aligned { 1.0 } else { c.unaligned };
+    let alone = c.block_us + step * steps as f64;
     let resident = u64::from(blocks_per_sm(t, c.registers));
     let q = c.overlap.clamp(1.0, resident as f64);
     let per_sm = (tiles * splits).div_ceil(u64::from(sms.max(1)));
