@@ -147,8 +147,8 @@ matmul_catalogue! {
     StreamK128x256x16 = k17_stream_k::matmul_streamk_128x256x16, "streamk-128x256x16", Fp32, k17_stream_k::STREAMK_128X256X16;
     /// `k17_stream_k` over kernel 8's 64×64×16 tile (four blocks per SM).
     StreamK64x64x16 = k17_stream_k::matmul_streamk_64x64x16, "streamk-64x64x16", Fp32, k17_stream_k::STREAMK_64X64X16;
-    /// `k18_few_rows`: 16 rows × 128 columns per block, K split across warps and blocks — products
-    /// with a few rows, bound by reading `B` once.
+    /// `k18_few_rows`: 16 rows × 128 columns per block, K split across warps and blocks, one slice
+    /// storing `C` — products of up to 16 rows, bound by reading `B` once.
     FewRows = k18_few_rows::matmul_few_rows, "few-rows", Fp32, k18_few_rows::CONFIG;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;

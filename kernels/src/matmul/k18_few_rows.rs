@@ -4,20 +4,21 @@
 //! **What it fixes**: every tile of kernels 3–17 is at least 32 rows tall, so at M = 2 at least 15/16
 //! of its multiply-adds work on zero rows (here rows past M are skipped: a block-uniform bound), and
 //! its blocks are as many as `N / BN` column tiles — too few, each with too little in flight, to
-//! stream `B` at the GPU's bandwidth (1×4096×4096: kernel 10's 32×128 tile 37.6 µs, this kernel 23.1,
-//! cuBLAS 18.8; `docs/ladder/k18-few-rows.md`). From M = 3 on kernel 10 is faster: `Auto` runs this
-//! one up to M = 2.
+//! stream `B` at the GPU's bandwidth (1×11420×3514: kernel 10's 32×128 tile 77 µs, this kernel 48,
+//! cuBLAS 44; `docs/ladder/k18-few-rows.md`). `Auto` weighs it up to its 16 rows.
 //!
 //! **Tiling**: a block owns `ROWS = 16` rows × `COLS = 128` columns of `C` and one slice of K
-//! (`gridDim.z` slices, as kernel 10: `⌈K/S⌉` rounded up to `BK = 64`). **Thread mapping**: lane `l`
-//! of warp `w` (4 warps) owns columns `4l .. 4l + 4` of the block's columns and every 4th row of `B`
-//! in the slice from row `w`: a warp reads 512 consecutive bytes of one row of `B` (one 16-byte load
-//! per lane where rows are 16-byte aligned, four guarded floats otherwise) and the `ROWS` elements of
-//! that column of `A` (the same address across the warp: a broadcast). Each thread keeps `ROWS × 4`
-//! partial sums; the four warps' partial sums meet in shared memory (`WARPS · ROWS · COLS` floats,
-//! one barrier), and each thread adds groups of four of the block's outputs into `C` atomically (16-byte
-//! `red.global.add.v4.f32` where N is a multiple of 4). `C` is zeroed first by the host, as for
-//! kernel 10.
+//! (`gridDim.z` slices, as kernel 10: `⌈K/S⌉` rounded up to `BK = 32`). **Thread mapping**: lane `l`
+//! of warp `w` (8 warps) owns columns `4l .. 4l + 4` of the block's columns and the groups of
+//! `GROUP = 4` consecutive rows of `B` starting at `4w`, every 32 rows of the slice: a warp reads 512
+//! consecutive bytes of each row of `B` (one 16-byte load per lane where rows are 16-byte aligned,
+//! four guarded floats otherwise) and, per row of `C`, the group's four elements of `A` (one 16-byte
+//! load where K is a multiple of 4, the same address across the warp: a broadcast). The rows of `A`
+//! go in fours, their loads issued before their multiply-adds (one round trip to L2 per four rows).
+//! Each thread keeps `ROWS × 4` partial sums; the warps' partial sums of the block's rows meet in
+//! shared memory (`WARPS · ROWS · COLS` floats, one barrier), and each thread writes groups of four
+//! of the block's outputs: stored when the launch has one slice (`C` is not zeroed), added into the
+//! zeroed `C` otherwise (16-byte `red.global.add.v4.f32` where N is a multiple of 4).
 use crate::device::mem::View;
 use crate::launch::TileConfig;
 
