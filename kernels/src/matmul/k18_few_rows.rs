@@ -101,7 +101,16 @@ const QUAD: usize = 4;
 /// As [`a_group`] for every row `row0 + i`, `i < rows`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn add_group(acc: &mut [[f32; 4]; ROWS as usize], a: View<f32>, k: u32, row0: u32, rows: u32, kk: u32, end: u32, bv: &[[f32; 4]; GROUP as usize]) {
+unsafe fn add_group(
+    acc: &mut [[f32; 4]; ROWS as usize],
+    a: View<f32>,
+    k: u32,
+    row0: u32,
+    rows: u32,
+    kk: u32,
+    end: u32,
+    bv: &[[f32; 4]; GROUP as usize],
+) {
     use crate::device::math::fma;
     for (q, quad) in acc.chunks_exact_mut(QUAD).enumerate() {
         let first = (q * QUAD) as u32;
