@@ -117,10 +117,10 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
 /// rows it computes (`Cost::rows_exponent`).
 pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
 
-/// Whether `Auto` weighs `algo` for `shape`: every FP32 kernel the model knows, kernel 18 only up to
-/// [`FEW_ROWS_MAX_M`] rows.
+/// Whether `Auto` weighs `algo` for `shape`: every kernel up to its [`Cost::max_rows`] (kernel 18:
+/// [`FEW_ROWS_MAX_M`]).
 pub fn is_candidate(algo: Algo, shape: MatmulShape) -> bool {
-    algo != Algo::FewRows || shape.m <= FEW_ROWS_MAX_M
+    cost(algo).is_none_or(|c| shape.m <= c.max_rows)
 }
 
 /// Split-K's blocks per output tile (`gridDim.z`) for the kernel `algo` on `shape`, on [`SMS`] SMs.
@@ -129,7 +129,7 @@ pub fn splits_for(algo: Algo, shape: MatmulShape) -> u32 {
 }
 
 /// As [`splits_for`] on `sms` SMs: the slice count of least predicted time for a kernel the model
-/// knows (slices of at least [`MIN_SLICE_STEPS`] K-steps, at most [`MAX_SPLITS`]); the one-wave
+/// knows (slices of at least its [`Cost::min_slice_steps`] K-steps, at most [`MAX_SPLITS`]); the one-wave
 /// rule [`splits`] for a split-K kernel it does not; [`crate::tc_model::best_splits`] for the persistent kernel
 /// (`gridDim.y`); 1 for a kernel that does not split K.
 pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
@@ -186,6 +186,12 @@ pub struct Cost {
     /// `min(M − row0, bm)`): 0 for the tile kernels, whose steps compute the whole tile whatever M;
     /// kernel 18's steps skip the rows past M, so they take longer the more rows it has.
     pub rows_exponent: f64,
+    /// Split-K's fewest K-steps per slice ([`MIN_SLICE_STEPS`]; kernel 18's: one — its steps have no
+    /// pipeline to fill and its slices add few rows of `C`). Not fitted.
+    pub min_slice_steps: u32,
+    /// The most rows of `C` for which `Auto` weighs the kernel ([`is_candidate`]; kernel 18's:
+    /// [`FEW_ROWS_MAX_M`]); `u32::MAX` for the rest. Not fitted.
+    pub max_rows: u32,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -208,7 +214,7 @@ pub const ATOMIC_ADDS_PER_US: f64 = 119151.0;
 /// As [`ATOMIC_ADDS_PER_US`] where N is a multiple of 4: four adds per `red.global.add.v4.f32`
 /// (fitted).
 pub const ATOMIC_ADDS_V4_PER_US: f64 = 1019459.0;
-/// Split-K's fewest K-steps per slice (kernel 18's: one): below it a slice's fixed costs (pipeline fill, the atomic adds of
+/// Split-K's fewest K-steps per slice (the default of [`Cost::min_slice_steps`]): below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
 /// measured, 14 predicted; `docs/tuning.md`).
@@ -219,10 +225,12 @@ pub const MAX_SPLITS: u32 = 128;
 /// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
-        Some(Cost { block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers, rows_exponent: 0.0 })
+        let (rows_exponent, min_slice_steps, max_rows) = (0.0, MIN_SLICE_STEPS, u32::MAX);
+        Some(Cost { block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers, rows_exponent, min_slice_steps, max_rows })
     };
-    // Kernel 18: its steps take longer the more rows of C its block has (`Cost::rows_exponent`).
-    let rows = |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, ..c });
+    // Kernel 18: steps that take longer the more rows of C its block has (`rows_exponent`, fitted),
+    // slices of one step, one block row of C (`min_slice_steps`, `max_rows`).
+    let rows = |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => c(0.037, 0.0369, 2.62, 1.00, 242652.0, 32),
@@ -406,10 +414,7 @@ fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> (u32, f6
     if !t.split_k {
         return (1, predict(t, c, shape, 1, sms));
     }
-    // Kernel 18's K-steps have no pipeline to fill and its slices add only 8 rows of C: slices of
-    // one step pay.
-    let min_steps = if t == tessera_kernels::matmul::k18_few_rows::CONFIG { 1 } else { MIN_SLICE_STEPS };
-    let most = (shape.k / (min_steps * t.bk.max(1))).clamp(1, MAX_SPLITS);
+    let most = (shape.k / (c.min_slice_steps.max(1) * t.bk.max(1))).clamp(1, MAX_SPLITS);
     let mut best = (1, predict(t, c, shape, 1, sms));
     for s in SPLIT_CANDIDATES.into_iter().filter(|&s| s > 1 && s <= most) {
         let us = predict(t, c, shape, s, sms);
@@ -423,6 +428,7 @@ fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> (u32, f6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tessera_kernels::launch::TileConfig;
 
     #[test]
     fn splits_fill_one_wave_with_slices_of_at_least_64() {
@@ -583,6 +589,25 @@ mod tests {
         assert_eq!(splits_for(Algo::Dbuf64x64x16, skinny), 1);
         assert_eq!(Algo::Dbuf64x64x16.launch(skinny).grid.2, 1);
         assert_eq!(Algo::SplitK64x64x16.launch(skinny).grid.2, splits_for(Algo::SplitK64x64x16, skinny));
+    }
+
+    #[test]
+    fn one_slice_of_kernel_18_stores_c_and_pays_no_zeroing() {
+        let (t, c) = (Algo::FewRows.config().unwrap(), cost(Algo::FewRows).unwrap());
+        let adding = TileConfig { stores_unsplit: false, ..t };
+        for shape in [s(4, 10768, 172), s(3, 1001, 77)] {
+            let mn = f64::from(shape.m) * f64::from(shape.n);
+            let stores = if shape.n % 4 == 0 { 4.0 * mn / (STORE_GB_PER_S * 1e3) } else { mn / c.unaligned_stores_per_us };
+            let gap = predict(adding, c, shape, 1, SMS) - predict(t, c, shape, 1, SMS);
+            assert!((gap - (zeroing_us(shape) + atomic_us(shape, mn) - stores)).abs() < 1e-9, "{shape:?}: {gap}");
+            // Several slices add into C like kernel 10's: the same price either way.
+            assert_eq!(predict(adding, c, shape, 3, SMS), predict(t, c, shape, 3, SMS));
+            assert_eq!(Algo::FewRows.accumulates_into_c(shape), splits_for(Algo::FewRows, shape) > 1, "{shape:?}");
+        }
+        // Kernel 18 is weighed up to its block's rows, and slices of one K-step are among its options.
+        assert!(is_candidate(Algo::FewRows, s(16, 4096, 4096)) && !is_candidate(Algo::FewRows, s(17, 4096, 4096)));
+        assert_eq!((c.min_slice_steps, c.max_rows), (1, FEW_ROWS_MAX_M));
+        assert!(splits_for(Algo::FewRows, s(1, 256, 4096)) > 4096 / (MIN_SLICE_STEPS * t.bk));
     }
 
     #[test]
