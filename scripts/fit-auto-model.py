@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Fits the constants of `Algo::Auto`'s FP32 time model (catalogue/src/tuning.rs) to scorecard runs.
 
-    python3 scripts/fit-auto-model.py RUN.json[:plans.csv][:scalar-adds] ... [--hold-out 'MxNxK,...'] [--print-rust]
+    python3 scripts/fit-auto-model.py RUN.json[:plans.csv][:flag] ... [--hold-out 'MxNxK,...'] [--print-rust]
+        [--write-table FILE] [--evaluate] [--only LABEL]
+
+`--evaluate` skips the fit and evaluates (and writes the table for) the constants committed in
+catalogue/src/tuning.rs; `--only LABEL` fits one kernel alone against them (kernel 18: ALONE below).
 
 Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Fitted: per kernel block_us,
 step_us, overlap, unaligned (on the steps) and unaligned_stores_per_us; globally the launch, the
@@ -260,13 +264,17 @@ def main():
     x0 += [math.log(3.0), math.log(2.0), math.log(1e5), math.log(4e5), math.log(4e6)]
     lo += [math.log(0.5), math.log(0.1), math.log(1e3), math.log(1e3), math.log(3e5)]
     hi += [math.log(10.0), math.log(10.0), math.log(1e8), math.log(1e8), math.log(1e9)]
-    fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
-    ps, g = unpack(fit.x)
-    for name in ALONE:
-        ps[name] = committed()[0][name]
+    if "--evaluate" in sys.argv:
+        # No fit: the committed constants, evaluated (and written to the table) on these runs.
+        ps, g = committed()
+    else:
+        fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
+        ps, g = unpack(fit.x)
+        for name in ALONE:
+            ps[name] = committed()[0][name]
     print(f"fit: {len(train)} rows, {len(rows) - len(train)} held out or fitted alone; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs, C stored at {g[4] / 1e3:.0f} GB/s")
     for name in NAMES:
-        e, c, q, u, w = ps[name]
+        e, c, q, u, w = ps[name][:5]
         print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}  w {w:10.0f}/µs")
     # Evaluation: per shape, the model's pick vs the measured best (among the rows measured).
     shapes = {}
@@ -303,7 +311,7 @@ def main():
             if name in ALONE:
                 print(f"{name}: fitted alone (--only {name}), not here")
                 continue
-            e, c, q, u, w = ps[name]
+            e, c, q, u, w = ps[name][:5]
             print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
 
 
