@@ -192,6 +192,15 @@ def load(spec):
     return out
 
 
+def summarize(ratios, hold):
+    """Pick ÷ best over the fitted and the held-out shapes: geometric mean, lowest, how many below 0.95."""
+    for tag, sel in (("fitted", lambda s: s not in hold), ("held out", lambda s: s in hold)):
+        rs = [r for s, r in ratios.items() if sel(s)]
+        if rs:
+            gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            print(f"{tag}: {len(rs)} shapes, pick ÷ best: geomean {gm:.3f}, lowest {min(rs):.3f}, {sum(r < 0.95 for r in rs)} below 0.95")
+
+
 def check_few_rows_bound():
     import os, re
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k18_few_rows.rs")).read()
@@ -293,11 +302,7 @@ def main():
         flag = " <" if ratio < 0.95 else ""
         print(f"{tag} {sh[0]}x{sh[1]}x{sh[2]}: pick {pick} ({pred[pick]:.1f} pred, {meas[pick]:.1f} meas µs) best {best} {meas[best]:.1f} µs  ratio {ratio:.3f}{flag}")
     print(f"median |log error| {np.median(errs):.3f}, 90th pct {np.percentile(errs, 90):.3f}")
-    for tag, sel in (("fitted", lambda s: s not in hold), ("held out", lambda s: s in hold)):
-        rs = [r for s, r in ratios.items() if sel(s)]
-        if rs:
-            gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
-            print(f"{tag}: {len(rs)} shapes, pick ÷ best: geomean {gm:.3f}, lowest {min(rs):.3f}, {sum(r < 0.95 for r in rs)} below 0.95")
+    summarize(ratios, hold)
     if "--write-table" in sys.argv:
         # The calibration table the Rust test reads (catalogue/tests/auto_model.rs).
         path = sys.argv[sys.argv.index("--write-table") + 1]
@@ -351,11 +356,7 @@ def fit_alone(name, rows, hold):
         t = meas.get(name)
         mine_s = f"{name} {t:.1f} (pred {pred[name]:.1f})" if t else ""
         print(f"{tag} {m}x{n}x{k}: {mine_s} pick {pick} {meas[pick]:.1f} best {best} {meas[best]:.1f} ratio {ratios[(m, n, k)]:.3f}")
-    for tag, sel in (("fitted", lambda s: s not in hold), ("held out", lambda s: s in hold)):
-        rs = [r for s, r in ratios.items() if sel(s)]
-        if rs:
-            gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
-            print(f"{tag}: {len(rs)} shapes, pick ÷ best: geomean {gm:.3f}, lowest {min(rs):.3f}, {sum(r < 0.95 for r in rs)} below 0.95")
+    summarize(ratios, hold)
     e, c, q, u, w, rho = p
     print(f"{name}: rows(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f})")
 
