@@ -31,7 +31,8 @@ pub const COLS: u32 = 128;
 pub const WARPS: u32 = 8;
 /// Consecutive rows of `B` a warp takes at a time: one 16-byte load of `A` per row of `C` covers them.
 const GROUP: u32 = 4;
-/// Groups a warp loads before it uses them (bytes in flight: `GROUPS · GROUP · 512` per warp).
+/// Groups a warp loads before it uses them (bytes in flight: `GROUPS · GROUP · 512` per warp). One:
+/// with two, ptxas needs 150 registers (one block per SM) or spills under the two-block launch bound.
 const GROUPS: u32 = 1;
 /// Rows of `B` per K-step of a block, `WARPS · GROUPS · GROUP` (the unit of the split-K slices).
 pub const BK: u32 = WARPS * GROUPS * GROUP;
