@@ -95,7 +95,7 @@ pub unsafe fn accumulate<
     (k_begin, k_end): (u32, u32),
 ) -> super::k07_warptile::Acc<WMI, WNI> {
     use super::k07_warptile::{mma_tile, mma_tile_rolled, thread_origin, Acc, WSUB_M, WSUB_N};
-    use super::tile_io::{b_slot, load_a, store_a_transposed};
+    use super::tile_io::{self, load_a, store_a_transposed};
     use crate::device::{async_copy, mem::View, shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4) };
@@ -111,33 +111,14 @@ pub unsafe fn accumulate<
     // Tiles are bounded by the slice end: columns of A / rows of B at or past `k_end` read as zero.
     let kb = k_end;
 
-    // Issues tile `k0`'s B copies into `b_tile`, all `cp.async`, so an edge tile's copies stay in flight
-    // during the compute too: 16-byte copies per slot when rows are aligned (a slot is then wholly
-    // inside B or wholly outside), else 4-byte copies per element; what lies outside B or past `kb` is
-    // zero-filled. (An unchecked 16-byte path for interior tiles beside these made ptxas spill
-    // stream-K's 128×256 entry; the range check costs a few instructions per slot and K-step.)
-    // SAFETY (of the copies): destinations r·BN + cc (+ e) < BK·BN (b_slot), 16-byte aligned for the
-    // 16-byte copies (cc % 4 == 0, BN % 4 == 0); sources in range (checked, or 0 with `valid = false`;
-    // k·n ≥ 4 when n % 4 == 0, as the host never launches on an empty product), 16-byte aligned when
-    // n % 4 == 0.
+    // Issues tile `k0`'s B copies into `b_tile`, all `cp.async` (`tile_io::copy_b_zfill`), so an edge
+    // tile's copies stay in flight during the compute too. (An unchecked 16-byte path for interior
+    // tiles beside these made ptxas spill stream-K's 128×256 entry; the range check costs a few
+    // instructions per slot and K-step.)
+    // SAFETY: b_tile holds BK·BN floats (a stage); kb = k_end ≤ k; B is k·n floats (k·n ≥ 4 when
+    // n % 4 == 0: the host never launches on an empty product); BK·BN = 4·NT·LB.
     let fill_b = |b_tile: View<f32>, k0: u32| unsafe {
-        if n.is_multiple_of(4) {
-            for l in 0..LB as u32 {
-                let (r, cc) = b_slot::<BN, NT>(tid, l);
-                let (gr, gc) = (k0 + r, col0 + cc);
-                let valid = gr < kb && gc < n;
-                async_copy::copy16_zfill(b_tile, (r * BN + cc) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid);
-            }
-        } else {
-            for l in 0..LB as u32 {
-                let (r, cc) = b_slot::<BN, NT>(tid, l);
-                for e in 0..4 {
-                    let (gr, gc) = (k0 + r, col0 + cc + e);
-                    let valid = gr < kb && gc < n;
-                    async_copy::copy4_zfill(b_tile, (r * BN + cc + e) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid);
-                }
-            }
-        }
+        tile_io::copy_b_zfill::<BN, BK, NT>(b_tile, b, n, k0, kb, col0, tid);
         async_copy::commit();
     };
 

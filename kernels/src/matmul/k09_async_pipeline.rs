@@ -50,7 +50,7 @@ pub unsafe fn async_pipeline<
     k: u32,
 ) {
     use super::k07_warptile::{mma_tile, store_acc, thread_origin, Acc, WSUB_M, WSUB_N};
-    use super::tile_io::b_slot;
+    use super::tile_io::{self, b_slot};
     use crate::device::{async_copy, shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4 && S >= 2) };
@@ -91,23 +91,9 @@ pub unsafe fn async_pipeline<
                 let (r, cc) = b_slot::<BN, NT>(tid, l);
                 async_copy::copy16(bt, (r * BN + cc) as usize, b, ((k0 + r) * n + col0 + cc) as usize);
             }
-        } else if n.is_multiple_of(4) {
-            // Aligned rows: a slot is wholly inside B or wholly outside (zero-filled).
-            for l in 0..BK * BN / (4 * NT) {
-                let (r, cc) = b_slot::<BN, NT>(tid, l);
-                let (gr, gc) = (k0 + r, col0 + cc);
-                let valid = gr < k && gc < n;
-                async_copy::copy16_zfill(bt, (r * BN + cc) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid);
-            }
         } else {
-            for l in 0..BK * BN / (4 * NT) {
-                let (r, cc) = b_slot::<BN, NT>(tid, l);
-                for e in 0..4 {
-                    let (gr, gc) = (k0 + r, col0 + cc + e);
-                    let valid = gr < k && gc < n;
-                    async_copy::copy4_zfill(bt, (r * BN + cc + e) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid);
-                }
-            }
+            // Edge tiles: zero-filling copies, 16 bytes per slot where rows are aligned.
+            tile_io::copy_b_zfill::<BN, BK, NT>(bt, b, n, k0, k, col0, tid);
         }
     };
 

@@ -83,6 +83,39 @@ pub fn b_slot<const BN: u32, const NT: u32>(tid: u32, l: u32) -> (u32, u32) {
     (idx / (BN / 4), (idx % (BN / 4)) * 4)
 }
 
+/// Issues this thread's `cp.async` copies of the `BK×BN` tile of `B` at `(k0, col0)` into `tile`
+/// (row-major, `BN` wide), zero-filling what lies at or past row `k_end` or column `n`: one 16-byte
+/// copy per slot where rows are 16-byte aligned (`n % 4 == 0`: a slot is then wholly inside `B` or
+/// wholly outside), four 4-byte copies otherwise. Not committed (the caller groups them).
+///
+/// # Safety
+/// `b` holds `k·n` floats from a 16-byte aligned base (`k·n ≥ 4` when `n % 4 == 0`), `k_end ≤ k`;
+/// `tile` holds `BK·BN` floats, 16-byte aligned; `BK·BN = 4·NT·(slots per thread)`.
+#[inline(always)]
+pub unsafe fn copy_b_zfill<const BN: u32, const BK: u32, const NT: u32>(tile: View<f32>, b: View<f32>, n: u32, k0: u32, k_end: u32, col0: u32, tid: u32) {
+    use crate::device::async_copy;
+    if n.is_multiple_of(4) {
+        for l in 0..BK * BN / (4 * NT) {
+            let (r, cc) = b_slot::<BN, NT>(tid, l);
+            let (gr, gc) = (k0 + r, col0 + cc);
+            let valid = gr < k_end && gc < n;
+            // SAFETY: destination r·BN + cc < BK·BN, 16-byte aligned (cc % 4 == 0, BN % 4 == 0);
+            // source inside B when valid (16-byte aligned: n % 4 == 0), else 0 with nothing read.
+            unsafe { async_copy::copy16_zfill(tile, (r * BN + cc) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid) };
+        }
+    } else {
+        for l in 0..BK * BN / (4 * NT) {
+            let (r, cc) = b_slot::<BN, NT>(tid, l);
+            for e in 0..4 {
+                let (gr, gc) = (k0 + r, col0 + cc + e);
+                let valid = gr < k_end && gc < n;
+                // SAFETY: destination r·BN + cc + e < BK·BN; source inside B when valid, else 0.
+                unsafe { async_copy::copy4_zfill(tile, (r * BN + cc + e) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid) };
+            }
+        }
+    }
+}
+
 /// Reads this thread's `L` float4 slots of the `BK×BN` tile of `B` at `(k0, col0)`.
 ///
 /// # Safety
