@@ -92,7 +92,15 @@ pub fn b_slot<const BN: u32, const NT: u32>(tid: u32, l: u32) -> (u32, u32) {
 /// `b` holds `k·n` floats from a 16-byte aligned base (`k·n ≥ 4` when `n % 4 == 0`), `k_end ≤ k`;
 /// `tile` holds `BK·BN` floats, 16-byte aligned; `BK·BN = 4·NT·(slots per thread)`.
 #[inline(always)]
-pub unsafe fn copy_b_zfill<const BN: u32, const BK: u32, const NT: u32>(tile: View<f32>, b: View<f32>, n: u32, k0: u32, k_end: u32, col0: u32, tid: u32) {
+pub unsafe fn copy_b_zfill<const BN: u32, const BK: u32, const NT: u32>(
+    tile: View<f32>,
+    b: View<f32>,
+    n: u32,
+    k0: u32,
+    k_end: u32,
+    col0: u32,
+    tid: u32,
+) {
     use crate::device::async_copy;
     if n.is_multiple_of(4) {
         for l in 0..BK * BN / (4 * NT) {
@@ -110,7 +118,9 @@ pub unsafe fn copy_b_zfill<const BN: u32, const BK: u32, const NT: u32>(tile: Vi
                 let (gr, gc) = (k0 + r, col0 + cc + e);
                 let valid = gr < k_end && gc < n;
                 // SAFETY: destination r·BN + cc + e < BK·BN; source inside B when valid, else 0.
-                unsafe { async_copy::copy4_zfill(tile, (r * BN + cc + e) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid) };
+                unsafe {
+                    async_copy::copy4_zfill(tile, (r * BN + cc + e) as usize, b, if valid { (gr * n + gc) as usize } else { 0 }, valid)
+                };
             }
         }
     }
