@@ -56,6 +56,9 @@ NAMES = list(KERNELS)
 # tuning::FEW_ROWS_MAX_M (= k18_few_rows::ROWS, checked in main): kernel 18 competes (and is fitted)
 # only up to this many rows.
 FEW_ROWS_MAX_M = 16
+# tuning::STREAM_K_PIECE_ADDS_US (not fitted jointly; read from tuning.rs by `committed`, this value
+# for the joint fit): stream-K's serial adds per piece of a tile where N % 4 != 0.
+STREAM_K_PIECE_ADDS_US = 0.05
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
@@ -141,6 +144,9 @@ def predict(p, g, name, m, n, k, s, f=None):
         t += 4.0 * m * n / g[4]
     if adding:
         t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + adds / (g[3] if n_aligned else g[2])
+    if kind == "stream" and not n_aligned and m * n:
+        # tuning::STREAM_K_PIECE_ADDS_US: a tile's pieces add into the same addresses one after another.
+        t += STREAM_K_PIECE_ADDS_US * adds / (m * n)
     return t
 
 
@@ -151,6 +157,9 @@ def committed():
     glob = {n: float(re.search(rf"pub const {n}: f64 = ([0-9.]+);", src).group(1))
             for n in ("LAUNCH_US", "ZERO_LAUNCH_US", "ATOMIC_ADDS_PER_US", "ATOMIC_ADDS_V4_PER_US", "STORE_GB_PER_S")}
     g = (glob["LAUNCH_US"], glob["ZERO_LAUNCH_US"], glob["ATOMIC_ADDS_PER_US"], glob["ATOMIC_ADDS_V4_PER_US"], glob["STORE_GB_PER_S"] * 1e3)
+    global STREAM_K_PIECE_ADDS_US
+    found = re.search(r"pub const STREAM_K_PIECE_ADDS_US: f64 = ([0-9.]+);", src)
+    STREAM_K_PIECE_ADDS_US = float(found.group(1)) if found else 0.0
     variant = {}
     for m in re.finditer(r"Algo::(\w+) => (?:rows\()?c\(([^)]*)\)(?:, ([0-9.]+)\))?,", src):
         e, c, q, u, w, _regs = (float(x) for x in m.group(2).split(","))
@@ -258,6 +267,7 @@ def main():
         walked = (pieces * e + c * steps * np.where(aligned > 0, 1.0, u)) * np.maximum(1.0, per_sm / q)
         t = np.where(stream > 0, walked, tiled) + g[0]
         t = t + adds_c * (g[1] + ZERO_US_PER_KB * mn4 + adds / np.where(n_aligned > 0, g[3], g[2]))
+        t = t + stream * np.where(n_aligned > 0, 0.0, STREAM_K_PIECE_ADDS_US * adds / np.maximum(mn, 1.0))
         t = t + (1.0 - split) * np.where(n_aligned > 0, 0.0, mn / w)
         t = t + (1.0 - adds_c) * np.where(n_aligned > 0, 4.0 * mn / g[4], 0.0)
         return np.log(t / meas)

@@ -214,6 +214,12 @@ pub const ATOMIC_ADDS_PER_US: f64 = 119151.0;
 /// As [`ATOMIC_ADDS_PER_US`] where N is a multiple of 4: four adds per `red.global.add.v4.f32`
 /// (fitted).
 pub const ATOMIC_ADDS_V4_PER_US: f64 = 1019459.0;
+/// Stream-K's adds where N is not a multiple of 4, beyond their GPU-wide rate: µs per piece of a tile
+/// (the pieces of one tile finish together and add element by element into the same addresses, one
+/// after another). Fitted alone on the stream-K rows with scalar adds of the calibration table and
+/// `docs/results/2026-12-01-few-rows/streamk-scalar-adds-e558c8d` (64×63×2000: `streamk-64x64x16`
+/// 20.2 µs, its aligned twin 9.7; split-K 12.5 and 10.2).
+pub const STREAM_K_PIECE_ADDS_US: f64 = 0.05;
 /// Split-K's fewest K-steps per slice (the default of [`Cost::min_slice_steps`]): below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
@@ -400,7 +406,7 @@ fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64
     let mut us = LAUNCH_US + busiest * (sm_blocks / q).max(1.0) + zeroing_us(shape);
     us += atomic_us(shape, walk.partial as f64 * (m * n) as f64 / walk.tiles as f64);
     if !shape.n.is_multiple_of(4) {
-        us += (m * n) as f64 / c.unaligned_stores_per_us;
+        us += (m * n) as f64 / c.unaligned_stores_per_us + STREAM_K_PIECE_ADDS_US * walk.partial as f64 / walk.tiles as f64;
     }
     us
 }
@@ -589,6 +595,29 @@ mod tests {
         assert_eq!(splits_for(Algo::Dbuf64x64x16, skinny), 1);
         assert_eq!(Algo::Dbuf64x64x16.launch(skinny).grid.2, 1);
         assert_eq!(Algo::SplitK64x64x16.launch(skinny).grid.2, splits_for(Algo::SplitK64x64x16, skinny));
+    }
+
+    #[test]
+    fn stream_k_pays_its_pieces_serial_adds_where_n_is_unaligned() {
+        // 64×63×2000 on `streamk-64x64x16`: one tile of 125 K-steps, one piece per block — 125 pieces
+        // adding into the same 4032 outputs; the aligned twin adds by v4 at the GPU-wide rate only.
+        let (algo, c) = (Algo::StreamK64x64x16, cost(Algo::StreamK64x64x16).unwrap());
+        let t = algo.config().unwrap();
+        let walk = stream_k_walk(t, s(64, 63, 2000), u64::from(SMS * blocks_per_sm(t, c.registers)));
+        assert_eq!((walk.tiles, walk.partial), (1, 125));
+        let base = |shape: MatmulShape| {
+            let mn = f64::from(shape.m) * f64::from(shape.n);
+            predict(t, c, shape, 1, SMS)
+                - atomic_us(shape, 125.0 * mn)
+                - if shape.n.is_multiple_of(4) { 0.0 } else { mn / c.unaligned_stores_per_us }
+        };
+        // The rest of the gap: the unaligned factor on the one K-step (`Cost::unaligned`), and 64
+        // fewer floats to zero.
+        let steps = walk.most_steps as f64 * c.step_us * (c.unaligned - 1.0);
+        let gap = base(s(64, 63, 2000)) - base(s(64, 64, 2000));
+        assert!((gap - 125.0 * STREAM_K_PIECE_ADDS_US - steps).abs() < 1e-3, "{gap}");
+        // So Auto leaves it for split-K there (measured: stream-K 20.2 µs, split-K 12.0-12.5).
+        assert!(!pick(s(64, 63, 2000)).config().unwrap().stream_k);
     }
 
     #[test]
