@@ -67,6 +67,28 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Runs the FP32 kernel `algo` on `a · b` with its own block and shared memory but the grid `grid`,
+/// `C` starting as NaN where the launch stores it (`stores`: an output it skips shows) and as zeros
+/// where it adds into it. For kernels whose contract admits any such grid (kernel 17 along x,
+/// kernel 18 along z).
+fn run_f32_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix, stores: bool) -> Result<HostMatrix, Failed> {
+    let kernel = algo.kernel().ok_or("no kernel")?;
+    let tessera_catalogue::algo::HostKernel::F32(host) = kernel.host else { return Err("not an f32 kernel".into()) };
+    let (m, n, k) = (a.rows, b.cols, a.cols);
+    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+    let mut cfg = Launch::from(algo.launch(shape));
+    cfg.grid = grid;
+    let mut c = vec![if stores { f32::NAN } else { 0.0 }; m * n];
+    let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+    launch(kernel.entry, cfg, || {
+        // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed when the kernel adds); threads and shared
+        // memory are the kernel's own launch, the grid one its contract admits (the caller's).
+        unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) }
+    })
+    .map_err(|e| format!("{}: {e}", kernel.label))?;
+    Ok(HostMatrix { rows: m, cols: n, data: c })
+}
+
 /// Kernel 18 (few rows) at forced slice counts: one slice stores `C` (which starts as NaN, so an output
 /// it skipped or added into shows), two and five add into the zeroed `C`. Rows 1, 5, 16 and 17 (one
 /// block row, a partial one, a whole one, and two), K whole and partial groups of four (K = 3, 129:
@@ -75,23 +97,14 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
 fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
     let algo = Algo::FewRows;
     let kernel = algo.kernel().ok_or("no kernel")?;
-    let tessera_catalogue::algo::HostKernel::F32(host) = kernel.host else { return Err("not an f32 kernel".into()) };
     for (m, n, k) in [(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264)] {
         let (a, b) = (HostMatrix::random(m, k, 17), HostMatrix::random(k, n, 19));
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
         for slices in [1, 2, 5] {
-            let mut cfg = Launch::from(algo.launch(shape));
-            cfg.grid.2 = slices;
-            let mut c = vec![if slices == 1 { f32::NAN } else { 0.0 }; m * n];
-            let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
-            launch(kernel.entry, cfg, || {
-                // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed when it adds); threads and shared
-                // memory are the kernel's own launch, any slice count (kernel 18's contract).
-                unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) }
-            })
-            .map_err(|e| format!("{}: {e}", kernel.label))?;
-            check_in(Precision::Fp32, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
-                .map_err(|e| format!("{} on {shape:?}, {slices} slices: {e}", kernel.label))?;
+            let mut grid = algo.launch(shape).grid;
+            grid.2 = slices; // any slice count: kernel 18's contract
+            let c = run_f32_on_grid(algo, grid, &a, &b, slices == 1)?;
+            check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {slices} slices: {e}", kernel.label))?;
         }
         let one = algo.splits(shape) == 1;
         if algo.accumulates_into_c(shape) == one {
@@ -112,7 +125,6 @@ fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
 fn stream_k_pieces_add_up() -> Result<(), Failed> {
     for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16] {
         let kernel = algo.kernel().ok_or("no kernel")?;
-        let tessera_catalogue::algo::HostKernel::F32(host) = kernel.host else { return Err("not an f32 kernel".into()) };
         for ((m, n, k), blocks) in
             [((300, 520, 136), 1), ((300, 520, 136), 2), ((300, 520, 136), 7), ((300, 520, 136), 10), ((70, 33, 0), 1)]
         {
@@ -121,19 +133,10 @@ fn stream_k_pieces_add_up() -> Result<(), Failed> {
             if !algo.accumulates_into_c(shape) || algo.launch(shape).grid.1 != 1 {
                 return Err(format!("{}: {shape:?}: expected a 1-D grid adding into C", kernel.label).into());
             }
-            let mut cfg = Launch::from(algo.launch(shape));
-            cfg.grid = (blocks, 1, 1);
-            // Every piece is a whole tile with one block: stored, so NaN must be overwritten.
-            let mut c = vec![if blocks == 1 { f32::NAN } else { 0.0 }; m * n];
-            let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
-            launch(kernel.entry, cfg, || {
-                // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed); threads and shared memory are the
-                // kernel's own launch, the grid any 1-D size (kernel 17's contract).
-                unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) }
-            })
-            .map_err(|e| format!("{}: {e}", kernel.label))?;
-            check_in(Precision::Fp32, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
-                .map_err(|e| format!("{} on {shape:?}, {blocks} blocks: {e}", kernel.label))?;
+            // Any 1-D grid: kernel 17's contract. Every piece is a whole tile with one block: stored,
+            // so NaN must be overwritten.
+            let c = run_f32_on_grid(algo, (blocks, 1, 1), &a, &b, blocks == 1)?;
+            check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {blocks} blocks: {e}", kernel.label))?;
         }
     }
     Ok(())
