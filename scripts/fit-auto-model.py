@@ -161,7 +161,7 @@ def committed():
     found = re.search(r"pub const STREAM_K_PIECE_ADDS_US: f64 = ([0-9.]+);", src)
     STREAM_K_PIECE_ADDS_US = float(found.group(1)) if found else 0.0
     variant = {}
-    for m in re.finditer(r"Algo::(\w+) => (?:rows\()?c\(([^)]*)\)(?:, ([0-9.]+)\))?,", src):
+    for m in re.finditer(r"Algo::(\w+) => (?:few_rows\()?c\(([^)]*)\)(?:, ([0-9.]+)\))?,", src):
         e, c, q, u, w, _regs = (float(x) for x in m.group(2).split(","))
         variant[m.group(1)] = (e, c, q, u, w, float(m.group(3) or 0.0))
     # Algo variant names -> labels, in the order of the COSTS block (that of KERNELS).
@@ -368,7 +368,7 @@ def fit_alone(name, rows, hold):
         print(f"{tag} {m}x{n}x{k}: {mine_s} pick {pick} {meas[pick]:.1f} best {best} {meas[best]:.1f} ratio {ratios[(m, n, k)]:.3f}")
     summarize(ratios, hold)
     e, c, q, u, w, rho = p
-    print(f"{name}: rows(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f})")
+    print(f"{name}: few_rows(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f})")
 
 
 if __name__ == "__main__":

@@ -236,7 +236,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     };
     // Kernel 18: steps that take longer the more rows of C its block has (`rows_exponent`, fitted),
     // slices of one step, one block row of C (`min_slice_steps`, `max_rows`).
-    let rows = |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
+    let few_rows = |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => c(0.037, 0.0369, 2.62, 1.00, 242652.0, 32),
@@ -262,7 +262,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.05, 20574673.0, 127),
         Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.06, 15194477.0, 247),
         Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 24597378.0, 128),
-        Algo::FewRows => rows(c(0.217, 0.4318, 1.22, 1.34, 152896.0, 126), 0.443),
+        Algo::FewRows => few_rows(c(0.217, 0.4318, 1.22, 1.34, 152896.0, 126), 0.443),
         // COSTS-END
         _ => None,
     }
