@@ -236,7 +236,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     };
     // Kernel 18: steps that take longer the more rows of C its block has (`rows_exponent`, fitted),
     // slices of one step, one block row of C (`min_slice_steps`, `max_rows`).
-    let few_rows = |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
+    let few_rows =
+        |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => c(0.037, 0.0369, 2.62, 1.00, 242652.0, 32),
