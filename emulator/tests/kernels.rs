@@ -121,12 +121,16 @@ fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
 /// start and end mid-tile, a block's run holds whole tiles between two partial ones, and a tile's
 /// pieces come from two or three blocks (added into the zeroed `C`). The launch's own grid (at most
 /// one block per K-step) runs in the catalogue trials; K = 0 (every tile one empty step, stored as
-/// zeros over NaN) here.
+/// zeros over NaN) here; N odd or even but no multiple of 4 (the row-at-a-time writes) too.
 fn stream_k_pieces_add_up() -> Result<(), Failed> {
     for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16] {
         let kernel = algo.kernel().ok_or("no kernel")?;
         for ((m, n, k), blocks) in
             [((300, 520, 136), 1), ((300, 520, 136), 2), ((300, 520, 136), 7), ((300, 520, 136), 10), ((70, 33, 0), 1)]
+                .into_iter()
+                // N not a multiple of 4: stores and adds a row at a time through shared memory, with a
+                // barrier before the next piece's loads reuse it.
+                .chain([((300, 523, 136), 1), ((300, 523, 136), 7), ((300, 522, 136), 10)])
         {
             let (a, b) = (HostMatrix::random(m, k, 11), HostMatrix::random(k, n, 13));
             let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };

@@ -1,4 +1,4 @@
-//! Thread and block coordinates, and the block-wide barrier.
+//! Thread and block coordinates, the block-wide barrier and the warp-wide one.
 //!
 //! On the GPU each coordinate is a PTX special register; in a host build it comes from the context the
 //! CPU executor installed for the calling thread ([`super::host`]). Kernels see the same functions.
@@ -91,4 +91,30 @@ pub unsafe fn sync_threads() {
 #[inline(always)]
 pub unsafe fn sync_threads() {
     super::host::with(|ctx| ctx.barrier.sync())
+}
+
+/// `__syncwarp()`: waits until all 32 lanes of the calling warp have reached it, and orders their
+/// memory accesses before it against those after it (lanes of one warp may be scheduled apart since
+/// Volta; a warp that passes data through shared memory needs it between the writes and the reads).
+///
+/// # Safety
+/// All 32 lanes of the warp must reach it (full mask), each the same number of times: never inside a
+/// branch that some lanes of the warp skip. A divergent `bar.warp.sync` is undefined on the GPU.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn sync_warp() {
+    // SAFETY: no operands; converged lanes are this function's contract, forwarded to the caller.
+    // Not `nomem`: it orders the lanes' memory accesses. (core::arch::nvptx has no intrinsic for it.)
+    unsafe { core::arch::asm!("bar.warp.sync -1;", options(nostack, preserves_flags)) }
+}
+
+/// `__syncwarp()` on the host: a rendezvous of the warp's 32 lanes in the executor's warp exchange
+/// (which reports a lane that never arrives instead of hanging).
+///
+/// # Safety
+/// As the GPU version.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub unsafe fn sync_warp() {
+    let _ = super::host::warp_exchange("sync_warp", [0; super::host::LANE_WORDS]);
 }

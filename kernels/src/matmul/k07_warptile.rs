@@ -116,13 +116,20 @@ unsafe fn mma_kk<const LDA: u32, const LDB: u32, const WMI: usize, const WNI: us
     }
 }
 
-/// Writes a thread's accumulators to `C` (float4 stores on an interior, aligned block; guarded otherwise).
+/// Writes a thread's accumulators to `C`: float4 stores on an interior, aligned block; guarded ones on
+/// an edge block; where N is not a multiple of 4, a row at a time through shared memory
+/// ([`write_acc_by_rows`]) when `BY_ROWS`, element by element otherwise (`BY_ROWS` is false only
+/// for `dbuf-128x128x8`: with the shared-memory path ptxas gives it 143–149 registers instead of 127,
+/// and one block per SM instead of two; `docs/ladder/k07-warptile.md`).
 ///
 /// # Safety
 /// `c` holds `m·n` floats; `fast` only when the whole block tile is inside `C` and `n % 4 == 0`.
+/// Where `BY_ROWS` and `n % 4 != 0`, as [`write_acc_by_rows`]: every thread of the block calls it,
+/// after a barrier that follows its last use of shared memory, and a barrier separates it from the
+/// next use.
 #[allow(clippy::needless_range_loop)] // the indices also compute the output rows and columns
 #[inline(always)]
-pub unsafe fn store_acc<const WMI: usize, const WNI: usize>(
+pub unsafe fn store_acc<const BM: u32, const BN: u32, const WMI: usize, const WNI: usize, const BY_ROWS: bool>(
     c: crate::device::mem::View<f32>,
     m: u32,
     n: u32,
@@ -131,6 +138,10 @@ pub unsafe fn store_acc<const WMI: usize, const WNI: usize>(
     acc: &Acc<WMI, WNI>,
     fast: bool,
 ) {
+    if BY_ROWS && !n.is_multiple_of(4) {
+        // SAFETY: forwarded contract (n % 4 is the same for every thread of the grid).
+        return unsafe { write_acc_by_rows::<BM, BN, WMI, WNI, false>(c, m, n, r0, c0, acc) };
+    }
     for wm in 0..WMI {
         for i in 0..4 {
             let r = r0 + wm as u32 * WSUB_M + i as u32;
@@ -138,6 +149,94 @@ pub unsafe fn store_acc<const WMI: usize, const WNI: usize>(
                 // SAFETY: forwarded contract; columns are multiples of 4.
                 unsafe { super::tile_io::store_c4(c, m, n, r, c0 + wn as u32 * WSUB_N, acc[wm][i][wn], fast) }
             }
+        }
+    }
+}
+
+/// Bytes of shared memory [`write_acc_by_rows`] uses for a block of `threads` threads with `WNI`
+/// fragments per thread: 8 rows of `16·WNI` floats per warp.
+pub const fn staging_bytes(threads: u32, wni: usize) -> u32 {
+    threads / 32 * 8 * WSUB_N * wni as u32 * 4
+}
+
+/// Where [`write_acc_by_rows`] keeps column `col` of staging row `row` (rows of `w` floats): odd rows
+/// are swizzled by 16 columns when `w` is a multiple of 32, so that the two rows a quarter-warp's
+/// float4 writes touch fall on different banks (for `w = 16` consecutive rows already do).
+#[inline(always)]
+fn staged(row: u32, col: u32, w: u32) -> usize {
+    let swizzle = if w.is_multiple_of(32) { (row & 1) * 16 } else { 0 };
+    (row * w + (col ^ swizzle)) as usize
+}
+
+/// Writes (`ADD = false`) or atomically adds (`ADD = true`, into a zeroed `C`) a thread's accumulators
+/// row by row of `C`, through shared memory: the unaligned path (N not a multiple of 4, so rows of `C`
+/// are not 16-byte aligned). A warp's lanes hold 8 rows × 4 columns of float4s per `(wm, i)`; stored
+/// element by element from there, each instruction would touch 8 rows 16 bytes apart — four times the
+/// L2 sectors of its data. Instead the warp writes those 8 rows (`16·WNI` columns each) into its own
+/// staging rows (8 KB per 8 warps of `WNI = 2`: it fits kernel 7's one stage), and each lane then stores one element of a row, so one instruction covers `16·WNI`
+/// (or 32) consecutive columns of one row (two rows for `WNI = 1`).
+///
+/// Per `(wm, i)`: `WNI` float4 writes to shared memory, [`sync_warp`](crate::device::thread::sync_warp),
+/// `4·WNI` element reads and global stores (or `red.global.add.f32`), `sync_warp` again before the next
+/// pass overwrites the rows.
+///
+/// # Safety
+/// `c` holds `m·n` floats; `(r0, c0)` is this thread's first output as placed by [`thread_origin`]
+/// (so the warp's origin is `(r0 − 4·(lane / 4), c0 − 4·(lane % 4))`); `ADD` only into a `C` that
+/// others add to atomically too. Every thread of the block calls it (all lanes of each warp: it has
+/// warp barriers); the launch gives at least [`staging_bytes`]`(threads, WNI)` bytes of dynamic shared
+/// memory, which no thread of the block reads or writes meanwhile: a barrier after the block's last use
+/// before the call, and one before its next use after it.
+#[inline(always)]
+pub unsafe fn write_acc_by_rows<const BM: u32, const BN: u32, const WMI: usize, const WNI: usize, const ADD: bool>(
+    c: crate::device::mem::View<f32>,
+    m: u32,
+    n: u32,
+    r0: u32,
+    c0: u32,
+    acc: &Acc<WMI, WNI>,
+) {
+    use crate::device::{atomic, mem::Float4, mma::lane_id, shared::SharedTiles, thread};
+    let (wm_rows, w) = (WSUB_M * WMI as u32, WSUB_N * WNI as u32);
+    // Everything from (r0, c0) and %laneid: values the main loop computed from the thread index would
+    // be reused here and kept live through it, costing registers there.
+    let lane = lane_id();
+    let (q, l4) = (lane / LANES_N, lane % LANES_N);
+    let (wr, wc) = (r0 - 4 * q, c0 - 4 * l4);
+    // The warp's slot: its place in the block tile (`thread_origin` backwards; row0, col0 are
+    // multiples of BM, BN).
+    let (warps, warp) = ((BM / wm_rows) * (BN / w), (wr % BM) / wm_rows * (BN / w) + (wc % BN) / w);
+    // SAFETY: the launch provides staging_bytes(threads, WNI) bytes, unused by anyone else meanwhile.
+    let rows = unsafe { SharedTiles::<f32>::new().tile((warps * 8 * w) as usize).sub((warp * 8 * w) as usize, (8 * w) as usize) };
+    for wm in 0..WMI {
+        for i in 0..4u32 {
+            for wn in 0..WNI {
+                // SAFETY: q < 8, wn·16 + 4·l4 + 4 ≤ w: inside this warp's rows, a multiple of 4.
+                unsafe { rows.set4(staged(q, wn as u32 * WSUB_N + 4 * l4, w), Float4(acc[wm][i as usize][wn])) }
+            }
+            // SAFETY: every lane of the warp passes here (no branch above depends on the lane).
+            unsafe { thread::sync_warp() };
+            for t in 0..w / 4 {
+                // Element f of the warp's 8·w: staging row f / w (row 4·(f / w) + i of the warp's
+                // sub-tile), column f % w.
+                let f = lane + 32 * t;
+                let (row, col) = (f / w, f % w);
+                let (r, cc) = (wr + wm as u32 * WSUB_M + 4 * row + i, wc + col);
+                // SAFETY: row < 8, col < w.
+                let v = unsafe { rows.get(staged(row, col, w)) };
+                if r < m && cc < n {
+                    // SAFETY: r < m, cc < n: inside C's m·n floats.
+                    unsafe {
+                        if ADD {
+                            atomic::add_f32(c, (r * n + cc) as usize, v)
+                        } else {
+                            c.set((r * n + cc) as usize, v)
+                        }
+                    }
+                }
+            }
+            // SAFETY: as above; the next pass overwrites the rows these reads used.
+            unsafe { thread::sync_warp() };
         }
     }
 }
@@ -171,6 +270,7 @@ pub unsafe fn warptile<
     use crate::device::{shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA >= BM && LDA.is_multiple_of(4)) };
+    const { assert!(staging_bytes(NT, WNI) <= (BK * LDA + BK * BN) * 4) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let mut shared = SharedTiles::<f32>::new();
@@ -201,7 +301,7 @@ pub unsafe fn warptile<
         k0 += BK;
     }
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
+    unsafe { store_acc::<BM, BN, WMI, WNI, true>(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
 }
 
 kernel! {

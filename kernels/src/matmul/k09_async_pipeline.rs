@@ -54,6 +54,7 @@ pub unsafe fn async_pipeline<
     use crate::device::{async_copy, shared::SharedTiles, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4 && S >= 2) };
+    const { assert!(super::k07_warptile::staging_bytes(NT, WNI) <= shared_bytes(BM, BN, BK, S)) };
     const { assert!((BM * BK).is_multiple_of(NT) && NT.is_multiple_of(BK) && (BK * BN).is_multiple_of(4 * NT)) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
@@ -120,8 +121,13 @@ pub unsafe fn async_pipeline<
         read = if read + 1 == S { 0 } else { read + 1 };
         write = if write + 1 == S { 0 } else { write + 1 };
     }
+    if !n.is_multiple_of(4) {
+        // store_acc's unaligned path reuses the stages as staging rows: every warp must be done reading them.
+        // SAFETY: reached by every thread of the block (n is block-uniform).
+        unsafe { thread::sync_threads() };
+    }
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
+    unsafe { store_acc::<BM, BN, WMI, WNI, true>(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
 }
 
 /// Declares a monomorphic entry point of [`async_pipeline`] and its launch (`$config`), with its

@@ -39,18 +39,21 @@ pub unsafe fn split_k<
     };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: C zeroed by the caller; (row0 + ar, col0 + bc) is this thread's first output.
-    unsafe { add_acc(c, m, n, row0 + ar, col0 + bc, &acc) }
+    unsafe { add_acc::<BM, BN, WMI, WNI>(c, m, n, row0 + ar, col0 + bc, &acc) }
 }
 
 /// Adds this thread's accumulators (outputs placed as in kernel 7's `thread_origin`, the first at
 /// `(r0, c0)`) into `C` atomically, skipping outputs past `m` or `n`: four columns per 16-byte
-/// `red.global.add.v4.f32` where N is a multiple of 4, one `red.global.add.f32` each otherwise.
+/// `red.global.add.v4.f32` where N is a multiple of 4; otherwise one `red.global.add.f32` each, a row
+/// of `C` at a time through shared memory (kernel 7's `write_acc_by_rows`).
 ///
 /// # Safety
 /// `c` is a view of global memory of `m·n` floats starting on a 16-byte boundary (every allocation
-/// does); `c0` is a multiple of 4.
+/// does); `c0` is a multiple of 4. Where `n % 4 != 0`, as `write_acc_by_rows`: every thread of the
+/// block calls it, after a barrier that follows its last use of shared memory, and a barrier
+/// separates it from the next use.
 #[inline(always)]
-pub unsafe fn add_acc<const WMI: usize, const WNI: usize>(
+pub unsafe fn add_acc<const BM: u32, const BN: u32, const WMI: usize, const WNI: usize>(
     c: crate::device::mem::View<f32>,
     m: u32,
     n: u32,
@@ -58,25 +61,21 @@ pub unsafe fn add_acc<const WMI: usize, const WNI: usize>(
     c0: u32,
     acc: &super::k07_warptile::Acc<WMI, WNI>,
 ) {
-    use super::k07_warptile::{WSUB_M, WSUB_N};
+    use super::k07_warptile::{write_acc_by_rows, WSUB_M, WSUB_N};
     use crate::device::atomic;
+    if !n.is_multiple_of(4) {
+        // SAFETY: forwarded contract (n % 4 is the same for every thread of the grid).
+        return unsafe { write_acc_by_rows::<BM, BN, WMI, WNI, true>(c, m, n, r0, c0, acc) };
+    }
     for (wm, rows) in acc.iter().enumerate() {
         for (i, frags) in rows.iter().enumerate() {
             let r = r0 + wm as u32 * WSUB_M + i as u32;
             for (wn, frag) in frags.iter().enumerate() {
                 let col = c0 + wn as u32 * WSUB_N;
-                if r < m && col + 4 <= n && n.is_multiple_of(4) {
-                    // SAFETY: r < m, col + 4 ≤ n: inside C's m·n floats; col and n multiples of 4:
-                    // 16-byte aligned.
+                // col and n are multiples of 4: a fragment is wholly inside C's columns or wholly past them.
+                if r < m && col < n {
+                    // SAFETY: r < m, col + 4 ≤ n: inside C's m·n floats; 16-byte aligned.
                     unsafe { atomic::add_f32x4(c, (r * n + col) as usize, *frag) }
-                    continue;
-                }
-                for (j, &v) in frag.iter().enumerate() {
-                    let col = col + j as u32;
-                    if r < m && col < n {
-                        // SAFETY: r < m, col < n: inside C's m·n floats.
-                        unsafe { atomic::add_f32(c, (r * n + col) as usize, v) }
-                    }
                 }
             }
         }

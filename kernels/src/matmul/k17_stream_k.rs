@@ -94,10 +94,15 @@ pub unsafe fn stream_k<
         if step == first && piece_end == first + per_tile {
             // SAFETY: the whole tile, which no other block writes; `fast` only for an interior tile
             // with n % 4 == 0.
-            unsafe { store_acc(c, m, n, r0, c0, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4)) }
+            unsafe { store_acc::<BM, BN, WMI, WNI, true>(c, m, n, r0, c0, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4)) }
         } else {
             // SAFETY: C zeroed by the caller; c0 is a multiple of 4 (thread_origin's columns).
-            unsafe { super::k10_split_k::add_acc(c, m, n, r0, c0, &acc) }
+            unsafe { super::k10_split_k::add_acc::<BM, BN, WMI, WNI>(c, m, n, r0, c0, &acc) }
+        }
+        if !n.is_multiple_of(4) {
+            // The unaligned writes above used shared memory, which the next piece's loads overwrite.
+            // SAFETY: reached by every thread of the block (n and the loop bounds are block-uniform).
+            unsafe { thread::sync_threads() };
         }
         step = piece_end;
     }
