@@ -33,22 +33,22 @@ KERNELS = {
     "blocktile-2d": (128, 128, 8, 256, 8192, 140, False),
     "vectorized": (128, 128, 8, 256, 8192, 123, False),
     "conflict-free": (128, 128, 8, 256, 8320, 123, False),
-    "warptile": (128, 128, 8, 256, 8320, 109, False),
+    "warptile": (128, 128, 8, 256, 8320, 123, False),
     "dbuf-128x128x8": (128, 128, 8, 256, 2 * (8 * 132 + 8 * 128) * 4, 127, False),
-    "dbuf-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 147, False),
+    "dbuf-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 149, False),
     "dbuf-128x64x16": (128, 64, 16, 128, 2 * (16 * 132 + 16 * 64) * 4, 159, False),
-    "dbuf-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 115, False),
-    "dbuf-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 231, False),
-    "dbuf-128x256x16-rolled": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 218, False),
-    "async-64x64x16-s3": (64, 64, 16, 128, 3 * (16 * 68 + 16 * 64) * 4, 119, False),
+    "dbuf-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 109, False),
+    "dbuf-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 253, False),
+    "dbuf-128x256x16-rolled": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 224, False),
+    "async-64x64x16-s3": (64, 64, 16, 128, 3 * (16 * 68 + 16 * 64) * 4, 118, False),
     "splitk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 143, True),
-    "splitk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 117, True),
+    "splitk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 111, True),
     "splitk-128x32x16": (128, 32, 16, 128, 2 * (16 * 132 + 16 * 32) * 4, 121, True),
     "splitk-32x128x16": (32, 128, 16, 128, 2 * (16 * 36 + 16 * 128) * 4, 117, True),
-    "splitk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 243, True),
+    "splitk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 249, True),
     "splitk-256x128x16": (256, 128, 16, 256, 2 * (16 * 260 + 16 * 128) * 4, 255, True),
-    "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 126, "stream"),
-    "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, "stream"),
+    "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 127, "stream"),
+    "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 247, "stream"),
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
     "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 126, "split-store"),
 }
@@ -229,7 +229,19 @@ def main():
         i = sys.argv.index("--hold-out")
         hold = {tuple(int(x) for x in h.split("x")) for h in sys.argv[i + 1].split(",") if h}
         args = [a for a in args if a != sys.argv[i + 1]]
-    rows = [r for spec in args for r in load(spec)]
+    rows = []
+    for spec in args:
+        if spec.startswith("table:"):
+            got, held = load_table(spec[len("table:"):])
+            hold |= held
+        else:
+            got = load(spec)
+        # A shape measured again in a later run: the later run's rows replace the earlier ones.
+        again = {(r[0], r[1], r[2]) for r in got}
+        rows = [r for r in rows if (r[0], r[1], r[2]) not in again] + got
+    if "--fit-unaligned" in sys.argv:
+        ps, g = fit_unaligned(rows, hold)
+        return report(ps, g, rows, hold)
     if "--only" in sys.argv:
         return fit_alone(sys.argv[sys.argv.index("--only") + 1], rows, hold)
     # Kernels fitted alone keep their committed constants here; their rows stay in the table.
@@ -291,7 +303,14 @@ def main():
         ps, g = unpack(fit.x)
         for name in ALONE:
             ps[name] = committed()[0][name]
-    print(f"fit: {len(train)} rows, {len(rows) - len(train)} held out or fitted alone; launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs, C stored at {g[4] / 1e3:.0f} GB/s")
+    print(f"fit: {len(train)} rows, {len(rows) - len(train)} held out or fitted alone")
+    report(ps, g, rows, hold)
+
+
+def report(ps, g, rows, hold):
+    """Prints the constants, each shape's pick against its measured best, the prediction errors and the
+    summary; `--write-table`, `--print-rust` as in main."""
+    print(f"launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs, C stored at {g[4] / 1e3:.0f} GB/s, stream-K piece adds {STREAM_K_PIECE_ADDS_US:.3f} µs")
     for name in NAMES:
         e, c, q, u, w = ps[name][:5]
         print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}  w {w:10.0f}/µs")
@@ -321,13 +340,63 @@ def main():
             for (m, n, k, nm, sp, t) in rows:
                 f.write(f"{m},{n},{k},{nm},{sp},{t:.2f},{int((m, n, k) in hold)}\n")
     if "--print-rust" in sys.argv:
-        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}; STORE_GB_PER_S = {g[4] / 1e3:.0f}")
+        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}; STORE_GB_PER_S = {g[4] / 1e3:.0f}; STREAM_K_PIECE_ADDS_US = {STREAM_K_PIECE_ADDS_US:.3f}")
         for name in NAMES:
             if name in ALONE:
                 print(f"{name}: fitted alone (--only {name}), not here")
                 continue
             e, c, q, u, w = ps[name][:5]
             print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
+
+
+def load_table(path):
+    """The calibration table (catalogue/tests/data/auto-calibration.csv) as rows, and its held-out shapes."""
+    rows, held = [], set()
+    for r in csv.DictReader(open(path)):
+        m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
+        rows.append((m, n, k, r["kernel"], int(r["splits"]), float(r["us"])))
+        if r["held_out"] == "1":
+            held.add((m, n, k))
+    return rows, held
+
+
+# The kernels whose epilogue writes C a row at a time through shared memory where N % 4 != 0
+# (kernel 7's `write_acc_by_rows`): the kernels with a `…_by_rows` twin entry (every warp-tiled
+# kernel but dbuf-128x128x8), which the host launches where N % 4 != 0.
+BY_ROWS = {"warptile", "dbuf-128x128x16", "dbuf-128x64x16", "dbuf-64x64x16", "dbuf-128x256x16",
+           "dbuf-128x256x16-rolled", "async-64x64x16-s3", "splitk-128x128x16", "splitk-64x64x16",
+           "splitk-128x32x16", "splitk-32x128x16", "splitk-128x256x16", "splitk-256x128x16",
+           "streamk-128x128x16", "streamk-128x256x16", "streamk-64x64x16"}
+
+
+def fit_unaligned(rows, hold):
+    """Refits what the row-by-row epilogue changed, everything else as committed: the unaligned store
+    rate `w` of the BY_ROWS kernels that store C, the GPU-wide scalar atomic rate (split-K's and
+    stream-K's adds where N % 4 != 0) and STREAM_K_PIECE_ADDS_US, on the fitted shapes' rows of those
+    kernels with N % 4 != 0."""
+    global STREAM_K_PIECE_ADDS_US
+    ps, g = committed()
+    train = [r for r in rows if r[1] % 4 and r[3] in BY_ROWS and (r[0], r[1], r[2]) not in hold]
+    stores = sorted(nm for nm in BY_ROWS if KERNELS[nm][6] is not True)
+
+    def unpack(x):
+        qs = dict(ps)
+        for i, nm in enumerate(stores):
+            qs[nm] = tuple(ps[nm][:4]) + (math.exp(x[i]),) + tuple(ps[nm][5:])
+        return qs, (g[0], g[1], math.exp(x[len(stores)]), g[3], g[4]), x[len(stores) + 1]
+
+    def resid(x):
+        global STREAM_K_PIECE_ADDS_US
+        qs, gg, STREAM_K_PIECE_ADDS_US = unpack(x)
+        return [math.log(predict(qs[nm], gg, nm, m, n, k, sp) / t) for (m, n, k, nm, sp, t) in train]
+
+    x0 = [math.log(ps[nm][4]) for nm in stores] + [math.log(g[2]), STREAM_K_PIECE_ADDS_US]
+    lo = [math.log(1e4)] * len(stores) + [math.log(1e3), 0.0]
+    hi = [math.log(1e8)] * len(stores) + [math.log(1e8), 1.0]
+    fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
+    ps, g, STREAM_K_PIECE_ADDS_US = unpack(fit.x)
+    print(f"unaligned refit: {len(train)} rows of {len(BY_ROWS)} kernels with N % 4 != 0 (fitted shapes)")
+    return ps, g
 
 
 def fit_alone(name, rows, hold):

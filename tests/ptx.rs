@@ -180,6 +180,21 @@ fn model_registers_match(ptxas: &PathBuf) -> Result<(), Failed> {
             Some(&r) if r == cost.registers => {}
             got => wrong.push(format!("{}: model {}, ptxas {got:?}", algo.label(), cost.registers)),
         }
+        // The by-rows twin (launched where N % 4 != 0) shares the model's constants: its registers may
+        // differ, the blocks per SM they allow may not.
+        let (Some(kernel), Some(config)) = (algo.kernel(), algo.config()) else { continue };
+        if let Some(twin) = kernel.by_rows {
+            let blocks = |r: u32| tessera::catalogue::tuning::blocks_per_sm(config, r);
+            match used.get(twin.entry) {
+                Some(&r) if blocks(r) == blocks(cost.registers) => {}
+                got => wrong.push(format!(
+                    "{}: model {} registers, {} blocks per SM; ptxas {got:?}",
+                    twin.entry,
+                    cost.registers,
+                    blocks(cost.registers)
+                )),
+            }
+        }
     }
     if wrong.is_empty() {
         Ok(())

@@ -50,6 +50,16 @@ macro_rules! host_kernel {
     };
 }
 
+/// A catalogue line's [`ByRows`] twin, if it names one (`entry / twin`).
+macro_rules! by_rows {
+    ($precision:ident, $module:ident) => {
+        None
+    };
+    ($precision:ident, $module:ident, $twin:ident) => {
+        Some(ByRows { entry: stringify!($twin), host: host_kernel!($precision, $module::$twin) })
+    };
+}
+
 /// One matmul kernel of the catalogue.
 #[derive(Debug, Clone, Copy)]
 pub struct MatmulKernel {
@@ -64,10 +74,34 @@ pub struct MatmulKernel {
     pub config: TileConfig,
     /// The same kernel compiled for the host, for the CPU executor (crate `tessera-emulator`).
     pub host: HostKernel,
+    /// Its `…_by_rows` twin, launched instead where N is not a multiple of 4 ([`Self::launched`]):
+    /// the same kernel whose epilogue writes `C` a row at a time through shared memory (the
+    /// warp-tiled kernels 7–10 and 17 but `dbuf-128x128x8`; `by_rows_twin!` in `tessera-kernels`).
+    pub by_rows: Option<ByRows>,
+}
+
+/// A kernel's twin entry for N not a multiple of 4 ([`MatmulKernel::by_rows`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ByRows {
+    /// Its PTX entry name.
+    pub entry: &'static str,
+    /// Its host build.
+    pub host: HostKernel,
+}
+
+impl MatmulKernel {
+    /// The entry and host build that run a product with `n` columns: the [`ByRows`] twin where
+    /// `n % 4 != 0` and the kernel has one, the kernel's own entry otherwise.
+    pub fn launched(&self, n: u32) -> (&'static str, HostKernel) {
+        match self.by_rows {
+            Some(twin) if !n.is_multiple_of(4) => (twin.entry, twin.host),
+            _ => (self.entry, self.host),
+        }
+    }
 }
 
 macro_rules! matmul_catalogue {
-    ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident, $label:literal, $precision:ident $(via $via:ident)?, $config:expr; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident $(/ $by_rows:ident)?, $label:literal, $precision:ident $(via $via:ident)?, $config:expr; )*) => {
         /// Which matmul kernel to run: the rungs of the ladder in `kernels/src/matmul/`, or `Auto`.
         ///
         /// Each kernel computes in one [`Precision`]; `Auto` picks a kernel of the precision the
@@ -88,6 +122,7 @@ macro_rules! matmul_catalogue {
                 precision: $precision,
                 config: $config,
                 host: host_kernel!($precision $(via $via)?, $module::$entry),
+                by_rows: by_rows!($precision, $module $(, $by_rows)?),
             }, )*
         ];
 
@@ -112,41 +147,41 @@ matmul_catalogue! {
     /// `k06_conflict_free`: kernel 5 with a bank-conflict-free shared layout.
     ConflictFree = k06_conflict_free::matmul_conflict_free, "conflict-free", Fp32, k06_conflict_free::CONFIG;
     /// `k07_warptile`: warp tiling (8 warps of 64×32 in a 128×128×8 block tile).
-    Warptile = k07_warptile::matmul_warptile, "warptile", Fp32, k07_warptile::CONFIG;
+    Warptile = k07_warptile::matmul_warptile / matmul_warptile_by_rows, "warptile", Fp32, k07_warptile::CONFIG;
     /// `k08_double_buffer` 128×128×8: double-buffered shared tiles, `cp.async` for `B`.
     Dbuf128x128x8 = k08_double_buffer::matmul_dbuf_128x128x8, "dbuf-128x128x8", Fp32, k08_double_buffer::DBUF_128X128X8;
     /// `k08_double_buffer` 128×128×16.
-    Dbuf128x128x16 = k08_double_buffer::matmul_dbuf_128x128x16, "dbuf-128x128x16", Fp32, k08_double_buffer::DBUF_128X128X16;
+    Dbuf128x128x16 = k08_double_buffer::matmul_dbuf_128x128x16 / matmul_dbuf_128x128x16_by_rows, "dbuf-128x128x16", Fp32, k08_double_buffer::DBUF_128X128X16;
     /// `k08_double_buffer` 128×64×16 (128 threads).
-    Dbuf128x64x16 = k08_double_buffer::matmul_dbuf_128x64x16, "dbuf-128x64x16", Fp32, k08_double_buffer::DBUF_128X64X16;
+    Dbuf128x64x16 = k08_double_buffer::matmul_dbuf_128x64x16 / matmul_dbuf_128x64x16_by_rows, "dbuf-128x64x16", Fp32, k08_double_buffer::DBUF_128X64X16;
     /// `k08_double_buffer` 64×64×16 (128 threads).
-    Dbuf64x64x16 = k08_double_buffer::matmul_dbuf_64x64x16, "dbuf-64x64x16", Fp32, k08_double_buffer::DBUF_64X64X16;
+    Dbuf64x64x16 = k08_double_buffer::matmul_dbuf_64x64x16 / matmul_dbuf_64x64x16_by_rows, "dbuf-64x64x16", Fp32, k08_double_buffer::DBUF_64X64X16;
     /// `k08_double_buffer` 128×256×16 (8×16 outputs per thread): the fastest tile on large outputs.
-    Dbuf128x256x16 = k08_double_buffer::matmul_dbuf_128x256x16, "dbuf-128x256x16", Fp32, k08_double_buffer::DBUF_128X256X16;
+    Dbuf128x256x16 = k08_double_buffer::matmul_dbuf_128x256x16 / matmul_dbuf_128x256x16_by_rows, "dbuf-128x256x16", Fp32, k08_double_buffer::DBUF_128X256X16;
     /// `k08_double_buffer` 128×256×16 with its K-step loop kept rolled by 4 (a measured lesson: slower).
-    Dbuf128x256x16Rolled = k08_double_buffer::matmul_dbuf_128x256x16_rolled, "dbuf-128x256x16-rolled", Fp32, k08_double_buffer::DBUF_128X256X16_ROLLED;
+    Dbuf128x256x16Rolled = k08_double_buffer::matmul_dbuf_128x256x16_rolled / matmul_dbuf_128x256x16_rolled_by_rows, "dbuf-128x256x16-rolled", Fp32, k08_double_buffer::DBUF_128X256X16_ROLLED;
     /// `k09_async_pipeline` 64×64×16, 3 stages: every tile copy asynchronous and element-wise, the
     /// path for N or K not multiples of 4.
-    Async64x64x16s3 = k09_async_pipeline::matmul_async_64x64x16_s3, "async-64x64x16-s3", Fp32, k09_async_pipeline::ASYNC_64X64X16_S3;
+    Async64x64x16s3 = k09_async_pipeline::matmul_async_64x64x16_s3 / matmul_async_64x64x16_s3_by_rows, "async-64x64x16-s3", Fp32, k09_async_pipeline::ASYNC_64X64X16_S3;
     /// `k10_split_k`: kernel 8's 128×128×16 tile with K divided among `tuning::splits_for` blocks per tile.
-    SplitK128x128x16 = k10_split_k::matmul_splitk_128x128x16, "splitk-128x128x16", Fp32, k10_split_k::SPLITK_128X128X16;
+    SplitK128x128x16 = k10_split_k::matmul_splitk_128x128x16 / matmul_splitk_128x128x16_by_rows, "splitk-128x128x16", Fp32, k10_split_k::SPLITK_128X128X16;
     /// `k10_split_k` over the 64×64×16 tile (128 threads), for the smallest outputs.
-    SplitK64x64x16 = k10_split_k::matmul_splitk_64x64x16, "splitk-64x64x16", Fp32, k10_split_k::SPLITK_64X64X16;
+    SplitK64x64x16 = k10_split_k::matmul_splitk_64x64x16 / matmul_splitk_64x64x16_by_rows, "splitk-64x64x16", Fp32, k10_split_k::SPLITK_64X64X16;
     /// `k10_split_k` over a 128×32 tile (128 threads), for outputs at most 32 columns wide.
-    SplitK128x32x16 = k10_split_k::matmul_splitk_128x32x16, "splitk-128x32x16", Fp32, k10_split_k::SPLITK_128X32X16;
+    SplitK128x32x16 = k10_split_k::matmul_splitk_128x32x16 / matmul_splitk_128x32x16_by_rows, "splitk-128x32x16", Fp32, k10_split_k::SPLITK_128X32X16;
     /// `k10_split_k` over a 32×128 tile (128 threads), for outputs at most 32 rows tall.
-    SplitK32x128x16 = k10_split_k::matmul_splitk_32x128x16, "splitk-32x128x16", Fp32, k10_split_k::SPLITK_32X128X16;
+    SplitK32x128x16 = k10_split_k::matmul_splitk_32x128x16 / matmul_splitk_32x128x16_by_rows, "splitk-32x128x16", Fp32, k10_split_k::SPLITK_32X128X16;
     /// `k10_split_k` over kernel 8's 128×256 tile (8×16 outputs per thread), for deep K on a few dozen tiles.
-    SplitK128x256x16 = k10_split_k::matmul_splitk_128x256x16, "splitk-128x256x16", Fp32, k10_split_k::SPLITK_128X256X16;
+    SplitK128x256x16 = k10_split_k::matmul_splitk_128x256x16 / matmul_splitk_128x256x16_by_rows, "splitk-128x256x16", Fp32, k10_split_k::SPLITK_128X256X16;
     /// `k10_split_k` over a 256×128 tile (8×16 outputs per thread), for deep K on outputs about 128 wide.
-    SplitK256x128x16 = k10_split_k::matmul_splitk_256x128x16, "splitk-256x128x16", Fp32, k10_split_k::SPLITK_256X128X16;
+    SplitK256x128x16 = k10_split_k::matmul_splitk_256x128x16 / matmul_splitk_256x128x16_by_rows, "splitk-256x128x16", Fp32, k10_split_k::SPLITK_256X128X16;
     /// `k17_stream_k` over kernel 8's 128×128×16 tile: every tile's K-steps shared evenly by the
     /// blocks that fit at once.
-    StreamK128x128x16 = k17_stream_k::matmul_streamk_128x128x16, "streamk-128x128x16", Fp32, k17_stream_k::STREAMK_128X128X16;
+    StreamK128x128x16 = k17_stream_k::matmul_streamk_128x128x16 / matmul_streamk_128x128x16_by_rows, "streamk-128x128x16", Fp32, k17_stream_k::STREAMK_128X128X16;
     /// `k17_stream_k` over kernel 8's 128×256×16 tile.
-    StreamK128x256x16 = k17_stream_k::matmul_streamk_128x256x16, "streamk-128x256x16", Fp32, k17_stream_k::STREAMK_128X256X16;
+    StreamK128x256x16 = k17_stream_k::matmul_streamk_128x256x16 / matmul_streamk_128x256x16_by_rows, "streamk-128x256x16", Fp32, k17_stream_k::STREAMK_128X256X16;
     /// `k17_stream_k` over kernel 8's 64×64×16 tile (four blocks per SM).
-    StreamK64x64x16 = k17_stream_k::matmul_streamk_64x64x16, "streamk-64x64x16", Fp32, k17_stream_k::STREAMK_64X64X16;
+    StreamK64x64x16 = k17_stream_k::matmul_streamk_64x64x16 / matmul_streamk_64x64x16_by_rows, "streamk-64x64x16", Fp32, k17_stream_k::STREAMK_64X64X16;
     /// `k18_few_rows`: 16 rows × 128 columns per block, K split across warps and blocks, one slice
     /// storing `C` — products of up to 16 rows, bound by reading `B` once.
     FewRows = k18_few_rows::matmul_few_rows, "few-rows", Fp32, k18_few_rows::CONFIG;

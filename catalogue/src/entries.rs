@@ -40,14 +40,13 @@ const OTHER_KERNELS: [(&str, u32); 15] = [
 const OTHER_SM90A_KERNELS: [(&str, u32); 3] =
     [("wgmma_rate_bf16", wgmma_rate::BLOCK), ("wgmma_rate_f16", wgmma_rate::BLOCK), ("wgmma_rate_tf32", wgmma_rate::BLOCK)];
 
-/// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`], then the others (`sm_90` ones, then
+/// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`] (with their by-rows twins), then the others (`sm_90` ones, then
 /// `sm_90a` ones).
 pub fn entries() -> Vec<Entry> {
-    let matmul = MATMUL_KERNELS.iter().map(|k| Entry {
-        name: k.entry,
-        threads: k.config.threads(),
-        min_blocks_per_sm: k.config.min_blocks_per_sm,
-        sm90a: k.config.sm90a,
+    // Each kernel's entry, then its by-rows twin (same launch) where it has one.
+    let matmul = MATMUL_KERNELS.iter().flat_map(|k| {
+        let names = core::iter::once(k.entry).chain(k.by_rows.map(|twin| twin.entry));
+        names.map(|name| Entry { name, threads: k.config.threads(), min_blocks_per_sm: k.config.min_blocks_per_sm, sm90a: k.config.sm90a })
     });
     let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, sm90a: false });
     let other_sm90a = OTHER_SM90A_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, sm90a: true });

@@ -115,7 +115,9 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
     needs(y.len(), k as usize * n as usize, "Y")?;
     needs(out.len(), m as usize * n as usize, "T")?;
     let pc = SyncPtr::new(out.as_mut_ptr());
-    match kernel.host {
+    // The kernel's by-rows twin where N % 4 != 0, as on the GPU (MatmulKernel::launched).
+    let (entry, host_build) = kernel.launched(n);
+    match host_build {
         HostKernel::F32(host) if std::mem::size_of::<T>() == 4 && kernel.config.tf32_operands => {
             // As the GPU: the preparation kernels round A and round-and-transpose B first.
             let dense = |v: &[T], rows: u32, cols: u32| {
@@ -124,14 +126,14 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
             };
             let (a_prep, bt_prep) = crate::ops::prepare_tf32_for(kernel, &dense(x, m, k)?, &dense(y, k, n)?)?;
             let (px, py) = (SyncPtr::from_const(a_prep.as_ptr()), SyncPtr::from_const(bt_prep.as_ptr()));
-            launch(kernel.entry, cfg, || {
+            launch(entry, cfg, || {
                 // SAFETY: A' holds m·k floats, Bᵀ' n·k, out m·n; the launch is the kernel's own.
                 unsafe { host(px.get(), py.get(), pc.get(), m, n, k) }
             })
         }
         HostKernel::F32(host) if std::mem::size_of::<T>() == 4 => {
             let (px, py) = (SyncPtr::from_const(x.as_ptr().cast::<f32>()), SyncPtr::from_const(y.as_ptr().cast::<f32>()));
-            launch(kernel.entry, cfg, || {
+            launch(entry, cfg, || {
                 // SAFETY: T is f32 here (the kernel's precision is the one asked for, whose input type
                 // is T; 4-byte T is only f32); x, y, out hold m·k, k·n, m·n elements (checked above) and
                 // outlive the launch, which is the kernel's own.
@@ -140,7 +142,7 @@ fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[
         }
         HostKernel::Half(host) if std::mem::size_of::<T>() == 2 => {
             let (px, py) = (SyncPtr::from_const(x.as_ptr().cast::<u16>()), SyncPtr::from_const(y.as_ptr().cast::<u16>()));
-            launch(kernel.entry, cfg, || {
+            launch(entry, cfg, || {
                 // SAFETY: T is bf16 or f16 (2-byte inputs), whose bits are the u16 the kernel reads; the
                 // lengths as above.
                 unsafe { host(px.get(), py.get(), pc.get(), m, n, k) }

@@ -43,19 +43,21 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
     let mut c = vec![if algo.accumulates_into_c(shape) { 0.0 } else { f32::NAN }; a.rows * b.cols];
     let pc = SyncPtr::new(c.as_mut_ptr());
     let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(algo.launch(shape)));
-    match kernel.host {
+    // The kernel's by-rows twin where N % 4 != 0, as on the GPU (MatmulKernel::launched).
+    let (entry, host_build) = kernel.launched(n);
+    match host_build {
         HostKernel::F32(host) if kernel.config.tf32_operands => {
             // As the host: A rounded, B rounded and transposed, by the preparation kernels.
             let (a_prep, bt_prep) = prepare_tf32_for(kernel, a, b)?;
             let (pa, pb) = (SyncPtr::from_const(a_prep.as_ptr()), SyncPtr::from_const(bt_prep.as_ptr()));
-            launch(kernel.entry, cfg, || {
+            launch(entry, cfg, || {
                 // SAFETY: A' holds m·k floats, Bᵀ' n·k, C m·n; the launch is the kernel's own.
                 unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k) }
             })?;
         }
         HostKernel::F32(host) => {
             let (pa, pb) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()));
-            launch(kernel.entry, cfg, || {
+            launch(entry, cfg, || {
                 // SAFETY: a, b, c hold m·k, k·n and m·n floats (checked above) and outlive the
                 // launch; the launch is the kernel's own (its TileConfig through the catalogue), and
                 // MatmulShape::check guarantees the sizes fit the kernels' 32-bit indexing.
@@ -73,7 +75,7 @@ pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatri
         HostKernel::Half(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
             let (pa, pb) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()));
-            launch(kernel.entry, cfg, || {
+            launch(entry, cfg, || {
                 // SAFETY: as above, with m·k and k·n 16-bit elements.
                 unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k) }
             })?;

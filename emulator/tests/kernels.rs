@@ -73,14 +73,15 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
 /// kernel 18 along z).
 fn run_f32_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix, stores: bool) -> Result<HostMatrix, Failed> {
     let kernel = algo.kernel().ok_or("no kernel")?;
-    let tessera_catalogue::algo::HostKernel::F32(host) = kernel.host else { return Err("not an f32 kernel".into()) };
     let (m, n, k) = (a.rows, b.cols, a.cols);
+    let (entry, host_build) = kernel.launched(n as u32);
+    let tessera_catalogue::algo::HostKernel::F32(host) = host_build else { return Err("not an f32 kernel".into()) };
     let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
     let mut cfg = Launch::from(algo.launch(shape));
     cfg.grid = grid;
     let mut c = vec![if stores { f32::NAN } else { 0.0 }; m * n];
     let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
-    launch(kernel.entry, cfg, || {
+    launch(entry, cfg, || {
         // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed when the kernel adds); threads and shared
         // memory are the kernel's own launch, the grid one its contract admits (the caller's).
         unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) }

@@ -131,7 +131,8 @@ impl Gpu {
             // SAFETY: c addresses m·n floats (the caller's contract).
             unsafe { result::memset_d8_async(c, 0, bytes, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))?;
         }
-        let f = self.kernel(kernel.entry)?;
+        // The kernel's by-rows twin where N % 4 != 0 (MatmulKernel::launched).
+        let f = self.kernel(kernel.launched(n).0)?;
         if kernel.config.tf32_operands {
             // SAFETY: forwarded contract.
             return unsafe { self.matmul_prepared_tf32(stream, f, kernel, algo, shape, a, b, c) };

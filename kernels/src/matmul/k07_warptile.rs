@@ -118,9 +118,8 @@ unsafe fn mma_kk<const LDA: u32, const LDB: u32, const WMI: usize, const WNI: us
 
 /// Writes a thread's accumulators to `C`: float4 stores on an interior, aligned block; guarded ones on
 /// an edge block; where N is not a multiple of 4, a row at a time through shared memory
-/// ([`write_acc_by_rows`]) when `BY_ROWS`, element by element otherwise (`BY_ROWS` is false only
-/// for `dbuf-128x128x8`: with the shared-memory path ptxas gives it 143–149 registers instead of 127,
-/// and one block per SM instead of two; `docs/ladder/k07-warptile.md`).
+/// ([`write_acc_by_rows`]) when `BY_ROWS` (the `…_by_rows` twin entries, `by_rows_twin!`), element
+/// by element across the warp's 8 rows otherwise.
 ///
 /// # Safety
 /// `c` holds `m·n` floats; `fast` only when the whole block tile is inside `C` and `n % 4 == 0`.
@@ -258,6 +257,7 @@ pub unsafe fn warptile<
     const NT: u32,
     const LA: usize,
     const LB: usize,
+    const BY_ROWS: bool,
 >(
     a: *const f32,
     b: *const f32,
@@ -301,7 +301,7 @@ pub unsafe fn warptile<
         k0 += BK;
     }
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc::<BM, BN, WMI, WNI, true>(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
+    unsafe { store_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
 }
 
 kernel! {
@@ -328,6 +328,12 @@ kernel! {
     /// As kernel 1, plus 256 threads and ≥ (8·132 + 8·128)·4 = 8,320 bytes of dynamic shared memory.
     pub unsafe fn matmul_warptile(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { warptile::<{ CONFIG.bm }, { CONFIG.bn }, { CONFIG.bk }, { CONFIG.bm + 4 }, 2, 2, { CONFIG.threads() }, 1, 1>(a, b, c, m, n, k) }
+        unsafe { warptile::<{ CONFIG.bm }, { CONFIG.bn }, { CONFIG.bk }, { CONFIG.bm + 4 }, 2, 2, { CONFIG.threads() }, 1, 1, false>(a, b, c, m, n, k) }
     }
 }
+
+by_rows_twin!(
+    matmul_warptile,
+    matmul_warptile_by_rows,
+    warptile::<{ CONFIG.bm }, { CONFIG.bn }, { CONFIG.bk }, { CONFIG.bm + 4 }, 2, 2, { CONFIG.threads() }, 1, 1, true>
+);

@@ -25,7 +25,8 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32) -> u32 {
 /// it fully (`mma_tile`); `U < BK` keeps it a loop of `BK / U` iterations (`mma_tile_rolled`).
 ///
 /// **`BY_ROWS`**: where N is not a multiple of 4, `C` is written a row at a time through shared memory
-/// (kernel 7's `store_acc`); false only for 128×128×8, to which it costs the second block per SM.
+/// (kernel 7's `store_acc`): true in the `…_by_rows` twin entries (`by_rows_twin!`). 128×128×8 has
+/// none: ptxas gives it 143–149 registers there instead of 127, one block per SM instead of two.
 ///
 /// ptxas's register allocation for these entries moves with cosmetic changes to the PTX, and the speed
 /// with it: re-measure after any change to this file.
@@ -173,11 +174,12 @@ pub unsafe fn accumulate<
 
 /// Declares a monomorphic entry point of [`double_buffer`] and its launch ([`TileConfig`] constant
 /// `$config`), with its configuration in the doc. `unroll`: `kk` steps unrolled per K-step loop
-/// iteration (`BK` = fully); `min_blocks`: the launch bound (0 = none); `by_rows`: [`double_buffer`]'s `BY_ROWS`.
+/// iteration (`BK` = fully); `min_blocks`: the launch bound (0 = none); `by_rows`: its twin entry whose
+/// unaligned epilogue goes by rows (`by_rows_twin!`; none for 128×128×8).
 ///
 /// [`TileConfig`]: crate::launch::TileConfig
 macro_rules! double_buffer_entry {
-    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, min_blocks $mb:literal, by_rows $rows:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, min_blocks $mb:literal, $(by_rows $by_rows:ident,)? $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: crate::launch::TileConfig =
             crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk)).min_blocks_per_sm($mb);
@@ -192,13 +194,15 @@ macro_rules! double_buffer_entry {
             /// thread count above, `shared_bytes(BM, BN, BK)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, $rows>(a, b, c, m, n, k) }
+                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, false>(a, b, c, m, n, k) }
             }
         }
+
+        $( by_rows_twin!($name, $by_rows, double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, true>); )?
     };
 }
 
-double_buffer_entry!(matmul_dbuf_128x128x8, DBUF_128X128X8, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1, unroll 8, min_blocks 0, by_rows false,
+double_buffer_entry!(matmul_dbuf_128x128x8, DBUF_128X128X8, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1, unroll 8, min_blocks 0,
     "Double-buffered warp-tiled matmul, 128×128×8 tile, 256 threads (8 warps of 64×32, 8×8 per thread).\n\n\
      **What it fixes in kernel 7**: kernel 7 waits at a barrier for each tile's global loads before \
      it can compute, and waits again before the next loads (two barriers per K-step, global latency \
@@ -207,22 +211,22 @@ double_buffer_entry!(matmul_dbuf_128x128x8, DBUF_128X128X8, 128, 128, 8, wmi 2, 
      `cp.async` (no register staging, no extra instructions); `A` needs its transpose, so it is \
      staged through registers. Global traffic is unchanged (`M·N·K·2/128`), shared memory doubles \
      (16.6 KiB).");
-double_buffer_entry!(matmul_dbuf_128x128x16, DBUF_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, unroll 16, min_blocks 0, by_rows true,
+double_buffer_entry!(matmul_dbuf_128x128x16, DBUF_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, unroll 16, min_blocks 0, by_rows matmul_dbuf_128x128x16_by_rows,
     "Kernel 8 with a 128×128×16 tile (256 threads, 33.3 KiB shared): half the barriers per K of the \
      BK = 8 version and twice the loads in flight per step.");
-double_buffer_entry!(matmul_dbuf_128x64x16, DBUF_128X64X16, 128, 64, 16, wmi 2, wni 2, threads 128, la 4, lb 2, unroll 16, min_blocks 0, by_rows true,
+double_buffer_entry!(matmul_dbuf_128x64x16, DBUF_128X64X16, 128, 64, 16, wmi 2, wni 2, threads 128, la 4, lb 2, unroll 16, min_blocks 0, by_rows matmul_dbuf_128x64x16_by_rows,
     "Kernel 8 with a 128×64×16 tile (128 threads, 4 warps of 64×32, 8×8 per thread, 24.8 KiB shared): \
      twice the blocks of the 128×128 tile for shapes that give too few blocks to fill 132 SMs \
      (global traffic `M·N·K·(1/64 + 1/128)`, 1.5× the 128×128 tile's).");
-double_buffer_entry!(matmul_dbuf_64x64x16, DBUF_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, unroll 16, min_blocks 4, by_rows true,
+double_buffer_entry!(matmul_dbuf_64x64x16, DBUF_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, unroll 16, min_blocks 4, by_rows matmul_dbuf_64x64x16_by_rows,
     "Kernel 8 with a 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 per thread, 16.5 KiB shared): \
      4× the blocks of the 128×128 tile for small or skinny outputs (global traffic `M·N·K·2/64`).");
-double_buffer_entry!(matmul_dbuf_128x256x16, DBUF_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 16, min_blocks 0, by_rows true,
+double_buffer_entry!(matmul_dbuf_128x256x16, DBUF_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 16, min_blocks 0, by_rows matmul_dbuf_128x256x16_by_rows,
     "Kernel 8 with a 128×256×16 tile (256 threads, 8 warps of 64×64, 8×16 outputs per thread, 48.5 KiB \
      shared, above the 48 KiB default: the host opts in): 128 FMAs per 6 shared float4 reads (8×8: 64 \
      per 4), global traffic `M·N·K·(1/256 + 1/128)` (0.75× the 128×128 tile's). The fastest tile \
      wherever it gives about one block per SM or more.");
-double_buffer_entry!(matmul_dbuf_128x256x16_rolled, DBUF_128X256X16_ROLLED, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 4, min_blocks 0, by_rows true,
+double_buffer_entry!(matmul_dbuf_128x256x16_rolled, DBUF_128X256X16_ROLLED, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 4, min_blocks 0, by_rows matmul_dbuf_128x256x16_rolled_by_rows,
     "Kernel 8's 128×256×16 tile with the K-step loop kept rolled by 4 (`mma_tile_rolled`): 4 `kk` steps \
      per loop iteration instead of all 16 unrolled: a smaller kernel, but a slower one, kept as a \
      measured lesson.");

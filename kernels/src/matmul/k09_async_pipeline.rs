@@ -29,6 +29,8 @@ pub const fn shared_bytes(bm: u32, bn: u32, bk: u32, stages: u32) -> u32 {
 /// 3. issue tile `t + S - 1` into stage `(t - 1) % S` (read only by step 4 of `t - 1`, now over);
 /// 4. compute tile `t`, while up to `S - 1` later tiles load.
 ///
+/// `BY_ROWS`: as kernel 7's `store_acc`'s, after a barrier (its staging rows are the stages).
+///
 /// # Safety
 /// As kernel 1, plus `NT` threads and [`shared_bytes`]`(BM, BN, BK, S)` bytes of dynamic shared memory.
 #[inline(always)]
@@ -41,6 +43,7 @@ pub unsafe fn async_pipeline<
     const WMI: usize,
     const WNI: usize,
     const NT: u32,
+    const BY_ROWS: bool,
 >(
     a: *const f32,
     b: *const f32,
@@ -121,19 +124,20 @@ pub unsafe fn async_pipeline<
         read = if read + 1 == S { 0 } else { read + 1 };
         write = if write + 1 == S { 0 } else { write + 1 };
     }
-    if !n.is_multiple_of(4) {
+    if BY_ROWS && !n.is_multiple_of(4) {
         // store_acc's unaligned path reuses the stages as staging rows: every warp must be done reading them.
         // SAFETY: reached by every thread of the block (n is block-uniform).
         unsafe { thread::sync_threads() };
     }
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
-    unsafe { store_acc::<BM, BN, WMI, WNI, true>(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
+    unsafe { store_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, row0 + ar, col0 + bc, &acc, rows_in && cols_in && n.is_multiple_of(4)) }
 }
 
 /// Declares a monomorphic entry point of [`async_pipeline`] and its launch (`$config`), with its
-/// configuration in the doc; `min_blocks`: the launch bound (0 = none).
+/// configuration in the doc; `min_blocks`: the launch bound (0 = none); `$by_rows`: its twin whose
+/// unaligned epilogue goes by rows (`by_rows_twin!`).
 macro_rules! async_pipeline_entry {
-    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, stages $s:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, min_blocks $mb:literal, $doc:literal) => {
+    ($name:ident / $by_rows:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, stages $s:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, min_blocks $mb:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: crate::launch::TileConfig =
             crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk, $s)).min_blocks_per_sm($mb);
@@ -148,11 +152,13 @@ macro_rules! async_pipeline_entry {
             /// thread count above, `shared_bytes(BM, BN, BK, S)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { async_pipeline::<$bm, $bn, $bk, { $bm + 4 }, $s, $wmi, $wni, $nt>(a, b, c, m, n, k) }
+                unsafe { async_pipeline::<$bm, $bn, $bk, { $bm + 4 }, $s, $wmi, $wni, $nt, false>(a, b, c, m, n, k) }
             }
         }
+
+        by_rows_twin!($name, $by_rows, async_pipeline::<$bm, $bn, $bk, { $bm + 4 }, $s, $wmi, $wni, $nt, true>);
     };
 }
 
-async_pipeline_entry!(matmul_async_64x64x16_s3, ASYNC_64X64X16_S3, 64, 64, 16, stages 3, wmi 1, wni 2, threads 128, min_blocks 4,
+async_pipeline_entry!(matmul_async_64x64x16_s3 / matmul_async_64x64x16_s3_by_rows, ASYNC_64X64X16_S3, 64, 64, 16, stages 3, wmi 1, wni 2, threads 128, min_blocks 4,
     "Asynchronous 3-stage pipeline, 64×64×16 tile, 128 threads (4 warps of 32×32, 4×8 per thread).");

@@ -27,7 +27,8 @@
 
 /// The stream-K body over kernel 8's `BM×BN×BK` tile (its const parameters, forwarded): block `b` of
 /// `G = gridDim.x` computes K-steps `⌊b·total/G⌋ .. ⌊(b+1)·total/G⌋` of the `total = tiles·⌈K/BK⌉`
-/// steps, tile by tile (tiles row-major over the `⌈M/BM⌉ × ⌈N/BN⌉` grid of tiles).
+/// steps, tile by tile (tiles row-major over the `⌈M/BM⌉ × ⌈N/BN⌉` grid of tiles). `BY_ROWS`: as
+/// kernel 7's `store_acc`'s (and a barrier after each piece's unaligned writes).
 ///
 /// # Safety
 /// As kernel 8's `double_buffer` with the same parameters, with a 1-D grid of any size, plus `C`
@@ -43,6 +44,7 @@ pub unsafe fn stream_k<
     const NT: u32,
     const LA: usize,
     const LB: usize,
+    const BY_ROWS: bool,
 >(
     a: *const f32,
     b: *const f32,
@@ -94,12 +96,14 @@ pub unsafe fn stream_k<
         if step == first && piece_end == first + per_tile {
             // SAFETY: the whole tile, which no other block writes; `fast` only for an interior tile
             // with n % 4 == 0.
-            unsafe { store_acc::<BM, BN, WMI, WNI, true>(c, m, n, r0, c0, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4)) }
+            unsafe {
+                store_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, r0, c0, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4))
+            }
         } else {
             // SAFETY: C zeroed by the caller; c0 is a multiple of 4 (thread_origin's columns).
-            unsafe { super::k10_split_k::add_acc::<BM, BN, WMI, WNI>(c, m, n, r0, c0, &acc) }
+            unsafe { super::k10_split_k::add_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, r0, c0, &acc) }
         }
-        if !n.is_multiple_of(4) {
+        if BY_ROWS && !n.is_multiple_of(4) {
             // The unaligned writes above used shared memory, which the next piece's loads overwrite.
             // SAFETY: reached by every thread of the block (n and the loop bounds are block-uniform).
             unsafe { thread::sync_threads() };
@@ -115,13 +119,13 @@ macro_rules! stream_k_entry {
     };
 }
 
-stream_k_entry!(matmul_streamk_128x128x16, STREAMK_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, min_blocks 0,
+stream_k_entry!(matmul_streamk_128x128x16 / matmul_streamk_128x128x16_by_rows, STREAMK_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, min_blocks 0,
     "Stream-K over kernel 8's 128×128×16 tile (256 threads, 8 warps of 64×32, 8×8 outputs per \
      thread): every tile's K-steps shared evenly by the blocks that fit at once (see the module).");
-stream_k_entry!(matmul_streamk_128x256x16, STREAMK_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, min_blocks 0,
+stream_k_entry!(matmul_streamk_128x256x16 / matmul_streamk_128x256x16_by_rows, STREAMK_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, min_blocks 0,
     "Stream-K over kernel 8's fastest tile, 128×256×16 (256 threads, 8 warps of 64×64, 8×16 outputs \
      per thread, one block per SM): large outputs without a partial last wave (4096³: 512 tiles, \
      3.9 waves of one-tile blocks).");
-stream_k_entry!(matmul_streamk_64x64x16, STREAMK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+stream_k_entry!(matmul_streamk_64x64x16 / matmul_streamk_64x64x16_by_rows, STREAMK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "Stream-K over kernel 8's 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 outputs per thread, \
      four blocks per SM): small outputs (512³: 64 tiles for 528 blocks).");
