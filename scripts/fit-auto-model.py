@@ -56,9 +56,10 @@ NAMES = list(KERNELS)
 # tuning::FEW_ROWS_MAX_M (= k18_few_rows::ROWS, checked in main): kernel 18 competes (and is fitted)
 # only up to this many rows.
 FEW_ROWS_MAX_M = 16
-# tuning::STREAM_K_PIECE_ADDS_US (not fitted jointly; read from tuning.rs by `committed`, this value
-# for the joint fit): stream-K's serial adds per piece of a tile where N % 4 != 0.
-STREAM_K_PIECE_ADDS_US = 0.05
+# Stream-K's serial adds per piece of a tile where N % 4 != 0 (tuning::STREAM_K_PIECE_ADDS_US until
+# the by-rows twins; --fit-unaligned fitted it to 0 and it left tuning.rs): read from tuning.rs by
+# `committed` (0 when absent), fitted by --fit-unaligned only.
+STREAM_K_PIECE_ADDS_US = 0.0
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
@@ -370,32 +371,37 @@ BY_ROWS = {"warptile", "dbuf-128x128x16", "dbuf-128x64x16", "dbuf-64x64x16", "db
 
 
 def fit_unaligned(rows, hold):
-    """Refits what the row-by-row epilogue changed, everything else as committed: the unaligned store
-    rate `w` of the BY_ROWS kernels that store C, the GPU-wide scalar atomic rate (split-K's and
-    stream-K's adds where N % 4 != 0) and STREAM_K_PIECE_ADDS_US, on the fitted shapes' rows of those
-    kernels with N % 4 != 0."""
+    """Refits what the row-by-row epilogue changed, everything else as committed: per BY_ROWS kernel
+    its unaligned factor `u` on the steps (fitted before beside the slow element-wise epilogue) and,
+    for those that store C, the unaligned store rate `w`; the GPU-wide scalar atomic rate (split-K's
+    and stream-K's adds where N % 4 != 0) and STREAM_K_PIECE_ADDS_US — on the fitted shapes' rows of
+    those kernels with N or K not a multiple of 4."""
     global STREAM_K_PIECE_ADDS_US
     ps, g = committed()
-    train = [r for r in rows if r[1] % 4 and r[3] in BY_ROWS and (r[0], r[1], r[2]) not in hold]
-    stores = sorted(nm for nm in BY_ROWS if KERNELS[nm][6] is not True)
+    train = [r for r in rows if (r[1] % 4 or r[2] % 4) and r[3] in BY_ROWS and (r[0], r[1], r[2]) not in hold]
+    names = sorted(BY_ROWS)
+    stores = [nm for nm in names if KERNELS[nm][6] is not True]
+    nu = len(names)
 
     def unpack(x):
         qs = dict(ps)
-        for i, nm in enumerate(stores):
-            qs[nm] = tuple(ps[nm][:4]) + (math.exp(x[i]),) + tuple(ps[nm][5:])
-        return qs, (g[0], g[1], math.exp(x[len(stores)]), g[3], g[4]), x[len(stores) + 1]
+        for i, nm in enumerate(names):
+            w = math.exp(x[nu + stores.index(nm)]) if nm in stores else ps[nm][4]
+            qs[nm] = tuple(ps[nm][:3]) + (math.exp(x[i]), w) + tuple(ps[nm][5:])
+        at = nu + len(stores)
+        return qs, (g[0], g[1], math.exp(x[at]), g[3], g[4]), x[at + 1]
 
     def resid(x):
         global STREAM_K_PIECE_ADDS_US
         qs, gg, STREAM_K_PIECE_ADDS_US = unpack(x)
         return [math.log(predict(qs[nm], gg, nm, m, n, k, sp) / t) for (m, n, k, nm, sp, t) in train]
 
-    x0 = [math.log(ps[nm][4]) for nm in stores] + [math.log(g[2]), STREAM_K_PIECE_ADDS_US]
-    lo = [math.log(1e4)] * len(stores) + [math.log(1e3), 0.0]
-    hi = [math.log(1e8)] * len(stores) + [math.log(1e8), 1.0]
+    x0 = [math.log(ps[nm][3]) for nm in names] + [math.log(ps[nm][4]) for nm in stores] + [math.log(g[2]), STREAM_K_PIECE_ADDS_US]
+    lo = [0.0] * nu + [math.log(1e4)] * len(stores) + [math.log(1e3), 0.0]
+    hi = [math.log(5.0)] * nu + [math.log(1e8)] * len(stores) + [math.log(1e8), 1.0]
     fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
     ps, g, STREAM_K_PIECE_ADDS_US = unpack(fit.x)
-    print(f"unaligned refit: {len(train)} rows of {len(BY_ROWS)} kernels with N % 4 != 0 (fitted shapes)")
+    print(f"unaligned refit: {len(train)} rows of {len(BY_ROWS)} kernels with N or K % 4 != 0 (fitted shapes)")
     return ps, g
 
 

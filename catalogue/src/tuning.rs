@@ -206,20 +206,17 @@ pub const STORE_GB_PER_S: f64 = 5751.0;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted) where
-/// N is not a multiple of 4 (one `red.global.add.f32` per add): a GPU-wide cost, not a block's — in
-/// one wave every block adds its tile at about the same time, so 256×4096×4096, 1024³ and
-/// 8192×128×8192 at four slices of a 128×256 tile (4.2 M adds each) paid the same ~30 µs whatever
-/// their K when every add was scalar. Stream-K's partial tiles add at the same rates.
-pub const ATOMIC_ADDS_PER_US: f64 = 119151.0;
+/// N is not a multiple of 4 (one `red.global.add.f32` per add, a row of `C` at a time: the kernels'
+/// by-rows twin entries): a GPU-wide cost, not a block's — in one wave every block adds its tile at
+/// about the same time, so 256×4096×4096, 1024³ and 8192×128×8192 at four slices of a 128×256 tile
+/// (4.2 M adds each) paid the same ~30 µs whatever their K when every add was scalar. Stream-K's
+/// partial tiles add at the same rates. (119151 per µs before the by-rows adds, when a warp's adds
+/// hit 8 rows 16 bytes apart; stream-K's pieces then also paid 0.05 µs each for their serial adds
+/// into one tile, a term the refit with the by-rows adds set to zero and which is gone.)
+pub const ATOMIC_ADDS_PER_US: f64 = 582025.0;
 /// As [`ATOMIC_ADDS_PER_US`] where N is a multiple of 4: four adds per `red.global.add.v4.f32`
 /// (fitted).
 pub const ATOMIC_ADDS_V4_PER_US: f64 = 1019459.0;
-/// Stream-K's adds where N is not a multiple of 4, beyond their GPU-wide rate: µs per piece of a tile
-/// (the pieces of one tile finish together and add element by element into the same addresses, one
-/// after another). Fitted alone on the stream-K rows with scalar adds of the calibration table and
-/// `docs/results/2026-12-01-few-rows/streamk-scalar-adds-e558c8d` (64×63×2000: `streamk-64x64x16`
-/// 20.2 µs, its aligned twin 9.7; split-K 12.5 and 10.2).
-pub const STREAM_K_PIECE_ADDS_US: f64 = 0.05;
 /// Split-K's fewest K-steps per slice (the default of [`Cost::min_slice_steps`]): below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
@@ -246,23 +243,23 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::Blocktile2d => c(0.012, 1.4396, 1.00, 1.00, 305533.0, 140),
         Algo::Vectorized => c(0.125, 1.1192, 1.11, 1.02, 130178.0, 123),
         Algo::ConflictFree => c(0.014, 1.0375, 1.22, 1.04, 235804.0, 123),
-        Algo::Warptile => c(0.017, 1.0333, 1.22, 1.03, 133736.0, 123),
+        Algo::Warptile => c(0.017, 1.0333, 1.22, 1.14, 1139625.0, 123),
         Algo::Dbuf128x128x8 => c(0.042, 0.8686, 1.13, 1.09, 182460.0, 127),
-        Algo::Dbuf128x128x16 => c(0.061, 1.6279, 1.00, 1.07, 121663.0, 149),
-        Algo::Dbuf128x64x16 => c(0.118, 1.4449, 1.63, 1.14, 308919.0, 159),
-        Algo::Dbuf64x64x16 => c(0.014, 0.6583, 1.44, 1.15, 195335.0, 109),
-        Algo::Dbuf128x256x16 => c(0.577, 2.9587, 1.00, 1.07, 95353.0, 253),
-        Algo::Dbuf128x256x16Rolled => c(0.623, 3.5093, 1.00, 1.06, 102444.0, 224),
-        Algo::Async64x64x16s3 => c(0.023, 0.6014, 1.30, 1.05, 212107.0, 118),
-        Algo::SplitK128x128x16 => c(0.262, 1.6406, 1.00, 1.05, 1000000.0, 143),
-        Algo::SplitK64x64x16 => c(0.299, 0.5427, 1.24, 1.18, 1000000.0, 111),
+        Algo::Dbuf128x128x16 => c(0.061, 1.6279, 1.00, 1.07, 871977.0, 149),
+        Algo::Dbuf128x64x16 => c(0.118, 1.4449, 1.63, 1.12, 1399718.0, 159),
+        Algo::Dbuf64x64x16 => c(0.014, 0.6583, 1.44, 1.14, 1416860.0, 109),
+        Algo::Dbuf128x256x16 => c(0.577, 2.9587, 1.00, 1.10, 968079.0, 253),
+        Algo::Dbuf128x256x16Rolled => c(0.623, 3.5093, 1.00, 1.06, 1002930.0, 224),
+        Algo::Async64x64x16s3 => c(0.023, 0.6014, 1.30, 1.13, 1172437.0, 118),
+        Algo::SplitK128x128x16 => c(0.262, 1.6406, 1.00, 1.08, 1000000.0, 143),
+        Algo::SplitK64x64x16 => c(0.299, 0.5427, 1.24, 1.21, 1000000.0, 111),
         Algo::SplitK128x32x16 => c(0.248, 0.6152, 1.25, 1.24, 1000000.0, 121),
-        Algo::SplitK32x128x16 => c(0.190, 0.5232, 1.24, 1.19, 1000000.0, 117),
-        Algo::SplitK128x256x16 => c(1.484, 2.9434, 1.00, 1.07, 1000000.0, 249),
+        Algo::SplitK32x128x16 => c(0.190, 0.5232, 1.24, 1.25, 1000000.0, 117),
+        Algo::SplitK128x256x16 => c(1.484, 2.9434, 1.00, 1.08, 1000000.0, 249),
         Algo::SplitK256x128x16 => c(1.443, 3.1232, 1.00, 1.07, 1000000.0, 255),
-        Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.05, 20574673.0, 127),
-        Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.06, 15194477.0, 247),
-        Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 24597378.0, 128),
+        Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.06, 1216498.0, 127),
+        Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.08, 1209461.0, 247),
+        Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 1154206.0, 128),
         Algo::FewRows => few_rows(c(0.217, 0.4318, 1.22, 1.34, 152896.0, 126), 0.443),
         // COSTS-END
         _ => None,
@@ -407,7 +404,7 @@ fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64
     let mut us = LAUNCH_US + busiest * (sm_blocks / q).max(1.0) + zeroing_us(shape);
     us += atomic_us(shape, walk.partial as f64 * (m * n) as f64 / walk.tiles as f64);
     if !shape.n.is_multiple_of(4) {
-        us += (m * n) as f64 / c.unaligned_stores_per_us + STREAM_K_PIECE_ADDS_US * walk.partial as f64 / walk.tiles as f64;
+        us += (m * n) as f64 / c.unaligned_stores_per_us;
     }
     us
 }
@@ -596,29 +593,6 @@ mod tests {
         assert_eq!(splits_for(Algo::Dbuf64x64x16, skinny), 1);
         assert_eq!(Algo::Dbuf64x64x16.launch(skinny).grid.2, 1);
         assert_eq!(Algo::SplitK64x64x16.launch(skinny).grid.2, splits_for(Algo::SplitK64x64x16, skinny));
-    }
-
-    #[test]
-    fn stream_k_pays_its_pieces_serial_adds_where_n_is_unaligned() {
-        // 64×63×2000 on `streamk-64x64x16`: one tile of 125 K-steps, one piece per block — 125 pieces
-        // adding into the same 4032 outputs; the aligned twin adds by v4 at the GPU-wide rate only.
-        let (algo, c) = (Algo::StreamK64x64x16, cost(Algo::StreamK64x64x16).unwrap());
-        let t = algo.config().unwrap();
-        let walk = stream_k_walk(t, s(64, 63, 2000), u64::from(SMS * blocks_per_sm(t, c.registers)));
-        assert_eq!((walk.tiles, walk.partial), (1, 125));
-        let base = |shape: MatmulShape| {
-            let mn = f64::from(shape.m) * f64::from(shape.n);
-            predict(t, c, shape, 1, SMS)
-                - atomic_us(shape, 125.0 * mn)
-                - if shape.n.is_multiple_of(4) { 0.0 } else { mn / c.unaligned_stores_per_us }
-        };
-        // The rest of the gap: the unaligned factor on the one K-step (`Cost::unaligned`), and 64
-        // fewer floats to zero.
-        let steps = walk.most_steps as f64 * c.step_us * (c.unaligned - 1.0);
-        let gap = base(s(64, 63, 2000)) - base(s(64, 64, 2000));
-        assert!((gap - 125.0 * STREAM_K_PIECE_ADDS_US - steps).abs() < 1e-3, "{gap}");
-        // So Auto leaves it for split-K there (measured: stream-K 20.2 µs, split-K 12.0-12.5).
-        assert!(!pick(s(64, 63, 2000)).config().unwrap().stream_k);
     }
 
     #[test]

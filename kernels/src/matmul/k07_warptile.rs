@@ -186,6 +186,7 @@ fn staged(row: u32, col: u32, w: u32) -> usize {
 /// warp barriers); the launch gives at least [`staging_bytes`]`(threads, WNI)` bytes of dynamic shared
 /// memory, which no thread of the block reads or writes meanwhile: a barrier after the block's last use
 /// before the call, and one before its next use after it.
+#[allow(clippy::needless_range_loop)] // the indices also compute the output rows
 #[inline(always)]
 pub unsafe fn write_acc_by_rows<const BM: u32, const BN: u32, const WMI: usize, const WNI: usize, const ADD: bool>(
     c: crate::device::mem::View<f32>,
