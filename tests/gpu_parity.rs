@@ -146,8 +146,11 @@ fn main() {
             trials.push(gpu_trial(name, move |g| check_fp32_padded(g, algo, shape)));
         }
     }
-    // 2048×1535×511: the smallest of a grid of unaligned shapes the model pads on the H200.
-    trials.push(gpu_trial("auto_fp32_pads_2048x1535x511", |g| check_auto_pads(g, (2048, 1535, 511))));
+    // 3000×3000×1001 (K unaligned: A and B padded): a shape the model pads on the H200. Since the
+    // by-rows twins run unaligned N in place at nearly the aligned speed, it no longer pads moderate
+    // shapes with N unaligned (2048×1535×511 was this test's shape before); the crop of C is checked
+    // by the `fp32_padded_*` trials.
+    trials.push(gpu_trial("auto_fp32_pads_3000x3000x1001", |g| check_auto_pads(g, (3000, 3000, 1001))));
     for algo in Algo::ALL {
         // CUDA C twins exist only for the first rungs (naive, tiled).
         for shape in [(17, 33, 9), (1000, 1037, 519)].into_iter().filter(|_| CudaC::has(algo)) {
