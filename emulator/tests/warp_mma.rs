@@ -8,7 +8,7 @@ use tessera_emulator::{launch, EmuError, Launch, SyncPtr};
 use tessera_kernels::device::mma::{
     ldmatrix_x2, ldmatrix_x2_trans, ldmatrix_x4, ldmatrix_x4_trans, mma_m16n8k16_bf16, mma_m16n8k16_f16, mma_m16n8k8_tf32, to_tf32,
 };
-use tessera_kernels::device::{mem::View, mma, shared::SharedTiles, thread};
+use tessera_kernels::device::{mem::View, shared::SharedTiles, thread};
 use tessera_kernels::mma_rate::{mma_rate_bf16, mma_rate_f16, mma_rate_tf32};
 
 /// Operand precision of a test GEMM.
@@ -156,7 +156,7 @@ unsafe fn gemm_tile_kernel(prec: Prec, a: *const u32, b: *const u32, c: *const f
         return;
     }
     let (r0, c0) = (warp / tiles_n * 16, warp % tiles_n * 8);
-    let lane = mma::lane_id() as usize;
+    let lane = thread::lane_id() as usize;
     assert_eq!(lane, linear % 32, "lane_id is the linear thread index mod 32");
     let (g, t) = (lane / 4, lane % 4);
     // SAFETY (all closures): the tile lies inside the matrices (m, n multiples of 16 and 8).
@@ -328,7 +328,7 @@ unsafe fn ldmatrix_kernel(variant: Ldm, src: *const u16, stride: usize, out: *mu
         unsafe { tile.set(i, src.get(i)) }
     }
     thread::sync_threads();
-    let lane = mma::lane_id() as usize;
+    let lane = thread::lane_id() as usize;
     let (matrix, r) = (lane / 8, lane % 8);
     let row = (8 * (matrix % 2) + r) * stride + 8 * (matrix / 2);
     // SAFETY: rows in the tile and 16-byte aligned (stride % 8 == 0).
@@ -383,7 +383,7 @@ fn ldmatrix_distributes_rows_as_the_isa_says() {
 /// `a` holds 16·16, `b` 16·8, `c` and `d` 16·8 elements; one warp; shared memory (16·24 + 16·8)·2 bytes.
 unsafe fn ldmatrix_mma_kernel(a: *const u16, b: *const u16, c: *const f32, d: *mut f32) {
     const SA: usize = 24;
-    let lane = mma::lane_id() as usize;
+    let lane = thread::lane_id() as usize;
     // SAFETY: by the caller's contract.
     let (a, b, c, d) = unsafe { (View::from_const(a, 256), View::from_const(b, 128), View::from_const(c, 128), View::new(d, 128)) };
     let mut tiles = SharedTiles::<u16>::new();
@@ -535,27 +535,27 @@ fn ldmatrix_checks_its_addresses() {
     let p = SyncPtr::from_const(global.as_ptr());
     let err = launch("ldmatrix_global", Launch::new((1, 1, 1), (32, 1, 1), 0), || {
         // SAFETY: deliberately violated (not shared memory); the host build checks it.
-        let _ = unsafe { ldmatrix_x4(View::from_const(p.get(), 64), (mma::lane_id() as usize % 8) * 8) };
+        let _ = unsafe { ldmatrix_x4(View::from_const(p.get(), 64), (thread::lane_id() as usize % 8) * 8) };
     })
     .unwrap_err();
     assert!(matches!(&err, EmuError::OutOfBounds { message, .. } if message.contains("shared memory")), "{err}");
     // Misaligned rows (8 bytes into a 16-byte row).
     let err = launch("ldmatrix_misaligned", Launch::new((1, 1, 1), (32, 1, 1), 512), || {
         // SAFETY: deliberately violated (alignment); the host build checks it.
-        let _ = unsafe { ldmatrix_x4(SharedTiles::<u16>::new().tile(256), mma::lane_id() as usize * 8 + 4) };
+        let _ = unsafe { ldmatrix_x4(SharedTiles::<u16>::new().tile(256), thread::lane_id() as usize * 8 + 4) };
     })
     .unwrap_err();
     assert!(matches!(&err, EmuError::OutOfBounds { message, .. } if message.contains("16-byte aligned")), "{err}");
     // Past the view's end.
     let err = launch("ldmatrix_past_end", Launch::new((1, 1, 1), (32, 1, 1), 512), || {
         // SAFETY: deliberately violated (range); the host build checks it.
-        let _ = unsafe { ldmatrix_x4(SharedTiles::<u16>::new().tile(256), mma::lane_id() as usize * 8 + 8) };
+        let _ = unsafe { ldmatrix_x4(SharedTiles::<u16>::new().tile(256), thread::lane_id() as usize * 8 + 8) };
     })
     .unwrap_err();
     assert!(matches!(&err, EmuError::OutOfBounds { .. }), "{err}");
     // x2: lanes 16–31's rows are not read, but must still be in the view (the address is formed).
     let err = launch("ldmatrix_x2_upper_lanes", Launch::new((1, 1, 1), (32, 1, 1), 512), || {
-        let lane = mma::lane_id() as usize;
+        let lane = thread::lane_id() as usize;
         // SAFETY: deliberately violated for lane 20 (range); the host build checks it.
         let _ = unsafe { ldmatrix_x2(SharedTiles::<u16>::new().tile(256), if lane == 20 { 256 } else { lane % 16 * 8 }) };
     })

@@ -55,25 +55,6 @@
 //! fragment (x2: the k = 0..8 and k = 8..16 halves).
 use super::mem::View;
 
-/// The lane id of the calling thread in its warp (`%laneid`; `linear thread index % 32`).
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub fn lane_id() -> u32 {
-    let lane: u32;
-    // SAFETY: reads a special register; no memory, no preconditions.
-    unsafe {
-        core::arch::asm!("mov.u32 {l}, %laneid;", l = out(reg32) lane, options(pure, nomem, nostack, preserves_flags));
-    }
-    lane
-}
-
-/// The lane id of the calling thread in its warp (host: the linear thread index mod 32, as on the GPU).
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(always)]
-pub fn lane_id() -> u32 {
-    super::host::with(|ctx| ctx.lane() as u32)
-}
-
 /// Packs two 16-bit values (bf16 or f16 bit patterns) into one `u32` operand register: `lo` is the
 /// element with the lower column / `k` index. Plain integer code on both targets.
 #[inline(always)]
@@ -263,7 +244,7 @@ macro_rules! ldmatrix {
         #[cfg(not(target_arch = "nvptx64"))]
         #[track_caller]
         pub unsafe fn $name(tile: View<u16>, row: usize) -> [u32; $n] {
-            let words = if (lane_id() as usize) < 8 * $n {
+            let words = if (super::thread::lane_id() as usize) < 8 * $n {
                 // SAFETY: the view is valid by the caller's contract; the read is checked.
                 unsafe { host_impl::read_row(tile, row) }
             } else {

@@ -1,6 +1,6 @@
 //! The device vocabulary kernels are written in (modelled on cuda_std's names).
 //!
-//! - [`thread`]: where am I (thread/block indices and dimensions) and the block barrier;
+//! - [`thread`]: where am I (thread/block indices and dimensions, the lane) and the block and warp barriers;
 //! - [`shared`]: the block's shared memory;
 //! - [`mem`]: typed views over global or shared memory;
 //! - [`math`]: fused multiply-add;

@@ -1,4 +1,4 @@
-//! Thread and block coordinates, the block-wide barrier and the warp-wide one.
+//! Thread and block coordinates, the lane in the warp, the block-wide barrier and the warp-wide one.
 //!
 //! On the GPU each coordinate is a PTX special register; in a host build it comes from the context the
 //! CPU executor installed for the calling thread ([`super::host`]). Kernels see the same functions.
@@ -117,4 +117,23 @@ pub unsafe fn sync_warp() {
 #[inline(always)]
 pub unsafe fn sync_warp() {
     let _ = super::host::warp_exchange("sync_warp", [0; super::host::LANE_WORDS]);
+}
+
+/// The lane id of the calling thread in its warp (`%laneid`; `linear thread index % 32`).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn lane_id() -> u32 {
+    let lane: u32;
+    // SAFETY: reads a special register; no memory, no preconditions.
+    unsafe {
+        core::arch::asm!("mov.u32 {l}, %laneid;", l = out(reg32) lane, options(pure, nomem, nostack, preserves_flags));
+    }
+    lane
+}
+
+/// The lane id of the calling thread in its warp (host: the linear thread index mod 32, as on the GPU).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn lane_id() -> u32 {
+    super::host::with(|ctx| ctx.lane() as u32)
 }

@@ -196,11 +196,11 @@ pub unsafe fn write_acc_by_rows<const BM: u32, const BN: u32, const WMI: usize, 
     c0: u32,
     acc: &Acc<WMI, WNI>,
 ) {
-    use crate::device::{atomic, mem::Float4, mma::lane_id, shared::SharedTiles, thread};
+    use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
     let (wm_rows, w) = (WSUB_M * WMI as u32, WSUB_N * WNI as u32);
     // Everything from (r0, c0) and %laneid: values the main loop computed from the thread index would
     // be reused here and kept live through it, costing registers there.
-    let lane = lane_id();
+    let lane = thread::lane_id();
     let (q, l4) = (lane / LANES_N, lane % LANES_N);
     let (wr, wc) = (r0 - 4 * q, c0 - 4 * l4);
     // The warp's slot: its place in the block tile (`thread_origin` backwards; row0, col0 are
@@ -242,7 +242,8 @@ pub unsafe fn write_acc_by_rows<const BM: u32, const BN: u32, const WMI: usize, 
 }
 
 /// The warp-tiled kernel body for a `BM×BN×BK` block tile of `NT` threads; `LA`/`LB` float4 loads
-/// per thread per K-step for `A`/`B` (`LA = BM·BK/(4·NT)`, `LB = BK·BN/(4·NT)`).
+/// per thread per K-step for `A`/`B` (`LA = BM·BK/(4·NT)`, `LB = BK·BN/(4·NT)`); `BY_ROWS` as
+/// [`store_acc`]'s (its loop ends on a barrier, so the staging rows are free).
 ///
 /// # Safety
 /// As [`matmul_warptile`], with `NT` threads and `(BK·LDA + BK·BN)·4` bytes of dynamic shared memory

@@ -3,7 +3,7 @@
 //! (`S = 1`: load, wait, compute — kernel 12; `S ≥ 3` with the XOR swizzle — kernel 13).
 use super::mma_ops::{at, offset, swizzle_a, MmaKind};
 use crate::device::async_copy::{self, SharedPtr};
-use crate::device::{mem::View, mma, shared::SharedTiles, thread};
+use crate::device::{mem::View, shared::SharedTiles, thread};
 
 /// Dynamic shared memory, in bytes, of `stages` stages of an `A` tile `[bm][bk]` and a `B` tile
 /// `[bk][bn + b_pad]` of `elem_bytes`-byte elements (`b_pad`: [`MmaKind::B_PAD`]).
@@ -235,7 +235,7 @@ pub unsafe fn mma_gemm<
     let smem = unsafe { SharedTiles::<O::Elem>::new().tile(S as usize * stage_len) };
     // SAFETY: `smem` is this block's shared memory.
     let smem_ptr = unsafe { SharedPtr::new(smem, 0) };
-    let (warp, lane) = (thread::thread_idx_x() / 32, mma::lane_id());
+    let (warp, lane) = (thread::thread_idx_x() / 32, thread::lane_id());
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
     let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
