@@ -172,8 +172,9 @@ fn staged(row: u32, col: u32, w: u32) -> usize {
 /// are not 16-byte aligned). A warp's lanes hold 8 rows × 4 columns of float4s per `(wm, i)`; stored
 /// element by element from there, each instruction would touch 8 rows 16 bytes apart — four times the
 /// L2 sectors of its data. Instead the warp writes those 8 rows (`16·WNI` columns each) into its own
-/// staging rows (8 KB per 8 warps of `WNI = 2`: it fits kernel 7's one stage), and each lane then stores one element of a row, so one instruction covers `16·WNI`
-/// (or 32) consecutive columns of one row (two rows for `WNI = 1`).
+/// staging rows (8 KB per 8 warps of `WNI = 2`: it fits kernel 7's one stage), and each lane then
+/// stores one element of a row, so one instruction covers 32 consecutive columns of one row (two rows
+/// of 16 for `WNI = 1`).
 ///
 /// Per `(wm, i)`: `WNI` float4 writes to shared memory, [`sync_warp`](crate::device::thread::sync_warp),
 /// `4·WNI` element reads and global stores (or `red.global.add.f32`), `sync_warp` again before the next
