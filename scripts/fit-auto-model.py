@@ -361,13 +361,16 @@ def load_table(path):
     return rows, held
 
 
-# The kernels whose epilogue writes C a row at a time through shared memory where N % 4 != 0
-# (kernel 7's `write_acc_by_rows`): the kernels with a `…_by_rows` twin entry (every warp-tiled
-# kernel but dbuf-128x128x8), which the host launches where N % 4 != 0.
-BY_ROWS = {"warptile", "dbuf-128x128x16", "dbuf-128x64x16", "dbuf-64x64x16", "dbuf-128x256x16",
-           "dbuf-128x256x16-rolled", "async-64x64x16-s3", "splitk-128x128x16", "splitk-64x64x16",
-           "splitk-128x32x16", "splitk-32x128x16", "splitk-128x256x16", "splitk-256x128x16",
-           "streamk-128x128x16", "streamk-128x256x16", "streamk-64x64x16"}
+def by_rows_kernels():
+    """The labels of the kernels with a `…_by_rows` twin entry (kernel 7's `write_acc_by_rows`, launched
+    where N % 4 != 0), read from the catalogue's lines in catalogue/src/algo.rs (`entry / twin, "label"`)."""
+    import os, re
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogue", "src", "algo.rs")).read()
+    return set(re.findall(r"::\w+ / \w+_by_rows, \"([a-z0-9-]+)\"", src))
+
+
+# The kernels whose epilogue writes C a row at a time through shared memory where N % 4 != 0.
+BY_ROWS = by_rows_kernels()
 
 
 def fit_unaligned(rows, hold):
