@@ -37,7 +37,7 @@ pub mod view;
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use context::{device_count, DeviceInfo, Gpu};
 pub use error::{Error, Result};
-pub use event::GpuTimer;
+pub use event::{GpuTimer, QueuedTime, QueuedTimer};
 pub use half::{bf16, f16};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};

@@ -168,7 +168,14 @@ impl MapKernel {
     /// # Safety
     /// `x` must be valid for reading and `y` for writing `n` floats on `stream`'s context, with no
     /// other work touching them until the launch completes.
-    unsafe fn launch(&self, gpu: &Gpu, stream: &Arc<CudaStream>, x: &CudaSlice<f32>, y: &mut CudaSlice<f32>, n: usize) -> Result<()> {
+    pub(crate) unsafe fn launch(
+        &self,
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        x: &CudaSlice<f32>,
+        y: &mut CudaSlice<f32>,
+        n: usize,
+    ) -> Result<()> {
         let cfg: LaunchConfig = crate::ops::launch_config(elementwise("Pipeline::map", n, iterated_fma::BLOCK)?);
         match *self {
             MapKernel::IteratedFma { iters, a, b } => {

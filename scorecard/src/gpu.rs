@@ -3,7 +3,7 @@
 //! bandwidth.
 use tessera::catalogue::algo::case_label;
 use tessera::ops::ceiling::{datasheet_dense_peak, mma_rate_entry, wgmma_rate_entry, MMA_RATE_BLOCK, WGMMA_RATE_BLOCK};
-use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision};
+use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision, QueuedTimer};
 use tessera_anchors::{Cublas, CudaC};
 
 use tessera::catalogue::random::operands as random_vec;
@@ -11,7 +11,7 @@ use tessera::catalogue::random::operands as random_vec;
 use crate::cpu::median;
 use crate::report::{cublas_key, shape_label, Bandwidth, Check, MmaCeiling, PeakFigure, Row, Scorecard, WgmmaCeiling};
 use crate::traffic::{global_bytes, min_bytes};
-use crate::{Args, Fail, Problem};
+use crate::{Args, Fail, Problem, Timing};
 
 /// Target GPU time per timed batch: long enough to dwarf event resolution and launch gaps.
 const BATCH_MS: f64 = 100.0;
@@ -42,6 +42,45 @@ fn batch_iters(gpu: &Gpu, timer: &GpuTimer, work: impl FnMut() -> Result<(), Fai
 /// Most launches per batch: 8 ms of the 4 µs launch-bound shapes (rounds of every implementation
 /// keep the runs of 32 random shapes within about two minutes).
 const MAX_BATCH: usize = 2_000;
+/// Most launches per queued batch: the whole batch must sit in the stream's queue behind the hold
+/// (a tessera call queues up to four operations: the padded path's copies, a zeroing, the kernel).
+const MAX_QUEUED_BATCH: usize = 200;
+
+/// The matmul rows' timer (`--timing`); a queued one counts its batches and those not held.
+enum Clock {
+    Paced(GpuTimer),
+    Queued { timer: QueuedTimer, batches: usize, unheld: usize },
+}
+
+impl Clock {
+    fn new(gpu: &Gpu, timing: Timing) -> Result<Self, Fail> {
+        Ok(match timing {
+            Timing::Paced => Clock::Paced(GpuTimer::new(gpu).map_err(s)?),
+            Timing::Queued => Clock::Queued { timer: QueuedTimer::new(gpu).map_err(s)?, batches: 0, unheld: 0 },
+        })
+    }
+
+    /// Mean milliseconds per run of `work` over a batch of `iters`, after `warmup` runs.
+    fn time_ms(&mut self, gpu: &Gpu, warmup: usize, iters: usize, work: impl FnMut() -> Result<(), Fail>) -> Result<f64, Fail> {
+        match self {
+            Clock::Paced(t) => t.time_ms(gpu, warmup, iters, work),
+            Clock::Queued { timer, batches, unheld } => {
+                let t = timer.time_ms(gpu, warmup, iters, work)?;
+                *batches += 1;
+                *unheld += usize::from(!t.held);
+                Ok(t.ms)
+            }
+        }
+    }
+
+    /// Launches per timed batch of `work`: from one trial launch (after a warm-up), enough for
+    /// ~BATCH_MS, at most the clock's batch.
+    fn batch_iters(&mut self, gpu: &Gpu, work: impl FnMut() -> Result<(), Fail>) -> Result<usize, Fail> {
+        let most = if matches!(self, Clock::Queued { .. }) { MAX_QUEUED_BATCH } else { MAX_BATCH };
+        let trial = self.time_ms(gpu, 2, 1, work)?;
+        Ok(((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, most))
+    }
+}
 
 /// One implementation of a problem being timed: its row's fields, its batch length and the batch
 /// times so far.
@@ -300,7 +339,7 @@ pub fn measure_all(
         impls.push(Impl::Cublas(p));
     }
 
-    let timer = GpuTimer::new(gpu).map_err(s)?;
+    let mut clock = Clock::new(gpu, args.timing)?;
     let total = problems.len() * impls.len();
     let mut step = 0;
     for problem in problems {
@@ -345,7 +384,7 @@ pub fn measure_all(
             run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc)?;
             gpu.synchronize().map_err(s)?;
             let check = problem.reference.check(precision, &dc.to_host(gpu).map_err(s)?);
-            let iters = batch_iters(gpu, &timer, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
+            let iters = clock.batch_iters(gpu, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
             timed.push(Timed { imp, name, key, precision, bytes, check, iters, times: Vec::with_capacity(repeat) });
             scratch.get_or_insert(dc);
         }
@@ -358,7 +397,7 @@ pub fn measure_all(
         for _ in 0..repeat.max(1) {
             for t in timed.iter_mut() {
                 let (imp, iters) = (t.imp, t.iters);
-                t.times.push(timer.time_ms(gpu, 1, iters, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, dc))?);
+                t.times.push(clock.time_ms(gpu, 1, iters, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, dc))?);
             }
         }
         for mut t in timed {
@@ -366,6 +405,13 @@ pub fn measure_all(
         }
     }
 
+    card.timing = Some(args.timing.label().to_string());
+    if let Clock::Queued { batches, unheld, .. } = clock {
+        (card.queued_batches, card.unheld_batches) = (batches, unheld);
+        if unheld > 0 {
+            eprintln!("[scorecard] warning: {unheld} of {batches} queued batches were not held (timed with launch gaps)");
+        }
+    }
     if args.vec_len > 0 {
         measure_bandwidth(gpu, &cuda_c, args.vec_len, repeat, card)?;
     }

@@ -44,6 +44,26 @@ pub enum Device {
     Cpu,
 }
 
+/// How a batch of launches is timed (`--timing`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// The batch queued behind a hold before the first event (`tessera::QueuedTimer`): the GPU's
+    /// time for the launches back to back, also where one launch is shorter than queueing it.
+    Queued,
+    /// Events around launches as the host queues them (`tessera::GpuTimer`): where one launch takes
+    /// the GPU less time than the host takes to queue it, the host's launch rate.
+    Paced,
+}
+
+impl Timing {
+    pub fn label(self) -> &'static str {
+        match self {
+            Timing::Queued => "queued",
+            Timing::Paced => "paced",
+        }
+    }
+}
+
 /// Command-line options.
 #[derive(Parser, Debug)]
 #[command(version, about = "tessera scorecard: Rust GPU matmul kernels beside CPU, CUDA C and cuBLAS")]
@@ -59,6 +79,11 @@ pub struct Args {
     /// kernels beside cuBLAS of the same precision; FP32 also the CPU baseline and the CUDA C twins.
     #[arg(long, value_delimiter = ',', default_value = "fp32,tf32,bf16,fp16")]
     precisions: Vec<String>,
+    /// How the matmul rows are timed: `queued` (the default: GPU time, launches back to back) or
+    /// `paced` (at the host's launch rate where that is slower; the scorecard's timing before
+    /// 2026-12-01 session 11).
+    #[arg(long, value_enum, default_value_t = Timing::Queued)]
+    timing: Timing,
     /// Timed repetitions per measurement; the median is reported.
     #[arg(long, default_value_t = 5)]
     repeat: usize,

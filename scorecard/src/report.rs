@@ -188,6 +188,16 @@ pub struct Scorecard {
     /// `--random-shapes`: how many, their seed and FLOP cap (the shapes are among the rows).
     #[serde(default)]
     pub random_shapes: Option<RandomShapes>,
+    /// How the matmul rows were timed (`--timing`): `queued` or `paced`; absent in runs before the
+    /// option (paced).
+    #[serde(default)]
+    pub timing: Option<String>,
+    /// `--timing queued`: batches timed, and those the host had not finished queueing when the
+    /// hold ended (timed with launch gaps, see `tessera::QueuedTimer`).
+    #[serde(default)]
+    pub queued_batches: usize,
+    #[serde(default)]
+    pub unheld_batches: usize,
 }
 
 /// The random shapes of a run (`tessera_catalogue::random::matmul_shapes`).
@@ -463,6 +473,16 @@ impl Scorecard {
                 }
                 if let Some(line) = self.auto_summary(fp32) {
                     s += &format!("\n{line}");
+                }
+                if let Some(t) = &self.timing {
+                    s += &format!(
+                        "\nTiming: `{t}`{}.\n",
+                        if t == "queued" {
+                            format!(" (each batch queued behind a hold before its first event: GPU time of launches back to back; {} of {} batches not held)", self.unheld_batches, self.queued_batches)
+                        } else {
+                            " (launches timed as the host queues them)".to_string()
+                        }
+                    );
                 }
                 if let Some(r) = self.random_shapes {
                     s += &format!(
