@@ -15,6 +15,9 @@ use crate::{Args, Fail, Problem, Timing};
 
 /// Target GPU time per timed batch: long enough to dwarf event resolution and launch gaps.
 const BATCH_MS: f64 = 100.0;
+/// Target GPU time per queued batch: no launch gaps to dwarf, so a fifth of [`BATCH_MS`] (slow rows
+/// of a run of many shapes, e.g. `naive` at 1 ms, then take 60 ms instead of 300).
+const QUEUED_BATCH_MS: f64 = 20.0;
 
 /// Any error, as its message.
 fn s<E: std::fmt::Display>(e: E) -> Fail {
@@ -73,12 +76,15 @@ impl Clock {
         }
     }
 
-    /// Launches per timed batch of `work`: from one trial launch (after a warm-up), enough for
-    /// ~BATCH_MS, at most the clock's batch.
+    /// Launches per timed batch of `work`: from one trial launch (after a warm-up), enough for the
+    /// clock's target time ([`BATCH_MS`], [`QUEUED_BATCH_MS`]), at most its batch.
     fn batch_iters(&mut self, gpu: &Gpu, work: impl FnMut() -> Result<(), Fail>) -> Result<usize, Fail> {
-        let most = if matches!(self, Clock::Queued { .. }) { MAX_QUEUED_BATCH } else { MAX_BATCH };
+        let (target, most) = match self {
+            Clock::Queued { .. } => (QUEUED_BATCH_MS, MAX_QUEUED_BATCH),
+            Clock::Paced(_) => (BATCH_MS, MAX_BATCH),
+        };
         let trial = self.time_ms(gpu, 2, 1, work)?;
-        Ok(((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, most))
+        Ok(((target / trial.max(1e-3)).ceil() as usize).clamp(1, most))
     }
 }
 
