@@ -140,9 +140,12 @@ def predict(p, g, name, m, n, k, s, f=None):
         full, rest = divmod(per_sm, occ)
         t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
     adding = adds_into_c(kind, s)
-    t += g[0] + (0.0 if n_aligned or (adding and kind != "stream") else m * n / w)
-    if n_aligned and not adding:
-        t += 4.0 * m * n / g[4]
+    t += g[0]
+    if not adding:
+        # tuning::stores_us: unaligned rows never stored faster than aligned ones.
+        t += 4.0 * m * n / g[4] if n_aligned else max(m * n / w, 4.0 * m * n / g[4])
+    elif kind == "stream" and not n_aligned:
+        t += m * n / w
     if adding:
         t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + adds / (g[3] if n_aligned else g[2])
     if kind == "stream" and not n_aligned and m * n:
@@ -264,7 +267,6 @@ def main():
     kind = [KERNELS[r[3]][6] for r in train]
     adds_c = np.array([k_ is not False for k_ in kind], dtype=float)  # zeroes C, adds into it
     stream = np.array([k_ == "stream" for k_ in kind], dtype=float)
-    split = np.array([k_ is True for k_ in kind], dtype=float)
     mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
     meas = np.array([r[5] for r in train], dtype=float)
     per_sm, steps, aligned, resident, n_aligned, pieces, adds, _rows = F.T
@@ -281,8 +283,10 @@ def main():
         t = np.where(stream > 0, walked, tiled) + g[0]
         t = t + adds_c * (g[1] + ZERO_US_PER_KB * mn4 + adds / np.where(n_aligned > 0, g[3], g[2]))
         t = t + stream * np.where(n_aligned > 0, 0.0, STREAM_K_PIECE_ADDS_US * adds / np.maximum(mn, 1.0))
-        t = t + (1.0 - split) * np.where(n_aligned > 0, 0.0, mn / w)
-        t = t + (1.0 - adds_c) * np.where(n_aligned > 0, 4.0 * mn / g[4], 0.0)
+        # Stores (tuning::stores_us; unaligned never faster than aligned), stream-K's unaligned
+        # whole tiles at the kernel's rate.
+        t = t + (1.0 - adds_c) * np.where(n_aligned > 0, 4.0 * mn / g[4], np.maximum(mn / w, 4.0 * mn / g[4]))
+        t = t + stream * np.where(n_aligned > 0, 0.0, mn / w)
         return np.log(t / meas)
 
     x0, lo, hi = [], [], []

@@ -18,11 +18,12 @@ use crate::tuning::{pick_on, predict_us, splits_on};
 /// The rate of `copy_padded_f32`, bytes read plus written per second: the H200's one-thread-per-element
 /// `vec_add` (the same walk: scalar, coalesced), 3409 GB/s, README run of 2026-11-30-tf32-registers.
 pub const COPY_GB_PER_S: f64 = 3409.0;
-/// One copy's fixed cost: measured, the padded path on launch-bound shapes
-/// (`docs/results/2026-11-30-fp32-unaligned`, calibration run: 16×42×16, 19×68×82, 2048×32×3 take
-/// 10.5–11.7 µs for two copies and a ~4 µs kernel; 22×577×334 19.3 µs for three and a 9 µs one) —
-/// more than `tuning::LAUNCH_US` on the GPU, because a call this small is paced by the host's launches.
-pub const COPY_LAUNCH_US: f64 = 3.5;
+/// One copy's fixed cost: the padded path's measured time, less the model's time of its kernel on
+/// the padded shape and the copies' bytes, per copy — the median over the 100 shapes with N or K
+/// unaligned of the queued runs in `docs/results/2026-12-01-queued-timing` (GPU time, launches back to
+/// back; 3.5 µs in the host-paced runs of `docs/results/2026-11-30-fp32-unaligned`, where a call this
+/// small is paced by the host's launches).
+pub const COPY_LAUNCH_US: f64 = 2.4;
 
 /// The unaligned path for one shape: the padded shape and the kernel that runs on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -195,14 +195,14 @@ pub struct Cost {
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
-pub const LAUNCH_US: f64 = 2.726;
+pub const LAUNCH_US: f64 = 1.744;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
 /// [`ZERO_GB_PER_S`].
-pub const ZERO_LAUNCH_US: f64 = 2.274;
+pub const ZERO_LAUNCH_US: f64 = 2.257;
 /// The rate at which the whole GPU stores `C` with 16-byte stores (N a multiple of 4; kernels that
 /// store their tiles rather than add them), fitted: a GPU-wide cost beside the blocks' own, which
 /// shows on short-K, large outputs (6912×2160×16: 60 MB of `C` for 0.6 MB of `A` and `B`).
-pub const STORE_GB_PER_S: f64 = 5751.0;
+pub const STORE_GB_PER_S: f64 = 7444.0;
 /// The write rate of zeroing `C`: the H200's measured device copy rate (README, 4187 GB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted) where
@@ -213,10 +213,10 @@ pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// partial tiles add at the same rates. (119151 per µs before the by-rows adds, when a warp's adds
 /// hit 8 rows 16 bytes apart; stream-K's pieces then also paid 0.05 µs each for their serial adds
 /// into one tile, a term the refit with the by-rows adds set to zero and which is gone.)
-pub const ATOMIC_ADDS_PER_US: f64 = 582025.0;
+pub const ATOMIC_ADDS_PER_US: f64 = 607136.0;
 /// As [`ATOMIC_ADDS_PER_US`] where N is a multiple of 4: four adds per `red.global.add.v4.f32`
 /// (fitted).
-pub const ATOMIC_ADDS_V4_PER_US: f64 = 1019459.0;
+pub const ATOMIC_ADDS_V4_PER_US: f64 = 1038707.0;
 /// Split-K's fewest K-steps per slice (the default of [`Cost::min_slice_steps`]): below it a slice's fixed costs (pipeline fill, the atomic adds of
 /// a whole tile, slices of one tile finishing together on the same lines of `C`) outweigh its work,
 /// and the model under-predicts them (512³ at 8 slices of 4 steps on `splitk-128x128x16`: 24 µs
@@ -237,30 +237,30 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
-        Algo::Naive => c(0.037, 0.0369, 2.62, 1.00, 242652.0, 32),
-        Algo::Tiled => c(0.012, 0.3234, 2.44, 1.00, 242210.0, 32),
-        Algo::Blocktile1d => c(0.010, 0.6010, 1.43, 1.00, 681084.0, 75),
-        Algo::Blocktile2d => c(0.012, 1.4396, 1.00, 1.00, 305533.0, 140),
-        Algo::Vectorized => c(0.125, 1.1192, 1.11, 1.02, 130178.0, 123),
-        Algo::ConflictFree => c(0.014, 1.0375, 1.22, 1.04, 235804.0, 123),
-        Algo::Warptile => c(0.017, 1.0333, 1.22, 1.14, 1139625.0, 123),
-        Algo::Dbuf128x128x8 => c(0.042, 0.8686, 1.13, 1.09, 182460.0, 127),
-        Algo::Dbuf128x128x16 => c(0.061, 1.6279, 1.00, 1.07, 871977.0, 149),
-        Algo::Dbuf128x64x16 => c(0.118, 1.4449, 1.63, 1.12, 1399718.0, 159),
-        Algo::Dbuf64x64x16 => c(0.014, 0.6583, 1.44, 1.14, 1416860.0, 109),
-        Algo::Dbuf128x256x16 => c(0.577, 2.9587, 1.00, 1.10, 968079.0, 253),
-        Algo::Dbuf128x256x16Rolled => c(0.623, 3.5093, 1.00, 1.06, 1002930.0, 224),
-        Algo::Async64x64x16s3 => c(0.023, 0.6014, 1.30, 1.13, 1172437.0, 118),
-        Algo::SplitK128x128x16 => c(0.262, 1.6406, 1.00, 1.08, 1000000.0, 143),
-        Algo::SplitK64x64x16 => c(0.299, 0.5427, 1.24, 1.21, 1000000.0, 111),
-        Algo::SplitK128x32x16 => c(0.248, 0.6152, 1.25, 1.24, 1000000.0, 121),
-        Algo::SplitK32x128x16 => c(0.190, 0.5232, 1.24, 1.25, 1000000.0, 117),
-        Algo::SplitK128x256x16 => c(1.484, 2.9434, 1.00, 1.08, 1000000.0, 249),
-        Algo::SplitK256x128x16 => c(1.443, 3.1232, 1.00, 1.07, 1000000.0, 255),
-        Algo::StreamK128x128x16 => c(0.793, 1.4393, 1.01, 1.06, 1216498.0, 127),
-        Algo::StreamK128x256x16 => c(1.859, 3.0466, 1.00, 1.08, 1209461.0, 247),
-        Algo::StreamK64x64x16 => c(0.529, 1.3256, 2.98, 1.16, 1154206.0, 128),
-        Algo::FewRows => few_rows(c(0.217, 0.4318, 1.22, 1.34, 152896.0, 126), 0.443),
+        Algo::Naive => c(0.077, 0.0377, 2.67, 1.01, 2975619.0, 32),
+        Algo::Tiled => c(0.016, 0.3262, 2.43, 1.02, 2342633.0, 32),
+        Algo::Blocktile1d => c(0.046, 0.6202, 1.45, 1.00, 2118012.0, 75),
+        Algo::Blocktile2d => c(0.544, 1.4681, 1.00, 1.00, 127246.0, 140),
+        Algo::Vectorized => c(1.059, 1.1132, 1.14, 1.03, 148027.0, 123),
+        Algo::ConflictFree => c(0.738, 1.0494, 1.24, 1.05, 573278.0, 123),
+        Algo::Warptile => c(0.718, 1.0517, 1.25, 1.14, 1512904.0, 123),
+        Algo::Dbuf128x128x8 => c(0.759, 0.8770, 1.14, 1.09, 231959.0, 127),
+        Algo::Dbuf128x128x16 => c(0.954, 1.6234, 1.00, 1.08, 1345593.0, 149),
+        Algo::Dbuf128x64x16 => c(0.957, 1.4498, 1.69, 1.14, 3261090.0, 159),
+        Algo::Dbuf64x64x16 => c(0.275, 0.6697, 1.48, 1.16, 2490730.0, 109),
+        Algo::Dbuf128x256x16 => c(1.642, 2.9432, 1.00, 1.10, 1238259.0, 253),
+        Algo::Dbuf128x256x16Rolled => c(1.609, 3.4641, 1.00, 1.07, 1243454.0, 224),
+        Algo::Async64x64x16s3 => c(0.251, 0.6594, 1.43, 1.11, 1567943.0, 118),
+        Algo::SplitK128x128x16 => c(1.009, 1.6255, 1.00, 1.09, 1000000.0, 143),
+        Algo::SplitK64x64x16 => c(0.211, 0.6248, 1.41, 1.21, 1000000.0, 111),
+        Algo::SplitK128x32x16 => c(0.203, 0.7047, 1.41, 1.24, 1000000.0, 121),
+        Algo::SplitK32x128x16 => c(0.198, 0.5877, 1.38, 1.27, 1000000.0, 117),
+        Algo::SplitK128x256x16 => c(2.410, 2.9203, 1.00, 1.08, 1000000.0, 249),
+        Algo::SplitK256x128x16 => c(2.401, 3.1089, 1.00, 1.08, 1000000.0, 255),
+        Algo::StreamK128x128x16 => c(1.127, 1.6739, 1.16, 1.07, 1335730.0, 127),
+        Algo::StreamK128x256x16 => c(2.603, 3.0357, 1.00, 1.08, 1475139.0, 247),
+        Algo::StreamK64x64x16 => c(0.424, 0.6787, 1.52, 1.18, 1501799.0, 128),
+        Algo::FewRows => few_rows(c(0.202, 0.3069, 1.46, 1.46, 847220.0, 126), 0.626),
         // COSTS-END
         _ => None,
     }
@@ -284,8 +284,9 @@ pub fn blocks_per_sm(config: TileConfig, registers: u32) -> u32 {
 /// `T = block_us + step_us·steps` (× `unaligned` on the steps when N or K is not a multiple of 4);
 /// `x ≤ b` blocks side by side take `T·max(1, x/q)`. The busiest SM gets `⌈tiles·splits / sms⌉`
 /// blocks: full rounds of `b`, then the last, partial one. Plus [`LAUNCH_US`], and for split-K the
-/// zeroing of `C` and its `M·N·S` atomic adds ([`ATOMIC_ADDS_PER_US`]); where N is not a multiple
-/// of 4, `M·N` element-wise stores at the kernel's `unaligned_stores_per_us`. Stream-K kernels:
+/// zeroing of `C` and its `M·N·S` atomic adds ([`ATOMIC_ADDS_PER_US`]); the stores of `C` at
+/// [`STORE_GB_PER_S`], where N is not a multiple of 4 at the kernel's `unaligned_stores_per_us` —
+/// never faster than aligned rows (a fitted rate above [`STORE_GB_PER_S`]'s is cut to it). Stream-K kernels:
 /// their own walk (`predict_stream_k`); `splits` is unused.
 pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
     Some(predict(algo.config()?, cost(algo)?, shape, splits, sms))
@@ -316,16 +317,28 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     }
     // Split-K kernels add into zeroed C, except one that stores when launched with one slice.
     let adds = t.split_k && (splits > 1 || !t.stores_unsplit);
-    if !adds && !shape.n.is_multiple_of(4) {
-        us += (m * n) as f64 / c.unaligned_stores_per_us;
-    }
-    if !adds && shape.n.is_multiple_of(4) {
-        us += 4.0 * (m * n) as f64 / (STORE_GB_PER_S * 1e3);
+    if !adds {
+        us += stores_us(c, shape);
     }
     if adds {
         us += zeroing_us(shape) + atomic_us(shape, (m * n * splits) as f64);
     }
     us
+}
+
+/// Storing `C` (kernels that store rather than add it): `4·M·N` bytes at [`STORE_GB_PER_S`]; where N
+/// is not a multiple of 4, `M·N` outputs at the kernel's `unaligned_stores_per_us`, but never in less
+/// time than aligned rows (the fit left `blocktile-1d`'s unaligned rate above the aligned one: its
+/// stores coalesce along rows either way, and the steps' `unaligned` factor 1.00 did not make up
+/// for it).
+fn stores_us(c: Cost, shape: MatmulShape) -> f64 {
+    let mn = f64::from(shape.m) * f64::from(shape.n);
+    let aligned = 4.0 * mn / (STORE_GB_PER_S * 1e3);
+    if shape.n.is_multiple_of(4) {
+        aligned
+    } else {
+        (mn / c.unaligned_stores_per_us).max(aligned)
+    }
 }
 
 /// Zeroing `C` before a kernel that adds into it: [`ZERO_LAUNCH_US`] plus `4·M·N` bytes at
@@ -601,7 +614,7 @@ mod tests {
         let adding = TileConfig { stores_unsplit: false, ..t };
         for shape in [s(4, 10768, 172), s(3, 1001, 77)] {
             let mn = f64::from(shape.m) * f64::from(shape.n);
-            let stores = if shape.n % 4 == 0 { 4.0 * mn / (STORE_GB_PER_S * 1e3) } else { mn / c.unaligned_stores_per_us };
+            let stores = stores_us(c, shape);
             let gap = predict(adding, c, shape, 1, SMS) - predict(t, c, shape, 1, SMS);
             assert!((gap - (zeroing_us(shape) + atomic_us(shape, mn) - stores)).abs() < 1e-9, "{shape:?}: {gap}");
             // Several slices add into C like kernel 10's: the same price either way.
