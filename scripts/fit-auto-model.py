@@ -51,11 +51,14 @@ KERNELS = {
     "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 247, "stream"),
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
     "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 126, "split-store"),
+    "few-cols": (32, 16, 128, 256, 8 * 32 * 68 * 4, 128, "split-store"),
 }
 NAMES = list(KERNELS)
 # tuning::FEW_ROWS_MAX_M (= k18_few_rows::ROWS, checked in main): kernel 18 competes (and is fitted)
 # only up to this many rows.
 FEW_ROWS_MAX_M = 16
+# tuning::FEW_COLS_MAX_N (= k19_few_cols::COLS, checked in main): kernel 19's columns, likewise.
+FEW_COLS_MAX_N = 16
 # Stream-K's serial adds per piece of a tile where N % 4 != 0 (tuning::STREAM_K_PIECE_ADDS_US until
 # the by-rows twins; --fit-unaligned fitted it to 0 and it left tuning.rs): read from tuning.rs by
 # `committed` (0 when absent), fitted by --fit-unaligned only.
@@ -63,7 +66,9 @@ STREAM_K_PIECE_ADDS_US = 0.0
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
-ALONE = {"few-rows"}
+ALONE = {"few-rows", "few-cols"}
+# The wrapper of each kernel fitted alone in tuning::cost's COSTS block.
+WRAPPER = {"few-rows": "few_rows", "few-cols": "few_cols"}
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
 # whole GPU writes C's outputs where N % 4 != 0 (scalar epilogue stores; not split-K: its adds are the
 # global atomic rate).
@@ -165,7 +170,7 @@ def committed():
     found = re.search(r"pub const STREAM_K_PIECE_ADDS_US: f64 = ([0-9.]+);", src)
     STREAM_K_PIECE_ADDS_US = float(found.group(1)) if found else 0.0
     variant = {}
-    for m in re.finditer(r"Algo::(\w+) => (?:few_rows\()?c\(([^)]*)\)(?:, ([0-9.]+)\))?,", src):
+    for m in re.finditer(r"Algo::(\w+) => (?:few_rows\(|few_cols\()?c\(([^)]*)\)(?:, ([0-9.]+)\))?,", src):
         e, c, q, u, w, _regs = (float(x) for x in m.group(2).split(","))
         variant[m.group(1)] = (e, c, q, u, w, float(m.group(3) or 0.0))
     # Algo variant names -> labels, in the order of the COSTS block (that of KERNELS).
@@ -198,6 +203,8 @@ def load(spec):
             continue
         if name == "few-rows" and m > FEW_ROWS_MAX_M:
             continue  # not a candidate there (tuning::is_candidate): a second block row reads B again
+        if name == "few-cols" and n > FEW_COLS_MAX_N:
+            continue  # likewise: a second block column reads A again
         s = 1
         if KERNELS[name][6] in (True, "split-store"):
             s = splits.get((m, n, k, name)) or old_splits(m, n, k, KERNELS[name][0], KERNELS[name][1])
@@ -219,6 +226,9 @@ def check_few_rows_bound():
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k18_few_rows.rs")).read()
     rows = int(re.search(r"pub const ROWS: u32 = (\d+);", src).group(1))
     assert rows == FEW_ROWS_MAX_M, f"k18_few_rows::ROWS is {rows}, FEW_ROWS_MAX_M here {FEW_ROWS_MAX_M}"
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k19_few_cols.rs")).read()
+    cols = int(re.search(r"pub const COLS: u32 = (\d+);", src).group(1))
+    assert cols == FEW_COLS_MAX_N, f"k19_few_cols::COLS is {cols}, FEW_COLS_MAX_N here {FEW_COLS_MAX_N}"
 
 
 def main():
@@ -450,7 +460,7 @@ def fit_alone(name, rows, hold):
         print(f"{tag} {m}x{n}x{k}: {mine_s} pick {pick} {meas[pick]:.1f} best {best} {meas[best]:.1f} ratio {ratios[(m, n, k)]:.3f}")
     summarize(ratios, hold)
     e, c, q, u, w, rho = p
-    print(f"{name}: few_rows(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f})")
+    print(f"{name}: {WRAPPER[name]}(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f})")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows,
+    k18_few_rows, k19_few_cols,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -185,6 +185,9 @@ matmul_catalogue! {
     /// `k18_few_rows`: 16 rows × 128 columns per block, K split across warps and blocks, one slice
     /// storing `C` — products of up to 16 rows, bound by reading `B` once.
     FewRows = k18_few_rows::matmul_few_rows, "few-rows", Fp32, k18_few_rows::CONFIG;
+    /// `k19_few_cols`: 32 rows × 16 columns per block, each warp streaming its rows of `A`, one slice
+    /// storing `C` — products up to 16 columns wide (N = 1: a GEMV), bound by reading `A` once.
+    FewCols = k19_few_cols::matmul_few_cols, "few-cols", Fp32, k19_few_cols::CONFIG;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
     /// `k11_mma_naive` on FP16.

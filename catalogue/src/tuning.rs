@@ -117,10 +117,14 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
 /// rows it computes (`Cost::rows_exponent`).
 pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
 
-/// Whether `Auto` weighs `algo` for `shape`: every kernel up to its [`Cost::max_rows`] (kernel 18:
-/// [`FEW_ROWS_MAX_M`]).
+/// Products of at most this many columns are kernel 19's (`few-cols`) to compete for: one block
+/// column of it holds them all.
+pub const FEW_COLS_MAX_N: u32 = tessera_kernels::matmul::k19_few_cols::COLS;
+
+/// Whether `Auto` weighs `algo` for `shape`: every kernel up to its [`Cost::max_rows`] and
+/// [`Cost::max_cols`] (kernel 18: [`FEW_ROWS_MAX_M`] rows; kernel 19: [`FEW_COLS_MAX_N`] columns).
 pub fn is_candidate(algo: Algo, shape: MatmulShape) -> bool {
-    cost(algo).is_none_or(|c| shape.m <= c.max_rows)
+    cost(algo).is_none_or(|c| shape.m <= c.max_rows && shape.n <= c.max_cols)
 }
 
 /// Split-K's blocks per output tile (`gridDim.z`) for the kernel `algo` on `shape`, on [`SMS`] SMs.
@@ -192,6 +196,9 @@ pub struct Cost {
     /// The most rows of `C` for which `Auto` weighs the kernel ([`is_candidate`]; kernel 18's:
     /// [`FEW_ROWS_MAX_M`]); `u32::MAX` for the rest. Not fitted.
     pub max_rows: u32,
+    /// The most columns of `C` for which `Auto` weighs the kernel (kernel 19's: [`FEW_COLS_MAX_N`]);
+    /// `u32::MAX` for the rest. Not fitted.
+    pub max_cols: u32,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -228,13 +235,27 @@ pub const MAX_SPLITS: u32 = 128;
 /// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
-        let (rows_exponent, min_slice_steps, max_rows) = (0.0, MIN_SLICE_STEPS, u32::MAX);
-        Some(Cost { block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers, rows_exponent, min_slice_steps, max_rows })
+        let (rows_exponent, min_slice_steps, max_rows, max_cols) = (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX);
+        Some(Cost {
+            block_us,
+            step_us,
+            overlap,
+            unaligned,
+            unaligned_stores_per_us,
+            registers,
+            rows_exponent,
+            min_slice_steps,
+            max_rows,
+            max_cols,
+        })
     };
     // Kernel 18: steps that take longer the more rows of C its block has (`rows_exponent`, fitted),
     // slices of one step, one block row of C (`min_slice_steps`, `max_rows`).
     let few_rows =
         |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
+    // Kernel 19: the same for a block column of C (`max_cols`); its warps past M skip their rows.
+    let few_cols =
+        |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols: FEW_COLS_MAX_N, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => c(0.077, 0.0377, 2.67, 1.01, 2975619.0, 32),
@@ -261,6 +282,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x256x16 => c(2.603, 3.0357, 1.00, 1.08, 1475139.0, 247),
         Algo::StreamK64x64x16 => c(0.424, 0.6787, 1.52, 1.18, 1501799.0, 128),
         Algo::FewRows => few_rows(c(0.202, 0.3069, 1.46, 1.46, 847220.0, 126), 0.626),
+        Algo::FewCols => few_cols(c(0.200, 0.3000, 1.50, 1.30, 800000.0, 128), 0.300),
         // COSTS-END
         _ => None,
     }

@@ -49,6 +49,7 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::SplitK128x256x16,
         Algo::SplitK256x128x16,
         Algo::FewRows,
+        Algo::FewCols,
     ] {
         // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two
         // columns, and the odd widths, one element at a time).
@@ -96,14 +97,28 @@ fn run_f32_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMa
 /// `A`'s guarded loads; K = 264: its 16-byte loads, slices ending mid-K-step), N whole and partial
 /// float4 groups.
 fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
-    let algo = Algo::FewRows;
+    stores_one_slice_and_adds_several(Algo::FewRows, &[(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264)])
+}
+
+/// Kernel 19 (few columns) at one slice (storing `C`) and several (adding into it): M one warp's
+/// rows, a partial block of warps, whole blocks and a block and a bit (M = 3, 37, 64, 70); N = 1 (a
+/// GEMV), 13 (guarded loads of `B`), 16 (its 16-byte loads) and 20 (a second block column); K = 3
+/// (`A`'s guarded loads), 129 (a partial run of a warp) and 264 (16-byte loads, slices ending
+/// mid-run).
+fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
+    stores_one_slice_and_adds_several(Algo::FewCols, &[(3, 1, 3), (37, 13, 129), (64, 16, 264), (70, 20, 264), (5, 1, 2030)])
+}
+
+/// `algo` (a kernel that stores `C` with one slice and adds into the zeroed `C` with more) at 1, 2
+/// and 5 slices of each shape, against the f64 reference; zeroing `C` follows the model's slice count.
+fn stores_one_slice_and_adds_several(algo: Algo, shapes: &[(usize, usize, usize)]) -> Result<(), Failed> {
     let kernel = algo.kernel().ok_or("no kernel")?;
-    for (m, n, k) in [(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264)] {
+    for &(m, n, k) in shapes {
         let (a, b) = (HostMatrix::random(m, k, 17), HostMatrix::random(k, n, 19));
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
         for slices in [1, 2, 5] {
             let mut grid = algo.launch(shape).grid;
-            grid.2 = slices; // any slice count: kernel 18's contract
+            grid.2 = slices; // any slice count: the kernel's contract
             let c = run_f32_on_grid(algo, grid, &a, &b, slices == 1)?;
             check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {slices} slices: {e}", kernel.label))?;
         }
@@ -385,6 +400,7 @@ fn main() {
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));
+    trials.push(Trial::test("few_cols_stores_one_slice_and_adds_several", few_cols_stores_one_slice_and_adds_several));
     trials.push(Trial::test("auto_on_empty_products", auto_on_empty_products));
     trials.push(Trial::test("tf32_rounds_each_operand_to_nearest", tf32_rounds_each_operand_to_nearest));
     trials.push(Trial::test("pad_b16_copies_rows_and_writes_nothing_else", pad_b16_copies_rows_and_writes_nothing_else));

@@ -25,6 +25,7 @@ pub mod k15_tma;
 pub mod k16_persistent;
 pub mod k17_stream_k;
 pub mod k18_few_rows;
+pub mod k19_few_cols;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;

@@ -1,0 +1,185 @@
+//! Kernel 19: few columns — products whose `C` is a handful of columns wide (N up to 16 per block: a
+//! matrix times a few vectors; N = 1 is a GEMV), which read `A` once and do 2·N flops per element of
+//! it: memory-bound on `A`. Kernel 18's transpose.
+//!
+//! **What it fixes**: every tile of kernels 3–17 is at least 16 columns wide and reads `A` as rows of
+//! a 16-to-64-row tile through shared memory, one K-step at a time, with its blocks' multiply-adds on
+//! zero columns: at 160×1×2030 the fastest of them took 13 µs where cuBLAS's GEMV took 4.8, at
+//! 3712×13×8927 119 µs against 73 (`docs/ladder/k19-few-cols.md`). Here each warp streams whole
+//! 512-byte runs of its rows of `A` straight into registers.
+//!
+//! **Tiling**: a block owns `ROWS = 32` rows × `COLS = 16` columns of `C` and one slice of K
+//! (`gridDim.z` slices, as kernel 10: `⌈K/S⌉` rounded up to `BK = 128`). **Thread mapping**: warp `w`
+//! (8 warps) owns rows `4w .. 4w + 4` of the block; lane `l` owns columns `4l .. 4l + 4` of each run of
+//! `BK` of the slice: per run, its four rows' elements of `A` (one 16-byte load per row where K is a
+//! multiple of 4, guarded floats otherwise: a warp reads 512 consecutive bytes of each row) and, for
+//! each of its four `k`, the row `k` of `B` at the block's 16 columns (16-byte loads where N is a
+//! multiple of 4, guarded floats otherwise; the 8 warps read the same rows of `B`, from L1). Each
+//! thread keeps 4 × 16 partial sums; a warp's 32 lanes add theirs through its own 8 KiB of shared
+//! memory (one `bar.warp.sync`, no block barrier), and lane `l` writes outputs `l` and `l + 32` of the
+//! warp's 4 × 16: stored when the launch has one slice (`C` is not zeroed), added into the zeroed `C`
+//! otherwise. Columns past N are computed on zeros and not written (at N = 1, 15 of 16 multiply-adds
+//! are wasted: the kernel is bound by reading `A`, not by them).
+use crate::device::mem::View;
+use crate::launch::TileConfig;
+
+/// Rows of `C` per block: 8 warps × `WARP_ROWS`.
+pub const ROWS: u32 = WARPS * WARP_ROWS;
+/// Columns of `C` per block (the most `Auto` weighs the kernel for: `tuning::FEW_COLS_MAX_N`).
+pub const COLS: u32 = 16;
+/// Warps per block, each on its own rows.
+pub const WARPS: u32 = 8;
+/// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
+const WARP_ROWS: u32 = 4;
+/// Elements of K per run of a warp: 32 lanes × 4 (the unit of the split-K slices).
+pub const BK: u32 = 32 * 4;
+/// A lane's partial sums, `WARP_ROWS · COLS`, as they sit in the warp's shared rows; each lane's row is
+/// padded by 4 floats so the 16-byte writes of 8 consecutive lanes fall on distinct banks.
+const SUMS: u32 = WARP_ROWS * COLS;
+const LANE_STRIDE: u32 = SUMS + 4;
+
+/// Shared memory: each warp's 32 lanes' partial sums, `WARPS · 32 · LANE_STRIDE` floats.
+pub const SHARED_BYTES: u32 = WARPS * 32 * LANE_STRIDE * 4;
+
+/// The launch: 256 threads, `⌈N/16⌉ × ⌈M/32⌉ × slices` blocks, 68 KiB of dynamic shared memory; with
+/// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
+pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
+
+/// Row `r` of `A` at columns `kk .. kk + 4`, zero at and past `end`: one 16-byte load where K is a
+/// multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded floats otherwise.
+///
+/// # Safety
+/// `a` holds `m·k` floats from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
+#[inline(always)]
+unsafe fn a_quad(a: View<f32>, k: u32, r: u32, kk: u32, end: u32) -> [f32; 4] {
+    if k.is_multiple_of(4) && kk + 4 <= end {
+        // SAFETY: kk + 4 ≤ end ≤ k and r < m; r·k + kk is a multiple of 4 (k and kk are).
+        return unsafe { a.get4((r * k + kk) as usize) }.0;
+    }
+    let mut v = [0.0; 4];
+    for (e, x) in v.iter_mut().enumerate() {
+        if kk + (e as u32) < end {
+            // SAFETY: r < m and kk + e < end ≤ k.
+            *x = unsafe { a.get((r * k + kk + e as u32) as usize) };
+        }
+    }
+    v
+}
+
+/// Row `kk` of `B` at the block's columns `col0 .. col0 + 16`, zero past `n`: 16-byte loads where N is
+/// a multiple of 4 (each group of four whole or wholly past `n`), guarded floats otherwise.
+///
+/// # Safety
+/// `b` holds `k·n` floats from a 16-byte aligned base, `kk < k`, `col0 % 16 == 0`.
+#[inline(always)]
+unsafe fn b_row(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f32; COLS as usize] {
+    let mut v = [0.0; COLS as usize];
+    if n.is_multiple_of(4) {
+        for (q, quad) in v.chunks_exact_mut(4).enumerate() {
+            let col = col0 + 4 * q as u32;
+            if col < n {
+                // SAFETY: col and n are multiples of 4, so col + 4 ≤ n; kk < k; 16-byte aligned.
+                quad.copy_from_slice(&unsafe { b.get4((kk * n + col) as usize) }.0);
+            }
+        }
+        return v;
+    }
+    for (j, x) in v.iter_mut().enumerate() {
+        if col0 + (j as u32) < n {
+            // SAFETY: kk < k and col0 + j < n.
+            *x = unsafe { b.get((kk * n + col0 + j as u32) as usize) };
+        }
+    }
+    v
+}
+
+kernel! {
+    /// Few-columns matmul (kernel 19): `C = A · B` (one slice) or `C += A · B` (slices), 32 rows × 16
+    /// columns per block, over K slice `blockIdx.z` (see the module for tiling, thread mapping and the
+    /// warp's one `bar.warp.sync`).
+    ///
+    /// **Parameters / edges**: as kernel 1 (any M, N, K; rows past `m`, columns past `n` and an empty
+    /// slice add nothing).
+    ///
+    /// Measurements: `docs/ladder/k19-few-cols.md`.
+    ///
+    /// # Safety
+    /// As kernel 1, plus, when `gridDim.z > 1`, `C` zeroed before the launch; the launch [`CONFIG`]
+    /// states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
+    pub unsafe fn matmul_few_cols(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
+        use crate::device::{atomic, math::fma, mem::Float4, shared::SharedTiles, thread};
+        // SAFETY: the caller passes buffers of these sizes.
+        let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+        let slices = thread::grid_dim_z();
+        let chunk = k.div_ceil(slices).next_multiple_of(BK);
+        let k_begin = (thread::block_idx_z() * chunk).min(k);
+        let k_end = (k_begin + chunk).min(k);
+        let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
+        let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
+        let col0 = thread::block_idx_x() * COLS;
+        // This warp's rows of C inside M (0 to 4; warp-uniform).
+        let rows = m.saturating_sub(row0).min(WARP_ROWS);
+
+        let mut acc = [[0.0f32; COLS as usize]; WARP_ROWS as usize];
+        let mut kk = k_begin + 4 * lane;
+        while kk < k_end {
+            let mut av = [[0.0f32; 4]; WARP_ROWS as usize];
+            for (i, v) in av.iter_mut().enumerate() {
+                if (i as u32) < rows {
+                    // SAFETY: row0 + i < m; kk is a multiple of 4 (k_begin is one of BK); k_end ≤ k.
+                    *v = unsafe { a_quad(a, k, row0 + i as u32, kk, k_end) };
+                }
+            }
+            for e in 0..4 {
+                if kk + e < k_end {
+                    // SAFETY: kk + e < k_end ≤ k; col0 is a multiple of COLS.
+                    let bv = unsafe { b_row(b, n, kk + e, col0) };
+                    for (sums, a4) in acc.iter_mut().zip(av.iter()) {
+                        for (s, &x) in sums.iter_mut().zip(bv.iter()) {
+                            *s = fma(a4[e as usize], x, *s);
+                        }
+                    }
+                }
+            }
+            kk += BK;
+        }
+
+        // The warp's lanes add their partial sums through its own shared rows: lane l writes its
+        // SUMS floats at red[warp][l], then reads output o (of the warp's WARP_ROWS × COLS) of every lane.
+        let mut shared = SharedTiles::<f32>::new();
+        // SAFETY: the launch provides SHARED_BYTES = WARPS·32·LANE_STRIDE·4 bytes.
+        let red = unsafe { shared.tile((WARPS * 32 * LANE_STRIDE) as usize) };
+        let base = warp * 32 * LANE_STRIDE;
+        for (i, sums) in acc.iter().enumerate() {
+            for (q, quad) in sums.chunks_exact(4).enumerate() {
+                let at = base + lane * LANE_STRIDE + i as u32 * COLS + 4 * q as u32;
+                // SAFETY: at + 4 ≤ base + 32·LANE_STRIDE ≤ WARPS·32·LANE_STRIDE; a multiple of 4 floats
+                // (LANE_STRIDE and COLS are).
+                unsafe { red.set4(at as usize, Float4([quad[0], quad[1], quad[2], quad[3]])) }
+            }
+        }
+        // SAFETY: every lane of every warp reaches it once (no early return; the loop above ends for
+        // all lanes before it).
+        unsafe { thread::sync_warp() };
+        for half in 0..2 {
+            let o = lane + 32 * half;
+            let (i, j) = (o / COLS, o % COLS);
+            let (r, col) = (row0 + i, col0 + j);
+            if i < rows && col < n {
+                let mut sum = 0.0f32;
+                for l in 0..32 {
+                    // SAFETY: base + l·LANE_STRIDE + o < base + 32·LANE_STRIDE (o < SUMS).
+                    sum += unsafe { red.get((base + l * LANE_STRIDE + o) as usize) };
+                }
+                let at = (r * n + col) as usize;
+                if slices == 1 {
+                    // SAFETY: r < m, col < n: inside C's m·n floats.
+                    unsafe { c.set(at, sum) }
+                } else {
+                    // SAFETY: as above.
+                    unsafe { atomic::add_f32(c, at, sum) }
+                }
+            }
+        }
+    }
+}
