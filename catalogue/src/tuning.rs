@@ -253,9 +253,12 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     // slices of one step, one block row of C (`min_slice_steps`, `max_rows`).
     let few_rows =
         |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
-    // Kernel 19: the same for a block column of C (`max_cols`); its warps past M skip their rows.
-    let few_cols =
-        |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols: FEW_COLS_MAX_N, ..c });
+    // Kernel 19: the same for one block column of C (`max_cols`: the entry's columns); its warps past
+    // M skip their rows.
+    let few_cols = |cost: Option<Cost>, rows_exponent| {
+        let max_cols = algo.config().map_or(FEW_COLS_MAX_N, |t| t.bn);
+        cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols, ..c })
+    };
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => c(0.077, 0.0377, 2.67, 1.01, 2975619.0, 32),
@@ -283,6 +286,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK64x64x16 => c(0.424, 0.6787, 1.52, 1.18, 1501799.0, 128),
         Algo::FewRows => few_rows(c(0.202, 0.3069, 1.46, 1.46, 847220.0, 126), 0.626),
         Algo::FewCols => few_cols(c(0.406, 1.1901, 1.54, 1.17, 53100371.0, 128), 0.131),
+        Algo::FewCols4 => few_cols(c(0.406, 0.6000, 1.54, 1.17, 53100371.0, 128), 0.131),
         // COSTS-END
         _ => None,
     }

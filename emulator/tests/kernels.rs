@@ -50,6 +50,7 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::SplitK256x128x16,
         Algo::FewRows,
         Algo::FewCols,
+        Algo::FewCols4,
     ] {
         // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two
         // columns, and the odd widths, one element at a time).
@@ -106,7 +107,9 @@ fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
 /// (`A`'s guarded loads), 129 (a partial run of a warp) and 264 (16-byte loads, slices ending
 /// mid-run).
 fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
-    stores_one_slice_and_adds_several(Algo::FewCols, &[(3, 1, 3), (37, 13, 129), (64, 16, 264), (70, 20, 264), (5, 1, 2030)])
+    stores_one_slice_and_adds_several(Algo::FewCols, &[(3, 1, 3), (37, 13, 129), (64, 16, 264), (70, 20, 264), (5, 1, 2030)])?;
+    // The 4-column entry, four runs in flight: K = 600 ends mid-way through a warp's fourth run.
+    stores_one_slice_and_adds_several(Algo::FewCols4, &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030)])
 }
 
 /// `algo` (a kernel that stores `C` with one slice and adds into the zeroed `C` with more) at 1, 2

@@ -25,25 +25,36 @@ use crate::launch::TileConfig;
 
 /// Rows of `C` per block: 8 warps × `WARP_ROWS`.
 pub const ROWS: u32 = WARPS * WARP_ROWS;
-/// Columns of `C` per block (the most `Auto` weighs the kernel for: `tuning::FEW_COLS_MAX_N`).
+/// Columns of `C` per block of the wide entry, `few-cols` (the most `Auto` weighs a kernel 19 for:
+/// `tuning::FEW_COLS_MAX_N`).
 pub const COLS: u32 = 16;
+/// Columns of `C` per block of the narrow entry, `few-cols-4` (N ≤ 4: GEMV-like products).
+pub const COLS_NARROW: u32 = 4;
 /// Warps per block, each on its own rows.
 pub const WARPS: u32 = 8;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
 const WARP_ROWS: u32 = 4;
 /// Elements of K per run of a warp: 32 lanes × 4 (the unit of the split-K slices).
 pub const BK: u32 = 32 * 4;
-/// A lane's partial sums, `WARP_ROWS · COLS`, as they sit in the warp's shared rows; each lane's row is
-/// padded by 4 floats so the 16-byte writes of 8 consecutive lanes fall on distinct banks.
-const SUMS: u32 = WARP_ROWS * COLS;
-const LANE_STRIDE: u32 = SUMS + 4;
 
-/// Shared memory: each warp's 32 lanes' partial sums, `WARPS · 32 · LANE_STRIDE` floats.
-pub const SHARED_BYTES: u32 = WARPS * 32 * LANE_STRIDE * 4;
+/// A lane's row of partial sums in its warp's shared rows: `WARP_ROWS · cols` floats, padded by 4 so
+/// the 16-byte writes of 8 consecutive lanes fall on distinct banks.
+const fn lane_stride(cols: u32) -> u32 {
+    WARP_ROWS * cols + 4
+}
 
-/// The launch: 256 threads, `⌈N/16⌉ × ⌈M/32⌉ × slices` blocks, 68 KiB of dynamic shared memory; with
-/// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
-pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
+/// Shared memory of the entry with `cols` columns: each warp's 32 lanes' partial sums.
+pub const fn shared_bytes(cols: u32) -> u32 {
+    WARPS * 32 * lane_stride(cols) * 4
+}
+
+/// The wide entry's launch: 256 threads, `⌈N/16⌉ × ⌈M/32⌉ × slices` blocks, 68 KiB of dynamic shared
+/// memory; with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
+pub const CONFIG: TileConfig =
+    TileConfig::new(ROWS, COLS, BK, WARPS * 32, shared_bytes(COLS)).min_blocks_per_sm(2).split_k().stores_unsplit();
+/// The narrow entry's launch: as [`CONFIG`] with `⌈N/4⌉` block columns and 20 KiB of shared memory.
+pub const CONFIG_NARROW: TileConfig =
+    TileConfig::new(ROWS, COLS_NARROW, BK, WARPS * 32, shared_bytes(COLS_NARROW)).min_blocks_per_sm(2).split_k().stores_unsplit();
 
 /// Row `r` of `A` at columns `kk .. kk + 4`, zero at and past `end`: one 16-byte load where K is a
 /// multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded floats otherwise.
@@ -66,14 +77,14 @@ unsafe fn a_quad(a: View<f32>, k: u32, r: u32, kk: u32, end: u32) -> [f32; 4] {
     v
 }
 
-/// Row `kk` of `B` at the block's columns `col0 .. col0 + 16`, zero past `n`: 16-byte loads where N is
+/// Row `kk` of `B` at the block's columns `col0 .. col0 + C`, zero past `n`: 16-byte loads where N is
 /// a multiple of 4 (each group of four whole or wholly past `n`), guarded floats otherwise.
 ///
 /// # Safety
-/// `b` holds `k·n` floats from a 16-byte aligned base, `kk < k`, `col0 % 16 == 0`.
+/// `b` holds `k·n` floats from a 16-byte aligned base, `kk < k`, `C % 4 == 0`, `col0 % C == 0`.
 #[inline(always)]
-unsafe fn b_row(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f32; COLS as usize] {
-    let mut v = [0.0; COLS as usize];
+unsafe fn b_row<const C: usize>(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f32; C] {
+    let mut v = [0.0; C];
     if n.is_multiple_of(4) {
         for (q, quad) in v.chunks_exact_mut(4).enumerate() {
             let col = col0 + 4 * q as u32;
@@ -93,10 +104,104 @@ unsafe fn b_row(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f32; COLS as usize
     v
 }
 
+/// The body of both entries: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
+/// the module for tiling, thread mapping and the warp's one `bar.warp.sync`).
+///
+/// # Safety
+/// As the entries; the launch gives `shared_bytes(C)` of dynamic shared memory, 256 threads and
+/// `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
+#[inline(always)]
+unsafe fn few_cols<const C: usize, const R: usize>(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
+    use crate::device::{atomic, math::fma, mem::Float4, shared::SharedTiles, thread};
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+    let slices = thread::grid_dim_z();
+    let chunk = k.div_ceil(slices).next_multiple_of(BK);
+    let k_begin = (thread::block_idx_z() * chunk).min(k);
+    let k_end = (k_begin + chunk).min(k);
+    let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
+    let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
+    let cols = C as u32;
+    let col0 = thread::block_idx_x() * cols;
+    // This warp's rows of C inside M (0 to 4; warp-uniform).
+    let rows = m.saturating_sub(row0).min(WARP_ROWS);
+
+    let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
+    let mut kk = k_begin + 4 * lane;
+    while kk < k_end {
+        // RUNS runs' loads of A issued before any of their multiply-adds: bytes in flight (a run
+        // at or past k_end loads zeros and adds nothing).
+        let mut av = [[[0.0f32; 4]; WARP_ROWS as usize]; R];
+        for (run, rows_av) in av.iter_mut().enumerate() {
+            for (i, v) in rows_av.iter_mut().enumerate() {
+                if (i as u32) < rows {
+                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4 (k_begin is one of BK);
+                    // k_end ≤ k.
+                    *v = unsafe { a_quad(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
+                }
+            }
+        }
+        for (run, rows_av) in av.iter().enumerate() {
+            let k0 = kk + run as u32 * BK;
+            for e in 0..4 {
+                if k0 + e < k_end {
+                    // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
+                    let bv = unsafe { b_row::<C>(b, n, k0 + e, col0) };
+                    for (sums, a4) in acc.iter_mut().zip(rows_av.iter()) {
+                        for (s, &x) in sums.iter_mut().zip(bv.iter()) {
+                            *s = fma(a4[e as usize], x, *s);
+                        }
+                    }
+                }
+            }
+        }
+        kk += R as u32 * BK;
+    }
+
+    // The warp's lanes add their partial sums through its own shared rows: lane l writes its
+    // SUMS floats at red[warp][l], then reads output o (of the warp's WARP_ROWS × COLS) of every lane.
+    let mut shared = SharedTiles::<f32>::new();
+    let (stride, sums_per_lane) = (lane_stride(cols), WARP_ROWS * cols);
+    // SAFETY: the launch provides shared_bytes(C) = WARPS·32·stride·4 bytes.
+    let red = unsafe { shared.tile((WARPS * 32 * stride) as usize) };
+    let base = warp * 32 * stride;
+    for (i, sums) in acc.iter().enumerate() {
+        for (q, quad) in sums.chunks_exact(4).enumerate() {
+            let at = base + lane * stride + i as u32 * cols + 4 * q as u32;
+            // SAFETY: at + 4 ≤ base + 32·stride ≤ WARPS·32·stride; a multiple of 4 floats (stride
+            // and C are).
+            unsafe { red.set4(at as usize, Float4([quad[0], quad[1], quad[2], quad[3]])) }
+        }
+    }
+    // SAFETY: every lane of every warp reaches it once (no early return; the loop above ends for
+    // all lanes before it).
+    unsafe { thread::sync_warp() };
+    for half in 0..2 {
+        let o = lane + 32 * half;
+        let (i, j) = (o / cols, o % cols);
+        let (r, col) = (row0 + i, col0 + j);
+        if o < sums_per_lane && i < rows && col < n {
+            let mut sum = 0.0f32;
+            for l in 0..32 {
+                // SAFETY: base + l·stride + o < base + 32·stride (o < sums_per_lane < stride).
+                sum += unsafe { red.get((base + l * stride + o) as usize) };
+            }
+            let at = (r * n + col) as usize;
+            if slices == 1 {
+                // SAFETY: r < m, col < n: inside C's m·n floats.
+                unsafe { c.set(at, sum) }
+            } else {
+                // SAFETY: as above.
+                unsafe { atomic::add_f32(c, at, sum) }
+            }
+        }
+    }
+}
+
 kernel! {
-    /// Few-columns matmul (kernel 19): `C = A · B` (one slice) or `C += A · B` (slices), 32 rows × 16
-    /// columns per block, over K slice `blockIdx.z` (see the module for tiling, thread mapping and the
-    /// warp's one `bar.warp.sync`).
+    /// Few-columns matmul (kernel 19), 16 columns per block: `C = A · B` (one slice) or `C += A · B`
+    /// (slices), 32 rows × 16 columns per block, over K slice `blockIdx.z`; one run of `A` in flight per
+    /// warp (its 64 partial sums per thread leave no registers for more under two blocks per SM).
     ///
     /// **Parameters / edges**: as kernel 1 (any M, N, K; rows past `m`, columns past `n` and an empty
     /// slice add nothing).
@@ -105,81 +210,24 @@ kernel! {
     ///
     /// # Safety
     /// As kernel 1, plus, when `gridDim.z > 1`, `C` zeroed before the launch; the launch [`CONFIG`]
-    /// states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
+    /// states: 256 threads, `shared_bytes(COLS)` of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_cols(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        use crate::device::{atomic, math::fma, mem::Float4, shared::SharedTiles, thread};
-        // SAFETY: the caller passes buffers of these sizes.
-        let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-        let slices = thread::grid_dim_z();
-        let chunk = k.div_ceil(slices).next_multiple_of(BK);
-        let k_begin = (thread::block_idx_z() * chunk).min(k);
-        let k_end = (k_begin + chunk).min(k);
-        let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
-        let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
-        let col0 = thread::block_idx_x() * COLS;
-        // This warp's rows of C inside M (0 to 4; warp-uniform).
-        let rows = m.saturating_sub(row0).min(WARP_ROWS);
+        // SAFETY: forwarded contract.
+        unsafe { few_cols::<{ COLS as usize }, 1>(a, b, c, m, n, k) }
+    }
+}
 
-        let mut acc = [[0.0f32; COLS as usize]; WARP_ROWS as usize];
-        let mut kk = k_begin + 4 * lane;
-        while kk < k_end {
-            let mut av = [[0.0f32; 4]; WARP_ROWS as usize];
-            for (i, v) in av.iter_mut().enumerate() {
-                if (i as u32) < rows {
-                    // SAFETY: row0 + i < m; kk is a multiple of 4 (k_begin is one of BK); k_end ≤ k.
-                    *v = unsafe { a_quad(a, k, row0 + i as u32, kk, k_end) };
-                }
-            }
-            for e in 0..4 {
-                if kk + e < k_end {
-                    // SAFETY: kk + e < k_end ≤ k; col0 is a multiple of COLS.
-                    let bv = unsafe { b_row(b, n, kk + e, col0) };
-                    for (sums, a4) in acc.iter_mut().zip(av.iter()) {
-                        for (s, &x) in sums.iter_mut().zip(bv.iter()) {
-                            *s = fma(a4[e as usize], x, *s);
-                        }
-                    }
-                }
-            }
-            kk += BK;
-        }
-
-        // The warp's lanes add their partial sums through its own shared rows: lane l writes its
-        // SUMS floats at red[warp][l], then reads output o (of the warp's WARP_ROWS × COLS) of every lane.
-        let mut shared = SharedTiles::<f32>::new();
-        // SAFETY: the launch provides SHARED_BYTES = WARPS·32·LANE_STRIDE·4 bytes.
-        let red = unsafe { shared.tile((WARPS * 32 * LANE_STRIDE) as usize) };
-        let base = warp * 32 * LANE_STRIDE;
-        for (i, sums) in acc.iter().enumerate() {
-            for (q, quad) in sums.chunks_exact(4).enumerate() {
-                let at = base + lane * LANE_STRIDE + i as u32 * COLS + 4 * q as u32;
-                // SAFETY: at + 4 ≤ base + 32·LANE_STRIDE ≤ WARPS·32·LANE_STRIDE; a multiple of 4 floats
-                // (LANE_STRIDE and COLS are).
-                unsafe { red.set4(at as usize, Float4([quad[0], quad[1], quad[2], quad[3]])) }
-            }
-        }
-        // SAFETY: every lane of every warp reaches it once (no early return; the loop above ends for
-        // all lanes before it).
-        unsafe { thread::sync_warp() };
-        for half in 0..2 {
-            let o = lane + 32 * half;
-            let (i, j) = (o / COLS, o % COLS);
-            let (r, col) = (row0 + i, col0 + j);
-            if i < rows && col < n {
-                let mut sum = 0.0f32;
-                for l in 0..32 {
-                    // SAFETY: base + l·LANE_STRIDE + o < base + 32·LANE_STRIDE (o < SUMS).
-                    sum += unsafe { red.get((base + l * LANE_STRIDE + o) as usize) };
-                }
-                let at = (r * n + col) as usize;
-                if slices == 1 {
-                    // SAFETY: r < m, col < n: inside C's m·n floats.
-                    unsafe { c.set(at, sum) }
-                } else {
-                    // SAFETY: as above.
-                    unsafe { atomic::add_f32(c, at, sum) }
-                }
-            }
-        }
+kernel! {
+    /// Few-columns matmul (kernel 19), 4 columns per block (N ≤ 4: GEMV-like products): as
+    /// [`matmul_few_cols`] with 16 partial sums per thread, so that four runs of `A` (8 KiB per warp)
+    /// are in flight before their multiply-adds.
+    ///
+    /// # Safety
+    /// As kernel 1, plus, when `gridDim.z > 1`, `C` zeroed before the launch; the launch
+    /// [`CONFIG_NARROW`] states: 256 threads, `shared_bytes(COLS_NARROW)` of dynamic shared memory,
+    /// `⌈N/4⌉ × ⌈M/32⌉ × slices` blocks.
+    pub unsafe fn matmul_few_cols_4(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { few_cols::<{ COLS_NARROW as usize }, 4>(a, b, c, m, n, k) }
     }
 }
