@@ -51,7 +51,6 @@ KERNELS = {
     "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 247, "stream"),
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
     "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 126, "split-store"),
-    "few-cols": (32, 16, 128, 256, 8 * 32 * 68 * 4, 128, "split-store"),
     "few-cols-4": (32, 4, 128, 256, 8 * 32 * 20 * 4, 128, "split-store"),
 }
 NAMES = list(KERNELS)
@@ -59,9 +58,9 @@ NAMES = list(KERNELS)
 # only up to this many rows.
 FEW_ROWS_MAX_M = 16
 # tuning::FEW_COLS_MAX_N (= k19_few_cols::COLS, checked in main): kernel 19's columns, likewise;
-# each entry competes up to its own block's columns (Cost::max_cols).
-FEW_COLS_MAX_N = 16
-MAX_COLS = {"few-cols": FEW_COLS_MAX_N, "few-cols-4": 4}
+# it competes up to its block's columns (Cost::max_cols).
+FEW_COLS_MAX_N = 4
+MAX_COLS = {"few-cols-4": FEW_COLS_MAX_N}
 # Stream-K's serial adds per piece of a tile where N % 4 != 0 (tuning::STREAM_K_PIECE_ADDS_US until
 # the by-rows twins; --fit-unaligned fitted it to 0 and it left tuning.rs): read from tuning.rs by
 # `committed` (0 when absent), fitted by --fit-unaligned only.
@@ -69,9 +68,9 @@ STREAM_K_PIECE_ADDS_US = 0.0
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
-ALONE = {"few-rows", "few-cols", "few-cols-4"}
+ALONE = {"few-rows", "few-cols-4"}
 # The wrapper of each kernel fitted alone in tuning::cost's COSTS block.
-WRAPPER = {"few-rows": "few_rows", "few-cols": "few_cols", "few-cols-4": "few_cols"}
+WRAPPER = {"few-rows": "few_rows", "few-cols-4": "few_cols"}
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
 # whole GPU writes C's outputs where N % 4 != 0 (scalar epilogue stores; not split-K: its adds are the
 # global atomic rate).

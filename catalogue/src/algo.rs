@@ -185,12 +185,10 @@ matmul_catalogue! {
     /// `k18_few_rows`: 16 rows × 128 columns per block, K split across warps and blocks, one slice
     /// storing `C` — products of up to 16 rows, bound by reading `B` once.
     FewRows = k18_few_rows::matmul_few_rows, "few-rows", Fp32, k18_few_rows::CONFIG;
-    /// `k19_few_cols`: 32 rows × 16 columns per block, each warp streaming its rows of `A`, one slice
-    /// storing `C` — products up to 16 columns wide (N = 1: a GEMV), bound by reading `A` once.
-    FewCols = k19_few_cols::matmul_few_cols, "few-cols", Fp32, k19_few_cols::CONFIG;
-    /// `k19_few_cols` 4 columns wide: four runs of `A` in flight per warp — products up to 4 columns
-    /// wide (GEMV-like), bound by reading `A` once.
-    FewCols4 = k19_few_cols::matmul_few_cols_4, "few-cols-4", Fp32, k19_few_cols::CONFIG_NARROW;
+    /// `k19_few_cols`: 32 rows × 4 columns per block, each warp streaming its rows of `A` (four runs
+    /// in flight), one slice storing `C` — products up to 4 columns wide (N = 1: a GEMV), bound by
+    /// reading `A` once.
+    FewCols4 = k19_few_cols::matmul_few_cols_4, "few-cols-4", Fp32, k19_few_cols::CONFIG;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
     /// `k11_mma_naive` on FP16.

@@ -117,7 +117,7 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
 /// rows it computes (`Cost::rows_exponent`).
 pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
 
-/// Products of at most this many columns are kernel 19's (`few-cols`) to compete for: one block
+/// Products of at most this many columns are kernel 19's (`few-cols-4`) to compete for: one block
 /// column of it holds them all.
 pub const FEW_COLS_MAX_N: u32 = tessera_kernels::matmul::k19_few_cols::COLS;
 
@@ -253,12 +253,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     // slices of one step, one block row of C (`min_slice_steps`, `max_rows`).
     let few_rows =
         |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
-    // Kernel 19: the same for one block column of C (`max_cols`: the entry's columns); its warps past
-    // M skip their rows.
-    let few_cols = |cost: Option<Cost>, rows_exponent| {
-        let max_cols = algo.config().map_or(FEW_COLS_MAX_N, |t| t.bn);
-        cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols, ..c })
-    };
+    // Kernel 19: the same for one block column of C (`max_cols`); its warps past M skip their rows.
+    let few_cols =
+        |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols: FEW_COLS_MAX_N, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => c(0.077, 0.0377, 2.67, 1.01, 2975619.0, 32),
@@ -285,8 +282,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x256x16 => c(2.603, 3.0357, 1.00, 1.08, 1475139.0, 247),
         Algo::StreamK64x64x16 => c(0.424, 0.6787, 1.52, 1.18, 1501799.0, 128),
         Algo::FewRows => few_rows(c(0.202, 0.3069, 1.46, 1.46, 847220.0, 126), 0.626),
-        Algo::FewCols => few_cols(c(0.406, 1.1901, 1.54, 1.17, 53100371.0, 128), 0.131),
-        Algo::FewCols4 => few_cols(c(0.406, 0.6000, 1.54, 1.17, 53100371.0, 128), 0.131),
+        Algo::FewCols4 => few_cols(c(1.027, 0.3078, 1.40, 1.10, 19930.0, 128), 0.319),
         // COSTS-END
         _ => None,
     }

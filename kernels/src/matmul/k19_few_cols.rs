@@ -1,35 +1,39 @@
-//! Kernel 19: few columns — products whose `C` is a handful of columns wide (N up to 16 per block: a
+//! Kernel 19: few columns — products whose `C` is a handful of columns wide (N up to 4 per block: a
 //! matrix times a few vectors; N = 1 is a GEMV), which read `A` once and do 2·N flops per element of
 //! it: memory-bound on `A`. Kernel 18's transpose.
 //!
 //! **What it fixes**: every tile of kernels 3–17 is at least 16 columns wide and reads `A` as rows of
 //! a 16-to-64-row tile through shared memory, one K-step at a time, with its blocks' multiply-adds on
-//! zero columns: at 160×1×2030 the fastest of them took 13 µs where cuBLAS's GEMV took 4.8, at
-//! 3712×13×8927 119 µs against 73 (`docs/ladder/k19-few-cols.md`). Here each warp streams whole
-//! 512-byte runs of its rows of `A` straight into registers.
+//! zero columns: at 160×1×2030 the fastest of them took 13 µs where cuBLAS's GEMV took 4.8 (this
+//! kernel 6.5), at 5000×1×4096 55 µs (`few-cols` 16 wide: 55; this kernel 35; cuBLAS 27)
+//! (`docs/ladder/k19-few-cols.md`). Here each warp streams whole 512-byte runs of its rows of `A`
+//! straight into registers, four runs in flight.
 //!
-//! **Tiling**: a block owns `ROWS = 32` rows × `COLS = 16` columns of `C` and one slice of K
+//! **Tiling**: a block owns `ROWS = 32` rows × `COLS = 4` columns of `C` and one slice of K
 //! (`gridDim.z` slices, as kernel 10: `⌈K/S⌉` rounded up to `BK = 128`). **Thread mapping**: warp `w`
 //! (8 warps) owns rows `4w .. 4w + 4` of the block; lane `l` owns columns `4l .. 4l + 4` of each run of
 //! `BK` of the slice: per run, its four rows' elements of `A` (one 16-byte load per row where K is a
-//! multiple of 4, guarded floats otherwise: a warp reads 512 consecutive bytes of each row) and, for
-//! each of its four `k`, the row `k` of `B` at the block's 16 columns (16-byte loads where N is a
-//! multiple of 4, guarded floats otherwise; the 8 warps read the same rows of `B`, from L1). Each
-//! thread keeps 4 × 16 partial sums; a warp's 32 lanes add theirs through its own 8 KiB of shared
-//! memory (one `bar.warp.sync`, no block barrier), and lane `l` writes outputs `l` and `l + 32` of the
-//! warp's 4 × 16: stored when the launch has one slice (`C` is not zeroed), added into the zeroed `C`
-//! otherwise. Columns past N are computed on zeros and not written (at N = 1, 15 of 16 multiply-adds
-//! are wasted: the kernel is bound by reading `A`, not by them).
+//! multiple of 4, guarded floats otherwise: a warp reads 512 consecutive bytes of each row), the loads
+//! of `RUNS = 4` runs issued before their multiply-adds; for each of its `k`, the row `k` of `B` at the
+//! block's 4 columns (one 16-byte load where N is a multiple of 4, guarded floats otherwise; the 8
+//! warps read the same rows of `B`, from L1). Each thread keeps 4 × 4 partial sums; a warp's 32 lanes
+//! add theirs through its own 2.5 KiB of shared memory (one `bar.warp.sync`, no block barrier), and
+//! lanes `0 .. 16` write the warp's 4 × 4 outputs: stored when the launch has one slice (`C` is not
+//! zeroed), added into the zeroed `C` otherwise. Columns past N are computed on zeros and not written.
+//!
+//! The body is generic over the columns and the runs in flight: 16 columns with one run (64 partial
+//! sums per thread leave no registers for more under two blocks per SM) was measured and dropped
+//! (`docs/ladder/k19-few-cols.md`).
 use crate::device::mem::View;
 use crate::launch::TileConfig;
 
 /// Rows of `C` per block: 8 warps × `WARP_ROWS`.
 pub const ROWS: u32 = WARPS * WARP_ROWS;
-/// Columns of `C` per block of the wide entry, `few-cols` (the most `Auto` weighs a kernel 19 for:
-/// `tuning::FEW_COLS_MAX_N`).
-pub const COLS: u32 = 16;
-/// Columns of `C` per block of the narrow entry, `few-cols-4` (N ≤ 4: GEMV-like products).
-pub const COLS_NARROW: u32 = 4;
+/// Columns of `C` per block (the most `Auto` weighs the kernel for: `tuning::FEW_COLS_MAX_N`).
+pub const COLS: u32 = 4;
+/// Runs whose loads of `A` a warp issues before their multiply-adds: `RUNS · WARP_ROWS · 512` bytes
+/// in flight per warp.
+const RUNS: usize = 4;
 /// Warps per block, each on its own rows.
 pub const WARPS: u32 = 8;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
@@ -43,18 +47,12 @@ const fn lane_stride(cols: u32) -> u32 {
     WARP_ROWS * cols + 4
 }
 
-/// Shared memory of the entry with `cols` columns: each warp's 32 lanes' partial sums.
-pub const fn shared_bytes(cols: u32) -> u32 {
-    WARPS * 32 * lane_stride(cols) * 4
-}
+/// Shared memory: each warp's 32 lanes' partial sums, `WARPS · 32 · lane_stride(COLS)` floats.
+pub const SHARED_BYTES: u32 = WARPS * 32 * lane_stride(COLS) * 4;
 
-/// The wide entry's launch: 256 threads, `⌈N/16⌉ × ⌈M/32⌉ × slices` blocks, 68 KiB of dynamic shared
-/// memory; with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
-pub const CONFIG: TileConfig =
-    TileConfig::new(ROWS, COLS, BK, WARPS * 32, shared_bytes(COLS)).min_blocks_per_sm(2).split_k().stores_unsplit();
-/// The narrow entry's launch: as [`CONFIG`] with `⌈N/4⌉` block columns and 20 KiB of shared memory.
-pub const CONFIG_NARROW: TileConfig =
-    TileConfig::new(ROWS, COLS_NARROW, BK, WARPS * 32, shared_bytes(COLS_NARROW)).min_blocks_per_sm(2).split_k().stores_unsplit();
+/// The launch: 256 threads, `⌈N/4⌉ × ⌈M/32⌉ × slices` blocks, 20 KiB of dynamic shared memory; with
+/// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
+pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
 /// Row `r` of `A` at columns `kk .. kk + 4`, zero at and past `end`: one 16-byte load where K is a
 /// multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded floats otherwise.
@@ -104,12 +102,12 @@ unsafe fn b_row<const C: usize>(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f3
     v
 }
 
-/// The body of both entries: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
+/// The kernel's body: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
 /// the module for tiling, thread mapping and the warp's one `bar.warp.sync`).
 ///
 /// # Safety
-/// As the entries; the launch gives `shared_bytes(C)` of dynamic shared memory, 256 threads and
-/// `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
+/// As the entry; the launch gives `WARPS · 32 · lane_stride(C) · 4` bytes of dynamic shared memory,
+/// 256 threads and `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
 #[inline(always)]
 unsafe fn few_cols<const C: usize, const R: usize>(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
     use crate::device::{atomic, math::fma, mem::Float4, shared::SharedTiles, thread};
@@ -162,7 +160,7 @@ unsafe fn few_cols<const C: usize, const R: usize>(a: *const f32, b: *const f32,
     // SUMS floats at red[warp][l], then reads output o (of the warp's WARP_ROWS × COLS) of every lane.
     let mut shared = SharedTiles::<f32>::new();
     let (stride, sums_per_lane) = (lane_stride(cols), WARP_ROWS * cols);
-    // SAFETY: the launch provides shared_bytes(C) = WARPS·32·stride·4 bytes.
+    // SAFETY: the launch provides WARPS·32·stride·4 bytes (the function's contract).
     let red = unsafe { shared.tile((WARPS * 32 * stride) as usize) };
     let base = warp * 32 * stride;
     for (i, sums) in acc.iter().enumerate() {
@@ -199,9 +197,9 @@ unsafe fn few_cols<const C: usize, const R: usize>(a: *const f32, b: *const f32,
 }
 
 kernel! {
-    /// Few-columns matmul (kernel 19), 16 columns per block: `C = A · B` (one slice) or `C += A · B`
-    /// (slices), 32 rows × 16 columns per block, over K slice `blockIdx.z`; one run of `A` in flight per
-    /// warp (its 64 partial sums per thread leave no registers for more under two blocks per SM).
+    /// Few-columns matmul (kernel 19): `C = A · B` (one slice) or `C += A · B` (slices), 32 rows × 4
+    /// columns per block, over K slice `blockIdx.z`, four runs of `A` in flight per warp (see the
+    /// module for tiling, thread mapping and the warp's one `bar.warp.sync`).
     ///
     /// **Parameters / edges**: as kernel 1 (any M, N, K; rows past `m`, columns past `n` and an empty
     /// slice add nothing).
@@ -210,24 +208,9 @@ kernel! {
     ///
     /// # Safety
     /// As kernel 1, plus, when `gridDim.z > 1`, `C` zeroed before the launch; the launch [`CONFIG`]
-    /// states: 256 threads, `shared_bytes(COLS)` of dynamic shared memory, the grid above.
-    pub unsafe fn matmul_few_cols(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        // SAFETY: forwarded contract.
-        unsafe { few_cols::<{ COLS as usize }, 1>(a, b, c, m, n, k) }
-    }
-}
-
-kernel! {
-    /// Few-columns matmul (kernel 19), 4 columns per block (N ≤ 4: GEMV-like products): as
-    /// [`matmul_few_cols`] with 16 partial sums per thread, so that four runs of `A` (8 KiB per warp)
-    /// are in flight before their multiply-adds.
-    ///
-    /// # Safety
-    /// As kernel 1, plus, when `gridDim.z > 1`, `C` zeroed before the launch; the launch
-    /// [`CONFIG_NARROW`] states: 256 threads, `shared_bytes(COLS_NARROW)` of dynamic shared memory,
-    /// `⌈N/4⌉ × ⌈M/32⌉ × slices` blocks.
+    /// states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_cols_4(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        // SAFETY: forwarded contract.
-        unsafe { few_cols::<{ COLS_NARROW as usize }, 4>(a, b, c, m, n, k) }
+        // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
+        unsafe { few_cols::<{ COLS as usize }, RUNS>(a, b, c, m, n, k) }
     }
 }
