@@ -25,21 +25,16 @@ fn s<E: std::fmt::Display>(e: E) -> Fail {
 }
 
 /// Times `work` as the median over `repeat` batches of event-timed back-to-back launches, after a
-/// warm-up; the batch length is chosen from one trial launch so that each batch lasts ~BATCH_MS.
+/// warm-up, at the host's pace (the bandwidth rows and the GEMM variants: launches far longer than
+/// queueing them); the batch length is chosen from one trial launch so that each batch lasts ~BATCH_MS.
 pub fn time(gpu: &Gpu, repeat: usize, mut work: impl FnMut() -> Result<(), Fail>) -> Result<f64, Fail> {
-    let timer = GpuTimer::new(gpu).map_err(s)?;
-    let iters = batch_iters(gpu, &timer, &mut work)?;
+    let mut clock = Clock::new(gpu, Timing::Paced)?;
+    let iters = clock.batch_iters(gpu, &mut work)?;
     let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat.max(1) {
-        times.push(timer.time_ms(gpu, 1, iters, &mut work)?);
+        times.push(clock.time_ms(gpu, 1, iters, &mut work)?);
     }
     Ok(median(&mut times))
-}
-
-/// Launches per timed batch of `work`: from one trial launch (after a warm-up), enough for ~BATCH_MS.
-fn batch_iters(gpu: &Gpu, timer: &GpuTimer, work: impl FnMut() -> Result<(), Fail>) -> Result<usize, Fail> {
-    let trial = timer.time_ms(gpu, 2, 1, work)?;
-    Ok(((BATCH_MS / trial.max(1e-3)).ceil() as usize).clamp(1, MAX_BATCH))
 }
 
 /// Most launches per batch: 8 ms of the 4 µs launch-bound shapes (rounds of every implementation
