@@ -5,7 +5,9 @@
         [--write-table FILE] [--evaluate] [--only LABEL]
 
 `--evaluate` skips the fit and evaluates (and writes the table for) the constants committed in
-catalogue/src/tuning.rs; `--only LABEL` fits one kernel alone against them (kernel 18: ALONE below).
+catalogue/src/tuning.rs; `--only LABEL` fits one kernel alone against them (kernels 18 and 19, ALONE
+below, with their rows exponent and read rate; any other kernel, its five constants);
+`--fit-adds` the split-K and stream-K kernels and ADDS_DEPTH_US.
 
 Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Fitted: per kernel block_us,
 step_us, overlap, unaligned (on the steps) and unaligned_stores_per_us; globally the launch, the
@@ -57,14 +59,18 @@ NAMES = list(KERNELS)
 # tuning::FEW_ROWS_MAX_M (= k18_few_rows::ROWS, checked in main): kernel 18 competes (and is fitted)
 # only up to this many rows.
 FEW_ROWS_MAX_M = 16
-# tuning::FEW_COLS_MAX_N (= k19_few_cols::COLS, checked in main): kernel 19's columns, likewise;
-# it competes up to its block's columns (Cost::max_cols).
-FEW_COLS_MAX_N = 4
-MAX_COLS = {"few-cols-4": FEW_COLS_MAX_N}
-# Stream-K's serial adds per piece of a tile where N % 4 != 0 (tuning::STREAM_K_PIECE_ADDS_US until
-# the by-rows twins; --fit-unaligned fitted it to 0 and it left tuning.rs): read from tuning.rs by
-# `committed` (0 when absent), fitted by --fit-unaligned only.
-STREAM_K_PIECE_ADDS_US = 0.0
+# tuning::FEW_COLS_MAX_N (read from tuning.rs in main): the most columns for which kernel 19 competes
+# (and is fitted), over several of its 4-column blocks, each reading A again (Cost::max_cols).
+FEW_COLS_MAX_N = None
+MAX_COLS = {}
+# tuning::ADDS_DEPTH_US and ADDS_DEPTH_UNALIGNED_US (read by `committed`, 0 when absent; fitted by
+# --fit-adds): the cost of a launch that adds into C per block adding into each tile (split-K's
+# slices, stream-K's blocks per tile), times the tile's share of rows (min(M, BM) / BM), where N and K
+# are multiples of 4 and where not.
+ADDS_DEPTH_US = [0.0, 0.0]
+# tuning::Cost::unroll: kernels whose K loop LLVM unrolls (kernel 1: by 4, then a remainder loop;
+# host/ptx/tessera.ptx), so that a step is u iterations and each left-over iteration another step.
+UNROLL = {"naive": 4}
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
@@ -114,30 +120,42 @@ def adds_into_c(kind, s):
     return kind is True or kind == "stream" or (kind == "split-store" and s > 1)
 
 
+def read_bytes(name, m, n, k):
+    """Bytes of A and B a launch reads (tuning::read_us): A once per block column, B once per block row."""
+    bm, bn = KERNELS[name][0], KERNELS[name][1]
+    return 4.0 * (m * k * math.ceil(n / bn) + k * n * math.ceil(m / bm))
+
+
 def features(name, m, n, k, s):
     """(blocks on the busiest SM, K-steps per block, aligned, occupancy, N aligned, pieces per block,
-    atomic adds, rows of the busiest block)"""
+    atomic adds, rows of the busiest block, the blocks adding into each tile × the tile's share of rows)"""
     bm, bn, bk, threads, shared, regs, kind = KERNELS[name]
     occ = occupancy(threads, shared, regs)
     aligned = n % 4 == 0 and k % 4 == 0
     rows = max(1, min(m, bm))
     if kind == "stream":
         g, pieces, steps, partial, tiles = stream_walk(m, n, k, bm, bn, bk, SMS * occ)
-        return math.ceil(g / SMS), steps, aligned, occ, n % 4 == 0, pieces, partial * m * n / tiles, rows
+        depth = g / tiles * min(m, bm) / bm
+        return math.ceil(g / SMS), steps, aligned, occ, n % 4 == 0, pieces, partial * m * n / tiles, rows, depth
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
     chunk = math.ceil(math.ceil(k / s) / bk) * bk
     steps = chunk // bk
+    if name in UNROLL:
+        # tuning::Cost::unroll: the K loop unrolled by u, then one step per remaining iteration.
+        steps = steps // UNROLL[name] + steps % UNROLL[name]
     per_sm = math.ceil(tiles * s / SMS)
-    return per_sm, steps, aligned, occ, n % 4 == 0, 1, (m * n * s if adds_into_c(kind, s) else 0), rows
+    adds = adds_into_c(kind, s)
+    return per_sm, steps, aligned, occ, n % 4 == 0, 1, (m * n * s if adds else 0), rows, (s * min(m, bm) / bm if adds else 0.0)
 
 
 def predict(p, g, name, m, n, k, s, f=None):
-    """p = (e, c, q, u, w[, rho]) of the kernel; g = (launch, zero_launch, scalar atomic adds per µs,
-    vector atomic adds per µs, bytes of C stored per µs)."""
+    """p = (e, c, q, u, w[, rho[, read bytes per µs]]) of the kernel; g = (launch, zero_launch, scalar
+    atomic adds per µs, vector atomic adds per µs, bytes of C stored per µs)."""
     e, c, q, u, w = p[:5]
     rho = p[5] if len(p) > 5 else 0.0
+    read = p[6] if len(p) > 6 else math.inf
     kind = KERNELS[name][6]
-    per_sm, steps, aligned, occ, n_aligned, pieces, adds, rows = f or features(name, m, n, k, s)
+    per_sm, steps, aligned, occ, n_aligned, pieces, adds, rows, depth = f or features(name, m, n, k, s)
     q = min(q, occ)
     step = c * rows**rho * (1.0 if aligned else u)
     if kind == "stream":
@@ -146,6 +164,8 @@ def predict(p, g, name, m, n, k, s, f=None):
         t1 = e + step * steps
         full, rest = divmod(per_sm, occ)
         t = full * t1 * occ / q + (t1 * max(1.0, rest / q) if rest else 0.0)
+        # tuning::read_us: no faster than the kernel reads A and B (kernels 18 and 19).
+        t = max(t, read_bytes(name, m, n, k) / read)
     adding = adds_into_c(kind, s)
     t += g[0]
     if not adding:
@@ -155,9 +175,7 @@ def predict(p, g, name, m, n, k, s, f=None):
         t += m * n / w
     if adding:
         t += g[1] + ZERO_US_PER_KB * m * n * 4 / 1000.0 + adds / (g[3] if n_aligned else g[2])
-    if kind == "stream" and not n_aligned and m * n:
-        # tuning::STREAM_K_PIECE_ADDS_US: a tile's pieces add into the same addresses one after another.
-        t += STREAM_K_PIECE_ADDS_US * adds / (m * n)
+        t += depth * ADDS_DEPTH_US[0 if aligned else 1]
     return t
 
 
@@ -168,13 +186,18 @@ def committed():
     glob = {n: float(re.search(rf"pub const {n}: f64 = ([0-9.]+);", src).group(1))
             for n in ("LAUNCH_US", "ZERO_LAUNCH_US", "ATOMIC_ADDS_PER_US", "ATOMIC_ADDS_V4_PER_US", "STORE_GB_PER_S")}
     g = (glob["LAUNCH_US"], glob["ZERO_LAUNCH_US"], glob["ATOMIC_ADDS_PER_US"], glob["ATOMIC_ADDS_V4_PER_US"], glob["STORE_GB_PER_S"] * 1e3)
-    global STREAM_K_PIECE_ADDS_US
-    found = re.search(r"pub const STREAM_K_PIECE_ADDS_US: f64 = ([0-9.]+);", src)
-    STREAM_K_PIECE_ADDS_US = float(found.group(1)) if found else 0.0
+    for i, name in enumerate(("ADDS_DEPTH_US", "ADDS_DEPTH_UNALIGNED_US")):
+        found = re.search(rf"pub const {name}: f64 = ([0-9.]+);", src)
+        ADDS_DEPTH_US[i] = float(found.group(1)) if found else 0.0
     variant = {}
-    for m in re.finditer(r"Algo::(\w+) => (?:few_rows\(|few_cols\()?c\(([^)]*)\)(?:, ([0-9.]+)\))?,", src):
-        e, c, q, u, w, _regs = (float(x) for x in m.group(2).split(","))
-        variant[m.group(1)] = (e, c, q, u, w, float(m.group(3) or 0.0))
+    for m in re.finditer(r"Algo::(\w+) => (few_rows\(|few_cols\(|unrolled\()?c\(([^)]*)\)(?:, ([0-9.]+)(?:, ([0-9.]+))?\))?,", src):
+        e, c, q, u, w, _regs = (float(x) for x in m.group(3).split(","))
+        if m.group(2) == "unrolled(":
+            assert UNROLL[NAMES[len(variant)]] == int(m.group(4)), "UNROLL here differs from tuning.rs"
+            variant[m.group(1)] = (e, c, q, u, w)
+            continue
+        read = float(m.group(5)) * 1e3 if m.group(5) else math.inf
+        variant[m.group(1)] = (e, c, q, u, w, float(m.group(4) or 0.0), read)
     # Algo variant names -> labels, in the order of the COSTS block (that of KERNELS).
     assert len(variant) == len(NAMES), f"{len(variant)} kernels in tuning.rs, {len(NAMES)} here"
     return dict(zip(NAMES, variant.values())), g
@@ -228,9 +251,10 @@ def check_few_rows_bound():
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k18_few_rows.rs")).read()
     rows = int(re.search(r"pub const ROWS: u32 = (\d+);", src).group(1))
     assert rows == FEW_ROWS_MAX_M, f"k18_few_rows::ROWS is {rows}, FEW_ROWS_MAX_M here {FEW_ROWS_MAX_M}"
-    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k19_few_cols.rs")).read()
-    cols = int(re.search(r"pub const COLS: u32 = (\d+);", src).group(1))
-    assert cols == FEW_COLS_MAX_N, f"k19_few_cols::COLS is {cols}, FEW_COLS_MAX_N here {FEW_COLS_MAX_N}"
+    global FEW_COLS_MAX_N
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogue", "src", "tuning.rs")).read()
+    FEW_COLS_MAX_N = int(re.search(r"pub const FEW_COLS_MAX_N: u32 = (\d+);", src).group(1))
+    MAX_COLS["few-cols-4"] = FEW_COLS_MAX_N
 
 
 def main():
@@ -258,6 +282,9 @@ def main():
     if "--fit-unaligned" in sys.argv:
         ps, g = fit_unaligned(rows, hold)
         return report(ps, g, rows, hold)
+    if "--fit-adds" in sys.argv:
+        ps, g = fit_adds(rows, hold)
+        return report(ps, g, rows, hold)
     if "--only" in sys.argv:
         return fit_alone(sys.argv[sys.argv.index("--only") + 1], rows, hold)
     # Kernels fitted alone keep their committed constants here; their rows stay in the table.
@@ -281,7 +308,7 @@ def main():
     stream = np.array([k_ == "stream" for k_ in kind], dtype=float)
     mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
     meas = np.array([r[5] for r in train], dtype=float)
-    per_sm, steps, aligned, resident, n_aligned, pieces, adds, _rows = F.T
+    per_sm, steps, aligned, resident, n_aligned, pieces, adds, _rows, depth = F.T
     mn = np.array([r[0] * r[1] for r in train], dtype=float)
     full, rest = np.floor(per_sm / resident), np.mod(per_sm, resident)
 
@@ -294,7 +321,7 @@ def main():
         walked = (pieces * e + c * steps * np.where(aligned > 0, 1.0, u)) * np.maximum(1.0, per_sm / q)
         t = np.where(stream > 0, walked, tiled) + g[0]
         t = t + adds_c * (g[1] + ZERO_US_PER_KB * mn4 + adds / np.where(n_aligned > 0, g[3], g[2]))
-        t = t + stream * np.where(n_aligned > 0, 0.0, STREAM_K_PIECE_ADDS_US * adds / np.maximum(mn, 1.0))
+        t = t + depth * np.where(aligned > 0, ADDS_DEPTH_US[0], ADDS_DEPTH_US[1])
         # Stores (tuning::stores_us; unaligned never faster than aligned), stream-K's unaligned
         # whole tiles at the kernel's rate.
         t = t + (1.0 - adds_c) * np.where(n_aligned > 0, 4.0 * mn / g[4], np.maximum(mn / w, 4.0 * mn / g[4]))
@@ -327,7 +354,7 @@ def main():
 def report(ps, g, rows, hold):
     """Prints the constants, each shape's pick against its measured best, the prediction errors and the
     summary; `--write-table`, `--print-rust` as in main."""
-    print(f"launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs, C stored at {g[4] / 1e3:.0f} GB/s, stream-K piece adds {STREAM_K_PIECE_ADDS_US:.3f} µs")
+    print(f"launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs, C stored at {g[4] / 1e3:.0f} GB/s, blocks adding into a tile {ADDS_DEPTH_US[0]:.4f} / {ADDS_DEPTH_US[1]:.4f} (unaligned) µs")
     for name in NAMES:
         e, c, q, u, w = ps[name][:5]
         print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}  w {w:10.0f}/µs")
@@ -357,7 +384,7 @@ def report(ps, g, rows, hold):
             for (m, n, k, nm, sp, t) in rows:
                 f.write(f"{m},{n},{k},{nm},{sp},{t:.2f},{int((m, n, k) in hold)}\n")
     if "--print-rust" in sys.argv:
-        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}; STORE_GB_PER_S = {g[4] / 1e3:.0f}; STREAM_K_PIECE_ADDS_US = {STREAM_K_PIECE_ADDS_US:.3f}")
+        print(f"LAUNCH_US = {g[0]:.3f}; ZERO_LAUNCH_US = {g[1]:.3f}; ATOMIC_ADDS_PER_US = {g[2]:.0f}; ATOMIC_ADDS_V4_PER_US = {g[3]:.0f}; STORE_GB_PER_S = {g[4] / 1e3:.0f}; ADDS_DEPTH_US = {ADDS_DEPTH_US[0]:.4f}; ADDS_DEPTH_UNALIGNED_US = {ADDS_DEPTH_US[1]:.4f}")
         for name in NAMES:
             if name in ALONE:
                 print(f"{name}: fitted alone (--only {name}), not here")
@@ -371,6 +398,8 @@ def load_table(path):
     rows, held = [], set()
     for r in csv.DictReader(open(path)):
         m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
+        if (r["kernel"] == "few-rows" and m > FEW_ROWS_MAX_M) or n > MAX_COLS.get(r["kernel"], n):
+            continue  # not a candidate there (as in `load`)
         rows.append((m, n, k, r["kernel"], int(r["splits"]), float(r["us"])))
         if r["held_out"] == "1":
             held.add((m, n, k))
@@ -393,9 +422,8 @@ def fit_unaligned(rows, hold):
     """Refits what the row-by-row epilogue changed, everything else as committed: per BY_ROWS kernel
     its unaligned factor `u` on the steps (fitted before beside the slow element-wise epilogue) and,
     for those that store C, the unaligned store rate `w`; the GPU-wide scalar atomic rate (split-K's
-    and stream-K's adds where N % 4 != 0) and STREAM_K_PIECE_ADDS_US — on the fitted shapes' rows of
-    those kernels with N or K not a multiple of 4."""
-    global STREAM_K_PIECE_ADDS_US
+    and stream-K's adds where N % 4 != 0) — on the fitted shapes' rows of those kernels with N or K
+    not a multiple of 4."""
     ps, g = committed()
     train = [r for r in rows if (r[1] % 4 or r[2] % 4) and r[3] in BY_ROWS and (r[0], r[1], r[2]) not in hold]
     names = sorted(BY_ROWS)
@@ -408,24 +436,59 @@ def fit_unaligned(rows, hold):
             w = math.exp(x[nu + stores.index(nm)]) if nm in stores else ps[nm][4]
             qs[nm] = tuple(ps[nm][:3]) + (math.exp(x[i]), w) + tuple(ps[nm][5:])
         at = nu + len(stores)
-        return qs, (g[0], g[1], math.exp(x[at]), g[3], g[4]), x[at + 1]
+        return qs, (g[0], g[1], math.exp(x[at]), g[3], g[4])
 
     def resid(x):
-        global STREAM_K_PIECE_ADDS_US
-        qs, gg, STREAM_K_PIECE_ADDS_US = unpack(x)
+        qs, gg = unpack(x)
         return [math.log(predict(qs[nm], gg, nm, m, n, k, sp) / t) for (m, n, k, nm, sp, t) in train]
 
-    x0 = [math.log(ps[nm][3]) for nm in names] + [math.log(ps[nm][4]) for nm in stores] + [math.log(g[2]), STREAM_K_PIECE_ADDS_US]
-    lo = [0.0] * nu + [math.log(1e4)] * len(stores) + [math.log(1e3), 0.0]
-    hi = [math.log(5.0)] * nu + [math.log(1e8)] * len(stores) + [math.log(1e8), 1.0]
+    x0 = [math.log(ps[nm][3]) for nm in names] + [math.log(ps[nm][4]) for nm in stores] + [math.log(g[2])]
+    lo = [0.0] * nu + [math.log(1e4)] * len(stores) + [math.log(1e3)]
+    hi = [math.log(5.0)] * nu + [math.log(1e8)] * len(stores) + [math.log(1e8)]
     fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
-    ps, g, STREAM_K_PIECE_ADDS_US = unpack(fit.x)
+    ps, g = unpack(fit.x)
     print(f"unaligned refit: {len(train)} rows of {len(BY_ROWS)} kernels with N or K % 4 != 0 (fitted shapes)")
     return ps, g
 
 
+def fit_adds(rows, hold):
+    """Refits the kernels that add into C, split-K's and stream-K's (each one's e, c, q, u, w), and
+    ADDS_DEPTH_US (aligned, unaligned) on the fitted shapes' rows of those kernels, everything else as
+    committed (kernels 18 and 19: `--only`)."""
+    ps, g = committed()
+    names = [nm for nm in NAMES if KERNELS[nm][6] in (True, "stream")]
+    train = [r for r in rows if r[3] in names and (r[0], r[1], r[2]) not in hold]
+    feats = [features(nm, m, n, k, sp) for (m, n, k, nm, sp, t) in train]
+
+    def unpack(x):
+        qs = dict(ps)
+        for i, nm in enumerate(names):
+            le, lc, q, lu, lw = x[NP * i: NP * i + NP]
+            qs[nm] = (math.exp(le), math.exp(lc), q, math.exp(lu), math.exp(lw)) + tuple(ps[nm][5:])
+        return qs, [float(x[NP * len(names)]), float(x[NP * len(names) + 1])]
+
+    def resid(x):
+        qs, ADDS_DEPTH_US[:] = unpack(x)
+        return [math.log(predict(qs[nm], g, nm, m, n, k, sp, f) / t) for (m, n, k, nm, sp, t), f in zip(train, feats)]
+
+    x0, lo, hi = [], [], []
+    for nm in names:
+        e, c, q, u, w = ps[nm][:5]
+        occ = occupancy(*KERNELS[nm][3:6])
+        x0 += [math.log(e), math.log(c), min(q, occ), math.log(u) + 1e-3, math.log(w)]
+        lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0, math.log(1e4)]
+        hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0), math.log(1e8)]
+    x0 += [max(ADDS_DEPTH_US[0], 1e-3), max(ADDS_DEPTH_US[1], 1e-3)]
+    lo += [0.0, 0.0]
+    hi += [1.0, 1.0]
+    fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
+    ps, ADDS_DEPTH_US[:] = unpack(fit.x)
+    print(f"adds refit: {len(train)} rows of {len(names)} kernels (fitted shapes)")
+    return ps, g
+
+
 def fit_alone(name, rows, hold):
-    """Fits one kernel's (e, c, q, u, w, rho) on its rows, the GPU-wide constants and the other kernels
+    """Fits one kernel's (e, c, q, u, w, rho, read bytes per µs) on its rows, the GPU-wide constants and the other kernels
     as committed; reports, per shape, its measured and predicted time beside the fastest other kernel
     measured and whether the model (committed constants, this kernel's new ones) picks the fastest."""
     ps, g = committed()
@@ -433,16 +496,22 @@ def fit_alone(name, rows, hold):
     train = [r for r in mine if (r[0], r[1], r[2]) not in hold]
     occ = occupancy(*KERNELS[name][3:6])
 
+    alone = name in ALONE  # otherwise a tile kernel: its five constants only
+
     def unpack(x):
-        return (math.exp(x[0]), math.exp(x[1]), x[2], math.exp(x[3]), math.exp(x[4]), x[5])
+        if not alone:
+            return (math.exp(x[0]), math.exp(x[1]), x[2], math.exp(x[3]), math.exp(x[4]))
+        return (math.exp(x[0]), math.exp(x[1]), x[2], math.exp(x[3]), math.exp(x[4]), x[5], math.exp(x[6]))
 
     def resid(x):
         p = unpack(x)
         return [math.log(predict(p, g, name, m, n, k, s) / t) for (m, n, k, _, s, t) in train]
 
-    x0 = [math.log(1.0), math.log(1.0), max(1.0, occ / 2), math.log(1.1), math.log(1e6), 0.3]
-    lo = [math.log(0.01), math.log(1e-3), 1.0, 0.0, math.log(1e4), 0.0]
-    hi = [math.log(100.0), math.log(100.0), float(occ) + 1e-6, math.log(5.0), math.log(1e8), 1.0]
+    x0 = [math.log(1.0), math.log(1.0), max(1.0, occ / 2), math.log(1.1), math.log(1e6), 0.3, math.log(2e6)]
+    lo = [math.log(0.01), math.log(1e-3), 1.0, 0.0, math.log(1e4), 0.0, math.log(1e5)]
+    hi = [math.log(100.0), math.log(100.0), float(occ) + 1e-6, math.log(5.0), math.log(1e8), 1.0, math.log(1e8)]
+    if not alone:
+        x0, lo, hi = x0[:5], lo[:5], hi[:5]
     fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
     p = unpack(fit.x)
     ps[name] = p
@@ -461,8 +530,12 @@ def fit_alone(name, rows, hold):
         mine_s = f"{name} {t:.1f} (pred {pred[name]:.1f})" if t else ""
         print(f"{tag} {m}x{n}x{k}: {mine_s} pick {pick} {meas[pick]:.1f} best {best} {meas[best]:.1f} ratio {ratios[(m, n, k)]:.3f}")
     summarize(ratios, hold)
-    e, c, q, u, w, rho = p
-    print(f"{name}: {WRAPPER[name]}(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f})")
+    if not alone:
+        e, c, q, u, w = p
+        print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
+        return
+    e, c, q, u, w, rho, read = p
+    print(f"{name}: {WRAPPER[name]}(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f}, {read / 1e3:.0f}.0)")
 
 
 if __name__ == "__main__":

@@ -117,9 +117,10 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
 /// rows it computes (`Cost::rows_exponent`).
 pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
 
-/// Products of at most this many columns are kernel 19's (`few-cols-4`) to compete for: one block
-/// column of it holds them all.
-pub const FEW_COLS_MAX_N: u32 = tessera_kernels::matmul::k19_few_cols::COLS;
+/// Products of at most this many columns are kernel 19's (`few-cols-4`) to compete for, over
+/// `⌈N / 4⌉` of its 4-column blocks, each reading `A` again ([`Cost::read_gb_per_s`] prices that). Wider
+/// than that, tiles that read `A` once per 32 or 64 columns win (`docs/tuning.md`).
+pub const FEW_COLS_MAX_N: u32 = 8;
 
 /// Whether `Auto` weighs `algo` for `shape`: every kernel up to its [`Cost::max_rows`] and
 /// [`Cost::max_cols`] (kernel 18: [`FEW_ROWS_MAX_M`] rows; kernel 19: [`FEW_COLS_MAX_N`] columns).
@@ -199,6 +200,16 @@ pub struct Cost {
     /// The most columns of `C` for which `Auto` weighs the kernel (kernel 19's: [`FEW_COLS_MAX_N`]);
     /// `u32::MAX` for the rest. Not fitted.
     pub max_cols: u32,
+    /// How many K-steps of the kernel's loop LLVM unrolls into one (kernel 1: 4, then a loop over the
+    /// rest; `host/ptx/tessera.ptx`): the model's steps are `⌊steps/u⌋ + steps mod u`, each costing
+    /// one `step_us` — the loop waits on its loads once per unrolled group and once per left-over step
+    /// (launch-bound 51×89×5: `naive` 2.2 µs against `tiled` 2.0; 5×8952×4: 2.3 against 2.6). Not fitted.
+    pub unroll: u32,
+    /// The rate at which the kernel's blocks read `A` and `B` (GB/s on the H200's [`SMS`] SMs, in
+    /// proportion on others; fitted): their time is no less than [`read_bytes`] at it. Kernels 18 and 19 stream one operand once per block row or column
+    /// and compute little on it; infinite (no floor) for the tile kernels, whose time the model's
+    /// steps price.
+    pub read_gb_per_s: f64,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -206,6 +217,22 @@ pub const LAUNCH_US: f64 = 1.744;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
 /// [`ZERO_GB_PER_S`].
 pub const ZERO_LAUNCH_US: f64 = 2.257;
+/// The cost of a launch that adds into `C` per block adding into each output tile — split-K's slices,
+/// stream-K's blocks per tile (`G / tiles`) — × the tile's share of rows (`min(M, BM) / BM`), where N
+/// and K are multiples of 4 (fitted): on deep K over few tiles, dozens to hundreds of blocks add into
+/// the same rows of `C`, and the time grows with them beyond what each block's own work and the
+/// GPU-wide atomic rate account for (56×14×8744: `streamk-64x64x16`'s 528 blocks on one 64×64 tile,
+/// 15.1 µs measured against 10.0 priced without it; split-K at 16–128 slices on full tiles priced
+/// 4–6 % low; `docs/tuning.md`).
+pub const ADDS_DEPTH_US: f64 = 0.0094;
+/// As [`ADDS_DEPTH_US`] where N or K is not a multiple of 4 (fitted).
+pub const ADDS_DEPTH_UNALIGNED_US: f64 = 0.0347;
+
+/// [`ADDS_DEPTH_US`]'s term: `blocks_per_tile` blocks adding into each tile of `bm` rows.
+fn adds_depth_us(shape: MatmulShape, bm: u32, blocks_per_tile: f64, aligned: bool) -> f64 {
+    let depth = blocks_per_tile * f64::from(shape.m.min(bm)) / f64::from(bm.max(1));
+    depth * if aligned { ADDS_DEPTH_US } else { ADDS_DEPTH_UNALIGNED_US }
+}
 /// The rate at which the whole GPU stores `C` with 16-byte stores (N a multiple of 4; kernels that
 /// store their tiles rather than add them), fitted: a GPU-wide cost beside the blocks' own, which
 /// shows on short-K, large outputs (6912×2160×16: 60 MB of `C` for 0.6 MB of `A` and `B`).
@@ -235,7 +262,8 @@ pub const MAX_SPLITS: u32 = 128;
 /// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
-        let (rows_exponent, min_slice_steps, max_rows, max_cols) = (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX);
+        let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s) =
+            (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY);
         Some(Cost {
             block_us,
             step_us,
@@ -247,18 +275,24 @@ pub fn cost(algo: Algo) -> Option<Cost> {
             min_slice_steps,
             max_rows,
             max_cols,
+            unroll,
+            read_gb_per_s,
         })
     };
+    // Kernel 1: its K loop unrolled by LLVM (`Cost::unroll`).
+    let unrolled = |cost: Option<Cost>, unroll| cost.map(|c| Cost { unroll, ..c });
     // Kernel 18: steps that take longer the more rows of C its block has (`rows_exponent`, fitted),
-    // slices of one step, one block row of C (`min_slice_steps`, `max_rows`).
-    let few_rows =
-        |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, ..c });
-    // Kernel 19: the same for one block column of C (`max_cols`); its warps past M skip their rows.
-    let few_cols =
-        |cost: Option<Cost>, rows_exponent| cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols: FEW_COLS_MAX_N, ..c });
+    // slices of one step, one block row of C (`min_slice_steps`, `max_rows`), the rate it reads at.
+    let few_rows = |cost: Option<Cost>, rows_exponent, read_gb_per_s| {
+        cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_rows: FEW_ROWS_MAX_M, read_gb_per_s, ..c })
+    };
+    // Kernel 19: the same up to `FEW_COLS_MAX_N` columns; its warps past M skip their rows.
+    let few_cols = |cost: Option<Cost>, rows_exponent, read_gb_per_s| {
+        cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols: FEW_COLS_MAX_N, read_gb_per_s, ..c })
+    };
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
-        Algo::Naive => c(0.077, 0.0377, 2.67, 1.01, 2975619.0, 32),
+        Algo::Naive => unrolled(c(0.046, 0.1507, 2.60, 1.00, 1945158.0, 32), 4),
         Algo::Tiled => c(0.016, 0.3262, 2.43, 1.02, 2342633.0, 32),
         Algo::Blocktile1d => c(0.046, 0.6202, 1.45, 1.00, 2118012.0, 75),
         Algo::Blocktile2d => c(0.544, 1.4681, 1.00, 1.00, 127246.0, 140),
@@ -272,17 +306,17 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::Dbuf128x256x16 => c(1.642, 2.9432, 1.00, 1.10, 1238259.0, 253),
         Algo::Dbuf128x256x16Rolled => c(1.609, 3.4641, 1.00, 1.07, 1243454.0, 224),
         Algo::Async64x64x16s3 => c(0.251, 0.6594, 1.43, 1.11, 1567943.0, 118),
-        Algo::SplitK128x128x16 => c(1.009, 1.6255, 1.00, 1.09, 1000000.0, 143),
-        Algo::SplitK64x64x16 => c(0.211, 0.6248, 1.41, 1.21, 1000000.0, 111),
-        Algo::SplitK128x32x16 => c(0.203, 0.7047, 1.41, 1.24, 1000000.0, 121),
-        Algo::SplitK32x128x16 => c(0.198, 0.5877, 1.38, 1.27, 1000000.0, 117),
-        Algo::SplitK128x256x16 => c(2.410, 2.9203, 1.00, 1.08, 1000000.0, 249),
-        Algo::SplitK256x128x16 => c(2.401, 3.1089, 1.00, 1.08, 1000000.0, 255),
-        Algo::StreamK128x128x16 => c(1.127, 1.6739, 1.16, 1.07, 1335730.0, 127),
-        Algo::StreamK128x256x16 => c(2.603, 3.0357, 1.00, 1.08, 1475139.0, 247),
-        Algo::StreamK64x64x16 => c(0.424, 0.6787, 1.52, 1.18, 1501799.0, 128),
-        Algo::FewRows => few_rows(c(0.202, 0.3069, 1.46, 1.46, 847220.0, 126), 0.626),
-        Algo::FewCols4 => few_cols(c(1.027, 0.3078, 1.40, 1.10, 19930.0, 128), 0.319),
+        Algo::SplitK128x128x16 => c(1.000, 1.6233, 1.00, 1.10, 1000000.0, 143),
+        Algo::SplitK64x64x16 => c(0.212, 0.6277, 1.37, 1.21, 1000000.0, 111),
+        Algo::SplitK128x32x16 => c(0.192, 0.7206, 1.41, 1.25, 1000000.0, 121),
+        Algo::SplitK32x128x16 => c(0.243, 0.5738, 1.28, 1.26, 1000000.0, 117),
+        Algo::SplitK128x256x16 => c(2.401, 2.9333, 1.00, 1.09, 1000000.0, 249),
+        Algo::SplitK256x128x16 => c(2.386, 3.1192, 1.00, 1.08, 1000000.0, 255),
+        Algo::StreamK128x128x16 => c(0.962, 1.6908, 1.17, 1.10, 1224885.0, 127),
+        Algo::StreamK128x256x16 => c(2.485, 3.0335, 1.00, 1.11, 1504484.0, 247),
+        Algo::StreamK64x64x16 => c(0.293, 0.6451, 1.44, 1.18, 1227091.0, 128),
+        Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 126), 0.691, 2502.0),
+        Algo::FewCols4 => few_cols(c(1.577, 0.1904, 1.56, 1.20, 60710.0, 128), 0.351, 2585.0),
         // COSTS-END
         _ => None,
     }
@@ -324,6 +358,8 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     let bk = u64::from(t.bk.max(1));
     // Kernel 10's slice: ⌈K / S⌉ rounded up to BK.
     let steps = k.div_ceil(splits).div_ceil(bk);
+    let unroll = u64::from(c.unroll.max(1));
+    let steps = steps / unroll + steps % unroll;
     let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
     // The busiest block's rows: a whole tile, unless M is smaller (only kernel 18's time sees it).
     let rows = m.min(u64::from(t.bm)).max(1) as f64;
@@ -333,10 +369,13 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     let q = c.overlap.clamp(1.0, resident as f64);
     let per_sm = (tiles * splits).div_ceil(u64::from(sms.max(1)));
     let (full, rest) = (per_sm / resident, per_sm % resident);
-    let mut us = LAUNCH_US + full as f64 * alone * resident as f64 / q;
+    let mut blocks_us = full as f64 * alone * resident as f64 / q;
     if rest > 0 {
-        us += alone * (rest as f64 / q).max(1.0);
+        blocks_us += alone * (rest as f64 / q).max(1.0);
     }
+    // The read rate was fitted on the H200's SMS SMs; each SM issues its share of the loads.
+    let read_us = read_bytes(t, shape) / (c.read_gb_per_s * 1e3 * f64::from(sms.max(1)) / f64::from(SMS));
+    let mut us = LAUNCH_US + blocks_us.max(read_us);
     // Split-K kernels add into zeroed C, except one that stores when launched with one slice.
     let adds = t.split_k && (splits > 1 || !t.stores_unsplit);
     if !adds {
@@ -344,8 +383,16 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     }
     if adds {
         us += zeroing_us(shape) + atomic_us(shape, (m * n * splits) as f64);
+        us += adds_depth_us(shape, t.bm, splits as f64, aligned);
     }
     us
+}
+
+/// Bytes of `A` and `B` a launch of tile `t` reads: `A` once per block column, `B` once per block row
+/// (`4·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉)`); the floor [`Cost::read_gb_per_s`] puts on its blocks' time.
+pub fn read_bytes(t: TileConfig, shape: MatmulShape) -> f64 {
+    let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
+    4.0 * (m * k * f64::from(shape.n.div_ceil(t.bn.max(1))) + k * n * f64::from(shape.m.div_ceil(t.bm.max(1))))
 }
 
 /// Storing `C` (kernels that store rather than add it): `4·M·N` bytes at [`STORE_GB_PER_S`]; where N
@@ -437,6 +484,7 @@ fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64
     let sm_blocks = walk.blocks.div_ceil(u64::from(sms.max(1))) as f64;
     let busiest = walk.most_pieces as f64 * c.block_us + walk.most_steps as f64 * step_us;
     let mut us = LAUNCH_US + busiest * (sm_blocks / q).max(1.0) + zeroing_us(shape);
+    us += adds_depth_us(shape, t.bm, walk.blocks as f64 / walk.tiles as f64, aligned);
     us += atomic_us(shape, walk.partial as f64 * (m * n) as f64 / walk.tiles as f64);
     if !shape.n.is_multiple_of(4) {
         us += (m * n) as f64 / c.unaligned_stores_per_us;
@@ -638,7 +686,9 @@ mod tests {
             let mn = f64::from(shape.m) * f64::from(shape.n);
             let stores = stores_us(c, shape);
             let gap = predict(adding, c, shape, 1, SMS) - predict(t, c, shape, 1, SMS);
-            assert!((gap - (zeroing_us(shape) + atomic_us(shape, mn) - stores)).abs() < 1e-9, "{shape:?}: {gap}");
+            let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
+            let adds = zeroing_us(shape) + atomic_us(shape, mn) + adds_depth_us(shape, t.bm, 1.0, aligned);
+            assert!((gap - (adds - stores)).abs() < 1e-9, "{shape:?}: {gap}");
             // Several slices add into C like kernel 10's: the same price either way.
             assert_eq!(predict(adding, c, shape, 3, SMS), predict(t, c, shape, 3, SMS));
             assert_eq!(Algo::FewRows.accumulates_into_c(shape), splits_for(Algo::FewRows, shape) > 1, "{shape:?}");

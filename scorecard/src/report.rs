@@ -366,8 +366,8 @@ impl Scorecard {
     }
 
     /// `Auto` in `precision` over the run's sizes: the geometric mean and the minimum (with its size) of
-    /// Auto ÷ cuBLAS, the minimum of Auto ÷ the best Rust kernel, and how many sizes fall below 0.60
-    /// of cuBLAS — the figures issue 14 asks of Auto. `None` without Auto or cuBLAS rows.
+    /// Auto ÷ cuBLAS, the minimum of Auto ÷ the best Rust kernel, how many sizes fall below 0.60 of
+    /// cuBLAS and below 0.95 of the best Rust kernel — the figures issue 14 asks of Auto. `None` without Auto or cuBLAS rows.
     pub fn auto_summary(&self, precision: Precision) -> Option<String> {
         let key = format!("auto-{}", precision.label());
         let best = self.best_rust(precision);
@@ -383,9 +383,10 @@ impl Scorecard {
         let ((worst_size, worst), (worst_best_size, worst_best)) = (min(&vs_cublas)?, min(&vs_best)?);
         let geomean = (vs_cublas.iter().map(|(_, r)| r.ln()).sum::<f64>() / vs_cublas.len() as f64).exp();
         let below = vs_cublas.iter().filter(|(_, r)| *r < 0.60).count();
+        let below_best = vs_best.iter().filter(|(_, r)| *r < 0.95).count();
         Some(format!(
             "Auto over these {} sizes: geometric mean **{geomean:.3}** of cuBLAS, lowest {worst:.3} ({worst_size}), {below} below \
-             0.60; Auto ÷ the best Rust kernel of each size: lowest {worst_best:.3} ({worst_best_size}).\n",
+             0.60; Auto ÷ the best Rust kernel of each size: lowest {worst_best:.3} ({worst_best_size}), {below_best} below 0.95.\n",
             vs_cublas.len()
         ))
     }
@@ -702,7 +703,7 @@ mod tests {
         let line = card.auto_summary(Precision::Fp32).expect("auto and cuBLAS rows");
         // Auto ÷ cuBLAS: 0.5 and 0.5 → geomean 0.5, both below 0.60; ÷ best: 0.5 at 100³, 1.0 at the other.
         assert!(line.contains("**0.500**") && line.contains("2 below"), "{line}");
-        assert!(line.contains("lowest 0.500 (100³)"), "{line}");
+        assert!(line.contains("lowest 0.500 (100³)") && line.contains("1 below 0.95"), "{line}");
         assert!(card.auto_summary(Precision::Bf16).is_none());
     }
 
