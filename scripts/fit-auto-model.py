@@ -115,6 +115,12 @@ def stream_walk(m, n, k, bm, bn, bk, blocks_at_once):
     return g, pieces, math.ceil(total / g), partial, tiles
 
 
+def candidate(name, m, n):
+    """tuning::is_candidate: kernel 18 up to FEW_ROWS_MAX_M rows, kernel 19 up to FEW_COLS_MAX_N columns.
+    Rows of other shapes are measured but neither fitted nor picked; they count for the best kernel."""
+    return not (name == "few-rows" and m > FEW_ROWS_MAX_M) and n <= MAX_COLS.get(name, n)
+
+
 def adds_into_c(kind, s):
     """Whether a launch at `s` slices adds into a zeroed C (tuning::predict's `adds`)."""
     return kind is True or kind == "stream" or (kind == "split-store" and s > 1)
@@ -226,10 +232,6 @@ def load(spec):
             continue
         if flag == "scalar-adds" and KERNELS[name][6] is True and n % 4 == 0:
             continue
-        if name == "few-rows" and m > FEW_ROWS_MAX_M:
-            continue  # not a candidate there (tuning::is_candidate): a second block row reads B again
-        if name in MAX_COLS and n > MAX_COLS[name]:
-            continue  # likewise: a second block column reads A again
         s = 1
         if KERNELS[name][6] in (True, "split-store"):
             s = splits.get((m, n, k, name)) or old_splits(m, n, k, KERNELS[name][0], KERNELS[name][1])
@@ -288,7 +290,7 @@ def main():
     if "--only" in sys.argv:
         return fit_alone(sys.argv[sys.argv.index("--only") + 1], rows, hold)
     # Kernels fitted alone keep their committed constants here; their rows stay in the table.
-    train = [r for r in rows if (r[0], r[1], r[2]) not in hold and r[3] not in ALONE]
+    train = [r for r in rows if (r[0], r[1], r[2]) not in hold and r[3] not in ALONE and candidate(r[3], r[0], r[1])]
     # parameters: per kernel (log e, log c, q, log u, log w), global (log launch, log zero launch,
     # log atomic adds per µs)
     nk = len(NAMES)
@@ -366,8 +368,8 @@ def report(ps, g, rows, hold):
     for sh, rs in shapes.items():
         meas = {r[3]: r[5] for r in rs}
         pred = {r[3]: predict(ps[r[3]], g, r[3], *sh, r[4]) for r in rs}
-        errs += [abs(math.log(pred[n] / meas[n])) for n in meas]
-        pick = min(pred, key=pred.get)
+        errs += [abs(math.log(pred[n] / meas[n])) for n in meas if candidate(n, *sh[:2])]
+        pick = min((nm for nm in pred if candidate(nm, *sh[:2])), key=pred.get)
         best = min(meas, key=meas.get)
         ratio = meas[best] / meas[pick]
         ratios[sh] = ratio
@@ -398,8 +400,6 @@ def load_table(path):
     rows, held = [], set()
     for r in csv.DictReader(open(path)):
         m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
-        if (r["kernel"] == "few-rows" and m > FEW_ROWS_MAX_M) or n > MAX_COLS.get(r["kernel"], n):
-            continue  # not a candidate there (as in `load`)
         rows.append((m, n, k, r["kernel"], int(r["splits"]), float(r["us"])))
         if r["held_out"] == "1":
             held.add((m, n, k))
@@ -492,7 +492,7 @@ def fit_alone(name, rows, hold):
     as committed; reports, per shape, its measured and predicted time beside the fastest other kernel
     measured and whether the model (committed constants, this kernel's new ones) picks the fastest."""
     ps, g = committed()
-    mine = [r for r in rows if r[3] == name]
+    mine = [r for r in rows if r[3] == name and candidate(name, r[0], r[1])]
     train = [r for r in mine if (r[0], r[1], r[2]) not in hold]
     occ = occupancy(*KERNELS[name][3:6])
 
@@ -523,7 +523,7 @@ def fit_alone(name, rows, hold):
     for (m, n, k), rs in sorted(shapes.items()):
         meas = {r[3]: r[5] for r in rs}
         pred = {r[3]: predict(ps[r[3]], g, r[3], m, n, k, r[4]) for r in rs}
-        pick, best = min(pred, key=pred.get), min(meas, key=meas.get)
+        pick, best = min((nm for nm in pred if candidate(nm, m, n)), key=pred.get), min(meas, key=meas.get)
         ratios[(m, n, k)] = meas[best] / meas[pick]
         tag = "HELD" if (m, n, k) in hold else "    "
         t = meas.get(name)

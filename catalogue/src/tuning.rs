@@ -120,7 +120,7 @@ pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
 /// Products of at most this many columns are kernel 19's (`few-cols-4`) to compete for, over
 /// `⌈N / 4⌉` of its 4-column blocks, each reading `A` again ([`Cost::read_gb_per_s`] prices that). Wider
 /// than that, tiles that read `A` once per 32 or 64 columns win (`docs/tuning.md`).
-pub const FEW_COLS_MAX_N: u32 = 8;
+pub const FEW_COLS_MAX_N: u32 = 32;
 
 /// Whether `Auto` weighs `algo` for `shape`: every kernel up to its [`Cost::max_rows`] and
 /// [`Cost::max_cols`] (kernel 18: [`FEW_ROWS_MAX_M`] rows; kernel 19: [`FEW_COLS_MAX_N`] columns).
@@ -316,7 +316,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x256x16 => c(2.485, 3.0335, 1.00, 1.11, 1504484.0, 247),
         Algo::StreamK64x64x16 => c(0.293, 0.6451, 1.44, 1.18, 1227091.0, 128),
         Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 126), 0.691, 2502.0),
-        Algo::FewCols4 => few_cols(c(1.577, 0.1904, 1.56, 1.20, 60710.0, 128), 0.351, 2585.0),
+        Algo::FewCols4 => few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 128), 0.493, 2525.0),
         // COSTS-END
         _ => None,
     }
