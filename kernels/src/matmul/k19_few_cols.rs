@@ -29,7 +29,8 @@ use crate::launch::TileConfig;
 
 /// Rows of `C` per block: 8 warps × `WARP_ROWS`.
 pub const ROWS: u32 = WARPS * WARP_ROWS;
-/// Columns of `C` per block (the most `Auto` weighs the kernel for: `tuning::FEW_COLS_MAX_N`).
+/// Columns of `C` per block (`Auto` weighs the kernel up to `tuning::FEW_COLS_MAX_N` columns, over
+/// several blocks).
 pub const COLS: u32 = 4;
 /// Runs whose loads of `A` a warp issues before their multiply-adds: `RUNS · WARP_ROWS · 512` bytes
 /// in flight per warp.
