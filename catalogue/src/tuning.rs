@@ -679,6 +679,31 @@ mod tests {
     }
 
     #[test]
+    fn session_12_terms_price_what_they_say() {
+        let t = |algo, shape, splits| predict_us(algo, shape, splits, SMS).unwrap();
+        // Kernel 1's loop, unrolled by four: K = 7 is four steps (one group, three left over), K = 8 two.
+        assert!(t(Algo::Naive, s(64, 64, 7), 1) > t(Algo::Naive, s(64, 64, 8), 1));
+        assert_eq!(cost(Algo::Naive).unwrap().unroll, 4);
+        // Kernel 19 reads A once per 4-column block: at 16 columns never less than the read floor, and
+        // the floor grows with the block columns (the H200's rate, in proportion to the SMs).
+        let (fc, big) = (cost(Algo::FewCols4).unwrap(), s(3712, 16, 8927));
+        let cfg = Algo::FewCols4.config().unwrap();
+        assert!(t(Algo::FewCols4, big, 1) >= read_bytes(cfg, big) / (fc.read_gb_per_s * 1e3));
+        assert!(read_bytes(cfg, big) > 3.9 * read_bytes(cfg, s(3712, 4, 8927)));
+        assert!(
+            is_candidate(Algo::FewCols4, s(100, FEW_COLS_MAX_N, 100)) && !is_candidate(Algo::FewCols4, s(100, FEW_COLS_MAX_N + 1, 100))
+        );
+        // The tile kernels have no read floor.
+        assert!(cost(Algo::Dbuf128x256x16).unwrap().read_gb_per_s.is_infinite());
+        // Blocks adding into one tile: split-K's slices cost the depth term on top of their adds,
+        // more for N or K unaligned, in proportion to the tile's rows.
+        let (aligned, unaligned) = (s(64, 64, 4096), s(64, 64, 4095));
+        assert!((adds_depth_us(aligned, 64, 32.0, true) - 32.0 * ADDS_DEPTH_US).abs() < 1e-12);
+        assert!(adds_depth_us(unaligned, 64, 32.0, false) > adds_depth_us(aligned, 64, 32.0, true));
+        assert!((adds_depth_us(s(16, 64, 4096), 64, 32.0, true) - 8.0 * ADDS_DEPTH_US).abs() < 1e-12);
+    }
+
+    #[test]
     fn one_slice_of_kernel_18_stores_c_and_pays_no_zeroing() {
         let (t, c) = (Algo::FewRows.config().unwrap(), cost(Algo::FewRows).unwrap());
         let adding = TileConfig { stores_unsplit: false, ..t };
