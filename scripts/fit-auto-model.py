@@ -248,7 +248,21 @@ def summarize(ratios, hold):
             print(f"{tag}: {len(rs)} shapes, pick ÷ best: geomean {gm:.3f}, lowest {min(rs):.3f}, {sum(r < 0.95 for r in rs)} below 0.95")
 
 
-def check_few_rows_bound():
+def rust_cost(name, p):
+    """The kernel's line in tuning::cost's COSTS block: `c(e, c, q, u, w, registers)`, wrapped as
+    tuning.rs wraps it (`unrolled(…, u)`, kernels 18/19's `few_rows(…, rho, read GB/s)`)."""
+    e, c, q, u, w = p[:5]
+    base = f"c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})"
+    if name in UNROLL:
+        return f"unrolled({base}, {UNROLL[name]})"
+    if name in ALONE:
+        return f"{WRAPPER[name]}({base}, {p[5]:.3f}, {p[6] / 1e3:.0f}.0)"
+    return base
+
+
+def read_bounds():
+    """Checks FEW_ROWS_MAX_M against k18_few_rows::ROWS and reads FEW_COLS_MAX_N from tuning.rs (the
+    bounds `candidate` applies)."""
     import os, re
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k18_few_rows.rs")).read()
     rows = int(re.search(r"pub const ROWS: u32 = (\d+);", src).group(1))
@@ -260,7 +274,7 @@ def check_few_rows_bound():
 
 
 def main():
-    check_few_rows_bound()
+    read_bounds()
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if "--only" in sys.argv:
         args.remove(sys.argv[sys.argv.index("--only") + 1])
@@ -391,8 +405,7 @@ def report(ps, g, rows, hold):
             if name in ALONE:
                 print(f"{name}: fitted alone (--only {name}), not here")
                 continue
-            e, c, q, u, w = ps[name][:5]
-            print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
+            print(f"{name}: {rust_cost(name, ps[name])}")
 
 
 def load_table(path):
@@ -530,12 +543,7 @@ def fit_alone(name, rows, hold):
         mine_s = f"{name} {t:.1f} (pred {pred[name]:.1f})" if t else ""
         print(f"{tag} {m}x{n}x{k}: {mine_s} pick {pick} {meas[pick]:.1f} best {best} {meas[best]:.1f} ratio {ratios[(m, n, k)]:.3f}")
     summarize(ratios, hold)
-    if not alone:
-        e, c, q, u, w = p
-        print(f"{name}: c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})")
-        return
-    e, c, q, u, w, rho, read = p
-    print(f"{name}: {WRAPPER[name]}(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]}), {rho:.3f}, {read / 1e3:.0f}.0)")
+    print(f"{name}: {rust_cost(name, p)}")
 
 
 if __name__ == "__main__":

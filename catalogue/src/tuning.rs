@@ -206,9 +206,9 @@ pub struct Cost {
     /// (launch-bound 51×89×5: `naive` 2.2 µs against `tiled` 2.0; 5×8952×4: 2.3 against 2.6). Not fitted.
     pub unroll: u32,
     /// The rate at which the kernel's blocks read `A` and `B` (GB/s on the H200's [`SMS`] SMs, in
-    /// proportion on others; fitted): their time is no less than [`read_bytes`] at it. Kernels 18 and 19 stream one operand once per block row or column
-    /// and compute little on it; infinite (no floor) for the tile kernels, whose time the model's
-    /// steps price.
+    /// proportion on others; fitted): their time is no less than [`read_bytes`] at it. Kernels 18
+    /// and 19 stream one operand once per block row or column and compute little on it; infinite (no
+    /// floor) for the tile kernels, whose time the model's steps price.
     pub read_gb_per_s: f64,
 }
 
