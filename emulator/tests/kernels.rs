@@ -144,6 +144,9 @@ fn stream_k_pieces_add_up() -> Result<(), Failed> {
         for ((m, n, k), blocks) in
             [((300, 520, 136), 1), ((300, 520, 136), 2), ((300, 520, 136), 7), ((300, 520, 136), 10), ((70, 33, 0), 1)]
                 .into_iter()
+                // K a multiple of BK: the interior tiles' pieces, whole and partial, take the entries'
+                // `accumulate_interior` (at K = 136 only pieces ending mid-tile do).
+                .chain([((300, 520, 128), 1), ((300, 520, 128), 7)])
                 // N not a multiple of 4: stores and adds a row at a time through shared memory, with a
                 // barrier before the next piece's loads reuse it.
                 .chain([((300, 523, 136), 1), ((300, 523, 136), 7), ((300, 522, 136), 10)])

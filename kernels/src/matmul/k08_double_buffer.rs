@@ -172,6 +172,116 @@ pub unsafe fn accumulate<
     acc
 }
 
+/// [`accumulate`] for a tile wholly inside both matrices, rows 16-byte aligned and a K range of
+/// whole steps: the same pipeline, stages and barriers, without the edge handling. Each thread's
+/// global slot offsets are computed once and a K-step adds `BK` (for `A`) or `BK·n` (for `B`) to them;
+/// the `B` copies go to precomputed shared addresses ([`SharedPtr`](crate::device::async_copy::SharedPtr))
+/// with no range check; `A` loads are plain 128-bit loads. Kernel 17 takes it for its interior pieces:
+/// [`accumulate`]'s per-step checks and address arithmetic were ~110 of the ~1,200 instructions of a
+/// 128×128×16 step (`docs/ladder/k17-stream-k.md`).
+///
+/// # Safety
+/// As [`accumulate`], plus: `row0 + BM ≤ m`, `col0 + BN ≤ n`, `n % 4 == 0`, `k % 4 == 0`,
+/// `k_begin < k_end`, `(k_end - k_begin) % BK == 0`.
+#[allow(clippy::too_many_arguments)] // accumulate's arguments: all scalars, kept in registers
+#[inline(always)]
+pub unsafe fn accumulate_interior<
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const LDA: u32,
+    const WMI: usize,
+    const WNI: usize,
+    const NT: u32,
+    const LA: usize,
+    const LB: usize,
+>(
+    a: crate::device::mem::View<f32>,
+    b: crate::device::mem::View<f32>,
+    n: u32,
+    k: u32,
+    (row0, col0): (u32, u32),
+    (k_begin, k_end): (u32, u32),
+) -> super::k07_warptile::Acc<WMI, WNI> {
+    use super::k07_warptile::{mma_tile, thread_origin, Acc, WSUB_M, WSUB_N};
+    use super::tile_io::{b_slot, store_a_transposed};
+    use crate::device::{
+        async_copy::{self, SharedPtr},
+        mem::Float4,
+        shared::SharedTiles,
+        thread,
+    };
+    const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
+    const { assert!(LDA == BM + 4) };
+    const { assert!(LA as u32 * NT * 4 == BM * BK && LB as u32 * NT * 4 == BK * BN) };
+    let mut shared = SharedTiles::<f32>::new();
+    let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
+    // SAFETY: the launch provides shared_bytes(BM, BN, BK) = 2·(sa + sb)·4 bytes.
+    let tiles = unsafe { [(shared.tile(sa), shared.tile(sb)), (shared.tile(sa), shared.tile(sb))] };
+    let stage = |s: u32| if s & 1 == 0 { tiles[0] } else { tiles[1] };
+    // Each stage's B tile as `cp.async` addresses it (two values, not an array: an indexed array
+    // would live in local memory).
+    // SAFETY: both are views of this block's shared memory; index 0 is in range.
+    let (b_dst0, b_dst1) = unsafe { (SharedPtr::new(tiles[0].1, 0), SharedPtr::new(tiles[1].1, 0)) };
+    let tid = thread::thread_idx_x();
+    let (ar, bc) = thread_origin::<BN, WMI, WNI>(tid);
+    // Slot `l` of A: float4 `tid + l·NT` of the row-major BM×BK tile (tile_io::load_a's order), at
+    // `a_at[l] + k0`. Slot `l` of B: tile row r, column cc (tile_io::b_slot), at `b_at[l] + k0·n`,
+    // copied to `r·BN + cc` of the stage.
+    let a_at: [u32; LA] = core::array::from_fn(|l| {
+        let idx = tid + l as u32 * NT;
+        (row0 + idx / (BK / 4)) * k + (idx % (BK / 4)) * 4
+    });
+    let b_at: [(u32, u32); LB] = core::array::from_fn(|l| {
+        let (r, cc) = b_slot::<BN, NT>(tid, l as u32);
+        (r * n + col0 + cc, r * BN + cc)
+    });
+    // Both closures are called with k0 a step start: k0 % 4 == 0 and k0 + BK ≤ k_end ≤ k.
+    // SAFETY: row0 + BM ≤ m, k0 + BK ≤ k and k % 4 == 0: every slot is inside A, 16-byte aligned.
+    let load_a = move |k0: u32| -> [Float4; LA] { core::array::from_fn(|l| unsafe { a.get4((a_at[l] + k0) as usize) }) };
+    let fill_b = move |s: u32, k0: u32| {
+        let (dst, row) = (if s & 1 == 0 { b_dst0 } else { b_dst1 }, k0 * n);
+        for (at, to) in b_at {
+            // SAFETY: k0 + BK ≤ k, col0 + BN ≤ n and n % 4 == 0: the slot is inside B, 16-byte aligned;
+            // the destination is inside one stage's BK·BN floats (b_slot), 16-byte aligned.
+            unsafe { async_copy::copy16_zfill_at(dst.offset(to), b, (at + row) as usize, true) };
+        }
+        async_copy::commit();
+    };
+
+    // Prologue: tile 0 into stage 0.
+    let ra = load_a(k_begin);
+    fill_b(0, k_begin);
+    // SAFETY: the stage holds BK·LDA floats.
+    unsafe { store_a_transposed::<BK, NT, LDA, LA>(tiles[0].0, &ra, tid) };
+    async_copy::wait_all();
+    // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+    unsafe { thread::sync_threads() };
+
+    let mut acc: Acc<WMI, WNI> = [[[[0.0; 4]; WNI]; 4]; WMI];
+    let steps = (k_end - k_begin) / BK;
+    for t in 0..steps {
+        let (cur, next) = (stage(t), stage(t + 1));
+        let k1 = k_begin + (t + 1) * BK;
+        let more = t + 1 < steps;
+        let mut ra = [Float4::default(); LA];
+        if more {
+            ra = load_a(k1);
+            fill_b(t + 1, k1);
+        }
+        // SAFETY: ar + 32·WMI ≤ BM < LDA, bc + 16·WNI ≤ BN (thread_origin).
+        unsafe { mma_tile::<BK, LDA, BN, WMI, WNI>(cur.0, cur.1, ar, bc, &mut acc) };
+        if more {
+            // SAFETY: the stage holds BK·LDA floats.
+            unsafe { store_a_transposed::<BK, NT, LDA, LA>(next.0, &ra, tid) };
+            async_copy::wait_all();
+        }
+        // SAFETY: reached by every thread of the block (no early returns; block-uniform loop bounds).
+        unsafe { thread::sync_threads() };
+    }
+    acc
+}
+
 /// Declares a monomorphic entry point of [`double_buffer`] and its launch ([`TileConfig`] constant
 /// `$config`), with its configuration in the doc. `unroll`: `kk` steps unrolled per K-step loop
 /// iteration (`BK` = fully); `min_blocks`: the launch bound (0 = none); `by_rows`: its twin entry whose

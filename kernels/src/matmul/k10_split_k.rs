@@ -99,7 +99,7 @@ pub unsafe fn add_acc<const BM: u32, const BN: u32, const WMI: usize, const WNI:
 /// its configuration in the doc; `min_blocks`: the launch bound (0 = none); `$page`: its lab notes;
 /// `$by_rows`: its twin whose unaligned epilogue goes by rows (`BY_ROWS`, see `by_rows_twin!`).
 macro_rules! zeroed_c_entry {
-    ($body:ident, $launch:ident, $grid:literal, $page:literal; $name:ident / $by_rows:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
+    ($body:ident, $launch:ident, $grid:literal, $page:literal; $name:ident / $by_rows:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $(interior $ip:literal,)? $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`]: ", $grid, ".")]
         pub const $config: crate::launch::TileConfig =
             crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk))
@@ -117,11 +117,11 @@ macro_rules! zeroed_c_entry {
             /// its doc names, `k08_double_buffer::shared_bytes(BM, BN, BK)` of dynamic shared memory.
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { $body::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, false>(a, b, c, m, n, k) }
+                unsafe { $body::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, false $(, $ip)?>(a, b, c, m, n, k) }
             }
         }
 
-        by_rows_twin!($name, $by_rows, $body::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, true>);
+        by_rows_twin!($name, $by_rows, $body::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, true $(, $ip)?>);
     };
 }
 

@@ -45,6 +45,7 @@ pub unsafe fn stream_k<
     const LA: usize,
     const LB: usize,
     const BY_ROWS: bool,
+    const INTERIOR: bool,
 >(
     a: *const f32,
     b: *const f32,
@@ -75,8 +76,27 @@ pub unsafe fn stream_k<
         let tile = tile as u32;
         let (row0, col0) = ((tile / tiles_n) * BM, (tile % tiles_n) * BN);
         // K = 0 reads nothing (B has no element to point an empty copy at): its tiles are zeros.
+        let interior = INTERIOR
+            && row0 + BM <= m
+            && col0 + BN <= n
+            && n.is_multiple_of(4)
+            && k.is_multiple_of(4)
+            && (k_end - k_begin).is_multiple_of(BK);
         let acc = if k == 0 {
             [[[[0.0; 4]; WNI]; 4]; WMI]
+        } else if interior {
+            // SAFETY: forwarded contract; the tile is inside both matrices, rows are 16-byte aligned,
+            // and the piece is whole K-steps (k_begin < k_end: a piece has at least one step).
+            unsafe {
+                super::k08_double_buffer::accumulate_interior::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(
+                    a,
+                    b,
+                    n,
+                    k,
+                    (row0, col0),
+                    (k_begin, k_end),
+                )
+            }
         } else {
             // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k, k_begin a multiple of BK (hence of
             // 4); the arguments are the same for every thread of the block.
@@ -119,13 +139,13 @@ macro_rules! stream_k_entry {
     };
 }
 
-stream_k_entry!(matmul_streamk_128x128x16 / matmul_streamk_128x128x16_by_rows, STREAMK_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, min_blocks 0,
+stream_k_entry!(matmul_streamk_128x128x16 / matmul_streamk_128x128x16_by_rows, STREAMK_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, min_blocks 0, interior false,
     "Stream-K over kernel 8's 128×128×16 tile (256 threads, 8 warps of 64×32, 8×8 outputs per \
      thread): every tile's K-steps shared evenly by the blocks that fit at once (see the module).");
-stream_k_entry!(matmul_streamk_128x256x16 / matmul_streamk_128x256x16_by_rows, STREAMK_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, min_blocks 0,
+stream_k_entry!(matmul_streamk_128x256x16 / matmul_streamk_128x256x16_by_rows, STREAMK_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, min_blocks 0, interior true,
     "Stream-K over kernel 8's fastest tile, 128×256×16 (256 threads, 8 warps of 64×64, 8×16 outputs \
      per thread, one block per SM): large outputs without a partial last wave (4096³: 512 tiles, \
      3.9 waves of one-tile blocks).");
-stream_k_entry!(matmul_streamk_64x64x16 / matmul_streamk_64x64x16_by_rows, STREAMK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+stream_k_entry!(matmul_streamk_64x64x16 / matmul_streamk_64x64x16_by_rows, STREAMK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4, interior true,
     "Stream-K over kernel 8's 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 outputs per thread, \
      four blocks per SM): small outputs (512³: 64 tiles for 528 blocks).");
