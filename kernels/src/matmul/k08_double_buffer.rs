@@ -172,17 +172,17 @@ pub unsafe fn accumulate<
     acc
 }
 
-/// [`accumulate`] for a tile wholly inside both matrices with rows 16-byte aligned: the same
-/// pipeline, stages and barriers, without the per-slot edge handling. Each thread's global slot
-/// offsets are computed once and a K-step adds `BK` (for `A`) or `BK·n` (for `B`) to them; the `B`
-/// copies go to precomputed shared addresses ([`SharedPtr`](crate::device::async_copy::SharedPtr));
-/// only a last, partial K-step checks its slots (a block-uniform branch). Kernel 17's 128×256 and
-/// 64×64 entries take it for their interior pieces: [`accumulate`]'s per-step checks and address
-/// arithmetic were ~110 of the ~1,200 instructions of a 128×128×16 step (`docs/ladder/k17-stream-k.md`).
+/// [`accumulate`] for a tile wholly inside both matrices, rows 16-byte aligned and a K range of
+/// whole steps: the same pipeline, stages and barriers, without the edge handling. Each thread's
+/// global slot offsets are computed once and a K-step adds `BK` (for `A`) or `BK·n` (for `B`) to them;
+/// the `B` copies go to precomputed shared addresses ([`SharedPtr`](crate::device::async_copy::SharedPtr))
+/// with no range check; `A` loads are plain 128-bit loads. Kernel 17 takes it for its interior pieces:
+/// [`accumulate`]'s per-step checks and address arithmetic were ~110 of the ~1,200 instructions of a
+/// 128×128×16 step (`docs/ladder/k17-stream-k.md`).
 ///
 /// # Safety
 /// As [`accumulate`], plus: `row0 + BM ≤ m`, `col0 + BN ≤ n`, `n % 4 == 0`, `k % 4 == 0`,
-/// `k_begin < k_end`.
+/// `k_begin < k_end`, `(k_end - k_begin) % BK == 0`.
 #[allow(clippy::too_many_arguments)] // accumulate's arguments: all scalars, kept in registers
 #[inline(always)]
 pub unsafe fn accumulate_interior<
@@ -236,39 +236,15 @@ pub unsafe fn accumulate_interior<
         let (r, cc) = b_slot::<BN, NT>(tid, l as u32);
         (r * n + col0 + cc, r * BN + cc)
     });
-    // Both closures are called with k0 a step start (k0 % 4 == 0, k0 < k_end). On a whole step
-    // (k0 + BK ≤ k_end: a block-uniform branch) every slot is inside its matrix; on a last, partial
-    // one, A's columns and B's rows at or past k_end read as zeros — whole slots, k_end % 4 == 0.
-    let load_a = move |k0: u32| -> [Float4; LA] {
-        if k0 + BK <= k_end {
-            // SAFETY: row0 + BM ≤ m, k0 + BK ≤ k and k % 4 == 0: every slot is inside A, 16-byte aligned.
-            core::array::from_fn(|l| unsafe { a.get4((a_at[l] + k0) as usize) })
-        } else {
-            core::array::from_fn(|l| {
-                let col = k0 + ((tid + l as u32 * NT) % (BK / 4)) * 4;
-                // SAFETY: as above for a slot before k_end (col + 4 ≤ k_end ≤ k).
-                if col < k_end {
-                    unsafe { a.get4((a_at[l] + k0) as usize) }
-                } else {
-                    Float4::default()
-                }
-            })
-        }
-    };
+    // Both closures are called with k0 a step start: k0 % 4 == 0 and k0 + BK ≤ k_end ≤ k.
+    // SAFETY: row0 + BM ≤ m, k0 + BK ≤ k and k % 4 == 0: every slot is inside A, 16-byte aligned.
+    let load_a = move |k0: u32| -> [Float4; LA] { core::array::from_fn(|l| unsafe { a.get4((a_at[l] + k0) as usize) }) };
     let fill_b = move |s: u32, k0: u32| {
         let (dst, row) = (if s & 1 == 0 { b_dst0 } else { b_dst1 }, k0 * n);
-        if k0 + BK <= k_end {
-            for (at, to) in b_at {
-                // SAFETY: k0 + BK ≤ k, col0 + BN ≤ n and n % 4 == 0: the slot is inside B, 16-byte
-                // aligned; the destination is inside one stage's BK·BN floats (b_slot), 16-byte aligned.
-                unsafe { async_copy::copy16_zfill_at(dst.offset(to), b, (at + row) as usize, true) };
-            }
-        } else {
-            for (l, (at, to)) in b_at.into_iter().enumerate() {
-                let valid = k0 + b_slot::<BN, NT>(tid, l as u32).0 < k_end;
-                // SAFETY: as above where valid; otherwise element 0, inside B (k·n ≥ BN), not read.
-                unsafe { async_copy::copy16_zfill_at(dst.offset(to), b, if valid { (at + row) as usize } else { 0 }, valid) };
-            }
+        for (at, to) in b_at {
+            // SAFETY: k0 + BK ≤ k, col0 + BN ≤ n and n % 4 == 0: the slot is inside B, 16-byte aligned;
+            // the destination is inside one stage's BK·BN floats (b_slot), 16-byte aligned.
+            unsafe { async_copy::copy16_zfill_at(dst.offset(to), b, (at + row) as usize, true) };
         }
         async_copy::commit();
     };
@@ -283,7 +259,7 @@ pub unsafe fn accumulate_interior<
     unsafe { thread::sync_threads() };
 
     let mut acc: Acc<WMI, WNI> = [[[[0.0; 4]; WNI]; 4]; WMI];
-    let steps = (k_end - k_begin).div_ceil(BK);
+    let steps = (k_end - k_begin) / BK;
     for t in 0..steps {
         let (cur, next) = (stage(t), stage(t + 1));
         let k1 = k_begin + (t + 1) * BK;

@@ -76,12 +76,17 @@ pub unsafe fn stream_k<
         let tile = tile as u32;
         let (row0, col0) = ((tile / tiles_n) * BM, (tile % tiles_n) * BN);
         // K = 0 reads nothing (B has no element to point an empty copy at): its tiles are zeros.
-        let interior = INTERIOR && row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4) && k.is_multiple_of(4);
+        let interior = INTERIOR
+            && row0 + BM <= m
+            && col0 + BN <= n
+            && n.is_multiple_of(4)
+            && k.is_multiple_of(4)
+            && (k_end - k_begin).is_multiple_of(BK);
         let acc = if k == 0 {
             [[[[0.0; 4]; WNI]; 4]; WMI]
         } else if interior {
             // SAFETY: forwarded contract; the tile is inside both matrices, rows are 16-byte aligned,
-            // k_begin < k_end (a piece has at least one step).
+            // and the piece is whole K-steps (k_begin < k_end: a piece has at least one step).
             unsafe {
                 super::k08_double_buffer::accumulate_interior::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(
                     a,
