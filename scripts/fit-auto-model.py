@@ -50,8 +50,8 @@ KERNELS = {
     "splitk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 249, True),
     "splitk-256x128x16": (256, 128, 16, 256, 2 * (16 * 260 + 16 * 128) * 4, 255, True),
     "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 127, "stream"),
-    "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 247, "stream"),
-    "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 128, "stream"),
+    "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, "stream"),
+    "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 127, "stream"),
     "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 126, "split-store"),
     "few-cols-4": (32, 4, 128, 256, 8 * 32 * 20 * 4, 128, "split-store"),
 }
@@ -71,6 +71,11 @@ ADDS_DEPTH_US = [0.0, 0.0]
 # tuning::Cost::unroll: kernels whose K loop LLVM unrolls (kernel 1: by 4, then a remainder loop;
 # host/ptx/tessera.ptx), so that a step is u iterations and each left-over iteration another step.
 UNROLL = {"naive": 4}
+# tuning::Cost::interior (read by `committed`, fitted by `--only` for the kernels in INTERIOR_PATH):
+# the factor on the K-steps of the pieces kernel 17's 128×256 and 64×64 entries run through
+# `k08_double_buffer::accumulate_interior`, a share of the steps tuning::interior_share prices.
+INTERIOR_PATH = {"streamk-128x256x16", "streamk-64x64x16"}
+INTERIOR = {}
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
@@ -132,9 +137,20 @@ def read_bytes(name, m, n, k):
     return 4.0 * (m * k * math.ceil(n / bn) + k * n * math.ceil(m / bm))
 
 
+def interior_share(name, m, n, k):
+    """tuning::interior_share: the share of a stream-K launch's K-steps in interior pieces — tiles
+    wholly inside C, where N and K are multiples of 4 and K of BK (else 0)."""
+    bm, bn, bk = KERNELS[name][:3]
+    tiles = math.ceil(m / bm) * math.ceil(n / bn)
+    if KERNELS[name][6] != "stream" or tiles == 0 or n % 4 or k % bk or k == 0:
+        return 0.0
+    return (m // bm) * (n // bn) / tiles
+
+
 def features(name, m, n, k, s):
     """(blocks on the busiest SM, K-steps per block, aligned, occupancy, N aligned, pieces per block,
-    atomic adds, rows of the busiest block, the blocks adding into each tile × the tile's share of rows)"""
+    atomic adds, rows of the busiest block, the blocks adding into each tile × the tile's share of rows,
+    the share of K-steps in interior pieces)"""
     bm, bn, bk, threads, shared, regs, kind = KERNELS[name]
     occ = occupancy(threads, shared, regs)
     aligned = n % 4 == 0 and k % 4 == 0
@@ -142,7 +158,7 @@ def features(name, m, n, k, s):
     if kind == "stream":
         g, pieces, steps, partial, tiles = stream_walk(m, n, k, bm, bn, bk, SMS * occ)
         depth = g / tiles * min(m, bm) / bm
-        return math.ceil(g / SMS), steps, aligned, occ, n % 4 == 0, pieces, partial * m * n / tiles, rows, depth
+        return math.ceil(g / SMS), steps, aligned, occ, n % 4 == 0, pieces, partial * m * n / tiles, rows, depth, interior_share(name, m, n, k)
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
     chunk = math.ceil(math.ceil(k / s) / bk) * bk
     steps = chunk // bk
@@ -151,19 +167,20 @@ def features(name, m, n, k, s):
         steps = steps // UNROLL[name] + steps % UNROLL[name]
     per_sm = math.ceil(tiles * s / SMS)
     adds = adds_into_c(kind, s)
-    return per_sm, steps, aligned, occ, n % 4 == 0, 1, (m * n * s if adds else 0), rows, (s * min(m, bm) / bm if adds else 0.0)
+    return per_sm, steps, aligned, occ, n % 4 == 0, 1, (m * n * s if adds else 0), rows, (s * min(m, bm) / bm if adds else 0.0), 0.0
 
 
 def predict(p, g, name, m, n, k, s, f=None):
-    """p = (e, c, q, u, w[, rho[, read bytes per µs]]) of the kernel; g = (launch, zero_launch, scalar
-    atomic adds per µs, vector atomic adds per µs, bytes of C stored per µs)."""
+    """p = (e, c, q, u, w[, rho[, read bytes per µs[, interior]]]) of the kernel; g = (launch,
+    zero_launch, scalar atomic adds per µs, vector atomic adds per µs, bytes of C stored per µs)."""
     e, c, q, u, w = p[:5]
     rho = p[5] if len(p) > 5 else 0.0
     read = p[6] if len(p) > 6 else math.inf
+    interior = p[7] if len(p) > 7 else 1.0
     kind = KERNELS[name][6]
-    per_sm, steps, aligned, occ, n_aligned, pieces, adds, rows, depth = f or features(name, m, n, k, s)
+    per_sm, steps, aligned, occ, n_aligned, pieces, adds, rows, depth, share = f or features(name, m, n, k, s)
     q = min(q, occ)
-    step = c * rows**rho * (1.0 if aligned else u)
+    step = c * rows**rho * (1.0 if aligned else u) * (1.0 - share * (1.0 - interior))
     if kind == "stream":
         t = (pieces * e + step * steps) * max(1.0, per_sm / q)
     else:
@@ -196,11 +213,16 @@ def committed():
         found = re.search(rf"pub const {name}: f64 = ([0-9.]+);", src)
         ADDS_DEPTH_US[i] = float(found.group(1)) if found else 0.0
     variant = {}
-    for m in re.finditer(r"Algo::(\w+) => (few_rows\(|few_cols\(|unrolled\()?c\(([^)]*)\)(?:, ([0-9.]+)(?:, ([0-9.]+))?\))?,", src):
+    for m in re.finditer(r"Algo::(\w+) => (few_rows\(|few_cols\(|unrolled\(|interior\()?c\(([^)]*)\)(?:, ([0-9.]+)(?:, ([0-9.]+))?\))?,", src):
         e, c, q, u, w, _regs = (float(x) for x in m.group(3).split(","))
         if m.group(2) == "unrolled(":
             assert UNROLL[NAMES[len(variant)]] == int(m.group(4)), "UNROLL here differs from tuning.rs"
             variant[m.group(1)] = (e, c, q, u, w)
+            continue
+        if m.group(2) == "interior(":
+            assert NAMES[len(variant)] in INTERIOR_PATH, f"{NAMES[len(variant)]}: interior( in tuning.rs, not in INTERIOR_PATH"
+            variant[m.group(1)] = (e, c, q, u, w, 0.0, math.inf, float(m.group(4)))
+            INTERIOR[NAMES[len(variant) - 1]] = float(m.group(4))
             continue
         read = float(m.group(5)) * 1e3 if m.group(5) else math.inf
         variant[m.group(1)] = (e, c, q, u, w, float(m.group(4) or 0.0), read)
@@ -255,6 +277,8 @@ def rust_cost(name, p):
     base = f"c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {w:.0f}.0, {KERNELS[name][5]})"
     if name in UNROLL:
         return f"unrolled({base}, {UNROLL[name]})"
+    if name in INTERIOR_PATH:
+        return f"interior({base}, {p[7]:.3f})"
     if name in ALONE:
         return f"{WRAPPER[name]}({base}, {p[5]:.3f}, {p[6] / 1e3:.0f}.0)"
     return base
@@ -324,7 +348,11 @@ def main():
     stream = np.array([k_ == "stream" for k_ in kind], dtype=float)
     mn4 = np.array([r[0] * r[1] * 4 / 1000.0 for r in train], dtype=float)
     meas = np.array([r[5] for r in train], dtype=float)
-    per_sm, steps, aligned, resident, n_aligned, pieces, adds, _rows, depth = F.T
+    per_sm, steps, aligned, resident, n_aligned, pieces, adds, _rows, depth, share = F.T
+    # tuning::Cost::interior: held at the committed factors here (`--only` fits them).
+    committed_ps = committed()[0]
+    interior = np.array([committed_ps[r[3]][7] if len(committed_ps[r[3]]) > 7 else 1.0 for r in train])
+    inner = 1.0 - share * (1.0 - interior)
     mn = np.array([r[0] * r[1] for r in train], dtype=float)
     full, rest = np.floor(per_sm / resident), np.mod(per_sm, resident)
 
@@ -334,7 +362,7 @@ def main():
         g = np.exp(x[NP * nk:])
         t1 = e + c * steps * np.where(aligned > 0, 1.0, u)
         tiled = full * t1 * resident / q + np.where(rest > 0, t1 * np.maximum(1.0, rest / q), 0.0)
-        walked = (pieces * e + c * steps * np.where(aligned > 0, 1.0, u)) * np.maximum(1.0, per_sm / q)
+        walked = (pieces * e + c * inner * steps * np.where(aligned > 0, 1.0, u)) * np.maximum(1.0, per_sm / q)
         t = np.where(stream > 0, walked, tiled) + g[0]
         t = t + adds_c * (g[1] + ZERO_US_PER_KB * mn4 + adds / np.where(n_aligned > 0, g[3], g[2]))
         t = t + depth * np.where(aligned > 0, ADDS_DEPTH_US[0], ADDS_DEPTH_US[1])
@@ -363,6 +391,8 @@ def main():
         ps, g = unpack(fit.x)
         for name in ALONE:
             ps[name] = committed()[0][name]
+        for name in INTERIOR_PATH:
+            ps[name] = ps[name] + tuple(committed_ps[name][5:])
     print(f"fit: {len(train)} rows, {len(rows) - len(train)} held out or fitted alone")
     report(ps, g, rows, hold)
 
@@ -509,9 +539,12 @@ def fit_alone(name, rows, hold):
     train = [r for r in mine if (r[0], r[1], r[2]) not in hold]
     occ = occupancy(*KERNELS[name][3:6])
 
-    alone = name in ALONE  # otherwise a tile kernel: its five constants only
+    alone = name in ALONE  # otherwise a tile kernel: its five constants (and its interior factor)
+    inner = name in INTERIOR_PATH
 
     def unpack(x):
+        if inner:
+            return (math.exp(x[0]), math.exp(x[1]), x[2], math.exp(x[3]), math.exp(x[4]), 0.0, math.inf, x[5])
         if not alone:
             return (math.exp(x[0]), math.exp(x[1]), x[2], math.exp(x[3]), math.exp(x[4]))
         return (math.exp(x[0]), math.exp(x[1]), x[2], math.exp(x[3]), math.exp(x[4]), x[5], math.exp(x[6]))
@@ -523,7 +556,9 @@ def fit_alone(name, rows, hold):
     x0 = [math.log(1.0), math.log(1.0), max(1.0, occ / 2), math.log(1.1), math.log(1e6), 0.3, math.log(2e6)]
     lo = [math.log(0.01), math.log(1e-3), 1.0, 0.0, math.log(1e4), 0.0, math.log(1e5)]
     hi = [math.log(100.0), math.log(100.0), float(occ) + 1e-6, math.log(5.0), math.log(1e8), 1.0, math.log(1e8)]
-    if not alone:
+    if inner:
+        x0, lo, hi = x0[:5] + [1.0], lo[:5] + [0.5], hi[:5] + [1.5]
+    elif not alone:
         x0, lo, hi = x0[:5], lo[:5], hi[:5]
     fit = least_squares(resid, x0, bounds=(lo, hi), loss="soft_l1", f_scale=0.1)
     p = unpack(fit.x)

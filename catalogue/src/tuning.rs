@@ -210,6 +210,10 @@ pub struct Cost {
     /// and 19 stream one operand once per block row or column and compute little on it; infinite (no
     /// floor) for the tile kernels, whose time the model's steps price.
     pub read_gb_per_s: f64,
+    /// Factor on `step_us` for the K-steps of pieces that kernel 17's 128×256 and 64×64 entries run
+    /// through `k08_double_buffer::accumulate_interior` (slot offsets computed once, no range
+    /// checks), a share of the steps [`interior_share`] gives; fitted for those two, 1 for the rest.
+    pub interior: f64,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -224,9 +228,9 @@ pub const ZERO_LAUNCH_US: f64 = 2.257;
 /// GPU-wide atomic rate account for (56×14×8744: `streamk-64x64x16`'s 528 blocks on one 64×64 tile,
 /// 15.1 µs measured against 10.0 priced without it; split-K at 16–128 slices on full tiles priced
 /// 4–6 % low; `docs/tuning.md`).
-pub const ADDS_DEPTH_US: f64 = 0.0094;
+pub const ADDS_DEPTH_US: f64 = 0.0078;
 /// As [`ADDS_DEPTH_US`] where N or K is not a multiple of 4 (fitted).
-pub const ADDS_DEPTH_UNALIGNED_US: f64 = 0.0347;
+pub const ADDS_DEPTH_UNALIGNED_US: f64 = 0.0338;
 
 /// [`ADDS_DEPTH_US`]'s term: `blocks_per_tile` blocks adding into each tile of `bm` rows.
 fn adds_depth_us(shape: MatmulShape, bm: u32, blocks_per_tile: f64, aligned: bool) -> f64 {
@@ -262,8 +266,8 @@ pub const MAX_SPLITS: u32 = 128;
 /// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
-        let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s) =
-            (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY);
+        let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior) =
+            (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0);
         Some(Cost {
             block_us,
             step_us,
@@ -277,8 +281,11 @@ pub fn cost(algo: Algo) -> Option<Cost> {
             max_cols,
             unroll,
             read_gb_per_s,
+            interior,
         })
     };
+    // Kernel 17's entries with an interior path: their steps there (`Cost::interior`, fitted).
+    let interior = |cost: Option<Cost>, interior| cost.map(|c| Cost { interior, ..c });
     // Kernel 1: its K loop unrolled by LLVM (`Cost::unroll`).
     let unrolled = |cost: Option<Cost>, unroll| cost.map(|c| Cost { unroll, ..c });
     // Kernel 18: steps that take longer the more rows of C its block has (`rows_exponent`, fitted),
@@ -306,15 +313,15 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::Dbuf128x256x16 => c(1.642, 2.9432, 1.00, 1.10, 1238259.0, 253),
         Algo::Dbuf128x256x16Rolled => c(1.609, 3.4641, 1.00, 1.07, 1243454.0, 224),
         Algo::Async64x64x16s3 => c(0.251, 0.6594, 1.43, 1.11, 1567943.0, 118),
-        Algo::SplitK128x128x16 => c(1.000, 1.6233, 1.00, 1.10, 1000000.0, 143),
-        Algo::SplitK64x64x16 => c(0.212, 0.6277, 1.37, 1.21, 1000000.0, 111),
-        Algo::SplitK128x32x16 => c(0.192, 0.7206, 1.41, 1.25, 1000000.0, 121),
-        Algo::SplitK32x128x16 => c(0.243, 0.5738, 1.28, 1.26, 1000000.0, 117),
-        Algo::SplitK128x256x16 => c(2.401, 2.9333, 1.00, 1.09, 1000000.0, 249),
-        Algo::SplitK256x128x16 => c(2.386, 3.1192, 1.00, 1.08, 1000000.0, 255),
-        Algo::StreamK128x128x16 => c(0.962, 1.6908, 1.17, 1.10, 1224885.0, 127),
-        Algo::StreamK128x256x16 => c(2.485, 3.0335, 1.00, 1.11, 1504484.0, 247),
-        Algo::StreamK64x64x16 => c(0.293, 0.6451, 1.44, 1.18, 1227091.0, 128),
+        Algo::SplitK128x128x16 => c(1.000, 1.6238, 1.00, 1.10, 1000000.0, 143),
+        Algo::SplitK64x64x16 => c(0.212, 0.6286, 1.37, 1.21, 1000000.0, 111),
+        Algo::SplitK128x32x16 => c(0.190, 0.7217, 1.41, 1.25, 1000000.0, 121),
+        Algo::SplitK32x128x16 => c(0.244, 0.5746, 1.28, 1.26, 1000000.0, 117),
+        Algo::SplitK128x256x16 => c(2.401, 2.9339, 1.00, 1.09, 1000000.0, 249),
+        Algo::SplitK256x128x16 => c(2.386, 3.1198, 1.00, 1.08, 1000000.0, 255),
+        Algo::StreamK128x128x16 => c(0.974, 1.6865, 1.17, 1.10, 1228578.0, 127),
+        Algo::StreamK128x256x16 => interior(c(2.721, 3.0820, 1.00, 1.11, 1317376.0, 255), 0.904),
+        Algo::StreamK64x64x16 => interior(c(0.327, 0.6683, 1.51, 1.16, 1245356.0, 127), 0.971),
         Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 126), 0.691, 2502.0),
         Algo::FewCols4 => few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 128), 0.493, 2525.0),
         // COSTS-END
@@ -467,6 +474,20 @@ pub fn stream_k_walk(t: TileConfig, shape: MatmulShape, blocks: u64) -> StreamKW
     walk
 }
 
+/// The share of a stream-K launch's K-steps in interior pieces, those kernel 17 runs through
+/// `accumulate_interior` where its entry has one (`Cost::interior`): tiles wholly inside `C`
+/// (`⌊M/BM⌋·⌊N/BN⌋` of the tiles) where N is a multiple of 4 and K of BK; 0 elsewhere (where K is not
+/// a multiple of BK only pieces that end before the last K-step qualify: not priced).
+pub fn interior_share(t: TileConfig, shape: MatmulShape) -> f64 {
+    let (bm, bn) = (u64::from(t.bm.max(1)), u64::from(t.bn.max(1)));
+    let (m, n) = (u64::from(shape.m), u64::from(shape.n));
+    let tiles = m.div_ceil(bm) * n.div_ceil(bn);
+    if !t.stream_k || tiles == 0 || shape.k == 0 || !shape.n.is_multiple_of(4) || !shape.k.is_multiple_of(t.bk.max(1)) {
+        return 0.0;
+    }
+    ((m / bm) * (n / bn)) as f64 / tiles as f64
+}
+
 /// Stream-K (kernel 17) on `G` = [`stream_k_blocks`] blocks, all resident at once: the most pieces
 /// (one `block_us` each) and K-steps of any block ([`stream_k_walk`]), its SM's `b` blocks side by
 /// side (`× max(1, b/q)`), plus the launch, the zeroing of `C` and the atomic adds of every piece that
@@ -479,7 +500,7 @@ fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64
     }
     let (m, n) = (u64::from(shape.m), u64::from(shape.n));
     let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
-    let step_us = c.step_us * if aligned { 1.0 } else { c.unaligned };
+    let step_us = c.step_us * if aligned { 1.0 } else { c.unaligned } * (1.0 - interior_share(t, shape) * (1.0 - c.interior));
     let q = c.overlap.clamp(1.0, f64::from(resident));
     let sm_blocks = walk.blocks.div_ceil(u64::from(sms.max(1))) as f64;
     let busiest = walk.most_pieces as f64 * c.block_us + walk.most_steps as f64 * step_us;
@@ -701,6 +722,31 @@ mod tests {
         assert!((adds_depth_us(aligned, 64, 32.0, true) - 32.0 * ADDS_DEPTH_US).abs() < 1e-12);
         assert!(adds_depth_us(unaligned, 64, 32.0, false) > adds_depth_us(aligned, 64, 32.0, true));
         assert!((adds_depth_us(s(16, 64, 4096), 64, 32.0, true) - 8.0 * ADDS_DEPTH_US).abs() < 1e-12);
+    }
+
+    #[test]
+    fn interior_steps_are_priced_where_kernel_17_takes_its_interior_path() {
+        let cfg = Algo::StreamK128x256x16.config().unwrap();
+        // Every tile inside C, N and K multiples of 4 and of BK: all steps; 1000×1000 leaves 7 of 8
+        // block rows and 3 of 4 block columns whole; K not a multiple of 16, N not of 4, or a tile
+        // kernel: none.
+        assert_eq!(interior_share(cfg, s(4096, 4096, 4096)), 1.0);
+        assert!((interior_share(cfg, s(1000, 1000, 4096)) - 21.0 / 32.0).abs() < 1e-12);
+        assert_eq!(interior_share(cfg, s(4096, 4096, 4100)), 0.0);
+        assert_eq!(interior_share(cfg, s(4096, 4098, 4096)), 0.0);
+        assert_eq!(interior_share(cfg, s(100, 100, 4096)), 0.0);
+        assert_eq!(interior_share(Algo::Dbuf128x256x16.config().unwrap(), s(4096, 4096, 4096)), 0.0);
+        // The two entries with the path are priced below 1 there; the rest at 1.
+        for algo in [Algo::StreamK128x256x16, Algo::StreamK64x64x16] {
+            let c = cost(algo).unwrap();
+            assert!(c.interior < 1.0, "{algo:?}");
+            let plain = Cost { interior: 1.0, ..c };
+            let shape = s(4096, 4096, 4096);
+            assert!(predict(algo.config().unwrap(), c, shape, 1, SMS) < predict(algo.config().unwrap(), plain, shape, 1, SMS));
+            let edge = s(4096, 4096, 4100);
+            assert_eq!(predict(algo.config().unwrap(), c, edge, 1, SMS), predict(algo.config().unwrap(), plain, edge, 1, SMS));
+        }
+        assert_eq!(cost(Algo::StreamK128x128x16).unwrap().interior, 1.0);
     }
 
     #[test]
