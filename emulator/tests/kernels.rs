@@ -68,19 +68,6 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The interior path of kernels 8 and 10 (`k08_double_buffer::accumulate_interior`, their 128×256
-/// entries): N and K multiples of 4 and K of 16, tiles inside `C` beside edge tiles (130 × 260: one
-/// whole 128×256 tile), one slice or several (split-K's slices of whole K-steps; 1024 split unevenly
-/// leaves a ragged last slice on the general path), K of one step and of many.
-fn interior_paths_match_reference() -> Result<(), Failed> {
-    for algo in [Algo::Dbuf128x256x16, Algo::SplitK128x256x16] {
-        for shape in [(130, 260, 16), (130, 260, 64), (256, 512, 48), (129, 264, 1024)] {
-            check_algo_on_shape(algo, Precision::Fp32, shape)?;
-        }
-    }
-    Ok(())
-}
-
 /// Runs the FP32 kernel `algo` on `a · b` with its own block and shared memory but the grid `grid`,
 /// `C` starting as NaN where the launch stores it (`stores`: an output it skips shows) and as zeros
 /// where it adds into it. For kernels whose contract admits any such grid (kernel 17 along x,
@@ -415,7 +402,6 @@ fn main() {
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
-    trials.push(Trial::test("interior_paths_match_reference", interior_paths_match_reference));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));
     trials.push(Trial::test("few_cols_stores_one_slice_and_adds_several", few_cols_stores_one_slice_and_adds_several));
     trials.push(Trial::test("auto_on_empty_products", auto_on_empty_products));

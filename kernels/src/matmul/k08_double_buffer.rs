@@ -48,7 +48,6 @@ pub unsafe fn double_buffer<
     const LB: usize,
     const U: u32,
     const BY_ROWS: bool,
-    const INTERIOR: bool,
 >(
     a: *const f32,
     b: *const f32,
@@ -62,16 +61,8 @@ pub unsafe fn double_buffer<
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
-    // The twin entries (BY_ROWS) run where N % 4 != 0 only: no interior path in them.
-    let interior = INTERIOR && !BY_ROWS && row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4) && k > 0 && k.is_multiple_of(BK);
-    let acc = if interior {
-        // SAFETY: forwarded contract; the tile is inside both matrices, N and K are multiples of 4,
-        // and K of BK (0 < K).
-        unsafe { accumulate_interior::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, n, k, (row0, col0), (0, k)) }
-    } else {
-        // SAFETY: forwarded contract; the whole K range.
-        unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, U>(a, b, m, n, k, (row0, col0), (0, k)) }
-    };
+    // SAFETY: forwarded contract; the whole K range.
+    let acc = unsafe { accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, U>(a, b, m, n, k, (row0, col0), (0, k)) };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: `fast` only for an interior block with n % 4 == 0.
     unsafe {
@@ -298,7 +289,7 @@ pub unsafe fn accumulate_interior<
 ///
 /// [`TileConfig`]: crate::launch::TileConfig
 macro_rules! double_buffer_entry {
-    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, min_blocks $mb:literal, $(interior $ip:literal,)? $(by_rows $by_rows:ident,)? $doc:literal) => {
+    ($name:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, unroll $u:literal, min_blocks $mb:literal, $(by_rows $by_rows:ident,)? $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: crate::launch::TileConfig =
             crate::launch::TileConfig::new($bm, $bn, $bk, $nt, shared_bytes($bm, $bn, $bk)).min_blocks_per_sm($mb);
@@ -313,11 +304,11 @@ macro_rules! double_buffer_entry {
             /// thread count above, `shared_bytes(BM, BN, BK)` of dynamic shared memory).
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, false, { false $(|| $ip)? }>(a, b, c, m, n, k) }
+                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, false>(a, b, c, m, n, k) }
             }
         }
 
-        $( by_rows_twin!($name, $by_rows, double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, true, false>); )?
+        $( by_rows_twin!($name, $by_rows, double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, true>); )?
     };
 }
 
@@ -340,7 +331,7 @@ double_buffer_entry!(matmul_dbuf_128x64x16, DBUF_128X64X16, 128, 64, 16, wmi 2, 
 double_buffer_entry!(matmul_dbuf_64x64x16, DBUF_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, unroll 16, min_blocks 4, by_rows matmul_dbuf_64x64x16_by_rows,
     "Kernel 8 with a 64×64×16 tile (128 threads, 4 warps of 32×32, 4×8 per thread, 16.5 KiB shared): \
      4× the blocks of the 128×128 tile for small or skinny outputs (global traffic `M·N·K·2/64`).");
-double_buffer_entry!(matmul_dbuf_128x256x16, DBUF_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 16, min_blocks 0, interior true, by_rows matmul_dbuf_128x256x16_by_rows,
+double_buffer_entry!(matmul_dbuf_128x256x16, DBUF_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 16, min_blocks 0, by_rows matmul_dbuf_128x256x16_by_rows,
     "Kernel 8 with a 128×256×16 tile (256 threads, 8 warps of 64×64, 8×16 outputs per thread, 48.5 KiB \
      shared, above the 48 KiB default: the host opts in): 128 FMAs per 6 shared float4 reads (8×8: 64 \
      per 4), global traffic `M·N·K·(1/256 + 1/128)` (0.75× the 128×128 tile's). The fastest tile \

@@ -19,7 +19,6 @@ pub unsafe fn split_k<
     const LA: usize,
     const LB: usize,
     const BY_ROWS: bool,
-    const INTERIOR: bool,
 >(
     a: *const f32,
     b: *const f32,
@@ -36,33 +35,9 @@ pub unsafe fn split_k<
     let k_begin = (thread::block_idx_z() * chunk).min(k);
     let k_end = (k_begin + chunk).min(k);
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
-    // The twin entries (BY_ROWS) run where N % 4 != 0 only: no interior path in them.
-    let interior = INTERIOR
-        && !BY_ROWS
-        && row0 + BM <= m
-        && col0 + BN <= n
-        && n.is_multiple_of(4)
-        && k.is_multiple_of(4)
-        && k_begin < k_end
-        && (k_end - k_begin).is_multiple_of(BK);
-    let acc = if interior {
-        // SAFETY: forwarded contract; the tile is inside both matrices, N and K multiples of 4, the
-        // slice non-empty and of whole K-steps.
-        unsafe {
-            super::k08_double_buffer::accumulate_interior::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(
-                a,
-                b,
-                n,
-                k,
-                (row0, col0),
-                (k_begin, k_end),
-            )
-        }
-    } else {
-        // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
-        unsafe {
-            super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), (k_begin, k_end))
-        }
+    // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
+    let acc = unsafe {
+        super::k08_double_buffer::accumulate::<BM, BN, BK, LDA, WMI, WNI, NT, LA, LB, BK>(a, b, m, n, k, (row0, col0), (k_begin, k_end))
     };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
     // SAFETY: C zeroed by the caller; (row0 + ar, col0 + bc) is this thread's first output.
@@ -157,7 +132,7 @@ macro_rules! split_k_entry {
     };
 }
 
-split_k_entry!(matmul_splitk_128x128x16 / matmul_splitk_128x128x16_by_rows, SPLITK_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, min_blocks 0, interior false,
+split_k_entry!(matmul_splitk_128x128x16 / matmul_splitk_128x128x16_by_rows, SPLITK_128X128X16, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, min_blocks 0,
     "Split-K matmul: kernel 8's 128×128×16 double-buffered tile, with `gridDim.z` blocks per output \
      tile, each computing one slice of K and adding its partial tile into `C` atomically.\n\n\
      **What it fixes in kernel 8**: a 128×128 tile gives `⌈M/128⌉·⌈N/128⌉` blocks, and shapes like \
@@ -172,22 +147,22 @@ split_k_entry!(matmul_splitk_128x128x16 / matmul_splitk_128x128x16_by_rows, SPLI
      **Parameters / edges**: as kernel 5 (any M, N, K; an empty slice adds zeros).\n\n\
      **Determinism**: the `S` partial sums of an element arrive in any order, so its last bits may \
      differ between runs (within the reference tolerance; `S = 1` is deterministic).");
-split_k_entry!(matmul_splitk_64x64x16 / matmul_splitk_64x64x16_by_rows, SPLITK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4, interior false,
+split_k_entry!(matmul_splitk_64x64x16 / matmul_splitk_64x64x16_by_rows, SPLITK_64X64X16, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "Split-K over kernel 8's 64×64×16 tile (4×8 outputs per thread), for the smallest outputs \
      (512³: 64 tiles, `S = 2`).");
-split_k_entry!(matmul_splitk_128x32x16 / matmul_splitk_128x32x16_by_rows, SPLITK_128X32X16, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4, interior false,
+split_k_entry!(matmul_splitk_128x32x16 / matmul_splitk_128x32x16_by_rows, SPLITK_128X32X16, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4,
     "Split-K over a 128×32×16 tile (128 threads, 4 warps of 32×32 stacked along M, 4×8 outputs per \
      thread): for outputs a few columns wide (N ≤ 32) with deep K, where a 64-column tile computes \
      half or more of its columns past N (6960×32×8288).");
-split_k_entry!(matmul_splitk_32x128x16 / matmul_splitk_32x128x16_by_rows, SPLITK_32X128X16, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4, interior false,
+split_k_entry!(matmul_splitk_32x128x16 / matmul_splitk_32x128x16_by_rows, SPLITK_32X128X16, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
     "Split-K over a 32×128×16 tile (128 threads, 4 warps of 32×32 side by side along N, 4×8 outputs \
      per thread): for outputs a few rows tall (M ≤ 32) with deep K (11×2285×1430).");
-split_k_entry!(matmul_splitk_128x256x16 / matmul_splitk_128x256x16_by_rows, SPLITK_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, min_blocks 0, interior true,
+split_k_entry!(matmul_splitk_128x256x16 / matmul_splitk_128x256x16_by_rows, SPLITK_128X256X16, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, min_blocks 0,
     "Split-K over kernel 8's fastest tile, 128×256×16 (256 threads, 8 warps of 64×64, 8×16 outputs per \
      thread, 48.5 KiB shared): for outputs of a few dozen 128×256 tiles with deep K (256×4096×4096: \
      32 tiles, 4 slices fill 128 of 132 SMs; 1024³ likewise), where `splitk-128x128x16` runs the \
      less efficient 8×8 thread tile.");
-split_k_entry!(matmul_splitk_256x128x16 / matmul_splitk_256x128x16_by_rows, SPLITK_256X128X16, 256, 128, 16, wmi 2, wni 4, threads 256, la 4, lb 2, min_blocks 0, interior false,
+split_k_entry!(matmul_splitk_256x128x16 / matmul_splitk_256x128x16_by_rows, SPLITK_256X128X16, 256, 128, 16, wmi 2, wni 4, threads 256, la 4, lb 2, min_blocks 0,
     "Split-K over the transposed big tile, 256×128×16 (256 threads, 8 warps of 64×64 — four along M, \
      two along N — 8×16 outputs per thread, 48.5 KiB shared): the 128×256 tile's arithmetic for \
      outputs about 128 columns wide (8192×128×8192: 32 tiles, 4 slices), where a 256-column tile \
