@@ -1,7 +1,8 @@
 //! The embedded PTX modules against the kernel catalogue: each module's `.entry` list is exactly the
 //! catalogue's for that module (`sm_90`, or `sm_90a` for the Hopper-only kernels), each launch bound
 //! is the kernel's own, every list derived from the catalogue agrees with it; the modules target
-//! sm_90 / sm_90a and ptxas accepts them with no register spills and no serialized `wgmma`s, and no
+//! sm_90 / sm_90a and ptxas accepts them with no register spills (none in a K loop for the entries
+//! of `SPILLS_OUTSIDE_K_LOOPS`, by their SASS) and no serialized `wgmma`s, and no
 //! register-fed `wgmma` has its A registers overwritten in flight (SASS, `nvdisasm`). Runs without a
 //! GPU; the ptxas and SASS checks are ignored (with a message) when no ptxas / nvdisasm is found.
 //!
@@ -15,6 +16,13 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use tessera::catalogue::entries::entries;
 use tessera::catalogue::{Algo, MATMUL_KERNELS};
 use tessera::module::{kernel_names, PTX, PTX_SM90A};
+
+/// Entries whose spills ptxas may report: measured faster with them, and only where no loop of FMAs
+/// (a K loop) touches local memory, which `local_memory_in_fma_loops` checks in their SASS. Kernel
+/// 17's 128×256 entries hold `accumulate` and `accumulate_interior` in one loop over pieces; ptxas
+/// spills some of that loop's state (64 bytes) outside both K loops (`docs/ladder/k17-stream-k.md`,
+/// "The interior path": 4096³ 2970 → 2775 µs).
+const SPILLS_OUTSIDE_K_LOOPS: [&str; 2] = ["matmul_streamk_128x256x16", "matmul_streamk_128x256x16_by_rows"];
 
 /// The two modules: their PTX text, whether it is the sm_90a one, its ptxas architecture.
 const MODULES: [(&str, bool, &str); 2] = [(PTX, false, "sm_90"), (PTX_SM90A, true, "sm_90a")];
@@ -212,13 +220,13 @@ fn find_nvdisasm(ptxas: &std::path::Path) -> Option<PathBuf> {
     Command::new("nvdisasm").arg("--version").output().is_ok_and(|o| o.status.success()).then(|| PathBuf::from("nvdisasm"))
 }
 
-/// The sm_90a module's SASS (ptxas, then `nvdisasm -c`), one `(entry, text)` per function.
-fn sm90a_sass(ptxas: &std::path::Path, nvdisasm: &std::path::Path) -> Result<Vec<(String, String)>, Failed> {
-    let dir = std::env::temp_dir().join(format!("tessera-sass-{}", std::process::id()));
+/// A module's SASS (ptxas for `arch`, then `nvdisasm -c`), one `(entry, text)` per function.
+fn module_sass(ptxas: &std::path::Path, nvdisasm: &std::path::Path, text: &str, arch: &str) -> Result<Vec<(String, String)>, Failed> {
+    let dir = std::env::temp_dir().join(format!("tessera-sass-{}-{arch}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let (ptx, cubin) = (dir.join("sm90a.ptx"), dir.join("sm90a.cubin"));
-    std::fs::write(&ptx, PTX_SM90A).map_err(|e| e.to_string())?;
-    let compiled = Command::new(ptxas).arg("-arch=sm_90a").arg(&ptx).arg("-o").arg(&cubin).output().map_err(|e| e.to_string())?;
+    let (ptx, cubin) = (dir.join("module.ptx"), dir.join("module.cubin"));
+    std::fs::write(&ptx, text).map_err(|e| e.to_string())?;
+    let compiled = Command::new(ptxas).arg(format!("-arch={arch}")).arg(&ptx).arg("-o").arg(&cubin).output().map_err(|e| e.to_string())?;
     let listing = Command::new(nvdisasm).arg("-c").arg(&cubin).output().map_err(|e| e.to_string())?;
     let _ = std::fs::remove_dir_all(&dir);
     if !compiled.status.success() || !listing.status.success() {
@@ -323,9 +331,71 @@ fn a_register_scan_finds_writes_in_flight() -> Result<(), Failed> {
     Ok(())
 }
 
+/// In one function's SASS, the local-memory accesses (`LDL`, `STL`) inside an innermost loop (a
+/// backward branch and the code from its target, holding no other loop) that holds FMAs (`FFMA`,
+/// `HMMA`, `HGMMA`): a spill in a K loop. (A loop around K loops — kernel 17's over pieces — runs a
+/// few times per block; its spills cost what a few loads do.)
+fn local_memory_in_fma_loops(sass: &str) -> Vec<String> {
+    let mut code: Vec<(Option<String>, String)> = Vec::new();
+    let mut label = None;
+    for line in sass.lines() {
+        let t = line.trim();
+        if t.starts_with(".L_") && t.ends_with(':') {
+            label = Some(t.trim_end_matches(':').to_string());
+        } else if let Some((_, rest)) = t.split_once("*/") {
+            let ins = rest.split(';').next().unwrap_or_default().trim();
+            if !ins.is_empty() {
+                code.push((label.take(), ins.to_string()));
+            }
+        }
+    }
+    let opcode = |ins: &str| ins.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or_default().split('.').next().unwrap_or_default().to_string();
+    // (first, last) instruction of every loop: a branch back to a label at or before it.
+    let target = |ins: &str| ins.split("BRA `(").nth(1).map(|t| t.trim_end_matches(")`").trim_end_matches(')').to_string());
+    let loops: Vec<(usize, usize, String)> = code
+        .iter()
+        .enumerate()
+        .filter_map(|(end, (_, ins))| {
+            let to = target(ins)?;
+            let start = code.iter().position(|(l, _)| l.as_deref() == Some(to.as_str()))?;
+            (start <= end).then_some((start, end, to))
+        })
+        .collect();
+    let mut found = Vec::new();
+    for &(start, end, ref to) in &loops {
+        if loops.iter().any(|&(s, e, _)| (s, e) != (start, end) && start <= s && e <= end) {
+            continue; // holds another loop: not innermost
+        }
+        let body = &code[start..=end];
+        let target = to;
+        if body.iter().any(|(_, i)| matches!(opcode(i).as_str(), "FFMA" | "HMMA" | "HGMMA")) {
+            found.extend(body.iter().filter(|(_, i)| matches!(opcode(i).as_str(), "LDL" | "STL")).map(|(_, i)| format!("loop to {target}: {i}")));
+        }
+    }
+    found
+}
+
+/// `local_memory_in_fma_loops` on made-up SASS: a spill in an innermost loop of FMAs is found, one in
+/// a loop around it or in a loop without FMAs is not.
+fn local_memory_scan_finds_k_loop_spills() -> Result<(), Failed> {
+    let sass = |inner: &str, outer: &str| {
+        format!(
+            ".L_x_1:\n /*0010*/ {outer} ;\n.L_x_2:\n /*0020*/ FFMA R4, R5, R6, R4 ;\n /*0030*/ {inner} ;\n              /*0040*/ @P0 BRA `(.L_x_2) ;\n /*0050*/ @P1 BRA `(.L_x_1) ;\n.L_x_3:\n /*0060*/ LDL R7, [R1] ;\n              /*0070*/ @P2 BRA `(.L_x_3) ;\n"
+        )
+    };
+    let cases = [("LDL R8, [R1+0x4]", "IADD3 R2, R2, 0x1, RZ", 1), ("STL [R1], R8", "MOV R2, R3", 1), ("LDS.128 R8, [R2]", "LDL R2, [R1]", 0)];
+    for (inner, outer, expected) in cases {
+        let found = local_memory_in_fma_loops(&sass(inner, outer));
+        if found.len() != expected {
+            return Err(format!("inner `{inner}`, outer `{outer}`: expected {expected} finding(s), got {found:?}").into());
+        }
+    }
+    Ok(())
+}
+
 /// No function of the sm_90a module overwrites a register-fed `wgmma`'s A registers in flight.
 fn register_fed_wgmma_keeps_its_a_registers(ptxas: &std::path::Path, nvdisasm: &std::path::Path) -> Result<(), Failed> {
-    let functions = sm90a_sass(ptxas, nvdisasm)?;
+    let functions = module_sass(ptxas, nvdisasm, PTX_SM90A, "sm_90a")?;
     // HGMMA with A from registers: its second operand is a register, not `gdesc[…]`.
     let register_fed = |l: &str| l.contains("HGMMA") && l.split(',').nth(1).is_some_and(|a| a.trim().starts_with('R'));
     let fed = functions.iter().filter(|(_, sass)| sass.lines().any(register_fed)).count();
@@ -391,6 +461,7 @@ fn main() {
             Ok(())
         }),
         Trial::test("a_register_scan_finds_writes_in_flight", a_register_scan_finds_writes_in_flight),
+        Trial::test("local_memory_scan_finds_k_loop_spills", local_memory_scan_finds_k_loop_spills),
         Trial::test("ptx_has_no_unresolved_externs", || {
             // Only the dynamic shared-memory symbol may be extern; an `.extern .func` means a missing link.
             for (text, _, arch) in MODULES {
@@ -416,15 +487,36 @@ fn main() {
                 }
                 // A stack frame is local memory: a spill, or an array LLVM could not keep in registers
                 // (a by-value array iterator, `[T; N]::into_iter`, once put kernel 18's row loop there).
-                let spills: Vec<_> = report
-                    .lines()
-                    .filter(|l| {
-                        (l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads"))
-                            || (l.contains("bytes stack frame") && !l.contains(" 0 bytes stack frame"))
-                    })
-                    .collect();
-                if !spills.is_empty() {
-                    return Err(format!("register spills ({arch}):\n{}", spills.join("\n")).into());
+                // Entries of SPILLS_OUTSIDE_K_LOOPS may spill where their SASS shows no local memory
+                // access inside a loop of FMAs.
+                let mut spills: Vec<(String, &str)> = Vec::new();
+                let mut entry = String::new();
+                for l in report.lines() {
+                    if let Some(rest) = l.split("Compiling entry function '").nth(1) {
+                        entry = rest.split('\'').next().unwrap_or_default().to_string();
+                    }
+                    let spilled = (l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads"))
+                        || (l.contains("bytes stack frame") && !l.contains(" 0 bytes stack frame"));
+                    if spilled && !spills.iter().any(|(e, _)| *e == entry) {
+                        spills.push((entry.clone(), l));
+                    }
+                }
+                let (allowed, refused): (Vec<_>, Vec<_>) = spills.into_iter().partition(|(e, _)| SPILLS_OUTSIDE_K_LOOPS.contains(&e.as_str()));
+                if !refused.is_empty() {
+                    let lines: Vec<String> = refused.iter().map(|(e, l)| format!("{e}: {}", l.trim())).collect();
+                    return Err(format!("register spills ({arch}):\n{}", lines.join("\n")).into());
+                }
+                if !allowed.is_empty() {
+                    let ptxas = ptxas.as_ref().ok_or("no ptxas")?;
+                    let nvdisasm = find_nvdisasm(ptxas).ok_or("spills to check in the SASS, and no nvdisasm")?;
+                    let functions = module_sass(ptxas, &nvdisasm, text, arch)?;
+                    for (e, _) in &allowed {
+                        let sass = &functions.iter().find(|(name, _)| name == e).ok_or(format!("no SASS for {e}"))?.1;
+                        let found = local_memory_in_fma_loops(sass);
+                        if !found.is_empty() {
+                            return Err(format!("{e}: local memory inside a loop of FMAs:\n{}", found.join("\n")).into());
+                        }
+                    }
                 }
                 // C7510–C7516, "wgmma.mma_async instructions are serialized due to …": ptxas
                 // serialized a function's `wgmma`s (e.g. C7514/C7515: a non-wgmma instruction touches
