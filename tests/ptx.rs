@@ -250,20 +250,7 @@ fn module_sass(ptxas: &std::path::Path, nvdisasm: &std::path::Path, text: &str, 
 /// The scan runs in address order and, at a backward branch with groups in flight, once more over
 /// the loop body (where that hazard was: the next iteration's loads).
 fn a_register_hazards(sass: &str) -> Vec<String> {
-    // (label, instruction) in address order; `/*1720*/   LDSM.16.M88.4 R164, [R164] ;   /* 0x… */`.
-    let mut code: Vec<(Option<String>, String)> = Vec::new();
-    let mut label = None;
-    for line in sass.lines() {
-        let t = line.trim();
-        if t.starts_with(".L_") && t.ends_with(':') {
-            label = Some(t.trim_end_matches(':').to_string());
-        } else if let Some((_, rest)) = t.split_once("*/") {
-            let ins = rest.split(';').next().unwrap_or_default().trim();
-            if !ins.is_empty() {
-                code.push((label.take(), ins.to_string()));
-            }
-        }
-    }
+    let code = sass_code(sass);
     let at = |name: &str| code.iter().position(|(l, _)| l.as_deref() == Some(name));
     let reg = |s: &str| s.strip_prefix('R').and_then(|r| r.parse::<u32>().ok());
     let mut hazards = Vec::new();
@@ -331,11 +318,9 @@ fn a_register_scan_finds_writes_in_flight() -> Result<(), Failed> {
     Ok(())
 }
 
-/// In one function's SASS, the local-memory accesses (`LDL`, `STL`) inside an innermost loop (a
-/// backward branch and the code from its target, holding no other loop) that holds FMAs (`FFMA`,
-/// `HMMA`, `HGMMA`): a spill in a K loop. (A loop around K loops — kernel 17's over pieces — runs a
-/// few times per block; its spills cost what a few loads do.)
-fn local_memory_in_fma_loops(sass: &str) -> Vec<String> {
+/// One function's SASS as (label, instruction) pairs in address order, the label on the first
+/// instruction after it (`/*1720*/   LDSM.16.M88.4 R164, [R164] ;   /* 0x… */`).
+fn sass_code(sass: &str) -> Vec<(Option<String>, String)> {
     let mut code: Vec<(Option<String>, String)> = Vec::new();
     let mut label = None;
     for line in sass.lines() {
@@ -349,7 +334,18 @@ fn local_memory_in_fma_loops(sass: &str) -> Vec<String> {
             }
         }
     }
-    let opcode = |ins: &str| ins.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or_default().split('.').next().unwrap_or_default().to_string();
+    code
+}
+
+/// In one function's SASS, the local-memory accesses (`LDL`, `STL`) inside an innermost loop (a
+/// backward branch and the code from its target, holding no other loop) that holds FMAs (`FFMA`,
+/// `HMMA`, `HGMMA`): a spill in a K loop. (A loop around K loops — kernel 17's over pieces — runs a
+/// few times per block; its spills cost what a few loads do.)
+fn local_memory_in_fma_loops(sass: &str) -> Vec<String> {
+    let code = sass_code(sass);
+    let opcode = |ins: &str| {
+        ins.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or_default().split('.').next().unwrap_or_default().to_string()
+    };
     // (first, last) instruction of every loop: a branch back to a label at or before it.
     let target = |ins: &str| ins.split("BRA `(").nth(1).map(|t| t.trim_end_matches(")`").trim_end_matches(')').to_string());
     let loops: Vec<(usize, usize, String)> = code
@@ -369,7 +365,9 @@ fn local_memory_in_fma_loops(sass: &str) -> Vec<String> {
         let body = &code[start..=end];
         let target = to;
         if body.iter().any(|(_, i)| matches!(opcode(i).as_str(), "FFMA" | "HMMA" | "HGMMA")) {
-            found.extend(body.iter().filter(|(_, i)| matches!(opcode(i).as_str(), "LDL" | "STL")).map(|(_, i)| format!("loop to {target}: {i}")));
+            found.extend(
+                body.iter().filter(|(_, i)| matches!(opcode(i).as_str(), "LDL" | "STL")).map(|(_, i)| format!("loop to {target}: {i}")),
+            );
         }
     }
     found
@@ -383,7 +381,8 @@ fn local_memory_scan_finds_k_loop_spills() -> Result<(), Failed> {
             ".L_x_1:\n /*0010*/ {outer} ;\n.L_x_2:\n /*0020*/ FFMA R4, R5, R6, R4 ;\n /*0030*/ {inner} ;\n              /*0040*/ @P0 BRA `(.L_x_2) ;\n /*0050*/ @P1 BRA `(.L_x_1) ;\n.L_x_3:\n /*0060*/ LDL R7, [R1] ;\n              /*0070*/ @P2 BRA `(.L_x_3) ;\n"
         )
     };
-    let cases = [("LDL R8, [R1+0x4]", "IADD3 R2, R2, 0x1, RZ", 1), ("STL [R1], R8", "MOV R2, R3", 1), ("LDS.128 R8, [R2]", "LDL R2, [R1]", 0)];
+    let cases =
+        [("LDL R8, [R1+0x4]", "IADD3 R2, R2, 0x1, RZ", 1), ("STL [R1], R8", "MOV R2, R3", 1), ("LDS.128 R8, [R2]", "LDL R2, [R1]", 0)];
     for (inner, outer, expected) in cases {
         let found = local_memory_in_fma_loops(&sass(inner, outer));
         if found.len() != expected {
@@ -501,7 +500,8 @@ fn main() {
                         spills.push((entry.clone(), l));
                     }
                 }
-                let (allowed, refused): (Vec<_>, Vec<_>) = spills.into_iter().partition(|(e, _)| SPILLS_OUTSIDE_K_LOOPS.contains(&e.as_str()));
+                let (allowed, refused): (Vec<_>, Vec<_>) =
+                    spills.into_iter().partition(|(e, _)| SPILLS_OUTSIDE_K_LOOPS.contains(&e.as_str()));
                 if !refused.is_empty() {
                     let lines: Vec<String> = refused.iter().map(|(e, l)| format!("{e}: {}", l.trim())).collect();
                     return Err(format!("register spills ({arch}):\n{}", lines.join("\n")).into());
