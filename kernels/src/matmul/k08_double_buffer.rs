@@ -70,6 +70,19 @@ pub unsafe fn double_buffer<
     }
 }
 
+/// The two stages of [`shared_bytes`]: `(a_tile[BK][LDA], b_tile[BK][BN])` each, carved from the
+/// block's dynamic shared memory in that order.
+///
+/// # Safety
+/// The launch provides at least `shared_bytes(BM, BN, BK)` bytes of dynamic shared memory (`LDA = BM + 4`).
+#[inline(always)]
+unsafe fn stages<const BN: u32, const BK: u32, const LDA: u32>() -> [(crate::device::mem::View<f32>, crate::device::mem::View<f32>); 2] {
+    let mut shared = crate::device::shared::SharedTiles::<f32>::new();
+    let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
+    // SAFETY: 2·(sa + sb)·4 bytes = shared_bytes(BM, BN, BK), which the caller provides.
+    unsafe { [(shared.tile(sa), shared.tile(sb)), (shared.tile(sa), shared.tile(sb))] }
+}
+
 /// The pipelined main loop of [`double_buffer`] over the K range `k_begin .. k_end`: this thread's
 /// accumulators for the block tile whose first output is `(row0, col0)` (outputs placed as in
 /// kernel 7's `thread_origin`). Kernel 10 (split-K) runs it on one slice of K per block, kernel 17
@@ -103,14 +116,12 @@ pub unsafe fn accumulate<
 ) -> super::k07_warptile::Acc<WMI, WNI> {
     use super::k07_warptile::{mma_tile, mma_tile_rolled, thread_origin, Acc, WSUB_M, WSUB_N};
     use super::tile_io::{self, load_a, store_a_transposed};
-    use crate::device::{async_copy, mem::View, shared::SharedTiles, thread};
+    use crate::device::{async_copy, mem::View, thread};
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4) };
     const { assert!(super::k07_warptile::staging_bytes(NT, WNI) <= shared_bytes(BM, BN, BK)) };
-    let mut shared = SharedTiles::<f32>::new();
-    let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
-    // SAFETY: the launch provides shared_bytes(BM, BN, BK) = 2·(sa + sb)·4 bytes.
-    let tiles = unsafe { [(shared.tile(sa), shared.tile(sb)), (shared.tile(sa), shared.tile(sb))] };
+    // SAFETY: the launch provides shared_bytes(BM, BN, BK) bytes (the caller's contract).
+    let tiles = unsafe { stages::<BN, BK, LDA>() };
     // A select, not an index into `tiles` (an indexed array of views would live in local memory).
     let stage = |s: u32| if s & 1 == 0 { tiles[0] } else { tiles[1] };
     let tid = thread::thread_idx_x();
@@ -208,16 +219,14 @@ pub unsafe fn accumulate_interior<
     use crate::device::{
         async_copy::{self, SharedPtr},
         mem::Float4,
-        shared::SharedTiles,
         thread,
     };
     const { assert!((BM / (WSUB_M * WMI as u32)) * (BN / (WSUB_N * WNI as u32)) * 32 == NT) };
     const { assert!(LDA == BM + 4) };
     const { assert!(LA as u32 * NT * 4 == BM * BK && LB as u32 * NT * 4 == BK * BN) };
-    let mut shared = SharedTiles::<f32>::new();
-    let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
-    // SAFETY: the launch provides shared_bytes(BM, BN, BK) = 2·(sa + sb)·4 bytes.
-    let tiles = unsafe { [(shared.tile(sa), shared.tile(sb)), (shared.tile(sa), shared.tile(sb))] };
+    // SAFETY: the launch provides shared_bytes(BM, BN, BK) bytes (the caller's contract).
+    let tiles = unsafe { stages::<BN, BK, LDA>() };
+    // A select, not an index into `tiles` (an indexed array of views would live in local memory).
     let stage = |s: u32| if s & 1 == 0 { tiles[0] } else { tiles[1] };
     // Each stage's B tile as `cp.async` addresses it (two values, not an array: an indexed array
     // would live in local memory).
