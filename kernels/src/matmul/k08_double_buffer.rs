@@ -187,9 +187,10 @@ pub unsafe fn accumulate<
 /// whole steps: the same pipeline, stages and barriers, without the edge handling. Each thread's
 /// global slot offsets are computed once and a K-step adds `BK` (for `A`) or `BK·n` (for `B`) to them;
 /// the `B` copies go to precomputed shared addresses ([`SharedPtr`](crate::device::async_copy::SharedPtr))
-/// with no range check; `A` loads are plain 128-bit loads. Kernel 17 takes it for its interior pieces:
-/// [`accumulate`]'s per-step checks and address arithmetic were ~110 of the ~1,200 instructions of a
-/// 128×128×16 step (`docs/ladder/k17-stream-k.md`).
+/// with no range check; `A` loads are plain 128-bit loads. Kernel 17's 128×256 and 64×64 entries take
+/// it for their interior pieces: [`accumulate`]'s per-step checks and address arithmetic were ~110 of
+/// the ~1,200 instructions of a 128×128×16 step (`docs/ladder/k17-stream-k.md`). Kernels 8 and 10 do
+/// not: there it was slower on small shapes (`docs/ladder/k08-double-buffer.md`, "Tried and dropped").
 ///
 /// # Safety
 /// As [`accumulate`], plus: `row0 + BM ≤ m`, `col0 + BN ≤ n`, `n % 4 == 0`, `k % 4 == 0`,

@@ -22,10 +22,11 @@
 //!
 //! **Interior pieces** (`INTERIOR`: the 128×256 and 64×64 entries): a piece of whole K-steps on a
 //! tile wholly inside `C`, N and K multiples of 4, runs kernel 8's pipeline without its edge handling
-//! (`k08_double_buffer::accumulate_interior`: slot offsets computed once, no range checks) — the
-//! kernel issues ~110 fewer instructions per 128×128×16 step otherwise spent on them. Not the
-//! 128×128 entry: with both loops in it ptxas leaves two blocks per SM (187 registers, or spills
-//! inside the loop at a 128 bound), which cost more than the instructions saved.
+//! (`k08_double_buffer::accumulate_interior`: slot offsets computed once, no range checks; an
+//! `accumulate` step spends ~110 of its ~1,200 instructions at 128×128×16 on them). Not the 128×128
+//! entry: with both loops in it ptxas leaves one block per SM instead of two (187 registers, or
+//! spills inside the loop at a 128 bound), which costs more than the instructions saved. The by-rows
+//! twins carry the path too and never take it (they run where N % 4 ≠ 0).
 //!
 //! **Determinism**: the partial sums of a split tile arrive in any order (as in split-K), so the last
 //! bits of its outputs may differ between runs, within the reference tolerance.
@@ -83,13 +84,13 @@ pub unsafe fn stream_k<
         let k_end = (((piece_end - first) as u32) * BK).min(k);
         let tile = tile as u32;
         let (row0, col0) = ((tile / tiles_n) * BM, (tile % tiles_n) * BN);
-        // K = 0 reads nothing (B has no element to point an empty copy at): its tiles are zeros.
         let interior = INTERIOR
             && row0 + BM <= m
             && col0 + BN <= n
             && n.is_multiple_of(4)
             && k.is_multiple_of(4)
             && (k_end - k_begin).is_multiple_of(BK);
+        // K = 0 reads nothing (B has no element to point an empty copy at): its tiles are zeros.
         let acc = if k == 0 {
             [[[[0.0; 4]; WNI]; 4]; WMI]
         } else if interior {
