@@ -6,7 +6,8 @@
 
 `--evaluate` skips the fit and evaluates (and writes the table for) the constants committed in
 catalogue/src/tuning.rs; `--only LABEL` fits one kernel alone against them (kernels 18 and 19, ALONE
-below, with their rows exponent and read rate; any other kernel, its five constants);
+below, with their rows exponent and read rate; INTERIOR_PATH's, with their interior factor; any other
+kernel, its five constants);
 `--fit-adds` the split-K and stream-K kernels and ADDS_DEPTH_US.
 
 Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Fitted: per kernel block_us,
@@ -75,7 +76,6 @@ UNROLL = {"naive": 4}
 # the factor on the K-steps of the pieces kernel 17's 128×256 and 64×64 entries run through
 # `k08_double_buffer::accumulate_interior`, a share of the steps tuning::interior_share prices.
 INTERIOR_PATH = {"streamk-128x256x16", "streamk-64x64x16"}
-INTERIOR = {}
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
@@ -222,7 +222,6 @@ def committed():
         if m.group(2) == "interior(":
             assert NAMES[len(variant)] in INTERIOR_PATH, f"{NAMES[len(variant)]}: interior( in tuning.rs, not in INTERIOR_PATH"
             variant[m.group(1)] = (e, c, q, u, w, 0.0, math.inf, float(m.group(4)))
-            INTERIOR[NAMES[len(variant) - 1]] = float(m.group(4))
             continue
         read = float(m.group(5)) * 1e3 if m.group(5) else math.inf
         variant[m.group(1)] = (e, c, q, u, w, float(m.group(4) or 0.0), read)
