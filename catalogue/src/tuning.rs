@@ -489,8 +489,8 @@ pub fn interior_share(t: TileConfig, shape: MatmulShape) -> f64 {
 }
 
 /// Stream-K (kernel 17) on `G` = [`stream_k_blocks`] blocks, all resident at once: the most pieces
-/// (one `block_us` each) and K-steps of any block ([`stream_k_walk`]), its SM's `b` blocks side by
-/// side (`× max(1, b/q)`), plus the launch, the zeroing of `C` and the atomic adds of every piece that
+/// (one `block_us` each) and K-steps of any block ([`stream_k_walk`]; the [`interior_share`] of them
+/// at `interior` × the step), its SM's `b` blocks side by side (`× max(1, b/q)`), plus the launch, the zeroing of `C` and the atomic adds of every piece that
 /// is not a whole tile (a tile's share of `M·N` each). An empty product costs the launch.
 fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64 {
     let resident = blocks_per_sm(t, c.registers);
