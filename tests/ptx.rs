@@ -19,10 +19,10 @@ use tessera::module::{kernel_names, PTX, PTX_SM90A};
 
 /// Entries whose spills ptxas may report: measured faster with them, and only where no loop of FMAs
 /// (a K loop) touches local memory, which `local_memory_in_fma_loops` checks in their SASS. Kernel
-/// 17's 128×256 entries hold `accumulate` and `accumulate_interior` in one loop over pieces; ptxas
+/// 17's 128×256 entry holds `accumulate` and `accumulate_interior` in one loop over pieces; ptxas
 /// spills some of that loop's state (64 bytes) outside both K loops (`docs/ladder/k17-stream-k.md`,
 /// "The interior path": 4096³ 2970 → 2775 µs).
-const SPILLS_OUTSIDE_K_LOOPS: [&str; 2] = ["matmul_streamk_128x256x16", "matmul_streamk_128x256x16_by_rows"];
+const SPILLS_OUTSIDE_K_LOOPS: [&str; 1] = ["matmul_streamk_128x256x16"];
 
 /// The two modules: their PTX text, whether it is the sm_90a one, its ptxas architecture.
 const MODULES: [(&str, bool, &str); 2] = [(PTX, false, "sm_90"), (PTX_SM90A, true, "sm_90a")];

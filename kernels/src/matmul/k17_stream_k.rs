@@ -25,8 +25,8 @@
 //! (`k08_double_buffer::accumulate_interior`: slot offsets computed once, no range checks; an
 //! `accumulate` step spends ~110 of its ~1,200 instructions at 128×128×16 on them). Not the 128×128
 //! entry: with both loops in it ptxas leaves one block per SM instead of two (187 registers, or
-//! spills inside the loop at a 128 bound), which costs more than the instructions saved. The by-rows
-//! twins carry the path too and never take it (they run where N % 4 ≠ 0).
+//! spills inside the loop at a 128 bound), which costs more than the instructions saved. Not the by-rows
+//! twins either: they run where N % 4 ≠ 0, where the path never applies (their code is session 12's).
 //!
 //! **Determinism**: the partial sums of a split tile arrive in any order (as in split-K), so the last
 //! bits of its outputs may differ between runs, within the reference tolerance.
@@ -85,6 +85,7 @@ pub unsafe fn stream_k<
         let tile = tile as u32;
         let (row0, col0) = ((tile / tiles_n) * BM, (tile % tiles_n) * BN);
         let interior = INTERIOR
+            && !BY_ROWS
             && row0 + BM <= m
             && col0 + BN <= n
             && n.is_multiple_of(4)
