@@ -1,5 +1,6 @@
 //! Prints `Algo::Auto`'s FP32 plan for the shapes of a scorecard run, as CSV: every FP32 kernel with
-//! the slice count it launches (split-K: the model's choice) and the model's predicted time, whether
+//! the slice count it launches (split-K: the model's choice), the model's predicted time and the time
+//! `Auto` expects (× the measured residuals near the shape, `tuning::expected_us`), whether
 //! `Auto` runs it in place, and, where N or K is unaligned, the kernel `Auto` runs on padded copies
 //! instead when the model finds that faster (`fp32_padding::plan_on`; empty otherwise). The model is deterministic, so this run at a commit gives the plans the
 //! scorecard launched at that commit (`scripts/fit-auto-model.py` reads them).
@@ -27,14 +28,16 @@ fn main() -> Result<(), String> {
             value("--random-max-flops").map_or(Ok(2.0 * 4096f64.powi(3)), |v| v.parse()).map_err(|e| format!("--random-max-flops: {e}"))?;
         shapes.extend(random::matmul_shapes(count, seed, max));
     }
-    println!("m,n,k,kernel,splits,predicted_us,auto,padded");
+    println!("m,n,k,kernel,splits,predicted_us,auto,padded,expected_us");
     for s in shapes {
         let auto = Algo::Auto.resolve(s);
         let padded = fp32_padding::plan_on(s, tuning::SMS).map_or("", |p| p.algo.label());
         for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
             let splits = tuning::splits_for(kernel.algo, s);
             let us = tuning::predict_us(kernel.algo, s, splits, tuning::SMS).unwrap_or(f64::NAN);
-            println!("{},{},{},{},{splits},{us:.2},{},{padded}", s.m, s.n, s.k, kernel.label, u8::from(kernel.algo == auto));
+            let expected = tuning::expected_us(kernel.algo, s, splits, tuning::SMS).unwrap_or(f64::NAN);
+            let picked = u8::from(kernel.algo == auto);
+            println!("{},{},{},{},{splits},{us:.2},{picked},{padded},{expected:.2}", s.m, s.n, s.k, kernel.label);
         }
     }
     Ok(())

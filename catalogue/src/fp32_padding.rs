@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 use crate::algo::Algo;
 use crate::shape::MatmulShape;
-use crate::tuning::{pick_on, predict_us, splits_on};
+use crate::tuning::{expected_us, pick_on, splits_on};
 
 /// The rate of `copy_padded_f32`, bytes read plus written per second: the H200's one-thread-per-element
 /// `vec_add` (the same walk: scalar, coalesced), 3409 GB/s, README run of 2026-11-30-tf32-registers.
@@ -101,7 +101,7 @@ pub fn copies_us(shape: MatmulShape, padded: MatmulShape) -> f64 {
 }
 
 /// The unaligned path for `shape` on a GPU of `sms` SMs, where it pays: `Some` when N or K is not a
-/// multiple of 4 and the model's best kernel on the padded shape plus [`copies_us`] is predicted
+/// multiple of 4 and the model's best kernel on the padded shape plus [`copies_us`] is expected (`tuning::expected_us`)
 /// faster than its best kernel in place; `None` otherwise.
 pub fn plan_on(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
     thread_local!(static LAST: Cell<Option<(MatmulShape, u32, Option<Fp32Padding>)>> = const { Cell::new(None) });
@@ -122,7 +122,7 @@ fn search(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
     let padded = padded_shape(shape)?;
     let best = |s: MatmulShape| {
         let algo = pick_on(s, sms);
-        (algo, predict_us(algo, s, splits_on(algo, s, sms), sms).unwrap_or(f64::INFINITY))
+        (algo, expected_us(algo, s, splits_on(algo, s, sms), sms).unwrap_or(f64::INFINITY))
     };
     let ((_, in_place), (algo, on_padded)) = (best(shape), best(padded));
     (runs_on_padded_copies(algo) && on_padded + copies_us(shape, padded) < in_place).then_some(Fp32Padding { shape, padded, algo })
@@ -177,7 +177,7 @@ mod tests {
                 assert_eq!(p.padded, s(shape.m, n4, k4));
                 assert_eq!(plan_on(p.padded, SMS), None);
                 assert_eq!(p.algo, pick_on(p.padded, SMS));
-                let t = |a: Algo, s| predict_us(a, s, splits_on(a, s, SMS), SMS).unwrap();
+                let t = |a: Algo, s| crate::tuning::expected_us(a, s, splits_on(a, s, SMS), SMS).unwrap();
                 let in_place = t(pick_on(shape, SMS), shape);
                 assert!(t(p.algo, p.padded) + copies_us(shape, p.padded) < in_place, "{shape:?}");
             }

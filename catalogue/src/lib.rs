@@ -13,7 +13,7 @@
 //! - [`entries`]: every PTX entry and the launch bounds;
 //! - [`ceiling`]: the `wgmma` rate kernels' FLOPs and exact results, the datasheet peaks;
 //! - [`shape`]: [`MatmulShape`] and its checks;
-//! - [`tuning`]: the `Auto` rule; [`tc_model`]: its time model of the TMA kernels (tensor cores, Hopper);
+//! - [`tuning`]: the `Auto` rule; [`residuals`]: its time model's measured residuals near a shape; [`tc_model`]: its time model of the TMA kernels (tensor cores, Hopper);
 //!   [`fp32_padding`]: FP32 `Auto`'s unaligned path (padded copies where the model says they pay);
 //! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
 //! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
@@ -36,6 +36,7 @@ pub mod matrix;
 pub mod precision;
 pub mod random;
 pub mod reference;
+pub mod residuals;
 pub mod shape;
 pub mod tc_model;
 pub mod tma;

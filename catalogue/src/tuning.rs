@@ -5,16 +5,20 @@
 //! GPU — blocks per SM (from the kernel's threads, shared memory and registers), the busiest SM's
 //! share of the grid (waves and the last wave's fill), K-steps per block, alignment, split-K's slice
 //! count and its zeroing of `C`, a fixed cost per launch — with a few constants per kernel fitted to
-//! measured runs (`scripts/fit-auto-model.py`, `docs/tuning.md`), and `Auto` runs the minimum. Split-K
-//! kernels get the slice count the model finds fastest ([`splits_for`]). The model is deterministic and
-//! offline: the same shape and SM count always give the same kernel.
+//! measured runs (`scripts/fit-auto-model.py`, `docs/tuning.md`); each prediction is then corrected by
+//! the model's measured residuals on the calibrated shapes nearest the product ([`residuals`],
+//! [`crate::residuals`]) and `Auto` runs the minimum ([`expected_us`]). Split-K kernels get the slice
+//! count the model finds fastest ([`splits_for`]). Deterministic and offline: the same shape and SM
+//! count always give the same kernel.
 //!
 //! Tensor-core precisions on Hopper: a time model of the TMA kernels ([`crate::tc_model`], through
 //! [`pick_tensor_core`]).
 use std::cell::Cell;
+use std::sync::OnceLock;
 
 use crate::algo::{Algo, MATMUL_KERNELS};
 use crate::precision::Precision;
+use crate::residuals::{measured, Residuals};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
 
@@ -86,9 +90,10 @@ pub fn pick(shape: MatmulShape) -> Algo {
     pick_on(shape, SMS)
 }
 
-/// The FP32 kernel with the least predicted time ([`predict_us`]) for `shape` on a GPU of `sms` SMs,
-/// split-K kernels at their best slice count ([`splits_on`]); ties go to the earlier kernel of the
-/// catalogue. Never a TF32 or other lower-precision kernel: only FP32 entries are candidates.
+/// The FP32 kernel with the least expected time ([`expected_us`]: the model's prediction × its
+/// measured residual near `shape`) on a GPU of `sms` SMs, split-K kernels at the slice count the model
+/// prices fastest ([`splits_on`]); ties go to the earlier kernel of the catalogue. Never a TF32 or
+/// other lower-precision kernel: only FP32 entries are candidates.
 pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
     thread_local!(static LAST: Cell<Option<(MatmulShape, u32, Algo)>> = const { Cell::new(None) });
     // Resolving `Auto` happens several times per launch (launch geometry, split count, zeroing):
@@ -98,10 +103,11 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
             return algo;
         }
     }
+    let near = residuals().near(shape, false);
     let mut best = (f64::INFINITY, Algo::Tiled);
     for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
         if let Some(cost) = cost(kernel.algo) {
-            let t = best_splits(kernel.config, cost, shape, sms).1;
+            let t = best_splits(kernel.config, cost, shape, sms).1 * near.factor(kernel.algo);
             if t < best.0 {
                 best = (t, kernel.algo);
             }
@@ -109,6 +115,24 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
     }
     LAST.set(Some((shape, sms, best.1)));
     best.1
+}
+
+/// The time model's residuals on the calibration table ([`crate::residuals::TABLE`]), each row
+/// priced by [`predict_us`] on the H200's [`SMS`] (rows of kernels `Auto` does not weigh at that shape
+/// left out); built on first use (about 20 000 predictions, milliseconds).
+pub fn residuals() -> &'static Residuals {
+    static RESIDUALS: OnceLock<Residuals> = OnceLock::new();
+    RESIDUALS.get_or_init(|| {
+        Residuals::new(measured(), |algo, shape, splits| is_candidate(algo, shape).then(|| predict_us(algo, shape, splits, SMS)).flatten())
+    })
+}
+
+/// The time `Auto` expects of `algo` on `shape` at `splits` slices on `sms` SMs: [`predict_us`] × the
+/// factor of its measured residuals on the calibrated shapes nearest `shape`
+/// ([`crate::residuals::Neighbourhood::factor`]; measured on the H200, applied as a factor on any SM
+/// count). `None` for a kernel without constants.
+pub fn expected_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
+    Some(predict_us(algo, shape, splits, sms)? * residuals().near(shape, false).factor(algo))
 }
 
 /// Products of at most this many rows are kernel 18's (`few-rows`) to compete for: one block row of it
@@ -771,11 +795,11 @@ mod tests {
     }
 
     #[test]
-    fn auto_is_the_least_predicted_fp32_kernel_and_deterministic() {
+    fn auto_is_the_least_expected_fp32_kernel_and_deterministic() {
         for shape in [s(1, 1, 1), s(8, 8, 16), s(4096, 4096, 4096), s(6960, 32, 8288), s(1000, 1037, 519), s(11, 2285, 1430)] {
             let picked = pick(shape);
             assert_eq!(picked.precision(), Some(Precision::Fp32));
-            let t = |a: Algo| predict_us(a, shape, splits_for(a, shape), SMS).unwrap();
+            let t = |a: Algo| expected_us(a, shape, splits_for(a, shape), SMS).unwrap();
             for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
                 assert!(t(picked) <= t(kernel.algo), "{shape:?}: {} over {}", picked.label(), kernel.label);
             }
@@ -812,7 +836,7 @@ mod tests {
         let shape = s(512, 512, 4096);
         for sms in [16, 66, 132, 264] {
             let picked = pick_on(shape, sms);
-            let t = |a: Algo| predict_us(a, shape, splits_on(a, shape, sms), sms).unwrap();
+            let t = |a: Algo| expected_us(a, shape, splits_on(a, shape, sms), sms).unwrap();
             for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
                 assert!(t(picked) <= t(kernel.algo));
             }
