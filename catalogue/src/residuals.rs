@@ -7,7 +7,7 @@
 //! (`docs/tuning.md`, "Measured residuals"). The calibration table (`data/auto-calibration.csv`, every
 //! FP32 kernel timed on the H200 on each of its shapes) ships in the crate; `Auto` multiplies each
 //! candidate's predicted time by the weighted mean residual of that kernel on the [`NEIGHBOURS`]
-//! calibrated shapes nearest the product ([`Residuals::factor`]). Deterministic and offline: the
+//! calibrated shapes nearest the product ([`Neighbourhood::factor`]). Deterministic and offline: the
 //! table is data of the crate, nothing is measured on the user's GPU.
 //!
 //! Distance: Euclidean over `log2 M`, `log2 N`, `log2 K` and whether N and K are multiples of 4
