@@ -19,7 +19,7 @@ the run's commit) or, without one, the one-wave rule that preceded the model. Th
 same formula as `tuning::predict_us` (a Rust test checks the committed constants against the committed
 calibration table). Needs numpy and scipy.
 """
-import csv, json, math, sys
+import csv, json, lzma, math, sys
 import numpy as np
 from scipy.optimize import least_squares
 
@@ -231,7 +231,7 @@ def committed():
 
 
 def load(spec):
-    """RUN.json[:plans.csv][:flag]: `scalar-adds` marks a run from before split-K added four columns
+    """RUN.json[.xz][:plans.csv][:flag]: `scalar-adds` marks a run from before split-K added four columns
     per `red.global.add.v4.f32` (its split-K rows with N % 4 == 0 are left out); `skip=LABEL` leaves
     out one kernel's rows (a kernel changed since the run)."""
     path, _, rest = spec.partition(":")
@@ -239,7 +239,8 @@ def load(spec):
     if plans == "scalar-adds" or plans.startswith("skip="):
         plans, flag = "", plans
     skip = flag[len("skip="):] if flag.startswith("skip=") else None
-    d = json.load(open(path))
+    # Result folders keep their large scorecard.json files xz-compressed (scorecard.json.xz).
+    d = json.load(lzma.open(path) if path.endswith(".xz") else open(path))
     splits = {}
     if plans:
         for r in csv.DictReader(open(plans)):
