@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 use crate::algo::Algo;
 use crate::shape::MatmulShape;
-use crate::tuning::{expected_us, pick_on, splits_on};
+use crate::tuning::least_expected_on;
 
 /// The rate of `copy_padded_f32`, bytes read plus written per second: the H200's one-thread-per-element
 /// `vec_add` (the same walk: scalar, coalesced), 3409 GB/s, README run of 2026-11-30-tf32-registers.
@@ -101,12 +101,12 @@ pub fn copies_us(shape: MatmulShape, padded: MatmulShape) -> f64 {
 }
 
 /// The unaligned path for `shape` on a GPU of `sms` SMs, where it pays: `Some` when N or K is not a
-/// multiple of 4 and the model's best kernel on the padded shape plus [`copies_us`] is expected (`tuning::expected_us`)
-/// faster than its best kernel in place; `None` otherwise.
+/// multiple of 4 and the best kernel on the padded shape plus [`copies_us`] is expected faster than the
+/// best in place (`tuning::least_expected_on`); `None` otherwise.
 pub fn plan_on(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
     thread_local!(static LAST: Cell<Option<(MatmulShape, u32, Option<Fp32Padding>)>> = const { Cell::new(None) });
     // `Gpu::matmul` asks on every call with `Auto`: the last answer is kept per thread (the search
-    // below runs `pick_on` on two shapes, which would evict each other from its own one-entry cache).
+    // below weighs every kernel on two shapes).
     if let Some((s, n, plan)) = LAST.get() {
         if s == shape && n == sms {
             return plan;
@@ -120,18 +120,14 @@ pub fn plan_on(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
 /// [`plan_on`]'s decision, computed.
 fn search(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
     let padded = padded_shape(shape)?;
-    let best = |s: MatmulShape| {
-        let algo = pick_on(s, sms);
-        (algo, expected_us(algo, s, splits_on(algo, s, sms), sms).unwrap_or(f64::INFINITY))
-    };
-    let ((_, in_place), (algo, on_padded)) = (best(shape), best(padded));
+    let ((_, in_place), (algo, on_padded)) = (least_expected_on(shape, sms), least_expected_on(padded, sms));
     (runs_on_padded_copies(algo) && on_padded + copies_us(shape, padded) < in_place).then_some(Fp32Padding { shape, padded, algo })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::SMS;
+    use crate::tuning::{expected_us, pick_on, splits_on, SMS};
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
         MatmulShape { m, n, k }
@@ -177,7 +173,7 @@ mod tests {
                 assert_eq!(p.padded, s(shape.m, n4, k4));
                 assert_eq!(plan_on(p.padded, SMS), None);
                 assert_eq!(p.algo, pick_on(p.padded, SMS));
-                let t = |a: Algo, s| crate::tuning::expected_us(a, s, splits_on(a, s, SMS), SMS).unwrap();
+                let t = |a: Algo, s| expected_us(a, s, splits_on(a, s, SMS), SMS).unwrap();
                 let in_place = t(pick_on(shape, SMS), shape);
                 assert!(t(p.algo, p.padded) + copies_us(shape, p.padded) < in_place, "{shape:?}");
             }

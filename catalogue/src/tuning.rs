@@ -103,18 +103,26 @@ pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
             return algo;
         }
     }
+    let algo = least_expected_on(shape, sms).0;
+    LAST.set(Some((shape, sms, algo)));
+    algo
+}
+
+/// [`pick_on`]'s search, uncached: the FP32 candidate of least [`expected_us`] on `shape` and that time
+/// (split-K kernels at their best slice count). The unaligned path weighs the time too
+/// (`fp32_padding::plan_on`).
+pub fn least_expected_on(shape: MatmulShape, sms: u32) -> (Algo, f64) {
     let near = residuals().near(shape, false);
-    let mut best = (f64::INFINITY, Algo::Tiled);
+    let mut best = (Algo::Tiled, f64::INFINITY);
     for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
         if let Some(cost) = cost(kernel.algo) {
             let t = best_splits(kernel.config, cost, shape, sms).1 * near.factor(kernel.algo);
-            if t < best.0 {
-                best = (t, kernel.algo);
+            if t < best.1 {
+                best = (kernel.algo, t);
             }
         }
     }
-    LAST.set(Some((shape, sms, best.1)));
-    best.1
+    best
 }
 
 /// The time model's residuals on the calibration table ([`crate::residuals::TABLE`]), each row
