@@ -539,10 +539,11 @@ fn ldmatrix_checks_its_addresses() {
     })
     .unwrap_err();
     assert!(matches!(&err, EmuError::OutOfBounds { message, .. } if message.contains("shared memory")), "{err}");
-    // Misaligned rows (8 bytes into a 16-byte row).
+    // Misaligned rows (8 bytes into a 16-byte row), every row inside the view: with lane·8 + 4, lane
+    // 31's row (252..260) also ran past the end, and whichever lane failed first set the error.
     let err = launch("ldmatrix_misaligned", Launch::new((1, 1, 1), (32, 1, 1), 512), || {
         // SAFETY: deliberately violated (alignment); the host build checks it.
-        let _ = unsafe { ldmatrix_x4(SharedTiles::<u16>::new().tile(256), thread::lane_id() as usize * 8 + 4) };
+        let _ = unsafe { ldmatrix_x4(SharedTiles::<u16>::new().tile(256), thread::lane_id() as usize % 16 * 8 + 4) };
     })
     .unwrap_err();
     assert!(matches!(&err, EmuError::OutOfBounds { message, .. } if message.contains("16-byte aligned")), "{err}");
