@@ -15,6 +15,7 @@
 //! - [`shape`]: [`MatmulShape`] and its checks;
 //! - [`tuning`]: the `Auto` rule; [`residuals`]: its time model's measured residuals near a shape; [`tc_model`]: its time model of the TMA kernels (tensor cores, Hopper);
 //!   [`fp32_padding`]: FP32 `Auto`'s unaligned path (padded copies where the model says they pay);
+//!   [`shortlist`]: the candidates FP32 `Auto` times when tuning is asked for;
 //! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
 //! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
 //! - [`launch`]: grid rules ([`LaunchDims`]); [`tma`]: the tensor maps of the TMA kernels;
@@ -38,6 +39,7 @@ pub mod random;
 pub mod reference;
 pub mod residuals;
 pub mod shape;
+pub mod shortlist;
 pub mod tc_model;
 pub mod tma;
 pub mod tuning;

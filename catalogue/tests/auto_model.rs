@@ -158,3 +158,47 @@ fn measured_residuals_improve_the_picks_on_shapes_they_have_not_seen() {
         assert!(*r >= if *best >= 20.0 { 0.80 } else { 0.60 }, "{shape:?}: {r:.3} of the best ({best:.1} µs)");
     }
 }
+
+#[test]
+fn the_tuning_shortlist_holds_a_kernel_near_the_best_on_shapes_it_has_not_seen() {
+    use tessera_catalogue::shortlist::{shortlist, Candidate, Fp32Choice};
+    // Tuning on request times `shortlist`'s candidates and keeps the fastest. Each table shape priced
+    // as `Auto` would price it with its own rows left out (model × residuals of the other shapes),
+    // the shortlist's rule applied to its measured kernels (every FP32 kernel with constants, the pick
+    // first): the fastest of the shortlist must be within 0.95 of the fastest measured kernel.
+    let (mut shapes, mut timed, mut worst) = (0, 0, (1.0f64, (0, 0, 0)));
+    for ((m, n, k), (_, rows)) in table() {
+        let shape = MatmulShape { m, n, k };
+        let near = tuning::residuals().near(shape, true);
+        let priced: Vec<(Candidate, f64)> = rows
+            .iter()
+            .map(|r| {
+                let us = tuning::predict_us(r.algo, shape, r.splits, tuning::SMS).unwrap() * near.factor(r.algo);
+                (Candidate { choice: Fp32Choice::InPlace(r.algo), expected_us: us }, r.us)
+            })
+            .collect();
+        let pick = priced
+            .iter()
+            .filter(|(c, _)| matches!(c.choice, Fp32Choice::InPlace(a) if tuning::is_candidate(a, shape)))
+            .min_by(|a, b| a.0.expected_us.total_cmp(&b.0.expected_us))
+            .unwrap()
+            .0
+            .choice;
+        let list = shortlist(pick, priced.iter().map(|x| x.0).collect());
+        let measured = |c: &Candidate| priced.iter().find(|x| x.0.choice == c.choice).unwrap().1;
+        let fastest_listed = list.iter().map(measured).fold(f64::INFINITY, f64::min);
+        let best = rows.iter().map(|r| r.us).fold(f64::INFINITY, f64::min);
+        (shapes, timed) = (shapes + 1, timed + list.len());
+        if best / fastest_listed < worst.0 {
+            worst = (best / fastest_listed, (m, n, k));
+        }
+    }
+    println!(
+        "{shapes} shapes, {:.2} candidates timed per shape, lowest fastest-listed / best {:.3} at {:?}",
+        timed as f64 / shapes as f64,
+        worst.0,
+        worst.1
+    );
+    assert!(worst.0 >= 0.95, "{:?}: the shortlist's fastest at {:.3} of the best", worst.1, worst.0);
+    assert!(timed <= 4 * shapes, "{timed} candidates over {shapes} shapes: tuning should time a few");
+}
