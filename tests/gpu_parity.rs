@@ -85,6 +85,49 @@ fn check_auto_pads(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), St
     check_f32_into_poisoned(gpu, "Auto (padded)", (m, n, k), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))
 }
 
+/// FP32 `Auto` tuned on request, on a `Gpu` of its own (the mode is per `Gpu`; the other trials share
+/// one): each shape's first product times the shortlist on the caller's `C` and must still leave the
+/// right product; the pick is the fastest timed, the model's choice timed first, and kept — a second
+/// product of the shape times nothing and runs it; forgetting the picks drops them.
+fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
+    use tessera::catalogue::shortlist::{model_choice_on, shortlist_on};
+    use tessera::{AutoTuning, MatmulShape};
+    let err = |e: tessera::Error| e.to_string();
+    let gpu = Gpu::new_isolated(0).map_err(err)?;
+    if gpu.auto_tuning().map_err(err)? != AutoTuning::Model {
+        return Err("a new Gpu tunes by the model alone".into());
+    }
+    gpu.set_auto_tuning(AutoTuning::Measured).map_err(err)?;
+    for &(m, n, k) in shapes {
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        for call in ["first", "second"] {
+            check_f32_into_poisoned(&gpu, &format!("Auto tuned ({call} call)"), (m, n, k), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))?;
+        }
+        let picks = gpu.tuned_picks().map_err(err)?;
+        let pick = picks.iter().find(|p| p.shape == shape).ok_or(format!("{m}×{n}×{k}: no tuned pick"))?;
+        let list = shortlist_on(shape, gpu.sm_count());
+        let timed: Vec<_> = pick.timed.iter().map(|(c, _)| *c).collect();
+        if list.len() > 1 && timed != list {
+            return Err(format!("{m}×{n}×{k}: timed {timed:?}, the shortlist is {list:?}"));
+        }
+        if list.first().map(|c| c.choice) != Some(model_choice_on(shape, gpu.sm_count())) {
+            return Err(format!("{m}×{n}×{k}: the model's choice is not timed first"));
+        }
+        let fastest = pick.timed.iter().min_by(|x, y| x.1.total_cmp(&y.1)).map_or(list[0].choice, |x| x.0.choice);
+        if pick.choice != fastest || pick.timed.iter().any(|(_, us)| !(us.is_finite() && *us > 0.0)) {
+            return Err(format!("{m}×{n}×{k}: picked {:?} of {:?}", pick.choice, pick.timed));
+        }
+    }
+    if gpu.tuned_picks().map_err(err)?.len() != shapes.len() {
+        return Err("one pick per shape, kept across calls".into());
+    }
+    gpu.forget_tuned_picks().map_err(err)?;
+    if !gpu.tuned_picks().map_err(err)?.is_empty() {
+        return Err("forgotten picks remain".into());
+    }
+    Ok(())
+}
+
 fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
     let seed = seed((m * 31 + n * 7 + k) as u64);
     let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
@@ -151,6 +194,12 @@ fn main() {
     // shapes with N unaligned (2048×1535×511 was this test's shape before); the crop of C is checked
     // by the `fp32_padded_*` trials.
     trials.push(gpu_trial("auto_fp32_pads_3000x3000x1001", |g| check_auto_pads(g, (3000, 3000, 1001))));
+    // Tuned on request: the parity shapes and shapes where the model's pick was measured below 0.95
+    // of the fastest kernel (docs/results/2026-12-01-measured-residuals), the padded path among them.
+    trials.push(gpu_trial("auto_fp32_tuned_on_request", |_| {
+        let extra = [(1, 44, 240), (73, 74, 2552), (8, 6, 336), (62, 4, 1241), (944, 119, 2), (3000, 3000, 1001)];
+        check_auto_tuned(&PARITY_SHAPES.into_iter().chain(extra).collect::<Vec<_>>())
+    }));
     for algo in Algo::ALL {
         // CUDA C twins exist only for the first rungs (naive, tiled).
         for shape in [(17, 33, 9), (1000, 1037, 519)].into_iter().filter(|_| CudaC::has(algo)) {

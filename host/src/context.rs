@@ -63,6 +63,8 @@ pub struct Gpu {
     max_pitch: usize,
     /// The TMA kernels' tensor maps in device memory, reused by repeated products.
     pub(crate) tensor_maps: crate::ops::tma::MapCache,
+    /// FP32 `Auto`'s mode and its measured picks ([`crate::ops::auto_tuning`]).
+    pub(crate) auto_tuning: Mutex<crate::ops::auto_tuning::TuningState>,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
@@ -149,6 +151,7 @@ impl Gpu {
             workspace: Mutex::new(None),
             max_pitch,
             tensor_maps: Default::default(),
+            auto_tuning: Default::default(),
         })
     }
 

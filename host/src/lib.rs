@@ -41,6 +41,7 @@ pub use event::{GpuTimer, QueuedTime, QueuedTimer};
 pub use half::{bf16, f16};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
+pub use ops::auto_tuning::{AutoTuning, TunedPick};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, HostMatrix, MatmulShape, Precision};

@@ -3,7 +3,7 @@
 //! bandwidth.
 use tessera::catalogue::algo::case_label;
 use tessera::ops::ceiling::{datasheet_dense_peak, mma_rate_entry, wgmma_rate_entry, MMA_RATE_BLOCK, WGMMA_RATE_BLOCK};
-use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision, QueuedTimer};
+use tessera::{bf16, f16, Algo, AutoTuning, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision, QueuedTimer};
 use tessera_anchors::{Cublas, CudaC};
 
 use tessera::catalogue::random::operands as random_vec;
@@ -103,6 +103,9 @@ enum Impl {
     /// FP32 `Auto` through its unaligned path always (`Gpu::matmul_fp32_padded`), on shapes with N or
     /// K not a multiple of 4: the path's measured cost beside the in-place kernels.
     Padded,
+    /// FP32 `Auto` tuned on request (`tessera::AutoTuning::Measured`): its shortlist timed on the
+    /// shape's first product (the checked run), the fastest timed here.
+    Tuned,
     CudaC(Algo),
     Cublas(Precision),
 }
@@ -254,6 +257,13 @@ fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, im
             let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
             gpu.matmul_fp32_padded(Algo::Auto, a, b, dc).map_err(s)
         }
+        Impl::Tuned => {
+            let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+            gpu.set_auto_tuning(AutoTuning::Measured).map_err(s)?;
+            let run = gpu.matmul(Algo::Auto, a, b, dc).map_err(s);
+            gpu.set_auto_tuning(AutoTuning::Model).map_err(s)?;
+            run
+        }
         Impl::CudaC(al) => {
             let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
             cuda_c.matmul(gpu, al, a, b, dc).map_err(s)
@@ -332,6 +342,7 @@ pub fn measure_all(
             impls.push(Impl::Rust(a, p));
             if (a, p) == (Algo::Auto, Precision::Fp32) {
                 impls.push(Impl::Padded);
+                impls.push(Impl::Tuned);
             }
             if p == Precision::Fp32 && CudaC::has(a) {
                 impls.push(Impl::CudaC(a));
@@ -374,6 +385,12 @@ pub fn measure_all(
                 Impl::Padded => (
                     "auto-fp32 on padded copies (Rust)".to_string(),
                     "auto-fp32-padded".to_string(),
+                    Precision::Fp32,
+                    min_bytes(shape, Precision::Fp32),
+                ),
+                Impl::Tuned => (
+                    "auto-fp32 tuned on request (Rust)".to_string(),
+                    "auto-fp32-tuned".to_string(),
                     Precision::Fp32,
                     min_bytes(shape, Precision::Fp32),
                 ),

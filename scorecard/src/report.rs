@@ -365,17 +365,36 @@ impl Scorecard {
         out
     }
 
-    /// `Auto` in `precision` over the run's sizes: the geometric mean and the minimum (with its size) of
-    /// Auto ÷ cuBLAS, the minimum of Auto ÷ the best Rust kernel, how many sizes fall below 0.60 of
-    /// cuBLAS and below 0.95 of the best Rust kernel — the figures issue 14 asks of Auto. `None` without Auto or cuBLAS rows.
+    /// The fastest catalogue kernel of each size in `precision` (Rust rows other than `Auto`'s:
+    /// `auto-…`, its padded path and its tuned row are not kernels of the catalogue).
+    pub fn best_kernel(&self, precision: Precision) -> Vec<(String, Row)> {
+        let mut out: Vec<(String, Row)> = Vec::new();
+        for r in self.rows.iter().filter(|r| is_rust(r) && !r.key.starts_with("auto-") && r.precision == precision.label()) {
+            match out.iter_mut().find(|(size, _)| *size == r.size) {
+                Some(entry) if entry.1.gflops < r.gflops => *entry = (r.size.clone(), r.clone()),
+                Some(_) => {}
+                None => out.push((r.size.clone(), r.clone())),
+            }
+        }
+        out
+    }
+
+    /// `Auto` in `precision` over the run's sizes: [`Scorecard::auto_summary_of`] its row.
     pub fn auto_summary(&self, precision: Precision) -> Option<String> {
-        let key = format!("auto-{}", precision.label());
-        let best = self.best_rust(precision);
+        self.auto_summary_of(precision, &format!("auto-{}", precision.label()), "Auto")
+    }
+
+    /// The rows keyed `key` over the run's sizes: the geometric mean and the minimum (with its size) of
+    /// them ÷ cuBLAS, the minimum of them ÷ the best catalogue kernel ([`Scorecard::best_kernel`]), how
+    /// many sizes fall below 0.60 of cuBLAS and below 0.95 of the best kernel — the figures issue 14
+    /// asks of Auto. `None` without such rows or cuBLAS rows.
+    pub fn auto_summary_of(&self, precision: Precision, key: &str, what: &str) -> Option<String> {
+        let best = self.best_kernel(precision);
         let mut vs_cublas: Vec<(String, f64)> = Vec::new();
         let mut vs_best: Vec<(String, f64)> = Vec::new();
         for r in self.rows.iter().filter(|r| r.key == key) {
             vs_cublas.push((r.size.clone(), r.pct_of_cublas? / 100.0));
-            if let Some((_, b, _)) = best.iter().find(|(size, _, _)| *size == r.size) {
+            if let Some((_, b)) = best.iter().find(|(size, _)| *size == r.size) {
                 vs_best.push((r.size.clone(), r.gflops / b.gflops));
             }
         }
@@ -385,8 +404,8 @@ impl Scorecard {
         let below = vs_cublas.iter().filter(|(_, r)| *r < 0.60).count();
         let below_best = vs_best.iter().filter(|(_, r)| *r < 0.95).count();
         Some(format!(
-            "Auto over these {} sizes: geometric mean **{geomean:.3}** of cuBLAS, lowest {worst:.3} ({worst_size}), {below} below \
-             0.60; Auto ÷ the best Rust kernel of each size: lowest {worst_best:.3} ({worst_best_size}), {below_best} below 0.95.\n",
+            "{what} over these {} sizes: geometric mean **{geomean:.3}** of cuBLAS, lowest {worst:.3} ({worst_size}), {below} below \
+             0.60; {what} ÷ the best catalogue kernel of each size: lowest {worst_best:.3} ({worst_best_size}), {below_best} below 0.95.\n",
             vs_cublas.len()
         ))
     }
@@ -473,6 +492,9 @@ impl Scorecard {
                     s += &format!("\nGeometric mean of best Rust kernel ÷ cuBLAS over these sizes: **{g:.3}**.\n");
                 }
                 if let Some(line) = self.auto_summary(fp32) {
+                    s += &format!("\n{line}");
+                }
+                if let Some(line) = self.auto_summary_of(fp32, "auto-fp32-tuned", "Auto tuned on request") {
                     s += &format!("\n{line}");
                 }
                 if let Some(t) = &self.timing {
@@ -697,6 +719,8 @@ mod tests {
             row(s1, "dbuf-128x256x16", 1.0),
             row(s1, "cublas", 1.0),
             row(s2, "auto-fp32", 1.0),
+            row(s2, "auto-fp32-tuned", 0.9),
+            row(s2, "tiled", 1.0),
             row(s2, "cublas", 0.5),
         ];
         card.finish();
@@ -705,6 +729,9 @@ mod tests {
         assert!(line.contains("**0.500**") && line.contains("2 below"), "{line}");
         assert!(line.contains("lowest 0.500 (100³)") && line.contains("1 below 0.95"), "{line}");
         assert!(card.auto_summary(Precision::Bf16).is_none());
+        // Auto's own rows are not kernels: the tuned row is measured against `tiled` at s2, not itself.
+        let tuned = card.auto_summary_of(Precision::Fp32, "auto-fp32-tuned", "Tuned").expect("a tuned row");
+        assert!(tuned.contains("Tuned over these 1 sizes") && tuned.contains("lowest 1.111"), "{tuned}");
     }
 
     /// The BF16 section reports the best kernel against cuBLAS, the `mma.sync` and `wgmma` ceilings and

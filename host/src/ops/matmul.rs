@@ -18,7 +18,9 @@ impl Gpu {
     /// `c = a · b` with the chosen kernel (queued on the stream), in the precision of the inputs:
     /// FP32 for `f32` (never TF32: see [`Gpu::matmul_tf32`]), BF16 for `bf16`, FP16 for `f16`.
     /// `Auto` picks a kernel of that precision; in FP32 where N or K is not a multiple of 4 and its
-    /// model predicts it pays, it runs that kernel on zero-padded copies ([`Gpu::matmul_fp32_padded`]).
+    /// model predicts it pays, it runs that kernel on zero-padded copies ([`Gpu::matmul_fp32_padded`]);
+    /// in FP32 under [`AutoTuning::Measured`](crate::AutoTuning) a shape's first product times the
+    /// model's few best candidates and keeps the fastest ([`super::auto_tuning`]).
     ///
     /// Errors, before any launch: [`Error::MixedTypes`] when `a` and `b` differ in type,
     /// [`Error::PrecisionMismatch`] when `algo` computes in another precision, shape and buffer
@@ -91,12 +93,12 @@ impl Gpu {
         let (pb, _read_b) = b.buf.slice.device_ptr(stream);
         let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
         if auto_fp32 {
-            if let Some(plan) = tessera_catalogue::fp32_padding::plan_on(shape, self.sm_count()) {
-                // SAFETY: FP32 was requested, so A, B are f32 (the callers pass inputs of the
-                // precision's type), of the checked sizes, in this context; `plan` is the catalogue's
-                // (a concrete FP32 kernel on pointers, a checked padded shape).
-                return unsafe { self.matmul_padded_on(stream, &plan, pa, pb, pc) };
-            }
+            // SAFETY (both): FP32 was requested, so A, B are f32 (the callers pass inputs of the
+            // precision's type), of the checked sizes, in this context, and the guards record their
+            // use after the launches are queued; the choice is the catalogue's for this checked shape
+            // (the model's: `algo` or its padded path; or tuned on request, `ops::auto_tuning`).
+            let choice = unsafe { self.auto_fp32_choice(stream, shape, pa, pb, pc) }?;
+            return unsafe { self.run_fp32_choice(stream, shape, choice, pa, pb, pc) };
         }
         // SAFETY: A, B, C hold at least m·k, k·n inputs of the kernel's precision and m·n floats
         // (checked above; the callers pass inputs of the precision's type), whole allocations of this

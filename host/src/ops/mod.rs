@@ -1,12 +1,14 @@
 //! The typed launches: argument checks, then the kernel call with the catalogue's launch dimensions.
 //!
 //! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo); [`fp32_padding`]: FP32 `Auto`'s unaligned path;
+//!   [`auto_tuning`]: FP32 `Auto` tuned on request (its shortlist timed on a shape's first product);
 //! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
 //! - [`tma`]: the TMA tensor maps of kernel 15's launches;
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`.
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
 
+pub mod auto_tuning;
 pub mod ceiling;
 pub mod elementwise;
 pub mod fp32_padding;
