@@ -231,6 +231,21 @@ fn missing(what: &str) -> Fail {
     format!("internal: no {what} operands uploaded").into()
 }
 
+/// Logs what tuning on request timed for `shape` on its first call (which took `ms` on the host, the
+/// timings and the product): each candidate's expected and measured time, and the pick.
+fn log_tuned_pick(gpu: &Gpu, shape: tessera::MatmulShape, ms: f64) -> Result<(), Fail> {
+    let picks = gpu.tuned_picks().map_err(s)?;
+    let Some(pick) = picks.iter().find(|p| p.shape == shape) else { return Err(format!("{shape:?}: no tuned pick").into()) };
+    let timed: Vec<String> = pick.timed.iter().map(|(c, us)| format!("{} {:.2}/{:.2}", c.choice.label(), c.expected_us, us)).collect();
+    eprintln!(
+        "[scorecard] tuned {}: {} (first call {ms:.1} ms; expected/measured µs: {})",
+        shape_label(shape),
+        pick.choice.label(),
+        if timed.is_empty() { "one candidate, not timed".to_string() } else { timed.join(", ") }
+    );
+    Ok(())
+}
+
 /// Runs `imp` once on `ops`, writing `dc`.
 fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, imp: Impl, dc: &mut DeviceMatrix) -> Result<(), Fail> {
     let (m, n) = (dc.rows, dc.cols);
@@ -399,8 +414,12 @@ pub fn measure_all(
             // Poison C with NaN, run once, check against the reference of the precision; the batch
             // length from a trial launch.
             let mut dc = DeviceMatrix::<f32>::from_host(gpu, &tessera::HostMatrix::from_fn(a.rows, b.cols, |_, _| f32::NAN)).map_err(s)?;
+            let first = std::time::Instant::now();
             run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc)?;
             gpu.synchronize().map_err(s)?;
+            if matches!(imp, Impl::Tuned) {
+                log_tuned_pick(gpu, shape, first.elapsed().as_secs_f64() * 1e3)?;
+            }
             let check = problem.reference.check(precision, &dc.to_host(gpu).map_err(s)?);
             let iters = clock.batch_iters(gpu, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
             timed.push(Timed { imp, name, key, precision, bytes, check, iters, times: Vec::with_capacity(repeat) });

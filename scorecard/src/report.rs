@@ -399,13 +399,19 @@ impl Scorecard {
             }
         }
         let min = |v: &[(String, f64)]| v.iter().cloned().min_by(|a, b| a.1.total_cmp(&b.1));
-        let ((worst_size, worst), (worst_best_size, worst_best)) = (min(&vs_cublas)?, min(&vs_best)?);
+        let (worst_size, worst) = min(&vs_cublas)?;
         let geomean = (vs_cublas.iter().map(|(_, r)| r.ln()).sum::<f64>() / vs_cublas.len() as f64).exp();
         let below = vs_cublas.iter().filter(|(_, r)| *r < 0.60).count();
-        let below_best = vs_best.iter().filter(|(_, r)| *r < 0.95).count();
+        // A run of Auto alone (the suite through `--kernels auto-fp32`) has no kernel rows to compare with.
+        let vs_kernels = match min(&vs_best) {
+            Some((size, lowest)) => {
+                let below_best = vs_best.iter().filter(|(_, r)| *r < 0.95).count();
+                format!("; {what} ÷ the best catalogue kernel of each size: lowest {lowest:.3} ({size}), {below_best} below 0.95")
+            }
+            None => String::new(),
+        };
         Some(format!(
-            "{what} over these {} sizes: geometric mean **{geomean:.3}** of cuBLAS, lowest {worst:.3} ({worst_size}), {below} below \
-             0.60; {what} ÷ the best catalogue kernel of each size: lowest {worst_best:.3} ({worst_best_size}), {below_best} below 0.95.\n",
+            "{what} over these {} sizes: geometric mean **{geomean:.3}** of cuBLAS, lowest {worst:.3} ({worst_size}), {below} below 0.60{vs_kernels}.\n",
             vs_cublas.len()
         ))
     }
@@ -732,6 +738,10 @@ mod tests {
         // Auto's own rows are not kernels: the tuned row is measured against `tiled` at s2, not itself.
         let tuned = card.auto_summary_of(Precision::Fp32, "auto-fp32-tuned", "Tuned").expect("a tuned row");
         assert!(tuned.contains("Tuned over these 1 sizes") && tuned.contains("lowest 1.111"), "{tuned}");
+        // Without kernel rows (Auto run alone) the line still gives the figures against cuBLAS.
+        card.rows.retain(|r| r.key.starts_with("auto-") || r.key == "cublas");
+        let alone = card.auto_summary(Precision::Fp32).expect("auto and cuBLAS rows");
+        assert!(alone.contains("**0.500**") && !alone.contains("catalogue kernel"), "{alone}");
     }
 
     /// The BF16 section reports the best kernel against cuBLAS, the `mma.sync` and `wgmma` ceilings and
