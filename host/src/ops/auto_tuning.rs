@@ -42,7 +42,8 @@ pub struct TunedPick {
     /// The fastest candidate, run from now on.
     pub choice: Fp32Choice,
     /// Each candidate timed, in the shortlist's order (the model's choice first): the time the model
-    /// expected and the GPU time measured, microseconds per product.
+    /// expected and the GPU time measured, microseconds per product (infinite for a candidate whose
+    /// workspace did not fit in memory).
     pub timed: Vec<(Candidate, f64)>,
 }
 
@@ -126,13 +127,25 @@ impl Gpu {
         }
         let timer = state.timer.as_mut().expect("created above");
         let mut best = vec![f64::INFINITY; list.len()];
+        // A candidate whose workspace does not fit (the padded path's copies) drops out; the model's
+        // own choice failing so is the error the model mode would have returned.
+        let mut out_of_memory: Vec<Option<Error>> = list.iter().map(|_| None).collect();
         for _ in 0..ROUNDS {
-            for (cand, least) in list.iter().zip(best.iter_mut()) {
+            for ((cand, least), oom) in list.iter().zip(best.iter_mut()).zip(out_of_memory.iter_mut()) {
+                if oom.is_some() {
+                    continue;
+                }
                 let iters = ((BATCH_US / cand.expected_us.max(1.0)).ceil() as usize).clamp(MIN_BATCH, MAX_BATCH);
                 // SAFETY: the caller's contract covers every candidate of the shortlist.
-                let t = timer.time_ms(self, 1, iters, || unsafe { self.run_fp32_choice(stream, shape, cand.choice, a, b, c) })?;
-                *least = least.min(t.ms * 1e3);
+                match timer.time_ms(self, 1, iters, || unsafe { self.run_fp32_choice(stream, shape, cand.choice, a, b, c) }) {
+                    Ok(t) => *least = least.min(t.ms * 1e3),
+                    Err(e @ Error::OutOfMemory { .. }) => *oom = Some(e),
+                    Err(e) => return Err(e),
+                }
             }
+        }
+        if let Some(e) = out_of_memory[0].take() {
+            return Err(e);
         }
         let timed: Vec<(Candidate, f64)> = list.into_iter().zip(best).collect();
         let choice = timed.iter().min_by(|x, y| x.1.total_cmp(&y.1)).map(|x| x.0.choice).expect("two candidates or more");
