@@ -55,7 +55,6 @@ KERNELS = {
     "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 127, "stream"),
     "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 126, "split-store"),
     "few-cols-4": (32, 4, 128, 256, 8 * 32 * 20 * 4, 128, "split-store"),
-    "few-cols-8": (32, 8, 128, 256, 8 * 32 * 36 * 4, 128, "split-store"),
 }
 NAMES = list(KERNELS)
 # tuning::FEW_ROWS_MAX_M (= k18_few_rows::ROWS, checked in main): kernel 18 competes (and is fitted)
@@ -80,9 +79,9 @@ INTERIOR_PATH = {"streamk-128x256x16", "streamk-64x64x16"}
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
 # values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
 # their rows out.
-ALONE = {"few-rows", "few-cols-4", "few-cols-8"}
+ALONE = {"few-rows", "few-cols-4"}
 # The wrapper of each kernel fitted alone in tuning::cost's COSTS block.
-WRAPPER = {"few-rows": "few_rows", "few-cols-4": "few_cols", "few-cols-8": "few_cols"}
+WRAPPER = {"few-rows": "few_rows", "few-cols-4": "few_cols"}
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
 # whole GPU writes C's outputs where N % 4 != 0 (scalar epilogue stores; not split-K: its adds are the
 # global atomic rate).
@@ -296,7 +295,6 @@ def read_bounds():
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogue", "src", "tuning.rs")).read()
     FEW_COLS_MAX_N = int(re.search(r"pub const FEW_COLS_MAX_N: u32 = (\d+);", src).group(1))
     MAX_COLS["few-cols-4"] = FEW_COLS_MAX_N
-    MAX_COLS["few-cols-8"] = FEW_COLS_MAX_N
 
 
 def main():

@@ -189,8 +189,6 @@ matmul_catalogue! {
     /// in flight), one slice storing `C` — products up to 4 columns wide (N = 1: a GEMV), bound by
     /// reading `A` once.
     FewCols4 = k19_few_cols::matmul_few_cols_4, "few-cols-4", Fp32, k19_few_cols::CONFIG;
-    /// `k19_few_cols` 8 columns wide (two runs in flight): `A` read once up to N = 8.
-    FewCols8 = k19_few_cols::matmul_few_cols_8, "few-cols-8", Fp32, k19_few_cols::CONFIG_8;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.
     MmaNaiveBf16 = k11_mma_naive::matmul_mma_naive_bf16, "mma-naive-bf16", Bf16, k11_mma_naive::CONFIG;
     /// `k11_mma_naive` on FP16.

@@ -50,7 +50,6 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::SplitK256x128x16,
         Algo::FewRows,
         Algo::FewCols4,
-        Algo::FewCols8,
     ] {
         // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two
         // columns, and the odd widths, one element at a time).
@@ -105,12 +104,9 @@ fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
 /// rows, a partial block of warps, whole blocks and a block and a bit (M = 3, 37, 64, 70); N = 1 (a
 /// GEMV), 3 (guarded loads of `B`), 4 (its 16-byte loads) and 6 (a second block column); K = 3
 /// (`A`'s guarded loads), 129 (a partial run of a warp), 264 and 600 (16-byte loads; slices and the
-/// four runs in flight ending mid-way); the 8-column entry likewise.
+/// four runs in flight ending mid-way).
 fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
-    stores_one_slice_and_adds_several(Algo::FewCols4, &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030)])?;
-    // The 8-column entry: N = 5 and 7 (guarded loads of `B`), 8 (two 16-byte loads a row), 12 (a
-    // second block column, half of it past N); its two runs in flight ending mid-way at K = 600.
-    stores_one_slice_and_adds_several(Algo::FewCols8, &[(3, 5, 3), (37, 7, 129), (64, 8, 600), (70, 12, 264), (5, 8, 2030)])
+    stores_one_slice_and_adds_several(Algo::FewCols4, &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030)])
 }
 
 /// `algo` (a kernel that stores `C` with one slice and adds into the zeroed `C` with more) at 1, 2

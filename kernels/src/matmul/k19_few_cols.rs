@@ -55,19 +55,6 @@ pub const SHARED_BYTES: u32 = WARPS * 32 * lane_stride(COLS) * 4;
 /// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
 pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
-/// Columns of `C` per block of the 8-column entry (`matmul_few_cols_8`): at N = 5–8 one block
-/// column, so `A` is read once where the 4-column entry reads it twice.
-pub const COLS_8: u32 = 8;
-/// The 8-column entry's runs of `A` in flight per warp: two (32 partial sums per thread leave fewer
-/// registers for loads under the two-block bound; 2 blocks × 8 warps × 4 KiB in flight per SM).
-const RUNS_8: usize = 2;
-/// Shared memory of the 8-column entry: `WARPS · 32 · lane_stride(COLS_8)` floats.
-pub const SHARED_BYTES_8: u32 = WARPS * 32 * lane_stride(COLS_8) * 4;
-/// The 8-column entry's launch: 256 threads, `⌈N/8⌉ × ⌈M/32⌉ × slices` blocks, 36 KiB of dynamic
-/// shared memory; stores or adds as [`CONFIG`].
-pub const CONFIG_8: TileConfig =
-    TileConfig::new(ROWS, COLS_8, BK, WARPS * 32, SHARED_BYTES_8).min_blocks_per_sm(2).split_k().stores_unsplit();
-
 /// Row `r` of `A` at columns `kk .. kk + 4`, zero at and past `end`: one 16-byte load where K is a
 /// multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded floats otherwise.
 ///
@@ -226,20 +213,5 @@ kernel! {
     pub unsafe fn matmul_few_cols_4(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
         unsafe { few_cols::<{ COLS as usize }, RUNS>(a, b, c, m, n, k) }
-    }
-}
-
-kernel! {
-    /// Few-columns matmul (kernel 19), 8 columns per block: as `matmul_few_cols_4` with 32 rows × 8
-    /// columns per block and two runs of `A` in flight per warp — one read of `A` up to N = 8.
-    ///
-    /// **Parameters / edges**: as kernel 1.
-    ///
-    /// # Safety
-    /// As `matmul_few_cols_4`, with the launch [`CONFIG_8`]: 256 threads, [`SHARED_BYTES_8`] of
-    /// dynamic shared memory, `⌈N/8⌉ × ⌈M/32⌉ × slices` blocks.
-    pub unsafe fn matmul_few_cols_8(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        // SAFETY: forwarded contract (SHARED_BYTES_8 is WARPS·32·lane_stride(COLS_8)·4).
-        unsafe { few_cols::<{ COLS_8 as usize }, RUNS_8>(a, b, c, m, n, k) }
     }
 }
