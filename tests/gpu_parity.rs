@@ -88,7 +88,8 @@ fn check_auto_pads(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), St
 /// FP32 `Auto` tuned on request, on a `Gpu` of its own (the mode is per `Gpu`; the other trials share
 /// one): each shape's first product times the shortlist on the caller's `C` and must still leave the
 /// right product; the pick is the fastest timed, the model's choice timed first, and kept — a second
-/// product of the shape times nothing and runs it; forgetting the picks drops them.
+/// product of the shape times nothing and runs it; a pick set by the caller runs untimed (one that
+/// cannot run its shape is refused); forgetting the picks drops them.
 fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
     use tessera::catalogue::shortlist::{model_choice_on, shortlist_on};
     use tessera::{AutoTuning, MatmulShape};
@@ -120,6 +121,21 @@ fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
     }
     if gpu.tuned_picks().map_err(err)?.len() != shapes.len() {
         return Err("one pick per shape, kept across calls".into());
+    }
+    // A pick set (as read back from a saved run) runs untimed; one that cannot run the shape is refused.
+    use tessera::catalogue::shortlist::Fp32Choice;
+    let (m, n, k) = (33, 17, 9);
+    let shape = MatmulShape { m, n, k };
+    let set = Fp32Choice::from_label("dbuf-64x64x16+padded", shape).ok_or("dbuf-64x64x16+padded on 33×17×9")?;
+    gpu.set_tuned_pick(shape, set).map_err(err)?;
+    check_f32_into_poisoned(&gpu, "Auto with a set pick", (33, 17, 9), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))?;
+    match gpu.tuned_picks().map_err(err)?.iter().find(|p| p.shape == shape) {
+        Some(p) if p.choice == set && p.timed.is_empty() => {}
+        other => return Err(format!("set pick: {other:?}")),
+    }
+    match gpu.set_tuned_pick(MatmulShape { m: 32, n: 16, k: 8 }, set) {
+        Err(tessera::Error::InvalidArgument { .. }) => {}
+        other => return Err(format!("a padding plan of another shape: {other:?}")),
     }
     gpu.forget_tuned_picks().map_err(err)?;
     if !gpu.tuned_picks().map_err(err)?.is_empty() {

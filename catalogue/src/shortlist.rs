@@ -31,12 +31,35 @@ pub enum Fp32Choice {
     Padded(Fp32Padding),
 }
 
+/// What [`Fp32Choice::label`] appends to the kernel's label on the unaligned path.
+const PADDED_SUFFIX: &str = "+padded";
+
 impl Fp32Choice {
     /// The kernel's label, `+padded` after it on the unaligned path (`dbuf-64x64x16+padded`).
     pub fn label(&self) -> String {
         match self {
             Fp32Choice::InPlace(algo) => algo.label().to_string(),
-            Fp32Choice::Padded(p) => format!("{}+padded", p.algo.label()),
+            Fp32Choice::Padded(p) => format!("{}{PADDED_SUFFIX}", p.algo.label()),
+        }
+    }
+
+    /// The choice `label` ([`Fp32Choice::label`]'s form) names for `shape`, if it can run it
+    /// ([`Fp32Choice::runs`]): how a saved tuned pick is read back. `None` for an unknown label, a
+    /// kernel that does not compute in FP32, or the padded path where N and K need no padding.
+    pub fn from_label(label: &str, shape: MatmulShape) -> Option<Fp32Choice> {
+        let choice = match label.strip_suffix(PADDED_SUFFIX) {
+            Some(kernel) => Fp32Choice::Padded(Fp32Padding { shape, padded: padded_shape(shape)?, algo: Algo::from_label(kernel)? }),
+            None => Fp32Choice::InPlace(Algo::from_label(label)?),
+        };
+        choice.runs(shape).then_some(choice)
+    }
+
+    /// Whether this choice computes `shape` in FP32: a concrete FP32 kernel, or a padding plan of
+    /// `shape` (its padded shape, a kernel that reads the padded copies).
+    pub fn runs(&self, shape: MatmulShape) -> bool {
+        match self {
+            Fp32Choice::InPlace(algo) => algo.precision() == Some(Precision::Fp32),
+            Fp32Choice::Padded(p) => p.shape == shape && Some(p.padded) == padded_shape(shape) && runs_on_padded_copies(p.algo),
         }
     }
 }
@@ -130,6 +153,27 @@ mod tests {
         let many: Vec<Candidate> = MATMUL_KERNELS.iter().map(|k| c(k.algo, 1.0)).collect();
         assert_eq!(shortlist(Fp32Choice::InPlace(Algo::Naive), many).len(), MOST);
         assert_eq!(shortlist(Fp32Choice::InPlace(Algo::Naive), Vec::new()).len(), 1);
+    }
+
+    #[test]
+    fn a_choice_reads_back_from_its_label_for_a_shape_it_runs() {
+        let (aligned, unaligned) = (s(64, 64, 64), s(1000, 1037, 519));
+        for shape in [aligned, unaligned] {
+            for cand in priced_on(shape, SMS) {
+                assert_eq!(Fp32Choice::from_label(&cand.choice.label(), shape), Some(cand.choice), "{shape:?}");
+            }
+        }
+        assert!(priced_on(unaligned, SMS).iter().any(|c| matches!(c.choice, Fp32Choice::Padded(_))));
+        // The padded path only where it pads; FP32 kernels only; known labels only.
+        assert_eq!(Fp32Choice::from_label("dbuf-64x64x16+padded", aligned), None);
+        assert_eq!(Fp32Choice::from_label("mma-naive-bf16", aligned), None);
+        assert_eq!(Fp32Choice::from_label(Algo::Auto.label(), aligned), None, "Auto is not a kernel");
+        assert_eq!(Fp32Choice::from_label("tma-tf32-128x256+padded", unaligned), None);
+        assert_eq!(Fp32Choice::from_label("auto-fp32", aligned), None);
+        assert_eq!(Fp32Choice::from_label("", aligned), None);
+        // A plan of another shape does not run this one.
+        let Some(Fp32Choice::Padded(plan)) = Fp32Choice::from_label("tiled+padded", unaligned) else { panic!("tiled+padded") };
+        assert!(!Fp32Choice::Padded(plan).runs(s(1000, 1037, 518)));
     }
 
     #[test]

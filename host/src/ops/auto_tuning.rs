@@ -8,7 +8,8 @@
 //! kernel on about one shape in twenty; timing its few best-ranked candidates settles those at the
 //! cost of one synchronous first call per shape (about 1–5 ms: 2–6 candidates, each timed twice over
 //! ~200 µs of launches queued behind a hold, [`crate::QueuedTimer`]). The picks live as long as the
-//! `Gpu` ([`Gpu::tuned_picks`] lists them, [`Gpu::forget_tuned_picks`] drops them).
+//! `Gpu` ([`Gpu::tuned_picks`] lists them, [`Gpu::forget_tuned_picks`] drops them,
+//! [`Gpu::set_tuned_pick`] sets one saved from an earlier run).
 //!
 //! Tuning covers [`Gpu::matmul`] on `f32` with `Algo::Auto` in one launch's limits; [`Gpu::gemm`],
 //! products cut into blocks and the tensor-core precisions keep the model's pick.
@@ -43,7 +44,8 @@ pub struct TunedPick {
     pub choice: Fp32Choice,
     /// Each candidate timed, in the shortlist's order (the model's choice first): the time the model
     /// expected and the GPU time measured, microseconds per product (infinite for a candidate whose
-    /// workspace did not fit in memory).
+    /// workspace did not fit in memory). Empty where the shortlist had one candidate or the pick was
+    /// set ([`Gpu::set_tuned_pick`]).
     pub timed: Vec<(Candidate, f64)>,
 }
 
@@ -84,6 +86,23 @@ impl Gpu {
         let mut picks: Vec<TunedPick> = self.tuning()?.picks.values().cloned().collect();
         picks.sort_by_key(|p| (p.shape.m, p.shape.n, p.shape.k));
         Ok(picks)
+    }
+
+    /// Sets the pick for `shape` without timing (picks saved from an earlier run: store each
+    /// [`TunedPick`]'s shape and `choice.label()`, read them back with
+    /// [`Fp32Choice::from_label`]); used under [`AutoTuning::Measured`].
+    ///
+    /// Errors: [`Error::TooLarge`] for a shape past one launch's limits, [`Error::InvalidArgument`]
+    /// for a choice that does not compute `shape` in FP32 ([`Fp32Choice::runs`]).
+    pub fn set_tuned_pick(&self, shape: MatmulShape, choice: Fp32Choice) -> Result<()> {
+        let (m, n, k) = (shape.m as usize, shape.n as usize, shape.k as usize);
+        MatmulShape::check((m, k), (k, n), (m, n))?;
+        if !choice.runs(shape) {
+            let detail = format!("{} does not compute {m}×{n}×{k} in FP32", choice.label());
+            return Err(Error::InvalidArgument { op: "set_tuned_pick", detail });
+        }
+        self.tuning()?.picks.insert(shape, TunedPick { shape, choice, timed: Vec::new() });
+        Ok(())
     }
 
     /// Drops the measured picks: the next product of each shape is tuned again.
