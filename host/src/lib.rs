@@ -19,6 +19,8 @@
 //! host memory), [`event`] (GPU timing), [`ops`] (the launches; BLAS-style [`Gpu::gemm`] on [`view`]s), [`pipeline`] (copy/compute overlap over several streams), [`error`].
 //! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
 //! [`tuning`]), [`HostMatrix`] and the f64 [`reference`](mod@reference) — comes from crate `tessera-catalogue`.
+//! FP32 `Auto` measures nothing by default; [`Gpu::set_auto_tuning`] asks it to time its few best
+//! candidates on a shape's first product and keep the fastest ([`ops::auto_tuning`]).
 pub(crate) mod blocked;
 pub mod buffer;
 pub mod comm;
