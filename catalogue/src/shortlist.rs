@@ -14,7 +14,7 @@ use crate::algo::{Algo, MATMUL_KERNELS};
 use crate::fp32_padding::{copies_us, padded_shape, plan_on, runs_on_padded_copies, Fp32Padding};
 use crate::precision::Precision;
 use crate::shape::MatmulShape;
-use crate::tuning::{cost, least_expected_on, pick_on, predict_us, residuals, splits_on, SMS};
+use crate::tuning::{expected_at_best_splits, least_expected_on, pick_on, residuals};
 
 /// Candidates expected to take up to this many times the least expected time are timed.
 pub const WITHIN: f64 = 1.4;
@@ -25,7 +25,7 @@ pub const MOST: usize = 6;
 /// One way to run an FP32 product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fp32Choice {
-    /// A concrete FP32 kernel on the caller's operands (split-K kernels at [`splits_on`]'s count).
+    /// A concrete FP32 kernel on the caller's operands (split-K kernels at [`crate::tuning::splits_on`]'s count).
     InPlace(Algo),
     /// The unaligned path: padded copies and a kernel on them ([`crate::fp32_padding`]).
     Padded(Fp32Padding),
@@ -89,9 +89,9 @@ pub fn priced_on(shape: MatmulShape, sms: u32) -> Vec<Candidate> {
     let near = residuals().near(shape, false);
     let mut out: Vec<Candidate> = MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == Precision::Fp32 && cost(k.algo).is_some())
+        .filter(|k| k.precision == Precision::Fp32)
         .filter_map(|k| {
-            let us = predict_us(k.algo, shape, splits_on(k.algo, shape, sms), sms)? * near.factor(k.algo);
+            let us = expected_at_best_splits(k.algo, shape, sms, &near)?;
             Some(Candidate { choice: Fp32Choice::InPlace(k.algo), expected_us: us })
         })
         .collect();
@@ -121,14 +121,10 @@ pub fn shortlist(first: Fp32Choice, mut priced: Vec<Candidate>) -> Vec<Candidate
     std::iter::once(lead).chain(rest).take(MOST).collect()
 }
 
-/// [`shortlist_on`] on the H200's [`SMS`].
-pub fn shortlist_for(shape: MatmulShape) -> Vec<Candidate> {
-    shortlist_on(shape, SMS)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tuning::SMS;
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
         MatmulShape { m, n, k }

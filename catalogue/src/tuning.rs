@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use crate::algo::{Algo, MATMUL_KERNELS};
 use crate::precision::Precision;
-use crate::residuals::{measured, Residuals};
+use crate::residuals::{measured, Neighbourhood, Residuals};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
 
@@ -115,14 +115,21 @@ pub fn least_expected_on(shape: MatmulShape, sms: u32) -> (Algo, f64) {
     let near = residuals().near(shape, false);
     let mut best = (Algo::Tiled, f64::INFINITY);
     for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
-        if let Some(cost) = cost(kernel.algo) {
-            let t = best_splits(kernel.config, cost, shape, sms).1 * near.factor(kernel.algo);
+        if let Some(t) = expected_at_best_splits(kernel.algo, shape, sms, &near) {
             if t < best.1 {
                 best = (kernel.algo, t);
             }
         }
     }
     best
+}
+
+/// The time `Auto` expects of `algo` on `shape` on `sms` SMs at the slice count the model prices
+/// fastest, corrected by the residuals of `near` (the neighbourhood of `shape`, searched once by the
+/// caller for all its kernels); `None` for a kernel without constants.
+pub fn expected_at_best_splits(algo: Algo, shape: MatmulShape, sms: u32, near: &Neighbourhood<'_>) -> Option<f64> {
+    let (config, cost) = (algo.config()?, cost(algo)?);
+    Some(best_splits(config, cost, shape, sms).1 * near.factor(algo))
 }
 
 /// The time model's residuals on the calibration table ([`crate::residuals::TABLE`]), each row

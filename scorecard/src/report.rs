@@ -354,26 +354,24 @@ impl Scorecard {
     /// Per size: the best Rust kernel of `precision` (fastest Rust row of it) and its share of cuBLAS
     /// of the same precision.
     pub fn best_rust(&self, precision: Precision) -> Vec<(String, Row, Option<f64>)> {
-        let mut out: Vec<(String, Row, Option<f64>)> = Vec::new();
-        for r in self.rows.iter().filter(|r| is_rust(r) && r.precision == precision.label()) {
-            match out.iter_mut().find(|(size, _, _)| *size == r.size) {
-                Some(entry) if entry.1.gflops < r.gflops => *entry = (r.size.clone(), r.clone(), r.pct_of_cublas),
-                Some(_) => {}
-                None => out.push((r.size.clone(), r.clone(), r.pct_of_cublas)),
-            }
-        }
-        out
+        self.fastest_per_size(precision, is_rust).into_iter().map(|(size, r)| (size, r.clone(), r.pct_of_cublas)).collect()
     }
 
     /// The fastest catalogue kernel of each size in `precision` (Rust rows other than `Auto`'s:
     /// `auto-…`, its padded path and its tuned row are not kernels of the catalogue).
     pub fn best_kernel(&self, precision: Precision) -> Vec<(String, Row)> {
-        let mut out: Vec<(String, Row)> = Vec::new();
-        for r in self.rows.iter().filter(|r| is_rust(r) && !r.key.starts_with("auto-") && r.precision == precision.label()) {
+        let kernel = |r: &Row| is_rust(r) && !r.key.starts_with("auto-");
+        self.fastest_per_size(precision, kernel).into_iter().map(|(size, r)| (size, r.clone())).collect()
+    }
+
+    /// Per size, in the order sizes first appear: the fastest row of `precision` that `keep` accepts.
+    fn fastest_per_size(&self, precision: Precision, keep: impl Fn(&Row) -> bool) -> Vec<(String, &Row)> {
+        let mut out: Vec<(String, &Row)> = Vec::new();
+        for r in self.rows.iter().filter(|r| keep(r) && r.precision == precision.label()) {
             match out.iter_mut().find(|(size, _)| *size == r.size) {
-                Some(entry) if entry.1.gflops < r.gflops => *entry = (r.size.clone(), r.clone()),
+                Some(entry) if entry.1.gflops < r.gflops => entry.1 = r,
                 Some(_) => {}
-                None => out.push((r.size.clone(), r.clone())),
+                None => out.push((r.size.clone(), r)),
             }
         }
         out

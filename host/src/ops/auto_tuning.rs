@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, MutexGuard};
 
 use cudarc::driver::CudaStream;
-use tessera_catalogue::shortlist::{model_choice_on, shortlist_on, Candidate, Fp32Choice};
+use tessera_catalogue::shortlist::{model_choice_on, priced_on, shortlist, Candidate, Fp32Choice};
 use tessera_catalogue::MatmulShape;
 
 use crate::context::Gpu;
@@ -137,8 +137,8 @@ impl Gpu {
         if let Some(pick) = state.picks.get(&shape) {
             return Ok(pick.choice);
         }
-        let list = shortlist_on(shape, self.sm_count());
         let model = model_choice_on(shape, self.sm_count());
+        let list = shortlist(model, priced_on(shape, self.sm_count()));
         if list.len() <= 1 {
             state.picks.insert(shape, TunedPick { shape, choice: model, timed: Vec::new() });
             return Ok(model);
