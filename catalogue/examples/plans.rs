@@ -2,13 +2,13 @@
 //! the slice count it launches (split-K: the model's choice), the model's predicted time and the time
 //! `Auto` expects (× the measured residuals near the shape, `tuning::expected_us`), whether
 //! `Auto` runs it in place, and, where N or K is unaligned, the kernel `Auto` runs on padded copies
-//! instead when the model finds that faster (`fp32_padding::plan_on`; empty otherwise), and whether
+//! instead when the model finds that faster (`fp32_padding::choose_padding`; empty otherwise), and whether
 //! tuning on request times the kernel in place (`shortlist::shortlist_on`). The model is deterministic, so this run at a commit gives the plans the
 //! scorecard launched at that commit (`scripts/fit-auto-model.py` reads them).
 //!
 //!     cargo run -p tessera-catalogue --example plans -- --sizes 4096,1000x1037x519 --random-shapes 32 --seed 7 [--random-max-flops F]
-use tessera_catalogue::shortlist::{shortlist_on, Fp32Choice};
-use tessera_catalogue::{fp32_padding, random, tuning, Algo, MatmulShape, Precision, MATMUL_KERNELS};
+use tessera_catalogue::shortlist::shortlist_on;
+use tessera_catalogue::{fp32_padding, random, tuning, Choice, MatmulShape, Precision, MATMUL_KERNELS};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,15 +32,15 @@ fn main() -> Result<(), String> {
     }
     println!("m,n,k,kernel,splits,predicted_us,auto,padded,expected_us,shortlisted");
     for s in shapes {
-        let auto = Algo::Auto.resolve(s);
-        let padded = fp32_padding::plan_on(s, tuning::SMS).map_or("", |p| p.algo.label());
+        let auto = tuning::least_expected_on(s, tuning::SMS).0;
+        let padded = fp32_padding::choose_padding(s, tuning::SMS).map_or("", |p| p.algo.label());
         let listed = shortlist_on(s, tuning::SMS);
         for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
-            let splits = tuning::splits_for(kernel.algo, s);
+            let splits = tuning::splits_on(kernel.algo, s, tuning::SMS);
             let us = tuning::predict_us(kernel.algo, s, splits, tuning::SMS).unwrap_or(f64::NAN);
             let expected = tuning::expected_us(kernel.algo, s, splits, tuning::SMS).unwrap_or(f64::NAN);
             let picked = u8::from(kernel.algo == auto);
-            let timed = u8::from(listed.iter().any(|c| c.choice == Fp32Choice::InPlace(kernel.algo)));
+            let timed = u8::from(listed.iter().any(|c| c.choice == Choice::Kernel(kernel.algo)));
             println!("{},{},{},{},{splits},{us:.2},{picked},{padded},{expected:.2},{timed}", s.m, s.n, s.k, kernel.label);
         }
     }

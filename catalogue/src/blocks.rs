@@ -16,9 +16,7 @@
 #![allow(clippy::single_range_in_vec_init)]
 use std::ops::Range;
 
-use crate::algo::Algo;
 use crate::error::ShapeError;
-use crate::precision::Precision;
 use crate::shape::{check_agreement, MatmulShape, MAX_GRID_Y, MAX_MATRIX_ELEMENTS};
 
 /// Rows one launch may cover: every kernel's grid holds at most [`MAX_GRID_Y`] block rows of at least
@@ -86,15 +84,6 @@ pub struct Align {
 impl Align {
     /// No constraint at all (cuts anywhere): for tests.
     pub const NONE: Align = Align { rows: 1, cols: 1, depth: 1 };
-
-    /// The tile of the kernel `algo` runs for a large product in `precision` (`Auto`: the kernel it
-    /// picks for 16384³), each side rounded up to a multiple of 8.
-    pub fn for_kernel(algo: Algo, precision: Precision) -> Align {
-        let large = MatmulShape { m: 1 << 14, n: 1 << 14, k: 1 << 14 };
-        let tile = algo.resolve_for(large, precision).config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
-        let up8 = |x: u32| (x.max(1) as usize).next_multiple_of(8);
-        Align { rows: up8(tile.bm), cols: up8(tile.bn), depth: up8(tile.bk) }
-    }
 }
 
 /// What bounds one block: `launch_elems` is the largest operand a single launch may take (the
@@ -391,7 +380,7 @@ mod tests {
     #[test]
     fn a_60000_cube_is_cut_into_blocks_within_the_limits() {
         let dims = GemmDims { m: 60000, n: 60000, k: 60000 };
-        let align = Align::for_kernel(Algo::Auto, Precision::Fp32);
+        let align = crate::plan::Planner::new("matmul", crate::algo::Algo::Auto, crate::precision::Precision::Fp32, crate::target::Target::H200).align().unwrap();
         // Auto's tile for 16384³: a large one (128×128, 128×256 or its transpose; split along K,
         // stream-K or not).
         let large = [(128, 128), (128, 256), (256, 128)].map(|(rows, cols)| Align { rows, cols, depth: 16 });

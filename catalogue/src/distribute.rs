@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn two_gpus_at_16384_from_the_root() {
         let dims = GemmDims { m: 16384, n: 16384, k: 16384 };
-        let align = Align::for_kernel(Algo::Auto, Precision::Fp32);
+        let align = crate::plan::Planner::new("matmul", Algo::Auto, Precision::Fp32, crate::target::Target::H200).align().unwrap();
         let at_once = DistOptions { return_pieces: 4, root_waits_for_sends: false, ..DistOptions::default() };
         let plan = DistPlan::new(dims, 2, Origin::Root, align, at_once);
         assert_eq!(plan.gpus[0].rows, 0..8192);

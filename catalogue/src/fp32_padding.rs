@@ -3,14 +3,12 @@
 //! (`tuning::Cost::unaligned`). Here the host instead copies `A` and `B` into operands with K and N
 //! rounded up to 4, zero-filled (the zeros add nothing to any product), runs the kernel `Auto` picks
 //! for that padded shape on them, and crops `C`'s padded rows back to N — each copy one launch of the
-//! coalesced `copy_padded_f32`. [`plan_on`] takes that path only where the model predicts it faster
+//! coalesced `copy_padded_f32`. [`choose_padding`] takes that path only where the model predicts it faster
 //! than the best kernel in place, the copies counted ([`copies_us`]).
 //!
 //! The earlier try (2-D `cuMemcpy2D` copies into zeroed buffers, `docs/results/2026-11-30-fp32-padded-probe`)
 //! cost some 30 µs at 1000×1037×519 where ~10 were assumed: five stream operations, pitched copies of
 //! odd rows. One zero-filling kernel per operand replaces the zeroing and the copy.
-use std::cell::Cell;
-
 use crate::algo::Algo;
 use crate::shape::MatmulShape;
 use crate::tuning::least_expected_on;
@@ -103,22 +101,7 @@ pub fn copies_us(shape: MatmulShape, padded: MatmulShape) -> f64 {
 /// The unaligned path for `shape` on a GPU of `sms` SMs, where it pays: `Some` when N or K is not a
 /// multiple of 4 and the best kernel on the padded shape plus [`copies_us`] is expected faster than the
 /// best in place (`tuning::least_expected_on`); `None` otherwise.
-pub fn plan_on(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
-    thread_local!(static LAST: Cell<Option<(MatmulShape, u32, Option<Fp32Padding>)>> = const { Cell::new(None) });
-    // `Gpu::matmul` asks on every call with `Auto`: the last answer is kept per thread (the search
-    // below weighs every kernel on two shapes).
-    if let Some((s, n, plan)) = LAST.get() {
-        if s == shape && n == sms {
-            return plan;
-        }
-    }
-    let plan = search(shape, sms);
-    LAST.set(Some((shape, sms, plan)));
-    plan
-}
-
-/// [`plan_on`]'s decision, computed.
-fn search(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
+pub fn choose_padding(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
     let padded = padded_shape(shape)?;
     let ((_, in_place), (algo, on_padded)) = (least_expected_on(shape, sms), least_expected_on(padded, sms));
     (runs_on_padded_copies(algo) && on_padded + copies_us(shape, padded) < in_place).then_some(Fp32Padding { shape, padded, algo })
@@ -127,7 +110,7 @@ fn search(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::{expected_us, pick_on, splits_on, SMS};
+    use crate::tuning::{expected_us, least_expected_on, splits_on, SMS};
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
         MatmulShape { m, n, k }
@@ -160,21 +143,21 @@ mod tests {
 
     #[test]
     fn auto_pads_only_where_the_model_says_it_pays() {
-        assert_eq!(plan_on(s(4096, 4096, 4096), SMS), None, "aligned");
-        assert_eq!(plan_on(s(1, 1, 1), SMS), None, "three launches of copies cost more than a 1×1×1 product");
+        assert_eq!(choose_padding(s(4096, 4096, 4096), SMS), None, "aligned");
+        assert_eq!(choose_padding(s(1, 1, 1), SMS), None, "three launches of copies cost more than a 1×1×1 product");
         // Large unaligned products where the copies are a small share: measured faster padded
         // (docs/results/2026-11-30-fp32-unaligned: 2347 µs against 2720 in place, 1341 against 1457).
         for shape in [s(8908, 3022, 1639), s(10917, 618, 3664)] {
-            assert!(plan_on(shape, SMS).is_some(), "{shape:?} not padded");
+            assert!(choose_padding(shape, SMS).is_some(), "{shape:?} not padded");
         }
         for shape in [s(1000, 1037, 519), s(17, 33, 9), s(3000, 3001, 2999), s(7, 5000, 3), s(8, 3189, 432), s(16, 1166, 528)] {
-            if let Some(p) = plan_on(shape, SMS) {
+            if let Some(p) = choose_padding(shape, SMS) {
                 let (n4, k4) = (shape.n.next_multiple_of(4), shape.k.next_multiple_of(4));
                 assert_eq!(p.padded, s(shape.m, n4, k4));
-                assert_eq!(plan_on(p.padded, SMS), None);
-                assert_eq!(p.algo, pick_on(p.padded, SMS));
+                assert_eq!(choose_padding(p.padded, SMS), None);
+                assert_eq!(p.algo, least_expected_on(p.padded, SMS).0);
                 let t = |a: Algo, s| expected_us(a, s, splits_on(a, s, SMS), SMS).unwrap();
-                let in_place = t(pick_on(shape, SMS), shape);
+                let in_place = t(least_expected_on(shape, SMS).0, shape);
                 assert!(t(p.algo, p.padded) + copies_us(shape, p.padded) < in_place, "{shape:?}");
             }
         }

@@ -21,6 +21,7 @@
 //! BLAS's edge cases: `M = 0` or `N = 0` does nothing; `α = 0` or `K = 0` is `C = β·C` without reading
 //! `A` or `B`; `β = 0` never reads `C` (NaN in it does not propagate). Every argument is still checked.
 use crate::algo::Algo;
+use crate::blocks::GemmDims;
 use crate::error::ShapeError;
 use crate::precision::Precision;
 use crate::shape::MatmulShape;
@@ -382,11 +383,12 @@ pub enum Output {
     Scratch { transposed: bool },
 }
 
-/// A GEMM that multiplies: the packs, the one matmul `T = X·Y` of `shape`, and the epilogue.
+/// A GEMM that multiplies: the packs, the one matmul `T = X·Y` of `dims`, and the epilogue.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProductPlan {
-    /// What the matmul kernel computes: `X` (m×k) · `Y` (k×n).
-    pub shape: MatmulShape,
+    /// What the matmul computes: `X` (m×k) · `Y` (k×n) (planned by [`crate::plan::Planner::product`]:
+    /// one launch, or blocks past one launch's limits).
+    pub dims: GemmDims,
     pub x: OperandPlan,
     pub y: OperandPlan,
     pub output: Output,
@@ -397,6 +399,12 @@ pub struct ProductPlan {
 }
 
 impl ProductPlan {
+    /// Whether the kernels read both operands and write `C` in place, with nothing after the product
+    /// (no pack, no epilogue, `α = 1`): the only form that runs past one launch's limits.
+    pub fn in_place(&self) -> bool {
+        self.x.pack().is_none() && self.y.pack().is_none() && self.output == Output::Direct && self.alpha == 1.0
+    }
+
     /// Kernel launches outside the matmul kernel (packs, then the scaling or the epilogue).
     pub fn passes(&self) -> usize {
         let packs = [self.x, self.y].iter().filter(|o| o.pack().is_some()).count();
@@ -453,7 +461,8 @@ impl GemmArgs {
     ///
     /// Errors, in this order: [`ShapeError::LeadingDimension`] / [`ShapeError::BufferTooSmall`] for a
     /// view that does not fit its buffer, [`ShapeError::Mismatch`] when `op(A)` (m×k), `op(B)` (k×n)
-    /// and `C` (m×n) do not agree, [`ShapeError::TooLarge`] beyond the kernels' limits.
+    /// and `C` (m×n) do not agree, [`ShapeError::TooLarge`] beyond the kernels' limits (except a product
+    /// in place, [`ProductPlan::in_place`], which runs in blocks).
     pub fn plan(&self) -> Result<GemmPlan, ShapeError> {
         self.a.check(OP, "A", self.a_len)?;
         self.b.check(OP, "B", self.b_len)?;
@@ -479,11 +488,13 @@ impl GemmArgs {
                 ),
             });
         }
-        // The kernels' limits (each matrix below 2³¹ elements, the grid), on the product as asked.
-        MatmulShape::check((opa.rows, opa.cols), (opb.rows, opb.cols), (c.rows, c.cols)).map_err(|e| match e {
+        // The kernels' limits (each matrix below 2³¹ elements, the grid), on the product as asked:
+        // past them only a product the kernels read and write in place (no pack, no epilogue) runs,
+        // in blocks (`crate::blocks`) like `matmul`'s.
+        let one_launch = MatmulShape::check((opa.rows, opa.cols), (opb.rows, opb.cols), (c.rows, c.cols)).map_err(|e| match e {
             ShapeError::TooLarge { detail, .. } => ShapeError::TooLarge { op: OP, detail },
             other => other,
-        })?;
+        });
         // A column-major C is the row-major Cᵀ = op(B)ᵀ·op(A)ᵀ of the same memory: then X views B and Y views A.
         let restated = !(c.cs == 1 || c.cols <= 1);
         let (x, y, c) = if restated { (opb.t(), opa.t(), c.t()) } else { (opa, opb, c) };
@@ -496,12 +507,12 @@ impl GemmArgs {
         if self.alpha == 0.0 || k == 0 {
             return Ok(GemmPlan::Scale { c: view, beta: self.beta });
         }
-        let shape = |m: usize, n: usize| MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        let shape = |m: usize, n: usize| GemmDims { m, n, k };
         let eb = self.elem_bytes;
         // Form 1: T = X·Y, into C itself when C is dense and β = 0.
         let direct = self.beta == 0.0 && c.is_dense_row_major(4);
         let straight = ProductPlan {
-            shape: shape(m, n),
+            dims: shape(m, n),
             x: x.operand(src_x, eb),
             y: y.operand(src_y, eb),
             output: if direct { Output::Direct } else { Output::Scratch { transposed: false } },
@@ -511,7 +522,7 @@ impl GemmArgs {
         };
         // Form 2: Tᵀ = Yᵀ·Xᵀ into scratch, then a transposing epilogue.
         let swapped = ProductPlan {
-            shape: shape(n, m),
+            dims: shape(n, m),
             x: y.t().operand(src_y, eb),
             y: x.t().operand(src_x, eb),
             output: Output::Scratch { transposed: true },
@@ -521,7 +532,11 @@ impl GemmArgs {
         // 16-bit pack moves its bytes slower than the f32 passes (docs/results/2026-11-30-gemm-api:
         // ~2.2 TB/s against ~2.7-2.9; two BF16 packs at 4096² took ~61 µs, one f32 epilogue ~47 µs).
         let cost = |p: &ProductPlan| (p.extra_bytes(eb), p.passes());
-        Ok(GemmPlan::Product(if cost(&swapped) < cost(&straight) { swapped } else { straight }))
+        let best = if cost(&swapped) < cost(&straight) { swapped } else { straight };
+        match one_launch {
+            Err(e) if !best.in_place() => Err(e),
+            _ => Ok(GemmPlan::Product(best)),
+        }
     }
 }
 
@@ -549,7 +564,7 @@ mod tests {
         assert_eq!(p.x, OperandPlan::Direct { source: Operand::A, offset: 0 });
         assert_eq!(p.y, OperandPlan::Direct { source: Operand::B, offset: 0 });
         assert_eq!(p.output, Output::Direct);
-        assert_eq!((p.shape.m, p.shape.n, p.shape.k), (8, 12, 5));
+        assert_eq!((p.dims.m, p.dims.n, p.dims.k), (8, 12, 5));
         assert_eq!(p.extra_bytes(4), 0);
     }
 
@@ -560,7 +575,7 @@ mod tests {
         assert_eq!(p.x, OperandPlan::Direct { source: Operand::B, offset: 0 });
         assert_eq!(p.y, OperandPlan::Direct { source: Operand::A, offset: 0 });
         assert_eq!(p.output, Output::Direct);
-        assert_eq!((p.shape.m, p.shape.n, p.shape.k), (12, 8, 5));
+        assert_eq!((p.dims.m, p.dims.n, p.dims.k), (12, 8, 5));
     }
 
     #[test]
@@ -574,7 +589,7 @@ mod tests {
         assert_eq!(tt.x, OperandPlan::Direct { source: Operand::B, offset: 0 });
         assert_eq!(tt.y, OperandPlan::Direct { source: Operand::A, offset: 0 });
         assert_eq!(tt.output, Output::Scratch { transposed: true });
-        assert_eq!((tt.shape.m, tt.shape.n, tt.shape.k), (48, 64, 32));
+        assert_eq!((tt.dims.m, tt.dims.n, tt.dims.k), (48, 64, 32));
         // 16-bit TT at a square size: two packs move as many bytes as the f32 epilogue; one pass wins.
         let mut bf = args(MatrixDesc::row_major(64, 64), T, MatrixDesc::row_major(64, 64), T, MatrixDesc::row_major(64, 64));
         bf.elem_bytes = 2;

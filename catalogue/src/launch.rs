@@ -1,8 +1,9 @@
 //! Launch dimensions: the grid rule of every kernel, from its catalogue geometry and the shape.
 use tessera_kernels::{pack, tf32_operands, vec_add_vec4};
 
-use crate::algo::Algo;
+use crate::algo::MatmulKernel;
 use crate::shape::{MatmulShape, ShapeError};
+use crate::target::Target;
 use crate::tuning;
 
 /// Grid, block and dynamic shared memory of one launch (the fields of `cuLaunchKernel`).
@@ -13,19 +14,12 @@ pub struct LaunchDims {
     pub shared_bytes: u32,
 }
 
-impl Algo {
-    /// The launch of the kernel `self` resolves to for `shape`: `⌈N/bn⌉ × ⌈M/bm⌉` blocks of the
-    /// kernel's tile, times [`Algo::splits`] along z (persistent kernels: one block per SM at most;
-    /// stream-K: [`tuning::stream_k_blocks`]), with the kernel's threads and shared memory (planned
-    /// for [`tuning::SMS`] SMs).
-    pub fn launch(self, shape: MatmulShape) -> LaunchDims {
-        self.launch_on(shape, tuning::SMS)
-    }
-
-    /// As [`Algo::launch`] on a GPU of `sms` SMs (FP32 `Auto` and split-K's slice count depend on it).
-    pub fn launch_on(self, shape: MatmulShape, sms: u32) -> LaunchDims {
-        let algo = self.resolve_on_sms(shape, crate::precision::Precision::Fp32, true, sms);
-        let cfg = algo.config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
+impl MatmulKernel {
+    /// The launch of this kernel for `shape` on `target`: `⌈N/bn⌉ × ⌈M/bm⌉` blocks of the kernel's
+    /// tile, times [`MatmulKernel::splits`] along z (persistent kernels: one block per SM at most;
+    /// stream-K: [`tuning::stream_k_blocks`]), with the kernel's threads and shared memory.
+    pub fn launch(&self, shape: MatmulShape, target: Target) -> LaunchDims {
+        let (algo, cfg, sms) = (self.algo, self.config, target.sms);
         if cfg.persistent {
             // One block per SM, at most one per work unit (a tile, or a K slice of one): each block
             // walks units; gridDim.y carries the number of slices per tile.
@@ -45,28 +39,20 @@ impl Algo {
         }
     }
 
-    /// Blocks that share one output tile along K: the model's slice count for split-K kernels
-    /// (`gridDim.z`, [`tuning::splits_for`]), [`crate::tc_model::best_splits`] for the persistent kernel
-    /// (`gridDim.y`), 1 for every other kernel.
-    pub fn splits(self, shape: MatmulShape) -> u32 {
-        tuning::splits_for(self.resolve(shape), shape)
+    /// Blocks that share one output tile along K on `target`: the model's slice count for split-K
+    /// kernels (`gridDim.z`), [`crate::tc_model::best_splits`] for the persistent kernel (`gridDim.y`),
+    /// 1 for every other kernel.
+    pub fn splits(&self, shape: MatmulShape, target: Target) -> u32 {
+        tuning::splits_on(self.algo, shape, target.sms)
     }
 
-    /// Whether the kernel adds into `C` (split-K's and stream-K's atomic partial sums), so `C` must be
-    /// zeroed first.
-    pub fn accumulates_into_c(self, shape: MatmulShape) -> bool {
-        self.accumulates_into_c_on(shape, tuning::SMS)
-    }
-
-    /// As [`Algo::accumulates_into_c`] for the launch [`Algo::launch_on`] plans on `sms` SMs: every
-    /// split-K and stream-K kernel, except kernel 18 (`stores_unsplit`) launched with one slice, and
-    /// the persistent kernel when it splits K.
-    pub fn accumulates_into_c_on(self, shape: MatmulShape, sms: u32) -> bool {
-        let algo = self.resolve(shape);
-        algo.config().is_some_and(|t| {
-            let sliced = || tuning::splits_on(algo, shape, sms) > 1;
-            (t.split_k && (!t.stores_unsplit || sliced())) || t.stream_k || (t.persistent && sliced())
-        })
+    /// Whether the launch [`MatmulKernel::launch`] plans adds into `C` (split-K's and stream-K's
+    /// atomic partial sums), so `C` must be zeroed first: every split-K and stream-K kernel, except
+    /// kernel 18 (`stores_unsplit`) launched with one slice, and the persistent kernel when it splits K.
+    pub fn accumulates_into_c(&self, shape: MatmulShape, target: Target) -> bool {
+        let t = self.config;
+        let sliced = || self.splits(shape, target) > 1;
+        (t.split_k && (!t.stores_unsplit || sliced())) || t.stream_k || (t.persistent && sliced())
     }
 }
 
@@ -126,43 +112,50 @@ pub fn tiles(rows: usize, cols: usize, shared_bytes: u32) -> LaunchDims {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::Algo;
+
+    const H: Target = Target::H200;
+
+    fn k(algo: Algo) -> &'static MatmulKernel {
+        algo.kernel().expect("a concrete kernel")
+    }
 
     #[test]
     fn matmul_launch_covers_odd_shapes() {
         let s = MatmulShape { m: 17, n: 33, k: 9 };
-        let tiled = Algo::Tiled.launch(s);
+        let tiled = k(Algo::Tiled).launch(s, H);
         assert_eq!(tiled.grid, (3, 2, 1));
         assert_eq!(tiled.block, (16, 16, 1));
         assert_eq!(tiled.shared_bytes, 2048);
-        assert_eq!(Algo::Naive.launch(s).shared_bytes, 0);
+        assert_eq!(k(Algo::Naive).launch(s, H).shared_bytes, 0);
         // k07's hard-won figure, now derived: (8·132 + 8·128)·4.
-        assert_eq!(Algo::Warptile.launch(s).shared_bytes, 8_320);
+        assert_eq!(k(Algo::Warptile).launch(s, H).shared_bytes, 8_320);
     }
 
     #[test]
     fn split_k_launches_slices_along_z() {
         let s = MatmulShape { m: 256, n: 4096, k: 4096 };
-        let z = Algo::SplitK128x128x16.splits(s);
+        let z = k(Algo::SplitK128x128x16).splits(s, H);
         assert!(z > 1);
-        assert_eq!(Algo::SplitK128x128x16.launch(s).grid, (32, 2, z));
-        assert!(Algo::SplitK128x128x16.accumulates_into_c(s));
-        assert!(!Algo::Dbuf128x128x16.accumulates_into_c(s));
-        assert_eq!(Algo::Dbuf128x128x16.splits(s), 1);
+        assert_eq!(k(Algo::SplitK128x128x16).launch(s, H).grid, (32, 2, z));
+        assert!(k(Algo::SplitK128x128x16).accumulates_into_c(s, H));
+        assert!(!k(Algo::Dbuf128x128x16).accumulates_into_c(s, H));
+        assert_eq!(k(Algo::Dbuf128x128x16).splits(s, H), 1);
     }
 
     #[test]
     fn stream_k_launches_the_blocks_that_fit_at_once() {
         let s = |m, n, k| MatmulShape { m, n, k };
         // 64×64 tiles, four blocks per SM (the launch bound): 528 blocks for 64 tiles × 32 steps.
-        let small = Algo::StreamK64x64x16.launch(s(512, 512, 512));
+        let small = k(Algo::StreamK64x64x16).launch(s(512, 512, 512), H);
         assert_eq!((small.grid, small.block), ((132 * 4, 1, 1), (128, 1, 1)));
         // One block per SM for the 128×256 tile; never more blocks than K-steps.
-        assert_eq!(Algo::StreamK128x256x16.launch(s(4096, 4096, 4096)).grid, (132, 1, 1));
-        assert_eq!(Algo::StreamK128x256x16.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
-        assert_eq!(Algo::StreamK128x128x16.launch(s(100, 100, 40)).grid, (3, 1, 1));
-        assert_eq!(Algo::StreamK128x128x16.launch(s(1, 1, 0)).grid, (1, 1, 1));
-        assert!(Algo::StreamK128x128x16.accumulates_into_c(s(4096, 4096, 4096)));
-        assert_eq!(Algo::StreamK128x128x16.splits(s(4096, 4096, 4096)), 1);
+        assert_eq!(k(Algo::StreamK128x256x16).launch(s(4096, 4096, 4096), H).grid, (132, 1, 1));
+        assert_eq!(k(Algo::StreamK128x256x16).launch(s(4096, 4096, 4096), Target::new(114, true)).grid, (114, 1, 1));
+        assert_eq!(k(Algo::StreamK128x128x16).launch(s(100, 100, 40), H).grid, (3, 1, 1));
+        assert_eq!(k(Algo::StreamK128x128x16).launch(s(1, 1, 0), H).grid, (1, 1, 1));
+        assert!(k(Algo::StreamK128x128x16).accumulates_into_c(s(4096, 4096, 4096), H));
+        assert_eq!(k(Algo::StreamK128x128x16).splits(s(4096, 4096, 4096), H), 1);
     }
 
     #[test]

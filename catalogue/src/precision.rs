@@ -104,6 +104,12 @@ impl Precision {
         matches!(self, Self::Fp32 | Self::Tf32)
     }
 
+    /// Whether inputs of this precision's type can be multiplied in `requested`: their own precision,
+    /// or TF32 on `f32` inputs (the caller's explicit choice of the lower precision).
+    pub fn accepts(self, requested: Precision) -> bool {
+        self == requested || (self == Self::Fp32 && requested == Self::Tf32)
+    }
+
     /// Bytes of one input element: 4 (`f32`) or 2 (BF16, FP16).
     pub fn input_bytes(self) -> u32 {
         if self.takes_f32() {

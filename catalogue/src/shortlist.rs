@@ -4,17 +4,19 @@
 //! The model with its measured residuals ranks kernels that are often 5–12 % apart on launch-bound
 //! shapes with an error of about 4 %, so `Auto`'s pick is below 0.95 of the fastest kernel on about one
 //! shape in twenty (`docs/tuning.md`). Timing the kernels it ranks near the top settles those: the
-//! shortlist is the model's own choice ([`model_choice_on`]) and the candidates whose expected time is
+//! shortlist is the model's own choice ([`model_choice`]) and the candidates whose expected time is
 //! within [`WITHIN`] of the least, at most [`MOST`] in all. On the calibration table, each shape ranked
 //! with its own rows left out, the fastest of the shortlist is within 0.95 of the fastest measured
 //! kernel on every shape (`tests/auto_model.rs`). Unlike the pick, the shortlist weighs kernels 18
 //! and 19 past the rows and columns up to which the model alone may rely on them
 //! ([`crate::tuning::is_candidate`]): timed, a wrong estimate costs nothing.
-use crate::algo::{Algo, MATMUL_KERNELS};
-use crate::fp32_padding::{copies_us, padded_shape, plan_on, runs_on_padded_copies, Fp32Padding};
+use crate::algo::MATMUL_KERNELS;
+use crate::choose::{model_choice, Choice};
+use crate::fp32_padding::{copies_us, padded_shape, runs_on_padded_copies, Fp32Padding};
 use crate::precision::Precision;
 use crate::shape::MatmulShape;
-use crate::tuning::{expected_at_best_splits, least_expected_on, pick_on, residuals};
+use crate::target::Target;
+use crate::tuning::{expected_at_best_splits, least_expected_on, residuals};
 
 /// Candidates expected to take up to this many times the least expected time are timed.
 pub const WITHIN: f64 = 1.4;
@@ -22,64 +24,13 @@ pub const WITHIN: f64 = 1.4;
 /// The most candidates timed for one shape, the model's choice included.
 pub const MOST: usize = 6;
 
-/// One way to run an FP32 product.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fp32Choice {
-    /// A concrete FP32 kernel on the caller's operands (split-K kernels at [`crate::tuning::splits_on`]'s count).
-    InPlace(Algo),
-    /// The unaligned path: padded copies and a kernel on them ([`crate::fp32_padding`]).
-    Padded(Fp32Padding),
-}
-
-/// What [`Fp32Choice::label`] appends to the kernel's label on the unaligned path.
-const PADDED_SUFFIX: &str = "+padded";
-
-impl Fp32Choice {
-    /// The kernel's label, `+padded` after it on the unaligned path (`dbuf-64x64x16+padded`).
-    pub fn label(&self) -> String {
-        match self {
-            Fp32Choice::InPlace(algo) => algo.label().to_string(),
-            Fp32Choice::Padded(p) => format!("{}{PADDED_SUFFIX}", p.algo.label()),
-        }
-    }
-
-    /// The choice `label` ([`Fp32Choice::label`]'s form) names for `shape`, if it can run it
-    /// ([`Fp32Choice::runs`]): how a saved tuned pick is read back. `None` for an unknown label, a
-    /// kernel that does not compute in FP32, or the padded path where N and K need no padding.
-    pub fn from_label(label: &str, shape: MatmulShape) -> Option<Fp32Choice> {
-        let choice = match label.strip_suffix(PADDED_SUFFIX) {
-            Some(kernel) => Fp32Choice::Padded(Fp32Padding { shape, padded: padded_shape(shape)?, algo: Algo::from_label(kernel)? }),
-            None => Fp32Choice::InPlace(Algo::from_label(label)?),
-        };
-        choice.runs(shape).then_some(choice)
-    }
-
-    /// Whether this choice computes `shape` in FP32: a concrete FP32 kernel, or a padding plan of
-    /// `shape` (its padded shape, a kernel that reads the padded copies).
-    pub fn runs(&self, shape: MatmulShape) -> bool {
-        match self {
-            Fp32Choice::InPlace(algo) => algo.precision() == Some(Precision::Fp32),
-            Fp32Choice::Padded(p) => p.shape == shape && Some(p.padded) == padded_shape(shape) && runs_on_padded_copies(p.algo),
-        }
-    }
-}
-
 /// A candidate of the shortlist and the time the model expects of it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Candidate {
-    pub choice: Fp32Choice,
+    pub choice: Choice,
     /// Microseconds: [`crate::tuning::expected_us`] (the padded path: its kernel's on the padded shape
     /// plus [`copies_us`]).
     pub expected_us: f64,
-}
-
-/// What FP32 `Auto` runs for `shape` on `sms` SMs without tuning: the padded path where
-/// [`plan_on`] takes it, [`pick_on`]'s kernel otherwise.
-pub fn model_choice_on(shape: MatmulShape, sms: u32) -> Fp32Choice {
-    match plan_on(shape, sms) {
-        Some(plan) => Fp32Choice::Padded(plan),
-        None => Fp32Choice::InPlace(pick_on(shape, sms)),
-    }
 }
 
 /// Every FP32 way to run `shape` the model prices, on `sms` SMs: each FP32 kernel with constants at
@@ -92,13 +43,13 @@ pub fn priced_on(shape: MatmulShape, sms: u32) -> Vec<Candidate> {
         .filter(|k| k.precision == Precision::Fp32)
         .filter_map(|k| {
             let us = expected_at_best_splits(k.algo, shape, sms, &near)?;
-            Some(Candidate { choice: Fp32Choice::InPlace(k.algo), expected_us: us })
+            Some(Candidate { choice: Choice::Kernel(k.algo), expected_us: us })
         })
         .collect();
     if let Some(padded) = padded_shape(shape) {
         let (algo, us) = least_expected_on(padded, sms);
         if runs_on_padded_copies(algo) {
-            let choice = Fp32Choice::Padded(Fp32Padding { shape, padded, algo });
+            let choice = Choice::Padded(Fp32Padding { shape, padded, algo });
             out.push(Candidate { choice, expected_us: us + copies_us(shape, padded) });
         }
     }
@@ -107,13 +58,13 @@ pub fn priced_on(shape: MatmulShape, sms: u32) -> Vec<Candidate> {
 
 /// The candidates timed for `shape` on `sms` SMs: [`shortlist`] of [`priced_on`], the model's choice first.
 pub fn shortlist_on(shape: MatmulShape, sms: u32) -> Vec<Candidate> {
-    shortlist(model_choice_on(shape, sms), priced_on(shape, sms))
+    shortlist(model_choice(shape, Precision::Fp32, Target::new(sms, true)), priced_on(shape, sms))
 }
 
 /// The rule: `first` (the model's choice), then the other `priced` candidates within [`WITHIN`] of
 /// the least expected time, fastest first, [`MOST`] in all. `first` leads even when it is not among
 /// `priced` (then with the least expected time).
-pub fn shortlist(first: Fp32Choice, mut priced: Vec<Candidate>) -> Vec<Candidate> {
+pub fn shortlist(first: Choice, mut priced: Vec<Candidate>) -> Vec<Candidate> {
     priced.sort_by(|a, b| a.expected_us.total_cmp(&b.expected_us));
     let least = priced.first().map_or(f64::INFINITY, |c| c.expected_us);
     let lead = priced.iter().find(|c| c.choice == first).copied().unwrap_or(Candidate { choice: first, expected_us: least });
@@ -124,6 +75,7 @@ pub fn shortlist(first: Fp32Choice, mut priced: Vec<Candidate>) -> Vec<Candidate
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::Algo;
     use crate::tuning::SMS;
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
@@ -131,24 +83,24 @@ mod tests {
     }
 
     fn c(algo: Algo, us: f64) -> Candidate {
-        Candidate { choice: Fp32Choice::InPlace(algo), expected_us: us }
+        Candidate { choice: Choice::Kernel(algo), expected_us: us }
     }
 
     #[test]
     fn the_rule_keeps_the_first_and_the_near_ones() {
         let priced = vec![c(Algo::Tiled, 12.0), c(Algo::Naive, 10.0), c(Algo::Warptile, 14.1), c(Algo::Vectorized, 13.9)];
-        let list = shortlist(Fp32Choice::InPlace(Algo::Tiled), priced.clone());
+        let list = shortlist(Choice::Kernel(Algo::Tiled), priced.clone());
         let labels: Vec<String> = list.iter().map(|c| c.choice.label()).collect();
         // Tiled first (the model's choice), then within 1.4 × 10 µs, fastest first; 14.1 is out.
         assert_eq!(labels, ["tiled", "naive", "vectorized"]);
         // A first choice not priced leads with the least time.
-        let list = shortlist(Fp32Choice::InPlace(Algo::Dbuf64x64x16), priced);
+        let list = shortlist(Choice::Kernel(Algo::Dbuf64x64x16), priced);
         assert_eq!(list[0], c(Algo::Dbuf64x64x16, 10.0));
         assert_eq!(list.len(), 4);
         // At most MOST.
         let many: Vec<Candidate> = MATMUL_KERNELS.iter().map(|k| c(k.algo, 1.0)).collect();
-        assert_eq!(shortlist(Fp32Choice::InPlace(Algo::Naive), many).len(), MOST);
-        assert_eq!(shortlist(Fp32Choice::InPlace(Algo::Naive), Vec::new()).len(), 1);
+        assert_eq!(shortlist(Choice::Kernel(Algo::Naive), many).len(), MOST);
+        assert_eq!(shortlist(Choice::Kernel(Algo::Naive), Vec::new()).len(), 1);
     }
 
     #[test]
@@ -156,27 +108,27 @@ mod tests {
         let (aligned, unaligned) = (s(64, 64, 64), s(1000, 1037, 519));
         for shape in [aligned, unaligned] {
             for cand in priced_on(shape, SMS) {
-                assert_eq!(Fp32Choice::from_label(&cand.choice.label(), shape), Some(cand.choice), "{shape:?}");
+                assert_eq!(Choice::from_label(&cand.choice.label(), shape, Precision::Fp32), Some(cand.choice), "{shape:?}");
             }
         }
-        assert!(priced_on(unaligned, SMS).iter().any(|c| matches!(c.choice, Fp32Choice::Padded(_))));
+        assert!(priced_on(unaligned, SMS).iter().any(|c| matches!(c.choice, Choice::Padded(_))));
         // The padded path only where it pads; FP32 kernels only; known labels only.
-        assert_eq!(Fp32Choice::from_label("dbuf-64x64x16+padded", aligned), None);
-        assert_eq!(Fp32Choice::from_label("mma-naive-bf16", aligned), None);
-        assert_eq!(Fp32Choice::from_label(Algo::Auto.label(), aligned), None, "Auto is not a kernel");
-        assert_eq!(Fp32Choice::from_label("tma-tf32-128x256+padded", unaligned), None);
-        assert_eq!(Fp32Choice::from_label("auto-fp32", aligned), None);
-        assert_eq!(Fp32Choice::from_label("", aligned), None);
+        assert_eq!(Choice::from_label("dbuf-64x64x16+padded", aligned, Precision::Fp32), None);
+        assert_eq!(Choice::from_label("mma-naive-bf16", aligned, Precision::Fp32), None);
+        assert_eq!(Choice::from_label(Algo::Auto.label(), aligned, Precision::Fp32), None, "Auto is not a kernel");
+        assert_eq!(Choice::from_label("tma-tf32-128x256+padded", unaligned, Precision::Fp32), None);
+        assert_eq!(Choice::from_label("auto-fp32", aligned, Precision::Fp32), None);
+        assert_eq!(Choice::from_label("", aligned, Precision::Fp32), None);
         // A plan of another shape does not run this one.
-        let Some(Fp32Choice::Padded(plan)) = Fp32Choice::from_label("tiled+padded", unaligned) else { panic!("tiled+padded") };
-        assert!(!Fp32Choice::Padded(plan).runs(s(1000, 1037, 518)));
+        let Some(Choice::Padded(plan)) = Choice::from_label("tiled+padded", unaligned, Precision::Fp32) else { panic!("tiled+padded") };
+        assert!(!Choice::Padded(plan).runs(s(1000, 1037, 518), Precision::Fp32));
     }
 
     #[test]
     fn the_shortlist_leads_with_auto_and_holds_fp32_kernels_only() {
         for shape in [s(4096, 4096, 4096), s(1, 44, 240), s(1000, 1037, 519), s(73, 74, 2552), s(8908, 3022, 1639), s(1, 1, 1)] {
             let list = shortlist_on(shape, SMS);
-            assert_eq!(list[0].choice, model_choice_on(shape, SMS), "{shape:?}");
+            assert_eq!(list[0].choice, model_choice(shape, Precision::Fp32, Target::H200), "{shape:?}");
             assert!(!list.is_empty() && list.len() <= MOST);
             let least = list.iter().map(|c| c.expected_us).fold(f64::INFINITY, f64::min);
             for cand in &list[1..] {
@@ -185,8 +137,8 @@ mod tests {
             }
             for cand in &list {
                 match cand.choice {
-                    Fp32Choice::InPlace(a) => assert_eq!(a.precision(), Some(Precision::Fp32)),
-                    Fp32Choice::Padded(p) => {
+                    Choice::Kernel(a) => assert_eq!(a.precision(), Some(Precision::Fp32)),
+                    Choice::Padded(p) => {
                         assert_eq!(Some(p.padded), padded_shape(shape));
                         assert!(runs_on_padded_copies(p.algo));
                     }
@@ -195,6 +147,6 @@ mod tests {
         }
         // Kernel 19 past its 32 columns: weighed here, not by the pick (1×44×240: measured fastest).
         let list = shortlist_on(s(1, 44, 240), SMS);
-        assert!(list.iter().any(|c| c.choice == Fp32Choice::InPlace(Algo::FewCols4)), "{list:?}");
+        assert!(list.iter().any(|c| c.choice == Choice::Kernel(Algo::FewCols4)), "{list:?}");
     }
 }

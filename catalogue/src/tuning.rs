@@ -1,6 +1,6 @@
 //! `Algo::Auto`: which kernel configuration to run for a shape.
 //!
-//! FP32: a **time model**, not a lookup ([`predict_us`], [`pick_on`]). Every FP32 kernel of the
+//! FP32: a **time model**, not a lookup ([`predict_us`], [`least_expected_on`]). Every FP32 kernel of the
 //! catalogue is a candidate; the model estimates its time on the shape from what the launch gives the
 //! GPU — blocks per SM (from the kernel's threads, shared memory and registers), the busiest SM's
 //! share of the grid (waves and the last wave's fill), K-steps per block, alignment, split-K's slice
@@ -8,12 +8,11 @@
 //! measured runs (`scripts/fit-auto-model.py`, `docs/tuning.md`); each prediction is then corrected by
 //! the model's measured residuals on the calibrated shapes nearest the product ([`residuals`],
 //! [`crate::residuals`]) and `Auto` runs the minimum ([`expected_us`]). Split-K kernels get the slice
-//! count the model finds fastest ([`splits_for`]). Deterministic and offline: the same shape and SM
+//! count the model finds fastest ([`splits_on`]). Deterministic and offline: the same shape and SM
 //! count always give the same kernel.
 //!
 //! Tensor-core precisions on Hopper: a time model of the TMA kernels ([`crate::tc_model`], through
-//! [`pick_tensor_core`]).
-use std::cell::Cell;
+//! [`crate::choose::model_choice`]).
 use std::sync::OnceLock;
 
 use crate::algo::{Algo, MATMUL_KERNELS};
@@ -26,91 +25,9 @@ use tessera_kernels::launch::TileConfig;
 /// GPU (the host passes the real count).
 pub const SMS: u32 = 132;
 
-/// Output tiles (blocks per K slice) `algo` launches for `shape`; `Auto` counts the kernel it resolves to.
-pub fn blocks(algo: Algo, shape: MatmulShape) -> u32 {
-    let t = algo.resolve(shape).config().unwrap_or(tessera_kernels::matmul::k01_naive::CONFIG);
-    shape.m.div_ceil(t.bm) * shape.n.div_ceil(t.bn)
-}
-
-impl Algo {
-    /// The concrete FP32 kernel for `shape`: `Auto` consults [`pick`], others are themselves.
-    pub fn resolve(self, shape: MatmulShape) -> Algo {
-        self.resolve_for(shape, Precision::Fp32)
-    }
-
-    /// The concrete kernel for `shape` in `precision`: `Auto` consults [`pick`] (FP32) or
-    /// [`pick_tensor_core`], others are themselves (whether they compute in `precision` is the
-    /// caller's check).
-    pub fn resolve_for(self, shape: MatmulShape, precision: Precision) -> Algo {
-        self.resolve_on(shape, precision, true)
-    }
-
-    /// As [`Algo::resolve_for`] on a GPU that runs the sm_90a (`wgmma`) kernels or not (FP32 planned
-    /// for [`SMS`] SMs).
-    pub fn resolve_on(self, shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
-        self.resolve_on_sms(shape, precision, sm90a, SMS)
-    }
-
-    /// As [`Algo::resolve_on`] on a GPU of `sms` SMs (the FP32 model's device parameter).
-    pub fn resolve_on_sms(self, shape: MatmulShape, precision: Precision, sm90a: bool, sms: u32) -> Algo {
-        match (self, precision) {
-            (Algo::Auto, Precision::Fp32) => pick_on(shape, sms),
-            (Algo::Auto, p) => pick_tensor_core_on(shape, p, sm90a, sms),
-            (other, _) => other,
-        }
-    }
-}
-
-/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` (TF32, BF16, FP16) on the
-/// H200's [`SMS`]: [`pick_tensor_core_on`].
-pub fn pick_tensor_core(shape: MatmulShape, precision: Precision, sm90a: bool) -> Algo {
-    pick_tensor_core_on(shape, precision, sm90a, SMS)
-}
-
-/// The tensor-core kernel `Algo::Auto` runs for `shape` in `precision` on a GPU of `sms` SMs.
-///
-/// On Hopper (`sm90a`): the TMA kernel (15 or 16, either tile width, kernel 16's split count) of least
-/// predicted time ([`crate::tc_model`]); every shape qualifies (unaligned rows are read from padded
-/// copies). Elsewhere kernel 13's 128×128 tile (docs/results/2026-11-30-tc-candidates: it beat the
-/// 128×256 tile by 15–25 %, two blocks of 4 warps per SM against one of 8). FP32: [`pick_on`].
-pub fn pick_tensor_core_on(shape: MatmulShape, precision: Precision, sm90a: bool, sms: u32) -> Algo {
-    let portable = match precision {
-        Precision::Fp32 => return pick_on(shape, sms),
-        Precision::Bf16 => Algo::MmaPipeBf16x128,
-        Precision::Fp16 => Algo::MmaPipeF16x128,
-        Precision::Tf32 => Algo::MmaPipeTf32,
-    };
-    // The catalogue has TMA kernels in every tensor-core precision, so on Hopper `pick` answers.
-    let hopper = if sm90a { crate::tc_model::pick(shape, precision, sms) } else { None };
-    hopper.unwrap_or(portable)
-}
-
-/// The kernel `Algo::Auto` runs for `shape` in FP32 on the H200's [`SMS`]: [`pick_on`].
-pub fn pick(shape: MatmulShape) -> Algo {
-    pick_on(shape, SMS)
-}
-
-/// The FP32 kernel with the least expected time ([`expected_us`]: the model's prediction × its
-/// measured residual near `shape`) on a GPU of `sms` SMs, split-K kernels at the slice count the model
-/// prices fastest ([`splits_on`]); ties go to the earlier kernel of the catalogue. Never a TF32 or
-/// other lower-precision kernel: only FP32 entries are candidates.
-pub fn pick_on(shape: MatmulShape, sms: u32) -> Algo {
-    thread_local!(static LAST: Cell<Option<(MatmulShape, u32, Algo)>> = const { Cell::new(None) });
-    // Resolving `Auto` happens several times per launch (launch geometry, split count, zeroing):
-    // the last answer is kept per thread so a small launch does not pay for the search each time.
-    if let Some((s, n, algo)) = LAST.get() {
-        if s == shape && n == sms {
-            return algo;
-        }
-    }
-    let algo = least_expected_on(shape, sms).0;
-    LAST.set(Some((shape, sms, algo)));
-    algo
-}
-
-/// [`pick_on`]'s search, uncached: the FP32 candidate of least [`expected_us`] on `shape` and that time
-/// (split-K kernels at their best slice count). The unaligned path weighs the time too
-/// (`fp32_padding::plan_on`).
+/// The FP32 kernel of least [`expected_us`] on `shape` on `sms` SMs, and that time (split-K kernels
+/// at their best slice count; ties go to the earlier kernel of the catalogue): FP32 `Auto`'s pick in
+/// place ([`crate::choose::model_choice`]). Never a TF32 or other lower-precision kernel.
 pub fn least_expected_on(shape: MatmulShape, sms: u32) -> (Algo, f64) {
     let near = residuals().near(shape, false);
     let mut best = (Algo::Tiled, f64::INFINITY);
@@ -167,12 +84,7 @@ pub fn is_candidate(algo: Algo, shape: MatmulShape) -> bool {
     cost(algo).is_none_or(|c| shape.m <= c.max_rows && shape.n <= c.max_cols)
 }
 
-/// Split-K's blocks per output tile (`gridDim.z`) for the kernel `algo` on `shape`, on [`SMS`] SMs.
-pub fn splits_for(algo: Algo, shape: MatmulShape) -> u32 {
-    splits_on(algo, shape, SMS)
-}
-
-/// As [`splits_for`] on `sms` SMs: the slice count of least predicted time for a kernel the model
+/// Split-K's blocks per output tile (`gridDim.z`) for the kernel `algo` on `shape` on `sms` SMs: the slice count of least predicted time for a kernel the model
 /// knows (slices of at least its [`Cost::min_slice_steps`] K-steps, at most [`MAX_SPLITS`]); the one-wave
 /// rule [`splits`] for a split-K kernel it does not; [`crate::tc_model::best_splits`] for the persistent kernel
 /// (`gridDim.y`); 1 for a kernel that does not split K.
@@ -575,6 +487,8 @@ fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> (u32, f6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choose::model_choice;
+    use crate::target::Target;
     use tessera_kernels::launch::TileConfig;
 
     #[test]
@@ -592,27 +506,27 @@ mod tests {
     fn tensor_core_auto_uses_wgmma_only_where_sm90a_runs() {
         let s = |m, n, k| MatmulShape { m, n, k };
         let (big, small, odd) = (s(4096, 4096, 4096), s(512, 512, 512), s(1000, 1037, 519));
-        assert_eq!(Algo::Auto.resolve_on(big, Precision::Bf16, true), Algo::PersistentBf16);
-        assert_eq!(Algo::Auto.resolve_on(big, Precision::Fp16, true), Algo::PersistentF16);
-        assert_eq!(Algo::Auto.resolve_on(big, Precision::Tf32, true), Algo::PersistentTf32);
+        assert_eq!(model_choice(big, Precision::Bf16, Target::new(SMS, true)).kernel(), Algo::PersistentBf16);
+        assert_eq!(model_choice(big, Precision::Fp16, Target::new(SMS, true)).kernel(), Algo::PersistentF16);
+        assert_eq!(model_choice(big, Precision::Tf32, Target::new(SMS, true)).kernel(), Algo::PersistentTf32);
         // Every shape has a TMA kernel on Hopper (unaligned rows read from padded copies), of the
         // precision asked for; split-K only in kernel 16.
         for shape in [big, small, odd, s(8192, 128, 8192), s(4096, 4100, 4100), s(1000, 1037, 518), s(1, 1, 1)] {
             for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
-                let algo = Algo::Auto.resolve_on(shape, p, true);
+                let algo = model_choice(shape, p, Target::new(SMS, true)).kernel();
                 assert!(algo.config().is_some_and(|c| c.tma), "{p:?} {shape:?}: {algo:?}");
                 assert_eq!(algo.precision(), Some(p));
                 assert!(splits_on(algo, shape, SMS) == 1 || algo.config().is_some_and(|c| c.persistent));
             }
         }
         for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
-            let portable = Algo::Auto.resolve_on(big, p, false);
+            let portable = model_choice(big, p, Target::new(SMS, false)).kernel();
             assert!(portable.config().is_some_and(|c| !c.sm90a), "{p:?} picked {portable:?} without sm_90a");
             assert_eq!(portable.precision(), Some(p));
         }
         // The default (`resolve_for`) is this library's target, Hopper.
-        assert_eq!(Algo::Auto.resolve_for(big, Precision::Bf16), Algo::PersistentBf16);
-        assert_eq!(Algo::Auto.resolve_for(big, Precision::Fp32), pick(big));
+        assert_eq!(model_choice(big, Precision::Bf16, Target::H200).kernel(), Algo::PersistentBf16);
+        assert_eq!(model_choice(big, Precision::Fp32, Target::H200).kernel(), least_expected_on(big, SMS).0);
     }
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
@@ -624,32 +538,32 @@ mod tests {
         let s = |m, n, k| MatmulShape { m, n, k };
         for (shape, sms) in [(s(4096, 4096, 4096), SMS), (s(256, 4096, 4096), SMS), (s(8192, 128, 8192), SMS), (s(256, 4096, 4096), 64)] {
             let splits = crate::tc_model::best_splits(Algo::PersistentBf16, shape, sms).0;
-            let launch = Algo::PersistentBf16.launch_on(shape, sms);
+            let launch = Algo::PersistentBf16.kernel().unwrap().launch(shape, Target::new(sms, true));
             let units = shape.m.div_ceil(128) * shape.n.div_ceil(256) * splits;
             assert_eq!(launch.grid.1, splits, "{shape:?} on {sms} SMs");
             let (blocks, busy) = (launch.grid.0 * launch.grid.1, units.min(sms));
             assert!(blocks >= busy && blocks < busy + splits, "{shape:?}: {blocks} blocks for {units} units");
-            assert_eq!(Algo::PersistentBf16.accumulates_into_c_on(shape, sms), splits > 1, "{shape:?}");
+            assert_eq!(Algo::PersistentBf16.kernel().unwrap().accumulates_into_c(shape, Target::new(sms, true)), splits > 1, "{shape:?}");
         }
-        assert_eq!(Algo::PersistentBf16.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
-        assert!(!Algo::PersistentBf16.accumulates_into_c(s(4096, 4096, 4096)));
+        assert_eq!(Algo::PersistentBf16.kernel().unwrap().launch(s(4096, 4096, 4096), Target::new(114, true)).grid, (114, 1, 1));
+        assert!(!Algo::PersistentBf16.kernel().unwrap().accumulates_into_c(s(4096, 4096, 4096), Target::H200));
         // The narrow tile (128×128): twice the tiles of the wide one, the same launch rule.
         for algo in [Algo::PersistentBf16Narrow, Algo::PersistentF16Narrow, Algo::PersistentTf32Narrow] {
             let cfg = algo.config().unwrap();
             assert_eq!((cfg.bm, cfg.bn, cfg.block, cfg.persistent), (128, 128, (384, 1), true), "{algo:?}");
             for (shape, sms) in [(s(4096, 4096, 4096), SMS), (s(512, 512, 512), SMS), (s(256, 4096, 4096), SMS), (s(8192, 128, 8192), 64)] {
                 let splits = crate::tc_model::best_splits(algo, shape, sms).0;
-                let launch = algo.launch_on(shape, sms);
+                let launch = algo.kernel().unwrap().launch(shape, Target::new(sms, true));
                 let units = shape.m.div_ceil(128) * shape.n.div_ceil(128) * splits;
                 assert_eq!((launch.grid.1, launch.grid.2, launch.block, launch.shared_bytes), (splits, 1, (384, 1, 1), cfg.shared_bytes));
                 let (blocks, busy) = (launch.grid.0 * launch.grid.1, units.min(sms));
                 assert!(blocks >= busy && blocks < busy + splits, "{algo:?} {shape:?}: {blocks} blocks for {units} units");
-                assert_eq!(algo.accumulates_into_c_on(shape, sms), splits > 1, "{algo:?} {shape:?}");
+                assert_eq!(algo.kernel().unwrap().accumulates_into_c(shape, Target::new(sms, true)), splits > 1, "{algo:?} {shape:?}");
             }
             // 1024 tiles: one block per SM, unsplit; 512³ is 16 tiles of 128×128 (8 of 128×256).
-            assert_eq!(algo.launch_on(s(4096, 4096, 4096), 114).grid, (114, 1, 1));
-            assert!(!algo.accumulates_into_c(s(4096, 4096, 4096)));
-            assert_eq!(algo.launch(s(512, 512, 512)).grid.0, 16);
+            assert_eq!(algo.kernel().unwrap().launch(s(4096, 4096, 4096), Target::new(114, true)).grid, (114, 1, 1));
+            assert!(!algo.kernel().unwrap().accumulates_into_c(s(4096, 4096, 4096), Target::H200));
+            assert_eq!(algo.kernel().unwrap().launch(s(512, 512, 512), Target::H200).grid.0, 16);
         }
     }
 
@@ -715,13 +629,13 @@ mod tests {
     fn split_k_slices_fill_the_gpu_and_respect_their_bounds() {
         // Deep K, small output: many slices (the one-wave rule gave 1 here: 109 tiles of 64×64).
         let skinny = s(6960, 32, 8288);
-        assert!(splits_for(Algo::SplitK64x64x16, skinny) >= 4);
-        assert!(splits_for(Algo::SplitK128x32x16, skinny) >= 4);
+        assert!(splits_on(Algo::SplitK64x64x16, skinny, SMS) >= 4);
+        assert!(splits_on(Algo::SplitK128x32x16, skinny, SMS) >= 4);
         // Short K cannot split (slices of at least MIN_SLICE_STEPS K-steps).
-        assert_eq!(splits_for(Algo::SplitK64x64x16, s(64, 64, 63)), 1);
+        assert_eq!(splits_on(Algo::SplitK64x64x16, s(64, 64, 63), SMS), 1);
         for shape in [s(16, 16, 4088), s(48, 893, 8768), s(1, 1, 16384), s(3, 5, 1 << 20)] {
             for algo in [Algo::SplitK64x64x16, Algo::SplitK128x128x16, Algo::SplitK32x128x16] {
-                let n = splits_for(algo, shape);
+                let n = splits_on(algo, shape, SMS);
                 let bk = algo.config().unwrap().bk;
                 assert!((1..=MAX_SPLITS).contains(&n), "{shape:?}");
                 assert!(n == 1 || shape.k / n >= MIN_SLICE_STEPS * bk, "{shape:?}: {n} slices");
@@ -733,9 +647,9 @@ mod tests {
             }
         }
         // Non-split kernels: always one slice.
-        assert_eq!(splits_for(Algo::Dbuf64x64x16, skinny), 1);
-        assert_eq!(Algo::Dbuf64x64x16.launch(skinny).grid.2, 1);
-        assert_eq!(Algo::SplitK64x64x16.launch(skinny).grid.2, splits_for(Algo::SplitK64x64x16, skinny));
+        assert_eq!(splits_on(Algo::Dbuf64x64x16, skinny, SMS), 1);
+        assert_eq!(Algo::Dbuf64x64x16.kernel().unwrap().launch(skinny, Target::H200).grid.2, 1);
+        assert_eq!(Algo::SplitK64x64x16.kernel().unwrap().launch(skinny, Target::H200).grid.2, splits_on(Algo::SplitK64x64x16, skinny, SMS));
     }
 
     #[test]
@@ -801,46 +715,44 @@ mod tests {
             assert!((gap - (adds - stores)).abs() < 1e-9, "{shape:?}: {gap}");
             // Several slices add into C like kernel 10's: the same price either way.
             assert_eq!(predict(adding, c, shape, 3, SMS), predict(t, c, shape, 3, SMS));
-            assert_eq!(Algo::FewRows.accumulates_into_c(shape), splits_for(Algo::FewRows, shape) > 1, "{shape:?}");
+            assert_eq!(Algo::FewRows.kernel().unwrap().accumulates_into_c(shape, Target::H200), splits_on(Algo::FewRows, shape, SMS) > 1, "{shape:?}");
         }
         // Kernel 18 is weighed up to its block's rows, and slices of one K-step are among its options.
         assert!(is_candidate(Algo::FewRows, s(16, 4096, 4096)) && !is_candidate(Algo::FewRows, s(17, 4096, 4096)));
         assert_eq!((c.min_slice_steps, c.max_rows), (1, FEW_ROWS_MAX_M));
-        assert!(splits_for(Algo::FewRows, s(1, 256, 4096)) > 4096 / (MIN_SLICE_STEPS * t.bk));
+        assert!(splits_on(Algo::FewRows, s(1, 256, 4096), SMS) > 4096 / (MIN_SLICE_STEPS * t.bk));
     }
 
     #[test]
     fn auto_is_the_least_expected_fp32_kernel_and_deterministic() {
         for shape in [s(1, 1, 1), s(8, 8, 16), s(4096, 4096, 4096), s(6960, 32, 8288), s(1000, 1037, 519), s(11, 2285, 1430)] {
-            let picked = pick(shape);
+            let picked = least_expected_on(shape, SMS).0;
             assert_eq!(picked.precision(), Some(Precision::Fp32));
-            let t = |a: Algo| expected_us(a, shape, splits_for(a, shape), SMS).unwrap();
+            let t = |a: Algo| expected_us(a, shape, splits_on(a, shape, SMS), SMS).unwrap();
             for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
                 assert!(t(picked) <= t(kernel.algo), "{shape:?}: {} over {}", picked.label(), kernel.label);
             }
-            assert_eq!(pick(shape), picked);
-            assert_eq!(pick_on(shape, SMS), picked);
-            assert_eq!(Algo::Auto.resolve(shape), picked);
+            assert_eq!(model_choice(shape, Precision::Fp32, Target::H200).kernel(), picked);
         }
         // Tiny products are launch-bound: one launch, no zeroing pass.
         for shape in [s(1, 1, 1), s(8, 8, 16), s(16, 128, 16)] {
-            let t = pick(shape).config().unwrap();
+            let t = least_expected_on(shape, SMS).0.config().unwrap();
             assert!(!t.split_k && !t.stream_k, "{shape:?}");
         }
         // Empty products have a plan too (the host returns before launching it): no panic, finite.
         for shape in [s(0, 3, 4), s(3, 0, 4), s(0, 0, 0), s(3, 4, 0)] {
-            let picked = pick(shape);
-            assert!(predict_us(picked, shape, splits_for(picked, shape), SMS).unwrap().is_finite(), "{shape:?}");
+            let picked = least_expected_on(shape, SMS).0;
+            assert!(predict_us(picked, shape, splits_on(picked, shape, SMS), SMS).unwrap().is_finite(), "{shape:?}");
             for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32) {
                 assert!(predict_us(kernel.algo, shape, 1, SMS).unwrap().is_finite(), "{shape:?}: {}", kernel.label);
-                let _ = kernel.algo.launch(shape);
+                let _ = kernel.algo.kernel().unwrap().launch(shape, Target::H200);
             }
         }
         // The big square runs a large tile (128×128 or 128×256: whole, split along K, or stream-K),
         // never the small ones made for filling the GPU.
         for shape in [s(4096, 4096, 4096), s(8192, 8192, 8192)] {
-            let t = pick(shape).config().unwrap();
-            assert!(t.bm * t.bn >= 128 * 128, "{shape:?}: {:?}", pick(shape));
+            let t = least_expected_on(shape, SMS).0.config().unwrap();
+            assert!(t.bm * t.bn >= 128 * 128, "{shape:?}: {:?}", least_expected_on(shape, SMS).0);
         }
     }
 
@@ -850,23 +762,23 @@ mod tests {
         // whatever it is, it is the minimum for that device.
         let shape = s(512, 512, 4096);
         for sms in [16, 66, 132, 264] {
-            let picked = pick_on(shape, sms);
+            let picked = least_expected_on(shape, sms).0;
             let t = |a: Algo| expected_us(a, shape, splits_on(a, shape, sms), sms).unwrap();
             for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
                 assert!(t(picked) <= t(kernel.algo));
             }
         }
-        assert_eq!(Algo::Auto.resolve_on_sms(shape, Precision::Fp32, true, SMS), pick(shape));
+        assert_eq!(model_choice(shape, Precision::Fp32, Target::new(SMS, true)).kernel(), least_expected_on(shape, SMS).0);
     }
 
     #[test]
     fn tensor_core_auto_takes_the_caller_precision() {
         let s = MatmulShape { m: 4096, n: 4096, k: 4096 };
         for p in [Precision::Tf32, Precision::Bf16, Precision::Fp16] {
-            let algo = Algo::Auto.resolve_for(s, p);
+            let algo = model_choice(s, p, Target::H200).kernel();
             assert_eq!(algo.precision(), Some(p), "{p:?} → {}", algo.label());
         }
         // f32 data never silently runs in TF32.
-        assert_eq!(Algo::Auto.resolve_for(s, Precision::Fp32).precision(), Some(Precision::Fp32));
+        assert_eq!(model_choice(s, Precision::Fp32, Target::H200).kernel().precision(), Some(Precision::Fp32));
     }
 }

@@ -161,7 +161,8 @@ fn measured_residuals_improve_the_picks_on_shapes_they_have_not_seen() {
 
 #[test]
 fn the_tuning_shortlist_holds_a_kernel_near_the_best_on_shapes_it_has_not_seen() {
-    use tessera_catalogue::shortlist::{shortlist, Candidate, Fp32Choice};
+    use tessera_catalogue::shortlist::{shortlist, Candidate};
+    use tessera_catalogue::Choice;
     // Tuning on request times `shortlist`'s candidates and keeps the fastest. Each table shape priced
     // as `Auto` would price it with its own rows left out (model × residuals of the other shapes),
     // the shortlist's rule applied to its measured kernels (every FP32 kernel with constants, the pick
@@ -174,12 +175,12 @@ fn the_tuning_shortlist_holds_a_kernel_near_the_best_on_shapes_it_has_not_seen()
             .iter()
             .map(|r| {
                 let us = tuning::predict_us(r.algo, shape, r.splits, tuning::SMS).unwrap() * near.factor(r.algo);
-                (Candidate { choice: Fp32Choice::InPlace(r.algo), expected_us: us }, r.us)
+                (Candidate { choice: Choice::Kernel(r.algo), expected_us: us }, r.us)
             })
             .collect();
         let pick = priced
             .iter()
-            .filter(|(c, _)| matches!(c.choice, Fp32Choice::InPlace(a) if tuning::is_candidate(a, shape)))
+            .filter(|(c, _)| matches!(c.choice, Choice::Kernel(a) if tuning::is_candidate(a, shape)))
             .min_by(|a, b| a.0.expected_us.total_cmp(&b.0.expected_us))
             .unwrap()
             .0

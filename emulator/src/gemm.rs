@@ -1,10 +1,10 @@
-//! `C = α·op(A)·op(B) + β·C` on the CPU executor: the catalogue's GEMM plan (packs, one matmul kernel,
-//! the epilogue) run with the same kernels and launches as `tessera::Gpu::gemm`.
-use tessera_catalogue::algo::HostKernel;
+//! `C = α·op(A)·op(B) + β·C` on the CPU executor: the catalogue's GEMM plan (packs, the planned
+//! product, the epilogue) run with the same kernels and launches as `tessera::Gpu::gemm`.
+use tessera_catalogue::blocks::GemmDims;
 use tessera_catalogue::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
 use tessera_catalogue::launch::tiles;
 use tessera_catalogue::precision::Element;
-use tessera_catalogue::{HostMatrix, MatmulKernel, MatrixDesc};
+use tessera_catalogue::{HostMatrix, MatrixDesc, Plan, Planner, Target};
 use tessera_kernels::{epilogue, pack};
 
 use crate::{launch, EmuError, Launch, SyncPtr};
@@ -46,34 +46,23 @@ pub fn gemm<T: Element>(
         c_len: c.len(),
         elem_bytes: std::mem::size_of::<T>(),
     };
-    let plan = args.plan().map_err(invalid)?;
-    if let GemmPlan::Product(p) = &plan {
-        let kernel = params.algo.resolve_for(p.shape, precision).kernel().ok_or_else(|| invalid("Auto resolved to no kernel"))?;
-        if kernel.precision != precision {
-            return Err(invalid(format!("{} computes in {:?}, {precision:?} was asked for", kernel.entry, kernel.precision)));
-        }
-    } else if let Some(kernel) = params.algo.kernel() {
-        // No product to compute, but a kernel of another precision is still a wrong argument.
-        if kernel.precision != precision {
-            return Err(invalid(format!("{} computes in {:?}, {precision:?} was asked for", kernel.entry, kernel.precision)));
-        }
-    }
-    match plan {
+    let gemm = args.plan().map_err(invalid)?;
+    // The product's plan, as the host makes it (an empty one checks the kernel's precision alone).
+    let dims = match &gemm {
+        GemmPlan::Product(p) => p.dims,
+        _ => GemmDims { m: 0, n: 0, k: 0 },
+    };
+    let plan = Planner::new("gemm", params.algo, precision, Target::H200).product(dims).map_err(invalid)?;
+    match gemm {
         GemmPlan::Nothing => Ok(()),
         GemmPlan::Scale { c: view, beta } => scale(c, view, beta),
-        GemmPlan::Product(p) => product(params, precision, &p, a, b, c),
+        GemmPlan::Product(p) => product(&plan, &p, a, b, c),
     }
 }
 
-/// Runs a [`ProductPlan`]: packs, the matmul kernel, then the epilogue or the `α` scaling.
-fn product<T: Element>(
-    params: &GemmParams,
-    precision: tessera_catalogue::Precision,
-    p: &ProductPlan,
-    a: &[T],
-    b: &[T],
-    c: &mut [f32],
-) -> Result<(), EmuError> {
+/// Runs a [`ProductPlan`]: packs, the planned product ([`crate::ops::run_plan`]), then the epilogue or
+/// the `α` scaling.
+fn product<T: Element>(plan: &Plan, p: &ProductPlan, a: &[T], b: &[T], c: &mut [f32]) -> Result<(), EmuError> {
     let source = |o: Operand| if o == Operand::A { a } else { b };
     // Each matmul operand: a sub-slice of its source, or a packed copy.
     let operand = |o: &OperandPlan| -> Result<Vec<T>, EmuError> {
@@ -82,85 +71,25 @@ fn product<T: Element>(
             OperandPlan::Pack(pk) => pack_into(pk, &source(pk.source)[pk.offset..]),
         }
     };
-    let (x, y) = (operand(&p.x)?, operand(&p.y)?);
-    let algo = params.algo.resolve_for(p.shape, precision);
-    let kernel = algo.kernel().ok_or_else(|| invalid("Auto resolved to no kernel"))?;
-    let (m, n) = (p.shape.m as usize, p.shape.n as usize);
-    // Split-K and stream-K add into their output, which the host zeroes; every other kernel must write each element
-    // (NaN shows any it misses).
-    let fill = if algo.accumulates_into_c(p.shape) { 0.0 } else { f32::NAN };
+    let GemmDims { m, n, k } = p.dims;
+    // The kernels take the inputs' bits; as f32 the 16-bit values are exact, and the executor rounds
+    // them back to the same bits.
+    let dense = |v: Vec<T>, rows: usize, cols: usize| -> Result<HostMatrix, EmuError> {
+        let data = v.get(..rows * cols).ok_or_else(|| invalid(format!("an operand of {} < {rows}×{cols}", v.len())))?;
+        HostMatrix::new(rows, cols, data.iter().map(|x| x.to_f32()).collect()).map_err(invalid)
+    };
+    let (x, y) = (dense(operand(&p.x)?, m, k)?, dense(operand(&p.y)?, k, n)?);
+    let t = crate::ops::run_plan(plan, &x, &y)?;
     match p.output {
         Output::Direct => {
-            let out = &mut c[p.c.offset..p.c.offset + m * n];
-            out.fill(fill);
-            matmul(kernel, Launch::from(algo.launch(p.shape)), p, &x, &y, out)?;
+            let out = c.get_mut(p.c.offset..p.c.offset + m * n).ok_or_else(|| invalid("C is shorter than its view"))?;
+            out.copy_from_slice(&t.data);
             if p.alpha != 1.0 {
                 scale(c, p.c, p.alpha)?;
             }
+            Ok(())
         }
-        Output::Scratch { transposed } => {
-            let mut t = vec![fill; m * n];
-            matmul(kernel, Launch::from(algo.launch(p.shape)), p, &x, &y, &mut t)?;
-            epilogue(&t, transposed, c, p.c, p.alpha, p.beta)?;
-        }
-    }
-    Ok(())
-}
-
-/// The matmul kernel on dense `x` (m×k) and `y` (k×n) into `out` (m·n floats).
-fn matmul<T: Element>(kernel: &MatmulKernel, cfg: Launch, p: &ProductPlan, x: &[T], y: &[T], out: &mut [f32]) -> Result<(), EmuError> {
-    let (m, n, k) = (p.shape.m, p.shape.n, p.shape.k);
-    let needs = |len: usize, want: usize, what: &str| if len < want { Err(invalid(format!("{what}: {len} < {want}"))) } else { Ok(()) };
-    needs(x.len(), m as usize * k as usize, "X")?;
-    needs(y.len(), k as usize * n as usize, "Y")?;
-    needs(out.len(), m as usize * n as usize, "T")?;
-    let pc = SyncPtr::new(out.as_mut_ptr());
-    // The kernel's by-rows twin where N % 4 != 0, as on the GPU (MatmulKernel::launched).
-    let (entry, host_build) = kernel.launched(n);
-    match host_build {
-        HostKernel::F32(host) if std::mem::size_of::<T>() == 4 && kernel.config.tf32_operands => {
-            // As the GPU: the preparation kernels round A and round-and-transpose B first.
-            let dense = |v: &[T], rows: u32, cols: u32| {
-                let data = v[..rows as usize * cols as usize].iter().map(|x| x.to_f32()).collect();
-                HostMatrix::new(rows as usize, cols as usize, data).map_err(invalid)
-            };
-            let (a_prep, bt_prep) = crate::ops::prepare_tf32_for(kernel, &dense(x, m, k)?, &dense(y, k, n)?)?;
-            let (px, py) = (SyncPtr::from_const(a_prep.as_ptr()), SyncPtr::from_const(bt_prep.as_ptr()));
-            launch(entry, cfg, || {
-                // SAFETY: A' holds m·k floats, Bᵀ' n·k, out m·n; the launch is the kernel's own.
-                unsafe { host(px.get(), py.get(), pc.get(), m, n, k) }
-            })
-        }
-        HostKernel::F32(host) if std::mem::size_of::<T>() == 4 => {
-            let (px, py) = (SyncPtr::from_const(x.as_ptr().cast::<f32>()), SyncPtr::from_const(y.as_ptr().cast::<f32>()));
-            launch(entry, cfg, || {
-                // SAFETY: T is f32 here (the kernel's precision is the one asked for, whose input type
-                // is T; 4-byte T is only f32); x, y, out hold m·k, k·n, m·n elements (checked above) and
-                // outlive the launch, which is the kernel's own.
-                unsafe { host(px.get(), py.get(), pc.get(), m, n, k) }
-            })
-        }
-        HostKernel::Half(host) if std::mem::size_of::<T>() == 2 => {
-            let (px, py) = (SyncPtr::from_const(x.as_ptr().cast::<u16>()), SyncPtr::from_const(y.as_ptr().cast::<u16>()));
-            launch(entry, cfg, || {
-                // SAFETY: T is bf16 or f16 (2-byte inputs), whose bits are the u16 the kernel reads; the
-                // lengths as above.
-                unsafe { host(px.get(), py.get(), pc.get(), m, n, k) }
-            })
-        }
-        HostKernel::Tma(host) if std::mem::size_of::<T>() == 4 && kernel.config.tf32_operands => {
-            let dense = |v: &[T], rows: u32, cols: u32| {
-                let data = v[..rows as usize * cols as usize].iter().map(|x| x.to_f32()).collect();
-                HostMatrix::new(rows as usize, cols as usize, data).map_err(invalid)
-            };
-            let (a_prep, bt_prep) = crate::ops::prepare_tf32_for(kernel, &dense(x, m, k)?, &dense(y, k, n)?)?;
-            crate::ops::launch_tma(kernel, host, cfg, p.shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)
-        }
-        HostKernel::Tma(host) if std::mem::size_of::<T>() == 2 => {
-            // T is bf16 or f16, whose bits the maps' 2-byte elements are; lengths checked above.
-            crate::ops::launch_tma(kernel, host, cfg, p.shape, x.as_ptr().cast(), y.as_ptr().cast(), pc)
-        }
-        _ => Err(invalid(format!("{} does not take {}-byte inputs", kernel.entry, std::mem::size_of::<T>()))),
+        Output::Scratch { transposed } => epilogue(&t.data, transposed, c, p.c, p.alpha, p.beta),
     }
 }
 

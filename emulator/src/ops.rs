@@ -1,9 +1,11 @@
-//! tessera's operations on the CPU executor: the catalogue's kernels with the catalogue's launch
-//! dimensions — what `tessera::Gpu::matmul` launches — for tests without a GPU and for teaching
+//! tessera's operations on the CPU executor: the plans `tessera::Gpu::matmul` runs
+//! ([`tessera_catalogue::plan`]), interpreted on the CPU — for tests without a GPU and for teaching
 //! (`scorecard --device cpu`).
 use tessera_catalogue::algo::{HostKernel, TmaMatmulFn};
+use tessera_catalogue::blocks::{GemmDims, Loc};
+use tessera_catalogue::plan::{BlockedPlan, KernelLaunch, Op};
 use tessera_catalogue::tma::Layout;
-use tessera_catalogue::{Algo, HostMatrix, MatmulKernel, MatmulShape, Precision};
+use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, Plan, Planner, Precision, Target};
 use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::pack::pad_b16;
 
@@ -14,37 +16,123 @@ pub fn matmul(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, 
     matmul_in(Precision::Fp32, algo, a, b)
 }
 
-/// `a · b` computed by `algo`'s kernel on the CPU executor in `precision` (inputs rounded to its
-/// type: `bf16` / `f16` bit patterns for the 16-bit kernels), with the GPU launch configuration.
-/// `C` starts as NaN (zeros for split-K and stream-K, as on the GPU), so an element no thread writes shows up in
-/// any check. `Auto` picks the kernel the GPU would; a kernel of another precision is an error.
+/// `a · b` by `algo` in `precision` on the CPU executor: the plan the host makes for the H200
+/// ([`Planner::product`] with [`Target::H200`]), run by [`run_plan`]. `Auto` picks what the GPU
+/// would; a kernel of another precision is an error.
 pub fn matmul_in(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
-    let name = algo.kernel_name();
-    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: name, detail };
-    let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
+    let planner = Planner::new("matmul", algo, precision, Target::H200);
+    matmul_planned(&planner, a, b)
+}
+
+/// `a · b` planned by `planner` (its target, limits and picks) and run on the CPU executor.
+pub fn matmul_planned(planner: &Planner<'_>, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: planner.requested.kernel_name(), detail };
+    let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
+    let plan = planner.product(dims).map_err(|e| invalid(e.to_string()))?;
+    run_plan(&plan, a, b)
+}
+
+/// Runs `plan` (made for `a · b`) on the CPU executor, step for step as the host queues it: nothing,
+/// `C = 0`, one launch-sized product ([`run_launch`]), or the blocks of a larger one (their 2D copies,
+/// products and additions on host memory).
+pub fn run_plan(plan: &Plan, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    let dims = plan.dims();
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: "matmul", detail };
+    if (a.rows, a.cols, b.rows, b.cols) != (dims.m, dims.k, dims.k, dims.n) {
+        return Err(invalid(format!("a plan of {}×{}×{} for A {}×{} and B {}×{}", dims.m, dims.n, dims.k, a.rows, a.cols, b.rows, b.cols)));
+    }
     if a.data.len() != a.rows * a.cols || b.data.len() != b.rows * b.cols {
         return Err(invalid("matrix data length differs from rows·cols".into()));
     }
-    if algo == Algo::Auto && precision == Precision::Fp32 {
-        if let Some(plan) = tessera_catalogue::fp32_padding::plan_on(shape, tessera_catalogue::tuning::SMS) {
-            return matmul_padded(plan, a, b);
+    match plan {
+        Plan::Nothing { .. } | Plan::ZeroC { .. } => Ok(HostMatrix::from_fn(dims.m, dims.n, |_, _| 0.0)),
+        Plan::One(launch) => run_launch(launch, a, b),
+        Plan::Blocks(blocked) => run_blocked(blocked, a, b),
+    }
+}
+
+/// One planned launch-sized product: FP32's padded path, or the kernel on the operands.
+pub fn run_launch(plan: &LaunchPlan, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    match plan.choice {
+        Choice::Padded(padding) => matmul_padded(padding, &plan.launch, a, b),
+        Choice::Kernel(_) => run_kernel(&plan.launch, plan.precision, a, b),
+    }
+}
+
+/// A blocked plan on host memory: `A`, `B`, `C` and the work buffers as `f32` arrays (the launches
+/// round their inputs to the precision as the GPU's uploads do).
+fn run_blocked(plan: &BlockedPlan, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    let ws = plan.workspace;
+    let (m, n) = (plan.dims.m, plan.dims.n);
+    // A, B, C, then the work buffers APack, BPack, CPack, Scratch (NaN: what no operation writes shows).
+    let mut bufs = [a.data.clone(), b.data.clone(), vec![f32::NAN; m * n], vec![f32::NAN; ws.a_pack], vec![f32::NAN; ws.b_pack]];
+    let mut extra = [vec![f32::NAN; ws.c_pack], vec![f32::NAN; ws.scratch]];
+    let place = |loc: Loc| match loc {
+        Loc::A(o) => (0, o),
+        Loc::B(o) => (1, o),
+        Loc::C(o) => (2, o),
+        Loc::APack => (3, 0),
+        Loc::BPack => (4, 0),
+        Loc::CPack => (5, 0),
+        Loc::Scratch => (6, 0),
+    };
+    let out_of_range = |what: &str| EmuError::InvalidLaunch { kernel: "matmul", detail: format!("{what} outside its buffer") };
+    fn buf<'b>(bufs: &'b mut [Vec<f32>; 5], extra: &'b mut [Vec<f32>; 2], id: usize) -> &'b mut Vec<f32> {
+        if id < 5 {
+            &mut bufs[id]
+        } else {
+            &mut extra[id - 5]
         }
     }
-    let algo = algo.resolve_for(shape, precision);
-    let kernel = algo.kernel().ok_or_else(|| invalid("Auto resolved to no kernel".into()))?;
-    if kernel.precision != precision {
-        return Err(invalid(format!("{} computes in {:?}, {precision:?} was asked for", kernel.entry, kernel.precision)));
+    let read = |bufs: &mut [Vec<f32>; 5], extra: &mut [Vec<f32>; 2], loc: Loc, at: usize, len: usize| {
+        let (id, base) = place(loc);
+        buf(bufs, extra, id).get(base + at..base + at + len).map(<[f32]>::to_vec)
+    };
+    for op in &plan.ops {
+        match op {
+            &Op::Copy2d { src, src_pitch, dst, dst_pitch, width, height } => {
+                for row in 0..height {
+                    let values = read(&mut bufs, &mut extra, src, row * src_pitch, width).ok_or_else(|| out_of_range("a copy's source"))?;
+                    let (id, base) = place(dst);
+                    let start = base + row * dst_pitch;
+                    let into = buf(&mut bufs, &mut extra, id).get_mut(start..start + width);
+                    into.ok_or_else(|| out_of_range("a copy's destination"))?.copy_from_slice(&values);
+                }
+            }
+            Op::Product { a: la, b: lb, c: lc, launch } => {
+                let (pm, pn, pk) = (launch.shape.m as usize, launch.shape.n as usize, launch.shape.k as usize);
+                let x = read(&mut bufs, &mut extra, *la, 0, pm * pk).ok_or_else(|| out_of_range("a block of A"))?;
+                let y = read(&mut bufs, &mut extra, *lb, 0, pk * pn).ok_or_else(|| out_of_range("a block of B"))?;
+                let product = run_launch(launch, &HostMatrix { rows: pm, cols: pk, data: x }, &HostMatrix { rows: pk, cols: pn, data: y })?;
+                let (id, base) = place(*lc);
+                let into = buf(&mut bufs, &mut extra, id).get_mut(base..base + pm * pn);
+                into.ok_or_else(|| out_of_range("a block of C"))?.copy_from_slice(&product.data);
+            }
+            &Op::AddInto { dst, src, len } => {
+                let add = read(&mut bufs, &mut extra, src, 0, len).ok_or_else(|| out_of_range("an addition's source"))?;
+                let (id, base) = place(dst);
+                let into = buf(&mut bufs, &mut extra, id).get_mut(base..base + len).ok_or_else(|| out_of_range("an addition's target"))?;
+                into.iter_mut().zip(add).for_each(|(d, s)| *d += s);
+            }
+        }
     }
-    if shape.m == 0 || shape.n == 0 || shape.k == 0 {
-        return Ok(HostMatrix::from_fn(a.rows, b.cols, |_, _| 0.0));
+    let [_, _, c, _, _] = bufs;
+    Ok(HostMatrix { rows: m, cols: n, data: c })
+}
+
+/// One planned kernel launch on the CPU executor (`C` starts as NaN — zeros where the launch adds
+/// into it, as the host zeroes it — so an element no thread writes shows up in any check).
+fn run_kernel(planned: &KernelLaunch, precision: Precision, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    let kernel = planned.kernel();
+    let shape = planned.shape;
+    if (a.rows, a.cols, b.cols) != (shape.m as usize, shape.k as usize, shape.n as usize) {
+        return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail: format!("operands of another shape than {shape:?}") });
     }
-    // Split-K and stream-K add into C, which the host zeroes first; every other kernel must write
-    // each element.
-    let mut c = vec![if algo.accumulates_into_c(shape) { 0.0 } else { f32::NAN }; a.rows * b.cols];
+    let mut c = vec![if planned.zero_c { 0.0 } else { f32::NAN }; a.rows * b.cols];
     let pc = SyncPtr::new(c.as_mut_ptr());
-    let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(algo.launch(shape)));
-    // The kernel's by-rows twin where N % 4 != 0, as on the GPU (MatmulKernel::launched).
-    let (entry, host_build) = kernel.launched(n);
+    let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(planned.dims));
+    let entry = planned.entry;
+    let (_, host_build) = kernel.launched(n);
     match host_build {
         HostKernel::F32(host) if kernel.config.tf32_operands => {
             // As the host: A rounded, B rounded and transposed, by the preparation kernels.
@@ -211,22 +299,31 @@ pub fn matmul_fp32_padded(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<
     let invalid = |detail: String| EmuError::InvalidLaunch { kernel: "copy_padded_f32", detail };
     let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
     let padded = tessera_catalogue::fp32_padding::padded_shape(shape).ok_or_else(|| invalid(format!("{shape:?} needs no padding")))?;
-    let algo = algo.resolve_for(padded, Precision::Fp32);
+    let planner = Planner::new("matmul_fp32_padded", algo, Precision::Fp32, Target::H200);
+    let algo = planner.choice(padded).map_err(|e| invalid(e.to_string()))?.kernel();
     if !tessera_catalogue::fp32_padding::runs_on_padded_copies(algo) {
         return Err(invalid(format!("{} does not read plain f32 pointers", algo.label())));
     }
-    matmul_padded(tessera_catalogue::fp32_padding::Fp32Padding { shape, padded, algo }, a, b)
+    let choice = Choice::Padded(tessera_catalogue::fp32_padding::Fp32Padding { shape, padded, algo });
+    let plan = planner.launch_of(shape, choice).map_err(|e| invalid(e.to_string()))?;
+    run_launch(&plan, a, b)
 }
 
-/// Runs `plan` as the host's `matmul_padded_on` does: the copies it makes, the kernel, the crop.
-fn matmul_padded(plan: tessera_catalogue::fp32_padding::Fp32Padding, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+/// Runs `plan` as the host's `matmul_padded_on` does: the copies it makes, the kernel (`launch`, on
+/// the padded shape), the crop.
+fn matmul_padded(
+    plan: tessera_catalogue::fp32_padding::Fp32Padding,
+    launch: &KernelLaunch,
+    a: &HostMatrix,
+    b: &HostMatrix,
+) -> Result<HostMatrix, EmuError> {
     let (m, n, k) = (plan.shape.m, plan.shape.n, plan.shape.k);
     let (n4, k4) = (plan.padded.n, plan.padded.k);
     let a4 = if plan.pads_a() { copy_padded(&a.data, (k, m, k), (k4, m, k4))? } else { a.data.clone() };
     let b4 = if plan.pads_b() { copy_padded(&b.data, (n, k, n), (n4, k4, n4))? } else { b.data.clone() };
     let (a4, b4) =
         (HostMatrix { rows: m as usize, cols: k4 as usize, data: a4 }, HostMatrix { rows: k4 as usize, cols: n4 as usize, data: b4 });
-    let c4 = matmul_in(Precision::Fp32, plan.algo, &a4, &b4)?;
+    let c4 = run_kernel(launch, Precision::Fp32, &a4, &b4)?;
     let c = if plan.crops_c() { copy_padded(&c4.data, (n4, m, n), (n, m, n))? } else { c4.data };
     Ok(HostMatrix { rows: m as usize, cols: n as usize, data: c })
 }

@@ -2,17 +2,17 @@
 //! launches and additions, on raw device pointers, queued on one stream.
 //!
 //! The plan says *what* (which sub-GEMM, which pack, which addition); this module only turns each
-//! [`BlockOp`] into one driver call: `cuMemcpy2DAsync` for a pack, one launch of the resolved matmul
-//! kernel, one launch of `vec_add_vec4` in place (`C_blk += scratch`) for an accumulation.
+//! planned [`Op`] into driver calls: `cuMemcpy2DAsync` for a pack, the planned launch-sized product,
+//! one launch of `vec_add_vec4` in place (`C_blk += scratch`) for an accumulation.
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
-use tessera_catalogue::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Step, Workspace};
-use tessera_catalogue::{launch, Algo, MatmulShape, Precision};
+use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, PushKernelArg};
+use tessera_catalogue::blocks::{GemmDims, Loc, Workspace};
+use tessera_catalogue::plan::{BlockedPlan, Op};
+use tessera_catalogue::launch;
 
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-use crate::matrix::{DeviceElement, DeviceMatrix};
 use crate::ops::launch_config;
 
 /// Device addresses of the three matrices of one (local) product.
@@ -68,57 +68,30 @@ pub(crate) fn raw_ptr<T>(slice: &CudaSlice<T>, stream: &CudaStream) -> u64 {
     ptr
 }
 
-/// The matmul kernel `algo` runs for `shape` in `precision` on `gpu` (its sm_90a module and SM
-/// count), or [`Error::PrecisionMismatch`] when it computes in another precision.
-pub(crate) fn resolve_kernel(op: &'static str, algo: Algo, shape: MatmulShape, precision: Precision, gpu: &Gpu) -> Result<Algo> {
-    let resolved = algo.resolve_on_sms(shape, precision, gpu.has_sm90a(), gpu.sm_count());
-    let kernel = resolved.kernel().ok_or(Error::InvalidArgument { op, detail: "Auto resolved to no kernel".into() })?;
-    if kernel.precision != precision {
-        return Err(Error::PrecisionMismatch { op, kernel: kernel.entry, kernel_precision: kernel.precision, requested: precision });
-    }
-    if kernel.config.tma {
-        // The tensor maps of the plan (rows padded to 16 bytes where needed), before anything is queued.
-        let packing = tessera_catalogue::tma::plan(kernel.config, shape, precision.input_bytes());
-        tessera_catalogue::tma::operands(kernel.config, &packing, precision.input_bytes())?;
-    }
-    Ok(resolved)
-}
-
-/// Checks that `algo` runs in `precision` for every launch of `steps` (before anything is queued).
-pub(crate) fn check_kernels(op: &'static str, gpu: &Gpu, algo: Algo, precision: Precision, steps: &[Step]) -> Result<()> {
-    for s in steps {
-        let shape = MatmulShape { m: s.rows.len() as u32, n: s.cols.len() as u32, k: s.depth.len() as u32 };
-        resolve_kernel(op, algo, shape, precision, gpu)?;
-    }
-    Ok(())
-}
-
-/// One schedule's execution context: where the operands live, the work buffers, the kernel choice.
+/// One schedule's execution context: where the operands live and the work buffers.
 pub(crate) struct BlockRun<'a> {
     pub gpu: &'a Gpu,
     pub stream: &'a Arc<CudaStream>,
-    pub algo: Algo,
-    pub precision: Precision,
     pub input_bytes: usize,
     pub homes: Homes,
     pub work: &'a WorkBuffers,
-    /// The local product the steps belong to (its `A` is `m × k`, `B` `k × n`, `C` `m × n`).
+    /// The local product the operations belong to (its `A` is `m × k`, `B` `k × n`, `C` `m × n`).
     pub dims: GemmDims,
 }
 
 impl BlockRun<'_> {
-    /// Queues every operation of `step`.
+    /// Queues `ops` (planned for this GPU) in order.
     ///
     /// # Safety
     /// [`Homes`] must hold `A` (`m·k`), `B` (`k·n`) input elements and `C` (`m·n`) floats of
     /// `self.dims` on this GPU, 16-byte aligned, and nothing else may write them (or read `C`) until
-    /// the stream has run the step; the work buffers must be sized for the steps' [`Workspace`];
-    /// the kernels must have been checked with [`check_kernels`].
-    pub unsafe fn step(&self, step: &Step) -> Result<()> {
+    /// the stream has run the operations; the work buffers must be sized for their
+    /// [`Workspace`](tessera_catalogue::blocks::Workspace).
+    pub unsafe fn ops(&self, ops: &[Op]) -> Result<()> {
         self.gpu.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
-        for op in step_ops(step, self.dims) {
+        for op in ops {
             // SAFETY: the caller's contract covers every location the plan's operations name.
-            unsafe { self.op(&op)? };
+            unsafe { self.op(op)? };
         }
         Ok(())
     }
@@ -138,10 +111,10 @@ impl BlockRun<'_> {
     }
 
     /// # Safety
-    /// As [`BlockRun::step`].
-    unsafe fn op(&self, op: &BlockOp) -> Result<()> {
-        match *op {
-            BlockOp::Copy2d { src, src_pitch, dst, dst_pitch, width, height } => {
+    /// As [`BlockRun::ops`].
+    unsafe fn op(&self, op: &Op) -> Result<()> {
+        match op {
+            &Op::Copy2d { src, src_pitch, dst, dst_pitch, width, height } => {
                 let size = if src.is_input() { self.input_bytes } else { 4 };
                 // SAFETY: both regions lie inside their buffers (the plan's ranges, the caller's sizes).
                 unsafe {
@@ -154,13 +127,13 @@ impl BlockRun<'_> {
                     )
                 }
             }
-            BlockOp::Gemm { a, b, c, shape } => {
-                let algo = resolve_kernel("matmul", self.algo, shape, self.precision, self.gpu)?;
+            Op::Product { a, b, c, launch } => {
                 // SAFETY: the operands hold m·k, k·n inputs and m·n floats at these addresses (plan and
-                // caller), at 16-byte aligned offsets (tile-aligned cuts, whole allocations).
-                unsafe { self.gpu.launch_matmul_raw(self.stream, algo, shape, self.ptr(a), self.ptr(b), self.ptr(c)) }
+                // caller), at 16-byte aligned offsets (tile-aligned cuts, whole allocations); the
+                // launch was planned for this GPU.
+                unsafe { self.gpu.run_launch(self.stream, launch, self.ptr(*a), self.ptr(*b), self.ptr(*c)) }
             }
-            BlockOp::AddInto { dst, src, len } => {
+            &Op::AddInto { dst, src, len } => {
                 let (d, s) = (self.ptr(dst), self.ptr(src));
                 let cfg = launch_config(launch::grid_stride(len, self.gpu.sm_count()));
                 let mut launch = self.stream.launch_builder(self.gpu.kernel("vec_add_vec4")?);
@@ -227,42 +200,17 @@ pub(crate) unsafe fn copy_2d(
     unsafe { sys::cuMemcpy2DAsync_v2(&copy, stream.cu_stream()) }.result().map_err(fail)
 }
 
-/// `C = A · B` on one GPU for a product past one launch's limits: cut into blocks, run on the
-/// GPU's stream (see `tessera_catalogue::blocks`). Shapes, contexts and buffer sizes are checked by
-/// the caller.
-pub(crate) fn matmul_blocked<TA: DeviceElement, TB: DeviceElement>(
-    gpu: &Gpu,
-    precision: Precision,
-    algo: Algo,
-    dims: GemmDims,
-    a: &DeviceMatrix<TA>,
-    b: &DeviceMatrix<TB>,
-    c: &mut DeviceMatrix,
-) -> Result<()> {
-    let plan = BlockPlan::new(dims, Limits::KERNELS, Align::for_kernel(algo, precision));
-    let steps = plan_steps(&plan, 0, &[]);
-    check_kernels("matmul", gpu, algo, precision, &steps)?;
-    let ops: Vec<BlockOp> = steps.iter().flat_map(|s| step_ops(s, dims)).collect();
-    let stream = gpu.stream();
-    let work = WorkBuffers::alloc(gpu, stream, workspace_of(&ops), std::mem::size_of::<TA>())?;
-    let (pa, _read_a) = a.buf.slice.device_ptr(stream);
-    let (pb, _read_b) = b.buf.slice.device_ptr(stream);
-    let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
-    let run = BlockRun {
-        gpu,
-        stream,
-        algo,
-        precision,
-        input_bytes: std::mem::size_of::<TA>(),
-        homes: Homes { a: pa, b: pb, c: pc },
-        work: &work,
-        dims,
-    };
-    for step in &steps {
-        // SAFETY: a, b, c hold the product's operands (checked by the caller), borrowed until the
-        // guards above record their use after the last step; the work buffers were sized from the
-        // same operations and are only used on this stream, which also frees them in order.
-        unsafe { run.step(step)? };
-    }
-    Ok(())
+/// Runs a blocked plan (a product past one launch's limits) on `gpu`'s `stream`: its work buffers
+/// allocated, then every operation in order.
+///
+/// # Safety
+/// `homes` address the plan's `A` (`m·k`) and `B` (`k·n`) inputs of `input_bytes` each and `C`
+/// (`m·n` floats) on this GPU, 16-byte aligned, not written by other work (nor `C` read) until the
+/// stream has run the plan; the plan was made for this GPU.
+pub(crate) unsafe fn run_blocked(gpu: &Gpu, stream: &Arc<CudaStream>, plan: &BlockedPlan, input_bytes: usize, homes: Homes) -> Result<()> {
+    let work = WorkBuffers::alloc(gpu, stream, plan.workspace, input_bytes)?;
+    let run = BlockRun { gpu, stream, input_bytes, homes, work: &work, dims: plan.dims };
+    // SAFETY: the caller's contract; the work buffers were sized from the same operations and are only
+    // used on this stream, which also frees them in order.
+    unsafe { run.ops(&plan.ops) }
 }

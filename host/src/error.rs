@@ -84,6 +84,19 @@ pub enum Error {
     Driver { during: &'static str, source: DriverError },
 }
 
+impl From<tessera_catalogue::PlanError> for Error {
+    fn from(e: tessera_catalogue::PlanError) -> Self {
+        use tessera_catalogue::PlanError;
+        match e {
+            PlanError::Shape(e) => e.into(),
+            PlanError::PrecisionMismatch { op, kernel, kernel_precision, requested } => {
+                Error::PrecisionMismatch { op, kernel, kernel_precision, requested }
+            }
+            PlanError::Invalid { op, detail } => Error::InvalidArgument { op, detail },
+        }
+    }
+}
+
 impl From<tessera_catalogue::ShapeError> for Error {
     fn from(e: tessera_catalogue::ShapeError) -> Self {
         use tessera_catalogue::ShapeError;

@@ -13,15 +13,15 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cudarc::driver::{result, CudaEvent, CudaStream, DevicePtr, DevicePtrMut};
-use tessera_catalogue::blocks::{Align, GemmDims};
+use tessera_catalogue::blocks::GemmDims;
 use tessera_catalogue::distribute::{DistPlan, GpuPlan, Origin, Transfer};
 use tessera_catalogue::precision::Element;
-use tessera_catalogue::{Algo, HostMatrix, Precision};
+use tessera_catalogue::{Algo, HostMatrix, Planner, Precision};
 
 use super::rows::{RowBlock, RowBlocks};
 use super::timeline::{Recorder, Timeline};
 use super::{mark, poisoned_lock, wait, MultiGpu, RankCache};
-use crate::blocked::{alloc_bytes, check_kernels, raw_ptr, BlockRun, Homes, WorkBuffers};
+use crate::blocked::{alloc_bytes, raw_ptr, BlockRun, Homes, WorkBuffers};
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::matrix::{DeviceElement, DeviceMatrix};
@@ -45,14 +45,15 @@ impl Drop for SyncOnExit<'_> {
 /// The steps of one GPU's plan issued so far, and the events that mark its finished bands.
 struct Issuer<'a> {
     plan: &'a GpuPlan,
+    planner: Planner<'a>,
     run: BlockRun<'a>,
     next: usize,
     band_done: Vec<Option<CudaEvent>>,
 }
 
 impl<'a> Issuer<'a> {
-    fn new(plan: &'a GpuPlan, run: BlockRun<'a>) -> Self {
-        Issuer { band_done: plan.bands.iter().map(|_| None).collect(), plan, run, next: 0 }
+    fn new(plan: &'a GpuPlan, planner: Planner<'a>, run: BlockRun<'a>) -> Self {
+        Issuer { band_done: plan.bands.iter().map(|_| None).collect(), plan, planner, run, next: 0 }
     }
 
     /// Whether the next step needs no transfer after `arrived`.
@@ -68,8 +69,10 @@ impl<'a> Issuer<'a> {
     /// before the compute stream's next work.
     unsafe fn issue(&mut self, arrived: Option<usize>, g: usize, trace: &mut Recorder) -> Result<()> {
         while self.ready(arrived) {
-            // SAFETY: forwarded contract; the plan's steps fit the homes' dimensions.
-            unsafe { self.run.step(&self.plan.steps[self.next])? };
+            let ops = self.planner.step_ops(&self.plan.steps[self.next], self.run.dims)?;
+            // SAFETY: forwarded contract; the plan's steps fit the homes' dimensions, and each product
+            // is planned for this GPU.
+            unsafe { self.run.ops(&ops)? };
             let s = &self.plan.steps[self.next];
             trace.mark(g, self.run.gpu, self.run.stream, || format!("step {} done (rows {:?}, K {:?})", self.next, s.rows, s.depth))?;
             for (j, last) in self.plan.band_last_step.iter().enumerate() {
@@ -151,9 +154,11 @@ impl MultiGpu {
 
     /// The plan of `dims` from `origin` for these GPUs, with every launch's kernel checked.
     fn checked_plan(&self, op: &'static str, dims: GemmDims, origin: Origin, algo: Algo, precision: Precision) -> Result<DistPlan> {
-        let plan = DistPlan::new(dims, self.len(), origin, Align::for_kernel(algo, precision), self.options());
+        let align = self.gpus()[0].planner(op, algo, precision).align()?;
+        let plan = DistPlan::new(dims, self.len(), origin, align, self.options());
         for (g, gp) in plan.gpus.iter().enumerate() {
-            check_kernels(op, &self.gpus()[g], algo, precision, &gp.steps)?;
+            let local = GemmDims { m: gp.rows.len(), n: dims.n, k: dims.k };
+            self.gpus()[g].planner(op, algo, precision).check_steps(&gp.steps, local)?;
         }
         Ok(plan)
     }
@@ -207,17 +212,8 @@ impl MultiGpu {
                 let gpu = &self.gpus()[g];
                 let homes = if g == 0 { Homes { a: pa, b: pb, c: pc } } else { Homes { a: ptrs[g][0], b: ptrs[g][1], c: ptrs[g][2] } };
                 let local = GemmDims { m: plan.gpus[g].rows.len(), n, k };
-                let run = BlockRun {
-                    gpu,
-                    stream: self.compute_stream(g),
-                    algo,
-                    precision,
-                    input_bytes: size,
-                    homes,
-                    work: &works[g],
-                    dims: local,
-                };
-                Issuer::new(&plan.gpus[g], run)
+                let run = BlockRun { gpu, stream: self.compute_stream(g), input_bytes: size, homes, work: &works[g], dims: local };
+                Issuer::new(&plan.gpus[g], gpu.planner(OP, algo, precision), run)
             })
             .collect();
         // SAFETY (every `issue` below): GPU 0's homes are the caller's a, b, c (checked sizes, borrowed
@@ -457,17 +453,8 @@ impl MultiGpu {
             let _sync = SyncOnExit(vec![gpu.stream().as_ref(), stream.as_ref(), transfer.as_ref()]);
             self.fence_one(g, &mut Recorder::new(false, self.len()))?;
             let local = GemmDims { m: gp.rows.len(), n, k };
-            let run = BlockRun {
-                gpu,
-                stream,
-                algo,
-                precision,
-                input_bytes: size,
-                homes: Homes { a: pa, b: pb, c: pc },
-                work: &work,
-                dims: local,
-            };
-            let mut issuer = Issuer::new(gp, run);
+            let run = BlockRun { gpu, stream, input_bytes: size, homes: Homes { a: pa, b: pb, c: pc }, work: &work, dims: local };
+            let mut issuer = Issuer::new(gp, gpu.planner("MultiGpu::matmul_host_in", algo, precision), run);
             for (t, tr) in plan.transfers.iter().enumerate() {
                 let (host, dst) = match *tr {
                     Transfer::A { piece } => {

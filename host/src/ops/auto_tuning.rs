@@ -13,14 +13,16 @@
 //! `Gpu` ([`Gpu::tuned_picks`] lists them, [`Gpu::forget_tuned_picks`] drops them,
 //! [`Gpu::set_tuned_pick`] sets one saved from an earlier run).
 //!
-//! Tuning covers [`Gpu::matmul`] on `f32` with `Algo::Auto` in one launch's limits; [`Gpu::gemm`],
-//! products cut into blocks and the tensor-core precisions keep the model's pick.
+//! Tuning covers FP32 `Algo::Auto` through [`Gpu::matmul`] and [`Gpu::gemm`]: a launch-sized product
+//! is timed on its first call; a pick (measured or set) is used by every path that plans that shape
+//! (`tessera_catalogue::plan::Planner`), the blocks of larger products and `MultiGpu`'s included. The
+//! tensor-core precisions keep the model's pick.
 use std::collections::HashMap;
 use std::sync::{Arc, MutexGuard};
 
 use cudarc::driver::CudaStream;
-use tessera_catalogue::shortlist::{model_choice_on, priced_on, shortlist, Candidate, Fp32Choice};
-use tessera_catalogue::MatmulShape;
+use tessera_catalogue::shortlist::{priced_on, shortlist, Candidate};
+use tessera_catalogue::{Algo, Choice, LaunchPlan, MatmulShape, Planner, Precision};
 
 use crate::context::Gpu;
 use crate::error::{Error, Result};
@@ -43,7 +45,7 @@ pub enum AutoTuning {
 pub struct TunedPick {
     pub shape: MatmulShape,
     /// The fastest candidate, run from now on.
-    pub choice: Fp32Choice,
+    pub choice: Choice,
     /// Each candidate timed, in the shortlist's order (the model's choice first): the time the model
     /// expected and the GPU time measured, microseconds per product (infinite for a candidate whose
     /// workspace did not fit in memory). Empty where the shortlist had one candidate or the pick was
@@ -92,14 +94,14 @@ impl Gpu {
 
     /// Sets the pick for `shape` without timing (picks saved from an earlier run: store each
     /// [`TunedPick`]'s shape and `choice.label()`, read them back with
-    /// [`Fp32Choice::from_label`]); used under [`AutoTuning::Measured`].
+    /// [`Choice::from_label`]); used under [`AutoTuning::Measured`].
     ///
     /// Errors: [`Error::TooLarge`] for a shape past one launch's limits, [`Error::InvalidArgument`]
-    /// for a choice that does not compute `shape` in FP32 ([`Fp32Choice::runs`]).
-    pub fn set_tuned_pick(&self, shape: MatmulShape, choice: Fp32Choice) -> Result<()> {
+    /// for a choice that does not compute `shape` in FP32 ([`Choice::runs`]).
+    pub fn set_tuned_pick(&self, shape: MatmulShape, choice: Choice) -> Result<()> {
         let (m, n, k) = (shape.m as usize, shape.n as usize, shape.k as usize);
         MatmulShape::check((m, k), (k, n), (m, n))?;
-        if !choice.runs(shape) {
+        if !choice.runs(shape, Precision::Fp32) {
             let detail = format!("{} does not compute {m}×{n}×{k} in FP32", choice.label());
             return Err(Error::InvalidArgument { op: "set_tuned_pick", detail });
         }
@@ -117,32 +119,49 @@ impl Gpu {
         self.auto_tuning.lock().map_err(|_| Error::ContextPoisoned("the auto-tuning lock was poisoned".into()))
     }
 
-    /// What FP32 `Auto` runs for `shape`: the model's choice, or under [`AutoTuning::Measured`] the
-    /// shape's measured pick — timed now, on the operands at `a`, `b`, `c`, if it has none.
+    /// The pick FP32 `Auto` uses for `shape` under [`AutoTuning::Measured`] (measured or set); `None`
+    /// in the model mode, for other precisions, or a shape not tuned yet.
+    pub(crate) fn tuned_choice(&self, shape: MatmulShape, precision: Precision) -> Option<Choice> {
+        if precision != Precision::Fp32 {
+            return None;
+        }
+        let state = self.tuning().ok()?;
+        (state.mode == AutoTuning::Measured).then(|| state.picks.get(&shape).map(|p| p.choice)).flatten()
+    }
+
+    /// Under [`AutoTuning::Measured`], for FP32 `Auto` on a shape with no pick yet: times the model's
+    /// shortlist on the operands at `a`, `b`, `c`, keeps the fastest, and returns its plan where it is
+    /// not `planned` (the model's choice). `None` where nothing is to be tuned.
     ///
     /// # Safety
-    /// As [`Gpu::run_fp32_choice`] for every candidate of the shape (`c` is overwritten by each).
-    pub(crate) unsafe fn auto_fp32_choice(
+    /// As [`Gpu::run_launch`] for `planned` (`c` is overwritten by each candidate).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn tune_if_asked(
         &self,
         stream: &Arc<CudaStream>,
-        shape: MatmulShape,
+        op: &'static str,
+        requested: Algo,
+        planned: &LaunchPlan,
         a: u64,
         b: u64,
         c: u64,
-    ) -> Result<Fp32Choice> {
+    ) -> Result<Option<LaunchPlan>> {
+        if requested != Algo::Auto || planned.precision != Precision::Fp32 {
+            return Ok(None);
+        }
+        let shape = planned.shape;
         let mut state = self.tuning()?;
-        if state.mode == AutoTuning::Model {
-            return Ok(model_choice_on(shape, self.sm_count()));
+        if state.mode == AutoTuning::Model || state.picks.contains_key(&shape) {
+            return Ok(None);
         }
-        if let Some(pick) = state.picks.get(&shape) {
-            return Ok(pick.choice);
-        }
-        let model = model_choice_on(shape, self.sm_count());
+        let model = planned.choice;
         let list = shortlist(model, priced_on(shape, self.sm_count()));
         if list.len() <= 1 {
             state.picks.insert(shape, TunedPick { shape, choice: model, timed: Vec::new() });
-            return Ok(model);
+            return Ok(None);
         }
+        let planner = Planner::new(op, Algo::Auto, Precision::Fp32, self.target());
+        let plans = list.iter().map(|cand| planner.launch_of(shape, cand.choice)).collect::<std::result::Result<Vec<_>, _>>()?;
         // The timer is kept for the next tuning (dropped with an error: made again then).
         let mut timer = match state.timer.take() {
             Some(t) => t,
@@ -153,13 +172,14 @@ impl Gpu {
         // own choice failing so is the error the model mode would have returned.
         let mut out_of_memory: Vec<Option<Error>> = list.iter().map(|_| None).collect();
         for _ in 0..ROUNDS {
-            for ((cand, least), oom) in list.iter().zip(best.iter_mut()).zip(out_of_memory.iter_mut()) {
+            for (((cand, plan), least), oom) in list.iter().zip(&plans).zip(best.iter_mut()).zip(out_of_memory.iter_mut()) {
                 if oom.is_some() {
                     continue;
                 }
                 let iters = ((BATCH_US / cand.expected_us.max(1.0)).ceil() as usize).clamp(MIN_BATCH, MAX_BATCH);
-                // SAFETY: the caller's contract covers every candidate of the shortlist.
-                match timer.time_ms(self, 1, iters, || unsafe { self.run_fp32_choice(stream, shape, cand.choice, a, b, c) }) {
+                // SAFETY: the caller's contract covers every candidate of the shortlist (each planned
+                // for this shape on this GPU).
+                match timer.time_ms(self, 1, iters, || unsafe { self.run_launch(stream, plan, a, b, c) }) {
                     Ok(t) => *least = least.min(t.ms * 1e3),
                     Err(e @ Error::OutOfMemory { .. }) => *oom = Some(e),
                     Err(e) => return Err(e),
@@ -169,35 +189,11 @@ impl Gpu {
         if let Some(e) = out_of_memory[0].take() {
             return Err(e);
         }
+        let fastest = best.iter().enumerate().min_by(|x, y| x.1.total_cmp(y.1)).map_or(0, |(i, _)| i);
+        let (choice, plan) = (list[fastest].choice, plans[fastest]);
         let timed: Vec<(Candidate, f64)> = list.into_iter().zip(best).collect();
-        let choice = timed.iter().min_by(|x, y| x.1.total_cmp(&y.1)).map_or(model, |x| x.0.choice);
         state.picks.insert(shape, TunedPick { shape, choice, timed });
         state.timer = Some(timer);
-        Ok(choice)
-    }
-
-    /// Queues `choice` for `shape` on the `f32` operands at `a`, `b`, `c`.
-    ///
-    /// # Safety
-    /// `a`, `b`, `c` address `m·k`, `k·n`, `m·n` floats of this context (16-byte aligned), not
-    /// written by other work until the launches complete on `stream` (this GPU's stream); `shape`
-    /// passed [`MatmulShape::check`]; `choice` is one of the catalogue's for `shape`
-    /// ([`tessera_catalogue::shortlist`]: a concrete FP32 kernel, or a padding plan of `shape`).
-    pub(crate) unsafe fn run_fp32_choice(
-        &self,
-        stream: &Arc<CudaStream>,
-        shape: MatmulShape,
-        choice: Fp32Choice,
-        a: u64,
-        b: u64,
-        c: u64,
-    ) -> Result<()> {
-        match choice {
-            // SAFETY: the caller's contract; the plan's kernel reads plain pointers (the catalogue's).
-            Fp32Choice::Padded(plan) if plan.shape == shape => unsafe { self.matmul_padded_on(stream, &plan, a, b, c) },
-            Fp32Choice::Padded(_) => Err(Error::InvalidArgument { op: "matmul", detail: "a padding plan of another shape".into() }),
-            // SAFETY: the caller's contract; an FP32 kernel reads A, B as f32.
-            Fp32Choice::InPlace(algo) => unsafe { self.launch_matmul_raw(stream, algo, shape, a, b, c) },
-        }
+        Ok((choice != model).then_some(plan))
     }
 }

@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use tessera_catalogue::fp32_padding::{padded_shape, runs_on_padded_copies, Fp32Padding};
-use tessera_catalogue::{Algo, MatmulShape, Precision};
+use tessera_catalogue::plan::KernelLaunch;
+use tessera_catalogue::{Algo, Choice, MatmulShape, Planner, Precision};
 
 use super::launch_config;
-use crate::blocked::resolve_kernel;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::matrix::DeviceMatrix;
@@ -37,10 +37,15 @@ impl Gpu {
             }
             None => return Err(Error::TooLarge { op: OP, detail: "the padded operands pass one launch's limits".into() }),
         };
-        let algo = resolve_kernel(OP, algo, padded, Precision::Fp32, self)?;
+        let planner = Planner::new(OP, algo, Precision::Fp32, self.target());
+        let algo = match algo {
+            Algo::Auto => planner.choice(padded)?.kernel(),
+            concrete => planner.choice(padded).map(|_| concrete)?,
+        };
         if !runs_on_padded_copies(algo) {
             return Err(invalid(format!("{} does not read plain f32 pointers", algo.label())));
         }
+        let plan = planner.launch_of(shape, Choice::Padded(Fp32Padding { shape, padded, algo }))?;
         for (name, buf, needed) in [("A", &a.buf, a.rows * a.cols), ("B", &b.buf, b.rows * b.cols), ("C", &c.buf, c.rows * c.cols)] {
             buf.check_context(self, OP)?;
             if buf.len() < needed {
@@ -55,23 +60,31 @@ impl Gpu {
             let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
             return stream.memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
         }
-        let plan = Fp32Padding { shape, padded, algo };
         let (pa, _read_a) = a.buf.slice.device_ptr(stream);
         let (pb, _read_b) = b.buf.slice.device_ptr(stream);
         let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
         // SAFETY: A, B, C are f32 buffers of this context holding m·k, k·n, m·n floats (checked above),
         // and the guards record their use after the launches are queued; `algo` reads plain pointers.
-        unsafe { self.matmul_padded_on(stream, &plan, pa, pb, pc) }
+        unsafe { self.run_launch(stream, &plan, pa, pb, pc) }
     }
 
     /// Runs `plan` on the `f32` operands at `a`, `b`, `c` (see [`Gpu::matmul_fp32_padded`]): up to two
-    /// copies into this GPU's workspace, the kernel, up to one copy back, in stream order.
+    /// copies into this GPU's workspace, the kernel (`launch`, planned on the padded shape), up to one
+    /// copy back, in stream order.
     ///
     /// # Safety
     /// `a`, `b`, `c` address `m·k`, `k·n`, `m·n` floats (`plan.shape`) of this context, not written by
     /// other work until the launches complete on `stream`; `plan.algo` is a concrete FP32 kernel on
-    /// pointers (not TMA, not TF32 operands) and `plan.padded` passed [`MatmulShape::check`].
-    pub(crate) unsafe fn matmul_padded_on(&self, stream: &Arc<CudaStream>, plan: &Fp32Padding, a: u64, b: u64, c: u64) -> Result<()> {
+    /// pointers (not TMA, not TF32 operands), `launch` its plan on `plan.padded` for this GPU.
+    pub(crate) unsafe fn matmul_padded_on(
+        &self,
+        stream: &Arc<CudaStream>,
+        plan: &Fp32Padding,
+        launch: &KernelLaunch,
+        a: u64,
+        b: u64,
+        c: u64,
+    ) -> Result<()> {
         let (m, n, k) = (plan.shape.m, plan.shape.n, plan.shape.k);
         let (n4, k4) = (plan.padded.n, plan.padded.k);
         let [a_len, b_len, c_len] = plan.workspace_floats();
@@ -99,7 +112,7 @@ impl Gpu {
             if plan.pads_b() {
                 self.copy_padded(stream, (b, n, k, n), (b4, n4, k4, n4))?;
             }
-            self.launch_matmul_raw(stream, plan.algo, plan.padded, x, y, z)?;
+            self.launch_kernel(stream, launch, x, y, z)?;
             if plan.crops_c() {
                 self.copy_padded(stream, (c4, n4, m, n), (c, n, m, n))?;
             }

@@ -2,12 +2,13 @@
 //! offset), in every precision, with the catalogue's plan ([`tessera_catalogue::gemm`]): pack passes
 //! where an operand is not dense row-major, one matmul kernel, and the `α`/`β` epilogue.
 use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, PushKernelArg};
+use tessera_catalogue::blocks::GemmDims;
 use tessera_catalogue::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
+use tessera_catalogue::Plan;
 use tessera_catalogue::launch::tiles;
 use tessera_kernels::{epilogue, pack};
 
 use super::launch_config;
-use crate::blocked::resolve_kernel;
 use crate::buffer::byte_len;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
@@ -74,7 +75,7 @@ impl Gpu {
         b.buffer().check_context(self, OP)?;
         c.buffer().check_context(self, OP)?;
         let c_len = c.buffer().len();
-        let plan = GemmArgs {
+        let gemm = GemmArgs {
             alpha: params.alpha,
             beta: params.beta,
             a: a.desc(),
@@ -88,21 +89,15 @@ impl Gpu {
             elem_bytes: std::mem::size_of::<TA>(),
         }
         .plan()?;
-        // The kernel must compute in the precision asked for, whether or not there is a product to run.
-        let algo = match &plan {
-            GemmPlan::Product(p) => resolve_kernel(OP, params.algo, p.shape, precision, self)?,
-            _ => params.algo,
+        // The product's plan (the kernel must compute in the precision asked for, whether or not there
+        // is a product to run: an empty one checks that alone).
+        let dims = match &gemm {
+            GemmPlan::Product(p) => p.dims,
+            _ => GemmDims { m: 0, n: 0, k: 0 },
         };
-        if let Some(kernel) = algo.kernel().filter(|k| k.precision != precision) {
-            return Err(Error::PrecisionMismatch {
-                op: OP,
-                kernel: kernel.entry,
-                kernel_precision: kernel.precision,
-                requested: precision,
-            });
-        }
+        let plan = self.plan_as(OP, params.algo, precision, dims)?;
         self.check_usable()?;
-        match plan {
+        match gemm {
             GemmPlan::Nothing => Ok(()),
             GemmPlan::Scale { c: view, beta } => self.gemm_scale(c.buffer().as_cuda_slice_mut(), view, beta),
             GemmPlan::Product(p) => {
@@ -111,15 +106,16 @@ impl Gpu {
                 let b_as_a = unsafe { b.buffer().as_cuda_slice().transmute::<TA>(b.buffer().len()) }
                     .ok_or(Error::InvalidArgument { op: OP, detail: "A and B elements differ in size".into() })?;
                 let a_view = a.buffer().as_cuda_slice().slice(..);
-                self.gemm_product(algo, &p, &a_view, &b_as_a, c.buffer().as_cuda_slice_mut())
+                self.gemm_product(params.algo, &plan, &p, &a_view, &b_as_a, c.buffer().as_cuda_slice_mut())
             }
         }
     }
 
-    /// Runs a [`ProductPlan`]: packs, the matmul kernel (into `C` or scratch), then `α` or the epilogue.
+    /// Runs a [`ProductPlan`]: packs, the planned product (into `C` or scratch), then `α` or the epilogue.
     fn gemm_product<T: DeviceElement>(
         &self,
-        algo: tessera_catalogue::Algo,
+        requested: tessera_catalogue::Algo,
+        plan: &Plan,
         p: &ProductPlan,
         a: &CudaView<'_, T>,
         b: &CudaView<'_, T>,
@@ -146,13 +142,13 @@ impl Gpu {
             }
         }
         let (x, y) = (view(&p.x, &px, a, b)?, view(&p.y, &py, a, b)?);
-        let (m, n) = (p.shape.m as usize, p.shape.n as usize);
+        let (m, n) = (p.dims.m, p.dims.n);
         match p.output {
             Output::Direct => {
                 let c_len = c.len();
                 let mut out =
                     c.try_slice_mut(p.c.offset..p.c.offset + m * n).ok_or_else(|| out_of_range("C", p.c.offset + m * n, c_len))?;
-                self.matmul_views(algo, p.shape, &x, &y, &mut out)?;
+                self.matmul_views(requested, plan, &x, &y, &mut out)?;
                 if p.alpha != 1.0 {
                     self.gemm_scale(c, p.c, p.alpha)?;
                 }
@@ -163,23 +159,22 @@ impl Gpu {
                 // zero it first) before the epilogue reads any.
                 let mut t = unsafe { self.stream().alloc::<f32>(m * n) }
                     .map_err(Error::driver("allocating GEMM scratch", byte_len::<f32>(OP, m * n)?))?;
-                self.matmul_views(algo, p.shape, &x, &y, &mut t.slice_mut(..))?;
+                self.matmul_views(requested, plan, &x, &y, &mut t.slice_mut(..))?;
                 self.gemm_epilogue(&t, transposed, c, p.c, p.alpha, p.beta)
             }
         }
     }
 
-    /// The matmul kernel `algo` (concrete, of the precision asked for) on dense row-major views:
-    /// `x` (m×k), `y` (k×n) into `out` (m×n).
+    /// The planned product on dense row-major views: `x` (m×k), `y` (k×n) into `out` (m×n).
     fn matmul_views<T: DeviceElement>(
         &self,
-        algo: tessera_catalogue::Algo,
-        shape: tessera_catalogue::MatmulShape,
+        requested: tessera_catalogue::Algo,
+        plan: &Plan,
         x: &CudaView<'_, T>,
         y: &CudaView<'_, T>,
         out: &mut CudaViewMut<'_, f32>,
     ) -> Result<()> {
-        let (m, n, k) = (shape.m as usize, shape.n as usize, shape.k as usize);
+        let GemmDims { m, n, k } = plan.dims();
         for (name, len, needed) in [("A", x.len(), m * k), ("B", y.len(), k * n), ("C", out.len(), m * n)] {
             if len < needed {
                 return Err(out_of_range(name, needed, len));
@@ -189,12 +184,11 @@ impl Gpu {
         let (px, _read_x) = x.device_ptr(stream);
         let (py, _read_y) = y.device_ptr(stream);
         let (pc, _write_c) = out.device_ptr_mut(stream);
-        // SAFETY: algo is concrete and runs on this GPU (resolve_kernel); x, y, out address at least
-        // m·k, k·n inputs of T (the kernel's input type: its precision is the one asked for, whose
-        // type T is) and m·n floats (checked above), in this context (checked by `gemm`), 16-byte
-        // aligned (whole allocations, or offsets the plan proved aligned); the guards record their use
-        // after the launch is queued; the shape passed MatmulShape::check in the plan.
-        unsafe { self.launch_matmul_raw(stream, algo, shape, px, py, pc) }
+        // SAFETY: the plan is this GPU's for these dimensions, in the precision asked for, whose input
+        // type T is; x, y, out address at least m·k, k·n inputs of T and m·n floats (checked above), in
+        // this context (checked by `gemm`), 16-byte aligned (whole allocations, or offsets the GEMM
+        // plan proved aligned); the guards record their use after the launches are queued.
+        unsafe { self.run_plan(stream, OP, plan, requested, px, py, pc) }
     }
 
     /// A pack pass into fresh device memory (`pack_b32` / `pack_b16`): also the device transpose of

@@ -5,11 +5,12 @@ use std::sync::{Arc, MutexGuard};
 use cudarc::driver::{result, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use half::{bf16, f16};
 use tessera_catalogue::blocks::GemmDims;
+use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::tma::{self, Layout};
-use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
+use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, Plan, Precision};
 
 use super::launch_config;
-use crate::blocked::{matmul_blocked, resolve_kernel};
+use crate::blocked::Homes;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::matrix::{DeviceElement, DeviceMatrix};
@@ -32,9 +33,6 @@ impl Gpu {
         b: &DeviceMatrix<TB>,
         c: &mut DeviceMatrix,
     ) -> Result<()> {
-        if TA::PRECISION != TB::PRECISION {
-            return Err(Error::MixedTypes { op: "matmul", a: TA::PRECISION, b: TB::PRECISION });
-        }
         self.matmul_in(TA::PRECISION, algo, a, b, c)
     }
 
@@ -46,10 +44,10 @@ impl Gpu {
 
     /// The common path: `requested` is the precision asked for (`T`'s own, or TF32 on `f32`).
     ///
-    /// A product within one launch's limits (each matrix below 2³¹ elements) is one launch (plus the
-    /// copies of FP32 `Auto`'s unaligned path where it pads); a larger one is cut into blocks that
-    /// are (see `tessera_catalogue::blocks`), run on the same stream.
-    fn matmul_in<TA: DeviceElement, TB: DeviceElement>(
+    /// The product is planned once ([`Gpu::plan`]): one launch-sized product (plus the copies of FP32
+    /// `Auto`'s unaligned path where it pads), or past one launch's limits (a matrix of 2³¹ elements or
+    /// more) blocks that are, run on the same stream (see `tessera_catalogue::blocks`).
+    pub(crate) fn matmul_in<TA: DeviceElement, TB: DeviceElement>(
         &self,
         requested: Precision,
         algo: Algo,
@@ -58,15 +56,14 @@ impl Gpu {
         c: &mut DeviceMatrix,
     ) -> Result<()> {
         const OP: &str = "matmul";
+        if TA::PRECISION != TB::PRECISION {
+            return Err(Error::MixedTypes { op: OP, a: TA::PRECISION, b: TB::PRECISION });
+        }
+        if !TA::PRECISION.accepts(requested) {
+            return Err(Error::UnsupportedPrecision { op: OP, requested, input: TA::PRECISION });
+        }
         let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
-        // One launch: the kernel it resolves to must compute in the requested precision (blocks
-        // check each of their launches the same way before anything is queued).
-        let one_launch = if dims.fits_one_launch() {
-            let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
-            Some((shape, resolve_kernel(OP, algo, shape, requested, self)?))
-        } else {
-            None
-        };
+        let plan = self.plan_as(OP, algo, requested, dims)?;
         a.buf.check_context(self, OP)?;
         b.buf.check_context(self, OP)?;
         c.buf.check_context(self, OP)?;
@@ -77,97 +74,124 @@ impl Gpu {
                 return Err(Error::BufferTooSmall { op: OP, name, len, needed });
             }
         }
-        if dims.m == 0 || dims.n == 0 {
-            return Ok(());
-        }
-        if dims.k == 0 {
-            let mut out = c.buf.slice.slice_mut(0..dims.m * dims.n);
-            return self.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
-        }
-        let auto_fp32 = algo == Algo::Auto && requested == Precision::Fp32;
-        let Some((shape, algo)) = one_launch else {
-            return matmul_blocked(self, requested, algo, dims, a, b, c);
-        };
+        self.check_usable()?;
         let stream = self.stream();
         let (pa, _read_a) = a.buf.slice.device_ptr(stream);
         let (pb, _read_b) = b.buf.slice.device_ptr(stream);
         let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
-        if auto_fp32 {
-            // SAFETY (both): FP32 was requested, so A, B are f32 (the callers pass inputs of the
-            // precision's type), of the checked sizes, in this context, and the guards record their
-            // use after the launches are queued; the choice is the catalogue's for this checked shape
-            // (the model's: `algo` or its padded path; or tuned on request, `ops::auto_tuning`).
-            let choice = unsafe { self.auto_fp32_choice(stream, shape, pa, pb, pc) }?;
-            return unsafe { self.run_fp32_choice(stream, shape, choice, pa, pb, pc) };
-        }
-        // SAFETY: A, B, C hold at least m·k, k·n inputs of the kernel's precision and m·n floats
-        // (checked above; the callers pass inputs of the precision's type), whole allocations of this
-        // context (16-byte aligned), and the guards record their use after the launch is queued.
-        unsafe { self.launch_matmul_raw(stream, algo, shape, pa, pb, pc) }
+        // SAFETY: A, B, C hold at least m·k, k·n inputs of the requested precision's type (TA, checked
+        // against it above) and m·n floats (checked above), whole allocations of this context (16-byte
+        // aligned); the guards record their use after the plan's launches are queued; the plan is this
+        // GPU's for these dimensions.
+        unsafe { self.run_plan(stream, OP, &plan, algo, pa, pb, pc) }
     }
 
-    /// Queues the concrete kernel `algo` for `shape` on `stream`: zeroes `C` first for split-K and
-    /// stream-K (which add partial sums into `C`), prepares the operands of a kernel that takes prepared TF32
-    /// operands (kernels 14–16's TF32 entries) in this GPU's workspace first, and copies a TMA kernel's
-    /// operands there with padded rows where the TMA cannot read them in place.
+    /// Queues `plan` on the operands at `a`, `b`, `c`: nothing, `C = 0`, one launch-sized product
+    /// (tuned first where [`AutoTuning::Measured`](crate::AutoTuning) asks and the shape has no pick),
+    /// or its blocks.
     ///
     /// # Safety
-    /// `algo` must be a concrete kernel (not `Auto`) this GPU runs; `a`, `b` must address `m·k` and
-    /// `k·n` elements of the kernel's input type and `c` `m·n` floats, in this GPU's context, 16-byte
-    /// aligned, not written by other work until the launch completes on `stream` (a stream of this
-    /// context); the shape must pass [`MatmulShape::check`] (32-bit indices, grid limits).
-    pub(crate) unsafe fn launch_matmul_raw(
+    /// `a`, `b`, `c` address the plan's `m·k`, `k·n` inputs of its precision's type and `m·n` floats
+    /// of this context, 16-byte aligned, not written by other work until the launches complete on
+    /// `stream` (this GPU's); `plan` was made by [`Gpu::plan`] for this GPU with `requested`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn run_plan(
         &self,
         stream: &Arc<CudaStream>,
-        algo: Algo,
-        shape: MatmulShape,
+        op: &'static str,
+        plan: &Plan,
+        requested: Algo,
         a: u64,
         b: u64,
         c: u64,
     ) -> Result<()> {
-        let kernel = algo.kernel().ok_or(Error::InvalidArgument { op: "matmul", detail: "Auto is not a kernel".into() })?;
-        let (m, n) = (shape.m, shape.n);
-        if algo.accumulates_into_c_on(shape, self.sm_count()) {
+        match plan {
+            Plan::Nothing { .. } => Ok(()),
+            Plan::ZeroC { dims } => {
+                self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
+                let bytes = dims.m * dims.n * 4;
+                // SAFETY: c addresses m·n floats (the caller's contract).
+                unsafe { result::memset_d8_async(c, 0, bytes, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))
+            }
+            Plan::One(launch) => {
+                // SAFETY: the caller's contract covers every candidate timed on these operands.
+                let tuned = unsafe { self.tune_if_asked(stream, op, requested, launch, a, b, c) }?;
+                // SAFETY: the caller's contract; the launch plan is this GPU's for the shape.
+                unsafe { self.run_launch(stream, tuned.as_ref().unwrap_or(launch), a, b, c) }
+            }
+            Plan::Blocks(blocked) => {
+                let input_bytes = plan_input_bytes(blocked.launches().next());
+                // SAFETY: forwarded contract.
+                unsafe { crate::blocked::run_blocked(self, stream, blocked, input_bytes, Homes { a, b, c }) }
+            }
+        }
+    }
+
+    /// Queues one planned launch-sized product: FP32's padded path ([`Gpu::matmul_padded_on`]), or the
+    /// kernel on the caller's operands ([`Gpu::launch_kernel`]).
+    ///
+    /// # Safety
+    /// `a`, `b`, `c` address `m·k`, `k·n` inputs of the plan's precision's type and `m·n` floats
+    /// (`plan.shape`) of this context, 16-byte aligned, not written by other work until the launches
+    /// complete on `stream` (a stream of this GPU); `plan` was made for this GPU.
+    pub(crate) unsafe fn run_launch(&self, stream: &Arc<CudaStream>, plan: &LaunchPlan, a: u64, b: u64, c: u64) -> Result<()> {
+        match plan.choice {
+            // SAFETY: the caller's contract; the padded path's kernel reads plain f32 pointers.
+            Choice::Padded(padding) => unsafe { self.matmul_padded_on(stream, &padding, &plan.launch, a, b, c) },
+            // SAFETY: the caller's contract.
+            Choice::Kernel(_) => unsafe { self.launch_kernel(stream, &plan.launch, a, b, c) },
+        }
+    }
+
+    /// Queues one planned kernel launch: zeroes `C` first for split-K and stream-K (which add partial
+    /// sums into `C`), prepares the operands of a kernel that takes prepared TF32 operands (kernels
+    /// 14–16's TF32 entries) in this GPU's workspace first, and copies a TMA kernel's operands there
+    /// with padded rows where the TMA cannot read them in place.
+    ///
+    /// # Safety
+    /// `a`, `b` must address `m·k` and `k·n` elements of the kernel's input type and `c` `m·n` floats
+    /// (`launch.shape`), in this GPU's context, 16-byte aligned, not written by other work until the
+    /// launch completes on `stream` (a stream of this context); `launch` was planned for this GPU.
+    pub(crate) unsafe fn launch_kernel(&self, stream: &Arc<CudaStream>, launch: &KernelLaunch, a: u64, b: u64, c: u64) -> Result<()> {
+        let (m, n) = (launch.shape.m, launch.shape.n);
+        if launch.zero_c {
             self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
             let bytes = m as usize * n as usize * 4;
             // SAFETY: c addresses m·n floats (the caller's contract).
             unsafe { result::memset_d8_async(c, 0, bytes, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))?;
         }
-        // The kernel's by-rows twin where N % 4 != 0 (MatmulKernel::launched).
-        let f = self.kernel(kernel.launched(n).0)?;
-        if kernel.config.tf32_operands {
+        let f = self.kernel(launch.entry)?;
+        if launch.prepares_tf32() {
             // SAFETY: forwarded contract.
-            return unsafe { self.matmul_prepared_tf32(stream, f, kernel, algo, shape, a, b, c) };
+            return unsafe { self.matmul_prepared_tf32(stream, f, launch, a, b, c) };
         }
         // SAFETY: forwarded contract; C is zeroed above for the kernels that add into it.
-        unsafe { self.launch_product(stream, f, kernel, algo, shape, a, b, c) }
+        unsafe { self.launch_product(stream, f, launch, a, b, c) }
     }
 
-    /// Queues the matmul kernel `f` (`kernel`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
+    /// Queues the matmul kernel `f` (`launch`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
     /// `Bᵀ` for TF32-operand kernels) and `c`; a TMA kernel gets the two tensor maps over `x` and `y`
-    /// instead of the pointers ([`super::tma`]), in the layouts of [`tessera_catalogue::tma::plan`]:
-    /// an operand whose rows are not whole 16-byte units is first copied by `pad_b16` into this GPU's
+    /// instead of the pointers ([`super::tma`]), in the plan's layouts ([`KernelLaunch::tma`]): an
+    /// operand whose rows are not whole 16-byte units is first copied by `pad_b16` into this GPU's
     /// workspace with rows padded to them (stream-ordered, inside the caller's timing); prepared TF32
     /// operands come with those rows already ([`Gpu::matmul_prepared_tf32`]).
     ///
     /// # Safety
-    /// As [`Gpu::launch_matmul_raw`] for `x`, `y`, `c`; `C` zeroed first when `algo` accumulates; for a
+    /// As [`Gpu::launch_kernel`] for `x`, `y`, `c`; `C` zeroed first when the launch accumulates; for a
     /// TMA kernel with prepared TF32 operands, `x` and `y` have the plan's leading dimensions.
-    #[allow(clippy::too_many_arguments)]
     unsafe fn launch_product(
         &self,
         stream: &Arc<CudaStream>,
         f: &cudarc::driver::CudaFunction,
-        kernel: &tessera_catalogue::MatmulKernel,
-        algo: Algo,
-        shape: MatmulShape,
+        launch: &KernelLaunch,
         x: u64,
         y: u64,
         c: u64,
     ) -> Result<()> {
-        let (m, n, k) = (shape.m, shape.n, shape.k);
+        let kernel = launch.kernel();
+        let (m, n, k) = (launch.shape.m, launch.shape.n, launch.shape.k);
         let elem_bytes = kernel.precision.input_bytes();
-        let packing = kernel.config.tma.then(|| tma::plan(kernel.config, shape, elem_bytes));
+        let packing = launch.tma;
         // Operands the TMA cannot read in place (prepared TF32 operands are already laid out).
         let copies = packing.filter(|p| !kernel.config.tf32_operands && !p.in_place());
         // The workspace stays locked (and its use recorded) until the launch below is queued.
@@ -204,17 +228,16 @@ impl Gpu {
             Some((p, _)) => (*p, *p + super::tma::MAP_BYTES),
             None => (x, y),
         };
-        let mut launch = stream.launch_builder(f);
-        launch.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
+        let mut builder = stream.launch_builder(f);
+        builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
         // the caller vouches for those sizes, the input type (bf16/f16 have the layout of the u16 bits
         // the kernels take) and 32-bit shapes; a TMA kernel's maps describe exactly those operands in
         // the plan's layouts (the caller's buffers, the padded copies queued above, or the prepared
         // TF32 operands) and live until the launch completes (cached, or freed stream-ordered after
-        // it); the launch is the one the kernel states (its TileConfig, through the catalogue: threads
-        // and dynamic shared memory, planned for this GPU's SMs, as the zeroing of C for split-K and
-        // stream-K by the caller).
-        let launched = self.launched(unsafe { launch.launch(launch_config(algo.launch_on(shape, self.sm_count()))) });
+        // it); the launch is the one the plan states (the kernel's TileConfig: threads and dynamic
+        // shared memory, planned for this GPU's SMs, as the zeroing of C for split-K and stream-K).
+        let launched = self.launched(unsafe { builder.launch(launch_config(launch.dims)) });
         drop(map_guard);
         drop(staged);
         launched
@@ -260,22 +283,19 @@ impl Gpu {
     /// call.
     ///
     /// # Safety
-    /// As [`Gpu::launch_matmul_raw`], with `a`, `b` of `f32`; `kernel` is `algo`'s, `f` its entry.
-    #[allow(clippy::too_many_arguments)]
+    /// As [`Gpu::launch_kernel`], with `a`, `b` of `f32`; `f` is the launch's entry.
     unsafe fn matmul_prepared_tf32(
         &self,
         stream: &Arc<CudaStream>,
         f: &cudarc::driver::CudaFunction,
-        kernel: &tessera_catalogue::MatmulKernel,
-        algo: Algo,
-        shape: MatmulShape,
+        launch: &KernelLaunch,
         a: u64,
         b: u64,
         c: u64,
     ) -> Result<()> {
-        let (m, n, k) = (shape.m, shape.n, shape.k);
-        let (lda, ldb, a_in_place) = if kernel.config.tma {
-            let p = tma::plan(kernel.config, shape, 4);
+        let kernel = launch.kernel();
+        let (m, n, k) = (launch.shape.m, launch.shape.n, launch.shape.k);
+        let (lda, ldb, a_in_place) = if let Some(p) = launch.tma {
             (p.a.ld, p.b.ld, kernel.config.rounds_a && !p.a.padded())
         } else {
             (k, k, false)
@@ -287,23 +307,23 @@ impl Gpu {
         let (base, _record) = work.device_ptr(stream);
         let (a_prep, bt_prep) = if a_in_place { (a, base) } else { (base, base + 4 * a_len) };
         if !a_in_place {
-            let mut launch = stream.launch_builder(self.kernel("tf32_round")?);
-            launch.arg(&a).arg(&a_prep).arg(&m).arg(&k).arg(&lda);
+            let mut round = stream.launch_builder(self.kernel("tf32_round")?);
+            round.arg(&a).arg(&a_prep).arg(&m).arg(&k).arg(&lda);
             // SAFETY: tf32_round(src, dst, rows, cols, ld) reads src[0..m·k] and writes below dst + m·lda
             // (lda ≥ k): A holds m·k f32 (the caller's contract; TF32 inputs are f32), the workspace
             // m·lda + n·ldb floats from a_prep; they do not overlap (the workspace is tessera's own).
-            self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_round(m, k))) })?;
+            self.launched(unsafe { round.launch(launch_config(tessera_catalogue::launch::tf32_round(m, k))) })?;
         }
-        let mut launch = stream.launch_builder(self.kernel("tf32_transpose_round")?);
-        launch.arg(&b).arg(&bt_prep).arg(&k).arg(&n).arg(&ldb);
+        let mut transpose = stream.launch_builder(self.kernel("tf32_transpose_round")?);
+        transpose.arg(&b).arg(&bt_prep).arg(&k).arg(&n).arg(&ldb);
         // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n, ld) reads src[0..k·n] (B) and writes
         // below dst + n·ldb (ldb ≥ k): the workspace after A' (from its start when A is read in place).
-        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
+        self.launched(unsafe { transpose.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
         // SAFETY: the kernel reads A' (m × k, rows lda apart: the caller's A where it rounds A itself
         // and lda = k) and Bᵀ' (n × k, rows ldb apart), prepared above in stream order with the
         // leading dimensions it reads (the plan's for a TMA kernel, dense for kernel 14), and writes
         // C < m·n (the caller's contract).
-        unsafe { self.launch_product(stream, f, kernel, algo, shape, a_prep, bt_prep, c) }
+        unsafe { self.launch_product(stream, f, launch, a_prep, bt_prep, c) }
     }
 
     /// Uploads `a` and `b`, runs [`Gpu::matmul`] (FP32), and downloads the product.
@@ -340,4 +360,9 @@ impl Gpu {
 fn workspace_floats(bytes: u64) -> Result<usize> {
     usize::try_from(bytes.div_ceil(4))
         .map_err(|_| Error::TooLarge { op: "matmul", detail: format!("a workspace of {bytes} bytes exceeds the address space") })
+}
+
+/// Bytes per input element of a blocked plan's products (4 when it has none).
+fn plan_input_bytes(launch: Option<&LaunchPlan>) -> usize {
+    launch.map_or(4, |l| l.precision.input_bytes() as usize)
 }

@@ -14,6 +14,7 @@ pub mod elementwise;
 pub mod fp32_padding;
 pub mod gemm;
 pub mod matmul;
+pub mod planning;
 pub mod tma;
 
 /// cudarc's form of the catalogue's launch dimensions.

@@ -1,0 +1,116 @@
+//! Choosing what runs one launch-sized product: the caller's kernel, or what `Auto`'s models pick.
+//!
+//! [`choose`] is the one place `Algo::Auto` becomes something that runs. Every path that multiplies —
+//! `Gpu::matmul`, `Gpu::gemm`, the blocks of a product past one launch, each GPU's blocks in
+//! `MultiGpu`, the emulator — reaches it through [`crate::plan::Planner`], so the same sub-problem gets
+//! the same choice everywhere. The models live in [`crate::tuning`] (FP32), [`crate::fp32_padding`]
+//! (FP32's unaligned path) and [`crate::tc_model`] (the tensor cores); a pick measured on request
+//! (`tessera::AutoTuning::Measured`) comes in as `tuned`.
+use crate::algo::Algo;
+use crate::error::PlanError;
+use crate::fp32_padding::{choose_padding, padded_shape, runs_on_padded_copies, Fp32Padding};
+use crate::precision::Precision;
+use crate::shape::MatmulShape;
+use crate::target::Target;
+use crate::tuning::least_expected_on;
+
+/// One way to run a launch-sized product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// A concrete kernel on the caller's operands.
+    Kernel(Algo),
+    /// FP32's unaligned path: padded copies and an FP32 kernel on them ([`crate::fp32_padding`]).
+    Padded(Fp32Padding),
+}
+
+/// What [`Choice::label`] appends to the kernel's label on the unaligned path.
+const PADDED_SUFFIX: &str = "+padded";
+
+impl Choice {
+    /// The kernel that is launched (on the padded shape for [`Choice::Padded`]).
+    pub fn kernel(&self) -> Algo {
+        match self {
+            Choice::Kernel(algo) => *algo,
+            Choice::Padded(p) => p.algo,
+        }
+    }
+
+    /// The kernel's label, `+padded` after it on the unaligned path (`dbuf-64x64x16+padded`).
+    pub fn label(&self) -> String {
+        match self {
+            Choice::Kernel(algo) => algo.label().to_string(),
+            Choice::Padded(p) => format!("{}{PADDED_SUFFIX}", p.algo.label()),
+        }
+    }
+
+    /// The choice `label` ([`Choice::label`]'s form) names for `shape` in `precision`, if it can run
+    /// it ([`Choice::runs`]): how a saved tuned pick is read back. `None` for an unknown label, a
+    /// kernel of another precision, or the padded path where N and K need no padding.
+    pub fn from_label(label: &str, shape: MatmulShape, precision: Precision) -> Option<Choice> {
+        let choice = match label.strip_suffix(PADDED_SUFFIX) {
+            Some(kernel) => Choice::Padded(Fp32Padding { shape, padded: padded_shape(shape)?, algo: Algo::from_label(kernel)? }),
+            None => Choice::Kernel(Algo::from_label(label)?),
+        };
+        choice.runs(shape, precision).then_some(choice)
+    }
+
+    /// Whether this choice computes `shape` in `precision`: a concrete kernel of that precision, or
+    /// (FP32) a padding plan of `shape` whose kernel reads the padded copies.
+    pub fn runs(&self, shape: MatmulShape, precision: Precision) -> bool {
+        match self {
+            Choice::Kernel(algo) => algo.precision() == Some(precision),
+            Choice::Padded(p) => {
+                precision == Precision::Fp32
+                    && p.shape == shape
+                    && Some(p.padded) == padded_shape(shape)
+                    && runs_on_padded_copies(p.algo)
+            }
+        }
+    }
+}
+
+/// What runs `shape` in `precision` on `target` when the caller asked for `requested`: that kernel
+/// (it must compute in `precision`), or for `Auto` the `tuned` pick where there is one that runs the
+/// shape, else [`model_choice`].
+///
+/// Errors: [`PlanError::PrecisionMismatch`] for a kernel of another precision (`op` names the caller).
+pub fn choose(
+    op: &'static str,
+    requested: Algo,
+    shape: MatmulShape,
+    precision: Precision,
+    target: Target,
+    tuned: Option<Choice>,
+) -> Result<Choice, PlanError> {
+    let Some(kernel) = requested.kernel() else {
+        return Ok(tuned.filter(|t| t.runs(shape, precision)).unwrap_or_else(|| model_choice(shape, precision, target)));
+    };
+    if kernel.precision != precision {
+        return Err(PlanError::PrecisionMismatch { op, kernel: kernel.entry, kernel_precision: kernel.precision, requested: precision });
+    }
+    Ok(Choice::Kernel(requested))
+}
+
+/// `Auto`'s choice from the models alone (deterministic: the same shape, precision and target always
+/// give the same choice).
+///
+/// - FP32: the padded path where [`choose_padding`] takes it, else the FP32 kernel of least expected
+///   time ([`least_expected_on`]: the time model × its measured residuals). Never a TF32 kernel.
+/// - TF32, BF16, FP16 on sm_90a: the TMA kernel (15 or 16, either tile) of least predicted time
+///   ([`crate::tc_model::pick`]); elsewhere kernel 13's 128×128 tile
+///   (docs/results/2026-11-30-tc-candidates: it beat the 128×256 tile by 15–25 %).
+pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) -> Choice {
+    let portable = match precision {
+        Precision::Fp32 => {
+            return match choose_padding(shape, target.sms) {
+                Some(p) => Choice::Padded(p),
+                None => Choice::Kernel(least_expected_on(shape, target.sms).0),
+            }
+        }
+        Precision::Bf16 => Algo::MmaPipeBf16x128,
+        Precision::Fp16 => Algo::MmaPipeF16x128,
+        Precision::Tf32 => Algo::MmaPipeTf32,
+    };
+    let hopper = if target.sm90a { crate::tc_model::pick(shape, precision, target.sms) } else { None };
+    Choice::Kernel(hopper.unwrap_or(portable))
+}

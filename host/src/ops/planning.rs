@@ -1,0 +1,52 @@
+//! Planning on this GPU: its [`Target`] and its tuned picks handed to the catalogue's [`Planner`].
+//! Every operation that multiplies plans here, once, and then runs the plan.
+use tessera_catalogue::blocks::GemmDims;
+use tessera_catalogue::plan::Picks;
+use tessera_catalogue::{Algo, Choice, MatmulShape, Plan, Planner, Precision, Target};
+
+use crate::context::Gpu;
+use crate::error::Result;
+
+impl Gpu {
+    /// This GPU as the planner sees it: its SM count and whether it runs the sm_90a kernels.
+    pub fn target(&self) -> Target {
+        Target::new(self.sm_count(), self.has_sm90a())
+    }
+
+    /// What `C = A·B` with `A` `m × k` and `B` `k × n` runs on this GPU with `algo` in `precision`:
+    /// the kernels, their grids and split counts, FP32's padded copies, the blocks of a product past
+    /// one launch's limits. `Display` prints it; [`Gpu::matmul`] runs exactly this plan (under
+    /// [`AutoTuning::Measured`](crate::AutoTuning) a shape's first product may time other candidates
+    /// and keep a faster one).
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), tessera::Error> {
+    /// let gpu = tessera::Gpu::new(0)?;
+    /// println!("{}", gpu.plan(tessera::Algo::Auto, tessera::Precision::Bf16, (4096, 4096, 4096))?);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Errors: [`Error::ShapeMismatch`](crate::Error::ShapeMismatch) never (the dimensions agree by
+    /// construction), [`Error::TooLarge`](crate::Error::TooLarge) when an element count overflows,
+    /// [`Error::PrecisionMismatch`](crate::Error::PrecisionMismatch) for a kernel of another precision.
+    pub fn plan(&self, algo: Algo, precision: Precision, (m, n, k): (usize, usize, usize)) -> Result<Plan> {
+        let dims = GemmDims::check((m, k), (k, n), (m, n))?;
+        self.plan_as("plan", algo, precision, dims)
+    }
+
+    /// The plan of a product of `dims` for the operation `op`, with this GPU's tuned picks.
+    pub(crate) fn plan_as(&self, op: &'static str, algo: Algo, precision: Precision, dims: GemmDims) -> Result<Plan> {
+        Ok(self.planner(op, algo, precision).product(dims)?)
+    }
+
+    /// The planner of `op` with `algo` in `precision` on this GPU, with its tuned picks.
+    pub(crate) fn planner(&self, op: &'static str, algo: Algo, precision: Precision) -> Planner<'_> {
+        Planner::new(op, algo, precision, self.target()).with_tuned(self)
+    }
+}
+
+impl Picks for Gpu {
+    fn pick(&self, shape: MatmulShape, precision: Precision) -> Option<Choice> {
+        self.tuned_choice(shape, precision)
+    }
+}
