@@ -78,8 +78,8 @@ fn check_fp32_padded(gpu: &Gpu, algo: Algo, shape: (usize, usize, usize)) -> Res
 /// `Gpu::matmul` with FP32 `Auto` on a shape its model pads (N and K unaligned, large enough that
 /// the copies pay): the path `matmul_fp32_padded` tests, reached through `Auto`.
 fn check_auto_pads(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
-    let shape = tessera::MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-    if tessera::catalogue::fp32_padding::plan_on(shape, gpu.sm_count()).is_none() {
+    let plan = gpu.plan(Algo::Auto, tessera::Precision::Fp32, (m, n, k)).map_err(|e| e.to_string())?;
+    if !plan.launches().iter().any(|l| matches!(l.choice, tessera::Choice::Padded(_))) {
         return Err(format!("{m}×{n}×{k}: the model does not pad on this GPU ({} SMs)", gpu.sm_count()));
     }
     check_f32_into_poisoned(gpu, "Auto (padded)", (m, n, k), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))
@@ -91,7 +91,8 @@ fn check_auto_pads(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), St
 /// product of the shape times nothing and runs it; a pick set by the caller runs untimed (one that
 /// cannot run its shape is refused); forgetting the picks drops them.
 fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
-    use tessera::catalogue::shortlist::{model_choice_on, shortlist_on};
+    use tessera::catalogue::choose::model_choice;
+    use tessera::catalogue::shortlist::shortlist_on;
     use tessera::{AutoTuning, MatmulShape};
     let err = |e: tessera::Error| e.to_string();
     let gpu = Gpu::new_isolated(0).map_err(err)?;
@@ -111,7 +112,7 @@ fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
         if list.len() > 1 && timed != list {
             return Err(format!("{m}×{n}×{k}: timed {timed:?}, the shortlist is {list:?}"));
         }
-        if list.first().map(|c| c.choice) != Some(model_choice_on(shape, gpu.sm_count())) {
+        if list.first().map(|c| c.choice) != Some(model_choice(shape, tessera::Precision::Fp32, gpu.target())) {
             return Err(format!("{m}×{n}×{k}: the model's choice is not timed first"));
         }
         let fastest = pick.timed.iter().min_by(|x, y| x.1.total_cmp(&y.1)).map_or(list[0].choice, |x| x.0.choice);
@@ -123,10 +124,9 @@ fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
         return Err("one pick per shape, kept across calls".into());
     }
     // A pick set (as read back from a saved run) runs untimed; one that cannot run the shape is refused.
-    use tessera::catalogue::shortlist::Fp32Choice;
     let (m, n, k) = (33, 17, 9);
     let shape = MatmulShape { m, n, k };
-    let set = Fp32Choice::from_label("dbuf-64x64x16+padded", shape).ok_or("dbuf-64x64x16+padded on 33×17×9")?;
+    let set = tessera::Choice::from_label("dbuf-64x64x16+padded", shape, tessera::Precision::Fp32).ok_or("dbuf-64x64x16+padded on 33×17×9")?;
     gpu.set_tuned_pick(shape, set).map_err(err)?;
     check_f32_into_poisoned(&gpu, "Auto with a set pick", (33, 17, 9), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))?;
     match gpu.tuned_picks().map_err(err)?.iter().find(|p| p.shape == shape) {

@@ -123,12 +123,9 @@ fn main() {
         let (rows, cols, depth) = (1000, 1037, 97);
         let shape = MatmulShape { m: rows as u32, n: cols as u32, k: depth as u32 };
         let gpu = &m.gpus()[0];
-        let algo = Algo::Auto.resolve_on_sms(shape, Precision::Fp32, gpu.has_sm90a(), gpu.sm_count());
-        let padded = tessera::catalogue::fp32_padding::plan_on(shape, gpu.sm_count());
-        if algo.accumulates_into_c_on(shape, gpu.sm_count())
-            || padded.is_some_and(|p| p.algo.accumulates_into_c_on(p.padded, gpu.sm_count()))
-        {
-            return Err(format!("premise: Auto adds into C at {shape:?} ({algo:?}, padded {padded:?}); pick a shape where it stores C"));
+        let plan = gpu.plan(Algo::Auto, Precision::Fp32, (rows, cols, depth)).map_err(e)?;
+        if plan.launches().iter().any(|l| l.launch.zero_c) {
+            return Err(format!("premise: Auto adds into C at {shape:?} ({plan}); pick a shape where it stores C"));
         }
         let one = MultiGpu::new(1).map_err(e)?;
         let s = seed(11);

@@ -89,11 +89,13 @@ impl CudaC {
         if m == 0 || n == 0 || k == 0 {
             return Ok(());
         }
+        let kernel = algo.kernel().ok_or_else(|| tessera::Error::InvalidArgument { op: "anchor matmul", detail: "Auto has no CUDA C anchor".into() })?;
+        let dims = kernel.launch(shape, gpu.target());
         let mut launch = gpu.stream().launch_builder(self.function(algo.kernel_name())?);
         launch.arg(a.buf.as_cuda_slice()).arg(b.buf.as_cuda_slice()).arg(c.buf.as_cuda_slice_mut()).arg(&m).arg(&n).arg(&k);
         // SAFETY: the CUDA C kernels index exactly as the Rust ones (A < m·k, B < k·n, C < m·n);
         // MatmulShape::check validated the shapes and DeviceMatrix owns buffers of rows·cols floats.
-        unsafe { launch.launch(launch_config(algo.launch(shape))) }?;
+        unsafe { launch.launch(launch_config(dims)) }?;
         Ok(())
     }
 

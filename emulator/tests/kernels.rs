@@ -11,6 +11,14 @@ use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 use tessera_emulator::{launch, Launch, SyncPtr};
 use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};
 
+/// The H200, as the plans the host makes for it.
+const H: tessera_catalogue::Target = tessera_catalogue::Target::H200;
+
+/// The catalogue line of a concrete kernel (the tests iterate the catalogue: never `Auto`).
+fn catalogue_line(algo: tessera_catalogue::Algo) -> &'static tessera_catalogue::MatmulKernel {
+    algo.kernel().expect("a concrete kernel")
+}
+
 fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usize, usize)) -> Result<(), Failed> {
     let label = case_label(algo, precision);
     let (a, b) = (HostMatrix::random(m, k, 1 + m as u64), HostMatrix::random(k, n, 7 + n as u64));
@@ -55,8 +63,8 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         // columns, and the odd widths, one element at a time).
         for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031), (70, 68, 1200)] {
             let shape = MatmulShape { m, n, k };
-            let got = algo.splits(shape);
-            if got != tessera_catalogue::tuning::splits_for(algo, shape) || algo.launch(shape).grid.2 != got {
+            let got = catalogue_line(algo).splits(shape, H);
+            if got != tessera_catalogue::tuning::splits_on(algo, shape, tessera_catalogue::tuning::SMS) || catalogue_line(algo).launch(shape, H).grid.2 != got {
                 return Err(format!("{}: {m}×{n}×{k}: launch and model disagree on the slices", algo.label()).into());
             }
             if k >= 1000 && got < 2 {
@@ -78,7 +86,7 @@ fn run_f32_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMa
     let (entry, host_build) = kernel.launched(n as u32);
     let tessera_catalogue::algo::HostKernel::F32(host) = host_build else { return Err("not an f32 kernel".into()) };
     let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-    let mut cfg = Launch::from(algo.launch(shape));
+    let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
     cfg.grid = grid;
     let mut c = vec![if stores { f32::NAN } else { 0.0 }; m * n];
     let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
@@ -117,13 +125,13 @@ fn stores_one_slice_and_adds_several(algo: Algo, shapes: &[(usize, usize, usize)
         let (a, b) = (HostMatrix::random(m, k, 17), HostMatrix::random(k, n, 19));
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
         for slices in [1, 2, 5] {
-            let mut grid = algo.launch(shape).grid;
+            let mut grid = catalogue_line(algo).launch(shape, H).grid;
             grid.2 = slices; // any slice count: the kernel's contract
             let c = run_f32_on_grid(algo, grid, &a, &b, slices == 1)?;
             check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {slices} slices: {e}", kernel.label))?;
         }
-        let one = algo.splits(shape) == 1;
-        if algo.accumulates_into_c(shape) == one {
+        let one = catalogue_line(algo).splits(shape, H) == 1;
+        if catalogue_line(algo).accumulates_into_c(shape, H) == one {
             return Err(format!("{}: {shape:?}: zeroing C must follow the slice count", kernel.label).into());
         }
     }
@@ -153,7 +161,7 @@ fn stream_k_pieces_add_up() -> Result<(), Failed> {
         {
             let (a, b) = (HostMatrix::random(m, k, 11), HostMatrix::random(k, n, 13));
             let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-            if !algo.accumulates_into_c(shape) || algo.launch(shape).grid.1 != 1 {
+            if !catalogue_line(algo).accumulates_into_c(shape, H) || catalogue_line(algo).launch(shape, H).grid.1 != 1 {
                 return Err(format!("{}: {shape:?}: expected a 1-D grid adding into C", kernel.label).into());
             }
             // Any 1-D grid: kernel 17's contract. Every piece is a whole tile with one block: stored,
@@ -201,10 +209,10 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
         let kernel = algo.kernel().ok_or("no kernel")?;
         let tessera_catalogue::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-        let mut cfg = Launch::from(algo.launch(shape));
-        let splits = algo.splits(shape);
+        let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
+        let splits = catalogue_line(algo).splits(shape, H);
         // Below one wave of units: one block per tile, gridDim.y the slices.
-        if cfg.grid != (tiles, splits, 1) || (splits > 1) != split || algo.accumulates_into_c(shape) != split {
+        if cfg.grid != (tiles, splits, 1) || (splits > 1) != split || catalogue_line(algo).accumulates_into_c(shape, H) != split {
             return Err(format!(
                 "{}: grid {:?} on {shape:?} ({splits} slices), expected {tiles} tiles, split {split}",
                 kernel.label, cfg.grid

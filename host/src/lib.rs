@@ -46,5 +46,5 @@ pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use ops::auto_tuning::{AutoTuning, TunedPick};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
-pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, HostMatrix, MatmulShape, Precision};
+pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, Target};
 pub use view::{MatrixMut, MatrixRef};

@@ -34,7 +34,8 @@ pub fn run(args: &Args, shapes: &[MatmulShape], cases: &[(Algo, Precision)]) -> 
         let problem = Problem::new(shape, &precisions);
         for &(algo, precision) in cases {
             let label = case_label(algo, precision);
-            let cfg = algo.resolve_for(shape, precision).launch(shape);
+            let planner = tessera::catalogue::Planner::new("emulated", algo, precision, tessera::Target::H200);
+            let cfg = planner.launch(shape).map_err(|e| e.to_string())?.launch.dims;
             let threads: u64 =
                 [cfg.grid.0, cfg.grid.1, cfg.grid.2, cfg.block.0, cfg.block.1, cfg.block.2].iter().map(|&d| d as u64).product();
             eprintln!("[scorecard] emulating {} {label} ({threads} threads)…", shape_label(shape));

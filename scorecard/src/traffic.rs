@@ -35,7 +35,10 @@ pub fn global_bytes(algo: Algo, precision: Precision, shape: MatmulShape) -> f64
     let (m, n, k) = (shape.m as f64, shape.n as f64, shape.k as f64);
     let stores = 4.0 * m * n;
     let pad = |x: f64, t: f64| (x / t).ceil() * t;
-    let algo = algo.resolve_for(shape, precision);
+    let Ok(planned) = tessera::catalogue::Planner::new("traffic", algo, precision, tessera::Target::H200).launch(shape) else {
+        return min_bytes(shape, precision);
+    };
+    let algo = planned.launch.algo;
     let Some(cfg) = algo.config() else { return min_bytes(shape, precision) };
     let e = input_bytes(algo.precision().unwrap_or(precision));
     let (bm, bn, bk) = (cfg.bm as f64, cfg.bn as f64, cfg.bk as f64);
@@ -45,7 +48,7 @@ pub fn global_bytes(algo: Algo, precision: Precision, shape: MatmulShape) -> f64
             let walk = tuning::stream_k_walk(cfg, shape, u64::from(tuning::stream_k_blocks(algo, shape, tuning::SMS)));
             (walk.whole + walk.partial) as f64 / walk.tiles.max(1) as f64
         } else {
-            algo.splits(shape) as f64
+            planned.launch.splits as f64
         };
         e * (mp * kp * np / bn + kp * np * mp / bm) + stores * writes
     };

@@ -58,10 +58,10 @@ impl CustKernels {
     }
 
     /// `C = A · B` (FP32) with the entry of `Algo::Tiled`, launched as its `TileConfig` states:
-    /// `Algo::launch` gives the grid, the 16×16 block and the dynamic shared memory.
+    /// its catalogue line's `launch` gives the grid, the 16×16 block and the dynamic shared memory.
     fn matmul_tiled(&self, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix> {
         let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))?;
-        let dims = Algo::Tiled.launch(shape);
+        let dims = tiled_launch(shape)?;
         let (da, db) = (DeviceBuffer::from_slice(&a.data)?, DeviceBuffer::from_slice(&b.data)?);
         let dc = DeviceBuffer::<f32>::zeroed(a.rows * b.cols)?;
         let kernel = self.module.get_function(Algo::Tiled.kernel_name())?;
@@ -122,7 +122,7 @@ fn check_matmul_tiled(cust: &CustKernels, gpu: &Gpu) -> Result<()> {
         return Err(format!("matmul_tiled: cust and tessera differ at [{i}]: {p} vs {q}").into());
     }
     check_in(Precision::Fp32, &a, &b, &from_cust).map_err(|e| format!("matmul_tiled via cust vs the f64 reference: {e}"))?;
-    let dims = Algo::Tiled.launch(MatmulShape::check((m, k), (k, n), (m, n))?);
+    let dims = tiled_launch(MatmulShape::check((m, k), (k, n), (m, n))?)?;
     println!(
         "{} via cust: {m}×{k} · {k}×{n}, grid {:?} × block {:?}, {} B shared: identical to tessera's \
          Gpu::matmul_host(Algo::Tiled), and within the FP32 tolerance of the f64 reference",
@@ -159,4 +159,11 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The launch of `Algo::Tiled` for `shape` on the H200 tessera's plans describe (the tiled kernel's
+/// grid does not depend on the SM count).
+fn tiled_launch(shape: MatmulShape) -> Result<tessera::catalogue::LaunchDims> {
+    let kernel = Algo::Tiled.kernel().ok_or("Algo::Tiled is a kernel")?;
+    Ok(kernel.launch(shape, tessera::Target::H200))
 }

@@ -39,6 +39,12 @@ impl Gpu {
         Ok(self.planner(op, algo, precision).product(dims)?)
     }
 
+    /// The planner of `algo` in `precision` on this GPU, with its tuned picks: what [`Gpu::plan`] and
+    /// every product use (its `align`, `step_ops`, `launch` for tools that cut products themselves).
+    pub fn planner_for(&self, algo: Algo, precision: Precision) -> Planner<'_> {
+        self.planner("plan", algo, precision)
+    }
+
     /// The planner of `op` with `algo` in `precision` on this GPU, with its tuned picks.
     pub(crate) fn planner(&self, op: &'static str, algo: Algo, precision: Precision) -> Planner<'_> {
         Planner::new(op, algo, precision, self.target()).with_tuned(self)

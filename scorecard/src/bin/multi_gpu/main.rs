@@ -20,7 +20,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Parser, ValueEnum};
-use tessera::catalogue::blocks::{Align, BlockPlan, GemmDims, Limits};
+use tessera::catalogue::blocks::{BlockPlan, GemmDims, Limits};
+use tessera::catalogue::choose::model_choice;
+use tessera::catalogue::Target;
 use tessera::catalogue::distribute::{DistOptions, DistPlan, Origin};
 use tessera::{bf16, f16, Algo, DeviceElement, DeviceMatrix, GpuTimer, HostMatrix, MultiGpu, Precision};
 
@@ -248,7 +250,7 @@ fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> R
 fn model_inputs(row: &ScalingRow, precision: Precision, link: &LinkRow, sms: usize, options: DistOptions) -> model::Inputs {
     let n = row.size;
     let shape = tessera::MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
-    let tile = Algo::Auto.resolve_for(shape, precision).config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
+    let tile = model_choice(shape, precision, Target::new(sms as u32, true)).kernel().config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
     let waves = (n.div_ceil(tile.0) * n.div_ceil(tile.1)).div_ceil(sms.max(1));
     model::Inputs {
         size: n,
@@ -292,7 +294,7 @@ fn model_from(path: &std::path::Path, args: &Args, options: DistOptions) -> Resu
         let gpus = r["gpus"].as_u64().unwrap_or(2) as usize;
         let n = size;
         let shape = tessera::MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
-        let tile = Algo::Auto.resolve_for(shape, precision).config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
+        let tile = model_choice(shape, precision, Target::new(sms as u32, true)).kernel().config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
         let waves = (n.div_ceil(tile.0) * n.div_ceil(tile.1)).div_ceil(sms.max(1));
         let inputs = model::Inputs {
             size,
@@ -424,7 +426,8 @@ fn big_single(multi: &MultiGpu, args: &Args, t0: Instant) -> Result<BigRow, Fail
     root.synchronize()?;
     let upload_s = t.elapsed().as_secs_f64();
     let dims = GemmDims { m: n, n, k: n };
-    let blocks = BlockPlan::new(dims, Limits::KERNELS, Align::for_kernel(Algo::Auto, Precision::Fp32)).blocks();
+    let align = root.planner_for(Algo::Auto, Precision::Fp32).align()?;
+    let blocks = BlockPlan::new(dims, Limits::KERNELS, align).blocks();
     say(t0, format!("big-single: computing ({blocks} blocks)"));
     let t = Instant::now();
     root.matmul(Algo::Auto, &da, &db, &mut dc)?;
@@ -471,7 +474,8 @@ fn big_multi(multi: &MultiGpu, args: &Args, t0: Instant) -> Result<BigRow, Fail>
     let generate_s = start.elapsed().as_secs_f64();
     say(t0, format!("big-multi: operands generated in {generate_s:.1} s; uploading and computing"));
     let dims = GemmDims { m: n, n, k: n };
-    let plan = DistPlan::new(dims, multi.len(), Origin::Host, Align::for_kernel(Algo::Auto, Precision::Fp32), multi.options());
+    let align = multi.gpus()[0].planner_for(Algo::Auto, Precision::Fp32).align()?;
+    let plan = DistPlan::new(dims, multi.len(), Origin::Host, align, multi.options());
     let t = Instant::now();
     let rows = multi.matmul_host_in(Precision::Fp32, Algo::Auto, &a, &b)?;
     let compute_s = t.elapsed().as_secs_f64();
