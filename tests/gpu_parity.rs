@@ -175,6 +175,47 @@ fn check_vec_add(gpu: &Gpu, len: usize, scalar: bool) -> Result<(), String> {
     }
 }
 
+/// `Gpu::gemm` (NN, row-major, α = 1, β = 0) of `m × k · k × n` past the kernels' 2³¹ elements (C of
+/// 70000² = 4.9·10⁹ floats): planned in blocks as `matmul` plans it; 256 elements of C, spread over
+/// every block (corners, block edges, random), checked against the f64 dot product of the rounded
+/// inputs with the precision's tolerance.
+fn check_gemm_past_2_31<T: tessera::DeviceElement>(
+    gpu: &Gpu,
+    (m, n, k): (usize, usize, usize),
+) -> Result<(), String> {
+    use tessera::{GemmParams, MatrixMut, MatrixRef};
+    let err = |e: tessera::Error| e.to_string();
+    let precision = T::PRECISION;
+    let plan = gpu.plan(Algo::Auto, precision, (m, n, k)).map_err(err)?;
+    if !matches!(plan, tessera::Plan::Blocks(_)) {
+        return Err(format!("{m}×{n}×{k} is not cut into blocks: {plan}"));
+    }
+    let s = seed((m + n + k) as u64);
+    let (a, b) = (operands(m * k, s), operands(k * n, s + 1));
+    let to_t = |v: &[f32]| v.iter().map(|&x| T::from_f32(x)).collect::<Vec<T>>();
+    let (da, db) = (DeviceBuffer::from_host(gpu, &to_t(&a)).map_err(err)?, DeviceBuffer::from_host(gpu, &to_t(&b)).map_err(err)?);
+    let mut dc = DeviceBuffer::<f32>::zeros(gpu, m * n).map_err(err)?;
+    gpu.gemm(&GemmParams::new(), MatrixRef::row_major(&da, m, k), MatrixRef::row_major(&db, k, n), MatrixMut::row_major(&mut dc, m, n))
+        .map_err(err)?;
+    gpu.synchronize().map_err(err)?;
+    let mut points = vec![(0, 0), (0, n - 1), (m - 1, 0), (m - 1, n - 1), (m / 2, n / 2), (32767, 32768), (32768, 32767)];
+    points.extend((0..249).map(|i| ((i * 7919 + 13) * 104729 % m, (i * 104723 + 7) * 7907 % n)));
+    for (r, c) in points {
+        let got = dc.to_host_range(gpu, r * n + c..r * n + c + 1).map_err(err)?[0];
+        let (mut exact, mut abs) = (0f64, 0f64);
+        for i in 0..k {
+            let x = f64::from(precision.round_input(a[r * k + i])) * f64::from(precision.round_input(b[i * n + c]));
+            exact += x;
+            abs += x.abs();
+        }
+        let tol = precision.tolerance(k, abs);
+        if (f64::from(got) - exact).abs() > tol || !got.is_finite() {
+            return Err(format!("{precision:?} C[{r}, {c}] = {got}, expected {exact} ± {tol} ({plan})"));
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let mut trials: Vec<Trial> = Vec::new();
     for (algo, precision) in matmul_cases() {
@@ -227,6 +268,11 @@ fn main() {
         let name = format!("cublas_{}x{}x{}", shape.0, shape.1, shape.2);
         trials.push(gpu_trial(name, move |g| check_product(g, Impl::Cublas, shape)));
     }
+    // gemm past 2³¹ elements (C of 70000² floats: 19.6 GB), FP32 and BF16.
+    trials.push(gpu_trial("gemm_fp32_70000x70000x512_past_2_31_elements", |g| check_gemm_past_2_31::<f32>(g, (70_000, 70_000, 512))));
+    trials.push(gpu_trial("gemm_bf16_70000x70000x512_past_2_31_elements", |g| {
+        check_gemm_past_2_31::<tessera::bf16>(g, (70_000, 70_000, 512))
+    }));
     for len in [1usize, 1000, 1 << 26] {
         trials.push(gpu_trial(format!("vec_add_scalar_{len}"), move |g| check_vec_add(g, len, true)));
     }
