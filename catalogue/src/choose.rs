@@ -7,7 +7,7 @@
 //! (FP32's unaligned path) and [`crate::tc_model`] (the tensor cores); a pick measured on request
 //! (`tessera::AutoTuning::Measured`) comes in as `tuned`.
 use crate::algo::Algo;
-use crate::error::PlanError;
+use crate::plan_error::PlanError;
 use crate::fp32_padding::{choose_padding, padded_shape, runs_on_padded_copies, Fp32Padding};
 use crate::precision::Precision;
 use crate::shape::MatmulShape;

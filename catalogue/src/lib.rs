@@ -36,6 +36,7 @@ pub mod gemm_case;
 pub mod launch;
 pub mod matrix;
 pub mod plan;
+pub mod plan_error;
 pub mod precision;
 pub mod random;
 pub mod reference;
@@ -49,7 +50,7 @@ pub mod tuning;
 
 pub use algo::{Algo, MatmulKernel, MATMUL_KERNELS};
 pub use choose::Choice;
-pub use error::PlanError;
+pub use plan_error::PlanError;
 pub use plan::{LaunchPlan, Plan, Planner};
 pub use target::Target;
 pub use gemm::{GemmParams, Layout, MatrixDesc, Transpose};

@@ -16,7 +16,7 @@ use std::fmt;
 use crate::algo::{Algo, MatmulKernel};
 use crate::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Step, Workspace};
 use crate::choose::{choose, Choice};
-use crate::error::PlanError;
+use crate::plan_error::PlanError;
 use crate::launch::LaunchDims;
 use crate::precision::Precision;
 use crate::shape::MatmulShape;

@@ -62,9 +62,9 @@ pub struct Gpu {
     /// The largest row pitch (bytes) a 2D copy takes, read once.
     max_pitch: usize,
     /// The TMA kernels' tensor maps in device memory, reused by repeated products.
-    pub(crate) tensor_maps: crate::ops::tma::MapCache,
+    pub(crate) tensor_maps: crate::tensor_maps::MapCache,
     /// FP32 `Auto`'s mode and its measured picks ([`crate::ops::auto_tuning`]).
-    pub(crate) auto_tuning: Mutex<crate::ops::auto_tuning::TuningState>,
+    pub(crate) auto_tuning: Mutex<crate::tuning_state::TuningState>,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.

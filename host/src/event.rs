@@ -1,7 +1,7 @@
 //! GPU-side timing with CUDA events.
 use std::time::Instant;
 
-use cudarc::driver::{sys::CUevent_flags, CudaEvent, CudaSlice};
+use cudarc::driver::{sys::CUevent_flags, CudaEvent, CudaSlice, PushKernelArg};
 
 use crate::context::Gpu;
 use crate::error::{Error, Result};
@@ -99,11 +99,7 @@ impl QueuedTimer {
     /// Three events and the hold's two one-warp buffers on `gpu`; measures the hold's GPU time per FMA
     /// (one warm-up and one timed calibration launch).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let ev = || gpu.context().new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(Error::driver("creating an event", 0));
-        let buf = || {
-            gpu.stream().alloc_zeros::<f32>(Self::HOLD_THREADS).map_err(Error::driver("allocating device memory", 4 * Self::HOLD_THREADS))
-        };
-        let mut timer = Self { hold_start: ev()?, start: ev()?, end: ev()?, hold_x: buf()?, hold_y: buf()?, ns_per_fma: 0.0 };
+        let mut timer = Self::calibrated(gpu, 0.0)?;
         timer.hold(gpu, Self::CALIBRATION_FMAS)?;
         timer.start.record(gpu.stream()).map_err(Error::driver("recording an event", 0))?;
         timer.hold(gpu, Self::CALIBRATION_FMAS)?;
@@ -114,12 +110,32 @@ impl QueuedTimer {
         Ok(timer)
     }
 
-    /// Queues the hold: `fmas` dependent FMAs on one warp.
+    /// A timer on `gpu` whose hold takes `ns_per_fma` GPU nanoseconds per dependent FMA (as measured
+    /// by an earlier [`QueuedTimer::new`] on this GPU: [`QueuedTimer::ns_per_fma`]).
+    pub fn calibrated(gpu: &Gpu, ns_per_fma: f64) -> Result<Self> {
+        let ev = || gpu.context().new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(Error::driver("creating an event", 0));
+        let buf = || {
+            gpu.stream().alloc_zeros::<f32>(Self::HOLD_THREADS).map_err(Error::driver("allocating device memory", 4 * Self::HOLD_THREADS))
+        };
+        Ok(Self { hold_start: ev()?, start: ev()?, end: ev()?, hold_x: buf()?, hold_y: buf()?, ns_per_fma: ns_per_fma.max(1e-3) })
+    }
+
+    /// GPU nanoseconds per dependent FMA of the hold.
+    pub fn ns_per_fma(&self) -> f64 {
+        self.ns_per_fma
+    }
+
+    /// Queues the hold: `iterated_fma` with `fmas` dependent FMAs per thread on one warp.
     fn hold(&mut self, gpu: &Gpu, fmas: u32) -> Result<()> {
-        let map = crate::pipeline::MapKernel::IteratedFma { iters: fmas, a: 0.999, b: 0.001 };
-        // SAFETY: both buffers hold HOLD_THREADS floats of this context, owned by the timer and used
-        // by nothing else; the stream orders each hold after the one before it.
-        unsafe { map.launch(gpu, gpu.stream(), &self.hold_x, &mut self.hold_y, Self::HOLD_THREADS) }
+        let (n, a, b) = (Self::HOLD_THREADS, 0.999f32, 0.001f32);
+        let dims = tessera_catalogue::launch::elementwise("QueuedTimer", n, tessera_kernels::iterated_fma::BLOCK)?;
+        let cfg = cudarc::driver::LaunchConfig { grid_dim: dims.grid, block_dim: dims.block, shared_mem_bytes: dims.shared_bytes };
+        let mut launch = gpu.stream().launch_builder(gpu.kernel("iterated_fma")?);
+        launch.arg(&self.hold_x).arg(&mut self.hold_y).arg(&n).arg(&fmas).arg(&a).arg(&b);
+        // SAFETY: iterated_fma(x, y, n, iters, a, b) reads x[0..n] and writes y[0..n], one thread per
+        // element: both buffers hold HOLD_THREADS = n floats of this context, owned by the timer and
+        // used by nothing else; the grid covers n threads; the stream orders each hold after the last.
+        gpu.launched(unsafe { launch.launch(cfg) })
     }
 
     /// Runs `work` `warmup` (at least one) times untimed, then queues a hold and `iters` runs of it

@@ -34,6 +34,8 @@ pub mod module;
 pub mod multi;
 pub mod ops;
 pub mod pipeline;
+pub(crate) mod tensor_maps;
+pub mod tuning_state;
 pub mod view;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
@@ -43,7 +45,7 @@ pub use event::{GpuTimer, QueuedTime, QueuedTimer};
 pub use half::{bf16, f16};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
-pub use ops::auto_tuning::{AutoTuning, TunedPick};
+pub use tuning_state::{AutoTuning, TunedPick};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, Target};

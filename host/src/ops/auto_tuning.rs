@@ -17,7 +17,6 @@
 //! is timed on its first call; a pick (measured or set) is used by every path that plans that shape
 //! (`tessera_catalogue::plan::Planner`), the blocks of larger products and `MultiGpu`'s included. The
 //! tensor-core precisions keep the model's pick.
-use std::collections::HashMap;
 use std::sync::{Arc, MutexGuard};
 
 use cudarc::driver::CudaStream;
@@ -27,40 +26,7 @@ use tessera_catalogue::{Algo, Choice, LaunchPlan, MatmulShape, Planner, Precisio
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::event::QueuedTimer;
-
-/// How FP32 `Algo::Auto` chooses what runs on a [`Gpu`] ([`Gpu::set_auto_tuning`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AutoTuning {
-    /// The time model alone (the default): deterministic, nothing measured on the GPU.
-    #[default]
-    Model,
-    /// The model's shortlist timed on the first product of each shape, the fastest kept for the next
-    /// (the first call waits for its timings). Not deterministic across runs: two candidates within
-    /// the timing noise may swap.
-    Measured,
-}
-
-/// One shape's tuning: what `Auto` runs for it and what each candidate took.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TunedPick {
-    pub shape: MatmulShape,
-    /// The fastest candidate, run from now on.
-    pub choice: Choice,
-    /// Each candidate timed, in the shortlist's order (the model's choice first): the time the model
-    /// expected and the GPU time measured, microseconds per product (infinite for a candidate whose
-    /// workspace did not fit in memory). Empty where the shortlist had one candidate or the pick was
-    /// set ([`Gpu::set_tuned_pick`]).
-    pub timed: Vec<(Candidate, f64)>,
-}
-
-/// The tuning mode and the picks of one [`Gpu`].
-#[derive(Default)]
-pub(crate) struct TuningState {
-    mode: AutoTuning,
-    picks: HashMap<MatmulShape, TunedPick>,
-    /// Created on the first tuning (it measures its hold once).
-    timer: Option<QueuedTimer>,
-}
+use crate::tuning_state::{AutoTuning, TunedPick, TuningState};
 
 /// Launches per timed batch: about this many microseconds of the candidate's expected time…
 const BATCH_US: f64 = 200.0;
@@ -162,11 +128,12 @@ impl Gpu {
         }
         let planner = Planner::new(op, Algo::Auto, Precision::Fp32, self.target());
         let plans = list.iter().map(|cand| planner.launch_of(shape, cand.choice)).collect::<std::result::Result<Vec<_>, _>>()?;
-        // The timer is kept for the next tuning (dropped with an error: made again then).
-        let mut timer = match state.timer.take() {
-            Some(t) => t,
+        // The timer's calibration is kept for the next tuning.
+        let mut timer = match state.timer_ns_per_fma {
+            Some(ns) => QueuedTimer::calibrated(self, ns)?,
             None => QueuedTimer::new(self)?,
         };
+        state.timer_ns_per_fma = Some(timer.ns_per_fma());
         let mut best = vec![f64::INFINITY; list.len()];
         // A candidate whose workspace does not fit (the padded path's copies) drops out; the model's
         // own choice failing so is the error the model mode would have returned.
@@ -193,7 +160,6 @@ impl Gpu {
         let (choice, plan) = (list[fastest].choice, plans[fastest]);
         let timed: Vec<(Candidate, f64)> = list.into_iter().zip(best).collect();
         state.picks.insert(shape, TunedPick { shape, choice, timed });
-        state.timer = Some(timer);
         Ok((choice != model).then_some(plan))
     }
 }

@@ -171,7 +171,7 @@ impl Gpu {
 
     /// Queues the matmul kernel `f` (`launch`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
     /// `Bᵀ` for TF32-operand kernels) and `c`; a TMA kernel gets the two tensor maps over `x` and `y`
-    /// instead of the pointers ([`super::tma`]), in the plan's layouts ([`KernelLaunch::tma`]): an
+    /// instead of the pointers ([`crate::tensor_maps`]), in the plan's layouts ([`KernelLaunch::tma`]): an
     /// operand whose rows are not whole 16-byte units is first copied by `pad_b16` into this GPU's
     /// workspace with rows padded to them (stream-ordered, inside the caller's timing); prepared TF32
     /// operands come with those rows already ([`Gpu::matmul_prepared_tf32`]).
@@ -225,7 +225,7 @@ impl Gpu {
         };
         let map_guard = maps.as_ref().map(|m| m.device_ptr(stream));
         let (x, y) = match &map_guard {
-            Some((p, _)) => (*p, *p + super::tma::MAP_BYTES),
+            Some((p, _)) => (*p, *p + crate::tensor_maps::MAP_BYTES),
             None => (x, y),
         };
         let mut builder = stream.launch_builder(f);

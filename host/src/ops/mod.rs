@@ -15,7 +15,6 @@ pub mod fp32_padding;
 pub mod gemm;
 pub mod matmul;
 pub mod planning;
-pub mod tma;
 
 /// cudarc's form of the catalogue's launch dimensions.
 pub fn launch_config(d: LaunchDims) -> LaunchConfig {
