@@ -45,7 +45,8 @@ fi
 if [[ $parts == *" bins "* ]]; then
   echo "[bundle] building the scorecard and benches…" >&2
   cargo build --release -p tessera-scorecard --bins
-  cp target/release/scorecard target/release/streams target/release/multi-gpu .gpu/bin/
+  tdir=${CARGO_TARGET_DIR:-target}
+  cp "$tdir"/release/scorecard "$tdir"/release/streams "$tdir"/release/multi-gpu .gpu/bin/
   if cargo bench --no-run --message-format=json -p tessera-benches >/dev/null 2>&1; then
     cargo bench --no-run --message-format=json -p tessera-benches 2>/dev/null | python3 -c '
 import json, sys, shutil, os
