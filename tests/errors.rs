@@ -35,18 +35,6 @@ fn main() {
             let mut c = DeviceMatrix::<f32>::zeros(g, 7, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Naive, &a, &b, &mut c), |e| matches!(e, Error::ShapeMismatch { .. }), "C 7×4")
         }),
-        gpu_trial("matmul_mixed_input_types_are_typed", |g| {
-            let a = DeviceMatrix::<bf16>::zeros(g, 4, 5).map_err(|e| e.to_string())?;
-            let b = DeviceMatrix::<f16>::zeros(g, 5, 7).map_err(|e| e.to_string())?;
-            let mut c = DeviceMatrix::<f32>::from_host(g, &HostMatrix::from_fn(4, 7, |_, _| 7.0)).map_err(|e| e.to_string())?;
-            expect(g.matmul(Algo::Auto, &a, &b, &mut c), |e| matches!(e, Error::MixedTypes { .. }), "bf16 · f16")?;
-            let untouched = c.to_host(g).map_err(|e| e.to_string())?;
-            if untouched.data.iter().all(|&x| x == 7.0) {
-                Ok(())
-            } else {
-                Err("C changed after a refused launch".into())
-            }
-        }),
         gpu_trial("matmul_kernel_of_another_type_is_typed", |g| {
             let a = DeviceMatrix::<bf16>::zeros(g, 4, 5).map_err(|e| e.to_string())?;
             let b = DeviceMatrix::<bf16>::zeros(g, 5, 7).map_err(|e| e.to_string())?;
@@ -202,7 +190,7 @@ fn gemm_bad_arguments(g: &Gpu) -> Result<(), String> {
     let e = |e: Error| e.to_string();
     let (a, b) = (DeviceBuffer::from_host(g, &[1.0f32; 20]).map_err(e)?, DeviceBuffer::from_host(g, &[1.0f32; 15]).map_err(e)?);
     let mut c = DeviceBuffer::from_host(g, &[7.0f32; 12]).map_err(e)?;
-    let (a16, b16) = (DeviceBuffer::<bf16>::zeros(g, 20).map_err(e)?, DeviceBuffer::<f16>::zeros(g, 15).map_err(e)?);
+    let a16 = DeviceBuffer::<bf16>::zeros(g, 20).map_err(e)?;
     let b_bf16 = DeviceBuffer::<bf16>::zeros(g, 15).map_err(e)?;
     let p = GemmParams::new();
     let (ra, rb) = (MatrixRef::row_major(&a, 4, 5), MatrixRef::row_major(&b, 5, 3));
@@ -232,11 +220,6 @@ fn gemm_bad_arguments(g: &Gpu) -> Result<(), String> {
         "op(A) 5×4 · B 5×3",
     )?;
     expect(g.gemm(&p, ra, rb, MatrixMut::row_major(&mut c, 3, 4)), |e| matches!(e, Error::ShapeMismatch { .. }), "C 3×4")?;
-    expect(
-        g.gemm(&p, MatrixRef::row_major(&a16, 4, 5), MatrixRef::row_major(&b16, 5, 3), MatrixMut::row_major(&mut c, 4, 3)),
-        |e| matches!(e, Error::MixedTypes { .. }),
-        "bf16 · f16",
-    )?;
     expect(
         g.gemm(&p.precision(Precision::Bf16), ra, rb, MatrixMut::row_major(&mut c, 4, 3)),
         |e| matches!(e, Error::UnsupportedPrecision { requested: Precision::Bf16, input: Precision::Fp32, .. }),

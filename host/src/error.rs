@@ -19,9 +19,6 @@ pub enum Error {
     /// A size whose element or byte count does not fit the index types the kernels use.
     #[error("size too large in {op}: {detail}")]
     TooLarge { op: &'static str, detail: String },
-    /// `A` and `B` of different element types (e.g. `bf16` and `f16`).
-    #[error("mixed input types in {op}: A is {a:?}, B is {b:?}")]
-    MixedTypes { op: &'static str, a: tessera_catalogue::Precision, b: tessera_catalogue::Precision },
     /// The kernel computes in another precision than the one asked for (e.g. a TF32 kernel on `f32`
     /// data through `matmul`, which means FP32: TF32 must be asked for with `matmul_tf32`).
     #[error("{op}: kernel `{kernel}` computes in {kernel_precision:?}, but {requested:?} was asked for")]

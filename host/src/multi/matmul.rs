@@ -96,17 +96,8 @@ impl MultiGpu {
     /// all three on GPU 0 —, buffer sizes), [`Error::OutOfMemoryOn`] when a GPU has not the memory
     /// its part needs; [`Error::Nccl`] when a transfer fails (the communicators are aborted, the
     /// GPUs stay usable).
-    pub fn matmul<TA: DeviceElement, TB: DeviceElement>(
-        &self,
-        algo: Algo,
-        a: &DeviceMatrix<TA>,
-        b: &DeviceMatrix<TB>,
-        c: &mut DeviceMatrix,
-    ) -> Result<()> {
-        if TA::PRECISION != TB::PRECISION {
-            return Err(Error::MixedTypes { op: "MultiGpu::matmul", a: TA::PRECISION, b: TB::PRECISION });
-        }
-        self.matmul_root(TA::PRECISION, algo, a, b, c, false).map(|_| ())
+    pub fn matmul<T: DeviceElement>(&self, algo: Algo, a: &DeviceMatrix<T>, b: &DeviceMatrix<T>, c: &mut DeviceMatrix) -> Result<()> {
+        self.matmul_root(T::PRECISION, algo, a, b, c, false).map(|_| ())
     }
 
     /// [`MultiGpu::matmul`] on `f32` data in TF32 (the caller's explicit choice, as [`Gpu::matmul_tf32`]).
@@ -116,17 +107,14 @@ impl MultiGpu {
 
     /// [`MultiGpu::matmul`], and when each transfer arrived, each step finished and each band of `C`
     /// came back on every GPU (timing events: a little issue time more than `matmul`).
-    pub fn matmul_traced<TA: DeviceElement, TB: DeviceElement>(
+    pub fn matmul_traced<T: DeviceElement>(
         &self,
         algo: Algo,
-        a: &DeviceMatrix<TA>,
-        b: &DeviceMatrix<TB>,
+        a: &DeviceMatrix<T>,
+        b: &DeviceMatrix<T>,
         c: &mut DeviceMatrix,
     ) -> Result<Timeline> {
-        if TA::PRECISION != TB::PRECISION {
-            return Err(Error::MixedTypes { op: "MultiGpu::matmul_traced", a: TA::PRECISION, b: TB::PRECISION });
-        }
-        self.matmul_root(TA::PRECISION, algo, a, b, c, true)
+        self.matmul_root(T::PRECISION, algo, a, b, c, true)
     }
 
     /// `A · B` in `precision` with `a` and `b` in host memory: every GPU uploads its rows of `A` and

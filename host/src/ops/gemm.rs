@@ -36,8 +36,7 @@ impl Gpu {
     /// and `C` goes through the epilogue when `β ≠ 0` or `C` is not dense. See
     /// [`tessera_catalogue::gemm`] for the plan.
     ///
-    /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::MixedTypes`] for `A` and `B`
-    /// of different types, [`Error::UnsupportedPrecision`] for a precision the inputs cannot take,
+    /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::UnsupportedPrecision`] for a precision the inputs cannot take,
     /// [`Error::PrecisionMismatch`] for a kernel of another precision, [`Error::WrongContext`],
     /// [`Error::LeadingDimension`] and [`Error::BufferTooSmall`] for a view that does not fit its
     /// buffer, [`Error::ShapeMismatch`] when `op(A)` (m×k), `op(B)` (k×n) and `C` (m×n) disagree,
@@ -56,20 +55,11 @@ impl Gpu {
     /// gpu.gemm(&params, MatrixRef::col_major(&a, m, k), MatrixRef::col_major(&b, n, k), MatrixMut::col_major(&mut c, m, n))?;
     /// # Ok(()) }
     /// ```
-    pub fn gemm<TA: DeviceElement, TB: DeviceElement>(
-        &self,
-        params: &GemmParams,
-        a: MatrixRef<'_, TA>,
-        b: MatrixRef<'_, TB>,
-        mut c: MatrixMut<'_, f32>,
-    ) -> Result<()> {
-        if TA::PRECISION != TB::PRECISION {
-            return Err(Error::MixedTypes { op: OP, a: TA::PRECISION, b: TB::PRECISION });
-        }
-        let precision = params.resolve_precision(TA::PRECISION).ok_or(Error::UnsupportedPrecision {
+    pub fn gemm<T: DeviceElement>(&self, params: &GemmParams, a: MatrixRef<'_, T>, b: MatrixRef<'_, T>, mut c: MatrixMut<'_, f32>) -> Result<()> {
+        let precision = params.resolve_precision(T::PRECISION).ok_or(Error::UnsupportedPrecision {
             op: OP,
-            requested: params.precision.unwrap_or(TA::PRECISION),
-            input: TA::PRECISION,
+            requested: params.precision.unwrap_or(T::PRECISION),
+            input: T::PRECISION,
         })?;
         a.buffer().check_context(self, OP)?;
         b.buffer().check_context(self, OP)?;
@@ -86,7 +76,7 @@ impl Gpu {
             trans_b: params.trans_b,
             c: c.desc(),
             c_len,
-            elem_bytes: std::mem::size_of::<TA>(),
+            elem_bytes: std::mem::size_of::<T>(),
         }
         .plan()?;
         // The product's plan (the kernel must compute in the precision asked for, whether or not there
@@ -101,12 +91,8 @@ impl Gpu {
             GemmPlan::Nothing => Ok(()),
             GemmPlan::Scale { c: view, beta } => self.gemm_scale(c.buffer().as_cuda_slice_mut(), view, beta),
             GemmPlan::Product(p) => {
-                // SAFETY: TA and TB are of one precision (checked above), and each precision has exactly
-                // one input type (f32, bf16, f16), so B's elements are TA's; the view has B's length.
-                let b_as_a = unsafe { b.buffer().as_cuda_slice().transmute::<TA>(b.buffer().len()) }
-                    .ok_or(Error::InvalidArgument { op: OP, detail: "A and B elements differ in size".into() })?;
-                let a_view = a.buffer().as_cuda_slice().slice(..);
-                self.gemm_product(params.algo, &plan, &p, &a_view, &b_as_a, c.buffer().as_cuda_slice_mut())
+                let (a_view, b_view) = (a.buffer().as_cuda_slice().slice(..), b.buffer().as_cuda_slice().slice(..));
+                self.gemm_product(params.algo, &plan, &p, &a_view, &b_view, c.buffer().as_cuda_slice_mut())
             }
         }
     }

@@ -23,44 +23,50 @@ impl Gpu {
     /// in FP32 under [`AutoTuning::Measured`](crate::AutoTuning) a shape's first product times the
     /// model's few best candidates and keeps the fastest ([`super::auto_tuning`]).
     ///
-    /// Errors, before any launch: [`Error::MixedTypes`] when `a` and `b` differ in type,
-    /// [`Error::PrecisionMismatch`] when `algo` computes in another precision, shape and buffer
-    /// errors as below. `m = 0` or `n = 0` is a no-op (C is empty); `k = 0` sets `C` to zeros.
-    pub fn matmul<TA: DeviceElement, TB: DeviceElement>(
-        &self,
-        algo: Algo,
-        a: &DeviceMatrix<TA>,
-        b: &DeviceMatrix<TB>,
-        c: &mut DeviceMatrix,
-    ) -> Result<()> {
-        self.matmul_in(TA::PRECISION, algo, a, b, c)
+    /// `A` and `B` are of one element type (mixing `bf16` and `f16` does not compile):
+    ///
+    /// ```compile_fail
+    /// # fn f(gpu: &tessera::Gpu, a: &tessera::DeviceMatrix<tessera::bf16>, b: &tessera::DeviceMatrix<tessera::f16>, c: &mut tessera::DeviceMatrix) {
+    /// gpu.matmul(tessera::Algo::Auto, a, b, c);
+    /// # }
+    /// ```
+    ///
+    /// Errors, before any launch: [`Error::PrecisionMismatch`] when `algo` computes in another
+    /// precision, shape and buffer errors as [`Gpu::matmul_in`]'s. `m = 0` or `n = 0` is a no-op (C
+    /// is empty); `k = 0` sets `C` to zeros. [`Gpu::plan`] says what it runs.
+    pub fn matmul<T: DeviceElement>(&self, algo: Algo, a: &DeviceMatrix<T>, b: &DeviceMatrix<T>, c: &mut DeviceMatrix) -> Result<()> {
+        self.matmul_in(T::PRECISION, algo, a, b, c)
     }
 
     /// `c = a · b` on `f32` data in TF32 on the tensor cores: the caller's explicit choice of the
     /// lower precision (inputs rounded to 10 mantissa bits). `algo`: a TF32 kernel or `Auto`.
+    /// Shorthand for [`Gpu::matmul_in`] with [`Precision::Tf32`].
     pub fn matmul_tf32(&self, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
         self.matmul_in(Precision::Tf32, algo, a, b, c)
     }
 
-    /// The common path: `requested` is the precision asked for (`T`'s own, or TF32 on `f32`).
+    /// `c = a · b` in `precision`, the one entry every precision goes through: `T`'s own precision,
+    /// or TF32 on `f32` data (the caller's explicit choice of the lower precision).
     ///
     /// The product is planned once ([`Gpu::plan`]): one launch-sized product (plus the copies of FP32
     /// `Auto`'s unaligned path where it pads), or past one launch's limits (a matrix of 2³¹ elements or
     /// more) blocks that are, run on the same stream (see `tessera_catalogue::blocks`).
-    pub(crate) fn matmul_in<TA: DeviceElement, TB: DeviceElement>(
+    ///
+    /// Errors, before any launch: [`Error::UnsupportedPrecision`] for a precision `T` cannot take,
+    /// [`Error::PrecisionMismatch`] when `algo` computes in another precision,
+    /// [`Error::ShapeMismatch`], [`Error::WrongContext`], [`Error::BufferTooSmall`].
+    pub fn matmul_in<T: DeviceElement>(
         &self,
-        requested: Precision,
+        precision: Precision,
         algo: Algo,
-        a: &DeviceMatrix<TA>,
-        b: &DeviceMatrix<TB>,
+        a: &DeviceMatrix<T>,
+        b: &DeviceMatrix<T>,
         c: &mut DeviceMatrix,
     ) -> Result<()> {
         const OP: &str = "matmul";
-        if TA::PRECISION != TB::PRECISION {
-            return Err(Error::MixedTypes { op: OP, a: TA::PRECISION, b: TB::PRECISION });
-        }
-        if !TA::PRECISION.accepts(requested) {
-            return Err(Error::UnsupportedPrecision { op: OP, requested, input: TA::PRECISION });
+        let requested = precision;
+        if !T::PRECISION.accepts(requested) {
+            return Err(Error::UnsupportedPrecision { op: OP, requested, input: T::PRECISION });
         }
         let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
         let plan = self.plan_as(OP, algo, requested, dims)?;
