@@ -1,28 +1,29 @@
-//! tessera's kernel catalogue, and everything else about the kernels that needs no GPU.
+//! tessera's kernel registry, the choice of a kernel, and the plan that runs a product — the layers
+//! between the kernel source and the two places it runs (the GPU through `tessera`, the CPU through
+//! `tessera-emulator`). No cudarc here: the emulator and the PTX build script use this crate without a
+//! GPU stack.
 //!
-//! The layers, one straight line: `tessera-kernels` (the kernel source, each kernel with its own
-//! launch constant) → **this crate** (which kernels exist, what they are called, how they are
-//! launched, which one `Auto` picks; shapes, host matrices, the f64 reference) → `tessera` (the
-//! GPU host library, on cudarc) and `tessera-emulator` (the CPU executor) → tests, benches, scorecard.
-//! No cudarc here: the emulator and the PTX build script depend on this crate without a GPU stack.
+//! One straight line, each step a module:
+//!
+//! 1. **Registry** — which kernels exist and how each is launched: [`algo`] ([`Algo`], its
+//!    [`MatmulKernel`] line: entry, label, precision, the kernel's own `TileConfig`), [`entries`]
+//!    (every PTX entry), [`launch`] (grid rules, [`LaunchDims`]), [`tma`] (the TMA kernels' tensor
+//!    maps), [`shape`] and [`precision`] (what a product is), [`ceiling`] (the `wgmma` rate kernels).
+//! 2. **Choosing** — what `Algo::Auto` runs: [`choose`] (the one function, [`Choice`]), fed by the
+//!    models: [`tuning`] (FP32's time model) with its [`residuals`] (calibrated on
+//!    `data/auto-calibration.csv`), [`fp32_padding`] (FP32's unaligned path), [`tc_model`] (the tensor
+//!    cores), and [`shortlist`] (the candidates timed when tuning is asked for).
+//! 3. **Planning** — every step of one product for one [`Target`]: [`plan`] ([`Planner`], [`Plan`],
+//!    [`LaunchPlan`]), [`blocks`] (products past one launch's 32-bit limits), [`distribute`] (a
+//!    product over several GPUs), [`gemm`] (BLAS-style views: packs, the product, the epilogue).
+//! 4. **Test kit** — what checks a result: [`matrix`] ([`HostMatrix`]), [`random`] (the shared operand
+//!    and shape generators), [`reference`](mod@reference) (the f64 reference), [`gemm_case`] (GEMM
+//!    test problems); the tolerance rules are [`precision`]'s.
+//!
+//! Running a plan is the host's (`tessera::Gpu`) or the emulator's (`tessera_emulator::ops::run_plan`).
 //!
 //! Adding a matmul kernel: its file in `kernels/src/matmul/` (the kernel and its `TileConfig`
 //! constant), its `pub mod` line in `kernels/src/matmul/mod.rs`, and its line in [`algo`].
-//!
-//! - [`algo`]: the matmul catalogue and [`Algo`];
-//! - [`entries`]: every PTX entry and the launch bounds;
-//! - [`ceiling`]: the `wgmma` rate kernels' FLOPs and exact results, the datasheet peaks;
-//! - [`shape`]: [`MatmulShape`] and its checks;
-//! - [`tuning`]: the `Auto` rule; [`residuals`]: its time model's measured residuals near a shape; [`tc_model`]: its time model of the TMA kernels (tensor cores, Hopper);
-//!   [`fp32_padding`]: FP32 `Auto`'s unaligned path (padded copies where the model says they pay);
-//!   [`shortlist`]: the candidates FP32 `Auto` times when tuning is asked for;
-//! - [`blocks`]: products past the kernels' 32-bit indexing, cut into sub-GEMMs;
-//! - [`distribute`]: the 1D split of a product over several GPUs and the order its operands travel in;
-//! - [`launch`]: grid rules ([`LaunchDims`]); [`tma`]: the tensor maps of the TMA kernels;
-//! - [`gemm`]: BLAS-style GEMM on strided views ([`gemm::MatrixDesc`]): argument checks and the plan
-//!   (packs, matmul, epilogue) the host and the emulator both run; [`gemm_case`]: GEMM test problems;
-//! - [`matrix`], [`random`], [`reference`](mod@reference), [`precision`]: host matrices, the shared operand
-//!   generator, the f64 reference and the tolerance rules (FP32, and per input precision).
 pub mod algo;
 pub mod blocks;
 pub mod ceiling;
