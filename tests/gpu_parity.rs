@@ -126,7 +126,8 @@ fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
     // A pick set (as read back from a saved run) runs untimed; one that cannot run the shape is refused.
     let (m, n, k) = (33, 17, 9);
     let shape = MatmulShape { m, n, k };
-    let set = tessera::Choice::from_label("dbuf-64x64x16+padded", shape, tessera::Precision::Fp32).ok_or("dbuf-64x64x16+padded on 33×17×9")?;
+    let set =
+        tessera::Choice::from_label("dbuf-64x64x16+padded", shape, tessera::Precision::Fp32).ok_or("dbuf-64x64x16+padded on 33×17×9")?;
     gpu.set_tuned_pick(shape, set).map_err(err)?;
     check_f32_into_poisoned(&gpu, "Auto with a set pick", (33, 17, 9), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))?;
     match gpu.tuned_picks().map_err(err)?.iter().find(|p| p.shape == shape) {
@@ -179,10 +180,7 @@ fn check_vec_add(gpu: &Gpu, len: usize, scalar: bool) -> Result<(), String> {
 /// 70000² = 4.9·10⁹ floats): planned in blocks as `matmul` plans it; 256 elements of C, spread over
 /// every block (corners, block edges, random), checked against the f64 dot product of the rounded
 /// inputs with the precision's tolerance.
-fn check_gemm_past_2_31<T: tessera::DeviceElement>(
-    gpu: &Gpu,
-    (m, n, k): (usize, usize, usize),
-) -> Result<(), String> {
+fn check_gemm_past_2_31<T: tessera::DeviceElement>(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
     use tessera::{GemmParams, MatrixMut, MatrixRef};
     let err = |e: tessera::Error| e.to_string();
     let precision = T::PRECISION;

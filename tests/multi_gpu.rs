@@ -118,7 +118,7 @@ fn main() {
     }));
     trials.push(trial("one_gpu_is_the_single_gpu_path_bit_for_bit", 1, |m| {
         // Bit for bit only where Auto's kernel stores C: split-K and stream-K add their partial sums
-        // in whatever order they arrive (Auto runs stream-K at 1000×1037×519 since session 11). N and
+        // in whatever order they arrive (Auto runs stream-K at 1000×1037×519). N and
         // K unaligned, so the by-rows epilogue and the element-wise loads run.
         let (rows, cols, depth) = (1000, 1037, 97);
         let shape = MatmulShape { m: rows as u32, n: cols as u32, k: depth as u32 };

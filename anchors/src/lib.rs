@@ -89,7 +89,9 @@ impl CudaC {
         if m == 0 || n == 0 || k == 0 {
             return Ok(());
         }
-        let kernel = algo.kernel().ok_or_else(|| tessera::Error::InvalidArgument { op: "anchor matmul", detail: "Auto has no CUDA C anchor".into() })?;
+        let kernel = algo
+            .kernel()
+            .ok_or_else(|| tessera::Error::InvalidArgument { op: "anchor matmul", detail: "Auto has no CUDA C anchor".into() })?;
         let dims = kernel.launch(shape, gpu.target());
         let mut launch = gpu.stream().launch_builder(self.function(algo.kernel_name())?);
         launch.arg(a.buf.as_cuda_slice()).arg(b.buf.as_cuda_slice()).arg(c.buf.as_cuda_slice_mut()).arg(&m).arg(&n).arg(&k);

@@ -186,7 +186,7 @@ matmul_catalogue! {
     /// storing `C` — products of up to 16 rows, bound by reading `B` once.
     FewRows = k18_few_rows::matmul_few_rows, "few-rows", Fp32, k18_few_rows::CONFIG;
     /// `k19_few_cols`: 32 rows × 4 columns per block, each warp streaming its rows of `A` (four runs
-    /// in flight), one slice storing `C` — products up to 4 columns wide (N = 1: a GEMV), bound by
+    /// in flight), one slice storing `C` — products up to 32 columns wide in `⌈N/4⌉` blocks of 4 (N = 1: a GEMV), bound by
     /// reading `A` once.
     FewCols4 = k19_few_cols::matmul_few_cols_4, "few-cols-4", Fp32, k19_few_cols::CONFIG;
     /// `k11_mma_naive` on BF16: one warp per 16×8 tile, fragments from global memory.

@@ -7,8 +7,8 @@
 //! (FP32's unaligned path) and [`crate::tc_model`] (the tensor cores); a pick measured on request
 //! (`tessera::AutoTuning::Measured`) comes in as `tuned`.
 use crate::algo::Algo;
-use crate::plan_error::PlanError;
 use crate::fp32_padding::{choose_padding, padded_shape, runs_on_padded_copies, Fp32Padding};
+use crate::plan_error::PlanError;
 use crate::precision::Precision;
 use crate::shape::MatmulShape;
 use crate::target::Target;
@@ -60,10 +60,7 @@ impl Choice {
         match self {
             Choice::Kernel(algo) => algo.precision() == Some(precision),
             Choice::Padded(p) => {
-                precision == Precision::Fp32
-                    && p.shape == shape
-                    && Some(p.padded) == padded_shape(shape)
-                    && runs_on_padded_copies(p.algo)
+                precision == Precision::Fp32 && p.shape == shape && Some(p.padded) == padded_shape(shape) && runs_on_padded_copies(p.algo)
             }
         }
     }

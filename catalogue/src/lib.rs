@@ -51,12 +51,12 @@ pub mod tuning;
 
 pub use algo::{Algo, MatmulKernel, MATMUL_KERNELS};
 pub use choose::Choice;
-pub use plan_error::PlanError;
-pub use plan::{LaunchPlan, Plan, Planner};
-pub use target::Target;
 pub use gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use launch::LaunchDims;
 pub use matrix::HostMatrix;
+pub use plan::{LaunchPlan, Plan, Planner};
+pub use plan_error::PlanError;
 pub use precision::Precision;
 pub use shape::{MatmulShape, ShapeError};
+pub use target::Target;
 pub use tessera_kernels::launch::TileConfig;

@@ -16,8 +16,8 @@ use std::fmt;
 use crate::algo::{Algo, MatmulKernel};
 use crate::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Step, Workspace};
 use crate::choose::{choose, Choice};
-use crate::plan_error::PlanError;
 use crate::launch::LaunchDims;
+use crate::plan_error::PlanError;
 use crate::precision::Precision;
 use crate::shape::MatmulShape;
 use crate::target::Target;
@@ -313,7 +313,9 @@ fn workspace_of_ops(ops: &[Op]) -> Workspace {
     let block_ops: Vec<BlockOp> = ops
         .iter()
         .map(|op| match *op {
-            Op::Copy2d { src, src_pitch, dst, dst_pitch, width, height } => BlockOp::Copy2d { src, src_pitch, dst, dst_pitch, width, height },
+            Op::Copy2d { src, src_pitch, dst, dst_pitch, width, height } => {
+                BlockOp::Copy2d { src, src_pitch, dst, dst_pitch, width, height }
+            }
             Op::Product { a, b, c, launch } => BlockOp::Gemm { a, b, c, shape: launch.shape },
             Op::AddInto { dst, src, len } => BlockOp::AddInto { dst, src, len },
         })
@@ -324,7 +326,11 @@ fn workspace_of_ops(ops: &[Op]) -> Workspace {
 impl fmt::Display for KernelLaunch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (g, b) = (self.dims.grid, self.dims.block);
-        write!(f, "{} on {}×{}×{}: grid {}×{}×{}, block {}×{}, {} B shared", self.entry, self.shape.m, self.shape.n, self.shape.k, g.0, g.1, g.2, b.0, b.1, self.dims.shared_bytes)?;
+        write!(
+            f,
+            "{} on {}×{}×{}: grid {}×{}×{}, block {}×{}, {} B shared",
+            self.entry, self.shape.m, self.shape.n, self.shape.k, g.0, g.1, g.2, b.0, b.1, self.dims.shared_bytes
+        )?;
         if self.splits > 1 {
             write!(f, ", {} K slices", self.splits)?;
         }

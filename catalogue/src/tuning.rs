@@ -649,7 +649,10 @@ mod tests {
         // Non-split kernels: always one slice.
         assert_eq!(splits_on(Algo::Dbuf64x64x16, skinny, SMS), 1);
         assert_eq!(Algo::Dbuf64x64x16.kernel().unwrap().launch(skinny, Target::H200).grid.2, 1);
-        assert_eq!(Algo::SplitK64x64x16.kernel().unwrap().launch(skinny, Target::H200).grid.2, splits_on(Algo::SplitK64x64x16, skinny, SMS));
+        assert_eq!(
+            Algo::SplitK64x64x16.kernel().unwrap().launch(skinny, Target::H200).grid.2,
+            splits_on(Algo::SplitK64x64x16, skinny, SMS)
+        );
     }
 
     #[test]
@@ -715,7 +718,11 @@ mod tests {
             assert!((gap - (adds - stores)).abs() < 1e-9, "{shape:?}: {gap}");
             // Several slices add into C like kernel 10's: the same price either way.
             assert_eq!(predict(adding, c, shape, 3, SMS), predict(t, c, shape, 3, SMS));
-            assert_eq!(Algo::FewRows.kernel().unwrap().accumulates_into_c(shape, Target::H200), splits_on(Algo::FewRows, shape, SMS) > 1, "{shape:?}");
+            assert_eq!(
+                Algo::FewRows.kernel().unwrap().accumulates_into_c(shape, Target::H200),
+                splits_on(Algo::FewRows, shape, SMS) > 1,
+                "{shape:?}"
+            );
         }
         // Kernel 18 is weighed up to its block's rows, and slices of one K-step are among its options.
         assert!(is_candidate(Algo::FewRows, s(16, 4096, 4096)) && !is_candidate(Algo::FewRows, s(17, 4096, 4096)));

@@ -105,7 +105,8 @@ fn plans_print_what_runs() {
         let text = padded.to_string();
         assert_eq!(text.contains("padded"), matches!(l.choice, tessera_catalogue::Choice::Padded(_)), "{text}");
     }
-    let large = Planner::new("matmul", Algo::Auto, Precision::Fp32, Target::H200).product(GemmDims { m: 70_000, n: 70_000, k: 512 }).unwrap();
+    let large =
+        Planner::new("matmul", Algo::Auto, Precision::Fp32, Target::H200).product(GemmDims { m: 70_000, n: 70_000, k: 512 }).unwrap();
     assert!(matches!(large, Plan::Blocks(_)), "{large}");
     assert!(large.to_string().contains("blocks"), "{large}");
 }

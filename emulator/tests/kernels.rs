@@ -64,7 +64,9 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031), (70, 68, 1200)] {
             let shape = MatmulShape { m, n, k };
             let got = catalogue_line(algo).splits(shape, H);
-            if got != tessera_catalogue::tuning::splits_on(algo, shape, tessera_catalogue::tuning::SMS) || catalogue_line(algo).launch(shape, H).grid.2 != got {
+            if got != tessera_catalogue::tuning::splits_on(algo, shape, tessera_catalogue::tuning::SMS)
+                || catalogue_line(algo).launch(shape, H).grid.2 != got
+            {
                 return Err(format!("{}: {m}×{n}×{k}: launch and model disagree on the slices", algo.label()).into());
             }
             if k >= 1000 && got < 2 {

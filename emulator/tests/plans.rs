@@ -31,7 +31,9 @@ fn auto_plans_run_on_the_executor_in_every_precision() {
 
 #[test]
 fn blocked_plans_run_on_the_executor() {
-    for (precision, algo) in [(Precision::Fp32, Algo::Dbuf64x64x16), (Precision::Fp32, Algo::SplitK64x64x16), (Precision::Bf16, Algo::MmaSharedBf16)] {
+    for (precision, algo) in
+        [(Precision::Fp32, Algo::Dbuf64x64x16), (Precision::Fp32, Algo::SplitK64x64x16), (Precision::Bf16, Algo::MmaSharedBf16)]
+    {
         let dims = GemmDims { m: 150, n: 90, k: 200 };
         let limits = Limits { launch_elems: 64 * 96, block_elems: 64 * 96, max_rows: Limits::KERNELS.max_rows };
         let plan = Planner::new("matmul", algo, precision, Target::H200).with_limits(limits).product(dims).unwrap();

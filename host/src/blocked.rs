@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, PushKernelArg};
 use tessera_catalogue::blocks::{GemmDims, Loc, Workspace};
-use tessera_catalogue::plan::{BlockedPlan, Op};
 use tessera_catalogue::launch;
+use tessera_catalogue::plan::{BlockedPlan, Op};
 
 use crate::context::Gpu;
 use crate::error::{Error, Result};

@@ -1,8 +1,9 @@
 //! # tessera — Rust GPU kernels and a safe host library to run them
 //!
 //! The kernels (crate `tessera-kernels`, `#![no_std]` Rust) are compiled by rustc's NVPTX backend into
-//! one PTX module, which ships with this crate and is embedded here ([`module::PTX`]): building tessera
-//! needs only stable Rust. This crate loads that module with [cudarc] and offers typed, checked launches:
+//! two PTX modules (sm_90, and sm_90a for the Hopper-only kernels), which ship with this crate and are
+//! embedded here ([`module::PTX`], [`module::PTX_SM90A`]): building tessera needs only stable Rust.
+//! This crate loads them with [cudarc] and offers typed, checked launches:
 //!
 //! ```no_run
 //! use tessera::{Gpu, Algo, HostMatrix};
@@ -16,7 +17,9 @@
 //! ```
 //!
 //! Layers, bottom up: [`context`] (device, context, stream, module), [`buffer`] (device and page-locked
-//! host memory), [`event`] (GPU timing), [`ops`] (the launches; BLAS-style [`Gpu::gemm`] on [`view`]s), [`pipeline`] (copy/compute overlap over several streams), [`error`].
+//! host memory), [`event`] (GPU timing), [`ops`] (planning on this GPU — [`Gpu::plan`] prints what a
+//! product runs — and running the plan; BLAS-style [`Gpu::gemm`] on [`view`]s), [`multi`] (several
+//! GPUs), [`pipeline`] (copy/compute overlap over several streams), [`error`].
 //! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
 //! [`tuning`]), [`HostMatrix`] and the f64 [`reference`](mod@reference) — comes from crate `tessera-catalogue`.
 //! FP32 `Auto` measures nothing by default; [`Gpu::set_auto_tuning`] asks it to time its few best
@@ -45,8 +48,8 @@ pub use event::{GpuTimer, QueuedTime, QueuedTimer};
 pub use half::{bf16, f16};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
-pub use tuning_state::{AutoTuning, TunedPick};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, Target};
+pub use tuning_state::{AutoTuning, TunedPick};
 pub use view::{MatrixMut, MatrixRef};

@@ -39,4 +39,3 @@ pub(crate) struct TuningState {
     /// `QueuedTimer::ns_per_fma`), measured on the first tuning and kept for the next.
     pub timer_ns_per_fma: Option<f64>,
 }
-

@@ -23,7 +23,7 @@ macro_rules! kernel {
 /// Declares `$twin`, the entry of the warp-tiled kernel `$name` with `BY_ROWS = true` (`$body…` its
 /// body's call, without arguments): the same kernel, whose epilogue writes (or adds) `C` a row at a
 /// time through shared memory where N is not a multiple of 4 (kernel 7's `write_acc_by_rows`). The
-/// host launches it instead of `$name` on those shapes (the catalogue's `MatmulKernel::entry_for`).
+/// host launches it instead of `$name` on those shapes (the catalogue's `MatmulKernel::launched`).
 /// A separate entry, not a branch in `$name`, because the longer epilogue moved ptxas's allocation
 /// of the whole kernel: −1 to −16 % on aligned shapes (`docs/ladder/k07-warptile.md`).
 macro_rules! by_rows_twin {

@@ -80,8 +80,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "fp32,tf32,bf16,fp16")]
     precisions: Vec<String>,
     /// How the matmul rows are timed: `queued` (the default: GPU time, launches back to back) or
-    /// `paced` (at the host's launch rate where that is slower; the scorecard's timing before
-    /// 2026-12-01 session 11).
+    /// `paced` (at the host's launch rate where that is slower).
     #[arg(long, value_enum, default_value_t = Timing::Queued)]
     timing: Timing,
     /// Timed repetitions per measurement; the median is reported.

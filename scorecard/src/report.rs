@@ -384,8 +384,8 @@ impl Scorecard {
 
     /// The rows keyed `key` over the run's sizes: the geometric mean and the minimum (with its size) of
     /// them ÷ cuBLAS, the minimum of them ÷ the best catalogue kernel ([`Scorecard::best_kernel`]), how
-    /// many sizes fall below 0.60 of cuBLAS and below 0.95 of the best kernel — the figures issue 14
-    /// asks of Auto. `None` without such rows or cuBLAS rows.
+    /// many sizes fall below 0.60 of cuBLAS and below 0.95 of the best kernel — Auto's acceptance
+    /// figures (docs/tuning.md). `None` without such rows or cuBLAS rows.
     pub fn auto_summary_of(&self, precision: Precision, key: &str, what: &str) -> Option<String> {
         let best = self.best_kernel(precision);
         let mut vs_cublas: Vec<(String, f64)> = Vec::new();

@@ -4,8 +4,8 @@
 use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, PushKernelArg};
 use tessera_catalogue::blocks::GemmDims;
 use tessera_catalogue::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
-use tessera_catalogue::Plan;
 use tessera_catalogue::launch::tiles;
+use tessera_catalogue::Plan;
 use tessera_kernels::{epilogue, pack};
 
 use super::launch_config;
@@ -55,7 +55,13 @@ impl Gpu {
     /// gpu.gemm(&params, MatrixRef::col_major(&a, m, k), MatrixRef::col_major(&b, n, k), MatrixMut::col_major(&mut c, m, n))?;
     /// # Ok(()) }
     /// ```
-    pub fn gemm<T: DeviceElement>(&self, params: &GemmParams, a: MatrixRef<'_, T>, b: MatrixRef<'_, T>, mut c: MatrixMut<'_, f32>) -> Result<()> {
+    pub fn gemm<T: DeviceElement>(
+        &self,
+        params: &GemmParams,
+        a: MatrixRef<'_, T>,
+        b: MatrixRef<'_, T>,
+        mut c: MatrixMut<'_, f32>,
+    ) -> Result<()> {
         let precision = params.resolve_precision(T::PRECISION).ok_or(Error::UnsupportedPrecision {
             op: OP,
             requested: params.precision.unwrap_or(T::PRECISION),

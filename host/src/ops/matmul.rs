@@ -301,11 +301,8 @@ impl Gpu {
     ) -> Result<()> {
         let kernel = launch.kernel();
         let (m, n, k) = (launch.shape.m, launch.shape.n, launch.shape.k);
-        let (lda, ldb, a_in_place) = if let Some(p) = launch.tma {
-            (p.a.ld, p.b.ld, kernel.config.rounds_a && !p.a.padded())
-        } else {
-            (k, k, false)
-        };
+        let (lda, ldb, a_in_place) =
+            if let Some(p) = launch.tma { (p.a.ld, p.b.ld, kernel.config.rounds_a && !p.a.padded()) } else { (k, k, false) };
         let a_len = if a_in_place { 0 } else { m as u64 * lda as u64 };
         let floats = workspace_floats(4 * (a_len + n as u64 * ldb as u64))?;
         let work = self.workspace_at_least(stream, floats)?;

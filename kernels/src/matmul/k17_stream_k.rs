@@ -26,7 +26,7 @@
 //! `accumulate` step spends ~110 of its ~1,200 instructions at 128×128×16 on them). Not the 128×128
 //! entry: with both loops in it ptxas leaves one block per SM instead of two (187 registers, or
 //! spills inside the loop at a 128 bound), which costs more than the instructions saved. Not the by-rows
-//! twins either: they run where N % 4 ≠ 0, where the path never applies (their code is session 12's).
+//! twins either: they run where N % 4 ≠ 0, where the path never applies.
 //!
 //! **Determinism**: the partial sums of a split tile arrive in any order (as in split-K), so the last
 //! bits of its outputs may differ between runs, within the reference tolerance.

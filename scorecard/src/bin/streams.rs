@@ -1,4 +1,4 @@
-//! `streams`: the copy/compute overlap demo (issue 5). One job: time an element-wise map over
+//! `streams`: the copy/compute overlap demo. One job: time an element-wise map over
 //! 16,000,000 floats (pinned host memory → GPU → pinned host memory) done sequentially on one stream
 //! — the whole H2D copy, then the kernel, then the whole D2H copy — and pipelined over 2, 4, 8, 16
 //! streams with `tessera::Pipeline`; report median ± spread and speedup, check every output equals

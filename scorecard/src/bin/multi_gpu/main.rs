@@ -22,8 +22,8 @@ use std::time::Instant;
 use clap::{Parser, ValueEnum};
 use tessera::catalogue::blocks::{BlockPlan, GemmDims, Limits};
 use tessera::catalogue::choose::model_choice;
-use tessera::catalogue::Target;
 use tessera::catalogue::distribute::{DistOptions, DistPlan, Origin};
+use tessera::catalogue::Target;
 use tessera::{bf16, f16, Algo, DeviceElement, DeviceMatrix, GpuTimer, HostMatrix, MultiGpu, Precision};
 
 use operands::{check_samples, compare_full, generate, sample_points};
@@ -250,7 +250,10 @@ fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> R
 fn model_inputs(row: &ScalingRow, precision: Precision, link: &LinkRow, sms: usize, options: DistOptions) -> model::Inputs {
     let n = row.size;
     let shape = tessera::MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
-    let tile = model_choice(shape, precision, Target::new(sms as u32, true)).kernel().config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
+    let tile = model_choice(shape, precision, Target::new(sms as u32, true))
+        .kernel()
+        .config()
+        .map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
     let waves = (n.div_ceil(tile.0) * n.div_ceil(tile.1)).div_ceil(sms.max(1));
     model::Inputs {
         size: n,
@@ -294,7 +297,10 @@ fn model_from(path: &std::path::Path, args: &Args, options: DistOptions) -> Resu
         let gpus = r["gpus"].as_u64().unwrap_or(2) as usize;
         let n = size;
         let shape = tessera::MatmulShape { m: n as u32, n: n as u32, k: n as u32 };
-        let tile = model_choice(shape, precision, Target::new(sms as u32, true)).kernel().config().map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
+        let tile = model_choice(shape, precision, Target::new(sms as u32, true))
+            .kernel()
+            .config()
+            .map_or((128, 128), |t| (t.bm as usize, t.bn as usize));
         let waves = (n.div_ceil(tile.0) * n.div_ceil(tile.1)).div_ceil(sms.max(1));
         let inputs = model::Inputs {
             size,
