@@ -1,7 +1,8 @@
 //! GPU-side timing with CUDA events.
+use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{sys::CUevent_flags, CudaEvent, CudaSlice, PushKernelArg};
+use cudarc::driver::{sys::CUevent_flags, CudaEvent, CudaSlice, CudaStream, PushKernelArg};
 
 use crate::context::Gpu;
 use crate::error::{Error, Result};
@@ -75,6 +76,8 @@ pub struct QueuedTime {
 /// times. CUDA graphs would do the same for launches a graph can capture; this works for any work
 /// on the stream (the padded path's copies, cuBLAS, zeroing), unchanged.
 pub struct QueuedTimer {
+    /// The stream the hold, the events and the timed work are queued on.
+    stream: Arc<CudaStream>,
     hold_start: CudaEvent,
     start: CudaEvent,
     end: CudaEvent,
@@ -99,11 +102,16 @@ impl QueuedTimer {
     /// Three events and the hold's two one-warp buffers on `gpu`; measures the hold's GPU time per FMA
     /// (one warm-up and one timed calibration launch).
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let mut timer = Self::calibrated(gpu, 0.0)?;
+        Self::new_on(gpu, gpu.stream())
+    }
+
+    /// As [`QueuedTimer::new`], timing work queued on `stream` (a stream of `gpu`'s context).
+    pub fn new_on(gpu: &Gpu, stream: &Arc<CudaStream>) -> Result<Self> {
+        let mut timer = Self::calibrated_on(gpu, stream, 0.0)?;
         timer.hold(gpu, Self::CALIBRATION_FMAS)?;
-        timer.start.record(gpu.stream()).map_err(Error::driver("recording an event", 0))?;
+        timer.start.record(&timer.stream).map_err(Error::driver("recording an event", 0))?;
         timer.hold(gpu, Self::CALIBRATION_FMAS)?;
-        timer.end.record(gpu.stream()).map_err(Error::driver("recording an event", 0))?;
+        timer.end.record(&timer.stream).map_err(Error::driver("recording an event", 0))?;
         timer.end.synchronize().map_err(|e| gpu.fault(e, "waiting for an event"))?;
         let ms = timer.start.elapsed_ms(&timer.end).map_err(Error::driver("reading an event time", 0))?;
         timer.ns_per_fma = (f64::from(ms) * 1e6 / f64::from(Self::CALIBRATION_FMAS)).max(1e-3);
@@ -113,11 +121,16 @@ impl QueuedTimer {
     /// A timer on `gpu` whose hold takes `ns_per_fma` GPU nanoseconds per dependent FMA (as measured
     /// by an earlier [`QueuedTimer::new`] on this GPU: [`QueuedTimer::ns_per_fma`]).
     pub fn calibrated(gpu: &Gpu, ns_per_fma: f64) -> Result<Self> {
+        Self::calibrated_on(gpu, gpu.stream(), ns_per_fma)
+    }
+
+    /// As [`QueuedTimer::calibrated`], timing work queued on `stream` (a stream of `gpu`'s context).
+    pub fn calibrated_on(gpu: &Gpu, stream: &Arc<CudaStream>, ns_per_fma: f64) -> Result<Self> {
         let ev = || gpu.context().new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(Error::driver("creating an event", 0));
         let buf = || {
-            gpu.stream().alloc_zeros::<f32>(Self::HOLD_THREADS).map_err(Error::driver("allocating device memory", 4 * Self::HOLD_THREADS))
+            stream.alloc_zeros::<f32>(Self::HOLD_THREADS).map_err(Error::driver("allocating device memory", 4 * Self::HOLD_THREADS))
         };
-        Ok(Self { hold_start: ev()?, start: ev()?, end: ev()?, hold_x: buf()?, hold_y: buf()?, ns_per_fma: ns_per_fma.max(1e-3) })
+        Ok(Self { stream: stream.clone(), hold_start: ev()?, start: ev()?, end: ev()?, hold_x: buf()?, hold_y: buf()?, ns_per_fma: ns_per_fma.max(1e-3) })
     }
 
     /// GPU nanoseconds per dependent FMA of the hold.
@@ -130,7 +143,7 @@ impl QueuedTimer {
         let (n, a, b) = (Self::HOLD_THREADS, 0.999f32, 0.001f32);
         let dims = tessera_catalogue::launch::elementwise("QueuedTimer", n, tessera_kernels::iterated_fma::BLOCK)?;
         let cfg = cudarc::driver::LaunchConfig { grid_dim: dims.grid, block_dim: dims.block, shared_mem_bytes: dims.shared_bytes };
-        let mut launch = gpu.stream().launch_builder(gpu.kernel("iterated_fma")?);
+        let mut launch = self.stream.launch_builder(gpu.kernel("iterated_fma")?);
         launch.arg(&self.hold_x).arg(&mut self.hold_y).arg(&n).arg(&fmas).arg(&a).arg(&b);
         // SAFETY: iterated_fma(x, y, n, iters, a, b) reads x[0..n] and writes y[0..n], one thread per
         // element: both buffers hold HOLD_THREADS = n floats of this context, owned by the timer and
@@ -162,13 +175,13 @@ impl QueuedTimer {
         loop {
             let fmas = (hold_us * 1e3 / self.ns_per_fma).clamp(1.0, f64::from(u32::MAX)) as u32;
             let clock = Instant::now();
-            self.hold_start.record(gpu.stream()).map_err(Error::driver("recording an event", 0))?;
+            self.hold_start.record(&self.stream).map_err(Error::driver("recording an event", 0))?;
             self.hold(gpu, fmas)?;
-            self.start.record(gpu.stream()).map_err(Error::driver("recording an event", 0))?;
+            self.start.record(&self.stream).map_err(Error::driver("recording an event", 0))?;
             for _ in 0..iters {
                 work()?;
             }
-            self.end.record(gpu.stream()).map_err(Error::driver("recording an event", 0))?;
+            self.end.record(&self.stream).map_err(Error::driver("recording an event", 0))?;
             let queued_ms = clock.elapsed().as_secs_f64() * 1e3;
             self.end.synchronize().map_err(|e| gpu.fault(e, "waiting for an event"))?;
             let held_ms = self.hold_start.elapsed_ms(&self.start).map_err(Error::driver("reading an event time", 0))?;

@@ -13,6 +13,11 @@
 //! `Gpu` ([`Gpu::tuned_picks`] lists them, [`Gpu::forget_tuned_picks`] drops them,
 //! [`Gpu::set_tuned_pick`] sets one saved from an earlier run).
 //!
+//! The mode and the picks belong to the `Gpu` and are shared by every thread that uses it (a pick
+//! describes the GPU and the shape, not the caller). The candidates are timed on a stream of their own,
+//! forked from the caller's and joined back, so work other threads queue on the `Gpu`'s stream meanwhile
+//! never lands inside a timed batch (it may still share the GPU with it).
+//!
 //! Tuning covers FP32 `Algo::Auto` through [`Gpu::matmul`] and [`Gpu::gemm`]: a launch-sized product
 //! is timed on its first call; a pick (measured or set) is used by every path that plans that shape
 //! (`tessera_catalogue::plan::Planner`), the blocks of larger products and `MultiGpu`'s included. The
@@ -127,11 +132,15 @@ impl Gpu {
             return Ok(None);
         }
         let planner = Planner::new(op, Algo::Auto, Precision::Fp32, self.target());
+        // The candidates run on a stream of their own, after everything queued on `stream` so far and
+        // before anything queued on it later: work other threads queue on the shared stream meanwhile
+        // cannot land inside a timed batch.
+        let tuning = stream.fork().map_err(Error::driver("creating the tuning stream", 0))?;
         let plans = list.iter().map(|cand| planner.launch_of(shape, cand.choice)).collect::<std::result::Result<Vec<_>, _>>()?;
         // The timer's calibration is kept for the next tuning.
         let mut timer = match state.timer_ns_per_fma {
-            Some(ns) => QueuedTimer::calibrated(self, ns)?,
-            None => QueuedTimer::new(self)?,
+            Some(ns) => QueuedTimer::calibrated_on(self, &tuning, ns)?,
+            None => QueuedTimer::new_on(self, &tuning)?,
         };
         state.timer_ns_per_fma = Some(timer.ns_per_fma());
         let mut best = vec![f64::INFINITY; list.len()];
@@ -146,13 +155,18 @@ impl Gpu {
                 let iters = ((BATCH_US / cand.expected_us.max(1.0)).ceil() as usize).clamp(MIN_BATCH, MAX_BATCH);
                 // SAFETY: the caller's contract covers every candidate of the shortlist (each planned
                 // for this shape on this GPU).
-                match timer.time_ms(self, 1, iters, || unsafe { self.run_launch(stream, plan, a, b, c) }) {
+                match timer.time_ms(self, 1, iters, || unsafe { self.run_launch(&tuning, plan, a, b, c) }) {
                     Ok(t) => *least = least.min(t.ms * 1e3),
                     Err(e @ Error::OutOfMemory { .. }) => *oom = Some(e),
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        // Later work on the shared stream still waits for what the tuning queued.
+                        let _ = stream.join(&tuning);
+                        return Err(e);
+                    }
                 }
             }
         }
+        stream.join(&tuning).map_err(Error::driver("joining the tuning stream", 0))?;
         if let Some(e) = out_of_memory[0].take() {
             return Err(e);
         }
