@@ -198,6 +198,9 @@ pub struct Scorecard {
     pub queued_batches: usize,
     #[serde(default)]
     pub unheld_batches: usize,
+    /// `--sweep`: the size sweep (square sizes, `Auto` and cuBLAS of each precision only).
+    #[serde(default)]
+    pub size_sweep: bool,
 }
 
 /// The random shapes of a run (`tessera_catalogue::random::matmul_shapes`).
@@ -216,8 +219,9 @@ pub fn shape_label(s: MatmulShape) -> String {
     }
 }
 
-/// The f64 references of up to 64 evenly spread rows of `A·B` (the full reference of a 4096³ product
-/// would take a minute of CPU), one per precision of the run, each over the inputs rounded to that
+/// The f64 references of a few evenly spread rows of `A·B` (64 in a normal run, [`SWEEP_SAMPLED_ROWS`]
+/// in the size sweep; the full reference of a 4096³ product would take a minute of CPU), one per
+/// precision of the run, each over the inputs rounded to that
 /// precision's format (`Precision::round_input`), computed once per shape and checked against every
 /// implementation of that precision with `Precision::tolerance`.
 pub struct SampledReference {
@@ -226,8 +230,9 @@ pub struct SampledReference {
 }
 
 impl SampledReference {
-    pub fn new(a: &HostMatrix, b: &HostMatrix, precisions: &[Precision]) -> Self {
-        let picks: Vec<usize> = if a.rows <= 64 { (0..a.rows).collect() } else { (0..64).map(|i| i * (a.rows - 1) / 63).collect() };
+    /// The references of `rows` evenly spread rows (all of them when `A` has no more).
+    pub fn new(a: &HostMatrix, b: &HostMatrix, precisions: &[Precision], rows: usize) -> Self {
+        let picks = sampled_rows(a.rows, rows);
         let mut unique: Vec<Precision> = Vec::new();
         for &p in precisions {
             if !unique.contains(&p) {
@@ -268,6 +273,21 @@ impl SampledReference {
             }
         }
     }
+}
+
+/// Rows of the sampled reference in a normal run.
+pub const SAMPLED_ROWS: usize = 64;
+/// Rows of the sampled reference in the size sweep: at 16384³ each row of the f64 reference reads all
+/// of `B` (1 GiB), so 16 rows keep the check to seconds (16 × 16384 outputs checked per product).
+pub const SWEEP_SAMPLED_ROWS: usize = 16;
+
+/// `want` row indices evenly spread over `0..rows`, first and last included (every row when there
+/// are no more than `want`).
+pub fn sampled_rows(rows: usize, want: usize) -> Vec<usize> {
+    if rows <= want || want <= 1 {
+        return (0..rows.min(want)).collect();
+    }
+    (0..want).map(|i| i * (rows - 1) / (want - 1)).collect()
 }
 
 /// Whether a row is one of tessera's Rust kernels (not CPU, CUDA C or cuBLAS).
@@ -606,6 +626,7 @@ impl Scorecard {
                 );
             }
         }
+        s += &crate::summary::sweep_markdown(self);
         s += &variants_markdown(&self.gemm_variants);
         if !self.bandwidth.is_empty() {
             s += "\n| bandwidth | elements | GB/s | ms | % of device copy | check |\n|---|---:|---:|---:|---:|---|\n";
