@@ -63,12 +63,11 @@ pub fn short_label(key: &str) -> String {
 /// The points of `precision`'s roofline and the size they were measured at (the run's largest size,
 /// by FLOPs, with GPU rows of that precision): the fastest row of each rung, `Auto` and cuBLAS of the
 /// precision, and in FP32 the Rust `vec_add` kernels. `Auto`'s other rows (its padded path, tuned on
-/// request), the CUDA C twins and the CPU are left out. `None` without such rows.
+/// request), the CUDA C twins and the CPU are left out. `None` without such rows. A row without
+/// counted traffic gets intensity 0 (the plot leaves it out).
 pub fn points(card: &Scorecard, precision: Precision) -> Option<(String, Vec<Point>)> {
     let (auto, cublas) = (auto_key(precision), cublas_key(precision));
-    let gpu_row = |r: &&crate::report::Row| {
-        r.precision == precision.label() && r.flop_per_byte.is_some() && !r.key.starts_with("cpu") && !r.key.starts_with("cuda-c")
-    };
+    let gpu_row = |r: &&crate::report::Row| r.precision == precision.label() && !r.key.starts_with("cpu") && !r.key.starts_with("cuda-c");
     let largest = card.rows.iter().filter(gpu_row).max_by(|a, b| {
         let f = |r: &crate::report::Row| r.m as f64 * r.n as f64 * r.k as f64;
         f(a).total_cmp(&f(b))
@@ -187,6 +186,10 @@ pub fn write_svgs(card: &Scorecard, dir: &Path) -> Result<Vec<PathBuf>, Fail> {
 pub fn write_svg(card: &Scorecard, precision: Precision, path: &Path) -> Result<bool, Fail> {
     let Some(bw) = card.copy_gb_per_s else { return Err("no measured copy bandwidth in this scorecard: no roofline".into()) };
     let Some((size, mut pts)) = points(card, precision) else { return Ok(false) };
+    pts.retain(|p| p.intensity > 0.0);
+    if pts.is_empty() {
+        return Ok(false);
+    }
     let roofs = ceilings(card, precision);
     let Some(cap) = roofs.first().map(|c| c.gflops) else { return Ok(false) };
     let upper = precision.label().to_uppercase();

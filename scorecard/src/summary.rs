@@ -157,7 +157,11 @@ pub fn summary_markdown(card: &Scorecard, random: &[&Scorecard]) -> String {
         if pairs.is_empty() && random_rows.is_empty() {
             continue;
         }
-        s += &format!("**{upper}**\n\n| shape | `Auto` TFLOP/s | cuBLAS {upper} TFLOP/s | `Auto` ÷ cuBLAS |\n|---|---:|---:|---:|\n");
+        s += &format!("**{upper}**\n\n");
+        if let Some(line) = ladder_line(card, p) {
+            s += &line;
+        }
+        s += &format!("| shape | `Auto` TFLOP/s | cuBLAS {upper} TFLOP/s | `Auto` ÷ cuBLAS |\n|---|---:|---:|---:|\n");
         for (a, c) in &pairs {
             s += &format!("| {} | {:.1} | {:.1} | {:.3} |\n", a.size, a.gflops / 1e3, c.gflops / 1e3, c.ms / a.ms);
         }
@@ -177,6 +181,28 @@ pub fn summary_markdown(card: &Scorecard, random: &[&Scorecard]) -> String {
         s += "\n";
     }
     s
+}
+
+/// The ladder of `precision` in one line, at the run's largest size: each rung's fastest tile in the
+/// run's (the catalogue's) order, then `Auto` and cuBLAS, TFLOP/s — the points of its roofline
+/// ([`crate::roofline::points`]) without the bandwidth kernels. `None` without kernel rows.
+pub fn ladder_line(card: &Scorecard, precision: Precision) -> Option<String> {
+    use crate::roofline::{points, short_number, Kind};
+    let (size, pts) = points(card, precision)?;
+    let rungs: Vec<String> =
+        pts.iter().filter(|p| p.kind == Kind::Kernel).map(|p| format!("{} {}", p.label, short_number(p.gflops / 1e3))).collect();
+    if rungs.is_empty() {
+        return None;
+    }
+    let other = |k: Kind| pts.iter().find(|p| p.kind == k).map(|p| short_number(p.gflops / 1e3));
+    let mut line = format!("At {size}, each rung's fastest tile, TFLOP/s: {}", rungs.join(" · "));
+    if let Some(a) = other(Kind::Auto) {
+        line += &format!("; `Auto` {a}");
+    }
+    if let Some(c) = other(Kind::Cublas) {
+        line += &format!("; cuBLAS {c}");
+    }
+    Some(line + ".\n\n")
 }
 
 /// The size sweep's compact table: `Auto` ÷ cuBLAS of the same precision, a row per square size and
@@ -356,6 +382,18 @@ mod tests {
         // BF16: its own table, 0.8 of cuBLAS, and no random row (the random run has no BF16 rows).
         assert!(md.contains("**BF16**") && md.contains("| geometric mean, these 1 shapes | | | **0.800** |"), "{md}");
         assert_eq!(md.matches("random shapes").count(), 2, "{md}");
+        // The ladder line: the run's largest FP32 size with kernel rows is 1024³ (`tiled`).
+        let tiled = 2.0 * 1024f64.powi(3) / 8e-3 / 1e12;
+        let n = crate::roofline::short_number;
+        let line = format!(
+            "At 1024³, each rung's fastest tile, TFLOP/s: tiled {}; `Auto` {}; cuBLAS {}.",
+            n(tiled),
+            n(tiled * 4.0),
+            n(tiled * 8.0)
+        );
+        assert!(md.contains(&line), "{line}\n{md}");
+        // BF16 has no kernel rows: no ladder line.
+        assert_eq!(md.matches("each rung's fastest tile").count(), 1, "{md}");
     }
 
     #[test]
