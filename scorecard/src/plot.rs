@@ -48,21 +48,35 @@ const GAP: i32 = 4;
 /// The vertical offsets tried, in pixels (in steps of 4 px, nearest first, up then down).
 const MAX_SHIFT: i32 = 120;
 
+/// Distance in pixels from `p` to the nearest point of `r` (0 inside it).
+pub fn distance(r: &Rect, (x, y): (i32, i32)) -> f64 {
+    let dx = f64::from((r.x0 - x).max(0).max(x - r.x1));
+    let dy = f64::from((r.y0 - y).max(0).max(y - r.y1));
+    dx.hypot(dy)
+}
+
 /// Places one label of size `sizes[i]` (width, height) beside each point `anchors[i]`, in the order
 /// given (the first get the best places): right of the point at its height if that is free, else left
 /// of it, else each shifted up or down by 4 px, 8 px, … up to [`MAX_SHIFT`]. A place is free when it
 /// lies inside `area` and overlaps no label placed before, no point's marker and no rectangle of
-/// `keep_clear` (a legend, say). A label with no free place goes right of its point at its height,
-/// over whatever is there. Returns each label's rectangle (text drawn from its top-left corner).
+/// `keep_clear` (a legend, say); a place nearer to another point than to its own is taken only when
+/// no other is free (a reader would give the label to that point). A label with no free place goes
+/// right of its point at its height, over whatever is there. Returns each label's rectangle (text drawn
+/// from its top-left corner).
 pub fn place_labels(anchors: &[(i32, i32)], sizes: &[(i32, i32)], area: Rect, keep_clear: &[Rect]) -> Vec<Rect> {
     let markers: Vec<Rect> = anchors.iter().map(|&a| Rect::around(a, MARKER)).collect();
     let mut placed: Vec<Rect> = Vec::with_capacity(anchors.len());
-    for (&(x, y), &(w, h)) in anchors.iter().zip(sizes) {
+    for (i, (&(x, y), &(w, h))) in anchors.iter().zip(sizes).enumerate() {
         let right = |dy: i32| Rect::new(x + MARKER + GAP, y - h / 2 + dy, w, h);
         let left = |dy: i32| Rect::new(x - MARKER - GAP - w, y - h / 2 + dy, w, h);
         let free = |r: &Rect| r.inside(&area) && !placed.iter().chain(&markers).chain(keep_clear).any(|o| o.overlaps(r));
-        let shifts = std::iter::once(0).chain((1..=MAX_SHIFT / 4).flat_map(|i| [-4 * i, 4 * i]));
-        let spot = shifts.flat_map(|dy| [right(dy), left(dy)]).find(|r| free(r)).unwrap_or_else(|| right(0));
+        let own = |r: &Rect| {
+            let d = distance(r, (x, y));
+            anchors.iter().enumerate().all(|(j, &q)| j == i || distance(r, q) > d)
+        };
+        let candidates =
+            || std::iter::once(0).chain((1..=MAX_SHIFT / 4).flat_map(|s| [-4 * s, 4 * s])).flat_map(|dy| [right(dy), left(dy)]);
+        let spot = candidates().find(|r| free(r) && own(r)).or_else(|| candidates().find(|r| free(r))).unwrap_or_else(|| right(0));
         placed.push(spot);
     }
     placed
@@ -144,6 +158,22 @@ mod tests {
         assert_eq!(c, Rect::new(10, 10, 200, 100));
         let c = legend_corner(AREA, (200, 100), 10, &[(100, 100)]);
         assert_eq!(c, Rect::new(590, 390, 200, 100));
+    }
+
+    /// A label goes where it is nearer its own point than any other, when such a place is free.
+    #[test]
+    fn a_label_is_nearer_its_own_point_than_any_other() {
+        // The second point sits 8 px right of the first one's right-hand place (60 px wide, 10 px from
+        // its own point), clear of it: nearer the second point, so the first label goes left.
+        let anchors = [(300, 200), (300 + MARKER + GAP + 60 + 8, 200)];
+        let r = place_labels(&anchors, &[(60, 14), (60, 14)], AREA, &[]);
+        assert!(r[0].x1 <= 300, "{r:?}");
+        for (i, a) in r.iter().enumerate() {
+            let other = anchors[1 - i];
+            assert!(distance(a, anchors[i]) < distance(a, other), "label {i}: {a:?}");
+        }
+        assert_eq!(distance(&Rect::new(0, 0, 10, 10), (13, 14)), 5.0);
+        assert_eq!(distance(&Rect::new(0, 0, 10, 10), (5, 5)), 0.0);
     }
 
     #[test]

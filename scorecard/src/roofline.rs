@@ -43,15 +43,13 @@ pub struct Point {
 
 const PRECISION_WORDS: [&str; 5] = ["fp32", "tf32", "bf16", "f16", "fp16"];
 
-/// The rung of the ladder a kernel's key belongs to: its words up to the first that starts with a
-/// digit (the tile), without precision words: `streamk-128x256x16` → `streamk`,
-/// `mma-pipe-bf16-128x256` → `mma-pipe`, `few-cols-4` → `few-cols`, `dbuf-128x256x16-rolled` → `dbuf`.
+/// The rung of the ladder a kernel's key belongs to: its words up to the first that is a tile (digits
+/// and `x` alone: `128x256x16`, `4`), without precision words: `streamk-128x256x16` → `streamk`,
+/// `mma-pipe-bf16-128x256` → `mma-pipe`, `few-cols-4` → `few-cols`, `dbuf-128x256x16-rolled` → `dbuf`,
+/// `blocktile-1d` → `blocktile-1d`.
 pub fn rung(key: &str) -> String {
-    key.split('-')
-        .take_while(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
-        .filter(|w| !PRECISION_WORDS.contains(w))
-        .collect::<Vec<_>>()
-        .join("-")
+    let tile = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_digit() || c == 'x');
+    key.split('-').take_while(|w| !tile(w)).filter(|w| !PRECISION_WORDS.contains(w)).collect::<Vec<_>>().join("-")
 }
 
 /// A key without its precision word, for a plot that is all one precision: `tma-bf16-128x256` →
@@ -396,6 +394,8 @@ mod tests {
         assert_eq!(rung("mma-pipe-bf16-128x256"), "mma-pipe");
         assert_eq!(rung("few-cols-4"), "few-cols");
         assert_eq!(rung("naive"), "naive");
+        assert_eq!(rung("blocktile-1d"), "blocktile-1d");
+        assert_eq!(rung("blocktile-2d"), "blocktile-2d");
         assert_eq!(rung("persistent-tf32-128x128"), "persistent");
         assert_eq!(short_label("tma-bf16-128x256"), "tma-128x256");
         assert_eq!(short_label("streamk-64x64x16"), "streamk-64x64x16");

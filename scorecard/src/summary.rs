@@ -121,12 +121,14 @@ fn geomean(v: impl IntoIterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| (sum / n as f64).exp())
 }
 
-/// The seeds of the random-shape runs among `cards`, e.g. "seeds 41301, 41302" or "seed 41301".
+/// The random-shape runs among `cards` in a few words: "seed 41301", "seeds 41301, 41302", or past
+/// three runs "6 seeds" (`random.md` lists them).
 fn seeds(cards: &[&Scorecard]) -> String {
     let s: Vec<String> = cards.iter().filter_map(|c| c.random_shapes.map(|r| r.seed.to_string())).collect();
     match s.len() {
         1 => format!("seed {}", s[0]),
-        _ => format!("seeds {}", s.join(", ")),
+        2 | 3 => format!("seeds {}", s.join(", ")),
+        n => format!("{n} seeds"),
     }
 }
 
@@ -170,7 +172,7 @@ pub fn summary_markdown(card: &Scorecard, random: &[&Scorecard]) -> String {
         }
         for (what, r) in &random_rows {
             s += &format!(
-                "| {what}, geometric mean over {} random shapes ({}) | | | **{:.3}** (lowest {:.3}, {}) |\n",
+                "| {what}, {} random shapes ({}), geometric mean | | | **{:.3}** (lowest {:.3}, {}) |\n",
                 r.count,
                 seeds(&runs),
                 r.geomean,
@@ -349,6 +351,20 @@ mod tests {
     }
 
     #[test]
+    fn seeds_in_a_few_words() {
+        let with = |seed| {
+            let mut c = Scorecard::new();
+            c.random_shapes = Some(RandomShapes { count: 1, seed, max_flops: 1.0 });
+            c
+        };
+        let cards: Vec<Scorecard> = (1..=4).map(with).collect();
+        let refs: Vec<&Scorecard> = cards.iter().collect();
+        assert_eq!(seeds(&refs[..1]), "seed 1");
+        assert_eq!(seeds(&refs[..3]), "seeds 1, 2, 3");
+        assert_eq!(seeds(&refs), "4 seeds");
+    }
+
+    #[test]
     fn ratios_give_the_geometric_mean_and_the_lowest() {
         let r = Ratios::of(&[("a".into(), 2.0), ("b".into(), 0.5), ("c".into(), 1.0)]).unwrap();
         assert_eq!((r.count, r.lowest, r.lowest_size.as_str()), (3, 0.5, "b"));
@@ -367,13 +383,10 @@ mod tests {
             format!("| 1024³ | {:.1} | {:.1} | 0.500 |", 2.0 * 1024f64.powi(3) / 2e-3 / 1e12, 2.0 * 1024f64.powi(3) / 1e-3 / 1e12);
         assert!(md.contains(&at_1024), "{at_1024}\n{md}");
         assert!(md.contains("| geometric mean, these 2 shapes | | | **0.707** |"), "{md}");
-        assert!(
-            md.contains("| `Auto`, geometric mean over 2 random shapes (seed 41301) | | | **1.000** (lowest 0.500, 900×9×4000) |"),
-            "{md}"
-        );
+        assert!(md.contains("| `Auto`, 2 random shapes (seed 41301), geometric mean | | | **1.000** (lowest 0.500, 900×9×4000) |"), "{md}");
         assert!(
             md.contains(
-                "| `Auto` tuned on request, geometric mean over 2 random shapes (seed 41301) | | | **1.414** (lowest 1.000, 900×9×4000) |"
+                "| `Auto` tuned on request, 2 random shapes (seed 41301), geometric mean | | | **1.414** (lowest 1.000, 900×9×4000) |"
             ),
             "{md}"
         );
@@ -407,7 +420,7 @@ mod tests {
         // third's only random shape is 900×9×4000 (Auto 0.5): three shapes pooled, geomean 0.5^(1/3)·…
         let md = summary_markdown(&main, &[&other, &third]);
         let g = (2.0f64 * 0.5 * 0.5).powf(1.0 / 3.0);
-        assert!(md.contains(&format!("over 3 random shapes (seeds 41301, 41302) | | | **{g:.3}**")), "{md}");
+        assert!(md.contains(&format!("`Auto`, 3 random shapes (seeds 41301, 41302), geometric mean | | | **{g:.3}**")), "{md}");
         let lines = random_runs_markdown(&[&main, &other, &third]);
         assert!(lines.contains("| 41301 | FP32 | 2 | 1.000 | 0.500 (900×9×4000) | 1.414 |"), "{lines}");
         assert!(lines.contains("| 41302 | FP32 | 1 | 0.500 | 0.500 (900×9×4000) | 1.000 |"), "{lines}");
