@@ -151,8 +151,8 @@ def main():
         readme = replace_block(
             readme,
             "sizes",
-            f"![TFLOP/s against size, Auto and cuBLAS per precision](docs/img/sizes.svg)\n\nFrom {source(args.sweep)} "
-            f"(`scorecard --sweep`).\n\n{sweep_summary}",
+            f"![TFLOP/s against size, Auto and cuBLAS per precision](docs/img/sizes.svg)\n\nFrom {source(args.sweep)}, "
+            f"a run of `scorecard --sweep`.\n\n{sweep_summary}",
         )
     readme_path.write_text(readme)
 

@@ -22,6 +22,23 @@ pub fn colour(p: Precision) -> RGBColor {
     }
 }
 
+/// The outline of a marker of radius `r` around (0, 0), by precision, so that lines on top of each
+/// other (BF16 and FP16, say) still show both: FP32 a circle (`None`), TF32 a square, BF16 a triangle,
+/// FP16 a diamond. `Auto`'s markers are filled, cuBLAS's hollow.
+pub fn outline(p: Precision, r: i32) -> Option<Vec<(i32, i32)>> {
+    match p {
+        Precision::Fp32 => None,
+        Precision::Tf32 => Some(vec![(1 - r, 1 - r), (r - 1, 1 - r), (r - 1, r - 1), (1 - r, r - 1)]),
+        Precision::Bf16 => Some(vec![(0, -r - 1), (r, r - 1), (-r, r - 1)]),
+        Precision::Fp16 => Some(vec![(0, -r - 1), (r + 1, 0), (0, r + 1), (-r - 1, 0)]),
+    }
+}
+
+/// The outline closed (its first point again at the end), for a hollow marker.
+fn closed(v: &[(i32, i32)]) -> Vec<(i32, i32)> {
+    v.iter().chain(v.first()).copied().collect()
+}
+
 /// The axes' ranges: sizes (a little beyond the smallest and largest) and TFLOP/s (from a third of
 /// the least rate to twice the highest), for log scales.
 pub fn ranges(series: &[SizeSeries]) -> Option<((f64, f64), (f64, f64))> {
@@ -61,9 +78,17 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<bool, Fail> {
         let auto: Vec<(f64, f64)> = s.points.iter().map(|p| (f64::from(p.n), p.auto_tflops)).collect();
         let cublas: Vec<(f64, f64)> = s.points.iter().map(|p| (f64::from(p.n), p.cublas_tflops)).collect();
         chart.draw_series(LineSeries::new(auto.clone(), c.stroke_width(3)))?;
-        chart.draw_series(auto.iter().map(|&at| Circle::new(at, 4, c.filled())))?;
+
         chart.draw_series(DashedLineSeries::new(cublas.clone(), 9, 6, c.stroke_width(2)))?;
-        chart.draw_series(cublas.iter().map(|&at| Circle::new(at, 3, c.stroke_width(1))))?;
+        for (points, r, filled) in [(&auto, 5, true), (&cublas, 4, false)] {
+            let at = points.iter().copied();
+            match (outline(s.precision, r), filled) {
+                (None, true) => chart.draw_series(at.map(|p| Circle::new(p, r, c.filled())))?,
+                (None, false) => chart.draw_series(at.map(|p| Circle::new(p, r, c.stroke_width(1))))?,
+                (Some(v), true) => chart.draw_series(at.map(|p| EmptyElement::at(p) + Polygon::new(v.clone(), c.filled())))?,
+                (Some(v), false) => chart.draw_series(at.map(|p| EmptyElement::at(p) + PathElement::new(closed(&v), c.stroke_width(1))))?,
+            };
+        }
     }
 
     // The legend panel: per precision, its two lines and what Auto ÷ cuBLAS comes to.
@@ -75,6 +100,10 @@ pub fn write_svg(card: &Scorecard, path: &Path) -> Result<bool, Fail> {
         let upper = s.precision.label().to_uppercase();
         panel.draw(&Text::new(upper.clone(), (10, y), ("sans-serif", 16).into_font().color(&c)))?;
         panel.draw(&PathElement::new(vec![(12, y + 30), (52, y + 30)], c.stroke_width(3)))?;
+        match outline(s.precision, 5) {
+            None => panel.draw(&Circle::new((32, y + 30), 5, c.filled()))?,
+            Some(v) => panel.draw(&(EmptyElement::at((32, y + 30)) + Polygon::new(v, c.filled())))?,
+        }
         panel.draw(&Text::new(format!("{upper} Auto"), (60, y + 23), ("sans-serif", 13)))?;
         let mut x = 12;
         while x < 52 {
@@ -116,6 +145,14 @@ mod tests {
         }
         card.finish();
         card
+    }
+
+    #[test]
+    fn markers_differ_by_precision() {
+        let shapes: Vec<Option<usize>> = Precision::ALL.iter().map(|&p| outline(p, 5).map(|v| v.len())).collect();
+        assert_eq!(shapes, [None, Some(4), Some(3), Some(4)]);
+        assert_ne!(outline(Precision::Tf32, 5), outline(Precision::Fp16, 5));
+        assert_eq!(closed(&[(0, 0), (1, 0), (0, 1)]), [(0, 0), (1, 0), (0, 1), (0, 0)]);
     }
 
     #[test]
