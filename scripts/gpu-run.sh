@@ -12,7 +12,12 @@
 #   tools.log       compute-sanitizer memcheck / racecheck / synccheck / initcheck (RUN_SANITIZER=1,
 #                   SANITIZER_TOOLS, SANITIZER_FILTER: a regex over kernel labels),
 #                   criterion benches (RUN_BENCHES=1, BENCH_FILTER), Nsight Compute (RUN_NCU=1)
-#   scorecard.json, scorecard.md, roofline.svg   the scorecard (RUN_SCORECARD=1, SCORECARD_ARGS)
+#   scorecard.json, scorecard.md, summary.md   the scorecard (RUN_SCORECARD=1, SCORECARD_ARGS), and the
+#                   plots of SCORECARD_PLOTS (default none: the files would pass the 8; every plot is
+#                   re-rendered from scorecard.json with `scorecard --replot`): roofline (one file per
+#                   precision), sizes (sizes.svg). The size sweep, ~2 minutes on an H200:
+#                   RUN_TESTS=0 RUN_EXAMPLES=0 RUN_SANITIZER=0 RUN_STREAMS=0 STAGE_TIMEOUT=420 \
+#                     SCORECARD_PLOTS=sizes SCORECARD_ARGS="--sweep" bash .gpu/gpu-run.sh
 #   streams.json, streams.svg   the copy/compute overlap demo (RUN_STREAMS=1, STREAMS_ARGS)
 #   multi-gpu.json, multi-gpu.md, multi-gpu.log   GEMM across the host's GPUs and past 2^31 elements
 #                   (RUN_MULTI_GPU=1, MULTI_GPU_ARGS, MULTI_GPU_TIMEOUT; off by default: with every other
@@ -69,7 +74,7 @@ fi
 
 if [ "${RUN_SCORECARD:-1}" = 1 ]; then
   # shellcheck disable=SC2086
-  stage .gpu/bin/scorecard --out "$OUT" "${anchor_args[@]}" ${SCORECARD_ARGS:-} > /dev/null 2>> "$OUT/tools.log" || status=1
+  stage .gpu/bin/scorecard --out "$OUT" --plots "${SCORECARD_PLOTS:-none}" "${anchor_args[@]}" ${SCORECARD_ARGS:-} > /dev/null 2>> "$OUT/tools.log" || status=1
   cat "$OUT/scorecard.md" 2>/dev/null | head -20
 fi
 

@@ -7,7 +7,7 @@ use std::time::Instant;
 use tessera::catalogue::algo::case_label;
 use tessera::{Algo, MatmulShape, Precision};
 
-use crate::report::{shape_label, Check};
+use crate::report::{shape_label, Check, SAMPLED_ROWS};
 use crate::{Args, Fail, Problem};
 
 /// Emulating one thread per output element gets slow quickly: refuse problems beyond this.
@@ -31,7 +31,7 @@ pub fn run(args: &Args, shapes: &[MatmulShape], cases: &[(Algo, Precision)]) -> 
          | size | kernel | precision | grid | block | threads emulated | emulation ms | check |\n|---|---|---|---|---|---:|---:|---|\n",
     );
     for &shape in shapes {
-        let problem = Problem::new(shape, &precisions);
+        let problem = Problem::new(shape, &precisions, SAMPLED_ROWS);
         for &(algo, precision) in cases {
             let label = case_label(algo, precision);
             let planner = tessera::catalogue::Planner::new("emulated", algo, precision, tessera::Target::H200);

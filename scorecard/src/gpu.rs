@@ -346,7 +346,8 @@ pub fn measure_all(
 
     let cuda_c = CudaC::new(gpu).map_err(s)?;
     let cublas = Cublas::new(gpu).map_err(s)?;
-    // Per precision: its kernels (and Auto), the CUDA C twins of FP32 kernels, then its cuBLAS.
+    // Per precision: its kernels (and Auto), the CUDA C twins of FP32 kernels, then its cuBLAS. The size
+    // sweep runs the cases and cuBLAS alone: not Auto's padded path or tuning, not the CUDA C twins.
     let mut impls: Vec<Impl> = Vec::new();
     for &p in precisions {
         let mine: Vec<Algo> = cases.iter().filter(|(_, q)| *q == p).map(|&(a, _)| a).collect();
@@ -355,6 +356,9 @@ pub fn measure_all(
         }
         for &a in &mine {
             impls.push(Impl::Rust(a, p));
+            if args.sweep {
+                continue;
+            }
             if (a, p) == (Algo::Auto, Precision::Fp32) {
                 impls.push(Impl::Padded);
                 impls.push(Impl::Tuned);
@@ -372,6 +376,7 @@ pub fn measure_all(
     for problem in problems {
         let (shape, a, b) = (problem.shape, &problem.a, &problem.b);
         let ops = DeviceOperands::upload(gpu, problem, precisions)?;
+        let rounds = crate::rounds(shape, repeat, args.sweep);
         let mut timed: Vec<Timed> = Vec::with_capacity(impls.len());
         let mut scratch: Option<DeviceMatrix> = None;
         for &imp in &impls {
@@ -422,7 +427,7 @@ pub fn measure_all(
             }
             let check = problem.reference.check(precision, &dc.to_host(gpu).map_err(s)?);
             let iters = clock.batch_iters(gpu, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
-            timed.push(Timed { imp, name, key, precision, bytes, check, iters, times: Vec::with_capacity(repeat) });
+            timed.push(Timed { imp, name, key, precision, bytes, check, iters, times: Vec::with_capacity(rounds) });
             scratch.get_or_insert(dc);
         }
         // Timed runs write one scratch C per problem (its contents are checked above, not here): one
@@ -431,7 +436,7 @@ pub fn measure_all(
         // Rounds: one batch of every implementation per round, the median of the rounds each. A slow
         // drift of the machine (clocks, the host's launch rate on launch-bound shapes) then touches
         // every implementation alike instead of whichever was timed during it.
-        for _ in 0..repeat.max(1) {
+        for _ in 0..rounds {
             for t in timed.iter_mut() {
                 let (imp, iters) = (t.imp, t.iters);
                 t.times.push(clock.time_ms(gpu, 1, iters, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, dc))?);

@@ -6,8 +6,11 @@
 mod cpu;
 mod emulated;
 mod gpu;
+mod plot;
 mod report;
 mod roofline;
+mod sizes;
+mod summary;
 mod traffic;
 mod variants;
 
@@ -30,9 +33,10 @@ pub struct Problem {
 }
 
 impl Problem {
-    fn new(shape: MatmulShape, precisions: &[Precision]) -> Self {
+    /// The operands of `shape` and the references of `sampled_rows` rows of their product.
+    fn new(shape: MatmulShape, precisions: &[Precision], sampled_rows: usize) -> Self {
         let (a, b) = cpu::operands(shape, 7);
-        let reference = report::SampledReference::new(&a, &b, precisions);
+        let reference = report::SampledReference::new(&a, &b, precisions, sampled_rows);
         Problem { shape, a, b, reference }
     }
 }
@@ -64,13 +68,55 @@ impl Timing {
     }
 }
 
+/// A plot the run writes (`--plots`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plot {
+    /// `roofline-<precision>.svg`, one per precision (needs the GPU's peak and the measured copy bandwidth).
+    Roofline,
+    /// `sizes.svg`: TFLOP/s of `Auto` and cuBLAS against the size of square products (needs two square sizes).
+    Sizes,
+    /// No plot.
+    None,
+}
+
+/// The sizes of a run without `--sizes`.
+pub const DEFAULT_SIZES: [&str; 3] = ["1024", "2048", "4096"];
+
+/// The sizes of `--sweep` without `--sizes`: squares from 256 to 16384, powers of two and sizes between
+/// them (multiples of 128 and round decimal sizes), 18 in all.
+pub const SWEEP_SIZES: [u32; 18] =
+    [256, 384, 512, 768, 1000, 1024, 1536, 2000, 2048, 3000, 3072, 4096, 5000, 6144, 8192, 10000, 12288, 16384];
+
+/// Timed rounds of one shape: `--repeat`, but in the size sweep at most 3 above 2·4096³ FLOPs, where
+/// a product takes milliseconds (16384³ in FP32: ~170 ms) and its median moves little between rounds.
+pub fn rounds(shape: MatmulShape, repeat: usize, sweep: bool) -> usize {
+    let repeat = repeat.max(1);
+    if sweep && shape.flops() > 2.0 * 4096f64.powi(3) {
+        repeat.min(3)
+    } else {
+        repeat
+    }
+}
+
 /// Command-line options.
 #[derive(Parser, Debug)]
 #[command(version, about = "tessera scorecard: Rust GPU matmul kernels beside CPU, CUDA C and cuBLAS")]
 pub struct Args {
-    /// Matmul sizes: `N` for N×N×N or `MxNxK`, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1024,2048,4096")]
+    /// Matmul sizes: `N` for N×N×N or `MxNxK`, comma-separated (default: 1024,2048,4096; with
+    /// `--sweep`: 256,384,512,768,1000,1024,1536,2000,2048,3000,3072,4096,5000,6144,8192,10000,12288,16384).
+    #[arg(long, value_delimiter = ',')]
     sizes: Vec<String>,
+    /// The size sweep: square sizes from 256 to 16384 (`--sizes` to choose others), `Auto` and cuBLAS
+    /// of the same precision only (no other kernel unless `--kernels` names it; no CPU baseline, no
+    /// CUDA C), in every precision of `--precisions`; 16 sampled rows per check, at most 3 timed
+    /// rounds above 4096³; writes `sizes.svg` (and no roofline unless `--plots` asks).
+    #[arg(long)]
+    sweep: bool,
+    /// Plots to write, comma-separated: `roofline` (one per precision), `sizes`, or `none` (default:
+    /// both; with `--sweep`, or re-plotting a sweep, `sizes` only). Each is written only where the
+    /// run has its data.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    plots: Vec<Plot>,
     /// Rust kernels to run (default: all), comma-separated labels such as `naive,tiled`,
     /// `mma-pipe-bf16-128x256`, `auto-bf16` (`auto` alone: Auto in every precision of the run).
     #[arg(long, value_delimiter = ',')]
@@ -96,9 +142,14 @@ pub struct Args {
     /// emulation for teaching, clearly labelled, not a performance figure (small sizes only).
     #[arg(long, value_enum, default_value_t = Device::Gpu)]
     device: Device,
-    /// Do not measure: re-render scorecard.md and roofline.svg into --out from this scorecard.json.
+    /// Do not measure: re-render scorecard.md, summary.md and the plots into --out from this
+    /// scorecard.json.
     #[arg(long)]
     replot: Option<PathBuf>,
+    /// Scorecards (JSON, comma-separated) of runs with `--random-shapes`: `summary.md` gives `Auto` ÷
+    /// cuBLAS over their random shapes, pooled, and `random.md` a line per run.
+    #[arg(long, value_delimiter = ',')]
+    random_runs: Vec<PathBuf>,
     /// Threads of the CPU baseline (faer), comma-separated; 0: every core. The first is the baseline
     /// the × CPU column divides by; the others add rows (`cpu-t<N>`) to see how faer scales.
     #[arg(long, value_delimiter = ',', default_value = "0")]
@@ -182,14 +233,29 @@ fn main() {
     }
 }
 
-fn run(args: &Args) -> Result<(), Fail> {
-    if let Some(json) = &args.replot {
-        let text = std::fs::read_to_string(json).map_err(|e| format!("cannot read {}: {e}", json.display()))?;
-        let mut card: report::Scorecard = serde_json::from_str(&text)?;
-        card.finish();
-        return write_outputs(&card, args);
+/// A scorecard.json, its derived columns filled.
+fn load(json: &std::path::Path) -> Result<report::Scorecard, Fail> {
+    let text = std::fs::read_to_string(json).map_err(|e| format!("cannot read {}: {e}", json.display()))?;
+    let mut card: report::Scorecard = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    card.finish();
+    Ok(card)
+}
+
+/// The sizes of the run: `--sizes`, or the default of the mode.
+fn sizes_of(args: &Args) -> Vec<String> {
+    match (args.sizes.is_empty(), args.sweep) {
+        (false, _) => args.sizes.clone(),
+        (true, false) => DEFAULT_SIZES.iter().map(|s| s.to_string()).collect(),
+        (true, true) => SWEEP_SIZES.iter().map(|n| n.to_string()).collect(),
     }
-    let mut shapes: Vec<MatmulShape> = args.sizes.iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
+}
+
+fn run(args: &Args) -> Result<(), Fail> {
+    let random_runs: Vec<report::Scorecard> = args.random_runs.iter().map(|p| load(p)).collect::<Result<_, _>>()?;
+    if let Some(json) = &args.replot {
+        return write_outputs(&load(json)?, &random_runs, args);
+    }
+    let mut shapes: Vec<MatmulShape> = sizes_of(args).iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
     let random = (args.random_shapes > 0).then(|| args.seed.unwrap_or_else(|| tessera::catalogue::random::run_seed(0x5ca1e)));
     if let Some(seed) = random {
         eprintln!("[scorecard] {} random shapes, seed {seed} (--seed {seed} replays them)", args.random_shapes);
@@ -199,7 +265,9 @@ fn run(args: &Args) -> Result<(), Fail> {
         return Err("sizes must be at least 1 in every dimension".into());
     }
     let precisions = parse_precisions(&args.precisions)?;
-    let cases = select_cases(&args.kernels, &precisions)?;
+    // The sweep runs Auto alone (beside cuBLAS) unless --kernels names others.
+    let kernels = if args.sweep && args.kernels.is_empty() { vec!["auto".to_string()] } else { args.kernels.clone() };
+    let cases = select_cases(&kernels, &precisions)?;
     // Only the precisions with a case left after `--kernels` get references, ceilings and cuBLAS rows.
     let precisions: Vec<Precision> = precisions.into_iter().filter(|p| cases.iter().any(|(_, q)| q == p)).collect();
     if args.device == Device::Cpu {
@@ -208,11 +276,15 @@ fn run(args: &Args) -> Result<(), Fail> {
     let repeat = args.repeat.max(1);
     let mut card = report::Scorecard::new();
     card.random_shapes = random.map(|seed| report::RandomShapes { count: args.random_shapes, seed, max_flops: args.random_max_flops });
+    card.size_sweep = args.sweep;
 
     let labels: Vec<&str> = precisions.iter().map(|p| p.label()).collect();
     eprintln!("[scorecard] operands and sampled f64 references ({}) for {} sizes…", labels.join(", "), shapes.len());
-    let problems: Vec<Problem> = shapes.iter().map(|&shape| Problem::new(shape, &precisions)).collect();
-    if precisions.contains(&Precision::Fp32) {
+    let sampled = if args.sweep { report::SWEEP_SAMPLED_ROWS } else { report::SAMPLED_ROWS };
+    let problems: Vec<Problem> = shapes.iter().map(|&shape| Problem::new(shape, &precisions, sampled)).collect();
+    if args.sweep {
+        eprintln!("[scorecard] CPU baseline skipped: the size sweep measures Auto and cuBLAS only");
+    } else if precisions.contains(&Precision::Fp32) {
         let threads: Vec<usize> = args.cpu_threads.iter().map(|&t| cpu::threads(t)).collect();
         let blas = args.cpu_blas.as_deref().map(cpu::OpenBlas::load).transpose()?;
         let baseline = blas.as_ref().map_or(cpu::Baseline::Faer, cpu::Baseline::OpenBlas);
@@ -263,7 +335,7 @@ fn run(args: &Args) -> Result<(), Fail> {
     card.finish();
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     std::fs::write(args.out.join("scorecard.json"), serde_json::to_string_pretty(&card)?)?;
-    write_outputs(&card, args)?;
+    write_outputs(&card, &random_runs, args)?;
     if card.rows.iter().any(|r| r.check == report::Check::Failed)
         || card.gemm_variants.iter().any(|v| v.check == report::Check::Failed || v.cublas_check == report::Check::Failed)
     {
@@ -272,20 +344,92 @@ fn run(args: &Args) -> Result<(), Fail> {
     Ok(())
 }
 
-/// Prints the table and writes scorecard.md and (with GPU figures) roofline.svg into `--out`.
-fn write_outputs(card: &report::Scorecard, args: &Args) -> Result<(), Fail> {
+/// The plots to write for `card`: `--plots`, or by default both (a sweep: `sizes.svg` only).
+pub fn plots_for(asked: &[Plot], sweep: bool) -> Vec<Plot> {
+    match asked {
+        [] if sweep => vec![Plot::Sizes],
+        [] => vec![Plot::Roofline, Plot::Sizes],
+        _ => asked.iter().copied().filter(|p| *p != Plot::None).collect(),
+    }
+}
+
+/// Prints the table and writes into `--out`: scorecard.md (every row), summary.md (`Auto` beside
+/// cuBLAS, with the random shapes of `random`), random.md (with random-shape runs) and the plots of
+/// `--plots` that the data allows.
+fn write_outputs(card: &report::Scorecard, random: &[report::Scorecard], args: &Args) -> Result<(), Fail> {
     let md = card.markdown();
     println!("{md}");
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    std::fs::write(args.out.join("scorecard.md"), md)?;
-    if card.peak_fp32_gflops.is_some() && card.copy_gb_per_s.is_some() {
-        roofline::write_svg(card, &args.out.join("roofline.svg"))?;
-        eprintln!("[scorecard] wrote {}/scorecard.{{json,md}} and roofline.svg", args.out.display());
-    } else {
-        eprintln!(
-            "[scorecard] wrote {}/scorecard.{{json,md}} (no roofline: it needs the GPU's peak and the measured copy bandwidth, i.e. a GPU run with --vec-len > 0)",
-            args.out.display()
-        );
+    let out = &args.out;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    std::fs::write(out.join("scorecard.md"), md)?;
+    let random: Vec<&report::Scorecard> = random.iter().collect();
+    std::fs::write(out.join("summary.md"), summary::summary_markdown(card, &random))?;
+    let mut written = vec!["scorecard.md".to_string(), "summary.md".to_string()];
+    let runs: Vec<&report::Scorecard> = std::iter::once(card).chain(random.iter().copied()).collect();
+    let lines = summary::random_runs_markdown(&runs);
+    if !lines.is_empty() {
+        std::fs::write(out.join("random.md"), lines)?;
+        written.push("random.md".into());
     }
+    for plot in plots_for(&args.plots, card.size_sweep) {
+        match plot {
+            Plot::Roofline if card.peak_fp32_gflops.is_some() && card.copy_gb_per_s.is_some() => {
+                for p in roofline::write_svgs(card, out)? {
+                    written.push(p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default());
+                }
+            }
+            Plot::Roofline => {
+                eprintln!("[scorecard] no roofline: it needs the GPU's peak and the measured copy bandwidth (a GPU run with --vec-len > 0)")
+            }
+            Plot::Sizes => {
+                if sizes::write_svg(card, &out.join("sizes.svg"))? {
+                    written.push("sizes.svg".into());
+                } else if card.size_sweep {
+                    eprintln!("[scorecard] no sizes.svg: no precision has two square sizes with both Auto and cuBLAS");
+                }
+            }
+            Plot::None => {}
+        }
+    }
+    eprintln!("[scorecard] wrote {}: {}", out.display(), written.join(", "));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_sizes_run_from_256_to_16384_with_sizes_that_are_not_powers_of_two() {
+        assert_eq!((SWEEP_SIZES[0], SWEEP_SIZES[SWEEP_SIZES.len() - 1]), (256, 16384));
+        assert!(SWEEP_SIZES.windows(2).all(|w| w[0] < w[1]));
+        assert!(SWEEP_SIZES.iter().filter(|n| !n.is_power_of_two()).count() >= 8);
+        // Every one is a shape the scorecard accepts.
+        for n in SWEEP_SIZES {
+            let s = parse_size(&n.to_string()).unwrap();
+            assert_eq!((s.m, s.n, s.k), (n, n, n));
+        }
+    }
+
+    #[test]
+    fn the_sweep_times_fewer_rounds_only_on_large_products() {
+        let sq = |n: u32| MatmulShape { m: n, n, k: n };
+        assert_eq!(rounds(sq(4096), 5, true), 5);
+        assert_eq!(rounds(sq(5000), 5, true), 3);
+        assert_eq!(rounds(sq(16384), 2, true), 2);
+        assert_eq!(rounds(sq(16384), 5, false), 5);
+        assert_eq!(rounds(sq(256), 0, true), 1);
+    }
+
+    #[test]
+    fn sizes_and_plots_by_mode() {
+        let parse = |extra: &[&str]| Args::parse_from([&["scorecard"], extra].concat());
+        assert_eq!(sizes_of(&parse(&[])), DEFAULT_SIZES);
+        assert_eq!(sizes_of(&parse(&["--sweep"])).len(), SWEEP_SIZES.len());
+        assert_eq!(sizes_of(&parse(&["--sweep", "--sizes", "300,600"])), ["300", "600"]);
+        assert_eq!(plots_for(&parse(&[]).plots, false), [Plot::Roofline, Plot::Sizes]);
+        assert_eq!(plots_for(&parse(&["--sweep"]).plots, true), [Plot::Sizes]);
+        assert_eq!(plots_for(&parse(&["--plots", "none"]).plots, false), []);
+        assert_eq!(plots_for(&parse(&["--sweep", "--plots", "roofline,sizes"]).plots, true), [Plot::Roofline, Plot::Sizes]);
+    }
 }

@@ -198,6 +198,9 @@ pub struct Scorecard {
     pub queued_batches: usize,
     #[serde(default)]
     pub unheld_batches: usize,
+    /// `--sweep`: the size sweep (square sizes, `Auto` and cuBLAS of each precision only).
+    #[serde(default)]
+    pub size_sweep: bool,
 }
 
 /// The random shapes of a run (`tessera_catalogue::random::matmul_shapes`).
@@ -216,8 +219,9 @@ pub fn shape_label(s: MatmulShape) -> String {
     }
 }
 
-/// The f64 references of up to 64 evenly spread rows of `A·B` (the full reference of a 4096³ product
-/// would take a minute of CPU), one per precision of the run, each over the inputs rounded to that
+/// The f64 references of a few evenly spread rows of `A·B` (64 in a normal run, [`SWEEP_SAMPLED_ROWS`]
+/// in the size sweep; the full reference of a 4096³ product would take a minute of CPU), one per
+/// precision of the run, each over the inputs rounded to that
 /// precision's format (`Precision::round_input`), computed once per shape and checked against every
 /// implementation of that precision with `Precision::tolerance`.
 pub struct SampledReference {
@@ -226,29 +230,32 @@ pub struct SampledReference {
 }
 
 impl SampledReference {
-    pub fn new(a: &HostMatrix, b: &HostMatrix, precisions: &[Precision]) -> Self {
-        let picks: Vec<usize> = if a.rows <= 64 { (0..a.rows).collect() } else { (0..64).map(|i| i * (a.rows - 1) / 63).collect() };
+    /// The references of `rows` evenly spread rows (all of them when `A` has no more).
+    pub fn new(a: &HostMatrix, b: &HostMatrix, precisions: &[Precision], rows: usize) -> Self {
+        let picks = sampled_rows(a.rows, rows);
         let mut unique: Vec<Precision> = Vec::new();
         for &p in precisions {
             if !unique.contains(&p) {
                 unique.push(p);
             }
         }
-        // One thread per precision: at 8192³ each reference is 64 · 8192² f64 multiply-adds.
-        let references = std::thread::scope(|scope| {
-            let picks = &picks;
-            let handles: Vec<_> = unique
-                .iter()
-                .map(|&p| {
-                    scope.spawn(move || {
-                        let a_rows = HostMatrix::from_fn(picks.len(), a.cols, |r, c| p.round_input(a.get(picks[r], c)));
-                        let b_rounded = HostMatrix { rows: b.rows, cols: b.cols, data: b.data.iter().map(|&x| p.round_input(x)).collect() };
-                        (p, matmul_reference(&a_rows, &b_rounded))
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("reference thread panicked")).collect()
-        });
+        // Every (precision, row) on its own task: each row of the reference reads all of `B` (at 8192³,
+        // 8192² f64 multiply-adds), so rows spread over the cores rather than one thread per precision.
+        // Row by row through `matmul_reference` gives the same f64 values as all rows in one call.
+        use rayon::prelude::*;
+        let references = unique
+            .par_iter()
+            .map(|&p| {
+                let b_rounded = HostMatrix { rows: b.rows, cols: b.cols, data: b.data.par_iter().map(|&x| p.round_input(x)).collect() };
+                let rows: Vec<ReferenceProduct> = picks
+                    .par_iter()
+                    .map(|&r| matmul_reference(&HostMatrix::from_fn(1, a.cols, |_, c| p.round_input(a.get(r, c))), &b_rounded))
+                    .collect();
+                let value = rows.iter().flat_map(|r| r.value.iter().copied()).collect();
+                let abs_sum = rows.iter().flat_map(|r| r.abs_sum.iter().copied()).collect();
+                (p, ReferenceProduct { rows: picks.len(), cols: b.cols, k: a.cols, value, abs_sum })
+            })
+            .collect();
         Self { picks, references }
     }
 
@@ -268,6 +275,21 @@ impl SampledReference {
             }
         }
     }
+}
+
+/// Rows of the sampled reference in a normal run.
+pub const SAMPLED_ROWS: usize = 64;
+/// Rows of the sampled reference in the size sweep: at 16384³ each row of the f64 reference reads all
+/// of `B` (1 GiB), so 16 rows keep the check to seconds (16 × 16384 outputs checked per product).
+pub const SWEEP_SAMPLED_ROWS: usize = 16;
+
+/// `want` row indices evenly spread over `0..rows`, first and last included (every row when there
+/// are no more than `want`).
+pub fn sampled_rows(rows: usize, want: usize) -> Vec<usize> {
+    if rows <= want || want <= 1 {
+        return (0..rows.min(want)).collect();
+    }
+    (0..want).map(|i| i * (rows - 1) / (want - 1)).collect()
 }
 
 /// Whether a row is one of tessera's Rust kernels (not CPU, CUDA C or cuBLAS).
@@ -606,6 +628,7 @@ impl Scorecard {
                 );
             }
         }
+        s += &crate::summary::sweep_markdown(self);
         s += &variants_markdown(&self.gemm_variants);
         if !self.bandwidth.is_empty() {
             s += "\n| bandwidth | elements | GB/s | ms | % of device copy | check |\n|---|---:|---:|---:|---:|---|\n";
@@ -710,6 +733,41 @@ fn variants_markdown(rows: &[VariantRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sampled_rows_spread_evenly_with_both_ends() {
+        assert_eq!(sampled_rows(5, 16), [0, 1, 2, 3, 4]);
+        assert_eq!(sampled_rows(100, 4), [0, 33, 66, 99]);
+        assert_eq!(sampled_rows(16384, 16).last(), Some(&16383));
+        assert_eq!(sampled_rows(10, 1), [0]);
+        assert!(sampled_rows(10, 0).is_empty());
+    }
+
+    /// The reference built row by row on many threads is the catalogue's reference of the sampled
+    /// rows, value for value, in each precision; and its check passes the exact product and fails one
+    /// wrong element.
+    #[test]
+    fn sampled_reference_is_the_reference_of_its_rows() {
+        let (a, b) = (HostMatrix::random(70, 33, 1), HostMatrix::random(33, 20, 2));
+        let precisions = [Precision::Fp32, Precision::Bf16, Precision::Fp32];
+        let s = SampledReference::new(&a, &b, &precisions, 16);
+        assert_eq!(s.picks, sampled_rows(70, 16));
+        assert_eq!(s.references.len(), 2);
+        for (p, got) in &s.references {
+            let round =
+                |m: &HostMatrix| HostMatrix { rows: m.rows, cols: m.cols, data: m.data.iter().map(|&x| p.round_input(x)).collect() };
+            let rows = HostMatrix::from_fn(s.picks.len(), a.cols, |r, c| a.get(s.picks[r], c));
+            let want = matmul_reference(&round(&rows), &round(&b));
+            assert_eq!((got.rows, got.cols, got.k), (want.rows, want.cols, want.k));
+            assert_eq!(got.value, want.value);
+            assert_eq!(got.abs_sum, want.abs_sum);
+        }
+        let full = matmul_reference(&a, &b);
+        let mut c = HostMatrix { rows: 70, cols: 20, data: full.value.iter().map(|&v| v as f32).collect() };
+        assert_eq!(s.check(Precision::Fp32, &c), Check::Ok);
+        c.data[s.picks[3] * 20 + 7] += 0.5;
+        assert_eq!(s.check(Precision::Fp32, &c), Check::Failed);
+    }
 
     /// Auto's summary: geometric mean and minimum against cuBLAS, the sizes under 0.60, and the
     /// minimum against the best Rust kernel of each size.

@@ -58,7 +58,7 @@ fn a_small_run_writes_the_scorecard_with_or_without_a_gpu() {
     let gpu = tessera::Gpu::new(0).is_ok();
     if gpu {
         assert!(stdout.contains("cuBLAS SGEMM") && stdout.contains("Device:"), "{stdout}");
-        assert!(dir.join("roofline.svg").exists());
+        assert!(dir.join("roofline-fp32.svg").exists() && dir.join("roofline-bf16.svg").exists());
     } else {
         assert!(stdout.contains("GPU part skipped"), "{stdout}");
         assert!(json.contains("\"gpu_skipped\": \""), "{json}");
@@ -100,4 +100,75 @@ fn unknown_precisions_and_unmatched_kernels_are_rejected() {
     let (ok, _, stderr) = scorecard(&["--device", "cpu", "--sizes", "16", "--precisions", "fp16", "--kernels", "naive"]);
     assert!(!ok);
     assert!(stderr.contains("--kernels matched none") && stderr.contains("auto-fp16"), "{stderr}");
+}
+
+/// `--sweep` without a GPU: no CPU baseline (the sweep is Auto and cuBLAS only), the GPU part skipped,
+/// and the JSON says it is a sweep so that a re-plot knows.
+#[test]
+fn the_sweep_measures_no_cpu_baseline_and_marks_its_json() {
+    let dir = std::env::temp_dir().join(format!("scorecard-sweep-{}", std::process::id()));
+    let (ok, stdout, stderr) =
+        scorecard(&["--sweep", "--sizes", "64,96", "--repeat", "1", "--vec-len", "0", "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let json = std::fs::read_to_string(dir.join("scorecard.json")).unwrap();
+    assert!(json.contains("\"size_sweep\": true"), "{json}");
+    assert!(!stdout.contains("CPU faer") && stderr.contains("CPU baseline skipped"), "{stdout}\n{stderr}");
+    if tessera::Gpu::new(0).is_ok() {
+        // Auto and cuBLAS in each precision, nothing else; sizes.svg drawn, no roofline.
+        for key in ["naive", "tiled", "cuda-c", "auto-fp32-tuned"] {
+            assert!(!json.contains(&format!("\"key\": \"{key}")), "{key} ran in the sweep");
+        }
+        assert!(json.contains("\"key\": \"auto-bf16\"") && json.contains("\"key\": \"cublas-bf16\""), "{json}");
+        assert!(dir.join("sizes.svg").exists() && !dir.join("roofline-fp32.svg").exists());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `--replot` of a sweep's JSON with a random-shape run beside it: scorecard.md gets the sweep's table,
+/// summary.md the ratios, random.md the run's line, and sizes.svg is drawn — all from the JSON alone.
+#[test]
+fn replot_renders_the_sweep_and_the_summaries_from_json() {
+    let dir = std::env::temp_dir().join(format!("scorecard-replot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let row = |n: u32, key: &str, precision: &str, ms: f64| {
+        let gflops = 2.0 * f64::from(n).powi(3) / (ms * 1e-3) / 1e9;
+        format!(
+            r#"{{"size":"{n}³","m":{n},"n":{n},"k":{n},"name":"{key}","key":"{key}","precision":"{precision}","ms":{ms},"gflops":{gflops},"global_bytes":null,"flop_per_byte":null,"check":"ok","speedup_vs_cpu":null,"pct_of_cublas":null,"pct_of_peak":null,"vs_cuda_c":null}}"#
+        )
+    };
+    let mut rows = Vec::new();
+    for n in [512u32, 1000, 2048] {
+        rows.push(row(n, "auto-fp32", "fp32", 2.0));
+        rows.push(row(n, "cublas", "fp32", 1.0));
+        rows.push(row(n, "auto-bf16", "bf16", 0.5));
+        rows.push(row(n, "cublas-bf16", "bf16", 0.5));
+    }
+    let sweep = format!(r#"{{"device":"Test GPU","size_sweep":true,"gpu_skipped":null,"rows":[{}],"bandwidth":[]}}"#, rows.join(","));
+    let random = format!(
+        r#"{{"rows":[{},{},{},{}],"bandwidth":[],"random_shapes":{{"count":1,"seed":777,"max_flops":1e12}}}}"#,
+        row(64, "auto-fp32", "fp32", 1.0),
+        row(64, "cublas", "fp32", 1.0),
+        row(100, "auto-fp32", "fp32", 1.0),
+        row(100, "cublas", "fp32", 1.5)
+    );
+    std::fs::write(dir.join("sweep.json"), sweep).unwrap();
+    std::fs::write(dir.join("random.json"), random).unwrap();
+    let out = dir.join("out");
+    let (ok, stdout, stderr) = scorecard(&[
+        "--replot",
+        dir.join("sweep.json").to_str().unwrap(),
+        "--random-runs",
+        dir.join("random.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("| 1000 | 1.0 | 2.0 | 0.500 | 4.0 | 4.0 | 1.000 |"), "{stdout}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("| n | FP32 | BF16 |") && summary.contains("| 2048 | 0.500 | 1.000 |"), "{summary}");
+    // Only the random shape (100³, not 64³) counts: 1.5.
+    let lines = std::fs::read_to_string(out.join("random.md")).unwrap();
+    assert!(lines.contains("| 777 | FP32 | 1 | 1.500 | 1.500 (100³) | — |"), "{lines}");
+    assert!(out.join("sizes.svg").exists());
+    let _ = std::fs::remove_dir_all(dir);
 }
