@@ -1,8 +1,8 @@
 //! Typed errors through the public API. The no-driver checks run here (CI has no GPU); the rest need one.
 use libtest_mimic::{Failed, Trial};
 use tessera::{
-    bf16, context::driver_present, f16, Algo, DeviceBuffer, DeviceMatrix, Error, GemmParams, Gpu, HostMatrix, MatrixDesc, MatrixMut,
-    MatrixRef, Precision, Transpose,
+    bf16, context::driver_present, Algo, DeviceBuffer, DeviceMatrix, Error, GemmParams, Gpu, HostMatrix, MatrixDesc, MatrixMut, MatrixRef,
+    Precision, Transpose,
 };
 use tessera_tests::{gpu_trial, run};
 

@@ -127,10 +127,17 @@ impl QueuedTimer {
     /// As [`QueuedTimer::calibrated`], timing work queued on `stream` (a stream of `gpu`'s context).
     pub fn calibrated_on(gpu: &Gpu, stream: &Arc<CudaStream>, ns_per_fma: f64) -> Result<Self> {
         let ev = || gpu.context().new_event(Some(CUevent_flags::CU_EVENT_DEFAULT)).map_err(Error::driver("creating an event", 0));
-        let buf = || {
-            stream.alloc_zeros::<f32>(Self::HOLD_THREADS).map_err(Error::driver("allocating device memory", 4 * Self::HOLD_THREADS))
-        };
-        Ok(Self { stream: stream.clone(), hold_start: ev()?, start: ev()?, end: ev()?, hold_x: buf()?, hold_y: buf()?, ns_per_fma: ns_per_fma.max(1e-3) })
+        let buf =
+            || stream.alloc_zeros::<f32>(Self::HOLD_THREADS).map_err(Error::driver("allocating device memory", 4 * Self::HOLD_THREADS));
+        Ok(Self {
+            stream: stream.clone(),
+            hold_start: ev()?,
+            start: ev()?,
+            end: ev()?,
+            hold_x: buf()?,
+            hold_y: buf()?,
+            ns_per_fma: ns_per_fma.max(1e-3),
+        })
     }
 
     /// GPU nanoseconds per dependent FMA of the hold.

@@ -3,7 +3,7 @@
 //! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo); [`fp32_padding`]: FP32 `Auto`'s unaligned path;
 //!   [`auto_tuning`]: FP32 `Auto` tuned on request (its shortlist timed on a shape's first product);
 //! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
-//! - [`tma`]: the TMA tensor maps of kernel 15's launches;
+//! - [`planning`]: this GPU's [`Target`](crate::Target) and tuned picks handed to the planner ([`crate::Gpu::plan`]);
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`.
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
