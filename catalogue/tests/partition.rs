@@ -256,22 +256,9 @@ fn fixed_edge_cases() {
 
 #[test]
 fn full_size_plans_stay_within_the_kernels_limits() {
-    let fp32 = tessera_catalogue::Planner::new(
-        "matmul",
-        tessera_catalogue::Algo::Auto,
-        tessera_catalogue::Precision::Fp32,
-        tessera_catalogue::Target::H200,
-    )
-    .align()
-    .unwrap();
-    let bf16 = tessera_catalogue::Planner::new(
-        "matmul",
-        tessera_catalogue::Algo::Auto,
-        tessera_catalogue::Precision::Bf16,
-        tessera_catalogue::Target::H200,
-    )
-    .align()
-    .unwrap();
+    use tessera_catalogue::{Algo, Planner, Precision, Target};
+    let align = |p| Planner::new("matmul", Algo::Auto, p, Target::H200).align().unwrap();
+    let (fp32, bf16) = (align(Precision::Fp32), align(Precision::Bf16));
     for (dims, gpus, origin, align) in [
         (GemmDims { m: 60_000, n: 60_000, k: 60_000 }, 1, Origin::Root, fp32),
         (GemmDims { m: 110_000, n: 110_000, k: 110_000 }, 2, Origin::Host, fp32),

@@ -65,6 +65,8 @@ pub struct Gpu {
     pub(crate) tensor_maps: crate::tensor_maps::MapCache,
     /// FP32 `Auto`'s mode and its measured picks ([`crate::ops::auto_tuning`]).
     pub(crate) auto_tuning: Mutex<crate::tuning_state::TuningState>,
+    /// Plans made on this GPU, by request ([`crate::plan_cache`]).
+    pub(crate) plans: Mutex<crate::plan_cache::PlanCache>,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
@@ -151,6 +153,7 @@ impl Gpu {
             workspace: Mutex::new(None),
             max_pitch,
             tensor_maps: Default::default(),
+            plans: Default::default(),
             auto_tuning: Default::default(),
         })
     }

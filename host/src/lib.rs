@@ -37,6 +37,7 @@ pub mod module;
 pub mod multi;
 pub mod ops;
 pub mod pipeline;
+pub(crate) mod plan_cache;
 pub(crate) mod tensor_maps;
 pub mod tuning_state;
 pub mod view;

@@ -207,6 +207,14 @@ pub fn ladder_line(card: &Scorecard, precision: Precision) -> Option<String> {
     Some(line + ".\n\n")
 }
 
+/// Every square size of `series`, ascending, once.
+fn square_sizes(series: &[SizeSeries]) -> Vec<u32> {
+    let mut sizes: Vec<u32> = series.iter().flat_map(|s| s.points.iter().map(|p| p.n)).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
 /// The size sweep's compact table: `Auto` ÷ cuBLAS of the same precision, a row per square size and
 /// a column per precision, and the geometric mean of each column (empty without a sweep's data).
 pub fn sweep_ratio_markdown(card: &Scorecard) -> String {
@@ -214,9 +222,7 @@ pub fn sweep_ratio_markdown(card: &Scorecard) -> String {
     if series.is_empty() {
         return String::new();
     }
-    let mut sizes: Vec<u32> = series.iter().flat_map(|s| s.points.iter().map(|p| p.n)).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = square_sizes(&series);
     let heads: Vec<String> = series.iter().map(|s| s.precision.label().to_uppercase()).collect();
     let mut s = format!(
         "`Auto` ÷ cuBLAS of the same precision on square matrices (n × n times n × n):\n\n| n | {} |\n|---:|{}\n",
@@ -244,9 +250,7 @@ pub fn sweep_markdown(card: &Scorecard) -> String {
     if series.is_empty() {
         return String::new();
     }
-    let mut sizes: Vec<u32> = series.iter().flat_map(|s| s.points.iter().map(|p| p.n)).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = square_sizes(&series);
     let mut s = String::from("\n## `Auto` and cuBLAS by size (square matrices)\n\n");
     if card.size_sweep {
         s += "The size sweep (`--sweep`): `Auto` and cuBLAS of the same precision only, TFLOP/s.\n\n";

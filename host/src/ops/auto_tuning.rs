@@ -48,6 +48,7 @@ impl Gpu {
     /// Picks already measured are kept ([`Gpu::forget_tuned_picks`]).
     pub fn set_auto_tuning(&self, mode: AutoTuning) -> Result<()> {
         self.tuning()?.mode = mode;
+        self.forget_plans();
         Ok(())
     }
 
@@ -77,12 +78,14 @@ impl Gpu {
             return Err(Error::InvalidArgument { op: "set_tuned_pick", detail });
         }
         self.tuning()?.picks.insert(shape, TunedPick { shape, choice, timed: Vec::new() });
+        self.forget_plans();
         Ok(())
     }
 
     /// Drops the measured picks: the next product of each shape is tuned again.
     pub fn forget_tuned_picks(&self) -> Result<()> {
         self.tuning()?.picks.clear();
+        self.forget_plans();
         Ok(())
     }
 
@@ -129,6 +132,7 @@ impl Gpu {
         let list = shortlist(model, priced_on(shape, self.sm_count()));
         if list.len() <= 1 {
             state.picks.insert(shape, TunedPick { shape, choice: model, timed: Vec::new() });
+            self.forget_plans();
             return Ok(None);
         }
         let planner = Planner::new(op, Algo::Auto, Precision::Fp32, self.target());
@@ -174,6 +178,7 @@ impl Gpu {
         let (choice, plan) = (list[fastest].choice, plans[fastest]);
         let timed: Vec<(Candidate, f64)> = list.into_iter().zip(best).collect();
         state.picks.insert(shape, TunedPick { shape, choice, timed });
+        self.forget_plans();
         Ok((choice != model).then_some(plan))
     }
 }

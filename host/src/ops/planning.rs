@@ -35,8 +35,25 @@ impl Gpu {
     }
 
     /// The plan of a product of `dims` for the operation `op`, with this GPU's tuned picks.
+    ///
+    /// Plans are kept by request ([`crate::plan_cache`]): a repeated product is planned once. A request
+    /// that fails is planned (and refused) again each time, naming `op`.
     pub(crate) fn plan_as(&self, op: &'static str, algo: Algo, precision: Precision, dims: GemmDims) -> Result<Plan> {
-        Ok(self.planner(op, algo, precision).product(dims)?)
+        if let Some(plan) = self.plans.lock().ok().and_then(|cache| cache.get(algo, precision, dims).cloned()) {
+            return Ok(plan);
+        }
+        let plan = self.planner(op, algo, precision).product(dims)?;
+        if let Ok(mut cache) = self.plans.lock() {
+            cache.insert(algo, precision, dims, plan.clone());
+        }
+        Ok(plan)
+    }
+
+    /// Forgets the plans made so far (the tuned picks or the tuning mode changed).
+    pub(crate) fn forget_plans(&self) {
+        if let Ok(mut cache) = self.plans.lock() {
+            cache.clear();
+        }
     }
 
     /// The planner of `algo` in `precision` on this GPU, with its tuned picks: what [`Gpu::plan`] and
