@@ -33,9 +33,9 @@ for line in sys.stdin:
         kind = msg["target"]["kind"][0]
         pkg = msg["package_id"].split("#")[-1].split("@")[0].split(":")[0].removeprefix("tessera-").removeprefix("tessera")
         dest = os.path.join(".gpu/tests", f"{pkg or 'tessera'}-{name}" if kind == "test" else f"unit-{name}")
-        # CPU-only suites (the emulator, the catalogue, unit tests, the PTX checks) run in CI; the
+        # CPU-only suites (the emulator, the catalogue, unit tests, the PTX and layering checks) run in CI; the
         # bundle carries what needs the GPU (it must stay under the 64 MiB the device tool carries).
-        if pkg in ("emulator", "catalogue") or kind != "test" or name == "ptx":
+        if pkg in ("emulator", "catalogue") or kind != "test" or name in ("ptx", "layering"):
             continue
         shutil.copy(msg["executable"], dest)
         print(f"[bundle]   {dest}", file=sys.stderr)
