@@ -2,7 +2,7 @@
 """Fits the constants of `Algo::Auto`'s FP32 time model (catalogue/src/tuning.rs) to scorecard runs.
 
     python3 scripts/fit-auto-model.py RUN.json[:plans.csv][:flag] ... [--hold-out 'MxNxK,...'] [--print-rust]
-        [--write-table FILE] [--evaluate] [--only LABEL]
+        [--write-table FILE] [--evaluate] [--only LABEL] [--registry FILE]
 
 `--evaluate` skips the fit and evaluates (and writes the table for) the constants committed in
 catalogue/src/tuning.rs; `--only LABEL` fits one kernel alone against them (kernels 18 and 19, ALONE
@@ -18,83 +18,129 @@ count each launch used: from `plans.csv` (written by `cargo run -p tessera-catal
 the run's commit) or, without one, the one-wave rule that preceded the model. The model here is the
 same formula as `tuning::predict_us` (a Rust test checks the committed constants against the committed
 calibration table). Needs numpy and scipy.
+
+The kernels — their labels, tiles, threads, shared memory, kind of launch — and the committed constants
+(every kernel's `tuning::cost` and the GPU-wide ones) are not restated here: they are the catalogue's
+registry, which `cargo run -q -p tessera-catalogue --example registry` prints as JSON
+(catalogue/examples/registry.rs; run in the repository root, with the caller's CARGO_TARGET_DIR).
+`--registry FILE` reads a file written by that command instead (a machine without cargo; the registry
+of the commit whose constants are to be evaluated or refitted).
 """
-import csv, json, lzma, math, sys
+import csv, json, lzma, math, os, subprocess, sys
 import numpy as np
 from scipy.optimize import least_squares
 
-SMS = 132
-# Zeroing C: the H200's measured device copy rate, 4187 GB/s (README), in µs per 1000 bytes.
-ZERO_US_PER_KB = 1000.0 / 4187e3
-# entry label -> (bm, bn, bk, threads, shared bytes, registers (ptxas -v, sm_90), kind): kind False
-# (stores C), True (split-K: adds into zeroed C), "stream" (stream-K), "split-store" (split-K that
-# stores C when launched with one slice: TileConfig::stores_unsplit)
-KERNELS = {
-    "naive": (16, 16, 1, 256, 0, 32, False),
-    "tiled": (16, 16, 16, 256, 2048, 32, False),
-    "blocktile-1d": (64, 64, 8, 256, 4096, 75, False),
-    "blocktile-2d": (128, 128, 8, 256, 8192, 140, False),
-    "vectorized": (128, 128, 8, 256, 8192, 123, False),
-    "conflict-free": (128, 128, 8, 256, 8320, 123, False),
-    "warptile": (128, 128, 8, 256, 8320, 123, False),
-    "dbuf-128x128x8": (128, 128, 8, 256, 2 * (8 * 132 + 8 * 128) * 4, 127, False),
-    "dbuf-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 149, False),
-    "dbuf-128x64x16": (128, 64, 16, 128, 2 * (16 * 132 + 16 * 64) * 4, 159, False),
-    "dbuf-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 109, False),
-    "dbuf-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 253, False),
-    "dbuf-128x256x16-rolled": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 224, False),
-    "async-64x64x16-s3": (64, 64, 16, 128, 3 * (16 * 68 + 16 * 64) * 4, 118, False),
-    "splitk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 143, True),
-    "splitk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 111, True),
-    "splitk-128x32x16": (128, 32, 16, 128, 2 * (16 * 132 + 16 * 32) * 4, 121, True),
-    "splitk-32x128x16": (32, 128, 16, 128, 2 * (16 * 36 + 16 * 128) * 4, 117, True),
-    "splitk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 249, True),
-    "splitk-256x128x16": (256, 128, 16, 256, 2 * (16 * 260 + 16 * 128) * 4, 255, True),
-    "streamk-128x128x16": (128, 128, 16, 256, 2 * (16 * 132 + 16 * 128) * 4, 127, "stream"),
-    "streamk-128x256x16": (128, 256, 16, 256, 2 * (16 * 132 + 16 * 256) * 4, 255, "stream"),
-    "streamk-64x64x16": (64, 64, 16, 128, 2 * (16 * 68 + 16 * 64) * 4, 127, "stream"),
-    "few-rows": (16, 128, 32, 256, 8 * 16 * 128 * 4, 126, "split-store"),
-    "few-cols-4": (32, 4, 128, 256, 8 * 32 * 20 * 4, 128, "split-store"),
-}
-NAMES = list(KERNELS)
-# tuning::FEW_ROWS_MAX_M (= k18_few_rows::ROWS, checked in main): kernel 18 competes (and is fitted)
-# only up to this many rows.
-FEW_ROWS_MAX_M = 16
-# tuning::FEW_COLS_MAX_N (read from tuning.rs in main): the most columns for which kernel 19 competes
-# (and is fitted), over several of its 4-column blocks, each reading A again (Cost::max_cols).
-FEW_COLS_MAX_N = None
+# Filled from the registry by `use_registry` (main), each as it was named in tuning.rs:
+# tuning::SMS, the H200's SMs the constants were measured on.
+SMS = None
+# Zeroing C at tuning::ZERO_GB_PER_S (the H200's measured device copy rate), in µs per 1000 bytes.
+ZERO_US_PER_KB = None
+# FP32 kernel label (those `tuning::cost` prices, in catalogue order) -> (bm, bn, bk, threads, shared
+# bytes, registers (ptxas -v, sm_90; Cost::registers), kind): kind False (stores C), True (split-K: adds
+# into zeroed C), "stream" (stream-K), "split-store" (split-K that stores C when launched with one
+# slice: TileConfig::stores_unsplit)
+KERNELS = {}
+NAMES = []
+# tuning::blocks_per_sm of each kernel (its threads, shared memory and registers): `occupancy`.
+BLOCKS_PER_SM = {}
+# Cost::max_rows and Cost::max_cols (tuning::is_candidate): kernel 18 competes (and is fitted) only up
+# to FEW_ROWS_MAX_M rows, kernel 19 up to FEW_COLS_MAX_N columns (over several of its 4-column blocks,
+# each reading A again); the others without bound.
+MAX_ROWS = {}
 MAX_COLS = {}
-# tuning::ADDS_DEPTH_US and ADDS_DEPTH_UNALIGNED_US (read by `committed`, 0 when absent; fitted by
+# tuning::ADDS_DEPTH_US and ADDS_DEPTH_UNALIGNED_US (set by `committed`; fitted by
 # --fit-adds): the cost of a launch that adds into C per block adding into each tile (split-K's
 # slices, stream-K's blocks per tile), times the tile's share of rows (min(M, BM) / BM), where N and K
 # are multiples of 4 and where not.
 ADDS_DEPTH_US = [0.0, 0.0]
-# tuning::Cost::unroll: kernels whose K loop LLVM unrolls (kernel 1: by 4, then a remainder loop;
-# host/ptx/tessera.ptx), so that a step is u iterations and each left-over iteration another step.
-UNROLL = {"naive": 4}
-# tuning::Cost::interior (read by `committed`, fitted by `--only` for the kernels in INTERIOR_PATH):
-# the factor on the K-steps of the pieces kernel 17's 128×256 and 64×64 entries run through
+# tuning::Cost::unroll where above 1: kernels whose K loop LLVM unrolls (kernel 1: by 4, then a
+# remainder loop; host/ptx/tessera.ptx), so that a step is u iterations and each left-over iteration
+# another step.
+UNROLL = {}
+# tuning::Cost::interior where not 1 (set by `committed`, fitted by `--only` for these kernels): the
+# factor on the K-steps of the pieces kernel 17's 128×256 and 64×64 entries run through
 # `k08_double_buffer::accumulate_interior`, a share of the steps tuning::interior_share prices.
-INTERIOR_PATH = {"streamk-128x256x16", "streamk-64x64x16"}
+INTERIOR_PATH = set()
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
-# values committed in catalogue/src/tuning.rs; they also fit Cost::rows_exponent. The joint fit leaves
-# their rows out.
-ALONE = {"few-rows", "few-cols-4"}
-# The wrapper of each kernel fitted alone in tuning::cost's COSTS block.
-WRAPPER = {"few-rows": "few_rows", "few-cols-4": "few_cols"}
+# values committed in catalogue/src/tuning.rs: those with a read floor (a finite Cost::read_gb_per_s,
+# kernels 18 and 19); they also fit Cost::rows_exponent. The joint fit leaves their rows out.
+ALONE = set()
+# The wrapper of each kernel fitted alone in tuning::cost's COSTS block: `few_rows` bounds its rows
+# (Cost::max_rows), `few_cols` its columns (Cost::max_cols).
+WRAPPER = {}
+# The kernels with a `…_by_rows` twin entry (kernel 7's `write_acc_by_rows`, launched where N % 4 != 0),
+# whose epilogue writes C a row at a time through shared memory where N % 4 != 0.
+BY_ROWS = set()
+# The committed constants: per kernel the tuple `committed` returns, the GPU-wide ones, ADDS_DEPTH_US's.
+COMMITTED = ({}, ())
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
 # whole GPU writes C's outputs where N % 4 != 0 (scalar epilogue stores; not split-K: its adds are the
 # global atomic rate).
 NP = 5
 
 
-def occupancy(threads, shared, regs):
-    warps = math.ceil(threads / 32)
-    per_warp = math.ceil(regs * 32 / 256) * 256
-    by_regs = (65536 // per_warp) // warps
-    by_shared = 233472 // (shared + 1024)
-    return max(1, min(2048 // threads, 32, by_regs, by_shared))
+def registry():
+    """The catalogue's registry (catalogue/examples/registry.rs): the file of `--registry FILE`, else
+    what `cargo run -q -p tessera-catalogue --example registry` prints in the repository root."""
+    if "--registry" in sys.argv:
+        with open(sys.argv[sys.argv.index("--registry") + 1]) as f:
+            return json.load(f)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    command = ["cargo", "run", "-q", "-p", "tessera-catalogue", "--example", "registry"]
+    try:
+        out = subprocess.run(command, cwd=root, check=True, stdout=subprocess.PIPE)
+    except FileNotFoundError:
+        sys.exit(f"no cargo to run `{' '.join(command)}`: pass --registry FILE, a file written by it")
+    return json.loads(out.stdout)
 
+
+def use_registry(reg):
+    """Sets the tables above from the registry: every FP32 kernel `tuning::cost` prices."""
+    global SMS, ZERO_US_PER_KB, COMMITTED
+    for table in (KERNELS, NAMES, BLOCKS_PER_SM, MAX_ROWS, MAX_COLS, UNROLL, INTERIOR_PATH, ALONE, WRAPPER, BY_ROWS):
+        table.clear()
+    model = reg["model"]
+    SMS = model["sms"]
+    ZERO_US_PER_KB = 1000.0 / (model["zero_gb_per_s"] * 1e3)
+    per_kernel = {}
+    for k in reg["kernels"]:
+        cost, t = k["cost"], k["config"]
+        if cost is None:
+            continue
+        assert k["precision"] == "fp32", f"{k['label']}: constants for a {k['precision']} kernel"
+        name = k["label"]
+        kind = ("split-store" if t["stores_unsplit"] else True) if t["split_k"] else "stream" if t["stream_k"] else False
+        KERNELS[name] = (t["bm"], t["bn"], t["bk"], t["threads"], t["shared_bytes"], cost["registers"], kind)
+        NAMES.append(name)
+        BLOCKS_PER_SM[name] = cost["blocks_per_sm"]
+        MAX_ROWS[name], MAX_COLS[name] = cost["max_rows"], cost["max_cols"]
+        if cost["unroll"] > 1:
+            UNROLL[name] = cost["unroll"]
+        if cost["interior"] != 1.0:
+            INTERIOR_PATH.add(name)
+        read = math.inf if cost["read_gb_per_s"] is None else cost["read_gb_per_s"] * 1e3
+        if read != math.inf:
+            ALONE.add(name)
+            assert (cost["max_rows"] < 2**32 - 1) != (cost["max_cols"] < 2**32 - 1), f"{name}: few_rows or few_cols?"
+            WRAPPER[name] = "few_rows" if cost["max_rows"] < 2**32 - 1 else "few_cols"
+        if k["by_rows_entry"] is not None:
+            BY_ROWS.add(name)
+        # As tuning.rs's COSTS block states them: `unrolled(c(…), u)`, `interior(c(…), factor)`, or
+        # `c(…)` with its rows exponent and read rate (0 and none unless `few_rows` or `few_cols`).
+        e, c, q, u, w = (cost[x] for x in ("block_us", "step_us", "overlap", "unaligned", "unaligned_stores_per_us"))
+        if name in UNROLL:
+            per_kernel[name] = (e, c, q, u, w)
+        elif name in INTERIOR_PATH:
+            per_kernel[name] = (e, c, q, u, w, 0.0, math.inf, cost["interior"])
+        else:
+            per_kernel[name] = (e, c, q, u, w, cost["rows_exponent"], read)
+    g = (model["launch_us"], model["zero_launch_us"], model["atomic_adds_per_us"], model["atomic_adds_v4_per_us"], model["store_gb_per_s"] * 1e3)
+    COMMITTED = (per_kernel, g, (model["adds_depth_us"], model["adds_depth_unaligned_us"]))
+
+
+def occupancy(name):
+    """tuning::blocks_per_sm of the kernel (from the registry)."""
+    return BLOCKS_PER_SM[name]
 
 def old_splits(m, n, k, bm, bn):
     tiles = math.ceil(m / bm) * math.ceil(n / bn)
@@ -121,9 +167,10 @@ def stream_walk(m, n, k, bm, bn, bk, blocks_at_once):
 
 
 def candidate(name, m, n):
-    """tuning::is_candidate: kernel 18 up to FEW_ROWS_MAX_M rows, kernel 19 up to FEW_COLS_MAX_N columns.
-    Rows of other shapes are measured but neither fitted nor picked; they count for the best kernel."""
-    return not (name == "few-rows" and m > FEW_ROWS_MAX_M) and n <= MAX_COLS.get(name, n)
+    """tuning::is_candidate: each kernel up to its Cost::max_rows rows and Cost::max_cols columns (kernel
+    18 up to FEW_ROWS_MAX_M rows, kernel 19 up to FEW_COLS_MAX_N columns). Rows of other shapes are
+    measured but neither fitted nor picked; they count for the best kernel."""
+    return m <= MAX_ROWS.get(name, m) and n <= MAX_COLS.get(name, n)
 
 
 def adds_into_c(kind, s):
@@ -151,8 +198,8 @@ def features(name, m, n, k, s):
     """(blocks on the busiest SM, K-steps per block, aligned, occupancy, N aligned, pieces per block,
     atomic adds, rows of the busiest block, the blocks adding into each tile × the tile's share of rows,
     the share of K-steps in interior pieces)"""
-    bm, bn, bk, threads, shared, regs, kind = KERNELS[name]
-    occ = occupancy(threads, shared, regs)
+    bm, bn, bk, _threads, _shared, _regs, kind = KERNELS[name]
+    occ = occupancy(name)
     aligned = n % 4 == 0 and k % 4 == 0
     rows = max(1, min(m, bm))
     if kind == "stream":
@@ -203,31 +250,11 @@ def predict(p, g, name, m, n, k, s, f=None):
 
 
 def committed():
-    """The constants in catalogue/src/tuning.rs: ({label: (e, c, q, u, w, rho)}, globals g)."""
-    import os, re
-    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogue", "src", "tuning.rs")).read()
-    glob = {n: float(re.search(rf"pub const {n}: f64 = ([0-9.]+);", src).group(1))
-            for n in ("LAUNCH_US", "ZERO_LAUNCH_US", "ATOMIC_ADDS_PER_US", "ATOMIC_ADDS_V4_PER_US", "STORE_GB_PER_S")}
-    g = (glob["LAUNCH_US"], glob["ZERO_LAUNCH_US"], glob["ATOMIC_ADDS_PER_US"], glob["ATOMIC_ADDS_V4_PER_US"], glob["STORE_GB_PER_S"] * 1e3)
-    for i, name in enumerate(("ADDS_DEPTH_US", "ADDS_DEPTH_UNALIGNED_US")):
-        found = re.search(rf"pub const {name}: f64 = ([0-9.]+);", src)
-        ADDS_DEPTH_US[i] = float(found.group(1)) if found else 0.0
-    variant = {}
-    for m in re.finditer(r"Algo::(\w+) => (few_rows\(|few_cols\(|unrolled\(|interior\()?c\(([^)]*)\)(?:, ([0-9.]+)(?:, ([0-9.]+))?\))?,", src):
-        e, c, q, u, w, _regs = (float(x) for x in m.group(3).split(","))
-        if m.group(2) == "unrolled(":
-            assert UNROLL[NAMES[len(variant)]] == int(m.group(4)), "UNROLL here differs from tuning.rs"
-            variant[m.group(1)] = (e, c, q, u, w)
-            continue
-        if m.group(2) == "interior(":
-            assert NAMES[len(variant)] in INTERIOR_PATH, f"{NAMES[len(variant)]}: interior( in tuning.rs, not in INTERIOR_PATH"
-            variant[m.group(1)] = (e, c, q, u, w, 0.0, math.inf, float(m.group(4)))
-            continue
-        read = float(m.group(5)) * 1e3 if m.group(5) else math.inf
-        variant[m.group(1)] = (e, c, q, u, w, float(m.group(4) or 0.0), read)
-    # Algo variant names -> labels, in the order of the COSTS block (that of KERNELS).
-    assert len(variant) == len(NAMES), f"{len(variant)} kernels in tuning.rs, {len(NAMES)} here"
-    return dict(zip(NAMES, variant.values())), g
+    """The constants in catalogue/src/tuning.rs, from the registry: ({label: (e, c, q, u, w[, rho, read
+    bytes per µs][, interior])}, globals g); sets ADDS_DEPTH_US to the committed ones."""
+    per_kernel, g, depth = COMMITTED
+    ADDS_DEPTH_US[:] = depth
+    return dict(per_kernel), g
 
 
 def load(spec):
@@ -284,22 +311,11 @@ def rust_cost(name, p):
     return base
 
 
-def read_bounds():
-    """Checks FEW_ROWS_MAX_M against k18_few_rows::ROWS and reads FEW_COLS_MAX_N from tuning.rs (the
-    bounds `candidate` applies)."""
-    import os, re
-    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "src", "matmul", "k18_few_rows.rs")).read()
-    rows = int(re.search(r"pub const ROWS: u32 = (\d+);", src).group(1))
-    assert rows == FEW_ROWS_MAX_M, f"k18_few_rows::ROWS is {rows}, FEW_ROWS_MAX_M here {FEW_ROWS_MAX_M}"
-    global FEW_COLS_MAX_N
-    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogue", "src", "tuning.rs")).read()
-    FEW_COLS_MAX_N = int(re.search(r"pub const FEW_COLS_MAX_N: u32 = (\d+);", src).group(1))
-    MAX_COLS["few-cols-4"] = FEW_COLS_MAX_N
-
-
 def main():
-    read_bounds()
+    use_registry(registry())
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--registry" in sys.argv:
+        args.remove(sys.argv[sys.argv.index("--registry") + 1])
     if "--only" in sys.argv:
         args.remove(sys.argv[sys.argv.index("--only") + 1])
     if "--write-table" in sys.argv:
@@ -374,7 +390,7 @@ def main():
 
     x0, lo, hi = [], [], []
     for name in NAMES:
-        occ = occupancy(*KERNELS[name][3:6])
+        occ = occupancy(name)
         x0 += [math.log(2.0), math.log(0.5), max(1.0, occ / 2), math.log(1.5) + 1e-3, math.log(1e6)]
         lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0, math.log(1e4)]
         hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0), math.log(1e8)]
@@ -403,7 +419,7 @@ def report(ps, g, rows, hold):
     print(f"launch {g[0]:.3f} µs, zeroing {g[1]:.3f} µs, atomic adds {g[2]:.0f} / {g[3]:.0f} (v4) per µs, C stored at {g[4] / 1e3:.0f} GB/s, blocks adding into a tile {ADDS_DEPTH_US[0]:.4f} / {ADDS_DEPTH_US[1]:.4f} (unaligned) µs")
     for name in NAMES:
         e, c, q, u, w = ps[name][:5]
-        print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(*KERNELS[name][3:6])})  u {u:5.2f}  w {w:10.0f}/µs")
+        print(f"  {name:24} e {e:8.3f} µs  c {c:8.4f} µs/step  q {q:5.2f} (occ {occupancy(name)})  u {u:5.2f}  w {w:10.0f}/µs")
     # Evaluation: per shape, the model's pick vs the measured best (among the rows measured).
     shapes = {}
     for r in rows:
@@ -482,18 +498,6 @@ def load_table(path):
     return rows, held
 
 
-def by_rows_kernels():
-    """The labels of the kernels with a `…_by_rows` twin entry (kernel 7's `write_acc_by_rows`, launched
-    where N % 4 != 0), read from the catalogue's lines in catalogue/src/algo.rs (`entry / twin, "label"`)."""
-    import os, re
-    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogue", "src", "algo.rs")).read()
-    return set(re.findall(r"::\w+ / \w+_by_rows, \"([a-z0-9-]+)\"", src))
-
-
-# The kernels whose epilogue writes C a row at a time through shared memory where N % 4 != 0.
-BY_ROWS = by_rows_kernels()
-
-
 def fit_unaligned(rows, hold):
     """Refits what the row-by-row epilogue changed, everything else as committed: per BY_ROWS kernel
     its unaligned factor `u` on the steps (fitted before beside the slow element-wise epilogue) and,
@@ -550,7 +554,7 @@ def fit_adds(rows, hold):
     x0, lo, hi = [], [], []
     for nm in names:
         e, c, q, u, w = ps[nm][:5]
-        occ = occupancy(*KERNELS[nm][3:6])
+        occ = occupancy(nm)
         x0 += [math.log(e), math.log(c), min(q, occ), math.log(u) + 1e-3, math.log(w)]
         lo += [math.log(0.01), math.log(1e-4), 1.0, 0.0, math.log(1e4)]
         hi += [math.log(1000.0), math.log(100.0), float(occ) + 1e-6, math.log(20.0), math.log(1e8)]
@@ -570,7 +574,7 @@ def fit_alone(name, rows, hold):
     ps, g = committed()
     mine = [r for r in rows if r[3] == name and candidate(name, r[0], r[1])]
     train = [r for r in mine if (r[0], r[1], r[2]) not in hold]
-    occ = occupancy(*KERNELS[name][3:6])
+    occ = occupancy(name)
 
     alone = name in ALONE  # otherwise a tile kernel: its five constants (and its interior factor)
     inner = name in INTERIOR_PATH

@@ -162,7 +162,8 @@ fn ptxas_report(ptxas: &PathBuf, text: &str, arch: &str) -> Result<String, Faile
 }
 
 /// Auto's model sizes occupancy from each FP32 kernel's registers (`tuning::cost(..).registers`,
-/// written by `scripts/fit-auto-model.py`): they must be what ptxas gives the shipped PTX today, or the
+/// printed by `scripts/fit-auto-model.py --print-rust`, which reads them back through the catalogue's
+/// registry example): they must be what ptxas gives the shipped PTX today, or the
 /// model prices a kernel that no longer exists (a kernel edit moves them by tens).
 fn model_registers_match(ptxas: &PathBuf) -> Result<(), Failed> {
     let report = ptxas_report(ptxas, PTX, "sm_90")?;
@@ -207,7 +208,7 @@ fn model_registers_match(ptxas: &PathBuf) -> Result<(), Failed> {
     if wrong.is_empty() {
         Ok(())
     } else {
-        Err(format!("update KERNELS in scripts/fit-auto-model.py and refit (or fix tuning::cost):\n{}", wrong.join("\n")).into())
+        Err(format!("update tuning::cost's registers and refit (the fit script reads them there):\n{}", wrong.join("\n")).into())
     }
 }
 
