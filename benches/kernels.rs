@@ -165,10 +165,10 @@ fn tensor_core_benches(c: &mut Criterion, gpu: &Gpu, timer: &GpuTimer, cublas: &
                 bench.iter_custom(|iters| {
                     gpu_time(gpu, timer, iters, || {
                         match precision {
-                            Precision::Tf32 => cublas.gemm_tf32(&da.buf, &db.buf, &mut dc.buf, n, n, n)?,
-                            Precision::Bf16 => cublas.gemm_bf16(&ha.buf, &hb.buf, &mut dc.buf, n, n, n)?,
-                            Precision::Fp16 => cublas.gemm_f16(&fa.buf, &fb.buf, &mut dc.buf, n, n, n)?,
-                            Precision::Fp32 => cublas.gemm_f32(&da.buf, &db.buf, &mut dc.buf, n, n, n)?,
+                            Precision::Tf32 => cublas.gemm_tf32(da.buffer(), db.buffer(), dc.buffer_mut(), n, n, n)?,
+                            Precision::Bf16 => cublas.gemm_bf16(ha.buffer(), hb.buffer(), dc.buffer_mut(), n, n, n)?,
+                            Precision::Fp16 => cublas.gemm_f16(fa.buffer(), fb.buffer(), dc.buffer_mut(), n, n, n)?,
+                            Precision::Fp32 => cublas.gemm_f32(da.buffer(), db.buffer(), dc.buffer_mut(), n, n, n)?,
                         }
                         Ok(())
                     })

@@ -1,8 +1,8 @@
 //! Typed errors through the public API. The no-driver checks run here (CI has no GPU); the rest need one.
 use libtest_mimic::{Failed, Trial};
 use tessera::{
-    bf16, context::driver_present, Algo, DeviceBuffer, DeviceMatrix, Error, GemmParams, Gpu, HostMatrix, MatrixDesc, MatrixMut, MatrixRef,
-    Precision, Transpose,
+    bf16, context::driver_present, f16, Algo, DeviceBuffer, DeviceMatrix, Error, GemmParams, Gpu, HostMatrix, MatrixDesc, MatrixMut,
+    MatrixRef, Precision, Transpose,
 };
 use tessera_tests::{gpu_trial, run};
 
@@ -106,12 +106,48 @@ fn main() {
                 other => Err(format!("{other:?}")),
             }
         }),
-        gpu_trial("device_matrix_with_short_buffer_is_typed", |g| {
+        gpu_trial("device_matrix_from_a_buffer_of_another_length_is_typed", |g| {
+            let buf = |len| DeviceBuffer::<f32>::zeros(g, len).map_err(|e| e.to_string());
+            // A matrix that would claim 4×4 over 3 elements is refused where it would be made.
+            expect(
+                DeviceMatrix::from_buffer(4, 4, buf(3)?),
+                |e| matches!(e, Error::BufferTooSmall { op: "DeviceMatrix::from_buffer", len: 3, needed: 16, .. }),
+                "4×4 over 3 elements",
+            )?;
+            expect(DeviceMatrix::from_buffer(4, 4, buf(17)?), |e| matches!(e, Error::ShapeMismatch { .. }), "4×4 over 17 elements")?;
+            expect(DeviceMatrix::from_buffer(usize::MAX, 2, buf(1)?), |e| matches!(e, Error::TooLarge { .. }), "usize::MAX×2")?;
+            let m = DeviceMatrix::from_buffer(4, 4, buf(16)?).map_err(|e| e.to_string())?;
+            if m.shape() != (4, 4) || m.into_buffer().len() != 16 {
+                return Err("4×4 over 16 elements: wrong shape or buffer".into());
+            }
+            Ok(())
+        }),
+        gpu_trial("device_matrix_from_a_slice_of_another_length_is_typed", |g| {
+            let data = vec![bf16::ONE; 12];
+            expect(
+                DeviceMatrix::from_slice(g, 4, 4, &data),
+                |e| matches!(e, Error::BufferTooSmall { op: "DeviceMatrix::from_slice", name: "data", len: 12, needed: 16 }),
+                "4×4 from 12 elements",
+            )?;
+            expect(DeviceMatrix::from_slice(g, 2, 5, &data), |e| matches!(e, Error::ShapeMismatch { .. }), "2×5 from 12 elements")?;
+            expect(DeviceMatrix::from_slice(g, usize::MAX, 2, &data), |e| matches!(e, Error::TooLarge { .. }), "usize::MAX×2")?;
+            // HostMatrix's fields are public, so they may disagree: from_host checks too.
+            let host = HostMatrix { rows: 3, cols: 3, data: vec![0.0; 8] };
+            expect(
+                DeviceMatrix::<f16>::from_host(g, &host),
+                |e| matches!(e, Error::BufferTooSmall { name: "data", .. }),
+                "3×3 host matrix of 8",
+            )
+        }),
+        gpu_trial("device_matrix_whose_buffer_was_swapped_for_a_short_one_is_typed", |g| {
+            // `buffer_mut` allows replacing the buffer; every launch still checks its length.
             let a = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
-            // A hand-built matrix that claims 4×4 but holds 3 elements.
-            let short = DeviceMatrix { rows: 4, cols: 4, buf: DeviceBuffer::<f32>::zeros(g, 3).map_err(|e| e.to_string())? };
+            let mut short = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
+            *short.buffer_mut() = DeviceBuffer::<f32>::zeros(g, 3).map_err(|e| e.to_string())?;
             let mut c = DeviceMatrix::<f32>::zeros(g, 4, 4).map_err(|e| e.to_string())?;
-            expect(g.matmul(Algo::Tiled, &a, &short, &mut c), |e| matches!(e, Error::BufferTooSmall { name: "B", .. }), "B of 3 elements")
+            expect(g.matmul(Algo::Tiled, &a, &short, &mut c), |e| matches!(e, Error::BufferTooSmall { name: "B", .. }), "B of 3 elements")?;
+            expect(short.to_host(g), |e| matches!(e, Error::BufferTooSmall { name: "buffer", .. }), "download of 3 elements")?;
+            expect(short.fill(g, 1.0), |e| matches!(e, Error::BufferTooSmall { name: "buffer", .. }), "fill of 3 elements")
         }),
         gpu_trial("buffer_from_another_context_is_typed", |g| {
             let other = Gpu::new_isolated(0).map_err(|e| e.to_string())?;
@@ -124,7 +160,9 @@ fn main() {
                 DeviceBuffer::from_host(g, &[1.0f32]).map_err(|e| e.to_string())?,
             );
             let mut z = DeviceBuffer::<f32>::zeros(g, 1).map_err(|e| e.to_string())?;
-            expect(g.vec_add(&x, &y, &mut z), |e| matches!(e, Error::WrongContext { .. }), "vec_add a from an isolated context")
+            expect(g.vec_add(&x, &y, &mut z), |e| matches!(e, Error::WrongContext { .. }), "vec_add a from an isolated context")?;
+            let mut foreign = foreign;
+            expect(foreign.fill(g, 1.0), |e| matches!(e, Error::WrongContext { op: "DeviceMatrix::fill" }), "fill from an isolated context")
         }),
         gpu_trial("huge_allocation_is_out_of_memory_and_gpu_still_works", |g| {
             expect(DeviceBuffer::<f32>::zeros(g, 1 << 42).map(|_| ()), |e| matches!(e, Error::OutOfMemory { .. }), "16 TiB")?;

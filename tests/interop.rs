@@ -4,7 +4,7 @@
 use faer::Mat;
 use ndarray::{s, Array2, ShapeBuilder};
 use tessera::catalogue::precision::check_in;
-use tessera::{bf16, Algo, DeviceElement, DeviceMatrix, Gpu, HostMatrix, Precision};
+use tessera::{bf16, f16, Algo, DeviceElement, DeviceMatrix, Gpu, HostMatrix, Precision};
 use tessera_tests::{gpu_trial, run};
 
 fn e(err: tessera::Error) -> String {
@@ -23,6 +23,55 @@ fn ndarray_round_trip<T: DeviceElement + PartialEq + std::fmt::Debug>(
         Ok(())
     } else {
         Err(format!("{what}: {back:?} != {view:?}"))
+    }
+}
+
+/// `data` uploaded as a `rows × cols` matrix comes back bit for bit; `fill` sets every element to
+/// `value` (an odd element count: the 16-bit memset has no even tail to lean on).
+fn slice_and_fill<T: DeviceElement + PartialEq + std::fmt::Debug>(g: &Gpu, data: &[T], rows: usize, value: T) -> Result<(), String> {
+    let cols = data.len() / rows;
+    let mut d = DeviceMatrix::from_slice(g, rows, cols, data).map_err(e)?;
+    let back = d.to_vec(g).map_err(e)?;
+    if d.shape() != (rows, cols) || back != data {
+        return Err(format!("{rows}×{cols} {:?}: the upload did not come back as it was", T::PRECISION));
+    }
+    let widened = d.to_host(g).map_err(e)?;
+    if widened.data != data.iter().map(|x| x.to_f32()).collect::<Vec<_>>() {
+        return Err(format!("{:?}: to_host is not the exact widening", T::PRECISION));
+    }
+    d.fill(g, value).map_err(e)?;
+    let filled = d.to_vec(g).map_err(e)?;
+    match filled.iter().position(|x| *x != value) {
+        Some(i) => Err(format!("{:?} fill with {value:?}: element {i} is {:?}", T::PRECISION, filled[i])),
+        None => Ok(()),
+    }
+}
+
+fn typed_slices(g: &Gpu) -> Result<(), String> {
+    let (rows, cols) = (37, 53);
+    let values: Vec<f32> = (0..rows * cols).map(|i| (i as f32 - 900.0) / 8.0).collect();
+    slice_and_fill(g, &values, rows, -3.25f32)?;
+    slice_and_fill(g, &values.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<_>>(), rows, bf16::from_f32(0.1))?;
+    slice_and_fill(g, &values.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>(), rows, f16::from_f32(-0.1))?;
+    // Empty matrices: nothing to upload or fill.
+    let mut empty = DeviceMatrix::<bf16>::from_slice(g, 0, 5, &[]).map_err(e)?;
+    empty.fill(g, bf16::ONE).map_err(e)?;
+    if !empty.to_vec(g).map_err(e)?.is_empty() {
+        return Err("0×5: not empty".into());
+    }
+    // A filled matrix feeds a product: ones · ones = K everywhere.
+    let k = 40;
+    let mut a = DeviceMatrix::<bf16>::zeros(g, 9, k).map_err(e)?;
+    let mut b = DeviceMatrix::<bf16>::zeros(g, k, 7).map_err(e)?;
+    a.fill(g, bf16::ONE).map_err(e)?;
+    b.fill(g, bf16::ONE).map_err(e)?;
+    let mut c = DeviceMatrix::<f32>::zeros(g, 9, 7).map_err(e)?;
+    g.matmul(Algo::Auto, &a, &b, &mut c).map_err(e)?;
+    let got = c.to_vec(g).map_err(e)?;
+    if got.iter().all(|&x| x == k as f32) {
+        Ok(())
+    } else {
+        Err(format!("ones · ones over K = {k}: {got:?}"))
     }
 }
 
@@ -79,6 +128,7 @@ fn ndarray_product(g: &Gpu) -> Result<(), String> {
 
 fn main() {
     run(vec![
+        gpu_trial("typed_slices_round_trip_and_fill", typed_slices),
         gpu_trial("interop_ndarray_every_memory_order_round_trips", ndarray_orders),
         gpu_trial("interop_faer_every_memory_order_round_trips", faer_orders),
         gpu_trial("interop_ndarray_fortran_order_product", ndarray_product),

@@ -211,7 +211,7 @@ fn past_2_31(gpu: &tessera::Gpu) -> Result<(), String> {
     gpu.matmul(Algo::Auto, &da, &db, &mut dc).map_err(e)?;
     gpu.synchronize().map_err(e)?;
     for r in [0usize, 1, 8191, 32_768, 40_000, m - 1] {
-        let row = dc.buf.to_host_range(gpu, r * n..(r + 1) * n).map_err(e)?;
+        let row = dc.buffer().to_host_range(gpu, r * n..(r + 1) * n).map_err(e)?;
         for (j, &got) in row.iter().enumerate() {
             let (mut want, mut abs) = (0f64, 0f64);
             for p in 0..k {
@@ -248,7 +248,13 @@ fn typed_errors(m: &MultiGpu) -> Result<(), String> {
     if !matches!(m.matmul(Algo::MmaPipeTf32, &z(4, 4)?, &z(4, 4)?, &mut c4), Err(Error::PrecisionMismatch { .. })) {
         return Err("a TF32 kernel on f32 data through matmul accepted".into());
     }
-    let short = DeviceMatrix { rows: 4, cols: 4, buf: DeviceBuffer::<f32>::zeros(root, 3).map_err(e)? };
+    // A 4×4 matrix over 3 elements cannot be made; swapped in through buffer_mut, the launch refuses it.
+    let three = || DeviceBuffer::<f32>::zeros(root, 3).map_err(e);
+    if !matches!(DeviceMatrix::from_buffer(4, 4, three()?), Err(Error::BufferTooSmall { len: 3, needed: 16, .. })) {
+        return Err("a 4×4 matrix over 3 elements made".into());
+    }
+    let mut short = z(4, 4)?;
+    *short.buffer_mut() = three()?;
     if !matches!(m.matmul(Algo::Auto, &z(4, 4)?, &short, &mut c4), Err(Error::BufferTooSmall { name: "B", .. })) {
         return Err("B of 3 elements accepted".into());
     }

@@ -84,7 +84,7 @@ impl CudaC {
 
     /// CUDA C `matmul_naive` / `matmul_tiled` with the launch configuration tessera uses for `algo`.
     pub fn matmul(&self, gpu: &Gpu, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
-        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols)).map_err(tessera::Error::from)?;
+        let shape = MatmulShape::check((a.rows(), a.cols()), (b.rows(), b.cols()), (c.rows(), c.cols())).map_err(tessera::Error::from)?;
         let (m, n, k) = (shape.m, shape.n, shape.k);
         if m == 0 || n == 0 || k == 0 {
             return Ok(());
@@ -94,7 +94,13 @@ impl CudaC {
             .ok_or_else(|| tessera::Error::InvalidArgument { op: "anchor matmul", detail: "Auto has no CUDA C anchor".into() })?;
         let dims = kernel.launch(shape, gpu.target());
         let mut launch = gpu.stream().launch_builder(self.function(algo.kernel_name())?);
-        launch.arg(a.buf.as_cuda_slice()).arg(b.buf.as_cuda_slice()).arg(c.buf.as_cuda_slice_mut()).arg(&m).arg(&n).arg(&k);
+        launch
+            .arg(a.buffer().as_cuda_slice())
+            .arg(b.buffer().as_cuda_slice())
+            .arg(c.buffer_mut().as_cuda_slice_mut())
+            .arg(&m)
+            .arg(&n)
+            .arg(&k);
         // SAFETY: the CUDA C kernels index exactly as the Rust ones (A < m·k, B < k·n, C < m·n);
         // MatmulShape::check validated the shapes and DeviceMatrix owns buffers of rows·cols floats.
         unsafe { launch.launch(launch_config(dims)) }?;
@@ -144,7 +150,7 @@ impl Cublas {
     /// `C = A · B` (row-major). cuBLAS is column-major, so this computes `Cᵀ = Bᵀ · Aᵀ`: the same
     /// memory, with the operands swapped.
     pub fn sgemm(&self, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
-        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols)).map_err(tessera::Error::from)?;
+        let shape = MatmulShape::check((a.rows(), a.cols()), (b.rows(), b.cols()), (c.rows(), c.cols())).map_err(tessera::Error::from)?;
         let (m, n, k) = (shape.m as i32, shape.n as i32, shape.k as i32);
         if m == 0 || n == 0 || k == 0 {
             return Ok(());
@@ -163,7 +169,7 @@ impl Cublas {
         };
         // SAFETY: column-major Bᵀ is n×k with ld n (B's k·n floats), Aᵀ is k×m with ld k (A's m·k
         // floats), Cᵀ is n×m with ld n (C's m·n floats): every access is inside the buffers.
-        unsafe { self.blas.gemm(cfg, b.buf.as_cuda_slice(), a.buf.as_cuda_slice(), c.buf.as_cuda_slice_mut()) }
+        unsafe { self.blas.gemm(cfg, b.buffer().as_cuda_slice(), a.buffer().as_cuda_slice(), c.buffer_mut().as_cuda_slice_mut()) }
             .map_err(|e| AnchorError::Cublas(e.to_string()))
     }
 }

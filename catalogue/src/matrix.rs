@@ -11,7 +11,11 @@ pub struct HostMatrix {
 }
 
 impl HostMatrix {
-    /// Wraps `data`; errors if its length is not `rows · cols`.
+    /// Wraps `data`; errors if its length is not `rows · cols` ([`ShapeError::Mismatch`]) or
+    /// `rows · cols` overflows ([`ShapeError::TooLarge`]).
+    ///
+    /// Through `tessera` (which re-exports this type), `?` turns the error into `tessera::Error`
+    /// (`ShapeMismatch`, `TooLarge`): tessera implements `From<ShapeError>`.
     pub fn new(rows: usize, cols: usize, data: Vec<f32>) -> Result<Self, ShapeError> {
         const OP: &str = "HostMatrix::new";
         let needed = rows

@@ -1,4 +1,22 @@
 //! Typed errors: every public function returns [`Result`] and nothing panics on bad input.
+//!
+//! The few checks that need no GPU and live in the catalogue — [`HostMatrix::new`](crate::HostMatrix::new),
+//! [`MatmulShape::check`](crate::MatmulShape::check), [`MatrixDesc::block`](crate::MatrixDesc::block) —
+//! return the catalogue's [`ShapeError`](crate::ShapeError) (the catalogue is built without this crate).
+//! `?` converts it into [`Error`] (`From`, below: `Mismatch` → [`Error::ShapeMismatch`], `TooLarge` →
+//! [`Error::TooLarge`], and so on, variant for variant), so a function returning [`Result`] uses them
+//! like any other call; `.map_err(Error::from)` does the same where the value is matched rather than
+//! returned.
+//!
+//! ```
+//! use tessera::{Algo, Error, Gpu, HostMatrix};
+//! fn product(gpu: &Gpu, a: Vec<f32>, b: Vec<f32>) -> tessera::Result<HostMatrix> {
+//!     let a = HostMatrix::new(64, 32, a)?; // a ShapeError becomes Error::ShapeMismatch
+//!     let b = HostMatrix::new(32, 16, b)?;
+//!     gpu.matmul_host(Algo::Auto, &a, &b)
+//! }
+//! assert!(matches!(HostMatrix::new(2, 2, vec![0.0; 3]).map_err(Error::from), Err(Error::ShapeMismatch { .. })));
+//! ```
 use cudarc::driver::{result::DriverError, sys::CUresult};
 
 /// What went wrong.
@@ -81,6 +99,7 @@ pub enum Error {
     Driver { during: &'static str, source: DriverError },
 }
 
+/// A catalogue plan error as the host reports it: shape errors as below, the others variant for variant.
 impl From<tessera_catalogue::PlanError> for Error {
     fn from(e: tessera_catalogue::PlanError) -> Self {
         use tessera_catalogue::PlanError;
@@ -94,6 +113,9 @@ impl From<tessera_catalogue::PlanError> for Error {
     }
 }
 
+/// The catalogue's shape errors ([`crate::HostMatrix::new`], [`crate::MatmulShape::check`], the views'
+/// checks) as this crate's: `Mismatch` is [`Error::ShapeMismatch`]; `TooLarge`, `LeadingDimension`,
+/// `BufferTooSmall` and `Unaligned` keep their names. What makes `?` work on them.
 impl From<tessera_catalogue::ShapeError> for Error {
     fn from(e: tessera_catalogue::ShapeError) -> Self {
         use tessera_catalogue::ShapeError;
@@ -135,5 +157,41 @@ impl Error {
                 | CUresult::CUDA_ERROR_HARDWARE_STACK_ERROR
                 | CUresult::CUDA_ERROR_ASSERT
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::HostMatrix;
+
+    /// `?` on a catalogue constructor inside a function returning tessera's `Result`.
+    fn host(rows: usize, cols: usize, len: usize) -> Result<HostMatrix> {
+        Ok(HostMatrix::new(rows, cols, vec![0.0; len])?)
+    }
+
+    #[test]
+    fn host_matrix_errors_become_tessera_errors_through_question_mark() {
+        assert!(host(2, 3, 6).is_ok());
+        assert!(matches!(host(2, 3, 5), Err(Error::ShapeMismatch { op: "HostMatrix::new", .. })));
+        assert!(matches!(host(usize::MAX, 2, 0), Err(Error::TooLarge { op: "HostMatrix::new", .. })));
+    }
+
+    #[test]
+    fn shape_errors_map_variant_for_variant() {
+        use tessera_catalogue::ShapeError;
+        let cases = [
+            (ShapeError::Mismatch { op: "o", detail: "d".into() }, "ShapeMismatch"),
+            (ShapeError::TooLarge { op: "o", detail: "d".into() }, "TooLarge"),
+            (ShapeError::LeadingDimension { op: "o", name: "A", ld: 1, min: 2 }, "LeadingDimension"),
+            (ShapeError::BufferTooSmall { op: "o", name: "A", len: 1, needed: 2 }, "BufferTooSmall"),
+            (ShapeError::Unaligned { op: "o", detail: "d".into() }, "Unaligned"),
+        ];
+        for (shape, want) in cases {
+            let message = shape.to_string();
+            let e = Error::from(shape);
+            assert!(format!("{e:?}").starts_with(want), "{e:?} is not {want}");
+            assert_eq!(e.to_string(), message, "the message is kept");
+        }
     }
 }

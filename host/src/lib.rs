@@ -22,6 +22,8 @@
 //! GPUs), [`pipeline`] (copy/compute overlap over several streams), [`error`].
 //! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
 //! [`tuning`]), [`HostMatrix`] and the f64 [`reference`](mod@reference) — comes from crate `tessera-catalogue`.
+//! Its few fallible constructors (`HostMatrix::new`, `MatmulShape::check`) return the catalogue's
+//! [`ShapeError`], which `?` turns into [`Error`] ([`error`] says how).
 //! FP32 `Auto` measures nothing by default; [`Gpu::set_auto_tuning`] asks it to time its few best
 //! candidates on a shape's first product and keep the fastest ([`ops::auto_tuning`]).
 pub(crate) mod blocked;
@@ -51,6 +53,8 @@ pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
-pub use tessera_catalogue::{self as catalogue, reference, tuning, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, Target};
+pub use tessera_catalogue::{
+    self as catalogue, reference, tuning, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, ShapeError, Target,
+};
 pub use tuning_state::{AutoTuning, TunedPick};
 pub use view::{MatrixMut, MatrixRef};

@@ -99,11 +99,12 @@ impl<T> MatrixMut<'_, T> {
 impl<T: DeviceElement> DeviceMatrix<T> {
     /// The whole matrix as a (dense, row-major) view.
     pub fn view(&self) -> MatrixRef<'_, T> {
-        MatrixRef::row_major(&self.buf, self.rows, self.cols)
+        MatrixRef::row_major(self.buffer(), self.rows(), self.cols())
     }
 
     /// The whole matrix as a writable (dense, row-major) view.
     pub fn view_mut(&mut self) -> MatrixMut<'_, T> {
-        MatrixMut::row_major(&mut self.buf, self.rows, self.cols)
+        let (rows, cols) = self.shape();
+        MatrixMut::row_major(self.buffer_mut(), rows, cols)
     }
 }

@@ -248,7 +248,7 @@ fn log_tuned_pick(gpu: &Gpu, shape: tessera::MatmulShape, ms: f64) -> Result<(),
 
 /// Runs `imp` once on `ops`, writing `dc`.
 fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, imp: Impl, dc: &mut DeviceMatrix) -> Result<(), Fail> {
-    let (m, n) = (dc.rows, dc.cols);
+    let (m, n) = (dc.rows(), dc.cols());
     match imp {
         Impl::Rust(al, p) => match p {
             Precision::Fp32 => {
@@ -290,15 +290,15 @@ fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, im
             }
             Precision::Tf32 => {
                 let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
-                cublas.gemm_tf32(&a.buf, &b.buf, &mut dc.buf, m, n, a.cols).map_err(s)
+                cublas.gemm_tf32(a.buffer(), b.buffer(), dc.buffer_mut(), m, n, a.cols()).map_err(s)
             }
             Precision::Bf16 => {
                 let (a, b) = ops.bf16.as_ref().ok_or_else(|| missing("bf16"))?;
-                cublas.gemm_bf16(&a.buf, &b.buf, &mut dc.buf, m, n, a.cols).map_err(s)
+                cublas.gemm_bf16(a.buffer(), b.buffer(), dc.buffer_mut(), m, n, a.cols()).map_err(s)
             }
             Precision::Fp16 => {
                 let (a, b) = ops.f16.as_ref().ok_or_else(|| missing("f16"))?;
-                cublas.gemm_f16(&a.buf, &b.buf, &mut dc.buf, m, n, a.cols).map_err(s)
+                cublas.gemm_f16(a.buffer(), b.buffer(), dc.buffer_mut(), m, n, a.cols()).map_err(s)
             }
         },
     }

@@ -120,22 +120,22 @@ fn measure_precision<T: DeviceElement + GemmExInput>(
             alpha: 1.0,
             beta: 0.0,
             a: ad,
-            a_len: da.buf.len(),
+            a_len: da.buffer().len(),
             trans_a: ta,
             b: bd,
-            b_len: db.buf.len(),
+            b_len: db.buffer().len(),
             trans_b: tb,
             c: cd,
-            c_len: dc.buf.len(),
+            c_len: dc.buffer().len(),
             elem_bytes: std::mem::size_of::<T>(),
         };
         let ops = format!("{}{}", ta.label(), tb.label());
         let label = if layout == Layout::RowMajor { "row-major" } else { "column-major" };
         eprintln!("[scorecard] variant {} {} {ops} {label}", shape_label(shape), precision.label());
         let mut run_tessera = |c: &mut DeviceBuffer<f32>| {
-            gpu.gemm(&params, MatrixRef::new(&da.buf, ad), MatrixRef::new(&db.buf, bd), MatrixMut::new(c, cd)).map_err(s)
+            gpu.gemm(&params, MatrixRef::new(da.buffer(), ad), MatrixRef::new(db.buffer(), bd), MatrixMut::new(c, cd)).map_err(s)
         };
-        let c_len = dc.buf.len();
+        let c_len = dc.buffer().len();
         let check_once = |run: &mut dyn FnMut(&mut DeviceBuffer<f32>) -> Result<(), Fail>| -> Result<Check, Fail> {
             let mut c = DeviceBuffer::from_host(gpu, &vec![f32::NAN; c_len]).map_err(s)?;
             run(&mut c)?;
@@ -143,12 +143,12 @@ fn measure_precision<T: DeviceElement + GemmExInput>(
             Ok(sampled_check(precision, shape, (&ha, ad, ta), (&hb, bd, tb), &got, cd))
         };
         let check = check_once(&mut run_tessera)?;
-        let ms = time(gpu, repeat, || run_tessera(&mut dc.buf))?;
+        let ms = time(gpu, repeat, || run_tessera(dc.buffer_mut()))?;
         let mut run_cublas = |c: &mut DeviceBuffer<f32>| {
-            cublas.gemm_views(&params, MatrixRef::new(&da.buf, ad), MatrixRef::new(&db.buf, bd), MatrixMut::new(c, cd)).map_err(s)
+            cublas.gemm_views(&params, MatrixRef::new(da.buffer(), ad), MatrixRef::new(db.buffer(), bd), MatrixMut::new(c, cd)).map_err(s)
         };
         let cublas_check = check_once(&mut run_cublas)?;
-        let cublas_ms = time(gpu, repeat, || run_cublas(&mut dc.buf))?;
+        let cublas_ms = time(gpu, repeat, || run_cublas(dc.buffer_mut()))?;
         rows.push(VariantRow {
             size: shape_label(shape),
             precision: precision.label().into(),

@@ -20,9 +20,9 @@ impl<T: DeviceElement> DeviceMatrix<T> {
     /// Downloads the matrix into a faer [`Mat`] (faer owns its own aligned, column-major storage, so
     /// the downloaded data is copied into it once).
     pub fn to_faer(&self, gpu: &Gpu) -> Result<Mat<T>> {
-        let data = self.buf.to_host(gpu)?;
-        let cols = self.cols;
-        Ok(Mat::from_fn(self.rows, self.cols, |i, j| data[i * cols + j]))
+        let data = self.to_vec(gpu)?;
+        let cols = self.cols();
+        Ok(Mat::from_fn(self.rows(), self.cols(), |i, j| data[i * cols + j]))
     }
 }
 

@@ -9,8 +9,8 @@ use tessera_catalogue::gemm::{Operand, Pack};
 
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;
-use crate::error::{Error, Result};
-use crate::matrix::{element_count, DeviceElement, DeviceMatrix};
+use crate::error::Result;
+use crate::matrix::{exact_len, DeviceElement, DeviceMatrix};
 
 #[cfg(feature = "faer")]
 pub mod faer;
@@ -35,22 +35,19 @@ pub(crate) fn upload<T: DeviceElement>(
     data: HostData<'_, T>,
     op: &'static str,
 ) -> Result<DeviceMatrix<T>> {
-    let len = element_count(op, rows, cols)?;
     let (slice, col_major) = match &data {
         HostData::RowMajor(s) => (*s, false),
         HostData::ColMajor(s) => (*s, true),
         HostData::Gathered(v) => (v.as_slice(), false),
     };
-    if slice.len() != len {
-        return Err(Error::BufferTooSmall { op, name: "data", len: slice.len(), needed: len });
-    }
+    exact_len(op, "data", rows, cols, slice.len())?;
     let uploaded = DeviceBuffer::from_host(gpu, slice)?;
     if !col_major || rows <= 1 || cols <= 1 {
         // A single row or column is the same in both orders.
-        return Ok(DeviceMatrix { rows, cols, buf: uploaded });
+        return DeviceMatrix::from_buffer(rows, cols, uploaded);
     }
     // The column-major data is the row-major transpose (cols × rows): transpose it on the device.
     let pack = Pack { source: Operand::A, offset: 0, ld: rows, transposed: true, rows, cols };
     let buf = gpu.pack(&pack, &uploaded.slice.slice(..))?;
-    Ok(DeviceMatrix { rows, cols, buf: DeviceBuffer { slice: buf } })
+    DeviceMatrix::from_buffer(rows, cols, DeviceBuffer { slice: buf })
 }

@@ -28,8 +28,8 @@ impl<T: DeviceElement> DeviceMatrix<T> {
 
     /// Downloads the matrix into a standard-layout [`Array2`] (the downloaded `Vec` becomes its storage).
     pub fn to_ndarray(&self, gpu: &Gpu) -> Result<Array2<T>> {
-        let data = self.buf.to_host(gpu)?;
-        Array2::from_shape_vec((self.rows, self.cols), data)
+        let data = self.to_vec(gpu)?;
+        Array2::from_shape_vec((self.rows(), self.cols()), data)
             .map_err(|e| Error::ShapeMismatch { op: "DeviceMatrix::to_ndarray", detail: e.to_string() })
     }
 }

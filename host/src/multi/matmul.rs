@@ -163,13 +163,13 @@ impl MultiGpu {
         const OP: &str = "MultiGpu::matmul";
         self.check_usable()?;
         let root = &self.gpus()[0];
-        let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        let dims = GemmDims::check((a.rows(), a.cols()), (b.rows(), b.cols()), (c.rows(), c.cols()))?;
         let plan = self.checked_plan(OP, dims, Origin::Root, algo, precision)?;
-        a.buf.check_context(root, OP)?;
-        b.buf.check_context(root, OP)?;
-        c.buf.check_context(root, OP)?;
+        a.buffer().check_context(root, OP)?;
+        b.buffer().check_context(root, OP)?;
+        c.buffer().check_context(root, OP)?;
         let GemmDims { m, n, k } = dims;
-        for (name, len, needed) in [("A", a.buf.len(), m * k), ("B", b.buf.len(), k * n), ("C", c.buf.len(), m * n)] {
+        for (name, len, needed) in [("A", a.buffer().len(), m * k), ("B", b.buffer().len(), k * n), ("C", c.buffer().len(), m * n)] {
             if len < needed {
                 return Err(Error::BufferTooSmall { op: OP, name, len, needed });
             }
@@ -178,7 +178,7 @@ impl MultiGpu {
             return Ok(Timeline::default());
         }
         if k == 0 {
-            let mut out = c.buf.slice.slice_mut(0..m * n);
+            let mut out = c.buffer_mut().slice.slice_mut(0..m * n);
             root.stream().memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0))?;
             return root.synchronize().map(|_| Timeline::default());
         }
@@ -186,9 +186,9 @@ impl MultiGpu {
         let mut cache = self.cache.lock().map_err(|_| poisoned_lock())?;
         let ptrs = self.root_buffers(&plan, size, &mut cache)?;
 
-        let (pa, _read_a) = a.buf.slice.device_ptr(root.stream());
-        let (pb, _read_b) = b.buf.slice.device_ptr(root.stream());
-        let (pc, _write_c) = c.buf.slice.device_ptr_mut(root.stream());
+        let (pa, _read_a) = a.buffer().slice.device_ptr(root.stream());
+        let (pb, _read_b) = b.buffer().slice.device_ptr(root.stream());
+        let (pc, _write_c) = c.buffer_mut().slice.device_ptr_mut(root.stream());
         // From here on work is queued: whatever happens, every stream is waited for before the
         // borrows of a, b, c end (this guard drops before the three above).
         let _sync = SyncOnExit(self.all_streams());
@@ -437,7 +437,7 @@ impl MultiGpu {
         let (pa, pb) = (raw_ptr(&a_buf, gpu.stream()), raw_ptr(&b_buf, gpu.stream()));
         let upload_s;
         {
-            let (pc, _write_c) = c.buf.slice.device_ptr_mut(gpu.stream());
+            let (pc, _write_c) = c.buffer_mut().slice.device_ptr_mut(gpu.stream());
             let _sync = SyncOnExit(vec![gpu.stream().as_ref(), stream.as_ref(), transfer.as_ref()]);
             self.fence_one(g, &mut Recorder::new(false, self.len()))?;
             let local = GemmDims { m: gp.rows.len(), n, k };

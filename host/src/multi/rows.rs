@@ -49,7 +49,7 @@ impl RowBlocks {
                 }
                 let block = self.block(r)?;
                 let at = (r - block.rows.start) * self.cols + c;
-                Ok(block.matrix.buf.to_host_range(multi.gpu(block.gpu)?, at..at + 1)?[0])
+                Ok(block.matrix.buffer().to_host_range(multi.gpu(block.gpu)?, at..at + 1)?[0])
             })
             .collect()
     }
@@ -58,7 +58,7 @@ impl RowBlocks {
     pub fn to_host(&self, multi: &MultiGpu) -> Result<HostMatrix> {
         let mut data = Vec::with_capacity(self.rows * self.cols);
         for p in &self.parts {
-            data.extend(p.matrix.buf.to_host(multi.gpu(p.gpu)?)?);
+            data.extend(p.matrix.to_vec(multi.gpu(p.gpu)?)?);
         }
         Ok(HostMatrix { rows: self.rows, cols: self.cols, data })
     }

@@ -28,7 +28,7 @@ impl Gpu {
     /// launch's limits.
     pub fn matmul_fp32_padded(&self, algo: Algo, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
         const OP: &str = "matmul_fp32_padded";
-        let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        let shape = MatmulShape::check((a.rows(), a.cols()), (b.rows(), b.cols()), (c.rows(), c.cols()))?;
         let invalid = |detail: String| Error::InvalidArgument { op: OP, detail };
         let padded = match padded_shape(shape) {
             Some(p) => p,
@@ -46,7 +46,9 @@ impl Gpu {
             return Err(invalid(format!("{} does not read plain f32 pointers", algo.label())));
         }
         let plan = planner.launch_of(shape, Choice::Padded(Fp32Padding { shape, padded, algo }))?;
-        for (name, buf, needed) in [("A", &a.buf, a.rows * a.cols), ("B", &b.buf, b.rows * b.cols), ("C", &c.buf, c.rows * c.cols)] {
+        for (name, buf, needed) in
+            [("A", a.buffer(), a.rows() * a.cols()), ("B", b.buffer(), b.rows() * b.cols()), ("C", c.buffer(), c.rows() * c.cols())]
+        {
             buf.check_context(self, OP)?;
             if buf.len() < needed {
                 return Err(Error::BufferTooSmall { op: OP, name, len: buf.len(), needed });
@@ -57,12 +59,13 @@ impl Gpu {
         }
         let stream = self.stream();
         if shape.k == 0 {
-            let mut out = c.buf.slice.slice_mut(0..c.rows * c.cols);
+            let len = c.rows() * c.cols();
+            let mut out = c.buffer_mut().slice.slice_mut(0..len);
             return stream.memset_zeros(&mut out).map_err(Error::driver("zeroing C", 0));
         }
-        let (pa, _read_a) = a.buf.slice.device_ptr(stream);
-        let (pb, _read_b) = b.buf.slice.device_ptr(stream);
-        let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
+        let (pa, _read_a) = a.buffer().slice.device_ptr(stream);
+        let (pb, _read_b) = b.buffer().slice.device_ptr(stream);
+        let (pc, _write_c) = c.buffer_mut().slice.device_ptr_mut(stream);
         // SAFETY: A, B, C are f32 buffers of this context holding m·k, k·n, m·n floats (checked above),
         // and the guards record their use after the launches are queued; `algo` reads plain pointers.
         unsafe { self.run_launch(stream, &plan, pa, pb, pc) }

@@ -68,13 +68,13 @@ impl Gpu {
         if !T::PRECISION.accepts(requested) {
             return Err(Error::UnsupportedPrecision { op: OP, requested, input: T::PRECISION });
         }
-        let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (c.rows, c.cols))?;
+        let dims = GemmDims::check((a.rows(), a.cols()), (b.rows(), b.cols()), (c.rows(), c.cols()))?;
         let plan = self.plan_as(OP, algo, requested, dims)?;
-        a.buf.check_context(self, OP)?;
-        b.buf.check_context(self, OP)?;
-        c.buf.check_context(self, OP)?;
+        a.buffer().check_context(self, OP)?;
+        b.buffer().check_context(self, OP)?;
+        c.buffer().check_context(self, OP)?;
         for (name, len, needed) in
-            [("A", a.buf.len(), dims.m * dims.k), ("B", b.buf.len(), dims.k * dims.n), ("C", c.buf.len(), dims.m * dims.n)]
+            [("A", a.buffer().len(), dims.m * dims.k), ("B", b.buffer().len(), dims.k * dims.n), ("C", c.buffer().len(), dims.m * dims.n)]
         {
             if len < needed {
                 return Err(Error::BufferTooSmall { op: OP, name, len, needed });
@@ -82,9 +82,9 @@ impl Gpu {
         }
         self.check_usable()?;
         let stream = self.stream();
-        let (pa, _read_a) = a.buf.slice.device_ptr(stream);
-        let (pb, _read_b) = b.buf.slice.device_ptr(stream);
-        let (pc, _write_c) = c.buf.slice.device_ptr_mut(stream);
+        let (pa, _read_a) = a.buffer().slice.device_ptr(stream);
+        let (pb, _read_b) = b.buffer().slice.device_ptr(stream);
+        let (pc, _write_c) = c.buffer_mut().slice.device_ptr_mut(stream);
         // SAFETY: A, B, C hold at least m·k, k·n inputs of the requested precision's type (TA, checked
         // against it above) and m·n floats (checked above), whole allocations of this context (16-byte
         // aligned); the guards record their use after the plan's launches are queued; the plan is this

@@ -441,8 +441,10 @@ fn big_single(multi: &MultiGpu, args: &Args, t0: Instant) -> Result<BigRow, Fail
     let compute_s = t.elapsed().as_secs_f64();
     say(t0, format!("big-single: {compute_s:.2} s, {:.1} TFLOP/s; sampling", dims.flops() / compute_s / 1e12));
     let points = sample_points(n, n, args.samples);
-    let got =
-        points.iter().map(|&(r, c)| dc.buf.to_host_range(root, r * n + c..r * n + c + 1).map(|v| v[0])).collect::<Result<Vec<_>, _>>()?;
+    let got = points
+        .iter()
+        .map(|&(r, c)| dc.buffer().to_host_range(root, r * n + c..r * n + c + 1).map(|v| v[0]))
+        .collect::<Result<Vec<_>, _>>()?;
     let samples = check_samples(Precision::Fp32, &a, &b, &points, &got);
     say(t0, format!("big-single: {samples:?}"));
     let row = BigRow {
