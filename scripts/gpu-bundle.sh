@@ -7,11 +7,11 @@
 #     bash .gpu/gpu-run.sh            # writes logs, JSON and Markdown under $OUT (default ./gpu-out)
 # With this workplace's device tool: run(command="bash .gpu/gpu-run.sh", carry=[".gpu"]).
 #
-# BUNDLE_PARTS picks what to build (default "tests bins examples"): e.g. BUNDLE_PARTS=examples for a
+# BUNDLE_PARTS picks what to build (default "tests bins benches examples"): e.g. BUNDLE_PARTS=examples for a
 # run of the examples alone (then RUN_TESTS=0 RUN_SCORECARD=0 RUN_STREAMS=0 RUN_SANITIZER=0 there).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
-parts=" ${BUNDLE_PARTS:-tests bins examples} "
+parts=" ${BUNDLE_PARTS:-tests bins benches examples} "
 
 # Every executable embeds the modules of host/ptx/: measure the kernels as they are in kernels/, not
 # a stale copy (scripts/ptx.sh refreshes them).
@@ -47,6 +47,10 @@ if [[ $parts == *" bins "* ]]; then
   cargo build --release -p tessera-scorecard --bins
   tdir=${CARGO_TARGET_DIR:-target}
   cp "$tdir"/release/scorecard "$tdir"/release/streams "$tdir"/release/multi-gpu .gpu/bin/
+fi
+
+if [[ $parts == *" benches "* ]]; then
+  echo "[bundle] building the criterion benches…" >&2
   if cargo bench --no-run --message-format=json -p tessera-benches >/dev/null 2>&1; then
     cargo bench --no-run --message-format=json -p tessera-benches 2>/dev/null | python3 -c '
 import json, sys, shutil, os

@@ -192,7 +192,7 @@ fn adds_depth_us(shape: MatmulShape, bm: u32, blocks_per_tile: f64, aligned: boo
 /// store their tiles rather than add them), fitted: a GPU-wide cost beside the blocks' own, which
 /// shows on short-K, large outputs (6912×2160×16: 60 MB of `C` for 0.6 MB of `A` and `B`).
 pub const STORE_GB_PER_S: f64 = 7444.0;
-/// The write rate of zeroing `C`: the H200's measured device copy rate, 4187 GB/s (docs/results/LATEST.md).
+/// The write rate of zeroing `C`: the H200's measured device copy rate, 4187 GB/s (docs/results/2026-11-30-fp32-padded-probe: 4.19 TB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted) where
 /// N is not a multiple of 4 (one `red.global.add.f32` per add, a row of `C` at a time: the kernels'
