@@ -65,11 +65,13 @@ fi
 
 if [[ $parts == *" examples "* ]]; then
   echo "[bundle] building the stable-Rust examples (consumer, cust-interop)…" >&2
-  (cd examples/consumer && cargo build --release) && cp examples/consumer/target/release/tessera-consumer .gpu/bin/consumer
+  # Each example builds in its own target dir, or in CARGO_TARGET_DIR where it is set (absolute).
+  edir=${CARGO_TARGET_DIR:-}
+  (cd examples/consumer && cargo build --release) && cp "${edir:-examples/consumer/target}"/release/tessera-consumer .gpu/bin/consumer
   # cust links libcuda at build time: the stand-in here, the GPU machine's real driver at run time.
   scripts/cuda-stub.sh target/cuda-stub >&2
   (cd examples/cust-interop && CUDA_LIBRARY_PATH="$PWD/../../target/cuda-stub" cargo build --release)
-  cp examples/cust-interop/target/release/tessera-cust-interop .gpu/bin/cust-interop
+  cp "${edir:-examples/cust-interop/target}"/release/tessera-cust-interop .gpu/bin/cust-interop
 fi
 
 find .gpu/tests .gpu/bin -type f -exec strip {} +
