@@ -11,7 +11,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
-use tessera::catalogue::algo::{case_label, matmul_cases};
+use tessera::catalogue::registry::algo::{case_label, matmul_cases};
 use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, HostMatrix, MatmulShape, Precision};
 use tessera_anchors::{Cublas, CudaC};
 
@@ -101,7 +101,7 @@ fn gpu_benches(c: &mut Criterion) {
     let len = 1usize << 26;
     let mut group = c.benchmark_group(format!("bandwidth/{len}"));
     group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
-    let host = tessera::catalogue::random::operands(len, 3);
+    let host = tessera::catalogue::testkit::random::operands(len, 3);
     let (da, db) = (DeviceBuffer::from_host(&gpu, &host).expect("upload"), DeviceBuffer::from_host(&gpu, &host).expect("upload"));
     let mut dc = DeviceBuffer::<f32>::zeros(&gpu, len).expect("alloc");
     group.throughput(Throughput::Bytes(12 * len as u64));

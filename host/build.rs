@@ -74,11 +74,11 @@ mod kernels {
         let channel = pinned_channel(&root.join("rust-toolchain.toml"));
         let llvm_bin = llvm_tools_dir(&channel);
         // The launch bounds come from the catalogue (each kernel's own TileConfig); ptx-link.sh applies them.
-        let bounds = tessera_catalogue::entries::launch_bounds();
+        let bounds = tessera_catalogue::registry::entries::launch_bounds();
         let bounds_file = out_dir.join("launch-bounds.txt");
         write(&bounds_file, &bounds);
         for module in MODULES {
-            let entries = tessera_catalogue::entries::module_entries(module.sm90a);
+            let entries = tessera_catalogue::registry::entries::module_entries(module.sm90a);
             let entries_file = out_dir.join(format!("entries-{}.txt", module.cpu));
             write(&entries_file, &entries);
             let target_dir = out_dir.join(format!("kernels-target-{}", module.cpu));

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Fits the constants of `Algo::Auto`'s FP32 time model (catalogue/src/tuning.rs) to scorecard runs.
+"""Fits the constants of `Algo::Auto`'s FP32 time model (catalogue/src/select/tuning.rs) to scorecard runs.
 
     python3 scripts/fit-auto-model.py RUN.json[:plans.csv][:flag] ... [--hold-out 'MxNxK,...'] [--print-rust]
         [--write-table FILE] [--evaluate] [--only LABEL] [--registry FILE]
 
 `--evaluate` skips the fit and evaluates (and writes the table for) the constants committed in
-catalogue/src/tuning.rs; `--only LABEL` fits one kernel alone against them (kernels 18 and 19, ALONE
+catalogue/src/select/tuning.rs; `--only LABEL` fits one kernel alone against them (kernels 18 and 19, ALONE
 below, with their rows exponent and read rate; INTERIOR_PATH's, with their interior factor; any other
 kernel, its five constants);
 `--fit-adds` the split-K and stream-K kernels and ADDS_DEPTH_US.
@@ -62,7 +62,7 @@ UNROLL = {}
 # `k08_double_buffer::accumulate_interior`, a share of the steps tuning::interior_share prices.
 INTERIOR_PATH = set()
 # Kernels fitted alone (`--only NAME`) with the GPU-wide constants and every other kernel held at the
-# values committed in catalogue/src/tuning.rs: those with a read floor (a finite Cost::read_gb_per_s,
+# values committed in catalogue/src/select/tuning.rs: those with a read floor (a finite Cost::read_gb_per_s,
 # kernels 18 and 19); they also fit Cost::rows_exponent. The joint fit leaves their rows out.
 ALONE = set()
 # The wrapper of each kernel fitted alone in tuning::cost's COSTS block: `few_rows` bounds its rows
@@ -250,7 +250,7 @@ def predict(p, g, name, m, n, k, s, f=None):
 
 
 def committed():
-    """The constants in catalogue/src/tuning.rs, from the registry: ({label: (e, c, q, u, w[, rho, read
+    """The constants in catalogue/src/select/tuning.rs, from the registry: ({label: (e, c, q, u, w[, rho, read
     bytes per µs][, interior])}, globals g); sets ADDS_DEPTH_US to the committed ones."""
     per_kernel, g, depth = COMMITTED
     ADDS_DEPTH_US[:] = depth
@@ -438,10 +438,10 @@ def report(ps, g, rows, hold):
         print(f"{tag} {sh[0]}x{sh[1]}x{sh[2]}: pick {pick} ({pred[pick]:.1f} pred, {meas[pick]:.1f} meas µs) best {best} {meas[best]:.1f} µs  ratio {ratio:.3f}{flag}")
     print(f"median |log error| {np.median(errs):.3f}, 90th pct {np.percentile(errs, 90):.3f}")
     summarize(ratios, hold)
-    print("with the measured residuals, each shape left out (tessera_catalogue::residuals):")
+    print("with the measured residuals, each shape left out (tessera_catalogue::select::residuals):")
     summarize(residual_picks(ps, g, shapes), hold)
     if "--write-table" in sys.argv:
-        # The calibration table `Auto` ships (tessera_catalogue::residuals) and catalogue/tests/auto_model.rs reads.
+        # The calibration table `Auto` ships (tessera_catalogue::select::residuals) and catalogue/tests/auto_model.rs reads.
         path = sys.argv[sys.argv.index("--write-table") + 1]
         with open(path, "w") as f:
             f.write("m,n,k,kernel,splits,us,held_out\n")
@@ -456,7 +456,7 @@ def report(ps, g, rows, hold):
             print(f"{name}: {rust_cost(name, ps[name])}")
 
 
-# tessera_catalogue::residuals: NEIGHBOURS, PRIOR, and the position of a shape.
+# tessera_catalogue::select::residuals: NEIGHBOURS, PRIOR, and the position of a shape.
 NEIGHBOURS, PRIOR = 8, 2.0
 
 
@@ -488,7 +488,7 @@ def residual_picks(ps, g, shapes):
 
 
 def load_table(path):
-    """The calibration table (catalogue/data/auto-calibration.csv) as rows, and its held-out shapes."""
+    """The calibration table (catalogue/src/select/auto-calibration.csv) as rows, and its held-out shapes."""
     rows, held = [], set()
     for r in csv.DictReader(open(path)):
         m, n, k = int(r["m"]), int(r["n"]), int(r["k"])

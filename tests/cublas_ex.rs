@@ -4,9 +4,9 @@
 //! Without a GPU every trial is reported as *ignored* with one `skipped: no CUDA device` line.
 
 use half::{bf16, f16};
-use tessera::catalogue::gemm_case::{GemmCase, Views, SCALARS};
-use tessera::catalogue::precision::check_product;
-use tessera::catalogue::random::operands;
+use tessera::catalogue::testkit::check::check_product;
+use tessera::catalogue::testkit::gemm_case::{GemmCase, Views, SCALARS};
+use tessera::catalogue::testkit::random::operands;
 use tessera::reference::matmul_reference;
 use tessera::{DeviceBuffer, DeviceElement, Gpu, HostMatrix, MatrixMut, MatrixRef};
 use tessera_anchors::cublas_ex::GemmExInput;

@@ -176,7 +176,7 @@ fn main() {
         gpu_trial("gemm_bad_arguments_are_typed_and_leave_c_untouched", gemm_bad_arguments),
         Trial::test("gemm_view_errors_are_typed_before_any_gpu_call", || {
             // The checks behind Gpu::gemm need no driver: they run in CI.
-            use tessera::catalogue::gemm::GemmArgs;
+            use tessera::catalogue::plan::gemm::GemmArgs;
             let ok = GemmArgs {
                 alpha: 1.0,
                 beta: 0.0,

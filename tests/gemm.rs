@@ -5,8 +5,8 @@
 use libtest_mimic::Trial;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use tessera::catalogue::algo::{case_label, matmul_cases};
-use tessera::catalogue::gemm_case::{GemmCase, Views, SCALARS};
+use tessera::catalogue::registry::algo::{case_label, matmul_cases};
+use tessera::catalogue::testkit::gemm_case::{GemmCase, Views, SCALARS};
 use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceElement, Gpu, Layout, MatrixMut, MatrixRef, Precision, Transpose};
 use tessera_tests::{gpu_trial, run};
 

@@ -3,9 +3,9 @@
 //! Each check draws fresh random inputs, poisons the output with NaN first, and compares every element
 //! with the K-scaled tolerance of `tessera::reference`.
 use libtest_mimic::Trial;
-use tessera::catalogue::algo::{case_label, matmul_cases};
-use tessera::catalogue::precision::check_in;
-use tessera::catalogue::random::operands;
+use tessera::catalogue::registry::algo::{case_label, matmul_cases};
+use tessera::catalogue::testkit::check::check_in;
+use tessera::catalogue::testkit::random::operands;
 use tessera::reference::{check_matmul, matmul_reference};
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu, HostMatrix, Precision};
 use tessera_anchors::{Cublas, CudaC};
@@ -91,8 +91,8 @@ fn check_auto_pads(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), St
 /// product of the shape times nothing and runs it; a pick set by the caller runs untimed (one that
 /// cannot run its shape is refused); forgetting the picks drops them.
 fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
-    use tessera::catalogue::choose::model_choice;
-    use tessera::catalogue::shortlist::shortlist_on;
+    use tessera::catalogue::select::model_choice;
+    use tessera::catalogue::select::shortlist::shortlist_on;
     use tessera::{AutoTuning, MatmulShape};
     let err = |e: tessera::Error| e.to_string();
     let gpu = Gpu::new_isolated(0).map_err(err)?;

@@ -3,7 +3,7 @@
 //! device), strided views (gathered) — round-trips exactly, in `f32` and `bf16`, and feeds `gemm`.
 use faer::Mat;
 use ndarray::{s, Array2, ShapeBuilder};
-use tessera::catalogue::precision::check_in;
+use tessera::catalogue::testkit::check::check_in;
 use tessera::{bf16, f16, Algo, DeviceElement, DeviceMatrix, Gpu, HostMatrix, Precision};
 use tessera_tests::{gpu_trial, run};
 

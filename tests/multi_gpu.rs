@@ -8,10 +8,10 @@
 use std::sync::OnceLock;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use tessera::catalogue::blocks::{Limits, MAX_LAUNCH_ROWS};
-use tessera::catalogue::distribute::DistOptions;
-use tessera::catalogue::precision::check_in;
-use tessera::catalogue::random::hashed;
+use tessera::catalogue::plan::blocks::{Limits, MAX_LAUNCH_ROWS};
+use tessera::catalogue::plan::distribute::DistOptions;
+use tessera::catalogue::testkit::check::check_in;
+use tessera::catalogue::testkit::random::hashed;
 use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceMatrix, Error, HostMatrix, MatmulShape, MultiGpu, Precision};
 use tessera_tests::seed;
 

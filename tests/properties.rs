@@ -2,9 +2,9 @@
 //! every matmul kernel in parity with the f64 CPU reference; random lengths keep vec_add exact.
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use tessera::catalogue::algo::{case_label, matmul_cases};
-use tessera::catalogue::precision::check_in;
-use tessera::catalogue::random::operands;
+use tessera::catalogue::registry::algo::{case_label, matmul_cases};
+use tessera::catalogue::testkit::check::check_in;
+use tessera::catalogue::testkit::random::operands;
 use tessera::HostMatrix;
 use tessera::{Algo, Gpu, Precision};
 use tessera_tests::{gpu_trial, run};

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use tessera::catalogue::entries::entries;
+use tessera::catalogue::registry::entries::entries;
 use tessera::catalogue::{Algo, MATMUL_KERNELS};
 use tessera::module::{kernel_names, PTX, PTX_SM90A};
 
@@ -137,36 +137,48 @@ fn find_ptxas() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
-fn ptxas_report(ptxas: &PathBuf, text: &str, arch: &str) -> Result<String, Failed> {
-    // One folder per call: trials run in parallel threads of one process.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}-{arch}-{call}", std::process::id()));
+/// One module as ptxas compiled it (`-v`): its report and its cubin.
+struct Compiled {
+    report: String,
+    cubin: Vec<u8>,
+}
+
+/// Module `sm90a` (an index of [`MODULES`]) compiled by `ptxas`, once per run: the trials that read
+/// its report or its SASS share the compile (tens of seconds for the sm_90 module).
+fn compiled(ptxas: &std::path::Path, sm90a: bool) -> Result<&'static Compiled, Failed> {
+    static MODULE: [std::sync::OnceLock<Result<Compiled, String>>; 2] = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    let (text, _, arch) = MODULES[usize::from(sm90a)];
+    MODULE[usize::from(sm90a)].get_or_init(|| compile(ptxas, text, arch)).as_ref().map_err(|e| Failed::from(e.as_str()))
+}
+
+fn compile(ptxas: &std::path::Path, text: &str, arch: &str) -> Result<Compiled, String> {
+    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}-{arch}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let ptx = dir.join("tessera_kernels.ptx");
+    let (ptx, cubin) = (dir.join("module.ptx"), dir.join("module.cubin"));
     std::fs::write(&ptx, text).map_err(|e| e.to_string())?;
-    let out = Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
-        .arg("-v")
-        .arg(&ptx)
-        .arg("-o")
-        .arg(dir.join("out.cubin"))
-        .output()
-        .map_err(|e| e.to_string())?;
+    let out =
+        Command::new(ptxas).arg(format!("-arch={arch}")).arg("-v").arg(&ptx).arg("-o").arg(&cubin).output().map_err(|e| e.to_string());
+    let cubin = std::fs::read(&cubin);
     let _ = std::fs::remove_dir_all(&dir);
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let out = out?;
+    let report = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     if !out.status.success() {
-        return Err(format!("ptxas rejected the module:\n{text}").into());
+        return Err(format!("ptxas rejected the {arch} module:\n{report}"));
     }
-    Ok(text)
+    Ok(Compiled { report, cubin: cubin.map_err(|e| e.to_string())? })
+}
+
+/// ptxas's `-v` report of module `sm90a`.
+fn ptxas_report(ptxas: &std::path::Path, sm90a: bool) -> Result<&'static str, Failed> {
+    Ok(&compiled(ptxas, sm90a)?.report)
 }
 
 /// Auto's model sizes occupancy from each FP32 kernel's registers (`tuning::cost(..).registers`,
 /// printed by `scripts/fit-auto-model.py --print-rust`, which reads them back through the catalogue's
 /// registry example): they must be what ptxas gives the shipped PTX today, or the
 /// model prices a kernel that no longer exists (a kernel edit moves them by tens).
-fn model_registers_match(ptxas: &PathBuf) -> Result<(), Failed> {
-    let report = ptxas_report(ptxas, PTX, "sm_90")?;
+fn model_registers_match(ptxas: &std::path::Path) -> Result<(), Failed> {
+    let report = ptxas_report(ptxas, false)?;
     let mut used = std::collections::HashMap::new();
     let mut entry = None;
     for line in report.lines() {
@@ -184,7 +196,7 @@ fn model_registers_match(ptxas: &PathBuf) -> Result<(), Failed> {
     }
     let mut wrong = Vec::new();
     for algo in Algo::ALL {
-        let Some(cost) = tessera::catalogue::tuning::cost(algo) else { continue };
+        let Some(cost) = tessera::catalogue::select::tuning::cost(algo) else { continue };
         match used.get(algo.kernel_name()) {
             Some(&r) if r == cost.registers => {}
             got => wrong.push(format!("{}: model {}, ptxas {got:?}", algo.label(), cost.registers)),
@@ -193,7 +205,7 @@ fn model_registers_match(ptxas: &PathBuf) -> Result<(), Failed> {
         // differ, the blocks per SM they allow may not.
         let (Some(kernel), Some(config)) = (algo.kernel(), algo.config()) else { continue };
         if let Some(twin) = kernel.by_rows {
-            let blocks = |r: u32| tessera::catalogue::tuning::blocks_per_sm(config, r);
+            let blocks = |r: u32| tessera::catalogue::select::tuning::blocks_per_sm(config, r);
             match used.get(twin.entry) {
                 Some(&r) if blocks(r) == blocks(cost.registers) => {}
                 got => wrong.push(format!(
@@ -221,17 +233,18 @@ fn find_nvdisasm(ptxas: &std::path::Path) -> Option<PathBuf> {
     Command::new("nvdisasm").arg("--version").output().is_ok_and(|o| o.status.success()).then(|| PathBuf::from("nvdisasm"))
 }
 
-/// A module's SASS (ptxas for `arch`, then `nvdisasm -c`), one `(entry, text)` per function.
-fn module_sass(ptxas: &std::path::Path, nvdisasm: &std::path::Path, text: &str, arch: &str) -> Result<Vec<(String, String)>, Failed> {
+/// Module `sm90a`'s SASS (its cubin through `nvdisasm -c`), one `(entry, text)` per function.
+fn module_sass(ptxas: &std::path::Path, nvdisasm: &std::path::Path, sm90a: bool) -> Result<Vec<(String, String)>, Failed> {
+    let arch = MODULES[usize::from(sm90a)].2;
     let dir = std::env::temp_dir().join(format!("tessera-sass-{}-{arch}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let (ptx, cubin) = (dir.join("module.ptx"), dir.join("module.cubin"));
-    std::fs::write(&ptx, text).map_err(|e| e.to_string())?;
-    let compiled = Command::new(ptxas).arg(format!("-arch={arch}")).arg(&ptx).arg("-o").arg(&cubin).output().map_err(|e| e.to_string())?;
-    let listing = Command::new(nvdisasm).arg("-c").arg(&cubin).output().map_err(|e| e.to_string())?;
+    let cubin = dir.join("module.cubin");
+    std::fs::write(&cubin, &compiled(ptxas, sm90a)?.cubin).map_err(|e| e.to_string())?;
+    let listing = Command::new(nvdisasm).arg("-c").arg(&cubin).output().map_err(|e| e.to_string());
     let _ = std::fs::remove_dir_all(&dir);
-    if !compiled.status.success() || !listing.status.success() {
-        return Err(format!("ptxas / nvdisasm failed: {}", String::from_utf8_lossy(&listing.stderr)).into());
+    let listing = listing?;
+    if !listing.status.success() {
+        return Err(format!("nvdisasm failed: {}", String::from_utf8_lossy(&listing.stderr)).into());
     }
     let text = String::from_utf8_lossy(&listing.stdout).into_owned();
     let mut functions = Vec::new();
@@ -395,7 +408,7 @@ fn local_memory_scan_finds_k_loop_spills() -> Result<(), Failed> {
 
 /// No function of the sm_90a module overwrites a register-fed `wgmma`'s A registers in flight.
 fn register_fed_wgmma_keeps_its_a_registers(ptxas: &std::path::Path, nvdisasm: &std::path::Path) -> Result<(), Failed> {
-    let functions = module_sass(ptxas, nvdisasm, PTX_SM90A, "sm_90a")?;
+    let functions = module_sass(ptxas, nvdisasm, true)?;
     // HGMMA with A from registers: its second operand is a register, not `gdesc[…]`.
     let register_fed = |l: &str| l.contains("HGMMA") && l.split(',').nth(1).is_some_and(|a| a.trim().starts_with('R'));
     let fed = functions.iter().filter(|(_, sass)| sass.lines().any(register_fed)).count();
@@ -478,8 +491,8 @@ fn main() {
     }
     trials.push(
         Trial::test("ptxas_accepts_module_without_spills", move || {
-            for (text, sm90a, arch) in MODULES {
-                let report = ptxas_report(ptxas.as_ref().ok_or("no ptxas")?, text, arch)?;
+            for (_, sm90a, arch) in MODULES {
+                let report = ptxas_report(ptxas.as_ref().ok_or("no ptxas")?, sm90a)?;
                 for k in kernel_names(sm90a) {
                     if !report.contains(&format!("Compiling entry function '{k}'")) {
                         return Err(format!("ptxas did not compile `{k}`:\n{report}").into());
@@ -510,7 +523,7 @@ fn main() {
                 if !allowed.is_empty() {
                     let ptxas = ptxas.as_ref().ok_or("no ptxas")?;
                     let nvdisasm = find_nvdisasm(ptxas).ok_or("spills to check in the SASS, and no nvdisasm")?;
-                    let functions = module_sass(ptxas, &nvdisasm, text, arch)?;
+                    let functions = module_sass(ptxas, &nvdisasm, sm90a)?;
                     for (e, _) in &allowed {
                         let sass = &functions.iter().find(|(name, _)| name == e).ok_or(format!("no SASS for {e}"))?.1;
                         let found = local_memory_in_fma_loops(sass);

@@ -15,7 +15,7 @@ fn s(e: Error) -> String {
 /// A pinned buffer of `len` random values in [-1, 1), and a NaN-filled output of the same length.
 fn buffers(g: &Gpu, len: usize, salt: u64) -> Result<(PinnedBuffer<f32>, PinnedBuffer<f32>), String> {
     let mut input = PinnedBuffer::zeros(g, len).map_err(s)?;
-    input.as_mut_slice().map_err(s)?.copy_from_slice(&tessera::catalogue::random::operands(len, seed(salt)));
+    input.as_mut_slice().map_err(s)?.copy_from_slice(&tessera::catalogue::testkit::random::operands(len, seed(salt)));
     let mut output = PinnedBuffer::zeros(g, len).map_err(s)?;
     output.as_mut_slice().map_err(s)?.fill(f32::NAN);
     Ok((input, output))

@@ -9,7 +9,7 @@ use std::ffi::{c_int, c_void};
 
 use cudarc::cublas::{result as blas_result, sys as blas_sys};
 use cudarc::driver::{DevicePtr, DevicePtrMut};
-use tessera::catalogue::gemm::{GemmArgs, GemmPlan};
+use tessera::catalogue::plan::gemm::{GemmArgs, GemmPlan};
 use tessera::{GemmParams, Layout, MatrixMut, MatrixRef, Transpose};
 
 use crate::cublas_ex::GemmExInput;

@@ -7,8 +7,10 @@
 //! scorecard launched at that commit (`scripts/fit-auto-model.py` reads them).
 //!
 //!     cargo run -p tessera-catalogue --example plans -- --sizes 4096,1000x1037x519 --random-shapes 32 --seed 7 [--random-max-flops F]
-use tessera_catalogue::shortlist::shortlist_on;
-use tessera_catalogue::{fp32_padding, random, tuning, Choice, MatmulShape, Precision, MATMUL_KERNELS};
+use tessera_catalogue::select::shortlist::shortlist_on;
+use tessera_catalogue::select::{fp32_padding, tuning};
+use tessera_catalogue::testkit::random;
+use tessera_catalogue::{Choice, MatmulShape, Precision, MATMUL_KERNELS};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -18,7 +18,7 @@
 //! `cost.max_cols`: no bound) is printed as the number. `cargo test -p tessera-catalogue` runs this
 //! file's tests (`test = true` in the crate's manifest).
 use serde_json::{json, Value};
-use tessera_catalogue::tuning::{self, Cost};
+use tessera_catalogue::select::tuning::{self, Cost};
 use tessera_catalogue::{MatmulKernel, TileConfig, MATMUL_KERNELS};
 
 fn main() {

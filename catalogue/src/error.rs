@@ -1,4 +1,6 @@
-//! The catalogue's one error type (the host crate maps it into its own `Error`).
+//! The catalogue's errors (the host crate maps them into its own `Error`): a shape or view refused
+//! ([`ShapeError`]), a product that could not be planned ([`PlanError`]).
+use crate::precision::Precision;
 
 /// Why a shape (or a matrix view) was refused (the host crate maps these to its `Error` variants).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -19,4 +21,18 @@ pub enum ShapeError {
     /// A buffer is shorter than the matrix view laid over it (offset and leading dimension included).
     #[error("buffer too small in {op}: `{name}` holds {len} elements, {needed} needed")]
     BufferTooSmall { op: &'static str, name: &'static str, len: usize, needed: usize },
+}
+
+/// Why a product could not be planned (the host crate maps these to its `Error` variants).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The shape, or an operand's layout, was refused.
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    /// The kernel asked for computes in another precision than the one asked for.
+    #[error("precision mismatch in {op}: {kernel} computes in {kernel_precision:?}, {requested:?} was asked for")]
+    PrecisionMismatch { op: &'static str, kernel: &'static str, kernel_precision: Precision, requested: Precision },
+    /// A choice that cannot run the product (a saved pick of another shape, a kernel the path cannot use).
+    #[error("invalid argument to {op}: {detail}")]
+    Invalid { op: &'static str, detail: String },
 }

@@ -3,60 +3,46 @@
 //! `tessera-emulator`). No cudarc here: the emulator and the PTX build script use this crate without a
 //! GPU stack.
 //!
-//! One straight line, each step a module:
+//! One straight line, each step a module that uses only the ones before it:
 //!
-//! 1. **Registry** — which kernels exist and how each is launched: [`algo`] ([`Algo`], its
-//!    [`MatmulKernel`] line: entry, label, precision, the kernel's own `TileConfig`), [`entries`]
-//!    (every PTX entry), [`launch`] (grid rules, [`LaunchDims`]), [`tma`] (the TMA kernels' tensor
-//!    maps), [`shape`] and [`precision`] (what a product is), [`ceiling`] (the `wgmma` rate kernels).
-//! 2. **Choosing** — what `Algo::Auto` runs: [`choose`] (the one function, [`Choice`]), fed by the
-//!    models: [`tuning`] (FP32's time model) with its [`residuals`] (calibrated on
-//!    `data/auto-calibration.csv`), [`fp32_padding`] (FP32's unaligned path), [`tc_model`] (the tensor
-//!    cores), and [`shortlist`] (the candidates timed when tuning is asked for).
-//! 3. **Planning** — every step of one product for one [`Target`]: [`plan`] ([`Planner`], [`Plan`],
-//!    [`LaunchPlan`]), [`blocks`] (products past one launch's 32-bit limits), [`distribute`] (a
-//!    product over several GPUs), [`gemm`] (BLAS-style views: packs, the product, the epilogue).
-//! 4. **Test kit** — what checks a result: [`matrix`] ([`HostMatrix`]), [`random`] (the shared operand
-//!    and shape generators), [`reference`](mod@reference) (the f64 reference), [`gemm_case`] (GEMM
-//!    test problems); the tolerance rules are [`precision`]'s.
+//! 0. **The problem and the machine** — [`shape`] ([`MatmulShape`]; [`ShapeError`] and [`PlanError`] in [`error`]),
+//!    [`precision`] ([`Precision`], with its tolerance rules), [`target`] ([`Target`]: SMs, sm_90a).
+//! 1. **[`registry`]** — which kernels exist and how each is launched: [`Algo`] and its
+//!    [`MatmulKernel`] line (entry, label, precision, the kernel's own `TileConfig`), every PTX entry,
+//!    grid rules ([`LaunchDims`]), the TMA kernels' layouts, the `wgmma` rate kernels.
+//! 2. **[`select`]** — what `Algo::Auto` runs: [`select::choose`] (the one function, a [`Choice`]),
+//!    fed by the models: [`select::tuning`] (FP32's time model) with its [`select::residuals`]
+//!    (calibrated on `select/auto-calibration.csv`, beside it), [`select::fp32_padding`] (FP32's
+//!    unaligned path), [`select::tc_model`] (the tensor cores), and [`select::shortlist`] (the
+//!    candidates timed when tuning is asked for).
+//! 3. **[`plan`]** — every step of one product for one [`Target`]: [`Planner`], [`Plan`],
+//!    [`LaunchPlan`]; [`plan::blocks`] (products past one launch's 32-bit limits),
+//!    [`plan::distribute`] (a product over several GPUs), [`plan::gemm`] (BLAS-style views: packs,
+//!    the product, the epilogue).
+//! 4. **[`testkit`]** — what checks a result: [`HostMatrix`], the seeded operand and shape
+//!    generators, the f64 reference, GEMM test problems.
 //!
 //! Running a plan is the host's (`tessera::Gpu`) or the emulator's (`tessera_emulator::ops::run_plan`).
 //!
 //! Adding a matmul kernel: its file in `kernels/src/matmul/` (the kernel and its `TileConfig`
-//! constant), its `pub mod` line in `kernels/src/matmul/mod.rs`, and its line in [`algo`].
-pub mod algo;
-pub mod blocks;
-pub mod ceiling;
-pub mod choose;
-pub mod distribute;
-pub mod entries;
+//! constant), its `pub mod` line in `kernels/src/matmul/mod.rs`, and its line in [`registry::algo`].
 pub mod error;
-pub mod fp32_padding;
-pub mod gemm;
-pub mod gemm_case;
-pub mod launch;
-pub mod matrix;
 pub mod plan;
-pub mod plan_error;
 pub mod precision;
-pub mod random;
-pub mod reference;
-pub mod residuals;
+pub mod registry;
+pub mod select;
 pub mod shape;
-pub mod shortlist;
 pub mod target;
-pub mod tc_model;
-pub mod tma;
-pub mod tuning;
+pub mod testkit;
 
-pub use algo::{Algo, MatmulKernel, MATMUL_KERNELS};
-pub use choose::Choice;
-pub use gemm::{GemmParams, Layout, MatrixDesc, Transpose};
-pub use launch::LaunchDims;
-pub use matrix::HostMatrix;
+pub use error::{PlanError, ShapeError};
+pub use plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use plan::{LaunchPlan, Plan, Planner};
-pub use plan_error::PlanError;
 pub use precision::Precision;
-pub use shape::{MatmulShape, ShapeError};
+pub use registry::algo::{Algo, MatmulKernel, MATMUL_KERNELS};
+pub use registry::launch::LaunchDims;
+pub use select::Choice;
+pub use shape::MatmulShape;
 pub use target::Target;
 pub use tessera_kernels::launch::TileConfig;
+pub use testkit::matrix::HostMatrix;

@@ -13,7 +13,7 @@
 //! 1. **Products.** Two TF32/FP16 significands (11 bits) or BF16 ones (8 bits) multiply into at most
 //!    22 bits: exact in f32. (FP32 products are rounded: that is inside the FP32 rule already.)
 //! 2. **Accumulation** in f32 (`CUBLAS_COMPUTE_32F*`): K rounded additions, bounded as in
-//!    [`crate::reference`](mod@crate::reference) by `C_TOL · √K · ε₃₂ · Σ|a'·b'|`.
+//!    [`crate::testkit::reference`](mod@crate::testkit::reference) (checked there, [`crate::testkit::check`]) by `C_TOL · √K · ε₃₂ · Σ|a'·b'|`.
 //! 3. **TF32 only: the device's own rounding of its f32 inputs.** `CUBLAS_COMPUTE_32F_FAST_TF32`
 //!    *allows* tensor cores; cuBLAS may round to nearest, truncate (the tensor core ignores the low 13
 //!    bits of an f32 operand), or pick an FP32 kernel that does not round at all. Against the
@@ -32,8 +32,8 @@
 //! so a missing or doubled term (≈ Σ|a·b| / K) would pass unseen. The rule above catches one at
 //! K = 4096 for BF16 and FP16 (as tessera's FP32 rule does for FP32); for TF32 the device-rounding term
 //! `8·u_tf32 = 1/256` dominates and it catches one (on average) only for K below about 256.
-use crate::reference::{Mismatch, ReferenceProduct, C_TOL};
-use crate::HostMatrix;
+/// The safety factor on the √K·ε bound of every precision's tolerance rule.
+pub const C_TOL: f64 = 4.0;
 use half::{bf16, f16};
 
 /// The number formats a GEMM baseline multiplies in. Output and accumulation are f32 in all four.
@@ -177,83 +177,16 @@ pub fn round_to_tf32(x: f32) -> f32 {
     f32::from_bits(bits.wrapping_add(0x0FFF + lsb) & !0x1FFF)
 }
 
-/// Checks a row-major result `got` against `reference` (the f64 product of the rounded inputs)
-/// element by element with [`Precision::tolerance`]. NaN never passes; the lengths must agree.
-pub fn check_product(precision: Precision, got: &[f32], reference: &ReferenceProduct) -> Result<(), Mismatch> {
-    crate::reference::check_elements(got, reference, |k, abs_sum| precision.tolerance(k, abs_sum))
-}
-
-/// Checks `got = a · b` computed in `precision`: the f64 reference of the inputs rounded to the
-/// precision's format, compared element by element with [`Precision::tolerance`]. The one check every
-/// suite (emulator, GPU parity, properties, scorecard) applies to a product of any precision.
-pub fn check_in(precision: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix) -> Result<(), Mismatch> {
-    let round =
-        |m: &HostMatrix| HostMatrix { rows: m.rows, cols: m.cols, data: m.data.iter().map(|&x| precision.round_input(x)).collect() };
-    let reference = crate::reference::matmul_reference(&round(a), &round(b));
-    if (got.rows, got.cols) != (reference.rows, reference.cols) {
-        return Err(Mismatch::shape());
-    }
-    check_product(precision, &got.data, &reference)
-}
-
-/// The GEMM tolerance of one element: `α·(A·B)` carries the product's error ([`Precision::tolerance`],
-/// scaled by `|α|`), and the epilogue `α·T + β·C` in f32 adds at most a few f32 roundings of the terms
-/// it combines, allowed for as `C_TOL · ε₃₂ · (|α|·Σ|a'·b'| + |β·c|)`: both in the one rule, written
-/// here once. `abs_sum` is `Σ|a'·b'|` (0 when `α = 0`), `beta_c` is `|β·c|` (0 when `β = 0`).
-pub fn gemm_tolerance(precision: Precision, k: usize, alpha: f64, abs_sum: f64, beta_c: f64) -> f64 {
-    let epilogue = C_TOL * f64::from(f32::EPSILON) * (alpha.abs() * abs_sum + beta_c);
-    let product = if alpha == 0.0 { 0.0 } else { alpha.abs() * (precision.tolerance(k, abs_sum) - f64::from(f32::MIN_POSITIVE)) };
-    product + epilogue + f64::from(f32::MIN_POSITIVE)
-}
-
-/// Checks a GEMM result `got` (dense row-major, `m × n`) against the f64 reference
-/// `α·op(A)'·op(B)' + β·C₀`, where `'` is rounding to `precision`'s input format and `op_a` (m×k),
-/// `op_b` (k×n) are the operands *after* `op` (dense row-major). BLAS's rules hold in the reference
-/// too: with `α = 0` the operands are not read (they may hold NaN), with `β = 0` `c0` is not read.
-/// Each element must lie within [`gemm_tolerance`]; NaN never passes.
-pub fn check_gemm(
-    precision: Precision,
-    alpha: f32,
-    op_a: &HostMatrix,
-    op_b: &HostMatrix,
-    beta: f32,
-    c0: &HostMatrix,
-    got: &HostMatrix,
-) -> Result<(), Mismatch> {
-    let (m, n, k) = (op_a.rows, op_b.cols, op_a.cols);
-    if op_b.rows != k || (c0.rows, c0.cols) != (m, n) || (got.rows, got.cols) != (m, n) || got.data.len() != m * n {
-        return Err(Mismatch::shape());
-    }
-    let round =
-        |x: &HostMatrix| HostMatrix { rows: x.rows, cols: x.cols, data: x.data.iter().map(|&v| precision.round_input(v)).collect() };
-    let product = (alpha != 0.0).then(|| crate::reference::matmul_reference(&round(op_a), &round(op_b)));
-    let (alpha64, beta64) = (f64::from(alpha), f64::from(beta));
-    let mut first: Option<Mismatch> = None;
-    let mut count = 0;
-    for (idx, &g) in got.data.iter().enumerate() {
-        let (ab, abs_sum) = product.as_ref().map_or((0.0, 0.0), |p| (p.value[idx], p.abs_sum[idx]));
-        let bc = if beta == 0.0 { 0.0 } else { beta64 * f64::from(c0.data[idx]) };
-        let expected = alpha64 * ab + bc;
-        let tol = gemm_tolerance(precision, k, alpha64, abs_sum, bc.abs());
-        if !approx::abs_diff_eq!(f64::from(g), expected, epsilon = tol) {
-            count += 1;
-            first.get_or_insert(Mismatch { row: idx / n, col: idx % n, got: g, expected, tolerance: tol, mismatches: 0 });
-        }
-    }
-    match first {
-        None => Ok(()),
-        Some(f) => Err(Mismatch { mismatches: count, ..f }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::matmul_reference;
+    use crate::testkit::check::*;
+    use crate::testkit::reference::matmul_reference;
+    use crate::testkit::reference::ReferenceProduct;
     use crate::HostMatrix;
 
     fn pseudo_random(len: usize, seed: u32) -> Vec<f32> {
-        crate::random::operands(len, seed as u64)
+        crate::testkit::random::operands(len, seed as u64)
     }
 
     /// The rounded inputs as matrices, and their f64 reference.
@@ -320,7 +253,7 @@ mod tests {
     #[test]
     fn fp32_rule_is_tesseras() {
         for (k, s) in [(1, 1.0), (4096, 1000.0), (519, 3.5)] {
-            assert_eq!(Precision::Fp32.tolerance(k, s), crate::reference::tolerance(k, s));
+            assert_eq!(Precision::Fp32.tolerance(k, s), crate::testkit::reference::tolerance(k, s));
         }
     }
 

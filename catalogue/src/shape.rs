@@ -1,6 +1,6 @@
 //! Problem shapes and their checks.
-use crate::algo::MATMUL_KERNELS;
 pub use crate::error::ShapeError;
+use crate::registry::algo::MATMUL_KERNELS;
 
 /// The kernels index with 32-bit arithmetic: each matrix holds at most this many elements.
 pub const MAX_MATRIX_ELEMENTS: usize = i32::MAX as usize;

@@ -1,9 +1,10 @@
-//! `Algo::Auto`'s FP32 model against the measured calibration table (`data/auto-calibration.csv`:
+//! `Algo::Auto`'s FP32 model against the measured calibration table (`src/select/auto-calibration.csv`:
 //! every FP32 kernel's time on the shapes of two H200 scorecard runs, with the split-K slice count each
 //! launch used; `docs/tuning.md` says which runs and which shapes were held out of the fit).
 use std::collections::BTreeMap;
 
-use tessera_catalogue::{residuals, tuning, Algo, MatmulShape};
+use tessera_catalogue::select::{residuals, tuning};
+use tessera_catalogue::{Algo, MatmulShape};
 
 struct Row {
     algo: Algo,
@@ -30,7 +31,7 @@ enum Ranking {
     /// The time model alone (`tuning::predict_us`).
     Model,
     /// The model × its measured residuals near the shape, the shape's own rows left out
-    /// (`tessera_catalogue::residuals`): how `Auto` does on a shape it was not calibrated on.
+    /// (`tessera_catalogue::select::residuals`): how `Auto` does on a shape it was not calibrated on.
     ResidualsLeavingOut,
 }
 
@@ -161,7 +162,7 @@ fn measured_residuals_improve_the_picks_on_shapes_they_have_not_seen() {
 
 #[test]
 fn the_tuning_shortlist_holds_a_kernel_near_the_best_on_shapes_it_has_not_seen() {
-    use tessera_catalogue::shortlist::{shortlist, Candidate};
+    use tessera_catalogue::select::shortlist::{shortlist, Candidate};
     use tessera_catalogue::Choice;
     // Tuning on request times `shortlist`'s candidates and keeps the fastest. Each table shape priced
     // as `Auto` would price it with its own rows left out (model × residuals of the other shapes),

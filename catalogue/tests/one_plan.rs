@@ -2,11 +2,12 @@
 //! precision, `matmul` (one launch), `gemm` (NN, row-major), the blocks of a product past one
 //! launch's limits and `MultiGpu`'s per-GPU blocks reach the same choice — the one
 //! [`Planner::launch`] gives — for the same sub-problem.
-use tessera_catalogue::blocks::{GemmDims, Limits};
-use tessera_catalogue::distribute::{DistOptions, DistPlan, Origin};
-use tessera_catalogue::gemm::{GemmArgs, GemmPlan, Operand, OperandPlan, Output, Transpose};
+use tessera_catalogue::plan::blocks::{GemmDims, Limits};
+use tessera_catalogue::plan::distribute::{DistOptions, DistPlan, Origin};
+use tessera_catalogue::plan::gemm::{GemmArgs, GemmPlan, Operand, OperandPlan, Output, Transpose};
 use tessera_catalogue::plan::Op;
-use tessera_catalogue::{random, Algo, MatrixDesc, Plan, Planner, Precision, Target};
+use tessera_catalogue::testkit::random;
+use tessera_catalogue::{Algo, MatrixDesc, Plan, Planner, Precision, Target};
 
 /// Shapes: log-uniform in 1..16384 (the scorecard's generator), up to 2·4096³ FLOPs.
 const SHAPES: usize = 520;

@@ -5,8 +5,8 @@
 use std::ops::Range;
 
 use proptest::prelude::*;
-use tessera_catalogue::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Workspace};
-use tessera_catalogue::distribute::{DistOptions, DistPlan, GpuPlan, Origin, Transfer};
+use tessera_catalogue::plan::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Workspace};
+use tessera_catalogue::plan::distribute::{DistOptions, DistPlan, GpuPlan, Origin, Transfer};
 
 /// One GPU's memory in the replay: its operands and work buffers, NaN where nothing was written.
 struct Mem {
@@ -91,7 +91,7 @@ fn reference(dims: GemmDims, a: &[f64], b: &[f64]) -> Vec<f64> {
 }
 
 /// Checks that every launch of `ops` stays within `limits` and every cut is aligned.
-fn check_launches(steps: &[tessera_catalogue::blocks::Step], dims: GemmDims, limits: Limits, align: Align) {
+fn check_launches(steps: &[tessera_catalogue::plan::blocks::Step], dims: GemmDims, limits: Limits, align: Align) {
     for s in steps {
         assert!(limits.fits(s.rows.len(), s.cols.len(), s.depth.len()), "{s:?} exceeds {limits:?}");
         assert!(!s.rows.is_empty() && !s.cols.is_empty() && !s.depth.is_empty(), "empty step {s:?}");
@@ -272,7 +272,7 @@ fn full_size_plans_stay_within_the_kernels_limits() {
             // Work buffers stay within four blocks of the default size (8 GiB of f32 at most).
             let ws = g.workspace;
             for elems in [ws.a_pack, ws.b_pack, ws.c_pack, ws.scratch] {
-                assert!(elems <= tessera_catalogue::blocks::DEFAULT_BLOCK_ELEMS, "{dims:?}: {ws:?}");
+                assert!(elems <= tessera_catalogue::plan::blocks::DEFAULT_BLOCK_ELEMS, "{dims:?}: {ws:?}");
             }
         }
     }

@@ -4,7 +4,8 @@
 //! were fitted to).
 use std::collections::BTreeMap;
 
-use tessera_catalogue::{tc_model, tuning, Algo, MatmulShape};
+use tessera_catalogue::select::{tc_model, tuning};
+use tessera_catalogue::{Algo, MatmulShape};
 
 struct Row {
     algo: Algo,

@@ -318,10 +318,11 @@ impl BlockSync {
 
     /// One round of thread `tid`'s spin-wait in `what` (an `mbarrier` phase), `waited` long so far:
     /// yields; unwinds when the block has faulted, when every other thread has returned (nobody is left
-    /// to complete the phase), or after [`WAIT_LIMIT`]. The first millisecond only yields, without the
-    /// lock: most waits end there.
+    /// to complete the phase), or after [`WAIT_LIMIT`]. The first 50 µs only yield, without the lock;
+    /// then it sleeps between checks (a shorter yielding phase measured 30 % faster on the TMA kernels
+    /// on two cores: hundreds of yielding threads starve the one that completes the phase).
     fn spin(&self, tid: u32, what: &'static str, waited: Duration) {
-        if waited < Duration::from_millis(1) {
+        if waited < Duration::from_micros(50) {
             std::thread::yield_now();
             return;
         }

@@ -1,9 +1,9 @@
 //! `C = α·op(A)·op(B) + β·C` on the CPU executor: the catalogue's GEMM plan (packs, the planned
 //! product, the epilogue) run with the same kernels and launches as `tessera::Gpu::gemm`.
-use tessera_catalogue::blocks::GemmDims;
-use tessera_catalogue::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
-use tessera_catalogue::launch::tiles;
+use tessera_catalogue::plan::blocks::GemmDims;
+use tessera_catalogue::plan::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
 use tessera_catalogue::precision::Element;
+use tessera_catalogue::registry::launch::tiles;
 use tessera_catalogue::{HostMatrix, MatrixDesc, Plan, Planner, Target};
 use tessera_kernels::{epilogue, pack};
 

@@ -1,10 +1,10 @@
 //! tessera's operations on the CPU executor: the plans `tessera::Gpu::matmul` runs
 //! ([`tessera_catalogue::plan`]), interpreted on the CPU — for tests without a GPU and for teaching
 //! (`scorecard --device cpu`).
-use tessera_catalogue::algo::{HostKernel, TmaMatmulFn};
-use tessera_catalogue::blocks::{GemmDims, Loc};
+use tessera_catalogue::plan::blocks::{GemmDims, Loc};
 use tessera_catalogue::plan::{BlockedPlan, KernelLaunch, Op};
-use tessera_catalogue::tma::Layout;
+use tessera_catalogue::registry::algo::{HostKernel, TmaMatmulFn};
+use tessera_catalogue::registry::tma::Layout;
 use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, Plan, Planner, Precision, Target};
 use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::pack::pad_b16;
@@ -186,7 +186,7 @@ fn half_bits(precision: Precision, m: &HostMatrix) -> Vec<u16> {
 /// copied into rows padded to them by `pad_b16` (the padding holds NaN here: the maps must never read
 /// it); prepared TF32 operands must already have [`tma::plan`]'s leading dimensions (`prepare_tf32_for`).
 ///
-/// [`tma::plan`]: tessera_catalogue::tma::plan
+/// [`tma::plan`]: tessera_catalogue::registry::tma::plan
 pub fn launch_tma(
     kernel: &MatmulKernel,
     host: TmaMatmulFn,
@@ -197,8 +197,8 @@ pub fn launch_tma(
     c: SyncPtr<f32>,
 ) -> Result<(), EmuError> {
     let elem_bytes = kernel.precision.input_bytes();
-    let packing = tessera_catalogue::tma::plan(kernel.config, shape, elem_bytes);
-    let ops = tessera_catalogue::tma::operands(kernel.config, &packing, elem_bytes)
+    let packing = tessera_catalogue::registry::tma::plan(kernel.config, shape, elem_bytes);
+    let ops = tessera_catalogue::registry::tma::operands(kernel.config, &packing, elem_bytes)
         .map_err(|e| EmuError::InvalidLaunch { kernel: kernel.entry, detail: e.to_string() })?;
     // The padded copies (the GPU's workspace), made before the launch as the host queues them.
     let copy = |src: *const u8, layout: Layout| -> Result<Option<Vec<u16>>, EmuError> {
@@ -242,7 +242,7 @@ pub fn pad_rows(src: &[u16], layout: Layout) -> Result<Vec<u16>, EmuError> {
     }
     let mut dst = vec![u16::MAX; layout.elements() as usize];
     let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
-    launch("pad_b16", Launch::from(tessera_catalogue::launch::pad_b16(rows, cols)), || {
+    launch("pad_b16", Launch::from(tessera_catalogue::registry::launch::pad_b16(rows, cols)), || {
         // SAFETY: src holds rows·cols elements, dst rows·ld ≥ rows·cols (checked), no overlap; the
         // launch is the kernel's.
         unsafe { pad_b16(ps.get(), pd.get(), rows, cols, ld) }
@@ -262,7 +262,7 @@ pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMa
     let (m, k, n) = (a.rows as u32, a.cols as u32, b.cols as u32);
     let shape = MatmulShape { m, n, k };
     let (lda, ldb, a_in_place) = if kernel.config.tma {
-        let packing = tessera_catalogue::tma::plan(kernel.config, shape, 4);
+        let packing = tessera_catalogue::registry::tma::plan(kernel.config, shape, 4);
         (packing.a.ld, packing.b.ld, kernel.config.rounds_a && !packing.a.padded())
     } else {
         (k, k, false)
@@ -275,7 +275,7 @@ pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMa
     } else {
         let mut a_prep = vec![f32::NAN; m as usize * lda as usize];
         let (src, dst) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::new(a_prep.as_mut_ptr()));
-        launch("tf32_round", Launch::from(tessera_catalogue::launch::tf32_round(m, k)), || {
+        launch("tf32_round", Launch::from(tessera_catalogue::registry::launch::tf32_round(m, k)), || {
             // SAFETY: src holds m·k floats, dst m·lda (lda ≥ k, checked); no overlap.
             unsafe { tf32_round(src.get(), dst.get(), m, k, lda) }
         })?;
@@ -283,14 +283,14 @@ pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMa
     };
     let mut bt_prep = vec![f32::NAN; n as usize * ldb as usize];
     let (src, dst) = (SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(bt_prep.as_mut_ptr()));
-    launch("tf32_transpose_round", Launch::from(tessera_catalogue::launch::tf32_transpose(k, n)), || {
+    launch("tf32_transpose_round", Launch::from(tessera_catalogue::registry::launch::tf32_transpose(k, n)), || {
         // SAFETY: src holds k·n floats (B), dst n·ldb (ldb ≥ k, checked); no overlap.
         unsafe { tf32_transpose_round(src.get(), dst.get(), k, n, ldb) }
     })?;
     Ok((a_prep, bt_prep))
 }
 
-/// FP32 `Auto`'s unaligned path, as the GPU runs it ([`tessera_catalogue::fp32_padding`]): `A` and
+/// FP32 `Auto`'s unaligned path, as the GPU runs it ([`tessera_catalogue::select::fp32_padding`]): `A` and
 /// `B` copied by `copy_padded_f32` into zero-filled operands with N and K rounded up to 4 (the
 /// workspace starts as NaN here, so anything the copies miss shows), `algo` (an FP32 kernel, or `Auto`:
 /// its pick for the padded shape) run on them, and `C'` cropped back to N by the same kernel. An error
@@ -298,13 +298,14 @@ pub(crate) fn prepare_tf32_for(kernel: &MatmulKernel, a: &HostMatrix, b: &HostMa
 pub fn matmul_fp32_padded(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
     let invalid = |detail: String| EmuError::InvalidLaunch { kernel: "copy_padded_f32", detail };
     let shape = MatmulShape::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
-    let padded = tessera_catalogue::fp32_padding::padded_shape(shape).ok_or_else(|| invalid(format!("{shape:?} needs no padding")))?;
+    let padded =
+        tessera_catalogue::select::fp32_padding::padded_shape(shape).ok_or_else(|| invalid(format!("{shape:?} needs no padding")))?;
     let planner = Planner::new("matmul_fp32_padded", algo, Precision::Fp32, Target::H200);
     let algo = planner.choice(padded).map_err(|e| invalid(e.to_string()))?.kernel();
-    if !tessera_catalogue::fp32_padding::runs_on_padded_copies(algo) {
+    if !tessera_catalogue::select::fp32_padding::runs_on_padded_copies(algo) {
         return Err(invalid(format!("{} does not read plain f32 pointers", algo.label())));
     }
-    let choice = Choice::Padded(tessera_catalogue::fp32_padding::Fp32Padding { shape, padded, algo });
+    let choice = Choice::Padded(tessera_catalogue::select::fp32_padding::Fp32Padding { shape, padded, algo });
     let plan = planner.launch_of(shape, choice).map_err(|e| invalid(e.to_string()))?;
     run_launch(&plan, a, b)
 }
@@ -312,7 +313,7 @@ pub fn matmul_fp32_padded(algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<
 /// Runs `plan` as the host's `matmul_padded_on` does: the copies it makes, the kernel (`launch`, on
 /// the padded shape), the crop.
 fn matmul_padded(
-    plan: tessera_catalogue::fp32_padding::Fp32Padding,
+    plan: tessera_catalogue::select::fp32_padding::Fp32Padding,
     launch: &KernelLaunch,
     a: &HostMatrix,
     b: &HostMatrix,
@@ -342,7 +343,7 @@ pub fn copy_padded(src: &[f32], from: (u32, u32, u32), to: (u32, u32, u32)) -> R
     }
     let mut dst = vec![f32::NAN; extent(out_rows, out_cols, dld)];
     let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
-    launch("copy_padded_f32", Launch::from(tessera_catalogue::launch::copy_padded_f32(out_rows, out_cols)), || {
+    launch("copy_padded_f32", Launch::from(tessera_catalogue::registry::launch::copy_padded_f32(out_rows, out_cols)), || {
         // SAFETY: src holds the extent of rows × cols at sld, dst that of out_rows × out_cols at dld
         // (checked and sized above), no overlap; cols ≤ sld, out_cols ≤ dld; the launch is the kernel's.
         unsafe { tessera_kernels::pack::copy_padded_f32(ps.get(), sld, rows, cols, pd.get(), dld, out_rows, out_cols) }

@@ -2,9 +2,9 @@
 //! transpose × layouts (row-major, column-major, mixed) × `(α, β)` edge cases × odd and padded shapes,
 //! in every precision, against the f64 reference; plus BLAS's edge cases and the refused arguments.
 use libtest_mimic::{Arguments, Failed, Trial};
-use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
-use tessera_catalogue::gemm_case::{GemmCase, Views, SCALARS, SENTINEL};
+use tessera_catalogue::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 use tessera_catalogue::precision::Element;
+use tessera_catalogue::testkit::gemm_case::{GemmCase, Views, SCALARS, SENTINEL};
 use tessera_catalogue::{Algo, Precision};
 use tessera_emulator::gemm::gemm;
 

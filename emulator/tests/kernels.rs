@@ -3,10 +3,10 @@
 //! trials are generated from the catalogue: one per kernel, named by its label, so a new kernel is
 //! tested without an edit here.
 use libtest_mimic::{Arguments, Failed, Trial};
-use tessera_catalogue::algo::{case_label, matmul_cases};
-use tessera_catalogue::launch::{elementwise, grid_stride};
-use tessera_catalogue::precision::check_in;
-use tessera_catalogue::random::operands;
+use tessera_catalogue::registry::algo::{case_label, matmul_cases};
+use tessera_catalogue::registry::launch::{elementwise, grid_stride};
+use tessera_catalogue::testkit::check::check_in;
+use tessera_catalogue::testkit::random::operands;
 use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 use tessera_emulator::{launch, Launch, SyncPtr};
 use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};
@@ -64,7 +64,7 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031), (70, 68, 1200)] {
             let shape = MatmulShape { m, n, k };
             let got = catalogue_line(algo).splits(shape, H);
-            if got != tessera_catalogue::tuning::splits_on(algo, shape, tessera_catalogue::tuning::SMS)
+            if got != tessera_catalogue::select::tuning::splits_on(algo, shape, tessera_catalogue::select::tuning::SMS)
                 || catalogue_line(algo).launch(shape, H).grid.2 != got
             {
                 return Err(format!("{}: {m}×{n}×{k}: launch and model disagree on the slices", algo.label()).into());
@@ -86,7 +86,7 @@ fn run_f32_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMa
     let kernel = algo.kernel().ok_or("no kernel")?;
     let (m, n, k) = (a.rows, b.cols, a.cols);
     let (entry, host_build) = kernel.launched(n as u32);
-    let tessera_catalogue::algo::HostKernel::F32(host) = host_build else { return Err("not an f32 kernel".into()) };
+    let tessera_catalogue::registry::algo::HostKernel::F32(host) = host_build else { return Err("not an f32 kernel".into()) };
     let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
     let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
     cfg.grid = grid;
@@ -209,7 +209,7 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
         let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
         let (a16, b16) = (bits(&a), bits(&b));
         let kernel = algo.kernel().ok_or("no kernel")?;
-        let tessera_catalogue::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
+        let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
         let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
         let splits = catalogue_line(algo).splits(shape, H);
@@ -288,7 +288,7 @@ fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
         let src: Vec<u16> = (0..rows * cols).map(|i| (i as u16).wrapping_mul(40_503) & 0x7FFF).collect();
         let mut dst = vec![SENTINEL; (rows * ld) as usize + GUARD];
         let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
-        launch("pad_b16", Launch::from(tessera_catalogue::launch::pad_b16(rows, cols)), || {
+        launch("pad_b16", Launch::from(tessera_catalogue::registry::launch::pad_b16(rows, cols)), || {
             // SAFETY: src holds rows·cols elements, dst more than rows·ld, ld ≥ cols; the launch is the kernel's.
             unsafe { tessera_kernels::pack::pad_b16(ps.get(), pd.get(), rows, cols, ld) }
         })?;
@@ -373,7 +373,7 @@ fn tf32_preparation_pads_rows_and_writes_nothing_else() -> Result<(), Failed> {
         let ps = SyncPtr::from_const(src.as_ptr());
         let mut a = vec![sentinel; (rows * ld) as usize + GUARD];
         let pa = SyncPtr::new(a.as_mut_ptr());
-        launch("tf32_round", Launch::from(tessera_catalogue::launch::tf32_round(rows, cols)), || {
+        launch("tf32_round", Launch::from(tessera_catalogue::registry::launch::tf32_round(rows, cols)), || {
             // SAFETY: src holds rows·cols floats, the destination more than rows·ld, ld ≥ cols.
             unsafe { tf32_round(ps.get(), pa.get(), rows, cols, ld) }
         })?;
@@ -387,7 +387,7 @@ fn tf32_preparation_pads_rows_and_writes_nothing_else() -> Result<(), Failed> {
         let ps = SyncPtr::from_const(src.as_ptr());
         let mut bt = vec![sentinel; (t_cols * ld) as usize + GUARD];
         let pb = SyncPtr::new(bt.as_mut_ptr());
-        launch("tf32_transpose_round", Launch::from(tessera_catalogue::launch::tf32_transpose(t_rows, t_cols)), || {
+        launch("tf32_transpose_round", Launch::from(tessera_catalogue::registry::launch::tf32_transpose(t_rows, t_cols)), || {
             // SAFETY: src holds t_rows·t_cols floats, the destination more than t_cols·ld, ld ≥ t_rows.
             unsafe { tf32_transpose_round(ps.get(), pb.get(), t_rows, t_cols, ld) }
         })?;

@@ -2,8 +2,8 @@
 //! interpreters (`tessera::Gpu` and `tessera_emulator::ops::run_plan`). Each plan here — one launch,
 //! FP32's padded path, the blocks of a product cut by small limits, nothing, `C = 0` — runs on the CPU
 //! executor and is checked against the f64 reference of the inputs rounded to the precision.
-use tessera_catalogue::blocks::{GemmDims, Limits};
-use tessera_catalogue::precision::check_in;
+use tessera_catalogue::plan::blocks::{GemmDims, Limits};
+use tessera_catalogue::testkit::check::check_in;
 use tessera_catalogue::{Algo, Choice, HostMatrix, Plan, Planner, Precision, Target};
 use tessera_emulator::ops::{matmul_in, run_plan};
 
@@ -51,9 +51,9 @@ fn the_padded_path_nothing_and_zero_run_as_planned() {
     // A padding plan of 65×66×67, asked for by choice (as a tuned pick is).
     let planner = Planner::new("matmul", Algo::Auto, Precision::Fp32, Target::H200);
     let shape = tessera_catalogue::MatmulShape { m: 65, n: 66, k: 67 };
-    let padding = tessera_catalogue::fp32_padding::Fp32Padding {
+    let padding = tessera_catalogue::select::fp32_padding::Fp32Padding {
         shape,
-        padded: tessera_catalogue::fp32_padding::padded_shape(shape).unwrap(),
+        padded: tessera_catalogue::select::fp32_padding::padded_shape(shape).unwrap(),
         algo: Algo::Dbuf64x64x16,
     };
     let launch = planner.launch_of(shape, Choice::Padded(padding)).unwrap();

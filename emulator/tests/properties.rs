@@ -1,8 +1,8 @@
 //! Property tests on the CPU executor (they run in CI, no GPU): random shapes keep every matmul
 //! kernel in parity with the f64 reference — the same kernel source the PTX is built from.
 use proptest::prelude::*;
-use tessera_catalogue::algo::{case_label, matmul_cases};
-use tessera_catalogue::precision::check_in;
+use tessera_catalogue::registry::algo::{case_label, matmul_cases};
+use tessera_catalogue::testkit::check::check_in;
 use tessera_catalogue::HostMatrix;
 
 proptest! {

@@ -1,9 +1,9 @@
 //! The `wgmma` rate kernels (`tessera_kernels::wgmma_rate`) on the CPU executor: every thread's
-//! output against the exact value `tessera_catalogue::ceiling::wgmma_rate_expected` computes from the
+//! output against the exact value `tessera_catalogue::registry::ceiling::wgmma_rate_expected` computes from the
 //! operands as a plain matrix product and the PTX ISA's accumulator layout. The operands are a hash of
 //! their position and every sum is an exact integer, so a wrong descriptor field, swizzle, K-slice
 //! step or accumulator position changes the result.
-use tessera_catalogue::ceiling::wgmma_rate_expected;
+use tessera_catalogue::registry::ceiling::wgmma_rate_expected;
 use tessera_catalogue::Precision;
 use tessera_emulator::{launch, Launch, SyncPtr};
 use tessera_kernels::wgmma_rate::{wgmma_rate_bf16, wgmma_rate_f16, wgmma_rate_tf32, SHARED_BYTES};

@@ -1,4 +1,4 @@
-//! Running a block schedule (`tessera_catalogue::blocks`) on one GPU: its 2D copies, kernel
+//! Running a block schedule (`tessera_catalogue::plan::blocks`) on one GPU: its 2D copies, kernel
 //! launches and additions, on raw device pointers, queued on one stream.
 //!
 //! The plan says *what* (which sub-GEMM, which pack, which addition); this module only turns each
@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, PushKernelArg};
-use tessera_catalogue::blocks::{GemmDims, Loc, Workspace};
-use tessera_catalogue::launch;
+use tessera_catalogue::plan::blocks::{GemmDims, Loc, Workspace};
 use tessera_catalogue::plan::{BlockedPlan, Op};
+use tessera_catalogue::registry::launch;
 
 use crate::context::Gpu;
 use crate::error::{Error, Result};
@@ -86,7 +86,7 @@ impl BlockRun<'_> {
     /// [`Homes`] must hold `A` (`m·k`), `B` (`k·n`) input elements and `C` (`m·n`) floats of
     /// `self.dims` on this GPU, 16-byte aligned, and nothing else may write them (or read `C`) until
     /// the stream has run the operations; the work buffers must be sized for their
-    /// [`Workspace`](tessera_catalogue::blocks::Workspace).
+    /// [`Workspace`](tessera_catalogue::plan::blocks::Workspace).
     pub unsafe fn ops(&self, ops: &[Op]) -> Result<()> {
         self.gpu.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
         for op in ops {

@@ -148,7 +148,7 @@ impl QueuedTimer {
     /// Queues the hold: `iterated_fma` with `fmas` dependent FMAs per thread on one warp.
     fn hold(&mut self, gpu: &Gpu, fmas: u32) -> Result<()> {
         let (n, a, b) = (Self::HOLD_THREADS, 0.999f32, 0.001f32);
-        let dims = tessera_catalogue::launch::elementwise("QueuedTimer", n, tessera_kernels::iterated_fma::BLOCK)?;
+        let dims = tessera_catalogue::registry::launch::elementwise("QueuedTimer", n, tessera_kernels::iterated_fma::BLOCK)?;
         let cfg = cudarc::driver::LaunchConfig { grid_dim: dims.grid, block_dim: dims.block, shared_mem_bytes: dims.shared_bytes };
         let mut launch = self.stream.launch_builder(gpu.kernel("iterated_fma")?);
         launch.arg(&self.hold_x).arg(&mut self.hold_y).arg(&n).arg(&fmas).arg(&a).arg(&b);

@@ -52,9 +52,9 @@ pub use half::{bf16, f16};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
-pub use tessera_catalogue::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
-pub use tessera_catalogue::{
-    self as catalogue, reference, tuning, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, ShapeError, Target,
-};
+pub use tessera_catalogue::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
+pub use tessera_catalogue::select::tuning;
+pub use tessera_catalogue::testkit::reference;
+pub use tessera_catalogue::{self as catalogue, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, ShapeError, Target};
 pub use tuning_state::{AutoTuning, TunedPick};
 pub use view::{MatrixMut, MatrixRef};

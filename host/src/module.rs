@@ -25,5 +25,5 @@ pub const PTX_SM90A: &str = include_str!(concat!(env!("OUT_DIR"), "/tessera_kern
 /// The kernel entry points a module must define (the catalogue's list): the `sm_90a` module's when
 /// `sm90a`, else the `sm_90` one's. [`crate::Gpu::new`] resolves each once.
 pub fn kernel_names(sm90a: bool) -> Vec<&'static str> {
-    tessera_catalogue::entries::entries().iter().filter(|e| e.sm90a == sm90a).map(|e| e.name).collect()
+    tessera_catalogue::registry::entries::entries().iter().filter(|e| e.sm90a == sm90a).map(|e| e.name).collect()
 }

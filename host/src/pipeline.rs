@@ -43,7 +43,7 @@ use cudarc::driver::{result, sys::CUevent_flags, CudaEvent, CudaSlice, CudaStrea
 use crate::buffer::PinnedBuffer;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-use tessera_catalogue::launch::elementwise;
+use tessera_catalogue::registry::launch::elementwise;
 use tessera_kernels::iterated_fma;
 
 /// How `len` elements are cut into chunks and dealt to streams. Pure arithmetic: no GPU needed.

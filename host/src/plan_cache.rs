@@ -4,7 +4,7 @@
 //! tuning mode change (they enter the plans), and when full.
 use std::collections::HashMap;
 
-use tessera_catalogue::blocks::GemmDims;
+use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::{Algo, Plan, Precision};
 
 /// The plans, by (kernel asked for, precision, dimensions).

@@ -1,5 +1,5 @@
 //! TMA tensor maps for the kernel-15/16 launches: the catalogue describes each operand's map
-//! ([`tessera_catalogue::tma::operands`]: dimensions, row stride, the kernel's own box); this encodes
+//! ([`tessera_catalogue::registry::tma::operands`]: dimensions, row stride, the kernel's own box); this encodes
 //! it with the driver (`cuTensorMapEncodeTiled`) and keeps both maps in device memory for the launch
 //! (`MapCache`: a repeated product on the same buffers reuses them).
 use std::collections::HashMap;
@@ -9,7 +9,7 @@ use cudarc::driver::sys::{
     self, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle,
 };
 use cudarc::driver::{CudaSlice, CudaStream};
-use tessera_catalogue::tma::{TmaOperand, ALIGN};
+use tessera_catalogue::registry::tma::{TmaOperand, ALIGN};
 use tessera_catalogue::Precision;
 
 use crate::error::{Error, Result};

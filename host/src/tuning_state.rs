@@ -2,7 +2,7 @@
 //! keeps (`crate::ops::auto_tuning` measures them). A leaf: it knows no GPU.
 use std::collections::HashMap;
 
-use tessera_catalogue::shortlist::Candidate;
+use tessera_catalogue::select::shortlist::Candidate;
 use tessera_catalogue::{Choice, MatmulShape};
 
 /// How FP32 `Algo::Auto` chooses what runs on a `Gpu` (`Gpu::set_auto_tuning`).

@@ -1,7 +1,7 @@
 //! Matrix views over device buffers, as BLAS passes matrices: a buffer plus where the matrix lies in
 //! it ([`MatrixDesc`]: rows, columns, leading dimension, layout, offset). A view borrows its buffer;
 //! it is checked against the buffer when an operation uses it ([`crate::Gpu::gemm`]), before any GPU work.
-use tessera_catalogue::gemm::MatrixDesc;
+use tessera_catalogue::plan::gemm::MatrixDesc;
 
 use crate::buffer::DeviceBuffer;
 use crate::matrix::{DeviceElement, DeviceMatrix};

@@ -151,7 +151,7 @@ kernel! {
     ///
     /// **What it is for**: a TMA tensor map needs rows a multiple of 16 bytes apart; an operand whose
     /// rows are not (K or N not a multiple of 8) is copied with `ld` rounded up first, and its map keeps
-    /// the real dimensions (`tessera_catalogue::tma::plan`), so the padding is never read. The walk is
+    /// the real dimensions (`tessera_catalogue::registry::tma::plan`), so the padding is never read. The walk is
     /// [`for_each_element`]'s without transposing: reads and writes go along rows, both coalesced.
     ///
     /// # Safety

@@ -25,10 +25,10 @@ pub fn round_tf32(x: f32) -> f32 {
 kernel! {
     /// `dst[r·ld + c] = round_tf32(src[r·cols + c])` for `(r, c) < (rows, cols)`: `A` rounded, its rows
     /// `ld ≥ cols` elements apart (`ld = cols` for kernel 14, rounded up to whole 16-byte rows for the
-    /// TMA kernels: `tessera_catalogue::tma::plan`); the padding is not written.
+    /// TMA kernels: `tessera_catalogue::registry::tma::plan`); the padding is not written.
     ///
     /// The walk is the pack kernels' ([`for_each_element`], no transposing): coalesced on both sides;
-    /// launch `tessera_catalogue::launch::tf32_round`.
+    /// launch `tessera_catalogue::registry::launch::tf32_round`.
     ///
     /// # Safety
     /// `src` is valid for `rows·cols` floats, `dst` for `rows·ld`, not overlapping, `ld ≥ cols`; the
@@ -52,7 +52,7 @@ kernel! {
     /// The walk is the pack kernels' transposing one ([`for_each_element`]): a warp reads a row of `B`
     /// into a padded shared tile, the block synchronizes, and each warp writes a row of `Bᵀ` from a
     /// column of the tile: coalesced on both sides, no bank conflicts. Launch
-    /// `tessera_catalogue::launch::tf32_transpose`.
+    /// `tessera_catalogue::registry::launch::tf32_transpose`.
     ///
     /// # Safety
     /// `src` is valid for `rows·cols` floats, `dst` for `cols·ld`, not overlapping, `ld ≥ rows`; the

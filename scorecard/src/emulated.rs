@@ -4,7 +4,7 @@
 //! labelled as emulation everywhere: its times are not a performance figure of anything.
 use std::time::Instant;
 
-use tessera::catalogue::algo::case_label;
+use tessera::catalogue::registry::algo::case_label;
 use tessera::{Algo, MatmulShape, Precision};
 
 use crate::report::{shape_label, Check, SAMPLED_ROWS};

@@ -1,12 +1,12 @@
 //! The GPU rows: every Rust kernel in its precision, its CUDA C twin (FP32) and cuBLAS of the same
 //! precision at each size, the measured `mma.sync` and `wgmma` ceilings beside the datasheet peaks, plus
 //! bandwidth.
-use tessera::catalogue::algo::case_label;
+use tessera::catalogue::registry::algo::case_label;
 use tessera::ops::ceiling::{datasheet_dense_peak, mma_rate_entry, wgmma_rate_entry, MMA_RATE_BLOCK, WGMMA_RATE_BLOCK};
 use tessera::{bf16, f16, Algo, AutoTuning, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision, QueuedTimer};
 use tessera_anchors::{Cublas, CudaC};
 
-use tessera::catalogue::random::operands as random_vec;
+use tessera::catalogue::testkit::random::operands as random_vec;
 
 use crate::cpu::median;
 use crate::report::{cublas_key, shape_label, Bandwidth, Check, MmaCeiling, PeakFigure, Row, Scorecard, WgmmaCeiling};
@@ -382,7 +382,7 @@ pub fn measure_all(
         for &imp in &impls {
             step += 1;
             // The padded path exists only for shapes with N or K unaligned that fit one launch padded.
-            if matches!(imp, Impl::Padded) && tessera::catalogue::fp32_padding::padded_shape(shape).is_none() {
+            if matches!(imp, Impl::Padded) && tessera::catalogue::select::fp32_padding::padded_shape(shape).is_none() {
                 continue;
             }
             let (name, key, precision, bytes) = match imp {

@@ -17,7 +17,7 @@ mod variants;
 use std::path::PathBuf;
 
 use clap::Parser;
-use tessera::catalogue::algo::{case_label, matmul_cases};
+use tessera::catalogue::registry::algo::{case_label, matmul_cases};
 use tessera::{Algo, MatmulShape, Precision};
 
 /// Any failure of a scorecard run, reported as its message.
@@ -158,7 +158,7 @@ pub struct Args {
     /// added as the CPU anchor row beside the baseline at the sizes it measured.
     #[arg(long)]
     cpu_anchor_json: Option<PathBuf>,
-    /// Also run this many random shapes (`tessera_catalogue::random::matmul_shapes`: M, N, K
+    /// Also run this many random shapes (`tessera_catalogue::testkit::random::matmul_shapes`: M, N, K
     /// log-uniform in 1..16384 with random alignment), after `--sizes`; the seed is printed.
     #[arg(long, default_value_t = 0)]
     random_shapes: usize,
@@ -256,10 +256,10 @@ fn run(args: &Args) -> Result<(), Fail> {
         return write_outputs(&load(json)?, &random_runs, args);
     }
     let mut shapes: Vec<MatmulShape> = sizes_of(args).iter().map(|s| parse_size(s)).collect::<Result<_, String>>()?;
-    let random = (args.random_shapes > 0).then(|| args.seed.unwrap_or_else(|| tessera::catalogue::random::run_seed(0x5ca1e)));
+    let random = (args.random_shapes > 0).then(|| args.seed.unwrap_or_else(|| tessera::catalogue::testkit::random::run_seed(0x5ca1e)));
     if let Some(seed) = random {
         eprintln!("[scorecard] {} random shapes, seed {seed} (--seed {seed} replays them)", args.random_shapes);
-        shapes.extend(tessera::catalogue::random::matmul_shapes(args.random_shapes, seed, args.random_max_flops));
+        shapes.extend(tessera::catalogue::testkit::random::matmul_shapes(args.random_shapes, seed, args.random_max_flops));
     }
     if shapes.iter().any(|s| s.m == 0 || s.n == 0 || s.k == 0) {
         return Err("sizes must be at least 1 in every dimension".into());

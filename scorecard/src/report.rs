@@ -1,6 +1,6 @@
 //! The scorecard's rows, the derived columns (speedup, % of cuBLAS, % of peak), Markdown and JSON.
 use serde::{Deserialize, Serialize};
-use tessera::catalogue::precision::check_product;
+use tessera::catalogue::testkit::check::check_product;
 use tessera::reference::{matmul_reference, ReferenceProduct};
 use tessera::{HostMatrix, MatmulShape, Precision};
 
@@ -203,7 +203,7 @@ pub struct Scorecard {
     pub size_sweep: bool,
 }
 
-/// The random shapes of a run (`tessera_catalogue::random::matmul_shapes`).
+/// The random shapes of a run (`tessera_catalogue::testkit::random::matmul_shapes`).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct RandomShapes {
     pub count: usize,

@@ -2,8 +2,8 @@
 //! and precision of the run: NN, NT, TN, TT on row-major matrices and NN, NT on column-major ones,
 //! each timed with its pack passes and epilogue inside the timed work, beside the plain `Gpu::matmul`
 //! (Auto) and cuBLAS `GemmEx` with the *same* transposes and layouts (cuBLAS transposes natively).
-use tessera::catalogue::gemm::{GemmArgs, GemmPlan, Operand, OperandPlan, Output};
-use tessera::catalogue::precision::gemm_tolerance;
+use tessera::catalogue::plan::gemm::{GemmArgs, GemmPlan, Operand, OperandPlan, Output};
+use tessera::catalogue::testkit::check::gemm_tolerance;
 use tessera::{
     bf16, f16, Algo, DeviceBuffer, DeviceElement, DeviceMatrix, GemmParams, Gpu, HostMatrix, Layout, MatmulShape, MatrixDesc, MatrixMut,
     MatrixRef, Precision, Transpose,

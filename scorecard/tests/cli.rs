@@ -18,8 +18,8 @@ fn device_cpu_runs_every_kernel_as_labelled_emulation() {
     assert!(stdout.contains("not* GPU performance"), "{stdout}");
     // Every kernel in its precision on every size (the TMA kernels read 17×33×9's unaligned rows from
     // padded copies), and Auto in each precision.
-    for (algo, precision) in tessera::catalogue::algo::matmul_cases() {
-        let label = tessera::catalogue::algo::case_label(algo, precision);
+    for (algo, precision) in tessera::catalogue::registry::algo::matmul_cases() {
+        let label = tessera::catalogue::registry::algo::case_label(algo, precision);
         for size in ["17×33×9", "9×16×16"] {
             let row = format!("| {size} | {label} | {} |", precision.label().to_uppercase());
             assert!(stdout.contains(&row), "row {row} missing\n{stdout}");

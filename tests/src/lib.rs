@@ -34,7 +34,7 @@ pub fn run(trials: Vec<Trial>) -> ! {
 /// The seed of one test's operands: `TESSERA_SEED` when set (to replay a failure), otherwise fresh
 /// each run; print it with any failure. The operands themselves come from the catalogue's one
 /// generator (`HostMatrix::random`, `random::operands`), as in every suite.
-pub use tessera::catalogue::random::run_seed as seed;
+pub use tessera::catalogue::testkit::random::run_seed as seed;
 
 /// A `rows × cols` device matrix filled with NaN, so any element a kernel fails to write is caught.
 pub fn poisoned_matrix(gpu: &Gpu, rows: usize, cols: usize) -> Result<DeviceMatrix, String> {

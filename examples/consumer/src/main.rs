@@ -1,7 +1,7 @@
 //! A user's program: multiply two matrices on the GPU with tessera, in every precision the library
 //! has (FP32, TF32 asked for explicitly, BF16, FP16), and check each result.
-use tessera::catalogue::algo::{case_label, matmul_cases};
-use tessera::catalogue::precision::check_in;
+use tessera::catalogue::registry::algo::{case_label, matmul_cases};
+use tessera::catalogue::testkit::check::check_in;
 use tessera::{Gpu, HostMatrix};
 
 fn main() {

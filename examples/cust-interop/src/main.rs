@@ -10,10 +10,10 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use cust::prelude::*;
-use tessera::catalogue::entries::entries;
-use tessera::catalogue::launch::elementwise;
-use tessera::catalogue::precision::check_in;
-use tessera::catalogue::random::operands;
+use tessera::catalogue::registry::entries::entries;
+use tessera::catalogue::registry::launch::elementwise;
+use tessera::catalogue::testkit::check::check_in;
+use tessera::catalogue::testkit::random::operands;
 use tessera::{Algo, DeviceBuffer as TesseraBuffer, Gpu, HostMatrix, MatmulShape, Precision};
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;

@@ -5,7 +5,7 @@
 //! uploaded as it is and transposed on the device by the pack kernel (no host copy either way). Only a
 //! matrix with gaps or negative strides is gathered into one row-major copy on the host first.
 //! Downloads return an owned matrix built from the downloaded data (ndarray: without a further copy).
-use tessera_catalogue::gemm::{Operand, Pack};
+use tessera_catalogue::plan::gemm::{Operand, Pack};
 
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;

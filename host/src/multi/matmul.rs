@@ -1,4 +1,4 @@
-//! `C = A · B` over several GPUs: the catalogue's plan (`tessera_catalogue::distribute`) issued with
+//! `C = A · B` over several GPUs: the catalogue's plan (`tessera_catalogue::plan::distribute`) issued with
 //! NCCL (operands on GPU 0) or host uploads (operands in host memory).
 //!
 //! Each GPU computes on one stream and transfers on a second, high-priority one (neither the default
@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cudarc::driver::{result, CudaEvent, CudaStream, DevicePtr, DevicePtrMut};
-use tessera_catalogue::blocks::GemmDims;
-use tessera_catalogue::distribute::{DistPlan, GpuPlan, Origin, Transfer};
+use tessera_catalogue::plan::blocks::GemmDims;
+use tessera_catalogue::plan::distribute::{DistPlan, GpuPlan, Origin, Transfer};
 use tessera_catalogue::precision::Element;
 use tessera_catalogue::{Algo, HostMatrix, Planner, Precision};
 

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! The product's split and the order its operands travel in are the catalogue's
-//! (`tessera_catalogue::distribute`); [`matmul`] issues them, [`link`] measures the links, and
+//! (`tessera_catalogue::plan::distribute`); [`matmul`] issues them, [`link`] measures the links, and
 //! [`rows`] holds a result left on the GPUs. One GPU is the degenerate case: no NCCL, the plan's one
 //! GPU computes everything.
 //!
@@ -30,7 +30,7 @@
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{result, sys::CUevent_flags, CudaEvent, CudaSlice, CudaStream};
-use tessera_catalogue::distribute::DistOptions;
+use tessera_catalogue::plan::distribute::DistOptions;
 
 use crate::comm::Comms;
 use crate::context::{device_count, Gpu};

@@ -1,5 +1,5 @@
 //! FP32 `Auto` tuned on request ([`AutoTuning::Measured`]): on a shape's first product the model's
-//! shortlist ([`tessera_catalogue::shortlist`]) is timed on the caller's operands and the fastest is
+//! shortlist ([`tessera_catalogue::select::shortlist`]) is timed on the caller's operands and the fastest is
 //! kept on the [`Gpu`] for every later product of that shape.
 //!
 //! The default, [`AutoTuning::Model`], measures nothing: `Auto` runs what the time model picks,
@@ -25,7 +25,7 @@
 use std::sync::{Arc, MutexGuard};
 
 use cudarc::driver::CudaStream;
-use tessera_catalogue::shortlist::{priced_on, shortlist, Candidate};
+use tessera_catalogue::select::shortlist::{priced_on, shortlist, Candidate};
 use tessera_catalogue::{Algo, Choice, LaunchPlan, MatmulShape, Planner, Precision};
 
 use crate::context::Gpu;

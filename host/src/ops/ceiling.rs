@@ -8,7 +8,9 @@
 //! on a fixed shared-memory tile: the roof of a GEMM built on `wgmma` (kernel 14 on), reported beside
 //! the datasheet's dense peak ([`datasheet_dense_peak`]).
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-pub use tessera_catalogue::ceiling::{datasheet_dense_peak, wgmma_rate_entry, wgmma_rate_expected, wgmma_rate_flops, DatasheetPeak};
+pub use tessera_catalogue::registry::ceiling::{
+    datasheet_dense_peak, wgmma_rate_entry, wgmma_rate_expected, wgmma_rate_flops, DatasheetPeak,
+};
 use tessera_catalogue::Precision;
 use tessera_kernels::{mma_rate, wgmma_rate};
 

@@ -1,6 +1,6 @@
 //! Element-wise operations: `vec_add` in its two kernels.
 use cudarc::driver::PushKernelArg;
-use tessera_catalogue::launch;
+use tessera_catalogue::registry::launch;
 use tessera_kernels::vec_add;
 
 use super::launch_config;

@@ -1,10 +1,10 @@
-//! FP32 `Auto`'s unaligned path on the GPU ([`tessera_catalogue::fp32_padding`]): `A` and `B` copied
+//! FP32 `Auto`'s unaligned path on the GPU ([`tessera_catalogue::select::fp32_padding`]): `A` and `B` copied
 //! into zero-padded operands with N and K rounded up to 4, the kernel run on them, `C'` cropped back.
 use std::sync::Arc;
 
 use cudarc::driver::{CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
-use tessera_catalogue::fp32_padding::{padded_shape, runs_on_padded_copies, Fp32Padding};
 use tessera_catalogue::plan::KernelLaunch;
+use tessera_catalogue::select::fp32_padding::{padded_shape, runs_on_padded_copies, Fp32Padding};
 use tessera_catalogue::{Algo, Choice, MatmulShape, Planner, Precision};
 
 use super::launch_config;
@@ -136,6 +136,6 @@ impl Gpu {
         let mut launch = stream.launch_builder(self.kernel("copy_padded_f32")?);
         launch.arg(&sp).arg(&sld).arg(&rows).arg(&cols).arg(&dp).arg(&dld).arg(&out_rows).arg(&out_cols);
         // SAFETY: the caller's contract is the kernel's; the launch is the catalogue's for it.
-        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::copy_padded_f32(out_rows, out_cols))) })
+        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::registry::launch::copy_padded_f32(out_rows, out_cols))) })
     }
 }

@@ -1,10 +1,10 @@
 //! BLAS-style GEMM: `C = α·op(A)·op(B) + β·C` on matrix views (any layout, leading dimension and
-//! offset), in every precision, with the catalogue's plan ([`tessera_catalogue::gemm`]): pack passes
+//! offset), in every precision, with the catalogue's plan ([`tessera_catalogue::plan::gemm`]): pack passes
 //! where an operand is not dense row-major, one matmul kernel, and the `α`/`β` epilogue.
 use cudarc::driver::{CudaSlice, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, PushKernelArg};
-use tessera_catalogue::blocks::GemmDims;
-use tessera_catalogue::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
-use tessera_catalogue::launch::tiles;
+use tessera_catalogue::plan::blocks::GemmDims;
+use tessera_catalogue::plan::gemm::{GemmArgs, GemmParams, GemmPlan, Operand, OperandPlan, Output, Pack, ProductPlan, RowMajorView};
+use tessera_catalogue::registry::launch::tiles;
 use tessera_catalogue::Plan;
 use tessera_kernels::{epilogue, pack};
 
@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::matrix::DeviceElement;
 use crate::view::{MatrixMut, MatrixRef};
 
-const OP: &str = tessera_catalogue::gemm::OP;
+const OP: &str = tessera_catalogue::plan::gemm::OP;
 
 impl Gpu {
     /// `C = α·op(A)·op(B) + β·C` (BLAS's xGEMM), queued on the stream.
@@ -34,7 +34,7 @@ impl Gpu {
     /// row-major `TT` up to one transposing epilogue); otherwise an operand is packed (a transpose or
     /// strided copy, about one read and one write of it) into scratch memory allocated on the stream,
     /// and `C` goes through the epilogue when `β ≠ 0` or `C` is not dense. See
-    /// [`tessera_catalogue::gemm`] for the plan.
+    /// [`tessera_catalogue::plan::gemm`] for the plan.
     ///
     /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::UnsupportedPrecision`] for a precision the inputs cannot take,
     /// [`Error::PrecisionMismatch`] for a kernel of another precision, [`Error::WrongContext`],

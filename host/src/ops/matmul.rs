@@ -4,9 +4,9 @@ use std::sync::{Arc, MutexGuard};
 
 use cudarc::driver::{result, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use half::{bf16, f16};
-use tessera_catalogue::blocks::GemmDims;
+use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::KernelLaunch;
-use tessera_catalogue::tma::{self, Layout};
+use tessera_catalogue::registry::tma::{self, Layout};
 use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, Plan, Precision};
 
 use super::launch_config;
@@ -50,7 +50,7 @@ impl Gpu {
     ///
     /// The product is planned once ([`Gpu::plan`]): one launch-sized product (plus the copies of FP32
     /// `Auto`'s unaligned path where it pads), or past one launch's limits (a matrix of 2³¹ elements or
-    /// more) blocks that are, run on the same stream (see `tessera_catalogue::blocks`).
+    /// more) blocks that are, run on the same stream (see `tessera_catalogue::plan::blocks`).
     ///
     /// Errors, before any launch: [`Error::UnsupportedPrecision`] for a precision `T` cannot take,
     /// [`Error::PrecisionMismatch`] when `algo` computes in another precision,
@@ -265,7 +265,7 @@ impl Gpu {
         launch.arg(&src).arg(&dst).arg(&rows).arg(&cols).arg(&ld);
         // SAFETY: pad_b16(src, dst, rows, cols, ld) reads src[0..rows·cols] and writes below dst +
         // rows·ld (ld ≥ cols, checked): the caller's sizes; the launch is the catalogue's for it.
-        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::launch::pad_b16(rows, cols))) })
+        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::registry::launch::pad_b16(rows, cols))) })
     }
 
     /// This GPU's workspace, grown to at least `floats` `f32` (the old one freed first, stream-ordered,
@@ -284,7 +284,7 @@ impl Gpu {
     /// `A` itself and can read it in place (kernels 15–16 where K is a multiple of 4), then runs the
     /// kernel — two or three launches in stream order, all inside the caller's timing. Kernel 14
     /// reads dense rows; for the TMA kernels the preparation writes the rows of
-    /// [`tessera_catalogue::tma::plan`] (padded to 4 floats where K is not a multiple of 4), so they
+    /// [`tessera_catalogue::registry::tma::plan`] (padded to 4 floats where K is not a multiple of 4), so they
     /// need no further copy. The workspace (`m·lda + n·ldb` floats, or `n·ldb`) is kept for the next
     /// call.
     ///
@@ -315,13 +315,13 @@ impl Gpu {
             // SAFETY: tf32_round(src, dst, rows, cols, ld) reads src[0..m·k] and writes below dst + m·lda
             // (lda ≥ k): A holds m·k f32 (the caller's contract; TF32 inputs are f32), the workspace
             // m·lda + n·ldb floats from a_prep; they do not overlap (the workspace is tessera's own).
-            self.launched(unsafe { round.launch(launch_config(tessera_catalogue::launch::tf32_round(m, k))) })?;
+            self.launched(unsafe { round.launch(launch_config(tessera_catalogue::registry::launch::tf32_round(m, k))) })?;
         }
         let mut transpose = stream.launch_builder(self.kernel("tf32_transpose_round")?);
         transpose.arg(&b).arg(&bt_prep).arg(&k).arg(&n).arg(&ldb);
         // SAFETY: tf32_transpose_round(src, dst, rows = k, cols = n, ld) reads src[0..k·n] (B) and writes
         // below dst + n·ldb (ldb ≥ k): the workspace after A' (from its start when A is read in place).
-        self.launched(unsafe { transpose.launch(launch_config(tessera_catalogue::launch::tf32_transpose(k, n))) })?;
+        self.launched(unsafe { transpose.launch(launch_config(tessera_catalogue::registry::launch::tf32_transpose(k, n))) })?;
         // SAFETY: the kernel reads A' (m × k, rows lda apart: the caller's A where it rounds A itself
         // and lda = k) and Bᵀ' (n × k, rows ldb apart), prepared above in stream order with the
         // leading dimensions it reads (the plan's for a TMA kernel, dense for kernel 14), and writes

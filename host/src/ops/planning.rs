@@ -1,6 +1,6 @@
 //! Planning on this GPU: its [`Target`] and its tuned picks handed to the catalogue's [`Planner`].
 //! Every operation that multiplies plans here, once, and then runs the plan.
-use tessera_catalogue::blocks::GemmDims;
+use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::Picks;
 use tessera_catalogue::{Algo, Choice, MatmulShape, Plan, Planner, Precision, Target};
 

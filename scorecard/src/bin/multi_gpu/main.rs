@@ -20,9 +20,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Parser, ValueEnum};
-use tessera::catalogue::blocks::{BlockPlan, GemmDims, Limits};
-use tessera::catalogue::choose::model_choice;
-use tessera::catalogue::distribute::{DistOptions, DistPlan, Origin};
+use tessera::catalogue::plan::blocks::{BlockPlan, GemmDims, Limits};
+use tessera::catalogue::plan::distribute::{DistOptions, DistPlan, Origin};
+use tessera::catalogue::select::model_choice;
 use tessera::catalogue::Target;
 use tessera::{bf16, f16, Algo, DeviceElement, DeviceMatrix, GpuTimer, HostMatrix, MultiGpu, Precision};
 

@@ -1,5 +1,5 @@
 //! The time model of a product from GPU 0 over N GPUs of one host (the 1D split of
-//! `tessera_catalogue::distribute`), fed with a run's own measurements: the one-GPU kernel time,
+//! `tessera_catalogue::plan::distribute`), fed with a run's own measurements: the one-GPU kernel time,
 //! the one-GPU call's overhead, the NCCL broadcast and send rates, and the matmul's wave time (one
 //! round of blocks over all SMs). It predicts 2, 4 and 8 GPUs; the 2-GPU prediction is checked
 //! against the measured time.

@@ -2,7 +2,7 @@
 //! element computable alone), and the checks: sampled entries against an f64 dot product, and a full
 //! comparison of two results within the tolerance rule.
 use rayon::prelude::*;
-use tessera::catalogue::random::hashed;
+use tessera::catalogue::testkit::random::hashed;
 use tessera::{HostMatrix, Precision};
 
 /// A `rows × cols` matrix of `hashed(seed, i)`, filled by all cores (first touch of the pages too).

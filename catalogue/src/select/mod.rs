@@ -3,23 +3,29 @@
 //! [`choose`] is the one place `Algo::Auto` becomes something that runs. Every path that multiplies —
 //! `Gpu::matmul`, `Gpu::gemm`, the blocks of a product past one launch, each GPU's blocks in
 //! `MultiGpu`, the emulator — reaches it through [`crate::plan::Planner`], so the same sub-problem gets
-//! the same choice everywhere. The models live in [`crate::tuning`] (FP32), [`crate::fp32_padding`]
-//! (FP32's unaligned path) and [`crate::tc_model`] (the tensor cores); a pick measured on request
+//! the same choice everywhere. The models live in [`crate::select::tuning`] (FP32), [`crate::select::fp32_padding`]
+//! (FP32's unaligned path) and [`crate::select::tc_model`] (the tensor cores); a pick measured on request
 //! (`tessera::AutoTuning::Measured`) comes in as `tuned`.
-use crate::algo::Algo;
-use crate::fp32_padding::{choose_padding, padded_shape, runs_on_padded_copies, Fp32Padding};
-use crate::plan_error::PlanError;
+pub mod fp32_padding;
+pub mod residuals;
+pub mod shortlist;
+pub mod tc_model;
+pub mod tuning;
+
+use crate::error::PlanError;
 use crate::precision::Precision;
+use crate::registry::algo::Algo;
+use crate::select::fp32_padding::{choose_padding, padded_shape, runs_on_padded_copies, Fp32Padding};
+use crate::select::tuning::least_expected_on;
 use crate::shape::MatmulShape;
 use crate::target::Target;
-use crate::tuning::least_expected_on;
 
 /// One way to run a launch-sized product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
     /// A concrete kernel on the caller's operands.
     Kernel(Algo),
-    /// FP32's unaligned path: padded copies and an FP32 kernel on them ([`crate::fp32_padding`]).
+    /// FP32's unaligned path: padded copies and an FP32 kernel on them ([`crate::select::fp32_padding`]).
     Padded(Fp32Padding),
 }
 
@@ -94,7 +100,7 @@ pub fn choose(
 /// - FP32: the padded path where [`choose_padding`] takes it, else the FP32 kernel of least expected
 ///   time ([`least_expected_on`]: the time model × its measured residuals). Never a TF32 kernel.
 /// - TF32, BF16, FP16 on sm_90a: the TMA kernel (15 or 16, either tile) of least predicted time
-///   ([`crate::tc_model::pick`]); elsewhere kernel 13's 128×128 tile
+///   ([`crate::select::tc_model::pick`]); elsewhere kernel 13's 128×128 tile
 ///   (docs/results/2026-11-30-tc-candidates: it beat the 128×256 tile by 15–25 %).
 pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) -> Choice {
     let portable = match precision {
@@ -108,6 +114,6 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
         Precision::Fp16 => Algo::MmaPipeF16x128,
         Precision::Tf32 => Algo::MmaPipeTf32,
     };
-    let hopper = if target.sm90a { crate::tc_model::pick(shape, precision, target.sms) } else { None };
+    let hopper = if target.sm90a { crate::select::tc_model::pick(shape, precision, target.sms) } else { None };
     Choice::Kernel(hopper.unwrap_or(portable))
 }

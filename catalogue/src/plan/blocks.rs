@@ -380,10 +380,14 @@ mod tests {
     #[test]
     fn a_60000_cube_is_cut_into_blocks_within_the_limits() {
         let dims = GemmDims { m: 60000, n: 60000, k: 60000 };
-        let align =
-            crate::plan::Planner::new("matmul", crate::algo::Algo::Auto, crate::precision::Precision::Fp32, crate::target::Target::H200)
-                .align()
-                .unwrap();
+        let align = crate::plan::Planner::new(
+            "matmul",
+            crate::registry::algo::Algo::Auto,
+            crate::precision::Precision::Fp32,
+            crate::target::Target::H200,
+        )
+        .align()
+        .unwrap();
         // Auto's tile for 16384³: a large one (128×128, 128×256 or its transpose; split along K,
         // stream-K or not).
         let large = [(128, 128), (128, 256), (256, 128)].map(|(rows, cols)| Align { rows, cols, depth: 16 });

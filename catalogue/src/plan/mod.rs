@@ -5,23 +5,28 @@
 //! - [`Planner`] carries what the caller asked for (kernel or `Auto`, precision), the target, the
 //!   limits of one launch and the picks measured on request; [`Planner::choice`] is the one function
 //!   through which every path — `matmul`, `gemm`, blocks past 2³¹ elements, each GPU's blocks in
-//!   `MultiGpu` — reaches [`crate::choose::choose`].
+//!   `MultiGpu` — reaches [`crate::select::choose`].
 //! - [`LaunchPlan`]: one launch-sized product: the [`Choice`] and its [`KernelLaunch`] (entry, grid,
 //!   whether `C` is zeroed first, the TMA's operand layouts, the TF32 preparation), plus FP32's padded
 //!   copies where the choice is [`Choice::Padded`].
 //! - [`Plan`]: nothing, `C = 0`, one [`LaunchPlan`], or a product past one launch's limits cut into
-//!   blocks ([`crate::blocks`]) whose every product is a [`LaunchPlan`].
+//!   blocks ([`crate::plan::blocks`]) whose every product is a [`LaunchPlan`].
+pub mod blocks;
+pub mod distribute;
+pub mod gemm;
+pub mod kernel_launch;
+
 use std::fmt;
 
-use crate::algo::{Algo, MatmulKernel};
-use crate::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Step, Workspace};
-use crate::choose::{choose, Choice};
-use crate::launch::LaunchDims;
-use crate::plan_error::PlanError;
+use crate::error::PlanError;
+use crate::plan::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Step, Workspace};
 use crate::precision::Precision;
+use crate::registry::algo::{Algo, MatmulKernel};
+use crate::registry::launch::LaunchDims;
+use crate::registry::tma::{self, Packing};
+use crate::select::{choose, Choice};
 use crate::shape::MatmulShape;
 use crate::target::Target;
-use crate::tma::{self, Packing};
 
 /// One launch of a matmul kernel, as planned: everything the host needs to queue it and the emulator
 /// to run it.
@@ -72,7 +77,7 @@ impl KernelLaunch {
     /// The catalogue line of the kernel.
     pub fn kernel(&self) -> &'static MatmulKernel {
         // `new` only builds launches of concrete kernels.
-        self.algo.kernel().unwrap_or(&crate::algo::MATMUL_KERNELS[0])
+        self.algo.kernel().unwrap_or(&crate::registry::algo::MATMUL_KERNELS[0])
     }
 
     /// Whether the host prepares the operands first (kernels 14–16's TF32 entries: `A` rounded, `Bᵀ`

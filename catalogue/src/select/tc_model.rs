@@ -16,8 +16,8 @@
 //!
 //! Constants: the sustained rates are the persistent kernel's at 8192³ in the scorecard; the others
 //! are fitted by hand to the suite's shapes (`docs/tuning.md`, with the run they come from).
-use crate::algo::{Algo, MATMUL_KERNELS};
 use crate::precision::Precision;
+use crate::registry::algo::{Algo, MATMUL_KERNELS};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
 
@@ -97,7 +97,7 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     if cfg.tf32_operands {
         // Read f32, write f32: B into Bᵀ, and A too unless the kernel rounds it and reads it in place.
         host_us += STREAM_OP_US + 8.0 * k * n / STREAM_BYTES_PER_US;
-        if !cfg.rounds_a || crate::tma::plan(cfg, shape, 4).a.padded() {
+        if !cfg.rounds_a || crate::registry::tma::plan(cfg, shape, 4).a.padded() {
             host_us += STREAM_OP_US + 8.0 * m * k / STREAM_BYTES_PER_US;
         }
     } else {
@@ -134,7 +134,7 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
 /// The TMA kernel of `precision` with the least predicted time on `shape` (its split count from
 /// [`best_splits`]); ties go to the earlier kernel of the catalogue. `None` when the catalogue has no
 /// TMA kernel of that precision (FP32). Operands with rows of other than whole 16-byte units are
-/// packed first ([`crate::tma::plan`]): [`predict_us`] counts the copies.
+/// packed first ([`crate::registry::tma::plan`]): [`predict_us`] counts the copies.
 pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> {
     MATMUL_KERNELS
         .iter()

@@ -23,7 +23,7 @@
 #![allow(clippy::single_range_in_vec_init)]
 use std::ops::Range;
 
-use crate::blocks::{plan_steps, split, step_ops, workspace_of, Align, BlockPlan, GemmDims, Limits, Step, Workspace};
+use crate::plan::blocks::{plan_steps, split, step_ops, workspace_of, Align, BlockPlan, GemmDims, Limits, Step, Workspace};
 
 /// Where the operands start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,8 +203,8 @@ impl DistPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::Algo;
     use crate::precision::Precision;
+    use crate::registry::algo::Algo;
 
     #[test]
     fn two_gpus_at_16384_from_the_root() {

@@ -9,9 +9,9 @@
 //! The earlier try (2-D `cuMemcpy2D` copies into zeroed buffers, `docs/results/2026-11-30-fp32-padded-probe`)
 //! cost some 30 µs at 1000×1037×519 where ~10 were assumed: five stream operations, pitched copies of
 //! odd rows. One zero-filling kernel per operand replaces the zeroing and the copy.
-use crate::algo::Algo;
+use crate::registry::algo::Algo;
+use crate::select::tuning::least_expected_on;
 use crate::shape::MatmulShape;
-use crate::tuning::least_expected_on;
 
 /// The rate of `copy_padded_f32`, bytes read plus written per second: the H200's one-thread-per-element
 /// `vec_add` (the same walk: scalar, coalesced), 3409 GB/s, README run of 2026-11-30-tf32-registers.
@@ -110,7 +110,7 @@ pub fn choose_padding(shape: MatmulShape, sms: u32) -> Option<Fp32Padding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::{expected_us, least_expected_on, splits_on, SMS};
+    use crate::select::tuning::{expected_us, least_expected_on, splits_on, SMS};
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
         MatmulShape { m, n, k }

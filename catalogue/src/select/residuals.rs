@@ -1,10 +1,10 @@
 //! The FP32 time model's measured residuals, carried to nearby shapes.
 //!
-//! [`crate::tuning::predict_us`] prices what a launch gives the GPU (waves, K-steps, alignment, the
+//! [`crate::select::tuning::predict_us`] prices what a launch gives the GPU (waves, K-steps, alignment, the
 //! adds into `C`); what it leaves out — instruction mixes, caches, the tails of a wave — shows as a
 //! residual `ln(measured / predicted)` that changes slowly from shape to shape: a kernel the model
 //! prices 15 % high on one deep-K, few-tile shape is priced high on its neighbours too
-//! (`docs/tuning.md`, "Measured residuals"). The calibration table (`data/auto-calibration.csv`, every
+//! (`docs/tuning.md`, "Measured residuals"). The calibration table (`auto-calibration.csv`, beside this file, every
 //! FP32 kernel timed on the H200 on each of its shapes) ships in the crate; `Auto` multiplies each
 //! candidate's predicted time by the weighted mean residual of that kernel on the [`NEIGHBOURS`]
 //! calibrated shapes nearest the product ([`Neighbourhood::factor`]). Deterministic and offline: the
@@ -16,7 +16,7 @@
 //! measured on few shapes moves its prediction less.
 use std::collections::HashMap;
 
-use crate::algo::Algo;
+use crate::registry::algo::Algo;
 use crate::shape::MatmulShape;
 
 /// Calibrated shapes whose residuals a kernel's correction averages.
@@ -27,7 +27,7 @@ pub const PRIOR: f64 = 2.0;
 
 /// The calibration table: `m,n,k,kernel,splits,us,held_out` rows (`scripts/fit-auto-model.py
 /// --write-table`), `us` the H200's measured time of the kernel at that slice count.
-pub const TABLE: &str = include_str!("../data/auto-calibration.csv");
+pub const TABLE: &str = include_str!("auto-calibration.csv");
 
 /// One measured row of [`TABLE`].
 #[derive(Debug, Clone, Copy, PartialEq)]

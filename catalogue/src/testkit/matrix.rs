@@ -33,9 +33,9 @@ impl HostMatrix {
         Self { rows, cols, data }
     }
 
-    /// A `rows × cols` matrix of [`crate::random::operands`] drawn from `seed`.
+    /// A `rows × cols` matrix of [`crate::testkit::random::operands`] drawn from `seed`.
     pub fn random(rows: usize, cols: usize, seed: u64) -> Self {
-        Self { rows, cols, data: crate::random::operands(rows * cols, seed) }
+        Self { rows, cols, data: crate::testkit::random::operands(rows * cols, seed) }
     }
 
     /// Element `(r, c)`.

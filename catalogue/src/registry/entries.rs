@@ -3,7 +3,7 @@
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
 use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate};
 
-use crate::algo::MATMUL_KERNELS;
+use crate::registry::algo::MATMUL_KERNELS;
 
 /// One `.entry` of the PTX module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -109,7 +109,7 @@ macro_rules! matmul_catalogue {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Algo {
             $( $(#[$doc])* $variant, )*
-            /// Picks a kernel for the shape (see [`crate::tuning`]).
+            /// Picks a kernel for the shape (see [`crate::select::tuning`]).
             Auto,
         }
 

@@ -20,10 +20,10 @@
 //!
 //! BLAS's edge cases: `M = 0` or `N = 0` does nothing; `α = 0` or `K = 0` is `C = β·C` without reading
 //! `A` or `B`; `β = 0` never reads `C` (NaN in it does not propagate). Every argument is still checked.
-use crate::algo::Algo;
-use crate::blocks::GemmDims;
 use crate::error::ShapeError;
+use crate::plan::blocks::GemmDims;
 use crate::precision::Precision;
+use crate::registry::algo::Algo;
 use crate::shape::MatmulShape;
 
 /// How a matrix is stored: rows contiguous (C, numpy, ndarray's default) or columns contiguous
@@ -57,7 +57,7 @@ impl Transpose {
 /// matrices, plus which kernel computes the product and in which precision.
 ///
 /// ```
-/// use tessera_catalogue::gemm::{GemmParams, Transpose};
+/// use tessera_catalogue::plan::gemm::{GemmParams, Transpose};
 /// let p = GemmParams::new().alpha(2.0).beta(1.0).trans_b(Transpose::Yes);
 /// assert_eq!((p.alpha, p.beta, p.trans_a, p.trans_b), (2.0, 1.0, Transpose::No, Transpose::Yes));
 /// ```
@@ -490,7 +490,7 @@ impl GemmArgs {
         }
         // The kernels' limits (each matrix below 2³¹ elements, the grid), on the product as asked:
         // past them only a product the kernels read and write in place (no pack, no epilogue) runs,
-        // in blocks (`crate::blocks`) like `matmul`'s.
+        // in blocks (`crate::plan::blocks`) like `matmul`'s.
         let one_launch = MatmulShape::check((opa.rows, opa.cols), (opb.rows, opb.cols), (c.rows, c.cols)).map_err(|e| match e {
             ShapeError::TooLarge { detail, .. } => ShapeError::TooLarge { op: OP, detail },
             other => other,

@@ -1,9 +1,10 @@
 //! GEMM test problems on host buffers, shared by every suite that checks a GEMM (the CPU executor's,
 //! the GPU parity tests, the scorecard): operands laid out as a case asks (layout, padded leading
 //! dimension, offset), poison wherever nothing may be read, and the check of a result against the
-//! f64 reference ([`crate::precision::check_gemm`]) plus the untouched elements around `C`'s view.
-use crate::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
-use crate::precision::{check_gemm, Precision};
+//! f64 reference ([`crate::testkit::check::check_gemm`]) plus the untouched elements around `C`'s view.
+use crate::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
+use crate::precision::Precision;
+use crate::testkit::check::check_gemm;
 use crate::HostMatrix;
 
 /// What `C`'s buffer holds outside its view: it must come back bit for bit.
@@ -133,7 +134,7 @@ impl GemmCase {
             let mut buf = vec![f32::NAN; len];
             if self.alpha != 0.0 {
                 let values: Vec<f32> =
-                    crate::random::operands(d.rows * d.cols, seed).into_iter().map(|x| self.precision.round_input(x)).collect();
+                    crate::testkit::random::operands(d.rows * d.cols, seed).into_iter().map(|x| self.precision.round_input(x)).collect();
                 d.scatter(&values, &mut buf);
             }
             buf

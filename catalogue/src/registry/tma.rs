@@ -119,7 +119,7 @@ pub fn operands(config: TileConfig, packing: &Packing, elem_bytes: u32) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::{Algo, MATMUL_KERNELS};
+    use crate::registry::algo::{Algo, MATMUL_KERNELS};
 
     #[test]
     fn boxes_are_within_the_tma_limits_and_fill_128_byte_swizzle_rows() {

@@ -5,10 +5,8 @@
 //! absolute floor), the usual probabilistic bound for K rounded additions with a safety factor. It is
 //! tight enough to catch one missing or doubled term of a K = 4096 dot product (≈ 1/4096 of Σ|a·b|
 //! on random data, about 8× above the bound).
-use crate::matrix::HostMatrix;
-
-/// The safety factor on the √K·ε bound.
-pub const C_TOL: f64 = 4.0;
+pub use crate::precision::C_TOL;
+use crate::testkit::matrix::HostMatrix;
 
 /// `A · B` in f64, plus `Σ|a·b|` per element (the scale of each element's rounding error).
 pub struct ReferenceProduct {

@@ -9,14 +9,14 @@
 //! with its own rows left out, the fastest of the shortlist is within 0.95 of the fastest measured
 //! kernel on every shape (`tests/auto_model.rs`). Unlike the pick, the shortlist weighs kernels 18
 //! and 19 past the rows and columns up to which the model alone may rely on them
-//! ([`crate::tuning::is_candidate`]): timed, a wrong estimate costs nothing.
-use crate::algo::MATMUL_KERNELS;
-use crate::choose::{model_choice, Choice};
-use crate::fp32_padding::{copies_us, padded_shape, runs_on_padded_copies, Fp32Padding};
+//! ([`crate::select::tuning::is_candidate`]): timed, a wrong estimate costs nothing.
 use crate::precision::Precision;
+use crate::registry::algo::MATMUL_KERNELS;
+use crate::select::fp32_padding::{copies_us, padded_shape, runs_on_padded_copies, Fp32Padding};
+use crate::select::tuning::{expected_at_best_splits, least_expected_on, residuals};
+use crate::select::{model_choice, Choice};
 use crate::shape::MatmulShape;
 use crate::target::Target;
-use crate::tuning::{expected_at_best_splits, least_expected_on, residuals};
 
 /// Candidates expected to take up to this many times the least expected time are timed.
 pub const WITHIN: f64 = 1.4;
@@ -28,7 +28,7 @@ pub const MOST: usize = 6;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Candidate {
     pub choice: Choice,
-    /// Microseconds: [`crate::tuning::expected_us`] (the padded path: its kernel's on the padded shape
+    /// Microseconds: [`crate::select::tuning::expected_us`] (the padded path: its kernel's on the padded shape
     /// plus [`copies_us`]).
     pub expected_us: f64,
 }
@@ -75,8 +75,8 @@ pub fn shortlist(first: Choice, mut priced: Vec<Candidate>) -> Vec<Candidate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::Algo;
-    use crate::tuning::SMS;
+    use crate::registry::algo::Algo;
+    use crate::select::tuning::SMS;
 
     fn s(m: u32, n: u32, k: u32) -> MatmulShape {
         MatmulShape { m, n, k }

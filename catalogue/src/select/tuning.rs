@@ -7,17 +7,17 @@
 //! count and its zeroing of `C`, a fixed cost per launch — with a few constants per kernel fitted to
 //! measured runs (`scripts/fit-auto-model.py`, `docs/tuning.md`); each prediction is then corrected by
 //! the model's measured residuals on the calibrated shapes nearest the product ([`residuals`],
-//! [`crate::residuals`]) and `Auto` runs the minimum ([`expected_us`]). Split-K kernels get the slice
+//! [`crate::select::residuals`]) and `Auto` runs the minimum ([`expected_us`]). Split-K kernels get the slice
 //! count the model finds fastest ([`splits_on`]). Deterministic and offline: the same shape and SM
 //! count always give the same kernel.
 //!
-//! Tensor-core precisions on Hopper: a time model of the TMA kernels ([`crate::tc_model`], through
-//! [`crate::choose::model_choice`]).
+//! Tensor-core precisions on Hopper: a time model of the TMA kernels ([`crate::select::tc_model`], through
+//! [`crate::select::model_choice`]).
 use std::sync::OnceLock;
 
-use crate::algo::{Algo, MATMUL_KERNELS};
 use crate::precision::Precision;
-use crate::residuals::{measured, Neighbourhood, Residuals};
+use crate::registry::algo::{Algo, MATMUL_KERNELS};
+use crate::select::residuals::{measured, Neighbourhood, Residuals};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
 
@@ -27,7 +27,7 @@ pub const SMS: u32 = 132;
 
 /// The FP32 kernel of least [`expected_us`] on `shape` on `sms` SMs, and that time (split-K kernels
 /// at their best slice count; ties go to the earlier kernel of the catalogue): FP32 `Auto`'s pick in
-/// place ([`crate::choose::model_choice`]). Never a TF32 or other lower-precision kernel.
+/// place ([`crate::select::model_choice`]). Never a TF32 or other lower-precision kernel.
 pub fn least_expected_on(shape: MatmulShape, sms: u32) -> (Algo, f64) {
     let near = residuals().near(shape, false);
     let mut best = (Algo::Tiled, f64::INFINITY);
@@ -49,7 +49,7 @@ pub fn expected_at_best_splits(algo: Algo, shape: MatmulShape, sms: u32, near: &
     Some(best_splits(config, cost, shape, sms).1 * near.factor(algo))
 }
 
-/// The time model's residuals on the calibration table ([`crate::residuals::TABLE`]), each row
+/// The time model's residuals on the calibration table ([`crate::select::residuals::TABLE`]), each row
 /// priced by [`predict_us`] on the H200's [`SMS`] (rows of kernels `Auto` does not weigh at that shape
 /// left out); built on first use (about 20 000 predictions, milliseconds).
 pub fn residuals() -> &'static Residuals {
@@ -61,7 +61,7 @@ pub fn residuals() -> &'static Residuals {
 
 /// The time `Auto` expects of `algo` on `shape` at `splits` slices on `sms` SMs: [`predict_us`] × the
 /// factor of its measured residuals on the calibrated shapes nearest `shape`
-/// ([`crate::residuals::Neighbourhood::factor`]; measured on the H200, applied as a factor on any SM
+/// ([`crate::select::residuals::Neighbourhood::factor`]; measured on the H200, applied as a factor on any SM
 /// count). `None` for a kernel without constants.
 pub fn expected_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
     Some(predict_us(algo, shape, splits, sms)? * residuals().near(shape, false).factor(algo))
@@ -86,11 +86,11 @@ pub fn is_candidate(algo: Algo, shape: MatmulShape) -> bool {
 
 /// Split-K's blocks per output tile (`gridDim.z`) for the kernel `algo` on `shape` on `sms` SMs: the slice count of least predicted time for a kernel the model
 /// knows (slices of at least its [`Cost::min_slice_steps`] K-steps, at most [`MAX_SPLITS`]); the one-wave
-/// rule [`splits`] for a split-K kernel it does not; [`crate::tc_model::best_splits`] for the persistent kernel
+/// rule [`splits`] for a split-K kernel it does not; [`crate::select::tc_model::best_splits`] for the persistent kernel
 /// (`gridDim.y`); 1 for a kernel that does not split K.
 pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
     match (algo.config(), cost(algo)) {
-        (Some(t), _) if t.persistent => crate::tc_model::best_splits(algo, shape, sms).0,
+        (Some(t), _) if t.persistent => crate::select::tc_model::best_splits(algo, shape, sms).0,
         (Some(t), Some(c)) if t.split_k => best_splits(t, c, shape, sms).0,
         (Some(t), None) if t.split_k => splits(shape, t.bm, t.bn),
         _ => 1,
@@ -487,7 +487,7 @@ fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> (u32, f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::choose::model_choice;
+    use crate::select::model_choice;
     use crate::target::Target;
     use tessera_kernels::launch::TileConfig;
 
@@ -537,7 +537,7 @@ mod tests {
     fn persistent_launches_follow_the_models_split_count() {
         let s = |m, n, k| MatmulShape { m, n, k };
         for (shape, sms) in [(s(4096, 4096, 4096), SMS), (s(256, 4096, 4096), SMS), (s(8192, 128, 8192), SMS), (s(256, 4096, 4096), 64)] {
-            let splits = crate::tc_model::best_splits(Algo::PersistentBf16, shape, sms).0;
+            let splits = crate::select::tc_model::best_splits(Algo::PersistentBf16, shape, sms).0;
             let launch = Algo::PersistentBf16.kernel().unwrap().launch(shape, Target::new(sms, true));
             let units = shape.m.div_ceil(128) * shape.n.div_ceil(256) * splits;
             assert_eq!(launch.grid.1, splits, "{shape:?} on {sms} SMs");
@@ -552,7 +552,7 @@ mod tests {
             let cfg = algo.config().unwrap();
             assert_eq!((cfg.bm, cfg.bn, cfg.block, cfg.persistent), (128, 128, (384, 1), true), "{algo:?}");
             for (shape, sms) in [(s(4096, 4096, 4096), SMS), (s(512, 512, 512), SMS), (s(256, 4096, 4096), SMS), (s(8192, 128, 8192), 64)] {
-                let splits = crate::tc_model::best_splits(algo, shape, sms).0;
+                let splits = crate::select::tc_model::best_splits(algo, shape, sms).0;
                 let launch = algo.kernel().unwrap().launch(shape, Target::new(sms, true));
                 let units = shape.m.div_ceil(128) * shape.n.div_ceil(128) * splits;
                 assert_eq!((launch.grid.1, launch.grid.2, launch.block, launch.shared_bytes), (splits, 1, (384, 1, 1), cfg.shared_bytes));
