@@ -239,6 +239,10 @@ matmul_catalogue! {
     PersistentBf16Narrow = k16_persistent::matmul_persistent_bf16_128x128, "persistent-bf16-128x128", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X128;
     /// Kernel 16 on FP16, 128×128 tiles, 7 stages.
     PersistentF16Narrow = k16_persistent::matmul_persistent_f16_128x128, "persistent-f16-128x128", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X128;
+    /// Kernel 16 on BF16, 128×192 tiles, 5 stages: a third tile count, for the last wave's fill.
+    PersistentBf16Mid = k16_persistent::matmul_persistent_bf16_128x192, "persistent-bf16-128x192", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X192;
+    /// Kernel 16 on FP16, 128×192 tiles, 5 stages.
+    PersistentF16Mid = k16_persistent::matmul_persistent_f16_128x192, "persistent-f16-128x192", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X192;
     /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared), 128×128 tiles, 7 stages.
     PersistentTf32Narrow = k16_persistent::matmul_persistent_tf32_128x128, "persistent-tf32-128x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X128;
 }

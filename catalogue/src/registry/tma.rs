@@ -1,5 +1,5 @@
 //! The TMA tensor maps a kernel-15 launch needs: one per operand, described from the shape and the
-//! kernel's own boxes (`k15_tma::a_box` / `b_box`), over operands whose rows are padded to 16 bytes
+//! kernel's own boxes (`k15_tma::a_box` / `b_box`), over operands whose rows are padded (to whole 128-byte lines)
 //! where they are not already ([`plan`]), checked before anything is encoded or launched.
 //! The host crate encodes them with the driver (`cuTensorMapEncodeTiled`), the emulator with
 //! [`TensorMap::host_model`](tessera_kernels::device::tma::TensorMap::host_model) — both from this.
@@ -11,6 +11,16 @@ use crate::shape::MatmulShape;
 
 /// Alignment the TMA engine needs of a tensor's base address and of its row stride, in bytes.
 pub const ALIGN: u64 = 16;
+
+/// Row stride of a padded copy, in bytes: a whole number of 128-byte lines. The TMA needs only
+/// [`ALIGN`], but rows 16 bytes off a 32-byte sector ran the BF16 TMA kernels at 0.6–0.85 of their
+/// rate on the H200 (`docs/results/2026-12-02-tc-shapes/call1-pitch`: 3000³ and 3016³ against 2992³,
+/// 3008³ and 3040³), and a copy's leading dimension costs nothing but workspace.
+pub const COPY_ROW_BYTES: u32 = 128;
+
+/// Row strides the TMA reads at full rate (bytes): a multiple of one 32-byte sector. Operands read in
+/// place whose rows are not are slower ([`crate::select::tc_model`] prices it).
+pub const FAST_ROW_BYTES: u64 = 32;
 
 /// One operand's 2-D tensor map: a row-major matrix of `dims[1]` rows of `dims[0]` elements of
 /// `elem_bytes`, rows `row_stride` bytes apart, copied in boxes of `boxdim` (inner, outer) with the
@@ -75,8 +85,11 @@ impl Packing {
 /// ([`Packing`]): any shape (`MatmulShape::check` bounds every dimension, so the rounded leading
 /// dimensions fit `u32`).
 pub fn plan(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> Packing {
-    let per_row = (ALIGN as u32 / elem_bytes).max(1);
-    let layout = |rows: u32, cols: u32| Layout { rows, cols, ld: cols.next_multiple_of(per_row) };
+    let (per_row, per_copy_row) = ((ALIGN as u32 / elem_bytes).max(1), (COPY_ROW_BYTES / elem_bytes).max(1));
+    let layout = |rows: u32, cols: u32| {
+        let ld = if cols.is_multiple_of(per_row) { cols } else { cols.next_multiple_of(per_copy_row) };
+        Layout { rows, cols, ld }
+    };
     let b = if config.tf32_operands { layout(shape.n, shape.k) } else { layout(shape.k, shape.n) };
     Packing { a: layout(shape.m, shape.k), b }
 }
@@ -136,28 +149,28 @@ mod tests {
     }
 
     #[test]
-    fn unaligned_rows_are_padded_to_16_bytes_and_mapped_with_the_real_dimensions() {
+    fn unaligned_rows_are_padded_to_128_byte_lines_and_mapped_with_the_real_dimensions() {
         let cfg = Algo::TmaBf16.config().unwrap();
         let s = |m, n, k| MatmulShape { m, n, k };
         assert!(plan(cfg, s(1, 8, 8), 2).in_place());
         assert!(plan(cfg, s(1000, 1032, 520), 2).in_place());
-        // 1000 × 1037 × 519: A's rows (519) and B's (1037) both padded, to 520 and 1040.
+        // 1000 × 1037 × 519: A's rows (519) and B's (1037) both padded, to whole 128-byte lines.
         let p = plan(cfg, s(1000, 1037, 519), 2);
-        assert_eq!(p.a, Layout { rows: 1000, cols: 519, ld: 520 });
-        assert_eq!(p.b, Layout { rows: 519, cols: 1037, ld: 1040 });
-        assert_eq!(p.copy_bytes(2), 2 * (1000 * 520 + 519 * 1040));
+        assert_eq!(p.a, Layout { rows: 1000, cols: 519, ld: 576 });
+        assert_eq!(p.b, Layout { rows: 519, cols: 1037, ld: 1088 });
+        assert_eq!(p.copy_bytes(2), 2 * (1000 * 576 + 519 * 1088));
         let [a, b] = operands(cfg, &p, 2).unwrap();
-        assert_eq!((a.dims, a.row_stride), ([519, 1000], 1040));
-        assert_eq!((b.dims, b.row_stride), ([1037, 519], 2080));
+        assert_eq!((a.dims, a.row_stride), ([519, 1000], 1152));
+        assert_eq!((b.dims, b.row_stride), ([1037, 519], 2176));
         // Only B padded: the copy is B's alone.
         let p = plan(cfg, s(64, 100, 64), 2);
         assert!(!p.a.padded() && p.b.padded());
-        assert_eq!(p.copy_bytes(2), 2 * 64 * 104);
-        // TF32: A and Bᵀ both have K-long rows, padded to 4 floats; N is free.
+        assert_eq!(p.copy_bytes(2), 2 * 64 * 128);
+        // TF32: A and Bᵀ both have K-long rows, padded where K is not a multiple of 4; N is free.
         let tf32 = Algo::TmaTf32.config().unwrap();
         assert!(plan(tf32, s(64, 101, 64), 4).in_place());
         let p = plan(tf32, s(3, 9, 13), 4);
-        assert_eq!((p.a, p.b), (Layout { rows: 3, cols: 13, ld: 16 }, Layout { rows: 9, cols: 13, ld: 16 }));
+        assert_eq!((p.a, p.b), (Layout { rows: 3, cols: 13, ld: 32 }, Layout { rows: 9, cols: 13, ld: 32 }));
         assert_eq!(operands(tf32, &p, 4).unwrap()[1].name, "Bᵀ");
     }
 

@@ -38,6 +38,29 @@ pub fn sustained_tflops(precision: Precision) -> f64 {
 /// Rate of a 128-wide tile relative to the 256-wide one: each `m64n128` instruction reads the same A
 /// slice for half the products.
 pub const NARROW_RATE: f64 = 0.90;
+
+/// Rate of a `bn`-wide tile relative to the 256-wide one: the loss of [`NARROW_RATE`] scaled by the
+/// shared-memory bytes an instruction reads per product beyond the 256-wide tile's (A's slice is
+/// read once per `bn` columns: `1/bn − 1/256`), so 192 loses a third of 128's loss.
+pub fn tile_rate(bn: u32) -> f64 {
+    let excess = |n: f64| 1.0 / n - 1.0 / 256.0;
+    1.0 - (1.0 - NARROW_RATE) * excess(f64::from(bn.max(1))) / excess(128.0)
+}
+
+/// The tensor cores' rate lost per operand read in place with rows off a 32-byte sector
+/// ([`crate::registry::tma::FAST_ROW_BYTES`]), per tile row or column that reads it: a factor
+/// `1 − PITCH_LOSS · (1/bn for A, + 1/bm for B)`. Fitted on BF16 3000³ and 3016³ against the aligned
+/// 2992³, 3008³ and 3040³ (kernel 16, 128×128 and 128×256 tiles: 0.60 and 0.72 of the aligned rate;
+/// `docs/results/2026-12-02-tc-shapes/call1-pitch`); 5000³ against 5008³ held out (predicted 0.71
+/// for 128×256, measured 0.71).
+pub const PITCH_LOSS: f64 = 24.7;
+
+/// The factor on the tensor cores' rate of a `bm × bn` tile when A (`a_slow`) and B (`b_slow`) are
+/// read in place with rows off a 32-byte sector ([`PITCH_LOSS`]).
+pub fn pitch_rate(bm: u32, bn: u32, a_slow: bool, b_slow: bool) -> f64 {
+    let loss = PITCH_LOSS * (f64::from(u8::from(a_slow)) / f64::from(bn.max(1)) + f64::from(u8::from(b_slow)) / f64::from(bm.max(1)));
+    (1.0 - loss).max(0.25)
+}
 /// Fixed time of one kernel launch back to back on a stream.
 pub const LAUNCH_US: f64 = 2.0;
 /// A work unit's fixed time: barrier setup and the first stages' round trip, the epilogue's stores.
@@ -78,8 +101,12 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     let steps = shape.k.div_ceil(cfg.bk).div_ceil(splits).max(1);
     let units = tiles * splits;
     let rounds = f64::from(units.div_ceil(sms.max(1)));
-    let narrow = if cfg.bn < 256 { NARROW_RATE } else { 1.0 };
-    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * narrow;
+    let elem_bytes = precision.input_bytes();
+    let packing = crate::registry::tma::plan(cfg, shape, elem_bytes);
+    let slow = |l: crate::registry::tma::Layout| !(u64::from(l.ld) * u64::from(elem_bytes)).is_multiple_of(crate::registry::tma::FAST_ROW_BYTES);
+    // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
+    let pitch = pitch_rate(cfg.bm, cfg.bn, slow(packing.a), slow(packing.b));
+    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * pitch;
     let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
     // The epilogue holds the consumers (the next unit's products wait for it): a unit's in-range
     // outputs (on average) stored at this SM's share of DRAM's rate, or with split-K added at its
@@ -88,7 +115,7 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     let epilogue_us = if splits > 1 { outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy) } else { 4.0 * outputs / (DRAM_BYTES_PER_US / busy) };
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
     let sm_us = if cfg.persistent { PERSISTENT_US + UNIT_US + work } else { rounds * UNIT_US + work };
-    let elem = f64::from(precision.input_bytes());
+    let elem = f64::from(elem_bytes);
     let gpu_us = elem * (m * k + k * n) / OPERAND_BYTES_PER_US;
     let mut host_us = LAUNCH_US;
     if splits > 1 {
@@ -174,6 +201,30 @@ mod tests {
         let (splits, _) = best_splits(algo, s(256, 4096, 256), SMS);
         assert_eq!(splits, 1, "4 K-steps: no slice of MIN_SLICE_STEPS");
         assert_eq!(best_splits(Algo::TmaBf16, s(256, 4096, 4096), SMS).0, 1, "kernel 15 does not split");
+    }
+
+    #[test]
+    fn tile_rates_fall_with_the_width_and_rows_off_a_sector_cost_rate() {
+        assert_eq!(tile_rate(256), 1.0);
+        assert!((tile_rate(128) - NARROW_RATE).abs() < 1e-12);
+        assert!(tile_rate(128) < tile_rate(192) && tile_rate(192) < 1.0);
+        assert_eq!(pitch_rate(128, 256, false, false), 1.0);
+        let both = pitch_rate(128, 128, true, true);
+        assert!((0.55..0.65).contains(&both), "{both}");
+        assert!(pitch_rate(128, 256, true, true) > both, "wider tiles read each operand less often");
+        // BF16 3000³: rows of 6000 bytes (16 off a sector) in both operands; 3008³'s are whole lines.
+        let (slow, fast) = (s(3000, 3000, 3000), s(3008, 3008, 3008));
+        let rate = |shape: MatmulShape| 2.0 * f64::from(shape.m).powi(3) / predict_us(Algo::PersistentBf16Narrow, shape, 1, SMS).unwrap();
+        assert!(rate(slow) < 0.75 * rate(fast));
+    }
+
+    #[test]
+    fn the_middle_tile_takes_the_shapes_whose_last_wave_the_others_fill_badly() {
+        // 3072³: 288 tiles of 128×256 (2.2 waves), 576 of 128×128 (4.4), 384 of 128×192 (2.9).
+        for p in [Precision::Bf16, Precision::Fp16] {
+            let algo = pick(s(3072, 3072, 3072), p, SMS).unwrap();
+            assert_eq!(algo.config().unwrap().bn, 192, "{p:?}: {algo:?}");
+        }
     }
 
     #[test]

@@ -19,6 +19,10 @@
 //! (N = 128 fills only half of every 256-wide tile). A stage is then 32 KiB instead of 48, so 7 stages
 //! fit the 227 KiB of one block instead of 4.
 //!
+//! **The middle tile** (`*_128x192` entries, `m64n192k16`, 96 accumulators per consumer thread, 5
+//! stages): a third tile count per shape, so that one of the three fills the last wave well (3072³:
+//! 288 tiles of 128×256 are 2.2 waves of 132 SMs, 576 of 128×128 4.4, 384 of 128×192 2.9).
+//!
 //! **Everything else** (stages, barriers, warpgroups, `setmaxnreg`, the swizzle, the stores) is kernel
 //! 15's (`k15_tma::Pipeline`).
 //!
@@ -156,6 +160,11 @@ tma_entry!(persistent_gemm, matmul_persistent_f16_128x128, PERSISTENT_F16_128X12
 tma_entry!(persistent_gemm, matmul_persistent_tf32_128x128, PERSISTENT_TF32_128X128, Tf32RegsN128, f32, stages 7,
     "Kernel 16 in TF32 on `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a), narrow tile: 128×128×32 tiles \
      (`m64n128k8`), 7 stages.");
+tma_entry!(persistent_gemm, matmul_persistent_bf16_128x192, PERSISTENT_BF16_128X192, Bf16N192, u16, stages 5,
+    "Kernel 16 on BF16 inputs, `f32` output (sm_90a), 128×192×64 tiles (`m64n192k16`), 5 stages (201 KiB): \
+     between the two other widths, for outputs whose tile count fills the last wave badly in both.");
+tma_entry!(persistent_gemm, matmul_persistent_f16_128x192, PERSISTENT_F16_128X192, F16N192, u16, stages 5,
+    "Kernel 16 on FP16 inputs, `f32` output (sm_90a), 128×192 tiles: as [`matmul_persistent_bf16_128x192`].");
 
 #[cfg(test)]
 mod tests {
@@ -168,6 +177,16 @@ mod tests {
             assert_eq!((cfg.bm, cfg.bn, cfg.bk * elem), (128, 128, 128));
             assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
             assert!(config(128, 8, elem).shared_bytes > MAX_SHARED, "an eighth stage would fit");
+        }
+    }
+
+    #[test]
+    fn the_middle_tile_takes_as_many_stages_as_fit_one_block() {
+        const MAX_SHARED: u32 = 227 * 1024;
+        for cfg in [PERSISTENT_BF16_128X192, PERSISTENT_F16_128X192] {
+            assert_eq!((cfg.bm, cfg.bn, cfg.bk * 2), (128, 192, 128));
+            assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
+            assert!(config(192, 6, 2).shared_bytes > MAX_SHARED, "a sixth stage would fit");
         }
     }
 
