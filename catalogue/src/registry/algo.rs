@@ -243,6 +243,18 @@ matmul_catalogue! {
     PersistentBf16Mid = k16_persistent::matmul_persistent_bf16_128x192, "persistent-bf16-128x192", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X192;
     /// Kernel 16 on FP16, 128×192 tiles, 5 stages.
     PersistentF16Mid = k16_persistent::matmul_persistent_f16_128x192, "persistent-f16-128x192", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X192;
+    /// Kernel 16 on BF16, 64×128 tiles (one consumer warpgroup), 9 stages: few rows, few tiles.
+    PersistentBf16Rows64 = k16_persistent::matmul_persistent_bf16_64x128, "persistent-bf16-64x128", Bf16 via tma, k16_persistent::PERSISTENT_BF16_64X128;
+    /// Kernel 16 on FP16, 64×128 tiles, 9 stages.
+    PersistentF16Rows64 = k16_persistent::matmul_persistent_f16_64x128, "persistent-f16-64x128", Fp16 via tma, k16_persistent::PERSISTENT_F16_64X128;
+    /// Kernel 16 in TF32, 64×128 tiles, 9 stages.
+    PersistentTf32Rows64 = k16_persistent::matmul_persistent_tf32_64x128, "persistent-tf32-64x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_64X128;
+    /// Kernel 16 on BF16, 64×256 tiles (one consumer warpgroup), 5 stages: a few rows, wide outputs.
+    PersistentBf16Rows64Wide = k16_persistent::matmul_persistent_bf16_64x256, "persistent-bf16-64x256", Bf16 via tma, k16_persistent::PERSISTENT_BF16_64X256;
+    /// Kernel 16 on FP16, 64×256 tiles, 5 stages.
+    PersistentF16Rows64Wide = k16_persistent::matmul_persistent_f16_64x256, "persistent-f16-64x256", Fp16 via tma, k16_persistent::PERSISTENT_F16_64X256;
+    /// Kernel 16 in TF32, 64×256 tiles, 5 stages.
+    PersistentTf32Rows64Wide = k16_persistent::matmul_persistent_tf32_64x256, "persistent-tf32-64x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_64X256;
     /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared), 128×128 tiles, 7 stages.
     PersistentTf32Narrow = k16_persistent::matmul_persistent_tf32_128x128, "persistent-tf32-128x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X128;
 }

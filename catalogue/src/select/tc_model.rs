@@ -47,6 +47,11 @@ pub fn tile_rate(bn: u32) -> f64 {
     1.0 - (1.0 - NARROW_RATE) * excess(f64::from(bn.max(1))) / excess(128.0)
 }
 
+/// Rate of a 64-row tile (one consumer warpgroup) relative to a 128-row tile of the same width: one
+/// warpgroup keeps one group of `wgmma`s in flight while it waits for the last, where two overlap
+/// each other's waits.
+pub const ONE_CONSUMER_RATE: f64 = 0.90;
+
 /// The tensor cores' rate lost per operand read in place with rows off a 32-byte sector
 /// ([`crate::registry::tma::FAST_ROW_BYTES`]), per tile row or column that reads it: a factor
 /// `1 − PITCH_LOSS · (1/bn for A, + 1/bm for B)`. Fitted on BF16 3000³ and 3016³ against the aligned
@@ -103,10 +108,12 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     let rounds = f64::from(units.div_ceil(sms.max(1)));
     let elem_bytes = precision.input_bytes();
     let packing = crate::registry::tma::plan(cfg, shape, elem_bytes);
-    let slow = |l: crate::registry::tma::Layout| !(u64::from(l.ld) * u64::from(elem_bytes)).is_multiple_of(crate::registry::tma::FAST_ROW_BYTES);
+    let slow =
+        |l: crate::registry::tma::Layout| !(u64::from(l.ld) * u64::from(elem_bytes)).is_multiple_of(crate::registry::tma::FAST_ROW_BYTES);
     // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
     let pitch = pitch_rate(cfg.bm, cfg.bn, slow(packing.a), slow(packing.b));
-    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * pitch;
+    let consumers = if cfg.bm < 128 { ONE_CONSUMER_RATE } else { 1.0 };
+    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
     let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
     // The epilogue holds the consumers (the next unit's products wait for it): a unit's in-range
     // outputs (on average) stored at this SM's share of DRAM's rate, or with split-K added at its

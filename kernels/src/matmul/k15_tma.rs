@@ -47,17 +47,42 @@ use crate::device::tma::{self, TensorMap};
 use crate::device::{atomic, mbarrier, thread, warpgroup, wgmma};
 use crate::launch::TileConfig;
 
-pub(crate) const BM: u32 = 128;
+/// Rows of the tile one consumer warpgroup computes (the `m64` of every `wgmma`): a block tile is
+/// `64·C` rows for `C` consumer warpgroups (2: the 128-row tiles; 1: the 64-row tiles).
+pub(crate) const WG_ROWS: u32 = 64;
 /// Bytes of K per tile row: one 128-byte swizzle row.
 pub(crate) const ROW_BYTES: u32 = 128;
-/// Threads: the producer warpgroup and two consumer warpgroups.
-const NT: u32 = 384;
-/// Arrivals that release a stage: lane 0 of each consumer warp.
-const CONSUMER_WARPS: u32 = 8;
-/// Registers per thread of the producer and of the consumers after `setmaxnreg`
-/// (128 · 40 + 256 · 232 = 64512 ≤ 65536).
+/// Registers per thread of the producer and of the two consumer warpgroups after `setmaxnreg`
+/// (128 · 40 + 256 · 232 = 64512 ≤ 65536). With one consumer warpgroup the block's 256 threads have
+/// 255 registers each without it.
 pub(crate) const PRODUCER_REGS: u32 = 40;
 pub(crate) const CONSUMER_REGS: u32 = 232;
+
+/// The producer warpgroup's side of the register split of a block with `C` consumer warpgroups:
+/// `setmaxnreg.dec` where two consumers need more than an even share (128-row tiles), nothing with
+/// one (256 threads have 255 registers each).
+///
+/// # Safety
+/// The 128 threads of the producer warpgroup, converged, once.
+#[inline(always)]
+pub(crate) unsafe fn release_producer_registers<const C: u32>() {
+    if C >= 2 {
+        // SAFETY: the caller's contract; 128·40 + 256·232 ≤ 65536.
+        unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
+    }
+}
+
+/// A consumer warpgroup's side of the split ([`release_producer_registers`]).
+///
+/// # Safety
+/// The 128 threads of one consumer warpgroup, converged, once.
+#[inline(always)]
+pub(crate) unsafe fn claim_consumer_registers<const C: u32>() {
+    if C >= 2 {
+        // SAFETY: the caller's contract; the producer releases its share.
+        unsafe { warpgroup::claim_registers::<CONSUMER_REGS>() };
+    }
+}
 
 /// `wgmma` instructions per K-step: 128 bytes of K.
 const K_INSTRUCTIONS: u32 = 4;
@@ -76,18 +101,20 @@ const fn b_step<O: WgmmaTile>() -> u32 {
 /// Barrier bytes per stage: "full" and "empty".
 const BARRIER_BYTES: u32 = 16;
 
-/// Bytes of one stage: A's 128 rows and B's `bn` columns, each 128 bytes of K.
-const fn stage_bytes(bn: u32) -> u32 {
-    (BM + bn) * ROW_BYTES
+/// Bytes of one stage: A's `bm` rows and B's `bn` columns, each 128 bytes of K.
+const fn stage_bytes(bm: u32, bn: u32) -> u32 {
+    (bm + bn) * ROW_BYTES
 }
 
-/// The launch of a kernel-15 entry with `bn`-wide tiles, `stages` stages and `elem`-byte elements:
-/// 384 threads (one block per SM: ptxas compiles for 65536 / 384 registers, `setmaxnreg` moves
-/// them), the stages, one atom of alignment slack and the barriers; sm_90a; TMA operands; 4-byte
-/// (TF32) entries take `Bᵀ` prepared and round `A` themselves.
-pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
-    let bytes = stages * stage_bytes(bn) + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * stages;
-    let cfg = TileConfig::new(BM, bn, ROW_BYTES / elem, NT, bytes).min_blocks_per_sm(1).sm90a().tma();
+/// The launch of a kernel-15 entry with `bm × bn` tiles (`bm` = 64 per consumer warpgroup),
+/// `stages` stages and `elem`-byte elements: a producer warpgroup and `bm / 64` consumer warpgroups
+/// (one block per SM: with two consumers ptxas compiles for 65536 / 384 registers and `setmaxnreg`
+/// moves them), the stages, one atom of alignment slack and the barriers; sm_90a; TMA operands;
+/// 4-byte (TF32) entries take `Bᵀ` prepared and round `A` themselves.
+pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    let bytes = stages * stage_bytes(bm, bn) + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * stages;
+    let threads = 128 * (1 + bm / WG_ROWS);
+    let cfg = TileConfig::new(bm, bn, ROW_BYTES / elem, threads, bytes).min_blocks_per_sm(1).sm90a().tma();
     if elem == 4 {
         cfg.tf32_operands().rounds_a()
     } else {
@@ -113,10 +140,11 @@ pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
 }
 
 /// The shared-memory pipeline of kernels 15 and 16: `S` stages of tiles from a 1024-byte boundary,
-/// then each stage's "full" and "empty" barrier. Global K-step `g` (counted across the tiles a block
+/// then each stage's "full" and "empty" barrier, fed by one producer thread and drained by `C`
+/// consumer warpgroups (`64·C`-row tiles). Global K-step `g` (counted across the tiles a block
 /// computes) uses stage `g % S` in round `g / S`.
 #[derive(Clone, Copy)]
-pub(crate) struct Pipeline<const S: u32> {
+pub(crate) struct Pipeline<const S: u32, const C: u32> {
     /// Shared address of stage 0.
     tiles: u32,
     /// Bytes of one stage.
@@ -125,15 +153,21 @@ pub(crate) struct Pipeline<const S: u32> {
     halves: View<u16>,
 }
 
-impl<const S: u32> Pipeline<S> {
+impl<const S: u32, const C: u32> Pipeline<S, C> {
+    /// Rows of the block tile.
+    pub(crate) const BM: u32 = WG_ROWS * C;
+    /// Arrivals that release a stage: lane 0 of each consumer warp.
+    const CONSUMER_WARPS: u32 = 4 * C;
+
     /// Carves the pipeline of `bn`-wide tiles out of the block's shared memory and initialises its
     /// barriers (thread 0), followed by a block barrier: every thread of the block calls it once.
     ///
     /// # Safety
-    /// The launch provides [`config`]`(bn, S, _)`'s shared bytes; every thread of the block calls it.
+    /// The launch provides [`config`]`(64·C, bn, S, _)`'s shared bytes; every thread of the block
+    /// calls it.
     #[inline(always)]
     pub(crate) unsafe fn setup(bn: u32) -> Self {
-        let stage = stage_bytes(bn);
+        let stage = stage_bytes(Self::BM, bn);
         let region = S * stage + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * S;
         // SAFETY: the launch provides `region` bytes of shared memory (`config`).
         let smem = unsafe { SharedTiles::<u8>::new().tile(region as usize) };
@@ -148,7 +182,7 @@ impl<const S: u32> Pipeline<S> {
                 // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
                 unsafe {
                     mbarrier::init(p.full(s), 1);
-                    mbarrier::init(p.empty(s), CONSUMER_WARPS);
+                    mbarrier::init(p.empty(s), Self::CONSUMER_WARPS);
                 }
             }
             // The TMA engine (the async proxy) must see the initialised barriers.
@@ -197,14 +231,14 @@ impl<const S: u32> Pipeline<S> {
             let (s, round) = (g % S, g / S);
             let (dst, k0) = (self.tiles + s * self.stage, ((first_step + t) * bk) as i32);
             // SAFETY: the barriers are initialised; the stage is free once its "empty" phase of the
-            // previous round completed (all 8 consumer warps released it; a fresh barrier's previous
+            // previous round completed (all consumer warps released it; a fresh barrier's previous
             // phase counts as complete); the boxes fill exactly the stage's bytes announced on "full"
-            // (A's BK × 128, B's BK × bn), at 1024-aligned offsets.
+            // (A's BK × BM, B's BK × bn), at 1024-aligned offsets.
             unsafe {
                 mbarrier::wait_parity(self.empty(s), (round + 1) % 2);
                 mbarrier::arrive_expect_tx(self.full(s), self.stage);
                 tma::load_2d(dst, map_a, k0, row0 as i32, self.full(s));
-                let b = dst + BM * ROW_BYTES;
+                let b = dst + Self::BM * ROW_BYTES;
                 if O::B_K_MAJOR {
                     tma::load_2d(b, map_b, k0, col0 as i32, self.full(s));
                 } else {
@@ -217,7 +251,7 @@ impl<const S: u32> Pipeline<S> {
         }
     }
 
-    /// A consumer warpgroup (`cw` = 0 or 1: rows `64·cw ..` of the tile): `acc += ` the products of
+    /// A consumer warpgroup (`cw` < `C`: rows `64·cw ..` of the tile): `acc += ` the products of
     /// global K-steps `g0 .. g0 + steps`, releasing each stage once its `wgmma`s are complete.
     ///
     /// With A from shared memory, one group stays in flight throughout: step `g`'s `wgmma`s are
@@ -331,18 +365,18 @@ impl<const S: u32> Pipeline<S> {
         let at = self.tiles + s * self.stage;
         let slice = cw * 64 * ROW_BYTES;
         let a = ASlice::new(at + slice, self.halves, ((s * self.stage + slice) / 2) as usize);
-        (a, wgmma::descriptor_sw128(at + BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES))
+        (a, wgmma::descriptor_sw128(at + Self::BM * ROW_BYTES, b_lbo, wgmma::SW128_ATOM_BYTES))
     }
 
     /// Releases global K-step `g`'s stage: lane 0 of each consumer warp arrives on its "empty"
-    /// barrier (8 arrivals per phase).
+    /// barrier (`4·C` arrivals per phase).
     ///
     /// # Safety
     /// Warpgroup-uniform; step `g`'s `wgmma`s are complete.
     #[inline(always)]
     unsafe fn release(self, g: u32) {
         if thread::thread_idx_x().is_multiple_of(32) {
-            // SAFETY: initialised with CONSUMER_WARPS arrivals per phase; each warp arrives once per step.
+            // SAFETY: initialised with 4·C arrivals per phase; each consumer warp arrives once per step.
             unsafe { mbarrier::arrive(self.empty(g % S)) };
         }
     }
@@ -398,7 +432,8 @@ pub(crate) unsafe fn store<O: WgmmaTile>(acc: &O::Acc, c: View<f32>, m: u32, n: 
     }
 }
 
-/// `C = A·B` with `wgmma` tile `O` (block tile `128 × O::N`) and `S` stages, one output tile per
+/// `C = A·B` with `wgmma` tile `O`, `NC` consumer warpgroups (block tile `64·NC × O::N`) and `S`
+/// stages, one output tile per
 /// block (see the module documentation); A and B are read through the tensor maps, which the host
 /// built with [`a_box`] / [`b_box`] boxes and the 128-byte swizzle over `A` (`m × k`, row-major) and
 /// `B` (`k × n` row-major, or the prepared `Bᵀ`, `n × k`, when `O::B_K_MAJOR`).
@@ -406,18 +441,25 @@ pub(crate) unsafe fn store<O: WgmmaTile>(acc: &O::Acc, c: View<f32>, m: u32, n: 
 /// # Safety
 /// `map_a`, `map_b` are valid tensor maps in global memory as described, over buffers of `m·k` and
 /// `k·n` elements that stay unchanged during the launch; `c` holds `m·n` floats; the launch has
-/// [`config`]`(O::N, S, size_of::<O::Elem>())`'s 384 threads and shared bytes and a
-/// `⌈n/N⌉ × ⌈m/128⌉` grid; sm_90a.
+/// [`config`]`(64·NC, O::N, S, size_of::<O::Elem>())`'s threads and shared bytes and a
+/// `⌈n/N⌉ × ⌈m/(64·NC)⌉` grid; sm_90a.
 #[inline(always)]
-pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
+pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
+    map_a: *const TensorMap,
+    map_b: *const TensorMap,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S>::setup(O::N) };
+    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N) };
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
-    let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * O::N);
+    let (row0, col0) = (thread::block_idx_y() * Pipeline::<S, NC>::BM, thread::block_idx_x() * O::N);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
-        unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
+        unsafe { release_producer_registers::<NC>() };
         if tid == 0 {
             // SAFETY: one thread; the maps are valid (the caller's contract); the consumers consume
             // the same steps.
@@ -429,8 +471,8 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_
         }
         return;
     }
-    // SAFETY: warpgroups 1 and 2, each all 128 threads, converged; the producer released its share.
-    unsafe { warpgroup::claim_registers::<CONSUMER_REGS>() };
+    // SAFETY: each consumer warpgroup, all 128 threads, converged.
+    unsafe { claim_consumer_registers::<NC>() };
     let mut acc = O::ZERO;
     // SAFETY: warpgroup-uniform; the producer loads these steps; c holds m·n floats.
     unsafe {
@@ -443,8 +485,12 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32>(map_a: *const TensorMap, map_
 /// kernel (`tma_gemm`, `persistent_gemm`); the calling module's `config` gives the launch.
 macro_rules! tma_entry {
     ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
+        tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers 2, $doc);
+    };
+    ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, consumers $c:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
+        pub const $config: TileConfig =
+            config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
         kernel! {
             #[doc = $doc]
@@ -453,7 +499,7 @@ macro_rules! tma_entry {
             #[doc = concat!("As [`", stringify!($gemm), "`], with the launch its `TileConfig` constant states.")]
             pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { $gemm::<super::k14_wgmma::$tile, $s>(map_a, map_b, c, m, n, k) }
+                unsafe { $gemm::<super::k14_wgmma::$tile, $s, $c>(map_a, map_b, c, m, n, k) }
             }
         }
     };

@@ -23,15 +23,21 @@
 //! stages): a third tile count per shape, so that one of the three fills the last wave well (3072³:
 //! 288 tiles of 128×256 are 2.2 waves of 132 SMs, 576 of 128×128 4.4, 384 of 128×192 2.9).
 //!
+//! **The 64-row tiles** (`*_64x128`, `*_64x256`): one consumer warpgroup instead of two (256 threads,
+//! no `setmaxnreg`: 255 registers each), for outputs of few rows (an LLM's decode: M ≤ 64 against
+//! large weights reads B once in 64-row tiles, not twice the work in 128-row ones) and outputs of
+//! few 128-row tiles (1024³: 64 tiles of 128×128 on 132 SMs, 128 of 64×128). Stages fill the block
+//! as for the others (9 of 24 KiB, 5 of 40 KiB).
+//!
 //! **Everything else** (stages, barriers, warpgroups, `setmaxnreg`, the swizzle, the stores) is kernel
-//! 15's (`k15_tma::Pipeline`).
+//! 15's (`k15_tma::Pipeline`, generic over the consumer warpgroups).
 //!
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::{self, Pipeline, BM, PRODUCER_REGS, ROW_BYTES};
+use super::k15_tma::{self, Pipeline, ROW_BYTES, WG_ROWS};
 use crate::device::mem::View;
+use crate::device::thread;
 use crate::device::tma::{self, TensorMap};
-use crate::device::{thread, warpgroup};
 use crate::launch::TileConfig;
 
 /// Tile rows per group of the tile order.
@@ -39,19 +45,19 @@ pub const GROUP_M: u32 = 8;
 
 /// The launch of a kernel-16 entry: kernel 15's, persistent (the grid is one block per SM, at most
 /// one per tile).
-pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
-    k15_tma::config(bn, stages, elem).persistent()
+pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    k15_tma::config(bm, bn, stages, elem).persistent()
 }
 
-/// `(row0, col0)` of tile `i` of a `tiles_m × tiles_n` grid of `BM × bn` tiles in the grouped order.
+/// `(row0, col0)` of tile `i` of a `tiles_m × tiles_n` grid of `bm × bn` tiles in the grouped order.
 #[inline(always)]
-pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bn: u32) -> (u32, u32) {
+pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bm: u32, bn: u32) -> (u32, u32) {
     // `max(1)`: never zero (a tile exists), and the compiler then drops its division-by-zero checks.
     let per_group = (GROUP_M * tiles_n).max(1);
     let first_m = (i / per_group) * GROUP_M;
     let rows = (if tiles_m - first_m < GROUP_M { tiles_m - first_m } else { GROUP_M }).max(1);
     let within = i % per_group;
-    ((first_m + within % rows) * BM, (within / rows) * bn)
+    ((first_m + within % rows) * bm, (within / rows) * bn)
 }
 
 /// `C = A·B` as [`k15_tma::tma_gemm`], with each block walking work units: output tiles, or with
@@ -62,7 +68,7 @@ pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bn: u32) -> (u32, u32) {
 /// As [`k15_tma::tma_gemm`], with a grid of any size (one block per SM is the intent); `gridDim.y` is
 /// the number of K slices, and `C` must be zeroed first when it is above 1.
 #[inline(always)]
-pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
+pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
     c: *mut f32,
@@ -71,18 +77,19 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
     k: u32,
 ) {
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S>::setup(O::N) };
+    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N) };
+    let bm = Pipeline::<S, NC>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     // gridDim.y is the number of K slices per tile (the host's choice); work unit u is slice u % splits
     // of tile u / splits, and the blocks walk the units.
     let splits = thread::grid_dim_y().max(1);
-    let units = WorkUnits { tiles_m: m.div_ceil(BM), tiles_n: n.div_ceil(O::N), splits, per_slice: steps.div_ceil(splits), steps };
+    let units = WorkUnits { tiles_m: m.div_ceil(bm), tiles_n: n.div_ceil(O::N), bm, splits, per_slice: steps.div_ceil(splits), steps };
     let first = thread::block_idx_x() + thread::grid_dim_x() * thread::block_idx_y();
     let stride = (thread::grid_dim_x() * splits).max(1);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
-        unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
+        unsafe { k15_tma::release_producer_registers::<NC>() };
         if tid == 0 {
             // SAFETY: the maps are valid (the caller's contract).
             unsafe {
@@ -99,8 +106,8 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
         }
         return;
     }
-    // SAFETY: warpgroups 1 and 2, each all 128 threads, converged; the producer released its share.
-    unsafe { warpgroup::claim_registers::<{ k15_tma::CONSUMER_REGS }>() };
+    // SAFETY: each consumer warpgroup, all 128 threads, converged.
+    unsafe { k15_tma::claim_consumer_registers::<NC>() };
     // SAFETY: the caller passes m·n floats.
     let c = unsafe { View::new(c, (m * n) as usize) };
     let (mut u, mut g) = (first, 0);
@@ -123,6 +130,8 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32>(
 struct WorkUnits {
     tiles_m: u32,
     tiles_n: u32,
+    /// Rows of a tile.
+    bm: u32,
     splits: u32,
     per_slice: u32,
     steps: u32,
@@ -138,7 +147,7 @@ impl WorkUnits {
     #[inline(always)]
     fn get(self, u: u32, bn: u32) -> (u32, u32, u32, u32) {
         let splits = self.splits.max(1);
-        let (row0, col0) = tile_origin(u / splits, self.tiles_m, self.tiles_n, bn);
+        let (row0, col0) = tile_origin(u / splits, self.tiles_m, self.tiles_n, self.bm, bn);
         let kb = (u % splits) * self.per_slice;
         let ke = if kb + self.per_slice < self.steps { kb + self.per_slice } else { self.steps };
         (row0, col0, kb.min(ke), ke)
@@ -165,6 +174,20 @@ tma_entry!(persistent_gemm, matmul_persistent_bf16_128x192, PERSISTENT_BF16_128X
      between the two other widths, for outputs whose tile count fills the last wave badly in both.");
 tma_entry!(persistent_gemm, matmul_persistent_f16_128x192, PERSISTENT_F16_128X192, F16N192, u16, stages 5,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a), 128×192 tiles: as [`matmul_persistent_bf16_128x192`].");
+tma_entry!(persistent_gemm, matmul_persistent_bf16_64x128, PERSISTENT_BF16_64X128, Bf16N128, u16, stages 9, consumers 1,
+    "Kernel 16 on BF16 inputs, `f32` output (sm_90a), 64-row tiles: 64×128×64 (one consumer warpgroup, \
+     `m64n128k16`), 9 stages, for outputs of few rows or few 128-row tiles.");
+tma_entry!(persistent_gemm, matmul_persistent_f16_64x128, PERSISTENT_F16_64X128, F16N128, u16, stages 9, consumers 1,
+    "Kernel 16 on FP16 inputs, `f32` output (sm_90a), 64×128 tiles: as [`matmul_persistent_bf16_64x128`].");
+tma_entry!(persistent_gemm, matmul_persistent_tf32_64x128, PERSISTENT_TF32_64X128, Tf32RegsN128, f32, stages 9, consumers 1,
+    "Kernel 16 in TF32 (as kernel 15's TF32 entry), `f32` output (sm_90a), 64×128×32 tiles, 9 stages.");
+tma_entry!(persistent_gemm, matmul_persistent_bf16_64x256, PERSISTENT_BF16_64X256, Bf16N256, u16, stages 5, consumers 1,
+    "Kernel 16 on BF16 inputs, `f32` output (sm_90a), 64×256×64 tiles (one consumer warpgroup, `m64n256k16`), \
+     5 stages: a few rows against wide outputs.");
+tma_entry!(persistent_gemm, matmul_persistent_f16_64x256, PERSISTENT_F16_64X256, F16N256, u16, stages 5, consumers 1,
+    "Kernel 16 on FP16 inputs, `f32` output (sm_90a), 64×256 tiles: as [`matmul_persistent_bf16_64x256`].");
+tma_entry!(persistent_gemm, matmul_persistent_tf32_64x256, PERSISTENT_TF32_64X256, Tf32RegsN256, f32, stages 5, consumers 1,
+    "Kernel 16 in TF32 (as kernel 15's TF32 entry), `f32` output (sm_90a), 64×256×32 tiles, 5 stages.");
 
 #[cfg(test)]
 mod tests {
@@ -176,7 +199,7 @@ mod tests {
         for (cfg, elem) in [(PERSISTENT_BF16_128X128, 2), (PERSISTENT_F16_128X128, 2), (PERSISTENT_TF32_128X128, 4)] {
             assert_eq!((cfg.bm, cfg.bn, cfg.bk * elem), (128, 128, 128));
             assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
-            assert!(config(128, 8, elem).shared_bytes > MAX_SHARED, "an eighth stage would fit");
+            assert!(config(128, 128, 8, elem).shared_bytes > MAX_SHARED, "an eighth stage would fit");
         }
     }
 
@@ -186,7 +209,23 @@ mod tests {
         for cfg in [PERSISTENT_BF16_128X192, PERSISTENT_F16_128X192] {
             assert_eq!((cfg.bm, cfg.bn, cfg.bk * 2), (128, 192, 128));
             assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
-            assert!(config(192, 6, 2).shared_bytes > MAX_SHARED, "a sixth stage would fit");
+            assert!(config(128, 192, 6, 2).shared_bytes > MAX_SHARED, "a sixth stage would fit");
+        }
+    }
+
+    #[test]
+    fn the_64_row_tiles_take_as_many_stages_as_fit_one_block() {
+        const MAX_SHARED: u32 = 227 * 1024;
+        for (cfg, bn, elem) in [
+            (PERSISTENT_BF16_64X128, 128, 2),
+            (PERSISTENT_TF32_64X128, 128, 4),
+            (PERSISTENT_BF16_64X256, 256, 2),
+            (PERSISTENT_TF32_64X256, 256, 4),
+        ] {
+            assert_eq!((cfg.bm, cfg.bn, cfg.bk * elem, cfg.block.0), (64, bn, 128, 256));
+            assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
+            let stages = cfg.shared_bytes / ((64 + bn) * 128);
+            assert!(config(64, bn, stages + 1, elem).shared_bytes > MAX_SHARED, "{cfg:?}: another stage would fit");
         }
     }
 
@@ -195,8 +234,8 @@ mod tests {
         for (tm, tn) in [(1, 1), (3, 5), (8, 2), (9, 7), (32, 16), (17, 1)] {
             let mut seen = std::vec![false; (tm * tn) as usize];
             for i in 0..tm * tn {
-                let (r, c) = tile_origin(i, tm, tn, 256);
-                let (r, c) = (r / BM, c / 256);
+                let (r, c) = tile_origin(i, tm, tn, 2 * WG_ROWS, 256);
+                let (r, c) = (r / (2 * WG_ROWS), c / 256);
                 assert!(r < tm && c < tn, "tile {i} of {tm}×{tn} at {r},{c}");
                 assert!(!std::mem::replace(&mut seen[(r * tn + c) as usize], true), "tile {r},{c} twice");
             }
