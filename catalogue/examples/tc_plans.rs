@@ -1,0 +1,44 @@
+//! Prints the tensor-core model's view of shapes, as CSV: every TMA kernel of each precision with the
+//! K slices it would launch (`tc_model::best_splits`), its predicted time, and the kernel `Auto` picks
+//! (`tc_model::pick`). The model is deterministic: a run at a commit gives the plans the scorecard
+//! launched at that commit, to set beside measured times when fitting its constants (`docs/tuning.md`).
+//!
+//!     cargo run -p tessera-catalogue --example tc_plans -- --sizes 3000,64x4096x4096 [--precisions bf16,tf32]
+use tessera_catalogue::select::{tc_model, tuning};
+use tessera_catalogue::{MatmulShape, Precision, MATMUL_KERNELS};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let mut shapes = Vec::new();
+    for size in value("--sizes").ok_or("--sizes is required")?.split(',').filter(|s| !s.is_empty()) {
+        let d: Vec<u32> =
+            size.split(['x', '×']).map(|p| p.parse::<u32>().map_err(|e| format!("bad size {size}: {e}"))).collect::<Result<_, _>>()?;
+        shapes.push(match d[..] {
+            [n] => MatmulShape { m: n, n, k: n },
+            [m, n, k] => MatmulShape { m, n, k },
+            _ => return Err(format!("bad size {size}")),
+        });
+    }
+    let mut precisions = Vec::new();
+    for p in value("--precisions").unwrap_or_else(|| "bf16,fp16,tf32".into()).split(',') {
+        precisions.push(match p {
+            "bf16" => Precision::Bf16,
+            "fp16" => Precision::Fp16,
+            "tf32" => Precision::Tf32,
+            other => return Err(format!("no tensor-core precision `{other}`")),
+        });
+    }
+    println!("m,n,k,precision,kernel,splits,predicted_us,auto");
+    for s in shapes {
+        for &p in &precisions {
+            let auto = tc_model::pick(s, p, tuning::SMS);
+            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == p && k.config.tma) {
+                let (splits, us) = tc_model::best_splits(kernel.algo, s, tuning::SMS);
+                let picked = u8::from(auto == Some(kernel.algo));
+                println!("{},{},{},{},{},{splits},{us:.2},{picked}", s.m, s.n, s.k, p.label(), kernel.label);
+            }
+        }
+    }
+    Ok(())
+}
