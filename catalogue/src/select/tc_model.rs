@@ -47,10 +47,25 @@ pub fn tile_rate(bn: u32) -> f64 {
     1.0 - (1.0 - NARROW_RATE) * excess(f64::from(bn.max(1))) / excess(128.0)
 }
 
-/// Rate of a 64-row tile (one consumer warpgroup) relative to a 128-row tile of the same width: one
-/// warpgroup keeps one group of `wgmma`s in flight while it waits for the last, where two overlap
-/// each other's waits.
-pub const ONE_CONSUMER_RATE: f64 = 0.90;
+/// A 64-row tile (one consumer warpgroup) against a 128-row tile of the same width: one warpgroup
+/// keeps at most one group of `wgmma`s in flight while it waits for the last (none for register-fed
+/// TF32, which waits for each step's group), where two warpgroups fill each other's waits. The wait
+/// is a fixed time per K-step against a step's products (∝ `bn`): rate `1 / (1 + c·256/bn)`, `c`
+/// fitted at 6144³ (`docs/results/2026-12-02-tc-shapes/call2-train`: BF16 64×256 at 0.84 of 128×256,
+/// 64×128 at 0.67 of 128×128; TF32 0.70 and 0.59).
+pub const ONE_CONSUMER_WAIT: f64 = 0.19;
+/// [`ONE_CONSUMER_WAIT`] for A fed from registers (TF32): the whole step's latency is exposed.
+pub const ONE_CONSUMER_WAIT_REGISTERS: f64 = 0.43;
+
+/// The rate factor of a `bm × bn` tile's consumers ([`ONE_CONSUMER_WAIT`]): 1 for two consumer
+/// warpgroups (128 rows).
+pub fn consumer_rate(bm: u32, bn: u32, a_in_registers: bool) -> f64 {
+    if bm >= 128 {
+        return 1.0;
+    }
+    let c = if a_in_registers { ONE_CONSUMER_WAIT_REGISTERS } else { ONE_CONSUMER_WAIT };
+    1.0 / (1.0 + c * 256.0 / f64::from(bn.max(1)))
+}
 
 /// The tensor cores' rate lost per operand read in place with rows off a 32-byte sector
 /// ([`crate::registry::tma::FAST_ROW_BYTES`]), per tile row or column that reads it: a factor
@@ -112,7 +127,7 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
         |l: crate::registry::tma::Layout| !(u64::from(l.ld) * u64::from(elem_bytes)).is_multiple_of(crate::registry::tma::FAST_ROW_BYTES);
     // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
     let pitch = pitch_rate(cfg.bm, cfg.bn, slow(packing.a), slow(packing.b));
-    let consumers = if cfg.bm < 128 { ONE_CONSUMER_RATE } else { 1.0 };
+    let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
     let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
     // The epilogue holds the consumers (the next unit's products wait for it): a unit's in-range
@@ -142,7 +157,17 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
             }
         }
     }
-    Some(host_us + sm_us.max(gpu_us))
+    Some(host_us + bound(sm_us, gpu_us))
+}
+
+/// How the SMs' time and the operands' DRAM time combine: neither hides the other completely near
+/// where they meet, so `(sm^P + dram^P)^(1/P)` rather than the larger alone — which would price every
+/// tile alike once the operands bound the product, where tiles that waste rows (128-row tiles on a
+/// 64-row A) measured up to 30 % slower (`call2-train`: 32×14336×4096, 64×4096×4096 BF16).
+pub const BOUND_POWER: f64 = 4.0;
+
+fn bound(sm_us: f64, dram_us: f64) -> f64 {
+    (sm_us.powf(BOUND_POWER) + dram_us.powf(BOUND_POWER)).powf(1.0 / BOUND_POWER)
 }
 
 /// Kernel 16's K slices of least predicted time for `algo` on `shape` (1 ..= [`MAX_SPLITS`], slices
