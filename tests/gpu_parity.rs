@@ -214,6 +214,43 @@ fn check_gemm_past_2_31<T: tessera::DeviceElement>(gpu: &Gpu, (m, n, k): (usize,
     Ok(())
 }
 
+/// `Gpu::matmul` (Auto) of `m × k · k × n` where the model copies operands whose rows lie off a
+/// 32-byte sector into 128-byte rows (`tc_model::best_packing`): the plan must say so, and 256
+/// elements of C (corners, random) match the f64 dot product of the rounded inputs.
+fn check_aligned_copies<T: tessera::DeviceElement>(gpu: &Gpu, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
+    let err = |e: tessera::Error| e.to_string();
+    let precision = T::PRECISION;
+    let plan = gpu.plan(Algo::Auto, precision, (m, n, k)).map_err(err)?;
+    let tessera::Plan::One(ref launch) = plan else { return Err(format!("not one launch: {plan}")) };
+    let packing = launch.launch.tma.ok_or(format!("not a TMA kernel: {plan}"))?;
+    if !packing.a.padded() || !packing.b.padded() {
+        return Err(format!("{m}×{n}×{k}: the model no longer copies both operands ({packing:?}): pick another shape"));
+    }
+    let s = seed((m * 3 + n + k) as u64);
+    let (a, b) = (operands(m * k, s), operands(k * n, s + 1));
+    let to_t = |v: &[f32]| v.iter().map(|&x| T::from_f32(x)).collect::<Vec<T>>();
+    let da = DeviceMatrix::from_slice(gpu, m, k, &to_t(&a)).map_err(err)?;
+    let db = DeviceMatrix::from_slice(gpu, k, n, &to_t(&b)).map_err(err)?;
+    let mut dc = DeviceMatrix::<f32>::zeros(gpu, m, n).map_err(err)?;
+    gpu.matmul(Algo::Auto, &da, &db, &mut dc).map_err(err)?;
+    let got = dc.to_vec(gpu).map_err(err)?;
+    let mut points = vec![(0, 0), (0, n - 1), (m - 1, 0), (m - 1, n - 1)];
+    points.extend((0..252).map(|i| ((i * 7919 + 13) * 104729 % m, (i * 104723 + 7) * 7907 % n)));
+    for (r, c) in points {
+        let (mut exact, mut abs) = (0f64, 0f64);
+        for i in 0..k {
+            let x = f64::from(precision.round_input(a[r * k + i])) * f64::from(precision.round_input(b[i * n + c]));
+            exact += x;
+            abs += x.abs();
+        }
+        let (value, tol) = (got[r * n + c], precision.tolerance(k, abs));
+        if (f64::from(value) - exact).abs() > tol || !value.is_finite() {
+            return Err(format!("{precision:?} C[{r}, {c}] = {value}, expected {exact} ± {tol} ({plan})"));
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let mut trials: Vec<Trial> = Vec::new();
     for (algo, precision) in matmul_cases() {
@@ -267,6 +304,9 @@ fn main() {
         trials.push(gpu_trial(name, move |g| check_product(g, Impl::Cublas, shape)));
     }
     // gemm past 2³¹ elements (C of 70000² floats: 19.6 GB), FP32 and BF16.
+    // Rows of 10000 bytes (16 off a sector) in both operands: copied into 128-byte rows.
+    trials.push(gpu_trial("auto_bf16_copies_rows_off_a_sector_5000", |g| check_aligned_copies::<tessera::bf16>(g, (5000, 5000, 5000))));
+    trials.push(gpu_trial("auto_fp16_copies_rows_off_a_sector_5000", |g| check_aligned_copies::<tessera::f16>(g, (5000, 5000, 5000))));
     trials.push(gpu_trial("gemm_fp32_70000x70000x512_past_2_31_elements", |g| check_gemm_past_2_31::<f32>(g, (70_000, 70_000, 512))));
     trials.push(gpu_trial("gemm_bf16_70000x70000x512_past_2_31_elements", |g| {
         check_gemm_past_2_31::<tessera::bf16>(g, (70_000, 70_000, 512))

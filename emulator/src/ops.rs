@@ -4,7 +4,7 @@
 use tessera_catalogue::plan::blocks::{GemmDims, Loc};
 use tessera_catalogue::plan::{BlockedPlan, KernelLaunch, Op};
 use tessera_catalogue::registry::algo::{HostKernel, TmaMatmulFn};
-use tessera_catalogue::registry::tma::Layout;
+use tessera_catalogue::registry::tma::{Layout, Packing};
 use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, Plan, Planner, Precision, Target};
 use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::pack::pad_b16;
@@ -154,11 +154,11 @@ fn run_kernel(planned: &KernelLaunch, precision: Precision, a: &HostMatrix, b: &
         }
         HostKernel::Tma(host) if kernel.config.tf32_operands => {
             let (a_prep, bt_prep) = prepare_tf32_for(kernel, a, b)?;
-            launch_tma(kernel, host, cfg, shape, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
+            launch_tma(kernel, host, cfg, shape, tma_packing(planned)?, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
         }
         HostKernel::Tma(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
-            launch_tma(kernel, host, cfg, shape, a16.as_ptr().cast(), b16.as_ptr().cast(), pc)?;
+            launch_tma(kernel, host, cfg, shape, tma_packing(planned)?, a16.as_ptr().cast(), b16.as_ptr().cast(), pc)?;
         }
         HostKernel::Half(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
@@ -180,24 +180,28 @@ fn half_bits(precision: Precision, m: &HostMatrix) -> Vec<u16> {
     }
 }
 
+/// The planned TMA layouts of a TMA kernel's launch.
+fn tma_packing(planned: &KernelLaunch) -> Result<Packing, EmuError> {
+    planned.tma.ok_or_else(|| EmuError::InvalidLaunch { kernel: planned.entry, detail: "a TMA kernel planned without its layouts".into() })
+}
+
 /// Runs a TMA kernel (kernels 15–16) with the host model's tensor maps over `x` (A, `m × k`) and `y`
-/// (B, `k × n`, or the prepared `Bᵀ`) — the catalogue's operands, as the GPU's maps are encoded from
-/// them. As on the GPU, an operand whose rows are not whole 16-byte units ([`tma::plan`]) is first
-/// copied into rows padded to them by `pad_b16` (the padding holds NaN here: the maps must never read
-/// it); prepared TF32 operands must already have [`tma::plan`]'s leading dimensions (`prepare_tf32_for`).
-///
-/// [`tma::plan`]: tessera_catalogue::registry::tma::plan
+/// (B, `k × n`, or the prepared `Bᵀ`) in the plan's layouts (`packing`, the `KernelLaunch`'s), as the
+/// GPU's maps are encoded from them. As on the GPU, an operand the plan pads is first copied into its
+/// padded rows by `pad_b16` (the padding holds NaN here: the maps must never read it); prepared TF32
+/// operands must already have the plan's leading dimensions (`prepare_tf32_for`).
+#[allow(clippy::too_many_arguments)]
 pub fn launch_tma(
     kernel: &MatmulKernel,
     host: TmaMatmulFn,
     cfg: Launch,
     shape: MatmulShape,
+    packing: Packing,
     x: *const u8,
     y: *const u8,
     c: SyncPtr<f32>,
 ) -> Result<(), EmuError> {
     let elem_bytes = kernel.precision.input_bytes();
-    let packing = tessera_catalogue::registry::tma::plan(kernel.config, shape, elem_bytes);
     let ops = tessera_catalogue::registry::tma::operands(kernel.config, &packing, elem_bytes)
         .map_err(|e| EmuError::InvalidLaunch { kernel: kernel.entry, detail: e.to_string() })?;
     // The padded copies (the GPU's workspace), made before the launch as the host queues them.

@@ -101,6 +101,57 @@ fn run_f32_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMa
     Ok(HostMatrix { rows: m, cols: n, data: c })
 }
 
+/// The TMA kernels on operands copied into 128-byte rows where theirs lie off a 32-byte sector
+/// (`tma::plan_aligned`, what the model plans where the copies pay: large products): K = 72 and
+/// N = 136 (144- and 272-byte rows) and K = 40 (80 bytes), with the real dimensions in the maps.
+fn aligned_packings_copy_rows_off_a_sector() -> Result<(), Failed> {
+    use tessera_catalogue::registry::tma;
+    for algo in [Algo::TmaBf16, Algo::PersistentBf16Rows64, Algo::PersistentF16Mid] {
+        for (m, n, k) in [(130, 136, 72), (65, 264, 40)] {
+            let shape = MatmulShape { m, n, k };
+            let kernel = algo.kernel().ok_or("no kernel")?;
+            let packing = tma::plan_aligned(kernel.config, shape, 2);
+            if packing == tma::plan(kernel.config, shape, 2) {
+                return Err(format!("{}: {shape:?} has no rows off a sector", kernel.label).into());
+            }
+            let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
+            let (a, b) = (HostMatrix::random(m as usize, k as usize, 11), HostMatrix::random(k as usize, n as usize, 13));
+            let precision = kernel.precision;
+            let bits =
+                |x: &HostMatrix| -> Vec<u16> {
+                    x.data
+                        .iter()
+                        .map(|&v| {
+                            if precision == Precision::Bf16 {
+                                half::bf16::from_f32(v).to_bits()
+                            } else {
+                                half::f16::from_f32(v).to_bits()
+                            }
+                        })
+                        .collect()
+                };
+            let (a16, b16) = (bits(&a), bits(&b));
+            let planned = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?;
+            let mut c = vec![if planned.zero_c { 0.0 } else { f32::NAN }; (m * n) as usize];
+            let c_ptr = SyncPtr::new(c.as_mut_ptr());
+            tessera_emulator::ops::launch_tma(
+                kernel,
+                host,
+                Launch::from(planned.dims),
+                shape,
+                packing,
+                a16.as_ptr().cast(),
+                b16.as_ptr().cast(),
+                c_ptr,
+            )
+            .map_err(|e| format!("{}: {e}", kernel.label))?;
+            check_in(precision, &a, &b, &HostMatrix { rows: m as usize, cols: n as usize, data: c })
+                .map_err(|e| format!("{} on {shape:?}, aligned copies: {e}", kernel.label))?;
+        }
+    }
+    Ok(())
+}
+
 /// Kernel 18 (few rows) at forced slice counts: one slice stores `C` (which starts as NaN, so an output
 /// it skipped or added into shows), two and five add into the zeroed `C`. Rows 1, 5, 16 and 17 (one
 /// block row, a partial one, a whole one, and two), K whole and partial groups of four (K = 3, 129:
@@ -224,7 +275,8 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
         cfg.grid = (walkers, splits, 1);
         let mut c = vec![if split { 0.0 } else { f32::NAN }; m * n];
         let c_ptr = SyncPtr::new(c.as_mut_ptr());
-        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
+        let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
+        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
             .map_err(|e| format!("{}: {e}", kernel.label))?;
         check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
             .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
@@ -410,6 +462,7 @@ fn main() {
         })
         .collect();
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
+    trials.push(Trial::test("aligned_packings_copy_rows_off_a_sector", aligned_packings_copy_rows_off_a_sector));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));

@@ -24,7 +24,7 @@ use crate::precision::Precision;
 use crate::registry::algo::{Algo, MatmulKernel};
 use crate::registry::launch::LaunchDims;
 use crate::registry::tma::{self, Packing};
-use crate::select::{choose, Choice};
+use crate::select::{choose, tc_model, Choice};
 use crate::shape::MatmulShape;
 use crate::target::Target;
 
@@ -45,7 +45,8 @@ pub struct KernelLaunch {
     pub splits: u32,
     /// Whether `C` is zeroed before the launch (the kernel adds its partial sums into it).
     pub zero_c: bool,
-    /// The TMA kernels' operand layouts (rows padded to 16 bytes where the operand's are not);
+    /// The TMA kernels' operand layouts (rows padded where the TMA cannot read them, or where the
+    /// model finds reading them off a 32-byte sector slower than copying them: `tc_model::best_packing`);
     /// `None` for kernels that read pointers.
     pub tma: Option<Packing>,
 }
@@ -57,7 +58,9 @@ impl KernelLaunch {
         let kernel = algo.kernel().ok_or(PlanError::Invalid { op: "matmul", detail: "Auto is not a kernel: choose first".into() })?;
         let tma = if kernel.config.tma {
             let elem_bytes = kernel.precision.input_bytes();
-            let packing = tma::plan(kernel.config, shape, elem_bytes);
+            let splits = kernel.splits(shape, target);
+            let packing = tc_model::best_packing(algo, shape, splits, target.sms)
+                .map_or_else(|| tma::plan(kernel.config, shape, elem_bytes), |p| p.0);
             tma::operands(kernel.config, &packing, elem_bytes)?;
             Some(packing)
         } else {

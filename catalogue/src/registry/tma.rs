@@ -94,6 +94,28 @@ pub fn plan(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> Packing 
     Packing { a: layout(shape.m, shape.k), b }
 }
 
+/// [`plan`], with every 16-bit operand whose rows lie off a 32-byte sector ([`FAST_ROW_BYTES`])
+/// packed too, into rows of whole 128-byte lines: the layouts the tensor cores read at full rate, at
+/// the cost of the copies ([`crate::select::tc_model`] weighs the two). TF32's is [`plan`]'s.
+pub fn plan_aligned(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> Packing {
+    let mut packing = plan(config, shape, elem_bytes);
+    if config.tf32_operands {
+        return packing;
+    }
+    let per_copy_row = (COPY_ROW_BYTES / elem_bytes).max(1);
+    for l in [&mut packing.a, &mut packing.b] {
+        if slow_rows(*l, elem_bytes) {
+            l.ld = l.cols.next_multiple_of(per_copy_row);
+        }
+    }
+    packing
+}
+
+/// Whether `layout`'s rows (`elem_bytes`-byte elements) lie off a 32-byte sector ([`FAST_ROW_BYTES`]).
+pub fn slow_rows(layout: Layout, elem_bytes: u32) -> bool {
+    !(u64::from(layout.ld) * u64::from(elem_bytes)).is_multiple_of(FAST_ROW_BYTES)
+}
+
 /// The two tensor maps of a TMA kernel (`config.tma`) with `elem_bytes`-byte inputs over the layouts
 /// of `packing` (normally [`plan`]'s): A, and B (N-major) or `Bᵀ` (`config.tf32_operands`), with the
 /// real dimensions and the layouts' row strides. Refused with [`ShapeError::LeadingDimension`] when a
@@ -172,6 +194,23 @@ mod tests {
         let p = plan(tf32, s(3, 9, 13), 4);
         assert_eq!((p.a, p.b), (Layout { rows: 3, cols: 13, ld: 32 }, Layout { rows: 9, cols: 13, ld: 32 }));
         assert_eq!(operands(tf32, &p, 4).unwrap()[1].name, "Bᵀ");
+    }
+
+    #[test]
+    fn aligned_plans_pack_16_bit_rows_off_a_sector_and_leave_the_others() {
+        let cfg = Algo::TmaBf16.config().unwrap();
+        let s = |m, n, k| MatmulShape { m, n, k };
+        // 3000³ BF16: rows of 6000 bytes, 16 off a sector, in both operands.
+        let p = plan_aligned(cfg, s(3000, 3000, 3000), 2);
+        assert_eq!((p.a.ld, p.b.ld), (3008, 3008));
+        assert!(plan(cfg, s(3000, 3000, 3000), 2).in_place());
+        // 2992 and 3040: whole sectors (not whole lines): read in place either way.
+        assert!(plan_aligned(cfg, s(2992, 3040, 2992), 2).in_place());
+        // Only B's rows (N = 1000: 2000 bytes) are off.
+        let p = plan_aligned(cfg, s(64, 1000, 1024), 2);
+        assert!(!p.a.padded() && p.b.padded() && !slow_rows(p.b, 2));
+        let tf32 = Algo::TmaTf32.config().unwrap();
+        assert_eq!(plan_aligned(tf32, s(100, 100, 100), 4), plan(tf32, s(100, 100, 100), 4));
     }
 
     #[test]

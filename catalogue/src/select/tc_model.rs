@@ -18,6 +18,7 @@
 //! are fitted by hand to the suite's shapes (`docs/tuning.md`, with the run they come from).
 use crate::precision::Precision;
 use crate::registry::algo::{Algo, MATMUL_KERNELS};
+use crate::registry::tma::{self, Packing};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
 
@@ -113,6 +114,27 @@ fn tma_config(algo: Algo) -> Option<TileConfig> {
 /// The model's time (µs) of TMA kernel `algo` on `shape` with `splits` K slices (kernel 16; 1 for
 /// kernel 15) on a GPU of `sms` SMs, host-side stream work included; `None` for other kernels.
 pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
+    Some(best_packing(algo, shape, splits, sms)?.1)
+}
+
+/// The operand layouts of TMA kernel `algo` on `shape` with `splits` K slices of least predicted
+/// time — the TMA's minimum ([`tma::plan`]) or with rows off a sector packed too
+/// ([`tma::plan_aligned`]) — and that time; `None` for other kernels.
+pub fn best_packing(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<(Packing, f64)> {
+    let cfg = tma_config(algo)?;
+    let elem = algo.kernel()?.precision.input_bytes();
+    let minimum = tma::plan(cfg, shape, elem);
+    let aligned = tma::plan_aligned(cfg, shape, elem);
+    let us = predict_packed_us(algo, shape, splits, sms, minimum)?;
+    if aligned == minimum {
+        return Some((minimum, us));
+    }
+    let aligned_us = predict_packed_us(algo, shape, splits, sms, aligned)?;
+    Some(if aligned_us < us { (aligned, aligned_us) } else { (minimum, us) })
+}
+
+/// [`predict_us`] with the operands read in the layouts of `packing` (the padded ones copied first).
+pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, packing: Packing) -> Option<f64> {
     let cfg = tma_config(algo)?;
     let precision = algo.kernel()?.precision;
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
@@ -122,11 +144,8 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     let units = tiles * splits;
     let rounds = f64::from(units.div_ceil(sms.max(1)));
     let elem_bytes = precision.input_bytes();
-    let packing = crate::registry::tma::plan(cfg, shape, elem_bytes);
-    let slow =
-        |l: crate::registry::tma::Layout| !(u64::from(l.ld) * u64::from(elem_bytes)).is_multiple_of(crate::registry::tma::FAST_ROW_BYTES);
     // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
-    let pitch = pitch_rate(cfg.bm, cfg.bn, slow(packing.a), slow(packing.b));
+    let pitch = pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), tma::slow_rows(packing.b, elem_bytes));
     let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
     let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
@@ -146,15 +165,13 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     if cfg.tf32_operands {
         // Read f32, write f32: B into Bᵀ, and A too unless the kernel rounds it and reads it in place.
         host_us += STREAM_OP_US + 8.0 * k * n / STREAM_BYTES_PER_US;
-        if !cfg.rounds_a || crate::registry::tma::plan(cfg, shape, 4).a.padded() {
+        if !cfg.rounds_a || packing.a.padded() {
             host_us += STREAM_OP_US + 8.0 * m * k / STREAM_BYTES_PER_US;
         }
     } else {
-        // A (m × k) and B (k × n): rows of other than whole 16-byte units are packed first.
-        for (rows, cols) in [(shape.m, shape.k), (shape.k, shape.n)] {
-            if !(u64::from(cols) * u64::from(precision.input_bytes())).is_multiple_of(16) {
-                host_us += STREAM_OP_US + 2.0 * elem * f64::from(rows) * f64::from(cols) / STREAM_BYTES_PER_US;
-            }
+        // A (m × k) and B (k × n) padded by the packing are copied first.
+        for l in [packing.a, packing.b].iter().filter(|l| l.padded()) {
+            host_us += STREAM_OP_US + 2.0 * elem * f64::from(l.rows) * f64::from(l.cols) / STREAM_BYTES_PER_US;
         }
     }
     Some(host_us + bound(sm_us, gpu_us))
@@ -193,7 +210,8 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
 /// The TMA kernel of `precision` with the least predicted time on `shape` (its split count from
 /// [`best_splits`]); ties go to the earlier kernel of the catalogue. `None` when the catalogue has no
 /// TMA kernel of that precision (FP32). Operands with rows of other than whole 16-byte units are
-/// packed first ([`crate::registry::tma::plan`]): [`predict_us`] counts the copies.
+/// packed first ([`tma::plan`]), and rows off a sector where the copies pay ([`best_packing`]):
+/// [`predict_us`] counts them.
 pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> {
     MATMUL_KERNELS
         .iter()
@@ -246,8 +264,20 @@ mod tests {
         assert!(pitch_rate(128, 256, true, true) > both, "wider tiles read each operand less often");
         // BF16 3000³: rows of 6000 bytes (16 off a sector) in both operands; 3008³'s are whole lines.
         let (slow, fast) = (s(3000, 3000, 3000), s(3008, 3008, 3008));
-        let rate = |shape: MatmulShape| 2.0 * f64::from(shape.m).powi(3) / predict_us(Algo::PersistentBf16Narrow, shape, 1, SMS).unwrap();
+        let in_place = |shape: MatmulShape| tma::plan(Algo::PersistentBf16Narrow.config().unwrap(), shape, 2);
+        let rate = |shape: MatmulShape| {
+            2.0 * f64::from(shape.m).powi(3) / predict_packed_us(Algo::PersistentBf16Narrow, shape, 1, SMS, in_place(shape)).unwrap()
+        };
         assert!(rate(slow) < 0.75 * rate(fast));
+    }
+
+    #[test]
+    fn rows_off_a_sector_are_copied_where_the_copies_pay() {
+        // 5000³ BF16: 250 GFLOP against two 50 MB copies; 64×8192×5000: 64 rows read B once.
+        let (packing, _) = best_packing(Algo::PersistentBf16, s(5000, 5000, 5000), 1, SMS).unwrap();
+        assert!(packing.a.padded() && packing.b.padded(), "{packing:?}");
+        let (packing, _) = best_packing(Algo::PersistentBf16Rows64, s(64, 8200, 4096), 1, SMS).unwrap();
+        assert!(!packing.b.padded(), "{packing:?}");
     }
 
     #[test]
