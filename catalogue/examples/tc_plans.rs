@@ -12,13 +12,7 @@ fn main() -> Result<(), String> {
     let value = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let mut shapes = Vec::new();
     for size in value("--sizes").ok_or("--sizes is required")?.split(',').filter(|s| !s.is_empty()) {
-        let d: Vec<u32> =
-            size.split(['x', '×']).map(|p| p.parse::<u32>().map_err(|e| format!("bad size {size}: {e}"))).collect::<Result<_, _>>()?;
-        shapes.push(match d[..] {
-            [n] => MatmulShape { m: n, n, k: n },
-            [m, n, k] => MatmulShape { m, n, k },
-            _ => return Err(format!("bad size {size}")),
-        });
+        shapes.push(size.parse::<MatmulShape>()?);
     }
     let mut precisions = Vec::new();
     for p in value("--precisions").unwrap_or_else(|| "bf16,fp16,tf32".into()).split(',') {

@@ -20,6 +20,22 @@ const MIN_BLOCK_ROWS: u32 = {
     min
 };
 
+impl std::str::FromStr for MatmulShape {
+    type Err = String;
+
+    /// `N` (N×N×N) or `MxNxK` (`×` also), as the scorecard's and the examples' `--sizes` take them;
+    /// the dimensions as written (no product checks: [`MatmulShape::check`] does those).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let parts: Vec<u32> =
+            s.split(['x', '×']).map(|p| p.trim().parse::<u32>().map_err(|e| format!("bad size `{s}`: {e}"))).collect::<Result<_, _>>()?;
+        match parts[..] {
+            [n] => Ok(MatmulShape { m: n, n, k: n }),
+            [m, n, k] => Ok(MatmulShape { m, n, k }),
+            _ => Err(format!("bad size `{s}`: use N or MxNxK")),
+        }
+    }
+}
+
 /// That `A (a_rows×a_cols) · B (b_rows×b_cols) → C (c_rows×c_cols)` is a product: the inner
 /// dimensions agree and `C` is `a_rows × b_cols` ([`ShapeError::Mismatch`] otherwise). The first
 /// check of [`MatmulShape::check`] and of `GemmDims::check` (any size).

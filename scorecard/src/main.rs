@@ -184,13 +184,7 @@ pub struct Args {
 
 /// Parses `N` or `MxNxK`.
 fn parse_size(s: &str) -> Result<MatmulShape, String> {
-    let parts: Vec<u32> =
-        s.split(['x', '×']).map(|p| p.trim().parse::<u32>().map_err(|e| format!("bad size `{s}`: {e}"))).collect::<Result<_, _>>()?;
-    let (m, n, k) = match parts[..] {
-        [n] => (n, n, n),
-        [m, n, k] => (m, n, k),
-        _ => return Err(format!("bad size `{s}`: use N or MxNxK")),
-    };
+    let MatmulShape { m, n, k } = s.parse()?;
     MatmulShape::check((m as usize, k as usize), (k as usize, n as usize), (m as usize, n as usize)).map_err(|e| e.to_string())
 }
 
