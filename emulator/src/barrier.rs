@@ -14,11 +14,12 @@
 //! partial warp (a block size that is no multiple of 32), a lane that has returned while others wait,
 //! lanes of one warp in different collectives, a lane at `sync_threads` while its warp waits in a
 //! collective (or the reverse), and, as the last resort, a wait longer than [`WAIT_LIMIT`].
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use tessera_kernels::device::host::{BlockBarrier, Dim3, LaneWords, WarpExchange, LANE_WORDS, WARP_SIZE};
 
+use crate::fiber::park;
 use crate::EmuError;
 
 /// The longest a thread waits at a barrier before the launch is reported as divergent.
@@ -33,11 +34,10 @@ pub(crate) struct BlockSync {
     block_idx: Dim3,
     block_dim: Dim3,
     threads: u32,
+    /// Locked only between two suspensions of a thread: the threads of a block take turns on one OS
+    /// thread ([`crate::fiber`]), so it is never contended; it makes the handles `Sync`, as the device
+    /// vocabulary's traits ask.
     state: Mutex<State>,
-    wake: Condvar,
-    /// One condition variable per warp (same mutex), so that a completed warp round wakes only the
-    /// lanes of that warp.
-    warp_wake: Vec<Condvar>,
 }
 
 #[derive(Default)]
@@ -101,8 +101,7 @@ impl BlockSync {
             .map(|w| WarpRound::new((threads - w * WARP_SIZE as u32).min(WARP_SIZE as u32)))
             .collect();
         let state = State { calls: vec![0; threads as usize], barrier_round: vec![None; threads as usize], warps, ..State::default() };
-        let warp_wake = (0..threads.div_ceil(WARP_SIZE as u32)).map(|_| Condvar::new()).collect();
-        Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state), wake: Condvar::new(), warp_wake }
+        Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state) }
     }
 
     /// `threadIdx` of the thread with linear index `tid` (x fastest, as in CUDA).
@@ -122,12 +121,9 @@ impl BlockSync {
         self.fail_locked(&mut state, error);
     }
 
+    /// Waiting threads see the error when next resumed, and unwind.
     fn fail_locked(&self, state: &mut State, error: EmuError) {
         state.error.get_or_insert(error);
-        self.wake.notify_all();
-        for warp in &self.warp_wake {
-            warp.notify_all();
-        }
     }
 
     fn divergent(&self, tid: u32, detail: String) -> EmuError {
@@ -207,14 +203,14 @@ impl BlockSync {
             warp.op = None;
             warp.first_waiter = None;
             warp.generation += 1;
-            self.warp_wake[w].notify_all();
             return result;
         }
         warp.first_waiter.get_or_insert(tid);
         let (generation, deadline) = (warp.generation, Instant::now() + WAIT_LIMIT);
         loop {
-            let timeout = deadline.saturating_duration_since(Instant::now());
-            state = self.warp_wake[w].wait_timeout(state, timeout).unwrap_or_else(PoisonError::into_inner).0;
+            drop(state);
+            park();
+            state = self.lock();
             let warp = &state.warps[w];
             if warp.generation != generation {
                 return Arc::clone(warp.result.as_ref().expect("a completed round leaves its result"));
@@ -287,14 +283,14 @@ impl BlockSync {
             state.arrived = 0;
             state.first_waiter = None;
             state.generation += 1;
-            self.wake.notify_all();
             return;
         }
         state.first_waiter.get_or_insert(tid);
         let (generation, deadline) = (state.generation, Instant::now() + WAIT_LIMIT);
         loop {
-            let timeout = deadline.saturating_duration_since(Instant::now());
-            state = self.wake.wait_timeout(state, timeout).unwrap_or_else(PoisonError::into_inner).0;
+            drop(state);
+            park();
+            state = self.lock();
             if state.generation != generation {
                 return;
             }
@@ -317,15 +313,9 @@ impl BlockSync {
     }
 
     /// One round of thread `tid`'s spin-wait in `what` (an `mbarrier` phase), `waited` long so far:
-    /// yields; unwinds when the block has faulted, when every other thread has returned (nobody is left
-    /// to complete the phase), or after [`WAIT_LIMIT`]. The first 50 µs only yield, without the lock;
-    /// then it sleeps between checks (a shorter yielding phase measured 30 % faster on the TMA kernels
-    /// on two cores: hundreds of yielding threads starve the one that completes the phase).
+    /// lets the block's other threads run; unwinds when the block has faulted, when every other thread
+    /// has returned (nobody is left to complete the phase), or after [`WAIT_LIMIT`].
     fn spin(&self, tid: u32, what: &'static str, waited: Duration) {
-        if waited < Duration::from_micros(50) {
-            std::thread::yield_now();
-            return;
-        }
         let mut state = self.lock();
         if state.error.is_some() {
             abort(state);
@@ -343,7 +333,7 @@ impl BlockSync {
             abort(state);
         }
         drop(state);
-        std::thread::sleep(Duration::from_micros(20));
+        park();
     }
 
     /// Thread `tid` left the kernel (returned or unwound): if others wait for it, that is a divergence.

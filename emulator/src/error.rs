@@ -30,6 +30,6 @@ pub enum EmuError {
     #[error("kernel `{kernel}`, block {block}, thread {thread}: panicked: {message}")]
     Panic { kernel: &'static str, block: Dim3, thread: Dim3, message: String },
 
-    #[error("kernel `{kernel}`: could not start an emulated thread: {source}")]
+    #[error("kernel `{kernel}`: could not map the stack of an emulated thread: {source}")]
     Spawn { kernel: &'static str, source: std::io::Error },
 }

@@ -4,14 +4,15 @@
 //! `pub unsafe fn` and the device vocabulary (`thread::*`, `sync_threads`, `shared::*`) reads the
 //! per-thread context this executor installs. [`launch`] runs a grid with CUDA's semantics:
 //!
-//! - every thread of a block is an OS thread, all running at once, so `sync_threads` is a real barrier
-//!   (a `Mutex` + `Condvar` one that also tracks returned threads);
+//! - every thread of a block is a coroutine on the launching OS thread, run until it waits and then
+//!   suspended, so `sync_threads` is a real barrier (one that also tracks returned threads) and a
+//!   switch between threads costs tens of nanoseconds;
 //! - each block gets its own zeroed, 16-byte-aligned dynamic shared memory of the requested size;
 //! - the lanes of a warp (32 consecutive linear thread indices) meet in a warp exchange for the
 //!   warp-collective instructions (`mma.sync`, `ldmatrix`): each lane deposits its operands, and all
 //!   compute their results once the whole warp has arrived;
-//! - indices and dimensions are exact; blocks run one after another (a block of 256 threads already
-//!   keeps a small machine busy, and sequential blocks make the first reported fault deterministic).
+//! - indices and dimensions are exact; blocks run one after another, and the threads of a block in a
+//!   fixed interleaving, so a launch (and its first reported fault) is deterministic.
 //!
 //! Faults come back as typed [`EmuError`]s naming the kernel, block and thread — an index outside a
 //! view, a barrier some threads of the block skip, a warp-collective some lanes of the warp skip or a
@@ -38,6 +39,7 @@
 
 mod barrier;
 mod error;
+mod fiber;
 pub mod gemm;
 pub mod ops;
 
@@ -46,7 +48,7 @@ use std::sync::Arc;
 
 pub use error::EmuError;
 pub use tessera_kernels::device::host::Dim3;
-use tessera_kernels::device::host::{self, KernelFault, SharedRegion, ThreadContext};
+use tessera_kernels::device::host::{KernelFault, SharedRegion, ThreadContext};
 
 use barrier::{Aborted, BlockSync, ThreadHandle};
 
@@ -58,8 +60,6 @@ pub const MAX_BLOCK_DIM: Dim3 = Dim3::new(1024, 1024, 64);
 pub const MAX_GRID_DIM: Dim3 = Dim3::new(i32::MAX as u32, 65_535, 65_535);
 /// Most dynamic shared memory one block may use on sm_90 (227 KiB, after opting in).
 pub const MAX_SHARED_BYTES: usize = 227 * 1024;
-/// Stack of each emulated thread: kernels keep their state in registers-worth of locals.
-const THREAD_STACK_BYTES: usize = 1 << 20;
 
 /// A launch configuration, as in `cuLaunchKernel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,7 +165,7 @@ pub fn launch(name: &'static str, cfg: Launch, kernel: impl Fn() + Sync) -> Resu
     Ok(())
 }
 
-/// Runs one block: all its threads at once, joined before returning.
+/// Runs one block: all its threads, interleaved on this OS thread ([`fiber`]), to completion.
 fn run_block(
     kernel_name: &'static str,
     block_idx: Dim3,
@@ -175,44 +175,23 @@ fn run_block(
     kernel: &(impl Fn() + Sync),
 ) -> Result<(), EmuError> {
     let sync = Arc::new(BlockSync::new(kernel_name, block_idx, block_dim));
-    let shared_base = SyncPtr::new(shared.base);
-    std::thread::scope(|scope| {
-        for tid in 0..block_dim.count() as u32 {
-            let thread_idx = sync.thread_of(tid);
-            let sync_for_thread = Arc::clone(&sync);
-            let body = move || {
-                let handle = Arc::new(ThreadHandle { block: Arc::clone(&sync_for_thread), tid });
-                let ctx = ThreadContext {
-                    thread_idx,
-                    block_idx,
-                    block_dim,
-                    grid_dim,
-                    barrier: handle.clone(),
-                    warp: handle,
-                    shared: SharedRegion { base: shared_base.get(), bytes: shared.bytes },
-                };
-                let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-                    let _entered = host::enter(ctx);
-                    kernel();
-                }));
-                if let Err(payload) = outcome {
-                    if let Some(error) = classify(kernel_name, block_idx, thread_idx, payload) {
-                        sync_for_thread.fail(error);
-                    }
-                }
-                sync_for_thread.exit(tid);
-            };
-            let spawned = std::thread::Builder::new()
-                .name(format!("{kernel_name} block {block_idx} thread {thread_idx}"))
-                .stack_size(THREAD_STACK_BYTES)
-                .spawn_scoped(scope, body);
-            if let Err(source) = spawned {
-                // The threads already running would wait for this one at their first barrier.
-                sync.fail(EmuError::Spawn { kernel: kernel_name, source });
-                break;
+    let contexts = (0..block_dim.count() as u32)
+        .map(|tid| {
+            let handle = Arc::new(ThreadHandle { block: Arc::clone(&sync), tid });
+            ThreadContext { thread_idx: sync.thread_of(tid), block_idx, block_dim, grid_dim, barrier: handle.clone(), warp: handle, shared }
+        })
+        .collect();
+    let thread_body = |tid: u32| {
+        let outcome = panic::catch_unwind(AssertUnwindSafe(kernel));
+        if let Err(payload) = outcome {
+            if let Some(error) = classify(kernel_name, block_idx, sync.thread_of(tid), payload) {
+                sync.fail(error);
             }
         }
-    });
+        sync.exit(tid);
+    };
+    let odd_block = (block_idx.x + block_idx.y + block_idx.z) % 2 == 1;
+    fiber::run(contexts, odd_block, &thread_body).map_err(|source| EmuError::Spawn { kernel: kernel_name, source })?;
     match sync.take_error() {
         Some(error) => Err(error),
         None => Ok(()),

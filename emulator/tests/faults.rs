@@ -153,6 +153,53 @@ fn shared_memory_is_per_block_zeroed_and_shared_by_the_block() {
     }
 }
 
+/// Each thread writes its slot of shared memory, then reads both neighbours' slots; the barrier
+/// between is optional, to show what leaving it out does.
+unsafe fn neighbours_through_shared(out: *mut f32, with_barrier: bool) {
+    let t = thread::thread_idx_x() as usize;
+    let size = thread::block_dim_x() as usize;
+    // SAFETY: the launch passes `size` floats of shared memory and 2·size floats of out per block.
+    let (tile, out) = unsafe { (SharedTiles::<f32>::new().tile(size), View::new(out, 2 * size * thread::grid_dim_x() as usize)) };
+    let base = 2 * size * thread::block_idx_x() as usize;
+    // SAFETY: t < size; base + 2t + 1 < 2·size·gridDim.x; every thread reaches the barrier or none does.
+    unsafe {
+        tile.set(t, t as f32 + 1.0);
+        if with_barrier {
+            thread::sync_threads();
+        }
+        out.set(base + 2 * t, tile.get((t + 1) % size));
+        out.set(base + 2 * t + 1, tile.get((t + size - 1) % size));
+    }
+}
+
+#[test]
+fn a_missing_barrier_shows_as_unwritten_shared_memory() {
+    let size = 64usize;
+    let run = |with_barrier: bool| {
+        let mut out = vec![f32::NAN; 2 * 2 * size];
+        let p = SyncPtr::new(out.as_mut_ptr());
+        // SAFETY: out holds 2·size floats per block for 2 blocks; size floats of shared memory.
+        launch("neighbours", Launch::new((2, 1, 1), (size as u32, 1, 1), size * 4), || unsafe {
+            neighbours_through_shared(p.get(), with_barrier)
+        })
+        .unwrap();
+        out
+    };
+    let expected: Vec<f32> =
+        (0..2).flat_map(|_| (0..size).flat_map(|t| [((t + 1) % size) as f32 + 1.0, ((t + size - 1) % size) as f32 + 1.0])).collect();
+    assert_eq!(run(true), expected);
+    // Without the barrier, a thread reads a neighbour's slot before the neighbour has written it:
+    // the right neighbour's in one block and the left one's in the other (the two run their
+    // threads in opposite orders), so both directions of the race show.
+    let racy = run(false);
+    let unwritten = |block: usize, side: usize| (0..size).filter(|t| racy[block * 2 * size + 2 * t + side] == 0.0).count();
+    assert!(
+        unwritten(0, 0) > 0 && unwritten(1, 1) > 0,
+        "reads of unwritten slots: {:?}",
+        [unwritten(0, 0), unwritten(0, 1), unwritten(1, 0), unwritten(1, 1)]
+    );
+}
+
 #[test]
 fn a_tile_beyond_the_dynamic_shared_memory_is_out_of_bounds() {
     // The tiled matmul's two 16×16 tiles with only one tile's worth of shared memory.

@@ -6,8 +6,8 @@ use tessera_catalogue::testkit::check::check_in;
 use tessera_catalogue::HostMatrix;
 
 proptest! {
-    // Each case emulates a few hundred OS threads per block: keep the count modest.
-    #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, ..ProptestConfig::default() })]
+    // Each case runs every kernel of the catalogue (~1 s): keep the count modest.
+    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn every_kernel_matches_the_reference_on_random_shapes(m in 1usize..=140, n in 1usize..=140, k in 1usize..=48, seed in any::<u64>()) {

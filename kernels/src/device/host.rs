@@ -1,15 +1,15 @@
 //! The host backend of the device vocabulary: what `thread::*`, `shared::*` and `sync_threads` read
 //! when the kernels are compiled for the CPU instead of the GPU.
 //!
-//! A CPU executor (crate `tessera-emulator`) runs every GPU thread of a block as an OS thread. Before
-//! it calls the kernel on such a thread it installs that thread's [`ThreadContext`] with [`enter`];
-//! the device functions then read coordinates, the barrier, the warp exchange and the dynamic shared
-//! memory from it. This module only defines the contract; the scheduling, the barrier and the warp
+//! A CPU executor (crate `tessera-emulator`) runs the GPU threads of a block as coroutines on one OS
+//! thread. Before it resumes one it installs that thread's [`ThreadContext`] with [`swap`]; the device
+//! functions then read coordinates, the barrier, the warp exchange and the dynamic shared memory from
+//! it. This module only defines the contract; the scheduling, the barrier and the warp
 //! exchange themselves live in the executor.
 //!
 //! Warp-collective instructions (`mma.sync`, `ldmatrix`: [`super::mma`]) are executed by the 32 lanes
 //! of a warp together, each lane contributing operands and receiving its share of the result. On the
-//! host each lane is its own OS thread, so they meet in a [`WarpExchange`]: every lane deposits its
+//! host each lane runs on its own, so they meet in a [`WarpExchange`]: every lane deposits its
 //! [`LaneWords`], the exchange returns once all 32 lanes of the warp have, and each lane then computes
 //! its outputs from everyone's inputs.
 //!
@@ -119,28 +119,13 @@ thread_local! {
     static CURRENT: RefCell<Option<ThreadContext>> = const { RefCell::new(None) };
 }
 
-/// Installs `ctx` as this OS thread's GPU-thread context until the returned guard is dropped.
+/// Installs `ctx` as this OS thread's GPU-thread context and returns the one it replaces (`None`
+/// removes it). An executor that runs several GPU threads on one OS thread swaps each one's context in
+/// before resuming it and takes it back when the thread suspends.
 ///
-/// Panics if a context is already installed (one OS thread is one GPU thread at a time).
-pub fn enter(ctx: ThreadContext) -> Entered {
-    CURRENT.with(|cur| {
-        let mut cur = cur.borrow_mut();
-        assert!(cur.is_none(), "tessera: a GPU-thread context is already installed on this OS thread");
-        *cur = Some(ctx);
-    });
-    Entered { _not_send: std::marker::PhantomData }
-}
-
-/// Removes the context installed by [`enter`] when dropped (also when the kernel unwinds).
-pub struct Entered {
-    _not_send: std::marker::PhantomData<*const ()>,
-}
-
-impl Drop for Entered {
-    fn drop(&mut self) {
-        // `try_with`: during thread teardown the thread-local may already be gone.
-        let _ = CURRENT.try_with(|cur| cur.borrow_mut().take());
-    }
+/// Panics if called while a device function holds the context (from inside [`with`]).
+pub fn swap(ctx: Option<ThreadContext>) -> Option<ThreadContext> {
+    CURRENT.with(|cur| std::mem::replace(&mut *cur.borrow_mut(), ctx))
 }
 
 /// Runs `f` on the current context. Device functions call this; outside an executor it panics.
@@ -174,7 +159,8 @@ impl ThreadContext {
 #[inline]
 #[track_caller]
 pub(crate) fn warp_exchange(op: &'static str, words: LaneWords) -> (usize, Arc<[LaneWords; WARP_SIZE]>) {
-    // Clone the handle first: the exchange blocks, and must not hold the thread-local borrow meanwhile.
+    // Clone the handle first: the exchange suspends this thread, and must not hold the thread-local
+    // borrow meanwhile (the executor swaps the next thread's context in).
     let (lane, warp) = with(|ctx| (ctx.lane(), Arc::clone(&ctx.warp)));
     (lane, warp.exchange(op, words))
 }

@@ -90,7 +90,9 @@ pub unsafe fn sync_threads() {
 #[cfg(not(target_arch = "nvptx64"))]
 #[inline(always)]
 pub unsafe fn sync_threads() {
-    super::host::with(|ctx| ctx.barrier.sync())
+    // Clone the handle first: the barrier suspends this thread, and must not hold the context borrowed.
+    let barrier = super::host::with(|ctx| std::sync::Arc::clone(&ctx.barrier));
+    barrier.sync();
 }
 
 /// `__syncwarp()`: waits until all 32 lanes of the calling warp have reached it, and orders their
