@@ -123,7 +123,7 @@ thread_local! {
 /// removes it). An executor that runs several GPU threads on one OS thread swaps each one's context in
 /// before resuming it and takes it back when the thread suspends.
 ///
-/// Panics if called while a device function holds the context (from inside [`with`]).
+/// Panics if called while a device function reads the context (a suspension point inside one).
 pub fn swap(ctx: Option<ThreadContext>) -> Option<ThreadContext> {
     CURRENT.with(|cur| std::mem::replace(&mut *cur.borrow_mut(), ctx))
 }
