@@ -115,6 +115,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         unroll,
         read_gb_per_s,
         interior,
+        vector,
     } = c;
     json!({
         "block_us": block_us,
@@ -130,6 +131,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         "unroll": unroll,
         "read_gb_per_s": finite(read_gb_per_s),
         "interior": interior,
+        "vector": vector,
         "blocks_per_sm": tuning::blocks_per_sm(t, registers),
     })
 }
@@ -220,13 +222,14 @@ mod tests {
                 unroll: n("unroll"),
                 read_gb_per_s: read,
                 interior: f("interior"),
+                vector: n("vector"),
             };
             // serde_json parses floats to within an ulp (Python's `float` exactly).
             let floats = |c: Cost| {
                 [c.block_us, c.step_us, c.overlap, c.unaligned, c.unaligned_stores_per_us, c.rows_exponent, c.read_gb_per_s, c.interior]
             };
             assert!(floats(back).into_iter().zip(floats(want)).all(|(a, b)| close(a, b)), "{}: {back:?} vs {want:?}", k.label);
-            let ints = |c: Cost| [c.registers, c.min_slice_steps, c.max_rows, c.max_cols, c.unroll];
+            let ints = |c: Cost| [c.registers, c.min_slice_steps, c.max_rows, c.max_cols, c.unroll, c.vector];
             assert_eq!(ints(back), ints(want), "{}", k.label);
             assert_eq!(n("blocks_per_sm"), tuning::blocks_per_sm(k.config, want.registers), "{}", k.label);
         }

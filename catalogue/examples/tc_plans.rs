@@ -1,11 +1,12 @@
-//! Prints the tensor-core model's view of shapes, as CSV: every TMA kernel of each precision with the
-//! K slices it would launch (`tc_model::best_splits`), its predicted time, and the kernel `Auto` picks
-//! (`tc_model::pick`). The model is deterministic: a run at a commit gives the plans the scorecard
+//! Prints the tensor-core models' view of shapes, as CSV: every TMA kernel of each precision with the
+//! K slices it would launch (`tc_model::best_splits`) and its predicted time, every kernel that reads
+//! its operands in place with its predicted time (`tuning::predict_us`, one slice), and the kernel
+//! `Auto` picks among them all (`select::model_choice` on the H200). The model is deterministic: a run at a commit gives the plans the scorecard
 //! launched at that commit, to set beside measured times when fitting its constants (`docs/tuning.md`).
 //!
 //!     cargo run -p tessera-catalogue --example tc_plans -- --sizes 3000,64x4096x4096 [--precisions bf16,tf32]
-use tessera_catalogue::select::{tc_model, tuning};
-use tessera_catalogue::{MatmulShape, Precision, MATMUL_KERNELS};
+use tessera_catalogue::select::{model_choice, tc_model, tuning};
+use tessera_catalogue::{MatmulShape, Precision, Target, MATMUL_KERNELS};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,10 +27,17 @@ fn main() -> Result<(), String> {
     println!("m,n,k,precision,kernel,splits,predicted_us,auto");
     for s in shapes {
         for &p in &precisions {
-            let auto = tc_model::pick(s, p, tuning::SMS);
-            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == p && k.config.tma) {
-                let (splits, us) = tc_model::best_splits(kernel.algo, s, tuning::SMS);
-                let picked = u8::from(auto == Some(kernel.algo));
+            let auto = model_choice(s, p, Target::H200).kernel();
+            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == p) {
+                let (splits, us) = if kernel.config.tma {
+                    tc_model::best_splits(kernel.algo, s, tuning::SMS)
+                } else {
+                    match tuning::predict_us(kernel.algo, s, 1, tuning::SMS) {
+                        Some(us) => (1, us),
+                        None => continue,
+                    }
+                };
+                let picked = u8::from(auto == kernel.algo);
                 println!("{},{},{},{},{},{splits},{us:.2},{picked}", s.m, s.n, s.k, p.label(), kernel.label);
             }
         }

@@ -99,21 +99,45 @@ pub fn choose(
 ///
 /// - FP32: the padded path where [`choose_padding`] takes it, else the FP32 kernel of least expected
 ///   time ([`least_expected_on`]: the time model × its measured residuals). Never a TF32 kernel.
-/// - TF32, BF16, FP16 on sm_90a: the TMA kernel (15 or 16, either tile) of least predicted time
-///   ([`crate::select::tc_model::pick`]); elsewhere kernel 13's 128×128 tile
-///   (docs/results/2026-11-30-tc-candidates: it beat the 128×256 tile by 15–25 %).
+/// - TF32, BF16, FP16: the kernel of least predicted time among the TMA kernels (15 and 16, sm_90a
+///   only: [`crate::select::tc_model::pick_timed`]) and the kernels that read their operands in place
+///   ([`in_place_pick`]: 11–13, and 14's 16-bit entries on sm_90a). The in-place kernels take the
+///   small products, where a TMA kernel's fixed costs are most of its time
+///   (docs/results/2026-12-02-tc-small).
 pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) -> Choice {
+    if precision == Precision::Fp32 {
+        return match choose_padding(shape, target.sms) {
+            Some(p) => Choice::Padded(p),
+            None => Choice::Kernel(least_expected_on(shape, target.sms).0),
+        };
+    }
+    let tma = if target.sm90a { crate::select::tc_model::pick_timed(shape, precision, target.sms) } else { None };
+    let in_place = in_place_pick(shape, precision, target);
+    let best = match (tma, in_place) {
+        (Some(t), Some(i)) => Some(if i.1 < t.1 { i } else { t }),
+        (t, i) => t.or(i),
+    };
     let portable = match precision {
-        Precision::Fp32 => {
-            return match choose_padding(shape, target.sms) {
-                Some(p) => Choice::Padded(p),
-                None => Choice::Kernel(least_expected_on(shape, target.sms).0),
-            }
-        }
-        Precision::Bf16 => Algo::MmaPipeBf16x128,
         Precision::Fp16 => Algo::MmaPipeF16x128,
         Precision::Tf32 => Algo::MmaPipeTf32,
+        _ => Algo::MmaPipeBf16x128,
     };
-    let hopper = if target.sm90a { crate::select::tc_model::pick(shape, precision, target.sms) } else { None };
-    Choice::Kernel(hopper.unwrap_or(portable))
+    Choice::Kernel(best.map_or(portable, |(algo, _)| algo))
+}
+
+/// The tensor-core kernel of `precision` that reads its operands in place (a kernel with constants in
+/// [`crate::select::tuning::cost`]; the sm_90a ones only on such a target) of least predicted time on
+/// `shape`, and that time (µs); `None` for FP32.
+pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -> Option<(Algo, f64)> {
+    if precision == Precision::Fp32 {
+        return None;
+    }
+    crate::registry::algo::MATMUL_KERNELS
+        .iter()
+        .filter(|k| k.precision == precision && !k.config.tma && (target.sm90a || !k.config.sm90a))
+        .filter_map(|k| Some((k.algo, crate::select::tuning::predict_us(k.algo, shape, 1, target.sms)?)))
+        .fold(None, |best: Option<(Algo, f64)>, (algo, us)| match best {
+            Some((_, b)) if b <= us => best,
+            _ => Some((algo, us)),
+        })
 }

@@ -213,15 +213,18 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
 /// packed first ([`tma::plan`]), and rows off a sector where the copies pay ([`best_packing`]):
 /// [`predict_us`] counts them.
 pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> {
-    MATMUL_KERNELS
-        .iter()
-        .filter(|k| k.precision == precision && k.config.tma)
-        .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
-        .fold(None, |best: Option<(Algo, f64)>, (algo, us)| match best {
+    pick_timed(shape, precision, sms).map(|(algo, _)| algo)
+}
+
+/// [`pick`] and its predicted time (µs).
+pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
+    MATMUL_KERNELS.iter().filter(|k| k.precision == precision && k.config.tma).map(|k| (k.algo, best_splits(k.algo, shape, sms).1)).fold(
+        None,
+        |best: Option<(Algo, f64)>, (algo, us)| match best {
             Some((_, b)) if b <= us => best,
             _ => Some((algo, us)),
-        })
-        .map(|(algo, _)| algo)
+        },
+    )
 }
 
 #[cfg(test)]

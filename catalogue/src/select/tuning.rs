@@ -165,6 +165,9 @@ pub struct Cost {
     /// through `k08_double_buffer::accumulate_interior` (slot offsets computed once, no range
     /// checks), a share of the steps [`interior_share`] gives; fitted for those two, 1 for the rest.
     pub interior: f64,
+    /// Elements of the kernel's inputs per 16-byte vector load: 4 for `f32` (FP32, TF32), 8 for the
+    /// 16-bit types. `N` and `K` multiples of it are aligned rows (`unaligned` prices the others).
+    pub vector: u32,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -214,11 +217,12 @@ pub const MIN_SLICE_STEPS: u32 = 8;
 /// Split-K's most slices per output tile.
 pub const MAX_SPLITS: u32 = 128;
 
-/// The model's constants of an FP32 kernel; `None` for other precisions (and `Auto`).
+/// The model's constants of a kernel: every FP32 kernel, and the tensor-core kernels that read their
+/// operands in place; `None` for the others (the TMA kernels: [`crate::select::tc_model`]) and `Auto`.
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
-        let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior) =
-            (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0);
+        let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior, vector) =
+            (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0, 4);
         Some(Cost {
             block_us,
             step_us,
@@ -233,6 +237,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
             unroll,
             read_gb_per_s,
             interior,
+            vector,
         })
     };
     // Kernel 17's entries with an interior path: their steps there (`Cost::interior`, fitted).
@@ -248,6 +253,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     let few_cols = |cost: Option<Cost>, rows_exponent, read_gb_per_s| {
         cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols: FEW_COLS_MAX_N, read_gb_per_s, ..c })
     };
+    // The tensor-core kernels that read their operands in place (11–13, 14's 16-bit entries): the
+    // width of their inputs' vector loads (`Cost::vector`).
+    let tc = |cost: Option<Cost>, vector| cost.map(|c| Cost { vector, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => unrolled(c(0.046, 0.1507, 2.60, 1.00, 1945158.0, 32), 4),
@@ -276,6 +284,20 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 126), 0.691, 2502.0),
         Algo::FewCols4 => few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 128), 0.493, 2525.0),
         // COSTS-END
+        // Tensor-core kernels on their operands in place, `Auto`'s candidates beside the TMA kernels
+        // (scripts/fit-tc-small.py on docs/results/2026-12-02-tc-small/train; the FP16 entries take
+        // their BF16 twins' constants: the same code at the same instruction rate).
+        // TC-COSTS-BEGIN
+        Algo::MmaNaiveBf16 | Algo::MmaNaiveF16 => tc(c(0.183, 0.3019, 1.86, 1.00, 1000000.0, 32), 8),
+        Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.10, 1000000.0, 72), 8),
+        Algo::MmaPipeBf16x128 | Algo::MmaPipeF16x128 => tc(c(3.236, 0.5096, 1.00, 4.00, 1000000.0, 255), 8),
+        Algo::MmaPipeBf16x256 | Algo::MmaPipeF16x256 => tc(c(3.873, 0.7912, 3.77, 3.20, 1000000.0, 243), 8),
+        Algo::WgmmaBf16Narrow | Algo::WgmmaF16Narrow => tc(c(1.209, 0.7707, 1.00, 3.50, 1000000.0, 127), 8),
+        Algo::WgmmaBf16 | Algo::WgmmaF16 => tc(c(2.613, 0.9730, 3.31, 4.00, 1000000.0, 220), 8),
+        Algo::MmaNaiveTf32 => tc(c(0.020, 0.3048, 1.94, 1.00, 1000000.0, 32), 4),
+        Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 128), 4),
+        Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 255), 4),
+        // TC-COSTS-END
         _ => None,
     }
 }
@@ -318,7 +340,7 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     let steps = k.div_ceil(splits).div_ceil(bk);
     let unroll = u64::from(c.unroll.max(1));
     let steps = steps / unroll + steps % unroll;
-    let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
+    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
     // The busiest block's rows: a whole tile, unless M is smaller (only kernel 18's time sees it).
     let rows = m.min(u64::from(t.bm)).max(1) as f64;
     let step = c.step_us * rows.powf(c.rows_exponent) * if aligned { 1.0 } else { c.unaligned };
@@ -503,18 +525,22 @@ mod tests {
     }
 
     #[test]
-    fn tensor_core_auto_uses_wgmma_only_where_sm90a_runs() {
+    fn tensor_core_auto_takes_tma_kernels_for_large_products_in_place_ones_for_tiny_ones() {
         let s = |m, n, k| MatmulShape { m, n, k };
         let (big, small, odd) = (s(4096, 4096, 4096), s(512, 512, 512), s(1000, 1037, 519));
         assert_eq!(model_choice(big, Precision::Bf16, Target::new(SMS, true)).kernel(), Algo::PersistentBf16);
         assert_eq!(model_choice(big, Precision::Fp16, Target::new(SMS, true)).kernel(), Algo::PersistentF16);
         assert_eq!(model_choice(big, Precision::Tf32, Target::new(SMS, true)).kernel(), Algo::PersistentTf32);
-        // Every shape has a TMA kernel on Hopper (unaligned rows read from padded copies), of the
-        // precision asked for; split-K only in kernel 16.
-        for shape in [big, small, odd, s(8192, 128, 8192), s(4096, 4100, 4100), s(1000, 1037, 518), s(1, 1, 1)] {
+        // Products with work for the tensor cores run a TMA kernel on Hopper (unaligned rows read
+        // from padded copies); products of a few microseconds a kernel on the operands in place (a
+        // TMA kernel's fixed costs are most of its time there). Always of the precision asked for;
+        // split-K only in kernel 16.
+        let tiny = [s(1, 1, 1), s(4, 5, 3), s(96, 8, 8), s(344, 140, 4)];
+        for shape in [big, small, odd, s(8192, 128, 8192), s(4096, 4100, 4100), s(1000, 1037, 518)].into_iter().chain(tiny) {
             for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
                 let algo = model_choice(shape, p, Target::new(SMS, true)).kernel();
-                assert!(algo.config().is_some_and(|c| c.tma), "{p:?} {shape:?}: {algo:?}");
+                let tma = algo.config().is_some_and(|c| c.tma);
+                assert_eq!(tma, !tiny.contains(&shape), "{p:?} {shape:?}: {algo:?}");
                 assert_eq!(algo.precision(), Some(p));
                 assert!(splits_on(algo, shape, SMS) == 1 || algo.config().is_some_and(|c| c.persistent));
             }
@@ -586,9 +612,14 @@ mod tests {
     }
 
     #[test]
-    fn every_fp32_kernel_has_constants_and_only_fp32_kernels_do() {
+    fn fp32_and_in_place_tensor_core_kernels_have_constants_and_only_they() {
         for kernel in MATMUL_KERNELS {
-            assert_eq!(cost(kernel.algo).is_some(), kernel.precision == Precision::Fp32, "{}", kernel.label);
+            let in_place = kernel.precision != Precision::Fp32 && !kernel.config.tma && !kernel.config.tf32_operands;
+            assert_eq!(cost(kernel.algo).is_some(), kernel.precision == Precision::Fp32 || in_place, "{}", kernel.label);
+            // 16-bit inputs load 8 to a 16-byte vector, f32 ones 4.
+            if let Some(c) = cost(kernel.algo) {
+                assert_eq!(c.vector, 16 / kernel.precision.input_bytes(), "{}", kernel.label);
+            }
         }
         assert!(cost(Algo::Auto).is_none());
     }

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Fits the time-model constants of the tensor-core kernels that read their operands in place — kernels
+11–13 (`mma.sync`) and kernel 14's 16-bit entries (`wgmma` from `cp.async` tiles) — so that `Auto` can
+weigh them against the TMA kernels (catalogue/src/select/mod.rs, `model_choice`). They win on small
+products, where a TMA kernel's fixed costs (its pipeline's barriers, the tensor maps, packing of
+unaligned rows) are most of its time.
+
+    python3 scripts/fit-tc-small.py TRAIN.json[,TRAIN.json…] [--check CHECK.json,…] [--registry FILE]
+
+Each JSON is a scorecard.json with those kernels on its shapes (`--precisions bf16,tf32`, no
+`--kernels`, no `--sweep`). The model is FP32's (`tuning::predict_us`: a block's fixed time and
+K-steps, blocks per SM, waves and the last wave's fill, the launch, the stores of `C`) with four
+constants fitted per kernel — block_us, step_us, overlap, unaligned — and the GPU-wide constants as
+committed (the registry: `cargo run -q -p tessera-catalogue --example registry`). A kernel's FP16
+twin takes its BF16 constants (same code, same instruction rate). Prints each kernel's fit on the
+training and the check shapes, and the Rust lines for `tuning::cost`.
+"""
+import json, math, subprocess, sys
+import numpy as np
+from scipy.optimize import least_squares
+
+# The kernels fitted: their labels in the scorecard (precision in the label).
+FITTED = ["mma-naive-bf16", "mma-shared-bf16", "mma-pipe-bf16-128x128", "mma-pipe-bf16-128x256",
+          "wgmma-bf16-128x128", "wgmma-bf16-128x256",
+          "mma-naive-tf32", "mma-shared-tf32", "mma-pipe-tf32-128x128"]
+# Registers per thread (`ptxas -v`, sm_90 / sm_90a, host/ptx at the training run's commit).
+REGISTERS = {"mma-naive-bf16": 32, "mma-shared-bf16": 72, "mma-pipe-bf16-128x128": 255,
+             "mma-pipe-bf16-128x256": 243, "wgmma-bf16-128x128": 127, "wgmma-bf16-128x256": 220,
+             "mma-naive-tf32": 32, "mma-shared-tf32": 128, "mma-pipe-tf32-128x128": 255}
+
+
+def registry(path=None):
+    text = open(path).read() if path else subprocess.run(
+        ["cargo", "run", "-q", "-p", "tessera-catalogue", "--example", "registry"],
+        check=True, capture_output=True, text=True).stdout
+    return json.loads(text)
+
+
+def blocks_per_sm(threads, shared, registers):
+    """tuning::blocks_per_sm."""
+    warps = -(-threads // 32)
+    per_warp = -(-(registers * 32) // 256) * 256
+    by_registers = (65536 // per_warp) // warps
+    by_shared = 233472 // (shared + 1024)
+    return max(1, min(2048 // threads, 32, by_registers, by_shared))
+
+
+def features(cfg, regs, vector, m, n, k, sms):
+    """(blocks on the busiest SM, K-steps, aligned, blocks per SM, m·n, N a multiple of 4)."""
+    tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
+    steps = -(-k // max(cfg["bk"], 1))
+    aligned = n % vector == 0 and k % vector == 0
+    return (-(-tiles // sms), steps, float(aligned), blocks_per_sm(cfg["threads"], cfg["shared_bytes"], regs),
+            float(m) * n, float(n % 4 == 0))
+
+
+def predict(x, f, model):
+    """tuning::predict for a kernel that stores C, one slice, no read floor."""
+    e, c, q, u = x
+    per_sm, steps, aligned, resident, mn, n_aligned = f
+    alone = e + c * steps * (1.0 if aligned else u)
+    q = min(max(q, 1.0), resident)
+    full, rest = divmod(per_sm, resident)
+    t = full * alone * resident / q + (alone * max(rest / q, 1.0) if rest else 0.0)
+    store = 4.0 * mn / (model["store_gb_per_s"] * 1e3)
+    # Scalar stores where N is not a multiple of 4: the FP32 kernels' typical rate (not fitted here).
+    return model["launch_us"] + t + (store if n_aligned else max(mn / UNALIGNED_STORES_PER_US, store))
+
+
+UNALIGNED_STORES_PER_US = 1.0e6
+
+
+def rows_of(paths, label):
+    out = []
+    for p in paths:
+        for r in json.load(open(p))["rows"]:
+            if r["key"] == label and r["check"] == "ok":
+                out.append((r["m"], r["n"], r["k"], r["ms"] * 1e3))
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    opt = lambda name: args[args.index(name) + 1] if name in args else None
+    train = args[0].split(",")
+    check = (opt("--check") or "").split(",") if opt("--check") else []
+    reg = registry(opt("--registry"))
+    model, kernels = reg["model"], {k["label"]: k for k in reg["kernels"]}
+    sms = model["sms"]
+    print("kernel               rows  median|err| (train)  worst  | check rows median|err| worst")
+    for label in FITTED:
+        k = kernels[label]
+        vector = 4 if k["precision"] == "tf32" else 8
+        regs = REGISTERS[label]
+        fit_rows = rows_of(train, label)
+        feats = [features(k["config"], regs, vector, m, n, kk, sms) for m, n, kk, _ in fit_rows]
+        meas = np.array([t for *_, t in fit_rows])
+
+        def resid(x):
+            return np.log(np.array([predict(x, f, model) for f in feats]) / meas)
+
+        fit = least_squares(resid, x0=[0.5, 0.05, 1.5, 1.1], bounds=([0.0, 1e-4, 1.0, 1.0], [20.0, 10.0, 8.0, 4.0]))
+        err = np.abs(resid(fit.x))
+        chk = rows_of(check, label)
+        cerr = np.abs(np.log(np.array([predict(fit.x, features(k["config"], regs, vector, m, n, kk, sms), model) for m, n, kk, _ in chk])
+                             / np.array([t for *_, t in chk]))) if chk else np.array([0.0])
+        print(f"{label:22} {len(fit_rows):3}  {np.median(err):.3f}  {err.max():.3f}  | {len(chk):3}  {np.median(cerr):.3f}  {cerr.max():.3f}")
+        e, c, q, u = fit.x
+        twin = k["algo"]
+        print(f"    Algo::{twin} => tc(c({e:.3f}, {c:.4f}, {q:.2f}, {u:.2f}, {UNALIGNED_STORES_PER_US:.1f}, {regs}), {vector}),")
+
+
+if __name__ == "__main__":
+    main()
