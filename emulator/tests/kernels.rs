@@ -44,8 +44,9 @@ const SHAPES: [(usize, usize, usize); 6] = [(1, 1, 1), (17, 33, 9), (65, 63, 31)
 /// The shapes of [`SHAPES`] run too, most of them unaligned.
 const TMA_SHAPES: [(usize, usize, usize); 6] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048), (3, 9, 13), (65, 263, 37)];
 
-/// Split-K with more than one slice (kernel 10's tiles and kernel 18, which splits K the same way):
-/// the model's slice counts on deep-K shapes with small outputs.
+/// Split-K with more than one slice (kernel 10's tiles, kernels 18 and 19, which split K the same way,
+/// and kernel 20's tensor-core tiles in their precisions): the model's slice counts on deep-K shapes
+/// with small outputs.
 fn split_k_sums_its_slices() -> Result<(), Failed> {
     // The model's slice counts (`tuning::splits_for`) on deep-K shapes with small outputs: several
     // slices, the last one ragged (K not a multiple of the slice), on every split-K tile.
@@ -58,7 +59,14 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::SplitK256x128x16,
         Algo::FewRows,
         Algo::FewCols4,
+        Algo::MmaSplitKBf16Rows16,
+        Algo::MmaSplitKF16Rows16,
+        Algo::MmaSplitKTf32Rows16,
+        Algo::MmaSplitKBf16Rows64,
+        Algo::MmaSplitKF16Rows64,
+        Algo::MmaSplitKTf32Rows64,
     ] {
+        let precision = algo.precision().ok_or("a kernel has a precision")?;
         // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two
         // columns, and the odd widths, one element at a time).
         for (m, n, k) in [(130, 70, 300), (33, 17, 2000), (5, 3, 1031), (70, 68, 1200)] {
@@ -72,7 +80,7 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
             if k >= 1000 && got < 2 {
                 return Err(format!("{}: {m}×{n}×{k}: {got} slice(s), expected several", algo.label()).into());
             }
-            check_algo_on_shape(algo, Precision::Fp32, (m as usize, n as usize, k as usize))?;
+            check_algo_on_shape(algo, precision, (m as usize, n as usize, k as usize))?;
         }
     }
     Ok(())

@@ -85,6 +85,16 @@ impl TileConfig {
         Self { split_k: true, ..self }
     }
 
+    /// [`Self::split_k`] and [`Self::stores_unsplit`] where `split` (a kernel that stores `C` when
+    /// launched with one slice and adds into it with several), the same tile otherwise.
+    pub const fn split_k_if(self, split: bool) -> Self {
+        if split {
+            Self { split_k: true, stores_unsplit: true, ..self }
+        } else {
+            self
+        }
+    }
+
     /// The same kernel, marked as needing sm_90a (see the `sm90a` field).
     pub const fn sm90a(self) -> Self {
         Self { sm90a: true, ..self }

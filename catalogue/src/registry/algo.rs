@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols,
+    k18_few_rows, k19_few_cols, k20_mma_split_k,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -257,6 +257,18 @@ matmul_catalogue! {
     PersistentTf32Rows64Wide = k16_persistent::matmul_persistent_tf32_64x256, "persistent-tf32-64x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_64X256;
     /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared), 128×128 tiles, 7 stages.
     PersistentTf32Narrow = k16_persistent::matmul_persistent_tf32_128x128, "persistent-tf32-128x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X128;
+    /// Kernel 20: kernel 13's pipeline on a 16×128 tile, K split over `gridDim.z` (BF16).
+    MmaSplitKBf16Rows16 = k20_mma_split_k::matmul_mma_splitk_bf16_16x128, "mma-splitk-bf16-16x128", Bf16, k20_mma_split_k::MMA_SPLITK_BF16_16X128;
+    /// Kernel 20, 16×128, FP16.
+    MmaSplitKF16Rows16 = k20_mma_split_k::matmul_mma_splitk_f16_16x128, "mma-splitk-f16-16x128", Fp16, k20_mma_split_k::MMA_SPLITK_F16_16X128;
+    /// Kernel 20, 16×128, TF32.
+    MmaSplitKTf32Rows16 = k20_mma_split_k::matmul_mma_splitk_tf32_16x128, "mma-splitk-tf32-16x128", Tf32, k20_mma_split_k::MMA_SPLITK_TF32_16X128;
+    /// Kernel 20 on a 64×128 tile (BF16).
+    MmaSplitKBf16Rows64 = k20_mma_split_k::matmul_mma_splitk_bf16_64x128, "mma-splitk-bf16-64x128", Bf16, k20_mma_split_k::MMA_SPLITK_BF16_64X128;
+    /// Kernel 20, 64×128, FP16.
+    MmaSplitKF16Rows64 = k20_mma_split_k::matmul_mma_splitk_f16_64x128, "mma-splitk-f16-64x128", Fp16, k20_mma_split_k::MMA_SPLITK_F16_64X128;
+    /// Kernel 20, 64×128, TF32.
+    MmaSplitKTf32Rows64 = k20_mma_split_k::matmul_mma_splitk_tf32_64x128, "mma-splitk-tf32-64x128", Tf32, k20_mma_split_k::MMA_SPLITK_TF32_64X128;
 }
 
 impl Algo {

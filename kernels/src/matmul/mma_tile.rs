@@ -196,8 +196,12 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
 /// 16-byte aligned); only in-range outputs are stored. All lanes of every warp run every `ldmatrix`
 /// and `mma` (no early return).
 ///
+/// **Split K** (`SPLIT`, kernel 20): block `(x, y, z)` computes its tile over the `z`-th run of
+/// `⌈⌈K/BK⌉ / gridDim.z⌉` K-tiles and, with more than one slice, adds it into `C` atomically.
+///
 /// # Safety
-/// `a` holds `m·k`, `b` `k·n` elements, `c` `m·n` floats (products fit in `u32`); the launch has
+/// `a` holds `m·k`, `b` `k·n` elements, `c` `m·n` floats (products fit in `u32`), zeroed before a
+/// `SPLIT` launch of more than one slice; the launch has
 /// `32·WARPS_M·WARPS_N` threads, a `⌈n/BN⌉ × ⌈m/BM⌉` grid and [`shared_bytes`]`(BM, BN, BK, S,
 /// size_of::<O::Elem>())` bytes of dynamic shared memory.
 #[inline(always)]
@@ -215,6 +219,7 @@ pub unsafe fn mma_gemm<
     const NT: u32,
     const LA: usize,
     const LB: usize,
+    const SPLIT: bool,
 >(
     a: *const O::Elem,
     b: *const O::Elem,
@@ -239,7 +244,16 @@ pub unsafe fn mma_gemm<
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
     let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
-    let steps = k.div_ceil(BK);
+    // SPLIT: block z takes the z-th of `gridDim.z` runs of whole K-tiles (an empty run past the end
+    // adds zeros).
+    let (kt0, steps) = if SPLIT {
+        let tiles = k.div_ceil(BK);
+        let per = tiles.div_ceil(thread::grid_dim_z());
+        let kt0 = (thread::block_idx_z() * per).min(tiles);
+        (kt0, (kt0 + per).min(tiles) - kt0)
+    } else {
+        (0, k.div_ceil(BK))
+    };
     // Loads K-tile `kt` into stage `s`. A macro, not a closure: closures are not always inlined, and
     // a call puts the captured views in local memory (seen: a 168-byte stack frame).
     let copies = Copies::new::<O, BK, BN>(thread::thread_idx_x());
@@ -250,10 +264,10 @@ pub unsafe fn mma_gemm<
                 if aligned {
                     let sa = smem_ptr.offset($s * stage_len as u32);
                     let sb = sa.offset(BM * BK);
-                    copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt * BK)
+                    copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, (kt0 + $kt) * BK)
                 } else {
                     let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize);
-                    load_unaligned::<O, BM, BN, BK, NT, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, $kt)
+                    load_unaligned::<O, BM, BN, BK, NT, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, kt0 + $kt)
                 }
             }
         };
@@ -295,6 +309,8 @@ pub unsafe fn mma_gemm<
     }
 
     let (g, t) = (lane / 4, lane % 4);
+    // One slice stores its outputs; several add theirs into the zeroed C.
+    let adds = SPLIT && thread::grid_dim_z() > 1;
     for (mi, row) in acc.iter().enumerate() {
         for (ni, frag) in row.iter().enumerate() {
             for (i, &v) in frag.iter().enumerate() {
@@ -302,8 +318,14 @@ pub unsafe fn mma_gemm<
                 let r = row0 + wr + 16 * mi as u32 + g + 8 * (i as u32 / 2);
                 let col = col0 + wc + 32 * (ni as u32 / 4) + O::column(ni as u32 % 4, 2 * t + i as u32 % 2);
                 if r < m && col < n {
-                    // SAFETY: r < m and col < n.
-                    unsafe { c.set((r * n + col) as usize, v) }
+                    // SAFETY: r < m and col < n; C is zeroed before a launch of several slices.
+                    unsafe {
+                        if adds {
+                            crate::device::atomic::add_f32(c, (r * n + col) as usize, v)
+                        } else {
+                            c.set((r * n + col) as usize, v)
+                        }
+                    }
                 }
             }
         }
