@@ -1,8 +1,8 @@
-import json, csv, sys, math
+import json, csv, lzma, sys, math
 runs=sys.argv[1].split(','); plans=sys.argv[2]
 meas={}
 for run in runs:
-    for r in json.load(open(run))['rows']:
+    for r in json.load(lzma.open(run, 'rt') if run.endswith('.xz') else open(run))['rows']:
         meas.setdefault((r['m'],r['n'],r['k'],r['precision']),{})[r['key']]=r['ms']*1e3
 pick={}
 for r in csv.DictReader(open(plans)):

@@ -15,18 +15,21 @@ committed (the registry: `cargo run -q -p tessera-catalogue --example registry`)
 twin takes its BF16 constants (same code, same instruction rate). Prints each kernel's fit on the
 training and the check shapes, and the Rust lines for `tuning::cost`.
 """
-import json, math, subprocess, sys
+import json, lzma, math, subprocess, sys
 import numpy as np
 from scipy.optimize import least_squares
 
 # The kernels fitted: their labels in the scorecard (precision in the label).
 FITTED = ["mma-naive-bf16", "mma-shared-bf16", "mma-pipe-bf16-128x128", "mma-pipe-bf16-128x256",
           "wgmma-bf16-128x128", "wgmma-bf16-128x256",
-          "mma-naive-tf32", "mma-shared-tf32", "mma-pipe-tf32-128x128"]
+          "mma-naive-tf32", "mma-shared-tf32", "mma-pipe-tf32-128x128",
+          "mma-splitk-bf16-16x128", "mma-splitk-bf16-64x128", "mma-splitk-tf32-16x128", "mma-splitk-tf32-64x128"]
 # Registers per thread (`ptxas -v`, sm_90 / sm_90a, host/ptx at the training run's commit).
 REGISTERS = {"mma-naive-bf16": 32, "mma-shared-bf16": 72, "mma-pipe-bf16-128x128": 255,
              "mma-pipe-bf16-128x256": 243, "wgmma-bf16-128x128": 127, "wgmma-bf16-128x256": 220,
-             "mma-naive-tf32": 32, "mma-shared-tf32": 128, "mma-pipe-tf32-128x128": 255}
+             "mma-naive-tf32": 32, "mma-shared-tf32": 128, "mma-pipe-tf32-128x128": 255,
+             "mma-splitk-bf16-16x128": 96, "mma-splitk-bf16-64x128": 168,
+             "mma-splitk-tf32-16x128": 96, "mma-splitk-tf32-64x128": 168}
 
 
 def registry(path=None):
@@ -45,23 +48,37 @@ def blocks_per_sm(threads, shared, registers):
     return max(1, min(2048 // threads, 32, by_registers, by_shared))
 
 
-def features(cfg, regs, vector, m, n, k, sms):
-    """(blocks on the busiest SM, K-steps, aligned, blocks per SM, m·n, N a multiple of 4)."""
+def one_wave_splits(cfg, m, n, k, sms):
+    """tuning::splits, the slices a split-K kernel without constants launches (the training runs')."""
     tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
-    steps = -(-k // max(cfg["bk"], 1))
+    return max(1, min(sms // max(tiles, 1), k // 64)) if cfg["split_k"] else 1
+
+
+def features(cfg, regs, vector, m, n, k, sms):
+    """(blocks on the busiest SM, K-steps, aligned, blocks per SM, m·n, N a multiple of 4, slices,
+    min(M, BM) / BM)."""
+    s = one_wave_splits(cfg, m, n, k, sms)
+    tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
+    steps = -(-(-(-k // s)) // max(cfg["bk"], 1))
     aligned = n % vector == 0 and k % vector == 0
-    return (-(-tiles // sms), steps, float(aligned), blocks_per_sm(cfg["threads"], cfg["shared_bytes"], regs),
-            float(m) * n, float(n % 4 == 0))
+    return (-(-(tiles * s) // sms), steps, float(aligned), blocks_per_sm(cfg["threads"], cfg["shared_bytes"], regs),
+            float(m) * n, float(n % 4 == 0), s, min(m, cfg["bm"]) / cfg["bm"])
 
 
 def predict(x, f, model):
     """tuning::predict for a kernel that stores C, one slice, no read floor."""
     e, c, q, u = x
-    per_sm, steps, aligned, resident, mn, n_aligned = f
+    per_sm, steps, aligned, resident, mn, n_aligned, s, rows_share = f
     alone = e + c * steps * (1.0 if aligned else u)
     q = min(max(q, 1.0), resident)
     full, rest = divmod(per_sm, resident)
     t = full * alone * resident / q + (alone * max(rest / q, 1.0) if rest else 0.0)
+    if s > 1:
+        # tuning::predict's split-K terms: zeroing C, the atomic adds, the slices adding into a tile.
+        zero = model["zero_launch_us"] + 4.0 * mn / (model["zero_gb_per_s"] * 1e3)
+        adds = mn * s / (model["atomic_adds_v4_per_us"] if n_aligned else model["atomic_adds_per_us"])
+        depth = s * rows_share * (model["adds_depth_us"] if aligned else model["adds_depth_unaligned_us"])
+        return model["launch_us"] + t + zero + adds + depth
     store = 4.0 * mn / (model["store_gb_per_s"] * 1e3)
     # Scalar stores where N is not a multiple of 4: the FP32 kernels' typical rate (not fitted here).
     return model["launch_us"] + t + (store if n_aligned else max(mn / UNALIGNED_STORES_PER_US, store))
@@ -70,10 +87,15 @@ def predict(x, f, model):
 UNALIGNED_STORES_PER_US = 1.0e6
 
 
+def load(path):
+    """A scorecard.json, or its .json.xz as committed."""
+    return json.load(lzma.open(path, "rt") if path.endswith(".xz") else open(path))
+
+
 def rows_of(paths, label):
     out = []
     for p in paths:
-        for r in json.load(open(p))["rows"]:
+        for r in load(p)["rows"]:
             if r["key"] == label and r["check"] == "ok":
                 out.append((r["m"], r["n"], r["k"], r["ms"] * 1e3))
     return out
