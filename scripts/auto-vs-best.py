@@ -1,3 +1,15 @@
+#!/usr/bin/env python3
+"""`Auto` against cuBLAS and against the best tessera kernel, shape by shape, on scorecard runs.
+
+    python3 scripts/auto-vs-best.py RUN.json[.xz][,RUN.json…] PLANS.csv
+
+RUN: scorecard.json of runs with every kernel of the precisions (no `--sweep`); PLANS: what
+`cargo run -p tessera-catalogue --example tc_plans -- --sizes …` prints at the commit to judge (its
+`auto` column is the model's pick). Times the picked kernel as measured in the run (a split-K kernel at
+the slices that run launched). Prints the shapes where the pick is below 0.9 of the best kernel or
+0.7 of cuBLAS, then per precision the geometric means against cuBLAS (the pick's, and the run's own
+`Auto`) and against the best kernel, the lowest, and how many shapes fall below 0.7 of cuBLAS.
+"""
 import json, csv, lzma, sys, math
 runs=sys.argv[1].split(','); plans=sys.argv[2]
 meas={}
@@ -18,4 +30,4 @@ for p in ['bf16','fp16','tf32']:
         if best/v[k]<0.9 or cb/v[k]<0.7: print(p,key[:3],'pick',k,'%.1f'%v[k],'best %.1f'%best,'cb %.1f'%cb)
     if ratios:
         g=lambda x: math.exp(sum(map(math.log,x))/len(x))
-        print(p,len(ratios),'geomean vs cuBLAS %.3f (old auto %.3f), vs best %.3f, min vs best %.2f, below0.7 %d'%(g(ratios),g(old),g(vsbest),min(vsbest),sum(r<0.7 for r in ratios)))
+        print(p,len(ratios),'geomean vs cuBLAS %.3f (the run\'s Auto %.3f), vs best %.3f, min vs best %.2f, below0.7 %d'%(g(ratios),g(old),g(vsbest),min(vsbest),sum(r<0.7 for r in ratios)))

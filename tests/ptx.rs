@@ -173,12 +173,13 @@ fn ptxas_report(ptxas: &std::path::Path, sm90a: bool) -> Result<&'static str, Fa
     Ok(&compiled(ptxas, sm90a)?.report)
 }
 
-/// Auto's model sizes occupancy from each FP32 kernel's registers (`tuning::cost(..).registers`,
-/// printed by `scripts/fit-auto-model.py --print-rust`, which reads them back through the catalogue's
-/// registry example): they must be what ptxas gives the shipped PTX today, or the
+/// Auto's model sizes occupancy from each kernel's registers (`tuning::cost(..).registers`: the FP32
+/// kernels', printed by `scripts/fit-auto-model.py --print-rust`, and the in-place tensor-core
+/// kernels', by `scripts/fit-tc-small.py`): they must be what ptxas gives the shipped PTX today, or the
 /// model prices a kernel that no longer exists (a kernel edit moves them by tens).
 fn model_registers_match(ptxas: &std::path::Path) -> Result<(), Failed> {
-    let report = ptxas_report(ptxas, false)?;
+    // Both modules: the model prices kernel 14's sm_90a entries too.
+    let report = format!("{}\n{}", ptxas_report(ptxas, false)?, ptxas_report(ptxas, true)?);
     let mut used = std::collections::HashMap::new();
     let mut entry = None;
     for line in report.lines() {
