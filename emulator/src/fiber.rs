@@ -73,10 +73,10 @@ pub(crate) fn run(contexts: Vec<ThreadContext>, reverse_first: bool, body: &(dyn
     }
     let mut forward = !reverse_first;
     while !fibers.is_empty() {
-        let order: Box<dyn Iterator<Item = usize>> = if forward { Box::new(0..fibers.len()) } else { Box::new((0..fibers.len()).rev()) };
         let mut finished = false;
-        for i in order {
-            let fiber = &mut fibers[i];
+        let live = fibers.len();
+        for j in 0..live {
+            let fiber = &mut fibers[if forward { j } else { live - 1 - j }];
             let outer = host::swap(fiber.context.take());
             debug_assert!(outer.is_none(), "a GPU-thread context was installed outside the scheduler");
             let result = fiber.coroutine.resume(());

@@ -113,10 +113,8 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
     }
     let tma = if target.sm90a { crate::select::tc_model::pick_timed(shape, precision, target.sms) } else { None };
     let in_place = in_place_pick(shape, precision, target);
-    let best = match (tma, in_place) {
-        (Some(t), Some(i)) => Some(if i.1 < t.1 { i } else { t }),
-        (t, i) => t.or(i),
-    };
+    // Ties go to the TMA kernel (the first).
+    let best = [tma, in_place].into_iter().flatten().min_by(|x, y| x.1.total_cmp(&y.1));
     let portable = match precision {
         Precision::Fp16 => Algo::MmaPipeF16x128,
         Precision::Tf32 => Algo::MmaPipeTf32,
@@ -136,8 +134,5 @@ pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -
         .iter()
         .filter(|k| k.precision == precision && !k.config.tma && (target.sm90a || !k.config.sm90a))
         .filter_map(|k| Some((k.algo, crate::select::tuning::predict_us(k.algo, shape, 1, target.sms)?)))
-        .fold(None, |best: Option<(Algo, f64)>, (algo, us)| match best {
-            Some((_, b)) if b <= us => best,
-            _ => Some((algo, us)),
-        })
+        .min_by(|x, y| x.1.total_cmp(&y.1))
 }

@@ -218,13 +218,11 @@ pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> 
 
 /// [`pick`] and its predicted time (µs).
 pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
-    MATMUL_KERNELS.iter().filter(|k| k.precision == precision && k.config.tma).map(|k| (k.algo, best_splits(k.algo, shape, sms).1)).fold(
-        None,
-        |best: Option<(Algo, f64)>, (algo, us)| match best {
-            Some((_, b)) if b <= us => best,
-            _ => Some((algo, us)),
-        },
-    )
+    MATMUL_KERNELS
+        .iter()
+        .filter(|k| k.precision == precision && k.config.tma)
+        .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
 }
 
 #[cfg(test)]
