@@ -1,6 +1,6 @@
 //! Prints the tensor-core models' view of shapes, as CSV: every TMA kernel of each precision with the
 //! K slices it would launch (`tc_model::best_splits`) and its predicted time, every kernel that reads
-//! its operands in place with its predicted time (`tuning::predict_us`, one slice), and the kernel
+//! its operands in place with the slices it would launch (`tuning::splits_on`) and its predicted time (`tuning::predict_us`), and the kernel
 //! `Auto` picks among them all (`select::model_choice` on the H200). The model is deterministic: a run at a commit gives the plans the scorecard
 //! launched at that commit, to set beside measured times when fitting its constants (`docs/tuning.md`).
 //!
@@ -32,8 +32,9 @@ fn main() -> Result<(), String> {
                 let (splits, us) = if kernel.config.tma {
                     tc_model::best_splits(kernel.algo, s, tuning::SMS)
                 } else {
-                    match tuning::predict_us(kernel.algo, s, 1, tuning::SMS) {
-                        Some(us) => (1, us),
+                    let splits = tuning::splits_on(kernel.algo, s, tuning::SMS);
+                    match tuning::predict_us(kernel.algo, s, splits, tuning::SMS) {
+                        Some(us) => (splits, us),
                         None => continue,
                     }
                 };

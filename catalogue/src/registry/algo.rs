@@ -229,6 +229,16 @@ matmul_catalogue! {
     /// Kernel 15 in TF32 (sm_90a), 128×256×32: A rounded in registers by the kernel, `Bᵀ` rounded by
     /// the host.
     TmaTf32 = k15_tma::matmul_tma_tf32_128x256, "tma-tf32-128x256", Tf32 via tma, k15_tma::TMA_TF32_128X256;
+    /// Kernel 15 on BF16, 128×128 tiles, 7 stages: one tile per block, small products.
+    TmaBf16Narrow = k15_tma::matmul_tma_bf16_128x128, "tma-bf16-128x128", Bf16 via tma, k15_tma::TMA_BF16_128X128;
+    /// Kernel 15 on FP16, 128×128 tiles, 7 stages.
+    TmaF16Narrow = k15_tma::matmul_tma_f16_128x128, "tma-f16-128x128", Fp16 via tma, k15_tma::TMA_F16_128X128;
+    /// Kernel 15 on BF16, 64×128 tiles (one consumer warpgroup), 9 stages: one tile per block, small products.
+    TmaBf16Rows64 = k15_tma::matmul_tma_bf16_64x128, "tma-bf16-64x128", Bf16 via tma, k15_tma::TMA_BF16_64X128;
+    /// Kernel 15 on FP16, 64×128 tiles, 9 stages.
+    TmaF16Rows64 = k15_tma::matmul_tma_f16_64x128, "tma-f16-64x128", Fp16 via tma, k15_tma::TMA_F16_64X128;
+    /// Kernel 15 in TF32, 64×128 tiles, 9 stages.
+    TmaTf32Rows64 = k15_tma::matmul_tma_tf32_64x128, "tma-tf32-64x128", Tf32 via tma, k15_tma::TMA_TF32_64X128;
     /// Kernel 16: kernel 15 persistent (one block per SM over the grouped tile order), BF16.
     PersistentBf16 = k16_persistent::matmul_persistent_bf16_128x256, "persistent-bf16-128x256", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X256;
     /// Kernel 16 on FP16.

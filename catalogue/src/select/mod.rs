@@ -125,7 +125,8 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
 
 /// The tensor-core kernel of `precision` that reads its operands in place (a kernel with constants in
 /// [`crate::select::tuning::cost`]; the sm_90a ones only on such a target) of least predicted time on
-/// `shape`, and that time (µs); `None` for FP32.
+/// `shape` at the K slices it would launch ([`crate::select::tuning::splits_on`]: kernel 20's), and
+/// that time (µs); `None` for FP32.
 pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -> Option<(Algo, f64)> {
     if precision == Precision::Fp32 {
         return None;
@@ -133,6 +134,9 @@ pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -
     crate::registry::algo::MATMUL_KERNELS
         .iter()
         .filter(|k| k.precision == precision && !k.config.tma && (target.sm90a || !k.config.sm90a))
-        .filter_map(|k| Some((k.algo, crate::select::tuning::predict_us(k.algo, shape, 1, target.sms)?)))
+        .filter_map(|k| {
+            let splits = crate::select::tuning::splits_on(k.algo, shape, target.sms);
+            Some((k.algo, crate::select::tuning::predict_us(k.algo, shape, splits, target.sms)?))
+        })
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }

@@ -46,7 +46,7 @@ pub fn least_expected_on(shape: MatmulShape, sms: u32) -> (Algo, f64) {
 /// caller for all its kernels); `None` for a kernel without constants.
 pub fn expected_at_best_splits(algo: Algo, shape: MatmulShape, sms: u32, near: &Neighbourhood<'_>) -> Option<f64> {
     let (config, cost) = (algo.config()?, cost(algo)?);
-    Some(best_splits(config, cost, shape, sms).1 * near.factor(algo))
+    Some(best_splits(config, cost, shape, |s| predict(config, cost, shape, s, sms)).1 * near.factor(algo))
 }
 
 /// The time model's residuals on the calibration table ([`crate::select::residuals::TABLE`]), each row
@@ -91,7 +91,7 @@ pub fn is_candidate(algo: Algo, shape: MatmulShape) -> bool {
 pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
     match (algo.config(), cost(algo)) {
         (Some(t), _) if t.persistent => crate::select::tc_model::best_splits(algo, shape, sms).0,
-        (Some(t), Some(c)) if t.split_k => best_splits(t, c, shape, sms).0,
+        (Some(t), Some(c)) if t.split_k => best_splits(t, c, shape, |s| predict_us(algo, shape, s, sms).unwrap_or(f64::INFINITY)).0,
         (Some(t), None) if t.split_k => splits(shape, t.bm, t.bn),
         _ => 1,
     }
@@ -329,7 +329,36 @@ pub fn blocks_per_sm(config: TileConfig, registers: u32) -> u32 {
 /// never faster than aligned rows (a fitted rate above [`STORE_GB_PER_S`]'s is cut to it). Stream-K kernels:
 /// their own walk (`predict_stream_k`); `splits` is unused.
 pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
-    Some(predict(algo.config()?, cost(algo)?, shape, splits, sms))
+    let (t, c) = (algo.config()?, cost(algo)?);
+    let us = predict(t, c, shape, splits, sms);
+    if algo.precision() == Some(Precision::Fp32) {
+        return Some(us);
+    }
+    Some(us.max(LAUNCH_US + dram_floor_us(c, shape, sms) + split_terms_us(t, c, shape, splits)))
+}
+
+/// The least time a tensor-core kernel that reads its operands in place can take reading `A` and
+/// `B` once from DRAM (`16 / Cost::vector`-byte elements) at the device copy rate ([`ZERO_GB_PER_S`],
+/// in proportion to `sms`): the memory-bound floor of products with a few rows against large weights
+/// (16×14336×4096 BF16 moves 117 MB: 28 µs at 4.19 TB/s), where the fitted steps alone price
+/// kernel 20 below what DRAM allows.
+fn dram_floor_us(c: Cost, shape: MatmulShape, sms: u32) -> f64 {
+    let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
+    let elem = f64::from(16 / c.vector.max(1));
+    elem * (m * k + k * n) / (ZERO_GB_PER_S * 1e3 * f64::from(sms.max(1)) / f64::from(SMS))
+}
+
+/// The split-K terms of [`predict`] (zeroing `C`, the atomic adds, the slices adding into a tile),
+/// or storing `C`, for a launch of `splits` slices.
+fn split_terms_us(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32) -> f64 {
+    let splits = u64::from(splits.max(1));
+    let (m, n) = (u64::from(shape.m), u64::from(shape.n));
+    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
+    if t.split_k && (splits > 1 || !t.stores_unsplit) {
+        zeroing_us(shape) + atomic_us(shape, (m * n * splits) as f64) + adds_depth_us(shape, t.bm, splits as f64, aligned)
+    } else {
+        stores_us(c, shape)
+    }
 }
 
 fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) -> f64 {
@@ -359,17 +388,8 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     }
     // The read rate was fitted on the H200's SMS SMs; each SM issues its share of the loads.
     let read_us = read_bytes(t, shape) / (c.read_gb_per_s * 1e3 * f64::from(sms.max(1)) / f64::from(SMS));
-    let mut us = LAUNCH_US + blocks_us.max(read_us);
     // Split-K kernels add into zeroed C, except one that stores when launched with one slice.
-    let adds = t.split_k && (splits > 1 || !t.stores_unsplit);
-    if !adds {
-        us += stores_us(c, shape);
-    }
-    if adds {
-        us += zeroing_us(shape) + atomic_us(shape, (m * n * splits) as f64);
-        us += adds_depth_us(shape, t.bm, splits as f64, aligned);
-    }
-    us
+    LAUNCH_US + blocks_us.max(read_us) + split_terms_us(t, c, shape, splits as u32)
 }
 
 /// Bytes of `A` and `B` a launch of tile `t` reads: `A` once per block column, `B` once per block row
@@ -493,16 +513,16 @@ fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64
 /// Split-K's slice counts the model tries: every count up to 8, then steps of about a quarter.
 const SPLIT_CANDIDATES: [u32; 24] = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128];
 
-/// The slice count of least predicted time and that time (1 and the kernel's time for a kernel that
-/// does not split K).
-fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> (u32, f64) {
+/// The slice count of least time `price(slices)` and that time (1 and the kernel's time for a kernel
+/// that does not split K).
+fn best_splits(t: TileConfig, c: Cost, shape: MatmulShape, price: impl Fn(u32) -> f64) -> (u32, f64) {
     if !t.split_k {
-        return (1, predict(t, c, shape, 1, sms));
+        return (1, price(1));
     }
     let most = (shape.k / (c.min_slice_steps.max(1) * t.bk.max(1))).clamp(1, MAX_SPLITS);
-    let mut best = (1, predict(t, c, shape, 1, sms));
+    let mut best = (1, price(1));
     for s in SPLIT_CANDIDATES.into_iter().filter(|&s| s > 1 && s <= most) {
-        let us = predict(t, c, shape, s, sms);
+        let us = price(s);
         if us < best.1 {
             best = (s, us);
         }

@@ -514,3 +514,17 @@ tma_entry!(tma_gemm, matmul_tma_tf32_128x256, TMA_TF32_128X256, Tf32RegsN256, f3
     "Kernel 15 in TF32, `f32` output (sm_90a): `a` as the caller holds it (each consumer loads its A \
      fragments into registers with `ldmatrix` and rounds them, `wgmma` with A from registers), `b` prepared by the host as `Bᵀ` rounded (`n × k`, [`crate::tf32_operands`]); \
      128×256×32 tiles, `m64n256k8`, 4 stages.");
+tma_entry!(tma_gemm, matmul_tma_bf16_128x128, TMA_BF16_128X128, Bf16N128, u16, stages 7,
+    "Kernel 15 on BF16 inputs, `f32` output (sm_90a), 128×128×64 tiles (`m64n128k16`), 7 stages: one tile \
+     per block, for products of a few dozen to a few hundred tiles, where kernel 16's unit loop costs more \
+     than it hides.");
+tma_entry!(tma_gemm, matmul_tma_f16_128x128, TMA_F16_128X128, F16N128, u16, stages 7,
+    "Kernel 15 on FP16 inputs, `f32` output (sm_90a), 128×128 tiles: as [`matmul_tma_bf16_128x128`].");
+tma_entry!(tma_gemm, matmul_tma_bf16_64x128, TMA_BF16_64X128, Bf16N128, u16, stages 9, consumers 1,
+    "Kernel 15 on BF16 inputs, `f32` output (sm_90a), 64×128×64 tiles (one consumer warpgroup), 9 stages: \
+     one tile per block, for small products (512³–1024³: 16–64 tiles of 128×128).");
+tma_entry!(tma_gemm, matmul_tma_f16_64x128, TMA_F16_64X128, F16N128, u16, stages 9, consumers 1,
+    "Kernel 15 on FP16 inputs, `f32` output (sm_90a), 64×128 tiles: as [`matmul_tma_bf16_64x128`].");
+tma_entry!(tma_gemm, matmul_tma_tf32_64x128, TMA_TF32_64X128, Tf32RegsN128, f32, stages 9, consumers 1,
+    "Kernel 15 in TF32 (A rounded in registers, `Bᵀ` prepared: as [`matmul_tma_tf32_128x256`]), `f32` \
+     output (sm_90a), 64×128×32 tiles, 9 stages.");
