@@ -289,18 +289,18 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // their BF16 twins' constants: the same code at the same instruction rate).
         // TC-COSTS-BEGIN
         Algo::MmaNaiveBf16 | Algo::MmaNaiveF16 => tc(c(0.183, 0.3019, 1.86, 1.00, 1000000.0, 32), 8),
-        Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.10, 1000000.0, 72), 8),
+        Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.10, 1000000.0, 80), 8),
         Algo::MmaPipeBf16x128 | Algo::MmaPipeF16x128 => tc(c(3.236, 0.5096, 1.00, 4.00, 1000000.0, 255), 8),
-        Algo::MmaPipeBf16x256 | Algo::MmaPipeF16x256 => tc(c(3.873, 0.7912, 3.77, 3.20, 1000000.0, 243), 8),
+        Algo::MmaPipeBf16x256 | Algo::MmaPipeF16x256 => tc(c(3.873, 0.7912, 3.77, 3.20, 1000000.0, 247), 8),
         Algo::WgmmaBf16Narrow | Algo::WgmmaF16Narrow => tc(c(1.209, 0.7707, 1.00, 3.50, 1000000.0, 127), 8),
         Algo::WgmmaBf16 | Algo::WgmmaF16 => tc(c(2.613, 0.9730, 3.31, 4.00, 1000000.0, 220), 8),
         Algo::MmaNaiveTf32 => tc(c(0.020, 0.3048, 1.94, 1.00, 1000000.0, 32), 4),
-        Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 128), 4),
-        Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 255), 4),
-        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 4.00, 1000000.0, 96), 8),
+        Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 96), 4),
+        Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 245), 4),
+        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 4.00, 1000000.0, 144), 8),
         Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 168), 8),
-        Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 96), 4),
-        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 168), 4),
+        Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
+        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
         // TC-COSTS-END
         _ => None,
     }

@@ -237,6 +237,54 @@ pub unsafe fn copy16_zfill_at<T: Copy + Default>(dst: SharedPtr<T>, src: View<T>
     }
 }
 
+/// A `W`-byte copy (`W` = 4 or 8: `cp.async.ca`, the sizes below 16 go through L1) to a destination
+/// given as a [`SharedPtr`], zero-filled when `!valid`: the copy for rows that are 4- or 8-byte but
+/// not 16-byte aligned (a 16-bit matrix with N or K a multiple of 4 or 2 but not of 8, an `f32` one
+/// with an odd N or K), which otherwise load element by element with no pipeline.
+///
+/// # Safety
+/// As [`copy16_zfill_at`], for `W` bytes at `dst` and `src[si ..]`, both `W`-byte aligned.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub unsafe fn copy_narrow_zfill_at<T: Copy + Default, const W: u32>(dst: SharedPtr<T>, src: View<T>, si: usize, valid: bool) {
+    const { assert!(W == 4 || W == 8) };
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: as in `copy16_zfill_at`; W is an immediate of the instruction.
+    unsafe {
+        let s = src.ptr(si) as u64;
+        let bytes: u32 = if valid { W } else { 0 };
+        if W == 8 {
+            core::arch::asm!(
+                "{{ .reg .u64 ga; cvta.to.global.u64 ga, {s}; cp.async.ca.shared.global [{d}], [ga], 8, {n}; }}",
+                d = in(reg32) dst.addr,
+                s = in(reg64) s,
+                n = in(reg32) bytes,
+                options(nostack, preserves_flags)
+            );
+        } else {
+            core::arch::asm!(
+                "{{ .reg .u64 ga; cvta.to.global.u64 ga, {s}; cp.async.ca.shared.global [{d}], [ga], 4, {n}; }}",
+                d = in(reg32) dst.addr,
+                s = in(reg64) s,
+                n = in(reg32) bytes,
+                options(nostack, preserves_flags)
+            );
+        }
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded contract; the host views check every access, and both addresses' alignment.
+    unsafe {
+        let n = W as usize / core::mem::size_of::<T>();
+        if !(dst.view.ptr(dst.index) as usize).is_multiple_of(W as usize) || (valid && !(src.ptr(si) as usize).is_multiple_of(W as usize)) {
+            super::host::out_of_bounds(format_args!("cp.async {W}-byte copy with an address not {W}-byte aligned"));
+        }
+        let _ = src.get(si);
+        for e in 0..n {
+            dst.view.set(dst.index + e, if valid { src.get(si + e) } else { T::default() });
+        }
+    }
+}
+
 /// `cp.async.commit_group`: closes the copies this thread issued since the last commit into a group.
 #[inline(always)]
 pub fn commit() {

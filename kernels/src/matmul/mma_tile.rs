@@ -81,6 +81,67 @@ impl Copies {
     }
 }
 
+impl Copies {
+    /// [`Copies::issue`] for rows that are not 16-byte aligned but `W = O::NARROW_BYTES`-byte aligned
+    /// (`K` and `N` multiples of `W` bytes): each 16-byte chunk as `16 / W` copies of `W` bytes, each
+    /// wholly inside or outside the matrix, zero-filled outside.
+    ///
+    /// # Safety
+    /// As [`mma_gemm`], with `k` and `n` multiples of `W / size_of::<Elem>()`; `sa`, `sb` start one
+    /// stage's tiles.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // as `issue`
+    unsafe fn issue_narrow<O: MmaKind, const BK: u32, const BN: u32, const NT: u32, const LA: usize, const LB: usize, const SWIZZLE: bool>(
+        self,
+        a: View<O::Elem>,
+        b: View<O::Elem>,
+        sa: SharedPtr<O::Elem>,
+        sb: SharedPtr<O::Elem>,
+        m: u32,
+        n: u32,
+        k: u32,
+        row0: u32,
+        col0: u32,
+        k0: u32,
+    ) {
+        let (pc, per) = (O::PER_CHUNK, O::NARROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
+        // One `cp.async` of `NARROW_BYTES` (a constant of the kind: the branch folds away).
+        let copy = |dst: SharedPtr<O::Elem>, src: View<O::Elem>, si: usize, valid: bool| {
+            // SAFETY: forwarded from the callers below (the piece in range, aligned to its size).
+            unsafe {
+                if O::NARROW_BYTES == 8 {
+                    async_copy::copy_narrow_zfill_at::<O::Elem, 8>(dst, src, si, valid)
+                } else {
+                    async_copy::copy_narrow_zfill_at::<O::Elem, 4>(dst, src, si, valid)
+                }
+            }
+        };
+        let (ca, cb) = (BK / pc, BN / pc);
+        let ka = k0 + self.a_col * pc;
+        for i in 0..LA as u32 {
+            let r = self.a_row + i * (NT / ca);
+            let dst = offset(r, self.a_col, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 }) as u32;
+            for p in 0..pc / per {
+                let (col, valid) = (ka + p * per, row0 + r < m && ka + p * per < k);
+                // The piece is inside the stage's chunk; the source is in range when valid
+                // (k a multiple of `per`: the piece lies wholly inside the row), 0 otherwise.
+                copy(sa.offset(dst + p * per), a, if valid { ((row0 + r) * k + col) as usize } else { 0 }, valid);
+            }
+        }
+        let cn = col0 + self.b_col * pc;
+        for i in 0..LB as u32 {
+            let kr = self.b_row + i * (NT / cb);
+            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 }) as u32;
+            for p in 0..pc / per {
+                let (col, valid) = (cn + p * per, k0 + kr < k && cn + p * per < n);
+                // As for A (n a multiple of `per`).
+                copy(sb.offset(dst + p * per), b, if valid { ((k0 + kr) * n + col) as usize } else { 0 }, valid);
+            }
+        }
+        async_copy::commit();
+    }
+}
+
 /// Loads K-tile `kt` element by element, guarded, into `sa`, `sb`, storing synchronously: the path
 /// for `K` or `N` not a multiple of a 16-byte chunk (rows not 16-byte aligned), correct for any
 /// shape. Commits an (empty) copy group, so the pipeline's group counting stays uniform.
@@ -244,6 +305,12 @@ pub unsafe fn mma_gemm<
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
     let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
+    // Rows off 16 bytes still copy asynchronously, in 8-byte pieces (16-bit inputs, K and N multiples
+    // of 4) or 4-byte ones (`f32`, any K and N), block-uniformly; only 16-bit rows of other lengths
+    // load element by element. One piece width per element type: a second one cost kernel 20's
+    // 16×128 entry 90 registers.
+    let piece = O::NARROW_BYTES / core::mem::size_of::<O::Elem>() as u32;
+    let narrow = !aligned && k.is_multiple_of(piece) && n.is_multiple_of(piece);
     // SPLIT: block z takes the z-th of `gridDim.z` runs of whole K-tiles (an empty run past the end
     // adds zeros).
     let (kt0, steps) = if SPLIT {
@@ -259,12 +326,17 @@ pub unsafe fn mma_gemm<
     let copies = Copies::new::<O, BK, BN>(thread::thread_idx_x());
     macro_rules! load {
         ($s:expr, $kt:expr) => {
-            // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when aligned.
+            // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when rows are 16-byte aligned, `issue_narrow` when they are 8- or 4-byte aligned (k and n multiples of its pieces).
             unsafe {
-                if aligned {
+                if aligned || narrow {
                     let sa = smem_ptr.offset($s * stage_len as u32);
                     let sb = sa.offset(BM * BK);
-                    copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, (kt0 + $kt) * BK)
+                    let k0 = (kt0 + $kt) * BK;
+                    if aligned {
+                        copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, k0)
+                    } else {
+                        copies.issue_narrow::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, k0)
+                    }
                 } else {
                     let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize);
                     load_unaligned::<O, BM, BN, BK, NT, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, kt0 + $kt)
