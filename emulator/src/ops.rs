@@ -246,7 +246,7 @@ pub fn pad_rows(src: &[u16], layout: Layout) -> Result<Vec<u16>, EmuError> {
     }
     let mut dst = vec![u16::MAX; layout.elements() as usize];
     let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
-    launch("pad_b16", Launch::from(tessera_catalogue::registry::launch::pad_b16(rows, cols)), || {
+    launch("pad_b16", Launch::from(tessera_catalogue::registry::launch::pad_b16(rows, cols, ld, Target::H200.sms)), || {
         // SAFETY: src holds rows·cols elements, dst rows·ld ≥ rows·cols (checked), no overlap; the
         // launch is the kernel's.
         unsafe { pad_b16(ps.get(), pd.get(), rows, cols, ld) }

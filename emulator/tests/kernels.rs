@@ -344,18 +344,35 @@ fn check_layout<T: PartialEq + std::fmt::Debug + Copy>(
 }
 
 /// `pad_b16` copies each row exactly, and writes neither the padding (columns `cols..ld`) nor past
-/// `rows·ld` (a guard zone after it).
+/// `rows·ld` (a guard zone after it): on [`LAYOUTS`] and on rows of whole 16- and 8-byte units (its
+/// vector paths: aligned buffers, `cols` and `ld` multiples of 8 or 4, a grid of fewer threads than
+/// units), and the same rows from buffers off their unit (8-byte units from a buffer 8 bytes in; the
+/// element path from one 2 bytes in, on that grid).
 fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
     const SENTINEL: u16 = 0xBEEF;
-    for (rows, cols, ld) in LAYOUTS {
-        let src: Vec<u16> = (0..rows * cols).map(|i| (i as u16).wrapping_mul(40_503) & 0x7FFF).collect();
-        let mut dst = vec![SENTINEL; (rows * ld) as usize + GUARD];
+    let units = [(3, 8, 24, 0), (37, 48, 56, 0), (70, 64, 72, 0), (70, 64, 72, 1), (9, 12, 16, 0), (33, 36, 40, 4), (33, 36, 40, 1)];
+    for (rows, cols, ld, skew) in LAYOUTS.iter().map(|&(r, c, l)| (r, c, l, 0)).chain(units) {
+        // u128 storage: 16-byte aligned buffers, then `skew` elements in.
+        let mut src_store = vec![0u128; (rows * cols) as usize / 8 + 2];
+        let mut dst_store = vec![0u128; ((rows * ld) as usize + GUARD) / 8 + 2];
+        // SAFETY: the u128 buffers hold at least `skew + len` u16 elements each.
+        let (src, dst) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(src_store.as_mut_ptr().cast::<u16>().add(skew), (rows * cols) as usize),
+                std::slice::from_raw_parts_mut(dst_store.as_mut_ptr().cast::<u16>().add(skew), (rows * ld) as usize + GUARD),
+            )
+        };
+        src.iter_mut().enumerate().for_each(|(i, v)| *v = (i as u16).wrapping_mul(40_503) & 0x7FFF);
+        dst.fill(SENTINEL);
         let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
-        launch("pad_b16", Launch::from(tessera_catalogue::registry::launch::pad_b16(rows, cols)), || {
+        // A grid of 2 blocks on 16-byte rows: the threads loop over the units.
+        let dims = tessera_catalogue::registry::launch::pad_b16(rows, cols, ld, 1);
+        let dims = if cols % 4 == 0 && ld % 4 == 0 { tessera_catalogue::LaunchDims { grid: (dims.grid.0.min(2), 1, 1), ..dims } } else { dims };
+        launch("pad_b16", Launch::from(dims), || {
             // SAFETY: src holds rows·cols elements, dst more than rows·ld, ld ≥ cols; the launch is the kernel's.
             unsafe { tessera_kernels::pack::pad_b16(ps.get(), pd.get(), rows, cols, ld) }
         })?;
-        check_layout("pad_b16", &dst, (rows, cols, ld), SENTINEL, |r, c| src[(r * cols + c) as usize])?;
+        check_layout("pad_b16", dst, (rows, cols, ld), SENTINEL, |r, c| src[(r * cols + c) as usize])?;
     }
     Ok(())
 }

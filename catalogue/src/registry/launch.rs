@@ -34,9 +34,18 @@ pub fn tf32_transpose(rows: u32, cols: u32) -> LaunchDims {
     tiles(cols as usize, rows as usize, tf32_operands::shared_bytes())
 }
 
-/// The launch of `pad_b16` over a `rows × cols` matrix: the pack walk's ([`tiles`]).
-pub fn pad_b16(rows: u32, cols: u32) -> LaunchDims {
-    tiles(rows as usize, cols as usize, pack::shared_bytes(2))
+/// The launch of `pad_b16` of a `rows × cols` matrix into rows `ld` elements apart on a GPU of `sms`
+/// SMs: for rows of whole vector units on both sides (`cols`, `ld` multiples of 8: 16-byte units;
+/// of 4: 8-byte ones), enough blocks for one unit per thread, at most
+/// [`vec_add_vec4::BLOCKS_PER_SM`] per SM (the kernel's grid-stride loop takes the rest); otherwise
+/// the pack walk's ([`tiles`]). The pack's block and shared memory either way.
+pub fn pad_b16(rows: u32, cols: u32, ld: u32, sms: u32) -> LaunchDims {
+    let unit = [8, 4].into_iter().find(|&u| cols.is_multiple_of(u) && ld.is_multiple_of(u));
+    let Some(unit) = unit else { return tiles(rows as usize, cols as usize, pack::shared_bytes(2)) };
+    let threads = (pack::BLOCK.0 * pack::BLOCK.1) as usize;
+    let wanted = (rows as usize * (cols / unit) as usize).div_ceil(threads).max(1);
+    let blocks = wanted.min(sms.max(1) as usize * vec_add_vec4::BLOCKS_PER_SM as usize) as u32;
+    LaunchDims { grid: (blocks, 1, 1), block: (pack::BLOCK.0, pack::BLOCK.1, 1), shared_bytes: pack::shared_bytes(2) }
 }
 
 /// The launch of `copy_padded_f32` over an `out_rows × out_cols` result: the pack walk's tiles

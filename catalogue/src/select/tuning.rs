@@ -329,12 +329,47 @@ pub fn blocks_per_sm(config: TileConfig, registers: u32) -> u32 {
 /// never faster than aligned rows (a fitted rate above [`STORE_GB_PER_S`]'s is cut to it). Stream-K kernels:
 /// their own walk (`predict_stream_k`); `splits` is unused.
 pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<f64> {
-    let (t, c) = (algo.config()?, cost(algo)?);
-    let us = predict(t, c, shape, splits, sms);
+    let (t, mut c) = (algo.config()?, cost(algo)?);
     if algo.precision() == Some(Precision::Fp32) {
-        return Some(us);
+        return Some(predict(t, c, shape, splits, sms));
     }
+    if copies_narrow(algo) && narrow_rows(c, shape) {
+        c.unaligned = if c.vector == 8 { TC_NARROW_STEP_B16 } else { TC_NARROW_STEP_F32 };
+    }
+    let us = predict(t, c, shape, splits, sms);
     Some(us.max(LAUNCH_US + dram_floor_us(c, shape, sms) + split_terms_us(t, c, shape, splits)))
+}
+
+/// Factor on an in-place tensor-core kernel's K-step time where its 16-bit rows are not 16-byte
+/// aligned but are copied in 8-byte `cp.async` pieces ([`narrow_rows`]), in place of its fitted
+/// `unaligned` factor (which prices the element-by-element loads of the other rows). The median of
+/// measured ÷ predicted-as-aligned over kernels 12, 13 and 20 on ten shapes with K and N multiples of
+/// 4 (`docs/results/2026-12-02-tc-small-squares/narrow`: 1.05–1.35 by kernel).
+pub const TC_NARROW_STEP_B16: f64 = 1.2;
+/// As [`TC_NARROW_STEP_B16`] for `f32` (TF32) rows copied in 4-byte pieces (odd K or N; seven
+/// shapes: 1.29–1.95 by kernel).
+pub const TC_NARROW_STEP_F32: f64 = 1.65;
+
+/// The in-place tensor-core kernels whose loads are `mma_tile`'s (kernels 12, 13 and 20), which copy
+/// rows that are not 16-byte aligned in narrow pieces; kernel 11 reads fragments from global memory
+/// and kernel 14 loads such rows element by element.
+fn copies_narrow(algo: Algo) -> bool {
+    use Algo::*;
+    matches!(
+        algo,
+        MmaSharedBf16 | MmaSharedF16 | MmaSharedTf32 | MmaPipeBf16x128 | MmaPipeBf16x256 | MmaPipeF16x128 | MmaPipeF16x256 | MmaPipeTf32
+            | MmaSplitKBf16Rows16 | MmaSplitKF16Rows16 | MmaSplitKTf32Rows16 | MmaSplitKBf16Rows64 | MmaSplitKF16Rows64 | MmaSplitKTf32Rows64
+    )
+}
+
+/// Whether an in-place tensor-core kernel with inputs of `c.vector` elements per 16 bytes copies
+/// `shape`'s rows in narrow `cp.async` pieces (`mma_tile`'s `NARROW_BYTES`): rows not 16-byte aligned
+/// whose lengths are multiples of 4 elements (16-bit inputs: 8-byte pieces), or any `f32` rows
+/// (4-byte pieces).
+pub fn narrow_rows(c: Cost, shape: MatmulShape) -> bool {
+    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
+    let piece = if c.vector == 8 { 4 } else { 1 };
+    !aligned && shape.n.is_multiple_of(piece) && shape.k.is_multiple_of(piece)
 }
 
 /// The least time a tensor-core kernel that reads its operands in place can take reading `A` and

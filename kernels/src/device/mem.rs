@@ -168,6 +168,31 @@ impl View<f32> {
         }
     }
 
+    /// Reads elements `i`, `i + 1` as one 64-bit load.
+    ///
+    /// # Safety
+    /// As [`View::set2`].
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn get2(&self, i: usize) -> Float2 {
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            if !i.is_multiple_of(2) || i + 2 > self.len {
+                super::host::out_of_bounds(format_args!(
+                    "64-bit load at element {i} of a view of {} elements (needs i % 2 == 0 and i + 2 <= len)",
+                    self.len
+                ));
+            }
+            // SAFETY: i + 2 <= len (checked); host memory is only 4-aligned: an unaligned read.
+            unsafe { self.ptr.add(i).cast::<Float2>().read_unaligned() }
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: in range and 8-byte aligned by the caller's contract.
+        unsafe {
+            *self.ptr.add(i).cast::<Float2>()
+        }
+    }
+
     /// Writes elements `i`, `i + 1` as one 64-bit store.
     ///
     /// # Safety
