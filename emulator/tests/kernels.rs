@@ -367,7 +367,8 @@ fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
         let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
         // A grid of 2 blocks on 16-byte rows: the threads loop over the units.
         let dims = tessera_catalogue::registry::launch::pad_b16(rows, cols, ld, 1);
-        let dims = if cols % 4 == 0 && ld % 4 == 0 { tessera_catalogue::LaunchDims { grid: (dims.grid.0.min(2), 1, 1), ..dims } } else { dims };
+        let dims =
+            if cols % 4 == 0 && ld % 4 == 0 { tessera_catalogue::LaunchDims { grid: (dims.grid.0.min(2), 1, 1), ..dims } } else { dims };
         launch("pad_b16", Launch::from(dims), || {
             // SAFETY: src holds rows·cols elements, dst more than rows·ld, ld ≥ cols; the launch is the kernel's.
             unsafe { tessera_kernels::pack::pad_b16(ps.get(), pd.get(), rows, cols, ld) }

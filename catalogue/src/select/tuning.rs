@@ -357,8 +357,20 @@ fn copies_narrow(algo: Algo) -> bool {
     use Algo::*;
     matches!(
         algo,
-        MmaSharedBf16 | MmaSharedF16 | MmaSharedTf32 | MmaPipeBf16x128 | MmaPipeBf16x256 | MmaPipeF16x128 | MmaPipeF16x256 | MmaPipeTf32
-            | MmaSplitKBf16Rows16 | MmaSplitKF16Rows16 | MmaSplitKTf32Rows16 | MmaSplitKBf16Rows64 | MmaSplitKF16Rows64 | MmaSplitKTf32Rows64
+        MmaSharedBf16
+            | MmaSharedF16
+            | MmaSharedTf32
+            | MmaPipeBf16x128
+            | MmaPipeBf16x256
+            | MmaPipeF16x128
+            | MmaPipeF16x256
+            | MmaPipeTf32
+            | MmaSplitKBf16Rows16
+            | MmaSplitKF16Rows16
+            | MmaSplitKTf32Rows16
+            | MmaSplitKBf16Rows64
+            | MmaSplitKF16Rows64
+            | MmaSplitKTf32Rows64
     )
 }
 

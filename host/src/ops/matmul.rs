@@ -265,7 +265,9 @@ impl Gpu {
         launch.arg(&src).arg(&dst).arg(&rows).arg(&cols).arg(&ld);
         // SAFETY: pad_b16(src, dst, rows, cols, ld) reads src[0..rows·cols] and writes below dst +
         // rows·ld (ld ≥ cols, checked): the caller's sizes; the launch is the catalogue's for it.
-        self.launched(unsafe { launch.launch(launch_config(tessera_catalogue::registry::launch::pad_b16(rows, cols, ld, self.sm_count()))) })
+        self.launched(unsafe {
+            launch.launch(launch_config(tessera_catalogue::registry::launch::pad_b16(rows, cols, ld, self.sm_count())))
+        })
     }
 
     /// This GPU's workspace, grown to at least `floats` `f32` (the old one freed first, stream-ordered,

@@ -91,7 +91,15 @@ impl Copies {
     /// stage's tiles.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // as `issue`
-    unsafe fn issue_narrow<O: MmaKind, const BK: u32, const BN: u32, const NT: u32, const LA: usize, const LB: usize, const SWIZZLE: bool>(
+    unsafe fn issue_narrow<
+        O: MmaKind,
+        const BK: u32,
+        const BN: u32,
+        const NT: u32,
+        const LA: usize,
+        const LB: usize,
+        const SWIZZLE: bool,
+    >(
         self,
         a: View<O::Elem>,
         b: View<O::Elem>,
