@@ -93,9 +93,13 @@ pub const PERSISTENT_US: f64 = 1.5;
 pub const ATOMIC_PAIRS_PER_US: f64 = 500_000.0;
 /// DRAM bytes per microsecond the epilogue's stores reach (the H200's measured device copy rate).
 pub const DRAM_BYTES_PER_US: f64 = 4.187e6;
-/// DRAM bytes per microsecond the TMA streams operands at when the kernel is bound by them (fitted:
-/// 8192×128×8192 and 128×8192×8192 BF16 read their 128 MB operand at ≈ 2.9 TB/s).
-pub const OPERAND_BYTES_PER_US: f64 = 3.0e6;
+/// DRAM bytes per microsecond the TMA streams operands at when the kernel is bound by them. First
+/// fitted at 2.9 TB/s on 8192×128×8192 and 128×8192×8192 BF16 (128 MB operands); refitted on decode
+/// (`docs/results/2026-12-02-tc-small-squares/diagnosis`: kernel 16's 64×128 tile read
+/// 16×14336×4096's and 16×4096×14336's 117 MB at 3.5–3.7 TB/s, where 2.9 priced it 20 % slow and
+/// sent 32–64 rows to kernel 20); the calibration table (`catalogue/tests/tc_model.rs`) stays within
+/// its stated error.
+pub const OPERAND_BYTES_PER_US: f64 = 3.6e6;
 /// Bytes per microsecond of the element-wise stream kernels around the launch (zeroing `C`, the TF32
 /// preparation, packing): the Rust `vec_add`'s measured rate.
 pub const STREAM_BYTES_PER_US: f64 = 3.34e6;
