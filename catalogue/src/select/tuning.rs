@@ -891,4 +891,32 @@ mod tests {
         // f32 data never silently runs in TF32.
         assert_eq!(model_choice(s, Precision::Fp32, Target::H200).kernel().precision(), Some(Precision::Fp32));
     }
+
+    #[test]
+    fn narrow_rows_are_those_copied_in_pieces() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        let (b16, f32c) = (cost(Algo::MmaPipeBf16x128).unwrap(), cost(Algo::MmaPipeTf32).unwrap());
+        assert!(!narrow_rows(b16, s(64, 1024, 1024)), "16-byte rows take the 16-byte copies");
+        assert!(narrow_rows(b16, s(64, 1028, 516)), "K and N multiples of 4: 8-byte pieces");
+        assert!(!narrow_rows(b16, s(64, 1030, 516)), "N = 1030: element by element");
+        assert!(narrow_rows(f32c, s(64, 1029, 7)), "f32 rows of any length: 4-byte pieces");
+        // Priced between the aligned rows and the element-by-element ones (kernel 13, BF16).
+        let t = |n, k| predict_us(Algo::MmaPipeBf16x128, s(512, n, k), 1, SMS).unwrap();
+        assert!(t(2048, 2048) < t(2052, 2052) && t(2052, 2052) < t(2050, 2050));
+    }
+
+    #[test]
+    fn in_place_tensor_core_kernels_are_priced_at_their_slices_and_above_dram() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        for shape in [s(1, 4096, 4096), s(16, 14336, 4096), s(64, 4096, 14336), s(300, 300, 9000)] {
+            for algo in [Algo::MmaSplitKBf16Rows16, Algo::MmaSplitKBf16Rows64, Algo::MmaSplitKTf32Rows16] {
+                let c = cost(algo).unwrap();
+                let us = predict_us(algo, shape, splits_on(algo, shape, SMS), SMS).unwrap();
+                assert!(us >= LAUNCH_US + dram_floor_us(c, shape, SMS), "{algo:?} {shape:?}: {us}");
+            }
+            // What `Auto` weighs for the in-place kernels is the launch it plans.
+            let (algo, us) = crate::select::in_place_pick(shape, Precision::Bf16, Target::H200).unwrap();
+            assert_eq!(us, predict_us(algo, shape, splits_on(algo, shape, SMS), SMS).unwrap(), "{algo:?} {shape:?}");
+        }
+    }
 }
