@@ -78,6 +78,7 @@ fn config(t: TileConfig) -> Value {
         persistent,
         stream_k,
         stores_unsplit,
+        narrow_copies,
     } = t;
     json!({
         "bm": bm,
@@ -95,6 +96,7 @@ fn config(t: TileConfig) -> Value {
         "persistent": persistent,
         "stream_k": stream_k,
         "stores_unsplit": stores_unsplit,
+        "narrow_copies": narrow_copies,
     })
 }
 
@@ -191,6 +193,7 @@ mod tests {
                 persistent: b("persistent"),
                 stream_k: b("stream_k"),
                 stores_unsplit: b("stores_unsplit"),
+                narrow_copies: b("narrow_copies"),
             };
             assert_eq!(back, k.config, "{}", k.label);
             assert_eq!(n("threads"), k.config.threads());

@@ -47,6 +47,10 @@ pub struct TileConfig {
     /// With `split_k`: launched with one slice (`gridDim.z = 1`), the kernel stores its tile instead of
     /// adding it, so `C` needs no zeroing (kernel 18).
     pub stores_unsplit: bool,
+    /// The kernel reads its operands in place with `cp.async`, copying rows that are not 16-byte
+    /// aligned in 8- or 4-byte pieces (`mma_tile`'s narrow copies: kernels 12, 13 and 20) rather than
+    /// element by element.
+    pub narrow_copies: bool,
 }
 
 impl TileConfig {
@@ -67,6 +71,7 @@ impl TileConfig {
             persistent: false,
             stream_k: false,
             stores_unsplit: false,
+            narrow_copies: false,
         }
     }
 
@@ -128,6 +133,11 @@ impl TileConfig {
     /// The same split-K tile, storing `C` when launched with one slice (see `stores_unsplit`).
     pub const fn stores_unsplit(self) -> Self {
         Self { stores_unsplit: true, ..self }
+    }
+
+    /// The same kernel, copying unaligned rows in narrow pieces (see `narrow_copies`).
+    pub const fn narrow_copies(self) -> Self {
+        Self { narrow_copies: true, ..self }
     }
 
     /// Threads per block.

@@ -333,7 +333,7 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     if algo.precision() == Some(Precision::Fp32) {
         return Some(predict(t, c, shape, splits, sms));
     }
-    if copies_narrow(algo) && narrow_rows(c, shape) {
+    if t.narrow_copies && narrow_rows(c, shape) {
         c.unaligned = if c.vector == 8 { TC_NARROW_STEP_B16 } else { TC_NARROW_STEP_F32 };
     }
     let us = predict(t, c, shape, splits, sms);
@@ -349,30 +349,6 @@ pub const TC_NARROW_STEP_B16: f64 = 1.2;
 /// As [`TC_NARROW_STEP_B16`] for `f32` (TF32) rows copied in 4-byte pieces (odd K or N; seven
 /// shapes: 1.29–1.95 by kernel).
 pub const TC_NARROW_STEP_F32: f64 = 1.65;
-
-/// The in-place tensor-core kernels whose loads are `mma_tile`'s (kernels 12, 13 and 20), which copy
-/// rows that are not 16-byte aligned in narrow pieces; kernel 11 reads fragments from global memory
-/// and kernel 14 loads such rows element by element.
-fn copies_narrow(algo: Algo) -> bool {
-    use Algo::*;
-    matches!(
-        algo,
-        MmaSharedBf16
-            | MmaSharedF16
-            | MmaSharedTf32
-            | MmaPipeBf16x128
-            | MmaPipeBf16x256
-            | MmaPipeF16x128
-            | MmaPipeF16x256
-            | MmaPipeTf32
-            | MmaSplitKBf16Rows16
-            | MmaSplitKF16Rows16
-            | MmaSplitKTf32Rows16
-            | MmaSplitKBf16Rows64
-            | MmaSplitKF16Rows64
-            | MmaSplitKTf32Rows64
-    )
-}
 
 /// Whether an in-place tensor-core kernel with inputs of `c.vector` elements per 16 bytes copies
 /// `shape`'s rows in narrow `cp.async` pieces (`mma_tile`'s `NARROW_BYTES`): rows not 16-byte aligned

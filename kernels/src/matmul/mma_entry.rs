@@ -33,7 +33,8 @@ macro_rules! mma_entry {
             ),
         )
         .min_blocks_per_sm($mb)
-        .split_k_if($split);
+        .split_k_if($split)
+        .narrow_copies();
 
         kernel! {
             #[doc = $doc]
