@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols, k20_mma_split_k,
+    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -279,6 +279,19 @@ matmul_catalogue! {
     MmaSplitKF16Rows64 = k20_mma_split_k::matmul_mma_splitk_f16_64x128, "mma-splitk-f16-64x128", Fp16, k20_mma_split_k::MMA_SPLITK_F16_64X128;
     /// Kernel 20, 64×128, TF32.
     MmaSplitKTf32Rows64 = k20_mma_split_k::matmul_mma_splitk_tf32_64x128, "mma-splitk-tf32-64x128", Tf32, k20_mma_split_k::MMA_SPLITK_TF32_64X128;
+    /// Kernel 21: BF16 inputs widened to f32 on the CUDA cores, kernel 10's 64×64×16 tile, K split
+    /// over `gridDim.z` (one slice stores `C`): small products, any alignment, one launch.
+    WidenedBf16 = k21_widened::matmul_widened_bf16_64x64, "widened-bf16-64x64", Bf16, k21_widened::WIDENED_BF16_64X64;
+    /// Kernel 21 on FP16 inputs, 64×64×16.
+    WidenedF16 = k21_widened::matmul_widened_f16_64x64, "widened-f16-64x64", Fp16, k21_widened::WIDENED_F16_64X64;
+    /// Kernel 21 on BF16, 128×32×16: small products a few columns wide.
+    WidenedBf16Cols32 = k21_widened::matmul_widened_bf16_128x32, "widened-bf16-128x32", Bf16, k21_widened::WIDENED_BF16_128X32;
+    /// Kernel 21 on FP16, 128×32×16.
+    WidenedF16Cols32 = k21_widened::matmul_widened_f16_128x32, "widened-f16-128x32", Fp16, k21_widened::WIDENED_F16_128X32;
+    /// Kernel 21 on BF16, 32×128×16: small products a few rows tall.
+    WidenedBf16Rows32 = k21_widened::matmul_widened_bf16_32x128, "widened-bf16-32x128", Bf16, k21_widened::WIDENED_BF16_32X128;
+    /// Kernel 21 on FP16, 32×128×16.
+    WidenedF16Rows32 = k21_widened::matmul_widened_f16_32x128, "widened-f16-32x128", Fp16, k21_widened::WIDENED_F16_32X128;
 }
 
 impl Algo {

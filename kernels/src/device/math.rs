@@ -17,3 +17,24 @@ pub fn fma(a: f32, b: f32, c: f32) -> f32 {
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     a.mul_add(b, c)
 }
+
+/// A BF16 bit pattern's value as `f32` (exact: every BF16 value is an `f32`).
+#[inline(always)]
+pub fn bf16_to_f32(bits: u16) -> f32 {
+    half::bf16::from_bits(bits).to_f32()
+}
+
+/// An IEEE binary16 bit pattern's value as `f32` (exact, subnormals included): one `cvt.f32.f16`.
+/// (`half`'s portable conversion, the host's below, kept arrays of the caller in local memory.)
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn f16_to_f32(bits: u16) -> f32 {
+    f16::from_bits(bits) as f32
+}
+
+/// An IEEE binary16 bit pattern's value as `f32` (exact), on the host.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn f16_to_f32(bits: u16) -> f32 {
+    half::f16::from_bits(bits).to_f32()
+}

@@ -15,6 +15,11 @@ pub struct Float4(pub [f32; 4]);
 #[repr(C, align(8))]
 pub struct Float2(pub [f32; 2]);
 
+/// Four consecutive 16-bit words aligned to 8 bytes: CUDA's `ushort4` (one `ld.v4.u16`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(8))]
+pub struct Half4(pub [u16; 4]);
+
 /// `len` elements of `T` starting at `ptr`, readable and writable by this thread.
 #[derive(Clone, Copy)]
 pub struct View<T> {
@@ -242,6 +247,34 @@ impl View<f32> {
                 "128-bit access at element {i} of a view of {} elements (needs i % 4 == 0 and i + 4 <= len)",
                 self.len
             ));
+        }
+    }
+}
+
+impl View<u16> {
+    /// Reads elements `i .. i + 4` as one 64-bit load.
+    ///
+    /// # Safety
+    /// `i + 4 <= self.len()`, and the address `ptr + i` is 8-byte aligned (for buffers from the CUDA
+    /// allocator: `i % 4 == 0`). A host build checks both the range and `i % 4 == 0`.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn get4(&self, i: usize) -> Half4 {
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            if !i.is_multiple_of(4) || i + 4 > self.len {
+                super::host::out_of_bounds(format_args!(
+                    "64-bit load at element {i} of a view of {} 16-bit elements (needs i % 4 == 0 and i + 4 <= len)",
+                    self.len
+                ));
+            }
+            // SAFETY: i + 4 <= len (checked); host memory is only 2-aligned: an unaligned read.
+            unsafe { self.ptr.add(i).cast::<Half4>().read_unaligned() }
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: in range and 8-byte aligned by the caller's contract.
+        unsafe {
+            *self.ptr.add(i).cast::<Half4>()
         }
     }
 }
