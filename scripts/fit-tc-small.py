@@ -6,6 +6,12 @@ products, where a TMA kernel's fixed costs (its pipeline's barriers, the tensor 
 unaligned rows) are most of its time.
 
     python3 scripts/fit-tc-small.py TRAIN.json[,TRAIN.json…] [--check CHECK.json,…] [--registry FILE]
+        [--kernels LABEL,…] [--plans PLANS.csv]
+
+`--kernels` fits those labels instead of the list below (kernel 21's `widened-bf16-*`: its registers
+are in REGISTERS too). `--plans`: the slices each kernel launched, as `tc_plans` printed them at the
+training run's commit (`cargo run -p tessera-catalogue --example tc_plans -- --sizes …`): a kernel with
+constants launches the model's slice count, not the one-wave rule.
 
 Each JSON is a scorecard.json with those kernels on its shapes (`--precisions bf16,tf32`, no
 `--kernels`, no `--sweep`). The model is FP32's (`tuning::predict_us`: a block's fixed time and
@@ -29,7 +35,8 @@ REGISTERS = {"mma-naive-bf16": 32, "mma-shared-bf16": 72, "mma-pipe-bf16-128x128
              "mma-pipe-bf16-128x256": 243, "wgmma-bf16-128x128": 127, "wgmma-bf16-128x256": 220,
              "mma-naive-tf32": 32, "mma-shared-tf32": 128, "mma-pipe-tf32-128x128": 255,
              "mma-splitk-bf16-16x128": 96, "mma-splitk-bf16-64x128": 168,
-             "mma-splitk-tf32-16x128": 96, "mma-splitk-tf32-64x128": 168}
+             "mma-splitk-tf32-16x128": 96, "mma-splitk-tf32-64x128": 168,
+             "widened-bf16-64x64": 121, "widened-bf16-128x32": 121, "widened-bf16-32x128": 125}
 
 
 def registry(path=None):
@@ -54,10 +61,10 @@ def one_wave_splits(cfg, m, n, k, sms):
     return max(1, min(sms // max(tiles, 1), k // 64)) if cfg["split_k"] else 1
 
 
-def features(cfg, regs, vector, m, n, k, sms):
+def features(cfg, regs, vector, m, n, k, sms, splits=None):
     """(blocks on the busiest SM, K-steps, aligned, blocks per SM, m·n, N a multiple of 4, slices,
-    min(M, BM) / BM)."""
-    s = one_wave_splits(cfg, m, n, k, sms)
+    min(M, BM) / BM); `splits`: the slices launched, where known (else the one-wave rule)."""
+    s = splits if splits else one_wave_splits(cfg, m, n, k, sms)
     tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
     steps = -(-(-(-k // s)) // max(cfg["bk"], 1))
     aligned = n % vector == 0 and k % vector == 0
@@ -73,7 +80,7 @@ def predict(x, f, model):
     q = min(max(q, 1.0), resident)
     full, rest = divmod(per_sm, resident)
     t = full * alone * resident / q + (alone * max(rest / q, 1.0) if rest else 0.0)
-    if s > 1:
+    if s > 1 or not model.get("stores_unsplit", False):
         # tuning::predict's split-K terms: zeroing C, the atomic adds, the slices adding into a tile.
         zero = model["zero_launch_us"] + 4.0 * mn / (model["zero_gb_per_s"] * 1e3)
         adds = mn * s / (model["atomic_adds_v4_per_us"] if n_aligned else model["atomic_adds_per_us"])
@@ -109,13 +116,20 @@ def main():
     reg = registry(opt("--registry"))
     model, kernels = reg["model"], {k["label"]: k for k in reg["kernels"]}
     sms = model["sms"]
+    fitted = opt("--kernels").split(",") if opt("--kernels") else FITTED
+    plans = {}
+    if opt("--plans"):
+        for line in open(opt("--plans")).read().splitlines()[1:]:
+            m, n, kk, _p, label, splits = line.split(",")[:6]
+            plans[(int(m), int(n), int(kk), label)] = int(splits)
     print("kernel               rows  median|err| (train)  worst  | check rows median|err| worst")
-    for label in FITTED:
+    for label in fitted:
         k = kernels[label]
+        model = dict(model, stores_unsplit=k["config"].get("stores_unsplit", False) or not k["config"]["split_k"])
         vector = 4 if k["precision"] == "tf32" else 8
         regs = REGISTERS[label]
         fit_rows = rows_of(train, label)
-        feats = [features(k["config"], regs, vector, m, n, kk, sms) for m, n, kk, _ in fit_rows]
+        feats = [features(k["config"], regs, vector, m, n, kk, sms, plans.get((m, n, kk, label))) for m, n, kk, _ in fit_rows]
         meas = np.array([t for *_, t in fit_rows])
 
         def resid(x):
@@ -124,7 +138,7 @@ def main():
         fit = least_squares(resid, x0=[0.5, 0.05, 1.5, 1.1], bounds=([0.0, 1e-4, 1.0, 1.0], [20.0, 10.0, 8.0, 4.0]))
         err = np.abs(resid(fit.x))
         chk = rows_of(check, label)
-        cerr = np.abs(np.log(np.array([predict(fit.x, features(k["config"], regs, vector, m, n, kk, sms), model) for m, n, kk, _ in chk])
+        cerr = np.abs(np.log(np.array([predict(fit.x, features(k["config"], regs, vector, m, n, kk, sms, plans.get((m, n, kk, label))), model) for m, n, kk, _ in chk])
                              / np.array([t for *_, t in chk]))) if chk else np.array([0.0])
         print(f"{label:22} {len(fit_rows):3}  {np.median(err):.3f}  {err.max():.3f}  | {len(chk):3}  {np.median(cerr):.3f}  {cerr.max():.3f}")
         e, c, q, u = fit.x

@@ -19,13 +19,14 @@
 //! memory, then the registers are widened and stored (`A` transposed) into the other stage; one barrier
 //! per K-step. `cp.async` cannot widen, so neither operand takes kernel 8's asynchronous copies.
 //!
-//! **Epilogue**: with one slice (`gridDim.z = 1`) the block stores its tile (`C` need not be zeroed);
-//! with more it adds into a zeroed `C` (kernel 10's `add_acc`).
+//! **Epilogue**: with one slice (`gridDim.z = 1`) the block stores its tile (`C` need not be zeroed),
+//! with more it adds into a zeroed `C` (kernel 10's `add_acc`); where N is not a multiple of 4, a row
+//! of `C` at a time through shared memory (kernel 7's `write_acc_by_rows`, as kernel 10's twins).
 use super::k07_warptile::{mma_tile, store_acc, thread_origin, Acc};
 use super::mma_ops::{Bf16, F16};
 use super::tile_io::{b_slot, store_a_transposed, store_b};
 use crate::device::math::{bf16_to_f32, f16_to_f32};
-use crate::device::mem::{Float4, View};
+use crate::device::mem::{Float4, Half4, View};
 use crate::device::thread;
 
 /// A 16-bit input format and its exact widening to `f32`.
@@ -48,33 +49,44 @@ impl Widen for F16 {
     }
 }
 
-/// Four consecutive elements of a row from `i` (`row` holds those of the row up to `end`), widened,
-/// zero at and past `end`: one 8-byte load where `vec` (the row's start and `i` are multiples of 4
-/// elements: 8-byte aligned) and all four are inside, guarded 2-byte loads otherwise.
+/// Four consecutive elements of a row from `i` (`row` holds those of the row up to `end`), as bit
+/// patterns, zero (`+0.0` in both formats) at and past `end`: one 8-byte load where `vec` (the row's
+/// start and `i` are multiples of 4 elements: 8-byte aligned) and all four are inside, guarded 2-byte
+/// loads otherwise. Not widened here: the loads stay in flight while the current tile is computed,
+/// and [`widen4`] uses them after it (widening at once stalled every K-step on the loads' latency,
+/// 2.5× kernel 10's time on the same tile).
 ///
 /// # Safety
-/// `v` holds every element `i + e` with `i + e < end`; the base of `v` is 8-byte aligned when `vec`.
+/// `v` holds every element `i + e` with `col + e < end`; the base of `v` is 8-byte aligned when `vec`.
 #[inline(always)]
-unsafe fn four<W: Widen>(v: View<u16>, i: u32, col: u32, end: u32, vec: bool) -> Float4 {
-    let mut out = Float4::default();
+unsafe fn four(v: View<u16>, i: u32, col: u32, end: u32, vec: bool) -> Half4 {
     if vec && col + 4 <= end {
         // SAFETY: col + 4 ≤ end: inside; i a multiple of 4 on an 8-byte aligned base (vec).
-        let h = unsafe { v.get4(i as usize) }.0;
-        for (o, &x) in out.0.iter_mut().zip(h.iter()) {
-            *o = W::widen(x);
-        }
-    } else {
-        for (e, o) in out.0.iter_mut().enumerate() {
-            if col + (e as u32) < end {
-                // SAFETY: col + e < end: inside (the caller's contract).
-                *o = W::widen(unsafe { v.get((i + e as u32) as usize) });
-            }
+        return unsafe { v.get4(i as usize) };
+    }
+    let mut out = Half4::default();
+    for (e, o) in out.0.iter_mut().enumerate() {
+        if col + (e as u32) < end {
+            // SAFETY: col + e < end: inside (the caller's contract).
+            *o = unsafe { v.get((i + e as u32) as usize) };
         }
     }
     out
 }
 
-/// This thread's `L` slots of the `BM×BK` tile of `A` at `(row0, k0)`, widened: slot `l` is the four
+/// The slots of [`load_a`] or [`load_b`], widened.
+#[inline(always)]
+fn widen4<W: Widen, const L: usize>(slots: &[Half4; L]) -> [Float4; L] {
+    let mut out = [Float4::default(); L];
+    for (o, h) in out.iter_mut().zip(slots.iter()) {
+        for (x, &bits) in o.0.iter_mut().zip(h.0.iter()) {
+            *x = W::widen(bits);
+        }
+    }
+    out
+}
+
+/// This thread's `L` slots of the `BM×BK` tile of `A` at `(row0, k0)`, as bits: slot `l` is the four
 /// elements `idx = tid + l·NT` of the tile, row-major (row `idx / (BK/4)`, columns
 /// `(idx % (BK/4))·4 .. +4`), as kernel 8's `tile_io::load_a`. Columns at or past `k_end` and rows at
 /// or past `m` read as zero.
@@ -83,7 +95,7 @@ unsafe fn four<W: Widen>(v: View<u16>, i: u32, col: u32, end: u32, vec: bool) ->
 /// `a` holds `m·k` elements from a 16-byte aligned base, `k_end ≤ k`, `k0 % 4 == 0`; `L·NT·4 = BM·BK`.
 #[allow(clippy::too_many_arguments)] // a tile load's extent and position: all scalars, kept in registers
 #[inline(always)]
-unsafe fn load_a<W: Widen, const BM: u32, const BK: u32, const NT: u32, const L: usize>(
+unsafe fn load_a<const BM: u32, const BK: u32, const NT: u32, const L: usize>(
     a: View<u16>,
     m: u32,
     k: u32,
@@ -91,44 +103,44 @@ unsafe fn load_a<W: Widen, const BM: u32, const BK: u32, const NT: u32, const L:
     row0: u32,
     k0: u32,
     tid: u32,
-) -> [Float4; L] {
+) -> [Half4; L] {
     const { assert!(L as u32 * NT * 4 == BM * BK) };
-    let mut r = [Float4::default(); L];
+    let mut r = [Half4::default(); L];
     for (l, slot) in r.iter_mut().enumerate() {
         let idx = tid + l as u32 * NT;
         let (gr, gc) = (row0 + idx / (BK / 4), k0 + (idx % (BK / 4)) * 4);
         if gr < m {
             // SAFETY: gr < m, columns below k_end ≤ k; rows k elements apart, gc % 4 == 0 (k0 and the
             // slot column are): 8-byte aligned when k % 4 == 0.
-            *slot = unsafe { four::<W>(a, gr * k + gc, gc, k_end, k.is_multiple_of(4)) };
+            *slot = unsafe { four(a, gr * k + gc, gc, k_end, k.is_multiple_of(4)) };
         }
     }
     r
 }
 
-/// This thread's `L` slots of the `BK×BN` tile of `B` at `(k0, col0)`, widened (slots as kernel 8's
-/// `tile_io::b_slot`). Rows at or past `k_end` and columns at or past `n` read as zero.
+/// This thread's `L` slots of the `BK×BN` tile of `B` at `(k0, col0)` (slots as kernel 8's
+/// `tile_io::b_slot`), as bits. Rows at or past `k_end` and columns at or past `n` read as zero.
 ///
 /// # Safety
 /// `b` holds `k·n` elements from a 16-byte aligned base, `k_end ≤ k`, `col0 % 4 == 0`; `L·NT·4 = BK·BN`.
 #[allow(clippy::too_many_arguments)] // as load_a
 #[inline(always)]
-unsafe fn load_b<W: Widen, const BN: u32, const BK: u32, const NT: u32, const L: usize>(
+unsafe fn load_b<const BN: u32, const BK: u32, const NT: u32, const L: usize>(
     b: View<u16>,
     n: u32,
     k_end: u32,
     k0: u32,
     col0: u32,
     tid: u32,
-) -> [Float4; L] {
+) -> [Half4; L] {
     const { assert!(L as u32 * NT * 4 == BK * BN) };
-    let mut r = [Float4::default(); L];
+    let mut r = [Half4::default(); L];
     for (l, slot) in r.iter_mut().enumerate() {
         let (br, bc) = b_slot::<BN, NT>(tid, l as u32);
         let (gr, gc) = (k0 + br, col0 + bc);
         if gr < k_end {
             // SAFETY: gr < k_end ≤ k, columns below n; gc % 4 == 0: 8-byte aligned when n % 4 == 0.
-            *slot = unsafe { four::<W>(b, gr * n + gc, gc, n, n.is_multiple_of(4)) };
+            *slot = unsafe { four(b, gr * n + gc, gc, n, n.is_multiple_of(4)) };
         }
     }
     r
@@ -166,6 +178,8 @@ unsafe fn accumulate<
     (row0, col0): (u32, u32),
     (k_begin, k_end): (u32, u32),
 ) -> Acc<WMI, WNI> {
+    const { assert!(LDA == BM + 4) };
+    const { assert!(super::k07_warptile::staging_bytes(NT, WNI) <= super::k08_double_buffer::shared_bytes(BM, BN, BK)) };
     // SAFETY: the launch provides shared_bytes(BM, BN, BK) bytes (the caller's contract).
     let tiles = unsafe { super::k08_double_buffer::stages::<BN, BK, LDA>() };
     // A select, not an index into `tiles` (an indexed array of views would live in local memory).
@@ -175,11 +189,11 @@ unsafe fn accumulate<
     // SAFETY (both closures): the views and bounds of the caller's contract; a stage holds BK·LDA
     // floats of A and BK·BN of B.
     let load = |k0: u32| unsafe {
-        (load_a::<W, BM, BK, NT, LA>(a, m, k, k_end, row0, k0, tid), load_b::<W, BN, BK, NT, LB>(b, n, k_end, k0, col0, tid))
+        (load_a::<BM, BK, NT, LA>(a, m, k, k_end, row0, k0, tid), load_b::<BN, BK, NT, LB>(b, n, k_end, k0, col0, tid))
     };
-    let store = |(sa, sb): (View<f32>, View<f32>), (ra, rb): &([Float4; LA], [Float4; LB])| unsafe {
-        store_a_transposed::<BK, NT, LDA, LA>(sa, ra, tid);
-        store_b::<BN, NT, BN, LB>(sb, rb, tid);
+    let store = |(sa, sb): (View<f32>, View<f32>), (ra, rb): &([Half4; LA], [Half4; LB])| unsafe {
+        store_a_transposed::<BK, NT, LDA, LA>(sa, &widen4::<W, LA>(ra), tid);
+        store_b::<BN, NT, BN, LB>(sb, &widen4::<W, LB>(rb), tid);
     };
 
     store(tiles[0], &load(k_begin));
@@ -189,7 +203,7 @@ unsafe fn accumulate<
     let steps = (k_end - k_begin).div_ceil(BK);
     for t in 0..steps {
         let more = t + 1 < steps;
-        let regs = if more { load(k_begin + (t + 1) * BK) } else { ([Float4::default(); LA], [Float4::default(); LB]) };
+        let regs = if more { load(k_begin + (t + 1) * BK) } else { ([Half4::default(); LA], [Half4::default(); LB]) };
         let cur = stage(t);
         // SAFETY: ar + 32·WMI ≤ BM < LDA, bc + 16·WNI ≤ BN (thread_origin).
         unsafe { mma_tile::<BK, LDA, BN, WMI, WNI>(cur.0, cur.1, ar, bc, &mut acc) };
@@ -241,13 +255,16 @@ pub unsafe fn widened<
     // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k, k_begin a multiple of BK (hence of 4).
     let acc = unsafe { accumulate::<W, BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, (row0, col0), (k_begin, k_end)) };
     let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
+    // Where N is not a multiple of 4, C is written a row at a time through shared memory (kernel 7's
+    // `write_acc_by_rows`: whole rows of a warp's 8, not four scattered columns per lane). Both
+    // branches are block-uniform, and `accumulate` ended on a barrier after its last shared read.
     if slices == 1 {
         let fast = row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4);
-        // SAFETY: `fast` only for an interior tile with n % 4 == 0; no by-rows staging (BY_ROWS false).
-        unsafe { store_acc::<BM, BN, WMI, WNI, false>(c, m, n, row0 + ar, col0 + bc, &acc, fast) }
+        // SAFETY: `fast` only for an interior tile with n % 4 == 0; the staging fits the stages.
+        unsafe { store_acc::<BM, BN, WMI, WNI, true>(c, m, n, row0 + ar, col0 + bc, &acc, fast) }
     } else {
         // SAFETY: C zeroed by the caller (more than one slice); 16-byte aligned; bc % 4 == 0.
-        unsafe { super::k10_split_k::add_acc::<BM, BN, WMI, WNI, false>(c, m, n, row0 + ar, col0 + bc, &acc) }
+        unsafe { super::k10_split_k::add_acc::<BM, BN, WMI, WNI, true>(c, m, n, row0 + ar, col0 + bc, &acc) }
     }
 }
 
