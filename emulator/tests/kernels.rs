@@ -48,8 +48,8 @@ const SHAPES: [(usize, usize, usize); 7] =
 const TMA_SHAPES: [(usize, usize, usize); 6] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048), (3, 9, 13), (65, 263, 37)];
 
 /// Split-K with more than one slice (kernel 10's tiles, kernels 18 and 19, which split K the same way,
-/// kernel 20's tensor-core tiles in their precisions, and kernels 21 and 22's 16-bit inputs on
-/// the CUDA cores): the model's slice counts on deep-K shapes
+/// kernel 20's tensor-core tiles in their precisions, and kernel 21's 16-bit inputs on the CUDA
+/// cores): the model's slice counts on deep-K shapes
 /// with small outputs.
 fn split_k_sums_its_slices() -> Result<(), Failed> {
     // The model's slice counts (`tuning::splits_for`) on deep-K shapes with small outputs: several
@@ -75,8 +75,6 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::WidenedF16Cols32,
         Algo::WidenedBf16Rows32,
         Algo::WidenedF16Rows32,
-        Algo::SmallBf16,
-        Algo::SmallF16,
     ] {
         let precision = algo.precision().ok_or("a kernel has a precision")?;
         // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two

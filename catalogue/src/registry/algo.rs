@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_small,
+    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -292,11 +292,6 @@ matmul_catalogue! {
     WidenedBf16Rows32 = k21_widened::matmul_widened_bf16_32x128, "widened-bf16-32x128", Bf16, k21_widened::WIDENED_BF16_32X128;
     /// Kernel 21 on FP16, 32×128×16.
     WidenedF16Rows32 = k21_widened::matmul_widened_f16_32x128, "widened-f16-32x128", Fp16, k21_widened::WIDENED_F16_32X128;
-    /// Kernel 22: small BF16 products on the CUDA cores, 16×16 outputs per block, K dealt out to its
-    /// 8 warps (registers only, one barrier) and to `gridDim.z` slices.
-    SmallBf16 = k22_small::matmul_small_bf16, "small-bf16-16x16", Bf16, k22_small::CONFIG;
-    /// Kernel 22 on FP16 inputs.
-    SmallF16 = k22_small::matmul_small_f16, "small-f16-16x16", Fp16, k22_small::CONFIG;
 }
 
 impl Algo {

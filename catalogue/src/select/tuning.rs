@@ -302,14 +302,13 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
         Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
         // TC-COSTS-END
-        // Kernels 21 and 22 (16-bit inputs on the CUDA cores): kernel 21 at kernel 10's FP32 constants
-        // of the same tile with its unaligned step, kernel 22 at a guess, until measured; registers
-        // from `ptxas -v`.
+        // Kernel 21 (16-bit inputs on the CUDA cores): kernel 10's FP32 constants of the same tile
+        // with its unaligned step (both operands load element by element or in 8-byte fours through
+        // registers, whatever the alignment); registers from `ptxas -v`.
         // WIDENED-COSTS-BEGIN
         Algo::WidenedBf16 | Algo::WidenedF16 => tc(c(0.212, 0.7606, 1.37, 1.00, 1000000.0, 121), 8),
         Algo::WidenedBf16Cols32 | Algo::WidenedF16Cols32 => tc(c(0.190, 0.9021, 1.41, 1.00, 1000000.0, 121), 8),
         Algo::WidenedBf16Rows32 | Algo::WidenedF16Rows32 => tc(c(0.244, 0.7240, 1.28, 1.00, 1000000.0, 125), 8),
-        Algo::SmallBf16 | Algo::SmallF16 => tc(c(0.300, 0.1500, 2.00, 1.00, 1000000.0, 108), 8),
         // WIDENED-COSTS-END
         _ => None,
     }

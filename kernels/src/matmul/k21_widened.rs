@@ -59,7 +59,7 @@ impl Widen for F16 {
 /// # Safety
 /// `v` holds every element `i + e` with `col + e < end`; the base of `v` is 8-byte aligned when `vec`.
 #[inline(always)]
-pub(super) unsafe fn four(v: View<u16>, i: u32, col: u32, end: u32, vec: bool) -> Half4 {
+unsafe fn four(v: View<u16>, i: u32, col: u32, end: u32, vec: bool) -> Half4 {
     if vec && col + 4 <= end {
         // SAFETY: col + 4 ≤ end: inside; i a multiple of 4 on an 8-byte aligned base (vec).
         return unsafe { v.get4(i as usize) };
@@ -74,9 +74,9 @@ pub(super) unsafe fn four(v: View<u16>, i: u32, col: u32, end: u32, vec: bool) -
     out
 }
 
-/// The slots of [`load_a`] or [`load_b`] (or kernel 22's), widened.
+/// The slots of [`load_a`] or [`load_b`], widened.
 #[inline(always)]
-pub(super) fn widen4<W: Widen, const L: usize>(slots: &[Half4; L]) -> [Float4; L] {
+fn widen4<W: Widen, const L: usize>(slots: &[Half4; L]) -> [Float4; L] {
     let mut out = [Float4::default(); L];
     for (o, h) in out.iter_mut().zip(slots.iter()) {
         for (x, &bits) in o.0.iter_mut().zip(h.0.iter()) {
