@@ -302,13 +302,13 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
         Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
         // TC-COSTS-END
-        // Kernel 21 (16-bit inputs on the CUDA cores): kernel 10's FP32 constants of the same tile
-        // with its unaligned step (both operands load element by element or in 8-byte fours through
-        // registers, whatever the alignment); registers from `ptxas -v`.
+        // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
+        // docs/results/2026-12-02-widened/train: 37 BF16 shapes of 1–20 µs, the slices `tc_plans`
+        // printed; the FP16 entries take their BF16 twins' constants).
         // WIDENED-COSTS-BEGIN
-        Algo::WidenedBf16 | Algo::WidenedF16 => tc(c(0.212, 0.7606, 1.37, 1.00, 1000000.0, 121), 8),
-        Algo::WidenedBf16Cols32 | Algo::WidenedF16Cols32 => tc(c(0.190, 0.9021, 1.41, 1.00, 1000000.0, 121), 8),
-        Algo::WidenedBf16Rows32 | Algo::WidenedF16Rows32 => tc(c(0.244, 0.7240, 1.28, 1.00, 1000000.0, 125), 8),
+        Algo::WidenedBf16 | Algo::WidenedF16 => tc(c(0.076, 0.9495, 1.51, 1.33, 1000000.0, 121), 8),
+        Algo::WidenedBf16Cols32 | Algo::WidenedF16Cols32 => tc(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121), 8),
+        Algo::WidenedBf16Rows32 | Algo::WidenedF16Rows32 => tc(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125), 8),
         // WIDENED-COSTS-END
         _ => None,
     }

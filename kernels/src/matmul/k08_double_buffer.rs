@@ -76,7 +76,8 @@ pub unsafe fn double_buffer<
 /// # Safety
 /// The launch provides at least `shared_bytes(BM, BN, BK)` bytes of dynamic shared memory (`LDA = BM + 4`).
 #[inline(always)]
-pub(super) unsafe fn stages<const BN: u32, const BK: u32, const LDA: u32>() -> [(crate::device::mem::View<f32>, crate::device::mem::View<f32>); 2] {
+pub(super) unsafe fn stages<const BN: u32, const BK: u32, const LDA: u32>(
+) -> [(crate::device::mem::View<f32>, crate::device::mem::View<f32>); 2] {
     let mut shared = crate::device::shared::SharedTiles::<f32>::new();
     let (sa, sb) = ((BK * LDA) as usize, (BK * BN) as usize);
     // SAFETY: 2·(sa + sb)·4 bytes = shared_bytes(BM, BN, BK), which the caller provides.
