@@ -86,7 +86,7 @@ def predict(x, f, model):
         adds = mn * s / (model["atomic_adds_v4_per_us"] if n_aligned else model["atomic_adds_per_us"])
         depth = s * rows_share * (model["adds_depth_us"] if aligned else model["adds_depth_unaligned_us"])
         return model["launch_us"] + t + zero + adds + depth
-    store = 4.0 * mn / (model["store_gb_per_s"] * 1e3)
+    store = 4.0 * mn / (model.get("kernel_store_gb_per_s", model["store_gb_per_s"]) * 1e3)
     # Scalar stores where N is not a multiple of 4: the FP32 kernels' typical rate (not fitted here).
     return model["launch_us"] + t + (store if n_aligned else max(mn / UNALIGNED_STORES_PER_US, store))
 
@@ -126,6 +126,8 @@ def main():
     for label in fitted:
         k = kernels[label]
         model = dict(model, stores_unsplit=k["config"].get("stores_unsplit", False) or not k["config"]["split_k"])
+        if k.get("cost") and k["cost"].get("store_gb_per_s"):
+            model["kernel_store_gb_per_s"] = k["cost"]["store_gb_per_s"]
         vector = 4 if k["precision"] == "tf32" else 8
         regs = REGISTERS[label]
         fit_rows = rows_of(train, label)

@@ -118,6 +118,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         read_gb_per_s,
         interior,
         vector,
+        store_gb_per_s,
     } = c;
     json!({
         "block_us": block_us,
@@ -134,6 +135,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         "read_gb_per_s": finite(read_gb_per_s),
         "interior": interior,
         "vector": vector,
+        "store_gb_per_s": store_gb_per_s,
         "blocks_per_sm": tuning::blocks_per_sm(t, registers),
     })
 }
@@ -226,10 +228,21 @@ mod tests {
                 read_gb_per_s: read,
                 interior: f("interior"),
                 vector: n("vector"),
+                store_gb_per_s: f("store_gb_per_s"),
             };
             // serde_json parses floats to within an ulp (Python's `float` exactly).
             let floats = |c: Cost| {
-                [c.block_us, c.step_us, c.overlap, c.unaligned, c.unaligned_stores_per_us, c.rows_exponent, c.read_gb_per_s, c.interior]
+                [
+                    c.block_us,
+                    c.step_us,
+                    c.overlap,
+                    c.unaligned,
+                    c.unaligned_stores_per_us,
+                    c.rows_exponent,
+                    c.read_gb_per_s,
+                    c.interior,
+                    c.store_gb_per_s,
+                ]
             };
             assert!(floats(back).into_iter().zip(floats(want)).all(|(a, b)| close(a, b)), "{}: {back:?} vs {want:?}", k.label);
             let ints = |c: Cost| [c.registers, c.min_slice_steps, c.max_rows, c.max_cols, c.unroll, c.vector];

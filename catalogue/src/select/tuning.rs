@@ -168,6 +168,10 @@ pub struct Cost {
     /// Elements of the kernel's inputs per 16-byte vector load: 4 for `f32` (FP32, TF32), 8 for the
     /// 16-bit types. `N` and `K` multiples of it are aligned rows (`unaligned` prices the others).
     pub vector: u32,
+    /// The rate at which the whole GPU stores `C` from this kernel's registers (GB/s, N a multiple
+    /// of 4): [`STORE_GB_PER_S`] for the tile kernels' 16-byte stores, [`TC_STORE_GB_PER_S`] for
+    /// the tensor-core fragments' 8-byte ones.
+    pub store_gb_per_s: f64,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -195,6 +199,12 @@ fn adds_depth_us(shape: MatmulShape, bm: u32, blocks_per_tile: f64, aligned: boo
 /// store their tiles rather than add them), fitted: a GPU-wide cost beside the blocks' own, which
 /// shows on short-K, large outputs (6912×2160×16: 60 MB of `C` for 0.6 MB of `A` and `B`).
 pub const STORE_GB_PER_S: f64 = 7444.0;
+/// As [`STORE_GB_PER_S`] for the in-place tensor-core kernels (11–14, 20), whose threads store `C`
+/// as the `mma` fragments lie: pairs of columns, a warp's store 8 rows × 32 bytes. The median of
+/// five short-K products whose time is their stores (K 8–33, 2.8–14 MB of `C`; 0.8–1.4 TB/s;
+/// `docs/results/2026-12-02-widened/report/held-out`): priced at the 16-byte rate, `Auto` ran them
+/// at twice its prediction (3000×1000×8 BF16: 16.6 µs, predicted 6.9).
+pub const TC_STORE_GB_PER_S: f64 = 1009.0;
 /// The write rate of zeroing `C`: the H200's measured device copy rate, 4187 GB/s (docs/results/2026-11-30-fp32-padded-probe: 4.19 TB/s).
 pub const ZERO_GB_PER_S: f64 = 4187.0;
 /// Split-K's reduction, `M·N·S` atomic adds into `C`, at this rate over the whole GPU (fitted) where
@@ -221,8 +231,8 @@ pub const MAX_SPLITS: u32 = 128;
 /// operands in place; `None` for the others (the TMA kernels: [`crate::select::tc_model`]) and `Auto`.
 pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
-        let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior, vector) =
-            (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0, 4);
+        let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior, vector, store_gb_per_s) =
+            (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0, 4, STORE_GB_PER_S);
         Some(Cost {
             block_us,
             step_us,
@@ -238,6 +248,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
             read_gb_per_s,
             interior,
             vector,
+            store_gb_per_s,
         })
     };
     // Kernel 17's entries with an interior path: their steps there (`Cost::interior`, fitted).
@@ -253,9 +264,11 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     let few_cols = |cost: Option<Cost>, rows_exponent, read_gb_per_s| {
         cost.map(|c| Cost { rows_exponent, min_slice_steps: 1, max_cols: FEW_COLS_MAX_N, read_gb_per_s, ..c })
     };
-    // The tensor-core kernels that read their operands in place (11–13, 14's 16-bit entries): the
-    // width of their inputs' vector loads (`Cost::vector`).
-    let tc = |cost: Option<Cost>, vector| cost.map(|c| Cost { vector, ..c });
+    // The tensor-core kernels that read their operands in place (11–13, 14's 16-bit entries, 20):
+    // the width of their inputs' vector loads (`Cost::vector`) and their fragments' store rate.
+    let tc = |cost: Option<Cost>, vector| cost.map(|c| Cost { vector, store_gb_per_s: TC_STORE_GB_PER_S, ..c });
+    // Kernel 21: 16-bit inputs, the tile kernels' stores.
+    let widened = |cost: Option<Cost>| cost.map(|c| Cost { vector: 8, ..c });
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => unrolled(c(0.046, 0.1507, 2.60, 1.00, 1945158.0, 32), 4),
@@ -303,12 +316,12 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
-        // docs/results/2026-12-02-widened/train: 37 BF16 shapes of 1–20 µs, the slices `tc_plans`
+        // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`
         // printed; the FP16 entries take their BF16 twins' constants).
         // WIDENED-COSTS-BEGIN
-        Algo::WidenedBf16 | Algo::WidenedF16 => tc(c(0.076, 0.9495, 1.51, 1.33, 1000000.0, 121), 8),
-        Algo::WidenedBf16Cols32 | Algo::WidenedF16Cols32 => tc(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121), 8),
-        Algo::WidenedBf16Rows32 | Algo::WidenedF16Rows32 => tc(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125), 8),
+        Algo::WidenedBf16 | Algo::WidenedF16 => widened(c(0.076, 0.9495, 1.51, 1.33, 1000000.0, 121)),
+        Algo::WidenedBf16Cols32 | Algo::WidenedF16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121)),
+        Algo::WidenedBf16Rows32 | Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
         // WIDENED-COSTS-END
         _ => None,
     }
@@ -430,14 +443,14 @@ pub fn read_bytes(t: TileConfig, shape: MatmulShape) -> f64 {
     4.0 * (m * k * f64::from(shape.n.div_ceil(t.bn.max(1))) + k * n * f64::from(shape.m.div_ceil(t.bm.max(1))))
 }
 
-/// Storing `C` (kernels that store rather than add it): `4·M·N` bytes at [`STORE_GB_PER_S`]; where N
+/// Storing `C` (kernels that store rather than add it): `4·M·N` bytes at the kernel's [`Cost::store_gb_per_s`]; where N
 /// is not a multiple of 4, `M·N` outputs at the kernel's `unaligned_stores_per_us`, but never in less
 /// time than aligned rows (the fit left `blocktile-1d`'s unaligned rate above the aligned one: its
 /// stores coalesce along rows either way, and the steps' `unaligned` factor 1.00 did not make up
 /// for it).
 fn stores_us(c: Cost, shape: MatmulShape) -> f64 {
     let mn = f64::from(shape.m) * f64::from(shape.n);
-    let aligned = 4.0 * mn / (STORE_GB_PER_S * 1e3);
+    let aligned = 4.0 * mn / (c.store_gb_per_s * 1e3);
     if shape.n.is_multiple_of(4) {
         aligned
     } else {
