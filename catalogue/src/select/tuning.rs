@@ -916,4 +916,24 @@ mod tests {
             assert_eq!(us, predict_us(algo, shape, splits_on(algo, shape, SMS), SMS).unwrap(), "{algo:?} {shape:?}");
         }
     }
+
+    /// The in-place tensor-core kernels store `C` as `mma` fragments, at [`TC_STORE_GB_PER_S`]: on a
+    /// short-K product with a large output no such kernel is priced below those stores; kernel 21
+    /// stores as the tile kernels do, at [`STORE_GB_PER_S`].
+    #[test]
+    fn fragment_stores_price_short_k_products() {
+        let shape = MatmulShape { m: 3000, n: 1000, k: 8 };
+        let stores = 4.0 * 3000.0 * 1000.0 / (TC_STORE_GB_PER_S * 1e3);
+        let in_place = MATMUL_KERNELS.iter().filter(|k| k.precision != Precision::Fp32 && cost(k.algo).is_some());
+        for kernel in in_place {
+            let c = cost(kernel.algo).unwrap();
+            let us = predict_us(kernel.algo, shape, 1, SMS).unwrap();
+            if kernel.label.starts_with("widened") {
+                assert_eq!(c.store_gb_per_s, STORE_GB_PER_S, "{}", kernel.label);
+            } else {
+                assert_eq!(c.store_gb_per_s, TC_STORE_GB_PER_S, "{}", kernel.label);
+                assert!(us > LAUNCH_US + stores, "{}: {us} µs", kernel.label);
+            }
+        }
+    }
 }
