@@ -351,13 +351,13 @@ fn check_layout<T: PartialEq + std::fmt::Debug + Copy>(
 }
 
 /// `pad_b16` copies each row exactly, and writes neither the padding (columns `cols..ld`) nor past
-/// `rows·ld` (a guard zone after it): on [`LAYOUTS`] and on rows of whole 16- and 8-byte units (its
-/// vector paths: aligned buffers, `cols` and `ld` multiples of 8 or 4, a grid of fewer threads than
-/// units), and the same rows from buffers off their unit (8-byte units from a buffer 8 bytes in; the
-/// element path from one 2 bytes in, on that grid).
+/// `rows·ld` (a guard zone after it): on [`LAYOUTS`] and on rows of whole 16-, 8- and 4-byte units
+/// (its vector paths: aligned buffers, `cols` and `ld` multiples of 8, 4 or 2, a grid of fewer
+/// threads than units), and the same rows from buffers off their unit (8-byte units from a buffer 8
+/// bytes in; the element path from one 2 bytes in, on that grid).
 fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
     const SENTINEL: u16 = 0xBEEF;
-    let units = [(3, 8, 24, 0), (37, 48, 56, 0), (70, 64, 72, 0), (70, 64, 72, 1), (9, 12, 16, 0), (33, 36, 40, 4), (33, 36, 40, 1)];
+    let units = [(3, 8, 24, 0), (37, 48, 56, 0), (70, 64, 72, 0), (70, 64, 72, 1), (9, 12, 16, 0), (33, 36, 40, 4), (33, 36, 40, 1), (21, 38, 42, 0), (21, 38, 42, 1)];
     for (rows, cols, ld, skew) in LAYOUTS.iter().map(|&(r, c, l)| (r, c, l, 0)).chain(units) {
         // u128 storage: 16-byte aligned buffers, then `skew` elements in.
         let mut src_store = vec![0u128; (rows * cols) as usize / 8 + 2];
