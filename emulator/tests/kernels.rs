@@ -357,7 +357,17 @@ fn check_layout<T: PartialEq + std::fmt::Debug + Copy>(
 /// bytes in; the element path from one 2 bytes in, on that grid).
 fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
     const SENTINEL: u16 = 0xBEEF;
-    let units = [(3, 8, 24, 0), (37, 48, 56, 0), (70, 64, 72, 0), (70, 64, 72, 1), (9, 12, 16, 0), (33, 36, 40, 4), (33, 36, 40, 1), (21, 38, 42, 0), (21, 38, 42, 1)];
+    let units = [
+        (3, 8, 24, 0),
+        (37, 48, 56, 0),
+        (70, 64, 72, 0),
+        (70, 64, 72, 1),
+        (9, 12, 16, 0),
+        (33, 36, 40, 4),
+        (33, 36, 40, 1),
+        (21, 38, 42, 0),
+        (21, 38, 42, 1),
+    ];
     for (rows, cols, ld, skew) in LAYOUTS.iter().map(|&(r, c, l)| (r, c, l, 0)).chain(units) {
         // u128 storage: 16-byte aligned buffers, then `skew` elements in.
         let mut src_store = vec![0u128; (rows * cols) as usize / 8 + 2];

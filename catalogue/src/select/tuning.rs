@@ -317,11 +317,14 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
         // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`
-        // printed; the FP16 entries take their BF16 twins' constants).
+        // printed; the FP16 entries take their BF16 twins' time constants, each its own registers).
         // WIDENED-COSTS-BEGIN
-        Algo::WidenedBf16 | Algo::WidenedF16 => widened(c(0.076, 0.9495, 1.51, 1.33, 1000000.0, 121)),
-        Algo::WidenedBf16Cols32 | Algo::WidenedF16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121)),
-        Algo::WidenedBf16Rows32 | Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
+        Algo::WidenedBf16 => widened(c(0.076, 0.9495, 1.51, 1.33, 1000000.0, 115)),
+        Algo::WidenedF16 => widened(c(0.076, 0.9495, 1.51, 1.33, 1000000.0, 121)),
+        Algo::WidenedBf16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 113)),
+        Algo::WidenedF16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121)),
+        Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 117)),
+        Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
         // WIDENED-COSTS-END
         _ => None,
     }
