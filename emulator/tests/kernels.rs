@@ -44,8 +44,10 @@ const SHAPES: [(usize, usize, usize); 7] =
 /// steps in BF16/FP16, 4 of 16 in TF32, added atomically into C), and rows the TMA cannot read in
 /// place, read from padded copies: K = 13 and N = 9 (3 × 9 × 13: both operands padded in every
 /// precision), and 65 × 263 × 37 (A and B padded in BF16/FP16, A and Bᵀ in TF32; a partial K-step).
-/// The shapes of [`SHAPES`] run too, most of them unaligned.
-const TMA_SHAPES: [(usize, usize, usize); 6] = [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048), (3, 9, 13), (65, 263, 37)];
+/// The epilogue stores rows 16, 8 or 4 bytes at a time by N's alignment: N = 264 and 256, 262, and
+/// the odd ones. The shapes of [`SHAPES`] run too, most of them unaligned.
+const TMA_SHAPES: [(usize, usize, usize); 7] =
+    [(1, 8, 8), (65, 264, 40), (64, 256, 584), (130, 264, 2048), (3, 9, 13), (65, 263, 37), (66, 262, 40)];
 
 /// Split-K with more than one slice (kernel 10's tiles, kernels 18 and 19, which split K the same way,
 /// kernel 20's tensor-core tiles in their precisions, and kernel 21's 16-bit inputs on the CUDA
@@ -272,6 +274,9 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
         (Algo::PersistentBf16, (300, 520, 136), 9, false, 2),
         (Algo::PersistentBf16Narrow, (300, 520, 136), 15, false, 2),
         (Algo::PersistentBf16Narrow, (200, 136, 2048), 4, true, 1),
+        // Split K with rows 8 and 4 bytes wide: the slices' adds by pairs and one by one.
+        (Algo::PersistentBf16Narrow, (200, 138, 2048), 4, true, 1),
+        (Algo::PersistentBf16Narrow, (200, 137, 2048), 4, true, 1),
     ];
     for (algo, (m, n, k), tiles, split, walkers) in cases {
         let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));

@@ -229,9 +229,9 @@ matmul_catalogue! {
     /// Kernel 15 in TF32 (sm_90a), 128×256×32: A rounded in registers by the kernel, `Bᵀ` rounded by
     /// the host.
     TmaTf32 = k15_tma::matmul_tma_tf32_128x256, "tma-tf32-128x256", Tf32 via tma, k15_tma::TMA_TF32_128X256;
-    /// Kernel 15 on BF16, 128×128 tiles, 7 stages: one tile per block, small products.
+    /// Kernel 15 on BF16, 128×128 tiles, 6 stages: one tile per block, small products.
     TmaBf16Narrow = k15_tma::matmul_tma_bf16_128x128, "tma-bf16-128x128", Bf16 via tma, k15_tma::TMA_BF16_128X128;
-    /// Kernel 15 on FP16, 128×128 tiles, 7 stages.
+    /// Kernel 15 on FP16, 128×128 tiles, 6 stages.
     TmaF16Narrow = k15_tma::matmul_tma_f16_128x128, "tma-f16-128x128", Fp16 via tma, k15_tma::TMA_F16_128X128;
     /// Kernel 15 on BF16, 64×128 tiles (one consumer warpgroup), 9 stages: one tile per block, small products.
     TmaBf16Rows64 = k15_tma::matmul_tma_bf16_64x128, "tma-bf16-64x128", Bf16 via tma, k15_tma::TMA_BF16_64X128;
@@ -245,9 +245,9 @@ matmul_catalogue! {
     PersistentF16 = k16_persistent::matmul_persistent_f16_128x256, "persistent-f16-128x256", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X256;
     /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared).
     PersistentTf32 = k16_persistent::matmul_persistent_tf32_128x256, "persistent-tf32-128x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X256;
-    /// Kernel 16 on BF16, 128×128 tiles, 7 stages: for outputs of few tiles or few columns.
+    /// Kernel 16 on BF16, 128×128 tiles, 6 stages: for outputs of few tiles or few columns.
     PersistentBf16Narrow = k16_persistent::matmul_persistent_bf16_128x128, "persistent-bf16-128x128", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X128;
-    /// Kernel 16 on FP16, 128×128 tiles, 7 stages.
+    /// Kernel 16 on FP16, 128×128 tiles, 6 stages.
     PersistentF16Narrow = k16_persistent::matmul_persistent_f16_128x128, "persistent-f16-128x128", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X128;
     /// Kernel 16 on BF16, 128×192 tiles, 5 stages: a third tile count, for the last wave's fill.
     PersistentBf16Mid = k16_persistent::matmul_persistent_bf16_128x192, "persistent-bf16-128x192", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X192;
@@ -265,7 +265,7 @@ matmul_catalogue! {
     PersistentF16Rows64Wide = k16_persistent::matmul_persistent_f16_64x256, "persistent-f16-64x256", Fp16 via tma, k16_persistent::PERSISTENT_F16_64X256;
     /// Kernel 16 in TF32, 64×256 tiles, 5 stages.
     PersistentTf32Rows64Wide = k16_persistent::matmul_persistent_tf32_64x256, "persistent-tf32-64x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_64X256;
-    /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared), 128×128 tiles, 7 stages.
+    /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared), 128×128 tiles, 6 stages.
     PersistentTf32Narrow = k16_persistent::matmul_persistent_tf32_128x128, "persistent-tf32-128x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X128;
     /// Kernel 20: kernel 13's pipeline on a 16×128 tile, K split over `gridDim.z` (BF16).
     MmaSplitKBf16Rows16 = k20_mma_split_k::matmul_mma_splitk_bf16_16x128, "mma-splitk-bf16-16x128", Bf16, k20_mma_split_k::MMA_SPLITK_BF16_16X128;

@@ -16,7 +16,7 @@
 //! **The narrow tile** (`*_128x128` entries): the same kernel on 128×128 tiles (`m64n128`, 64
 //! accumulators per consumer thread), for the shapes where 128×256 tiles waste the GPU: outputs of few
 //! tiles (512³ is 8 tiles of 128×256 for 132 SMs, 16 of 128×128) and outputs at most 128 columns wide
-//! (N = 128 fills only half of every 256-wide tile). A stage is then 32 KiB instead of 48, so 7 stages
+//! (N = 128 fills only half of every 256-wide tile). A stage is then 32 KiB instead of 48, so 6 stages
 //! fit the 227 KiB of one block instead of 4.
 //!
 //! **The middle tile** (`*_128x192` entries, `m64n192k16`, 96 accumulators per consumer thread, 5
@@ -118,7 +118,7 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
         // these steps; c holds m·n floats, zeroed by the host when there are several slices.
         unsafe {
             pipe.consume::<O>(&mut acc, wg - 1, ke - kb, g);
-            k15_tma::store::<O>(&acc, c, m, n, row0, col0, wg - 1, splits > 1);
+            k15_tma::store::<O>(&acc, c, pipe.warp_staging(wg - 1), m, n, row0, col0, wg - 1, splits > 1);
         }
         (u, g) = (u + stride, g + (ke - kb));
     }
@@ -161,14 +161,14 @@ tma_entry!(persistent_gemm, matmul_persistent_f16_128x256, PERSISTENT_F16_128X25
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a): as [`matmul_persistent_bf16_128x256`].");
 tma_entry!(persistent_gemm, matmul_persistent_tf32_128x256, PERSISTENT_TF32_128X256, Tf32RegsN256, f32, stages 4,
     "Kernel 16 in TF32 on `f32` inputs (A rounded on its way into registers, `Bᵀ` prepared: as kernel 15's TF32 entry), `f32` output (sm_90a).");
-tma_entry!(persistent_gemm, matmul_persistent_bf16_128x128, PERSISTENT_BF16_128X128, Bf16N128, u16, stages 7,
-    "Kernel 16 on BF16 inputs, `f32` output (sm_90a), narrow tile: 128×128×64 tiles (`m64n128k16`), 7 stages \
+tma_entry!(persistent_gemm, matmul_persistent_bf16_128x128, PERSISTENT_BF16_128X128, Bf16N128, u16, stages 6,
+    "Kernel 16 on BF16 inputs, `f32` output (sm_90a), narrow tile: 128×128×64 tiles (`m64n128k16`), 6 stages \
      (225 KiB), for outputs of few 128×256 tiles or at most 128 columns wide.");
-tma_entry!(persistent_gemm, matmul_persistent_f16_128x128, PERSISTENT_F16_128X128, F16N128, u16, stages 7,
+tma_entry!(persistent_gemm, matmul_persistent_f16_128x128, PERSISTENT_F16_128X128, F16N128, u16, stages 6,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a), narrow tile: as [`matmul_persistent_bf16_128x128`].");
-tma_entry!(persistent_gemm, matmul_persistent_tf32_128x128, PERSISTENT_TF32_128X128, Tf32RegsN128, f32, stages 7,
+tma_entry!(persistent_gemm, matmul_persistent_tf32_128x128, PERSISTENT_TF32_128X128, Tf32RegsN128, f32, stages 6,
     "Kernel 16 in TF32 on `f32` inputs (as kernel 15's TF32 entry), `f32` output (sm_90a), narrow tile: 128×128×32 tiles \
-     (`m64n128k8`), 7 stages.");
+     (`m64n128k8`), 6 stages.");
 tma_entry!(persistent_gemm, matmul_persistent_bf16_128x192, PERSISTENT_BF16_128X192, Bf16N192, u16, stages 5,
     "Kernel 16 on BF16 inputs, `f32` output (sm_90a), 128×192×64 tiles (`m64n192k16`), 5 stages (201 KiB): \
      between the two other widths, for outputs whose tile count fills the last wave badly in both.");
@@ -199,7 +199,7 @@ mod tests {
         for (cfg, elem) in [(PERSISTENT_BF16_128X128, 2), (PERSISTENT_F16_128X128, 2), (PERSISTENT_TF32_128X128, 4)] {
             assert_eq!((cfg.bm, cfg.bn, cfg.bk * elem), (128, 128, 128));
             assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
-            assert!(config(128, 128, 8, elem).shared_bytes > MAX_SHARED, "an eighth stage would fit");
+            assert!(config(128, 128, 7, elem).shared_bytes > MAX_SHARED, "a seventh stage would fit");
         }
     }
 
