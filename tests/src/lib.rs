@@ -66,8 +66,9 @@ pub const PARITY_SHAPES: [(usize, usize, usize); 9] = [
 /// a short K-step, more K-steps than stages, K split in slices (kernel 16 on 130 × 264 × 2048: 4
 /// tiles, 2–4 slices each), edges in every dimension at size, a large square — and padded ones: both
 /// operands (3 × 9 × 13, 65 × 263 × 37), and K split in slices with A padded (130 × 264 × 2047; `Bᵀ`
-/// too in TF32).
-pub const TMA_PARITY_SHAPES: [(usize, usize, usize); 9] = [
+/// too in TF32). The epilogue stores (or with split K adds) rows 16, 8 or 4 bytes at a time by N's
+/// alignment: N = 262 and 263 once stored and once added in slices.
+pub const TMA_PARITY_SHAPES: [(usize, usize, usize); 12] = [
     (1, 8, 8),
     (65, 264, 40),
     (64, 256, 584),
@@ -77,4 +78,7 @@ pub const TMA_PARITY_SHAPES: [(usize, usize, usize); 9] = [
     (3, 9, 13),
     (65, 263, 37),
     (130, 264, 2047),
+    (66, 262, 40),
+    (130, 262, 2048),
+    (130, 263, 2048),
 ];
