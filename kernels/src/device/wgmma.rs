@@ -118,6 +118,24 @@ pub unsafe fn wait_group(n: u32) {
     }
 }
 
+/// An accumulator `x` read after [`wait_group`], through a `mov` that the compiler keeps in program
+/// order (an `asm` with side effects; host: `x`). Register-only uses of the accumulators — LLVM
+/// packing a pair into one 64-bit register for a vector store — carry no memory dependence on the
+/// wait, so LLVM may hoist them above it, into the `wgmma` pipeline, and ptxas then serialises every
+/// `wgmma` of the kernel (C7514; measured 10 % slower at 8192³). Reads through this stay below.
+#[inline(always)]
+pub fn settled(x: f32) -> f32 {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let y: f32;
+        // SAFETY: a register move; not `pure`, so it is not reordered with the wait's `asm`.
+        unsafe { core::arch::asm!("mov.b32 {y}, {x};", x = in(reg32) x, y = out(reg32) y, options(nomem, nostack, preserves_flags)) };
+        y
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    x
+}
+
 /// The host model of `.sync.aligned`: the 32 lanes of the warp meet here (a warp exchange), so no
 /// lane runs ahead of the others past the instruction — as on the GPU, where the warp executes it
 /// converged — and a lane that skips it is reported as a divergent warp.

@@ -462,6 +462,7 @@ pub(crate) unsafe fn store<O: WgmmaTile>(
     for (j, chunk) in acc.as_ref().as_chunks::<16>().0.iter().enumerate() {
         for (p, &[v0, v1]) in chunk.as_chunks::<2>().0.iter().enumerate() {
             let (r, col) = wgmma::acc_position(lane, 2 * p as u32);
+            let (v0, v1) = (wgmma::settled(v0), wgmma::settled(v1));
             // SAFETY: r < 16, col + 1 < 32 and col even: in the area, 8-byte aligned (the swizzle
             // moves whole 8-column groups).
             unsafe { stage.set2(staged(r, col), Float2([v0, v1])) };
