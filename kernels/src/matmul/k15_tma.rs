@@ -110,7 +110,7 @@ const fn stage_bytes(bm: u32, bn: u32) -> u32 {
 /// `stages` stages and `elem`-byte elements: a producer warpgroup and `bm / 64` consumer warpgroups
 /// (one block per SM: with two consumers ptxas compiles for 65536 / 384 registers and `setmaxnreg`
 /// moves them), the stages, one atom of alignment slack, the barriers and the epilogue's staging
-/// ([`staging_bytes`]); sm_90a; TMA operands;
+/// (`staging_bytes`: 128 bytes a row); sm_90a; TMA operands;
 /// 4-byte (TF32) entries take `Bᵀ` prepared and round `A` themselves.
 pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
     let bytes = stages * stage_bytes(bm, bn) + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * stages + staging_bytes(bm);
