@@ -1,7 +1,7 @@
 //! `Algo::Auto`'s tensor-core model (`tc_model`) against the measured table
 //! (`tests/data/tc-calibration.csv`: every TMA kernel's time on 16 shapes in TF32, BF16 and FP16 on the
-//! H200, with the K slices each launch used; `docs/tuning.md` says which run, and what the constants
-//! were fitted to).
+//! H200, and on 11 short-K shapes whose time is mostly the epilogue in BF16 and TF32, with the K slices
+//! each launch used; `docs/tuning.md` says which run, and what the constants were fitted to).
 use std::collections::BTreeMap;
 
 use tessera_catalogue::select::{tc_model, tuning};

@@ -5,7 +5,7 @@
 //! SM: its work units (`tiles · splits`, dealt round-robin: `⌈units / SMs⌉` rounds), each `steps`
 //! K-steps of `2·bm·bn·bk` FLOPs at the SM's share of the sustained tensor-core rate, then its
 //! epilogue (the consumers store the tile before they start the next: its floats at the SM's share of
-//! DRAM's rate, or split-K's partial sums at its share of the L2's atomic rate, one 8-byte
+//! the epilogue's measured rate, or split-K's partial sums at its share of the L2's atomic rate, one 8-byte
 //! `red.global.add.v2.f32` per column pair), plus a unit's fixed cost (barriers, the first loads'
 //! round trip; kernel 16 pays it once, its producer loading ahead across units). Beside the SM's time:
 //! the whole GPU's, where the operands' bytes must come from DRAM at least once. Plus
@@ -84,15 +84,39 @@ pub fn pitch_rate(bm: u32, bn: u32, a_slow: bool, b_slow: bool) -> f64 {
 }
 /// Fixed time of one kernel launch back to back on a stream.
 pub const LAUNCH_US: f64 = 2.0;
-/// A work unit's fixed time: barrier setup and the first stages' round trip, the epilogue's stores.
-pub const UNIT_US: f64 = 1.0;
+/// A work unit's fixed time: barrier setup and the first stages' round trip (fitted with the
+/// epilogue's rates below).
+pub const UNIT_US: f64 = 0.5;
 /// Kernel 16's extra fixed time against kernel 15 (its unit loop and tile order; measured with one
-/// unit per block: 512³–2048³ ran 1.5–2 µs slower than kernel 15).
-pub const PERSISTENT_US: f64 = 1.5;
-/// Split-K's column-pair reductions (`red.global.add.v2.f32`) the L2 completes per microsecond.
-pub const ATOMIC_PAIRS_PER_US: f64 = 500_000.0;
-/// DRAM bytes per microsecond the epilogue's stores reach (the H200's measured device copy rate).
-pub const DRAM_BYTES_PER_US: f64 = 4.187e6;
+/// unit per block: 512³–2048³ ran 1.5–2 µs slower than kernel 15; refitted with the epilogue's rates).
+pub const PERSISTENT_US: f64 = 1.05;
+/// Split-K's column pairs the L2 adds per microsecond (the staged epilogue adds 16, 8 or 4 bytes per
+/// lane by N's alignment, `red.global.add.v4.f32` where it can; fitted with the epilogue's rates).
+pub const ATOMIC_PAIRS_PER_US: f64 = 1_420_000.0;
+/// Bytes per microsecond the whole GPU stores `C` at in the TMA kernels' epilogue (each consumer
+/// warp's rows staged through shared memory, then stored 16, 8 or 4 bytes per lane by N's alignment),
+/// by kernel (15: one tile per block; 16: persistent) and the stores' width. Fitted with [`UNIT_US`],
+/// [`PERSISTENT_US`] and [`ATOMIC_PAIRS_PER_US`] (the tensor cores' rates held) on the calibration
+/// table's rows of 27 shapes (20 fitted, 7 held out) (`docs/tuning.md`, "The staged epilogue";
+/// `docs/results/2026-12-02-staged-epilogue/measure`: 16 shapes in three precisions and 11 short-K
+/// products of each alignment of N): 16-byte rows near DRAM's 4.2 TB/s, 8- and 4-byte rows at half.
+pub fn epilogue_bytes_per_us(persistent: bool, n: u32) -> f64 {
+    let width = if n.is_multiple_of(4) {
+        4
+    } else if n.is_multiple_of(2) {
+        2
+    } else {
+        1
+    };
+    match (persistent, width) {
+        (true, 4) => 3.9e6,
+        (true, 2) => 2.0e6,
+        (true, _) => 1.77e6,
+        (false, 4) => 3.55e6,
+        (false, 2) => 2.57e6,
+        (false, _) => 2.34e6,
+    }
+}
 /// DRAM bytes per microsecond the TMA streams operands at when the kernel is bound by them. First
 /// fitted at 2.9 TB/s on 8192×128×8192 and 128×8192×8192 BF16 (128 MB operands); refitted on decode
 /// (`docs/results/2026-12-02-tc-small-squares/diagnosis`: kernel 16's 64×128 tile read
@@ -154,10 +178,14 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
     let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
     // The epilogue holds the consumers (the next unit's products wait for it): a unit's in-range
-    // outputs (on average) stored at this SM's share of DRAM's rate, or with split-K added at its
-    // share of the L2's atomic rate.
+    // outputs (on average) stored at this SM's share of the epilogue's rate, or with split-K added
+    // at its share of the L2's atomic rate.
     let (busy, outputs) = (f64::from(units.min(sms.max(1))), m * n / f64::from(tiles.max(1)));
-    let epilogue_us = if splits > 1 { outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy) } else { 4.0 * outputs / (DRAM_BYTES_PER_US / busy) };
+    let epilogue_us = if splits > 1 {
+        outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy)
+    } else {
+        4.0 * outputs / (epilogue_bytes_per_us(cfg.persistent, shape.n) / busy)
+    };
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
     let sm_us = if cfg.persistent { PERSISTENT_US + UNIT_US + work } else { rounds * UNIT_US + work };
     let elem = f64::from(elem_bytes);

@@ -643,7 +643,9 @@ mod tests {
             assert!(blocks >= busy && blocks < busy + splits, "{shape:?}: {blocks} blocks for {units} units");
             assert_eq!(Algo::PersistentBf16.kernel().unwrap().accumulates_into_c(shape, Target::new(sms, true)), splits > 1, "{shape:?}");
         }
-        assert_eq!(Algo::PersistentBf16.kernel().unwrap().launch(s(4096, 4096, 4096), Target::new(114, true)).grid, (114, 1, 1));
+        // A GPU of 114 SMs: every SM a block, in as many K slices as the model splits 4096³ into there.
+        let splits_114 = crate::select::tc_model::best_splits(Algo::PersistentBf16, s(4096, 4096, 4096), 114).0;
+        assert_eq!(Algo::PersistentBf16.kernel().unwrap().launch(s(4096, 4096, 4096), Target::new(114, true)).grid, (114 / splits_114, splits_114, 1));
         assert!(!Algo::PersistentBf16.kernel().unwrap().accumulates_into_c(s(4096, 4096, 4096), Target::H200));
         // The narrow tile (128×128): twice the tiles of the wide one, the same launch rule.
         for algo in [Algo::PersistentBf16Narrow, Algo::PersistentF16Narrow, Algo::PersistentTf32Narrow] {
