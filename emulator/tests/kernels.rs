@@ -307,6 +307,36 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Kernel 22 with fewer blocks than the launch plans, so that runs cross tiles: 300 × 520 × 136 is
+/// 3 × 3 tiles of 128×256, 3 K-steps each (27 steps); 4 blocks take runs of 6 or 7 steps (a tile's
+/// end, whole tiles, the next one's start), 5 blocks runs of 5 or 6, 27 blocks one step each (every
+/// piece added). `C` starts zeroed, as the launch asks.
+fn tma_stream_k_runs_cross_tiles() -> Result<(), Failed> {
+    let (m, n, k) = (300usize, 520usize, 136usize);
+    let (a, b) = (HostMatrix::random(m, k, 7), HostMatrix::random(k, n, 11));
+    let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
+    let (a16, b16) = (bits(&a), bits(&b));
+    let algo = Algo::StreamKTmaBf16;
+    let kernel = algo.kernel().ok_or("no kernel")?;
+    let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
+    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+    let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
+    if cfg.grid != (27, 1, 1) || !catalogue_line(algo).accumulates_into_c(shape, H) {
+        return Err(format!("{}: grid {:?} on {shape:?}, expected one block per K-step (27) adding into C", kernel.label, cfg.grid).into());
+    }
+    let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
+    for blocks in [4, 5, 27] {
+        cfg.grid = (blocks, 1, 1);
+        let mut c = vec![0.0f32; m * n];
+        let c_ptr = SyncPtr::new(c.as_mut_ptr());
+        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
+            .map_err(|e| format!("{}: {e}", kernel.label))?;
+        check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
+            .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
+    }
+    Ok(())
+}
+
 /// TF32 rounds each operand to nearest (as cuBLAS's TF32 mode, measured), whichever way a kernel does
 /// it (the host's preparation kernels, or kernels 15–16 rounding A in registers): with one operand
 /// all `1 + 3·2⁻¹²` (nearest TF32: `1 + 2⁻¹⁰`; truncated: 1) and the other all ones, every element of
@@ -516,6 +546,7 @@ fn main() {
     trials.push(Trial::test("aligned_packings_copy_rows_off_a_sector", aligned_packings_copy_rows_off_a_sector));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
+    trials.push(Trial::test("tma_stream_k_runs_cross_tiles", tma_stream_k_runs_cross_tiles));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));
     trials.push(Trial::test("few_cols_stores_one_slice_and_adds_several", few_cols_stores_one_slice_and_adds_several));
     trials.push(Trial::test("auto_on_empty_products", auto_on_empty_products));

@@ -9,20 +9,21 @@ use crate::target::Target;
 
 impl MatmulKernel {
     /// The launch of this kernel for `shape` on `target`: `⌈N/bn⌉ × ⌈M/bm⌉` blocks of the kernel's
-    /// tile, times [`MatmulKernel::splits`] along z (persistent kernels: one block per SM at most;
-    /// stream-K: [`tuning::stream_k_blocks`]), with the kernel's threads and shared memory.
+    /// tile, times [`MatmulKernel::splits`] along z (stream-K, kernels 17 and 22:
+    /// [`tuning::stream_k_blocks`]; persistent kernels: one block per SM at most), with the kernel's
+    /// threads and shared memory.
     pub fn launch(&self, shape: MatmulShape, target: Target) -> LaunchDims {
         let (algo, cfg, sms) = (self.algo, self.config, target.sms);
+        if cfg.stream_k {
+            let grid = (tuning::stream_k_blocks(algo, shape, sms), 1, 1);
+            return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
+        }
         if cfg.persistent {
             // One block per SM, at most one per work unit (a tile, or a K slice of one): each block
             // walks units; gridDim.y carries the number of slices per tile.
             let splits = tuning::splits_on(algo, shape, sms);
             let units = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm) * splits;
             let grid = (units.clamp(1, sms.max(1)).div_ceil(splits), splits, 1);
-            return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
-        }
-        if cfg.stream_k {
-            let grid = (tuning::stream_k_blocks(algo, shape, sms), 1, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
         LaunchDims {

@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened,
+    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -267,6 +267,12 @@ matmul_catalogue! {
     PersistentTf32Rows64Wide = k16_persistent::matmul_persistent_tf32_64x256, "persistent-tf32-64x256", Tf32 via tma, k16_persistent::PERSISTENT_TF32_64X256;
     /// Kernel 16 in TF32 (A rounded by the kernel, `Bᵀ` prepared), 128×128 tiles, 6 stages.
     PersistentTf32Narrow = k16_persistent::matmul_persistent_tf32_128x128, "persistent-tf32-128x128", Tf32 via tma, k16_persistent::PERSISTENT_TF32_128X128;
+    /// Kernel 22: kernel 16 walked stream-K (every tile's K-steps dealt evenly to one block per SM), BF16.
+    StreamKTmaBf16 = k22_tma_stream_k::matmul_streamk_tma_bf16_128x256, "streamk-tma-bf16-128x256", Bf16 via tma, k22_tma_stream_k::STREAMK_TMA_BF16_128X256;
+    /// Kernel 22 on FP16.
+    StreamKTmaF16 = k22_tma_stream_k::matmul_streamk_tma_f16_128x256, "streamk-tma-f16-128x256", Fp16 via tma, k22_tma_stream_k::STREAMK_TMA_F16_128X256;
+    /// Kernel 22 in TF32 (A rounded by the kernel, `Bᵀ` prepared).
+    StreamKTmaTf32 = k22_tma_stream_k::matmul_streamk_tma_tf32_128x256, "streamk-tma-tf32-128x256", Tf32 via tma, k22_tma_stream_k::STREAMK_TMA_TF32_128X256;
     /// Kernel 20: kernel 13's pipeline on a 16×128 tile, K split over `gridDim.z` (BF16).
     MmaSplitKBf16Rows16 = k20_mma_split_k::matmul_mma_splitk_bf16_16x128, "mma-splitk-bf16-16x128", Bf16, k20_mma_split_k::MMA_SPLITK_BF16_16X128;
     /// Kernel 20, 16×128, FP16.

@@ -187,11 +187,24 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         4.0 * outputs / (epilogue_bytes_per_us(cfg.persistent, shape.n) / busy)
     };
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
-    let sm_us = if cfg.persistent { PERSISTENT_US + UNIT_US + work } else { rounds * UNIT_US + work };
+    let sm_us = if cfg.stream_k {
+        stream_k_sm_us(
+            tiles,
+            steps,
+            sms,
+            step_us,
+            4.0 * outputs / epilogue_bytes_per_us(true, shape.n),
+            outputs / 2.0 / ATOMIC_PAIRS_PER_US,
+        )
+    } else if cfg.persistent {
+        PERSISTENT_US + UNIT_US + work
+    } else {
+        rounds * UNIT_US + work
+    };
     let elem = f64::from(elem_bytes);
     let gpu_us = elem * (m * k + k * n) / OPERAND_BYTES_PER_US;
     let mut host_us = LAUNCH_US;
-    if splits > 1 {
+    if splits > 1 || cfg.stream_k {
         host_us += STREAM_OP_US + 4.0 * m * n / STREAM_BYTES_PER_US;
     }
     if cfg.tf32_operands {
@@ -207,6 +220,19 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         }
     }
     Some(host_us + bound(sm_us, gpu_us))
+}
+
+/// Stream-K's (kernel 22) busiest SM: `G = min(SMs, tiles·steps)` blocks, each a run of
+/// `⌈tiles·steps / G⌉` K-steps that crosses `⌈run / steps⌉ + 1` tiles at most — whole ones stored
+/// (`store_us` of the whole GPU's time for one tile each, shared by the `G` blocks), the two at its
+/// ends added (`add_us` likewise) — plus kernel 16's fixed costs once.
+fn stream_k_sm_us(tiles: u32, steps: u32, sms: u32, step_us: f64, store_us: f64, add_us: f64) -> f64 {
+    let total = f64::from(tiles) * f64::from(steps.max(1));
+    let blocks = total.min(f64::from(sms.max(1))).max(1.0);
+    let run = (total / blocks).ceil();
+    let pieces = ((run / f64::from(steps.max(1))).ceil() + 1.0).min(f64::from(tiles.max(1)));
+    let ends = pieces.min(2.0);
+    PERSISTENT_US + UNIT_US + run * step_us + (pieces - ends) * store_us * blocks + ends * add_us * blocks
 }
 
 /// How the SMs' time and the operands' DRAM time combine: neither hides the other completely near
@@ -225,7 +251,7 @@ fn bound(sm_us: f64, dram_us: f64) -> f64 {
 pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     let Some(cfg) = tma_config(algo) else { return (1, f64::INFINITY) };
     let one = predict_us(algo, shape, 1, sms).unwrap_or(f64::INFINITY);
-    if !cfg.persistent {
+    if !cfg.persistent || cfg.stream_k {
         return (1, one);
     }
     let most = (shape.k.div_ceil(cfg.bk) / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);

@@ -90,14 +90,14 @@ pub fn is_candidate(algo: Algo, shape: MatmulShape) -> bool {
 /// (`gridDim.y`); 1 for a kernel that does not split K.
 pub fn splits_on(algo: Algo, shape: MatmulShape, sms: u32) -> u32 {
     match (algo.config(), cost(algo)) {
-        (Some(t), _) if t.persistent => crate::select::tc_model::best_splits(algo, shape, sms).0,
+        (Some(t), _) if t.persistent && !t.stream_k => crate::select::tc_model::best_splits(algo, shape, sms).0,
         (Some(t), Some(c)) if t.split_k => best_splits(t, c, shape, |s| predict_us(algo, shape, s, sms).unwrap_or(f64::INFINITY)).0,
         (Some(t), None) if t.split_k => splits(shape, t.bm, t.bn),
         _ => 1,
     }
 }
 
-/// Stream-K's grid (kernel 17, `gridDim.x`) for `algo` on `shape` on `sms` SMs: the blocks that fit
+/// Stream-K's grid (kernels 17 and 22, `gridDim.x`) for `algo` on `shape` on `sms` SMs: the blocks that fit
 /// on the GPU at once ([`blocks_per_sm`] with the kernel's registers; its launch bound without
 /// constants), at most one per K-step of the whole product (`tiles·⌈K/BK⌉`, a tile's steps at least
 /// one); 1 for a kernel that is not stream-K.
@@ -645,7 +645,10 @@ mod tests {
         }
         // A GPU of 114 SMs: every SM a block, in as many K slices as the model splits 4096³ into there.
         let splits_114 = crate::select::tc_model::best_splits(Algo::PersistentBf16, s(4096, 4096, 4096), 114).0;
-        assert_eq!(Algo::PersistentBf16.kernel().unwrap().launch(s(4096, 4096, 4096), Target::new(114, true)).grid, (114 / splits_114, splits_114, 1));
+        assert_eq!(
+            Algo::PersistentBf16.kernel().unwrap().launch(s(4096, 4096, 4096), Target::new(114, true)).grid,
+            (114 / splits_114, splits_114, 1)
+        );
         assert!(!Algo::PersistentBf16.kernel().unwrap().accumulates_into_c(s(4096, 4096, 4096), Target::H200));
         // The narrow tile (128×128): twice the tiles of the wide one, the same launch rule.
         for algo in [Algo::PersistentBf16Narrow, Algo::PersistentF16Narrow, Algo::PersistentTf32Narrow] {

@@ -76,16 +76,50 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     n: u32,
     k: u32,
 ) {
+    // SAFETY: forwarded contract.
+    unsafe { walk_gemm::<O, S, NC, WorkUnits>(map_a, map_b, c, m, n, k) }
+}
+
+/// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, and whether the
+/// piece's partial product is added into `C` (zeroed by the host) rather than stored.
+#[derive(Clone, Copy)]
+pub struct Piece {
+    pub row0: u32,
+    pub col0: u32,
+    pub kb: u32,
+    pub ke: u32,
+    pub adds: bool,
+}
+
+/// The pieces one block computes, in order: the producer and the consumers each walk their own copy.
+/// Every bound depends on the launch and the shape only (block-uniform).
+pub trait Walk: Copy {
+    /// This block's walk over `tiles_m × tiles_n` tiles of `bm × bn`, `steps` K-steps each.
+    fn start(tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self;
+    /// The next piece, `None` at the end.
+    fn next(&mut self) -> Option<Piece>;
+}
+
+/// The body of kernels 16 and 22: the pipeline of kernel 15 over the pieces of walk `W`, the global
+/// K-step count running on across pieces (the producer loads the next piece while the consumers
+/// store the last).
+///
+/// # Safety
+/// As [`k15_tma::tma_gemm`], with the grid `W` expects; `C` zeroed first where `W` adds.
+#[inline(always)]
+pub unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(
+    map_a: *const TensorMap,
+    map_b: *const TensorMap,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
     let pipe = unsafe { Pipeline::<S, NC>::setup(O::N) };
     let bm = Pipeline::<S, NC>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
-    // gridDim.y is the number of K slices per tile (the host's choice); work unit u is slice u % splits
-    // of tile u / splits, and the blocks walk the units.
-    let splits = thread::grid_dim_y().max(1);
-    let units = WorkUnits { tiles_m: m.div_ceil(bm), tiles_n: n.div_ceil(O::N), bm, splits, per_slice: steps.div_ceil(splits), steps };
-    let first = thread::block_idx_x() + thread::grid_dim_x() * thread::block_idx_y();
-    let stride = (thread::grid_dim_x() * splits).max(1);
+    let walk = W::start(m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
@@ -96,12 +130,11 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
                 tma::prefetch(map_a);
                 tma::prefetch(map_b);
             }
-            let (mut u, mut g) = (first, 0);
-            while u < units.count() {
-                let (row0, col0, kb, ke) = units.get(u, O::N);
-                // SAFETY: one thread; the consumers consume the same units' steps in the same order.
-                unsafe { pipe.produce::<O>(map_a, map_b, row0, col0, kb, ke - kb, g) };
-                (u, g) = (u + stride, g + (ke - kb));
+            let (mut walk, mut g) = (walk, 0);
+            while let Some(p) = walk.next() {
+                // SAFETY: one thread; the consumers consume the same pieces' steps in the same order.
+                unsafe { pipe.produce::<O>(map_a, map_b, p.row0, p.col0, p.kb, p.ke - p.kb, g) };
+                g += p.ke - p.kb;
             }
         }
         return;
@@ -110,47 +143,57 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     unsafe { k15_tma::claim_consumer_registers::<NC>() };
     // SAFETY: the caller passes m·n floats.
     let c = unsafe { View::new(c, (m * n) as usize) };
-    let (mut u, mut g) = (first, 0);
-    while u < units.count() {
-        let (row0, col0, kb, ke) = units.get(u, O::N);
+    let (mut walk, mut g) = (walk, 0);
+    while let Some(p) = walk.next() {
         let mut acc = O::ZERO;
-        // SAFETY: warpgroup-uniform (the unit loop's bounds are block-uniform); the producer loads
-        // these steps; c holds m·n floats, zeroed by the host when there are several slices.
+        // SAFETY: warpgroup-uniform (the walk is block-uniform); the producer loads these steps; c
+        // holds m·n floats, zeroed by the host where the walk adds.
         unsafe {
-            pipe.consume::<O>(&mut acc, wg - 1, ke - kb, g);
-            k15_tma::store::<O>(&acc, c, pipe.warp_staging(wg - 1), m, n, row0, col0, wg - 1, splits > 1);
+            pipe.consume::<O>(&mut acc, wg - 1, p.ke - p.kb, g);
+            k15_tma::store::<O>(&acc, c, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, p.adds);
         }
-        (u, g) = (u + stride, g + (ke - kb));
+        g += p.ke - p.kb;
     }
 }
 
-/// The work of a kernel-16 launch: `tiles_m × tiles_n` output tiles, each cut into `splits` slices
-/// of `per_slice` of its `steps` K-steps (the last slices may be shorter, or empty).
+/// Kernel 16's walk: `tiles_m × tiles_n` output tiles, each cut into `splits = gridDim.y` slices of
+/// `per_slice` of its `steps` K-steps (the last slices may be shorter, or empty); unit `u` is slice
+/// `u % splits` of tile `u / splits`, and block `(x, y)` takes units `x + gridDim.x·y`, then every
+/// `gridDim.x·gridDim.y`-th.
 #[derive(Clone, Copy)]
-struct WorkUnits {
+pub struct WorkUnits {
     tiles_m: u32,
     tiles_n: u32,
-    /// Rows of a tile.
+    /// Rows and columns of a tile.
     bm: u32,
+    bn: u32,
     splits: u32,
     per_slice: u32,
     steps: u32,
+    /// The next unit of this block, and the distance to the one after.
+    u: u32,
+    stride: u32,
 }
 
-impl WorkUnits {
+impl Walk for WorkUnits {
     #[inline(always)]
-    fn count(self) -> u32 {
-        self.tiles_m * self.tiles_n * self.splits
+    fn start(tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
+        let splits = thread::grid_dim_y().max(1);
+        let u = thread::block_idx_x() + thread::grid_dim_x() * thread::block_idx_y();
+        let stride = (thread::grid_dim_x() * splits).max(1);
+        WorkUnits { tiles_m, tiles_n, bm, bn, splits, per_slice: steps.div_ceil(splits), steps, u, stride }
     }
 
-    /// Unit `u`'s tile origin and K-step range `kb .. ke` (`kb == ke`: an empty slice).
     #[inline(always)]
-    fn get(self, u: u32, bn: u32) -> (u32, u32, u32, u32) {
-        let splits = self.splits.max(1);
-        let (row0, col0) = tile_origin(u / splits, self.tiles_m, self.tiles_n, self.bm, bn);
-        let kb = (u % splits) * self.per_slice;
+    fn next(&mut self) -> Option<Piece> {
+        if self.u >= self.tiles_m * self.tiles_n * self.splits {
+            return None;
+        }
+        let (row0, col0) = tile_origin(self.u / self.splits, self.tiles_m, self.tiles_n, self.bm, self.bn);
+        let kb = (self.u % self.splits) * self.per_slice;
         let ke = if kb + self.per_slice < self.steps { kb + self.per_slice } else { self.steps };
-        (row0, col0, kb.min(ke), ke)
+        self.u += self.stride;
+        Some(Piece { row0, col0, kb: kb.min(ke), ke, adds: self.splits > 1 })
     }
 }
 
