@@ -166,6 +166,9 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let cfg = tma_config(algo)?;
     let precision = algo.kernel()?.precision;
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
+    if cfg.stream_k && f64::from(precision.input_bytes()) * (m * k + k * n) > STREAM_K_OPERAND_BYTES {
+        return Some(f64::INFINITY);
+    }
     let splits = if cfg.persistent { splits.max(1) } else { 1 };
     let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
     let steps = shape.k.div_ceil(cfg.bk).div_ceil(splits).max(1);
@@ -221,6 +224,13 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     }
     Some(host_us + bound(sm_us, gpu_us))
 }
+
+/// The most bytes of A and B together for which kernel 22 is priced (beyond, `f64::INFINITY`): its
+/// blocks' runs spread the tiles in flight over the whole product, not over a few bands of A and B as
+/// kernel 16's grouped order does, so its operands must stay in the H200's 50 MB L2. Measured
+/// (`docs/results/2026-12-03-tma-stream-k`): 5000³ BF16 (100 MB) 0.75 of kernel 16's time, 6144³
+/// 0.93; 2500³ TF32 (50 MB) and 768×3072×4096 BF16 (31 MB) 1.25 and 1.11 of the best kernel 16 tile.
+pub const STREAM_K_OPERAND_BYTES: f64 = 50.0e6;
 
 /// Stream-K's (kernel 22) busiest SM: `G = min(SMs, tiles·steps)` blocks, each a run of
 /// `⌈tiles·steps / G⌉` K-steps that crosses `⌈run / steps⌉ + 1` tiles at most — whole ones stored
@@ -352,12 +362,14 @@ mod tests {
     fn predictions_are_finite_positive_and_grow_with_k() {
         for k in MATMUL_KERNELS.iter().filter(|k| k.config.tma) {
             let mut last = 0.0;
-            for depth in [64, 512, 4096, 32768] {
+            // Kernel 22 is priced only while A and B fit in L2 (133 MB of BF16 operands at K = 32768).
+            for depth in [64, 512, 4096, 32768].into_iter().filter(|&d| !k.config.stream_k || d <= 4096) {
                 let us = predict_us(k.algo, s(1000, 1032, depth), 1, SMS).unwrap();
                 assert!(us.is_finite() && us > last, "{}: {us} after {last} at K = {depth}", k.label);
                 last = us;
             }
         }
+        assert_eq!(predict_us(Algo::StreamKTmaBf16, s(1000, 1032, 32768), 1, SMS), Some(f64::INFINITY));
         assert_eq!(predict_us(Algo::Dbuf128x256x16, s(64, 64, 64), 1, SMS), None);
     }
 }
