@@ -5,8 +5,8 @@
 //! SM: its work units (`tiles · splits`, dealt round-robin: `⌈units / SMs⌉` rounds), each `steps`
 //! K-steps of `2·bm·bn·bk` FLOPs at the SM's share of the sustained tensor-core rate, then its
 //! epilogue (the consumers store the tile before they start the next: its floats at the SM's share of
-//! the epilogue's measured rate, or split-K's partial sums at its share of the L2's atomic rate, one 8-byte
-//! `red.global.add.v2.f32` per column pair), plus a unit's fixed cost (barriers, the first loads'
+//! the epilogue's measured rate, or split-K's partial sums at its share of the L2's rate of column-pair
+//! adds), plus a unit's fixed cost (barriers, the first loads'
 //! round trip; kernel 16 pays it once, its producer loading ahead across units). Beside the SM's time:
 //! the whole GPU's, where the operands' bytes must come from DRAM at least once. Plus
 //! the host's stream work around the launch: the launch itself, zeroing `C` for split-K, preparing
