@@ -103,7 +103,7 @@ fn main() {
     for (algo, p) in matmul_cases() {
         let label = case_label(algo, p);
         // The TMA kernels take 16-byte rows only: their cases are rounded up to whole rows.
-        let tma = algo.config().is_some_and(|c| c.tma);
+        let tma = algo.config().is_some_and(|c| c.tma || c.producer_copies);
         let (small, padded) = if tma { ((136, 136, 40), (136, 264, 72)) } else { ((130, 132, 36), (129, 260, 72)) };
         for case in [
             GemmCase { views: Views::Offset, layouts: [Layout::ColMajor; 3], precision: p, ..GemmCase::new(small.0, small.1, small.2) },

@@ -255,7 +255,7 @@ fn main() {
     let mut trials: Vec<Trial> = Vec::new();
     for (algo, precision) in matmul_cases() {
         let label = case_label(algo, precision);
-        let tma = algo.config().is_some_and(|c| c.tma);
+        let tma = algo.config().is_some_and(|c| c.tma || c.producer_copies);
         for shape in PARITY_SHAPES.into_iter().chain(TMA_PARITY_SHAPES.into_iter().filter(|_| tma)) {
             let name = format!("matmul_{label}_{}x{}x{}", shape.0, shape.1, shape.2);
             trials.push(gpu_trial(name, move |g| check_kernel(g, algo, precision, shape)));

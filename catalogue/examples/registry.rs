@@ -79,6 +79,7 @@ fn config(t: TileConfig) -> Value {
         stream_k,
         stores_unsplit,
         narrow_copies,
+        producer_copies,
     } = t;
     json!({
         "bm": bm,
@@ -97,6 +98,7 @@ fn config(t: TileConfig) -> Value {
         "stream_k": stream_k,
         "stores_unsplit": stores_unsplit,
         "narrow_copies": narrow_copies,
+        "producer_copies": producer_copies,
     })
 }
 
@@ -196,6 +198,7 @@ mod tests {
                 stream_k: b("stream_k"),
                 stores_unsplit: b("stores_unsplit"),
                 narrow_copies: b("narrow_copies"),
+                producer_copies: b("producer_copies"),
             };
             assert_eq!(back, k.config, "{}", k.label);
             assert_eq!(n("threads"), k.config.threads());

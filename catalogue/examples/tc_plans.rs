@@ -29,7 +29,7 @@ fn main() -> Result<(), String> {
         for &p in &precisions {
             let auto = model_choice(s, p, Target::H200).kernel();
             for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == p) {
-                let (splits, us) = if kernel.config.tma {
+                let (splits, us) = if kernel.config.tma || kernel.config.producer_copies {
                     tc_model::best_splits(kernel.algo, s, tuning::SMS)
                 } else {
                     let splits = tuning::splits_on(kernel.algo, s, tuning::SMS);

@@ -307,6 +307,38 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Kernel 23 (kernel 16's walk, the producer copying the operands) with fewer blocks than tiles, so
+/// that each block's copies run on across tiles, and split along K (300 × 520 × 136: 9 tiles of
+/// 128×256 on 2 blocks; 200 × 136 × 2048: 2 tiles of 128×128, K split by the model, each slice on its
+/// own block row); rows 16-byte aligned (the `cp.async` path) and off a 32-byte sector (K = 136).
+fn copy_fed_blocks_walk_several_tiles() -> Result<(), Failed> {
+    for (algo, (m, n, k), walkers) in [(Algo::CopyFedBf16, (300, 520, 136), 2), (Algo::CopyFedBf16Narrow, (200, 136, 2048), 1)] {
+        let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
+        let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
+        let (a16, b16) = (bits(&a), bits(&b));
+        let kernel = algo.kernel().ok_or("no kernel")?;
+        let tessera_catalogue::registry::algo::HostKernel::Half(host) = kernel.host else { return Err("not a pointer kernel".into()) };
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
+        let splits = catalogue_line(algo).splits(shape, H);
+        if (splits > 1) != (k == 2048) || catalogue_line(algo).accumulates_into_c(shape, H) != (splits > 1) {
+            return Err(format!("{}: {splits} slices on {shape:?}", kernel.label).into());
+        }
+        cfg.grid = (walkers, splits, 1);
+        let mut c = vec![if splits > 1 { 0.0 } else { f32::NAN }; m * n];
+        let (pa, pb, pc) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
+        tessera_emulator::launch(kernel.entry, cfg, || {
+            // SAFETY: a16, b16 and c hold m·k, k·n and m·n elements and outlive the launch; the launch
+            // is the kernel's but for fewer blocks along x, which its walk allows.
+            unsafe { host(pa.get(), pb.get(), pc.get(), m as u32, n as u32, k as u32) }
+        })
+        .map_err(|e| format!("{}: {e}", kernel.label))?;
+        check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
+            .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
+    }
+    Ok(())
+}
+
 /// Kernel 22 with fewer blocks than the launch plans, so that runs cross tiles: 300 × 520 × 136 is
 /// 3 × 3 tiles of 128×256, 3 K-steps each (27 steps); 4 blocks take runs of 6 or 7 steps (a tile's
 /// end, whole tiles, the next one's start), 5 blocks runs of 5 or 6, 27 blocks one step each (every
@@ -537,7 +569,7 @@ fn main() {
         .into_iter()
         .map(|(algo, p)| {
             Trial::test(format!("matmul_{}_matches_reference", case_label(algo, p)), move || {
-                let tma = algo.config().is_some_and(|c| c.tma);
+                let tma = algo.config().is_some_and(|c| c.tma || c.producer_copies);
                 SHAPES.into_iter().chain(TMA_SHAPES.into_iter().filter(|_| tma)).try_for_each(|s| check_algo_on_shape(algo, p, s))
             })
         })
@@ -545,6 +577,7 @@ fn main() {
     trials.push(Trial::test("split_k_sums_its_slices", split_k_sums_its_slices));
     trials.push(Trial::test("aligned_packings_copy_rows_off_a_sector", aligned_packings_copy_rows_off_a_sector));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
+    trials.push(Trial::test("copy_fed_blocks_walk_several_tiles", copy_fed_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
     trials.push(Trial::test("tma_stream_k_runs_cross_tiles", tma_stream_k_runs_cross_tiles));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));

@@ -51,6 +51,9 @@ pub struct TileConfig {
     /// aligned in 8- or 4-byte pieces (`mma_tile`'s narrow copies: kernels 12, 13 and 20) rather than
     /// element by element.
     pub narrow_copies: bool,
+    /// Kernel 16's pipeline with the producer warpgroup copying A and B itself (`cp.async`, kernel
+    /// 23) instead of the TMA: pointers, as `tma` kernels' tiles and pricing otherwise.
+    pub producer_copies: bool,
 }
 
 impl TileConfig {
@@ -72,6 +75,7 @@ impl TileConfig {
             stream_k: false,
             stores_unsplit: false,
             narrow_copies: false,
+            producer_copies: false,
         }
     }
 
@@ -118,6 +122,11 @@ impl TileConfig {
     /// The same kernel, reading A and B through TMA tensor maps.
     pub const fn tma(self) -> Self {
         Self { tma: true, ..self }
+    }
+
+    /// The same kernel, its producer copying the operands (see the `producer_copies` field).
+    pub const fn producer_copies(self) -> Self {
+        Self { producer_copies: true, ..self }
     }
 
     /// The same kernel, launched persistent (one block per SM walking the tiles).

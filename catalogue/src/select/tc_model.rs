@@ -134,9 +134,15 @@ pub const MAX_SPLITS: u32 = 16;
 /// Fewest K-steps per slice: below, a slice's fixed costs outweigh its work.
 pub const MIN_SLICE_STEPS: u32 = 4;
 
-/// Whether `algo` is a TMA kernel (kernels 15–16) the model covers.
+/// The tensor cores' rate of kernel 23 (the producer warpgroup copies the operands with `cp.async`)
+/// against kernel 16's on rows that are whole sectors; off them it keeps this rate, where kernel 16
+/// pays [`PITCH_LOSS`] or the packing. An estimate before its first measurement.
+pub const COPY_FEED_RATE: f64 = 0.97;
+
+/// The launch of a kernel the model covers: the TMA kernels (15, 16, 22) and kernel 23, which shares
+/// their pipeline.
 fn tma_config(algo: Algo) -> Option<TileConfig> {
-    algo.config().filter(|c| c.tma)
+    algo.config().filter(|c| c.tma || c.producer_copies)
 }
 
 /// The model's time (µs) of TMA kernel `algo` on `shape` with `splits` K slices (kernel 16; 1 for
@@ -152,6 +158,12 @@ pub fn best_packing(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Op
     let cfg = tma_config(algo)?;
     let elem = algo.kernel()?.precision.input_bytes();
     let minimum = tma::plan(cfg, shape, elem);
+    if cfg.producer_copies {
+        // Kernel 23 reads the operands in place: rows that are not whole 16-byte units (which the
+        // TMA's layouts pad) it copies element by element, and is not priced there.
+        let unaligned = minimum.a.padded() || minimum.b.padded();
+        return Some((minimum, if unaligned { f64::INFINITY } else { predict_packed_us(algo, shape, splits, sms, minimum)? }));
+    }
     let aligned = tma::plan_aligned(cfg, shape, elem);
     let us = predict_packed_us(algo, shape, splits, sms, minimum)?;
     if aligned == minimum {
@@ -176,7 +188,11 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let rounds = f64::from(units.div_ceil(sms.max(1)));
     let elem_bytes = precision.input_bytes();
     // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
-    let pitch = pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), tma::slow_rows(packing.b, elem_bytes));
+    let pitch = if cfg.producer_copies {
+        COPY_FEED_RATE
+    } else {
+        pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), tma::slow_rows(packing.b, elem_bytes))
+    };
     let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
     let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
@@ -288,7 +304,7 @@ pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> 
 pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
     MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == precision && k.config.tma)
+        .filter(|k| k.precision == precision && (k.config.tma || k.config.producer_copies))
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }
@@ -360,7 +376,7 @@ mod tests {
 
     #[test]
     fn predictions_are_finite_positive_and_grow_with_k() {
-        for k in MATMUL_KERNELS.iter().filter(|k| k.config.tma) {
+        for k in MATMUL_KERNELS.iter().filter(|k| k.config.tma || k.config.producer_copies) {
             let mut last = 0.0;
             // Kernel 22 is priced only while A and B fit in L2 (133 MB of BF16 operands at K = 32768).
             for depth in [64, 512, 4096, 32768].into_iter().filter(|&d| !k.config.stream_k || d <= 4096) {

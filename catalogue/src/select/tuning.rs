@@ -611,7 +611,7 @@ mod tests {
         for shape in [big, odd, s(8192, 128, 8192), s(4096, 4100, 4100), s(1000, 1037, 518)].into_iter().chain(tiny) {
             for p in [Precision::Bf16, Precision::Fp16, Precision::Tf32] {
                 let algo = model_choice(shape, p, Target::new(SMS, true)).kernel();
-                let tma = algo.config().is_some_and(|c| c.tma);
+                let tma = algo.config().is_some_and(|c| c.tma || c.producer_copies);
                 assert_eq!(tma, !tiny.contains(&shape), "{p:?} {shape:?}: {algo:?}");
                 assert_eq!(algo.precision(), Some(p));
                 assert!(splits_on(algo, shape, SMS) == 1 || algo.config().is_some_and(|c| c.persistent));
@@ -691,7 +691,8 @@ mod tests {
     #[test]
     fn fp32_and_in_place_tensor_core_kernels_have_constants_and_only_they() {
         for kernel in MATMUL_KERNELS {
-            let in_place = kernel.precision != Precision::Fp32 && !kernel.config.tma && !kernel.config.tf32_operands;
+            let in_place =
+                kernel.precision != Precision::Fp32 && !kernel.config.tma && !kernel.config.producer_copies && !kernel.config.tf32_operands;
             assert_eq!(cost(kernel.algo).is_some(), kernel.precision == Precision::Fp32 || in_place, "{}", kernel.label);
             // 16-bit inputs load 8 to a 16-byte vector, f32 ones 4.
             if let Some(c) = cost(kernel.algo) {

@@ -220,14 +220,14 @@ pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
 
 /// Byte offset, within a K-major tile, of 16-byte chunk `c` (0..8) of row `r`: swizzled.
 #[inline(always)]
-const fn k_major_chunk(r: u32, c: u32) -> u32 {
+pub(crate) const fn k_major_chunk(r: u32, c: u32) -> u32 {
     r * ROW_BYTES + ((c ^ (r % 8)) * 16)
 }
 
 /// Byte offset, within an N-major B tile of `bk` K-rows, of 16-byte chunk `cc` of K-row `kr`:
 /// 64-column block `cc / 8` (`bk · 128` bytes each, the descriptor's LBO), swizzled within it.
 #[inline(always)]
-const fn n_major_chunk(kr: u32, cc: u32, bk: u32) -> u32 {
+pub(crate) const fn n_major_chunk(kr: u32, cc: u32, bk: u32) -> u32 {
     (cc / 8) * bk * ROW_BYTES + kr * ROW_BYTES + (((cc % 8) ^ (kr % 8)) * 16)
 }
 

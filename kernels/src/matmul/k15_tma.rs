@@ -163,13 +163,14 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
     const CONSUMER_WARPS: u32 = 4 * C;
 
     /// Carves the pipeline of `bn`-wide tiles out of the block's shared memory and initialises its
-    /// barriers (thread 0), followed by a block barrier: every thread of the block calls it once.
+    /// barriers (thread 0; `full_arrivals` complete a phase of a stage's "full" barrier: 1 for the
+    /// TMA's one producing thread), followed by a block barrier: every thread of the block calls it once.
     ///
     /// # Safety
     /// The launch provides [`config`]`(64·C, bn, S, _)`'s shared bytes; every thread of the block
     /// calls it.
     #[inline(always)]
-    pub(crate) unsafe fn setup(bn: u32) -> Self {
+    pub(crate) unsafe fn setup(bn: u32, full_arrivals: u32) -> Self {
         let stage = stage_bytes(Self::BM, bn);
         let region = S * stage + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * S + staging_bytes(Self::BM);
         // SAFETY: the launch provides `region` bytes of shared memory (`config`).
@@ -189,7 +190,7 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
             for s in 0..S {
                 // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
                 unsafe {
-                    mbarrier::init(p.full(s), 1);
+                    mbarrier::init(p.full(s), full_arrivals);
                     mbarrier::init(p.empty(s), Self::CONSUMER_WARPS);
                 }
             }
@@ -209,15 +210,46 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
         unsafe { self.staging.sub((warp * WARP_STAGE_FLOATS) as usize, WARP_STAGE_FLOATS as usize) }
     }
 
+    /// Stage `s`'s first byte as the destination of `T`-element `cp.async` copies (a producer that
+    /// copies the operands itself: kernel 23).
+    ///
+    /// # Safety
+    /// `s < S`; called from this block (its shared memory).
+    #[inline(always)]
+    pub(crate) unsafe fn stage_ptr<T: Copy + Default>(self, s: u32) -> SharedPtr<T> {
+        let e = core::mem::size_of::<T>();
+        // SAFETY: the stages' bytes, as `T` (2 or 4 bytes; stages are whole 1024-byte atoms), in this
+        // block's shared memory; stage s starts inside them (s < S, the caller's contract).
+        unsafe {
+            let stages = View::new(self.halves.ptr(0).cast::<T>(), self.halves.len() * 2 / e);
+            SharedPtr::new(stages, (s * self.stage) as usize / e)
+        }
+    }
+
+    /// Stores `v` as element `i` (of `T`) of stage `s`: a producer's element-wise copy where rows are
+    /// not 16-byte aligned.
+    ///
+    /// # Safety
+    /// `s < S` and `i` inside the stage; no consumer reads the stage until its "full" phase.
+    #[inline(always)]
+    pub(crate) unsafe fn stage_store<T: Copy>(self, s: u32, i: u32, v: T) {
+        let e = core::mem::size_of::<T>();
+        // SAFETY: as `stage_ptr`; element i of stage s lies in the stages (the caller's contract).
+        unsafe {
+            let stages = View::new(self.halves.ptr(0).cast::<T>(), self.halves.len() * 2 / e);
+            stages.set((s * self.stage) as usize / e + i as usize, v);
+        }
+    }
+
     /// Stage `s`'s "full" barrier: its bytes have landed.
     #[inline(always)]
-    fn full(self, s: u32) -> u32 {
+    pub(crate) fn full(self, s: u32) -> u32 {
         self.tiles + S * self.stage + 8 * s
     }
 
     /// Stage `s`'s "empty" barrier: its consumers are done with it.
     #[inline(always)]
-    fn empty(self, s: u32) -> u32 {
+    pub(crate) fn empty(self, s: u32) -> u32 {
         self.tiles + S * self.stage + 8 * (S + s)
     }
 
@@ -538,7 +570,7 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N) };
+    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, 1) };
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let (row0, col0) = (thread::block_idx_y() * Pipeline::<S, NC>::BM, thread::block_idx_x() * O::N);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);

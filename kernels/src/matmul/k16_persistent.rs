@@ -77,7 +77,7 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, WorkUnits>(map_a, map_b, c, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
 }
 
 /// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, and whether the
@@ -100,47 +100,88 @@ pub trait Walk: Copy {
     fn next(&mut self) -> Option<Piece>;
 }
 
-/// The body of kernels 16 and 22: the pipeline of kernel 15 over the pieces of walk `W`, the global
-/// K-step count running on across pieces (the producer loads the next piece while the consumers
-/// store the last).
+/// Where the producer warpgroup gets the operands from: the TMA ([`TmaFeed`], kernels 16 and 22) or
+/// its own `cp.async` copies (kernel 23's `CopyFeed`).
+pub(crate) trait Feed: Copy {
+    /// Arrivals that complete one phase of a stage's "full" barrier.
+    const FULL_ARRIVALS: u32;
+
+    /// The producer warpgroup's whole work: its side of the register split (as
+    /// [`k15_tma::release_producer_registers`], at its own count), then every K-step of `walk`'s
+    /// pieces loaded into `pipe`'s stages in order, global step `g` (counted across the pieces) into
+    /// stage `g % S`.
+    ///
+    /// # Safety
+    /// All 128 threads of warpgroup 0, converged; `pipe` set up with [`Feed::FULL_ARRIVALS`]; the
+    /// consumers consume the same pieces' steps in the same order.
+    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(self, pipe: Pipeline<S, NC>, walk: W);
+
+    /// A consumer warpgroup's side of the register split ([`Feed::produce`]'s first step).
+    ///
+    /// # Safety
+    /// The 128 threads of one consumer warpgroup, converged, once.
+    #[inline(always)]
+    unsafe fn claim_consumer_registers<const NC: u32>() {
+        // SAFETY: the caller's contract.
+        unsafe { k15_tma::claim_consumer_registers::<NC>() }
+    }
+}
+
+/// Operands read by the TMA through the tensor maps of A and B: one thread asks for each stage's
+/// boxes.
+#[derive(Clone, Copy)]
+pub(crate) struct TmaFeed {
+    pub(crate) map_a: *const TensorMap,
+    pub(crate) map_b: *const TensorMap,
+}
+
+impl Feed for TmaFeed {
+    const FULL_ARRIVALS: u32 = 1;
+
+    #[inline(always)]
+    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(self, pipe: Pipeline<S, NC>, walk: W) {
+        // SAFETY: warpgroup 0, all 128 threads, converged (the caller's contract).
+        unsafe { k15_tma::release_producer_registers::<NC>() };
+        if thread::thread_idx_x() != 0 {
+            return;
+        }
+        // SAFETY: the maps are valid (the kernel's contract).
+        unsafe {
+            tma::prefetch(self.map_a);
+            tma::prefetch(self.map_b);
+        }
+        let (mut walk, mut g) = (walk, 0);
+        while let Some(p) = walk.next() {
+            // SAFETY: one thread; the consumers consume the same pieces' steps in the same order.
+            unsafe { pipe.produce::<O>(self.map_a, self.map_b, p.row0, p.col0, p.kb, p.ke - p.kb, g) };
+            g += p.ke - p.kb;
+        }
+    }
+}
+
+/// The body of kernels 16, 22 and 23: the pipeline of kernel 15 over the pieces of walk `W`, fed by
+/// `F`, the global K-step count running on across pieces (the producer loads the next piece while
+/// the consumers store the last).
 ///
 /// # Safety
-/// As [`k15_tma::tma_gemm`], with the grid `W` expects; `C` zeroed first where `W` adds.
+/// As [`k15_tma::tma_gemm`] (with `feed` describing A and B), with the grid `W` expects; `C` zeroed
+/// first where `W` adds.
 #[inline(always)]
-pub unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(
-    map_a: *const TensorMap,
-    map_b: *const TensorMap,
-    c: *mut f32,
-    m: u32,
-    n: u32,
-    k: u32,
-) {
+pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, W: Walk, F: Feed>(feed: F, c: *mut f32, m: u32, n: u32, k: u32) {
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N) };
+    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, F::FULL_ARRIVALS) };
     let bm = Pipeline::<S, NC>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let walk = W::start(m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
-    let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
+    let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
-        // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform).
-        unsafe { k15_tma::release_producer_registers::<NC>() };
-        if tid == 0 {
-            // SAFETY: the maps are valid (the caller's contract).
-            unsafe {
-                tma::prefetch(map_a);
-                tma::prefetch(map_b);
-            }
-            let (mut walk, mut g) = (walk, 0);
-            while let Some(p) = walk.next() {
-                // SAFETY: one thread; the consumers consume the same pieces' steps in the same order.
-                unsafe { pipe.produce::<O>(map_a, map_b, p.row0, p.col0, p.kb, p.ke - p.kb, g) };
-                g += p.ke - p.kb;
-            }
-        }
+        // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform); the
+        // pipeline was set up for this feed.
+        unsafe { feed.produce::<O, S, NC, W>(pipe, walk) };
         return;
     }
     // SAFETY: each consumer warpgroup, all 128 threads, converged.
-    unsafe { k15_tma::claim_consumer_registers::<NC>() };
+    unsafe { F::claim_consumer_registers::<NC>() };
     // SAFETY: the caller passes m·n floats.
     let c = unsafe { View::new(c, (m * n) as usize) };
     let (mut walk, mut g) = (walk, 0);

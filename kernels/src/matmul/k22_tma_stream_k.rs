@@ -16,7 +16,7 @@
 //! within the reference tolerance.
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::WG_ROWS;
-use super::k16_persistent::{self, tile_origin, Piece, Walk};
+use super::k16_persistent::{self, tile_origin, Piece, TmaFeed, Walk};
 use crate::device::thread;
 use crate::device::tma::TensorMap;
 use crate::launch::TileConfig;
@@ -31,7 +31,7 @@ pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
 /// K-steps ([`StreamK`]).
 ///
 /// # Safety
-/// As [`k16_persistent::walk_gemm`], with a grid of any size along x (one block per SM is the
+/// As [`k16_persistent::persistent_gemm`], with a grid of any size along x (one block per SM is the
 /// intent) and `C` zeroed first.
 #[inline(always)]
 pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
@@ -43,7 +43,7 @@ pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, StreamK>(map_a, map_b, c, m, n, k) }
+    unsafe { k16_persistent::walk_gemm::<O, S, NC, StreamK, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
 }
 
 /// Block `blockIdx.x`'s run of K-steps `next .. end` of the product's `tiles × steps`, numbered tile
