@@ -21,16 +21,8 @@ use tessera::module::{kernel_names, PTX, PTX_SM90A};
 /// (a K loop) touches local memory, which `local_memory_in_fma_loops` checks in their SASS. Kernel
 /// 17's 128×256 entry holds `accumulate` and `accumulate_interior` in one loop over pieces; ptxas
 /// spills some of that loop's state (64 bytes) outside both K loops (`docs/ladder/k17-stream-k.md`,
-/// "The interior path": 4096³ 2970 → 2775 µs). Kernel 23's producer warpgroup (56 registers) keeps
-/// its boxes' hoisted offsets (12–60 bytes) in local memory, reloaded once per box per K-step by the
-/// copying threads while the consumers' `wgmma` loop touches none (`docs/ladder/k23-copy-fed.md`).
-const SPILLS_OUTSIDE_K_LOOPS: [&str; 5] = [
-    "matmul_streamk_128x256x16",
-    "matmul_copyfeed_bf16_128x256",
-    "matmul_copyfeed_f16_128x256",
-    "matmul_copyfeed_bf16_128x128",
-    "matmul_copyfeed_f16_128x128",
-];
+/// "The interior path": 4096³ 2970 → 2775 µs).
+const SPILLS_OUTSIDE_K_LOOPS: [&str; 1] = ["matmul_streamk_128x256x16"];
 
 /// The two modules: their PTX text, whether it is the sm_90a one, its ptxas architecture.
 const MODULES: [(&str, bool, &str); 2] = [(PTX, false, "sm_90"), (PTX_SM90A, true, "sm_90a")];

@@ -308,11 +308,11 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
 }
 
 /// Kernel 23 (kernel 16's walk, the producer copying the operands) with fewer blocks than tiles, so
-/// that each block's copies run on across tiles, and split along K (300 × 520 × 136: 9 tiles of
-/// 128×256 on 2 blocks; 200 × 136 × 2048: 2 tiles of 128×128, K split by the model, each slice on its
-/// own block row); rows 16-byte aligned (the `cp.async` path) and off a 32-byte sector (K = 136).
+/// that each block's copies run on across tiles, and split along K (300 × 520 × 136: 25 tiles of
+/// 64×128 on 3 blocks; 100 × 136 × 4096: 4 tiles, K split by the model, each slice on its own block
+/// row); rows 16-byte aligned (the `cp.async` path) and off a 32-byte sector (K = 136).
 fn copy_fed_blocks_walk_several_tiles() -> Result<(), Failed> {
-    for (algo, (m, n, k), walkers) in [(Algo::CopyFedBf16, (300, 520, 136), 2), (Algo::CopyFedBf16Narrow, (200, 136, 2048), 1)] {
+    for (algo, (m, n, k), walkers) in [(Algo::CopyFedBf16Rows64, (300, 520, 136), 3), (Algo::CopyFedBf16Rows64, (100, 136, 4096), 1)] {
         let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
         let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
         let (a16, b16) = (bits(&a), bits(&b));
@@ -321,7 +321,7 @@ fn copy_fed_blocks_walk_several_tiles() -> Result<(), Failed> {
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
         let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
         let splits = catalogue_line(algo).splits(shape, H);
-        if (splits > 1) != (k == 2048) || catalogue_line(algo).accumulates_into_c(shape, H) != (splits > 1) {
+        if (splits > 1) != (k == 4096) || catalogue_line(algo).accumulates_into_c(shape, H) != (splits > 1) {
             return Err(format!("{}: {splits} slices on {shape:?}", kernel.label).into());
         }
         cfg.grid = (walkers, splits, 1);

@@ -273,20 +273,8 @@ matmul_catalogue! {
     StreamKTmaF16 = k22_tma_stream_k::matmul_streamk_tma_f16_128x256, "streamk-tma-f16-128x256", Fp16 via tma, k22_tma_stream_k::STREAMK_TMA_F16_128X256;
     /// Kernel 22 in TF32 (A rounded by the kernel, `Bᵀ` prepared).
     StreamKTmaTf32 = k22_tma_stream_k::matmul_streamk_tma_tf32_128x256, "streamk-tma-tf32-128x256", Tf32 via tma, k22_tma_stream_k::STREAMK_TMA_TF32_128X256;
-    /// Kernel 23: kernel 16 with the operands copied by its producer warpgroup (`cp.async`), not the TMA: rows off a 32-byte sector at full rate; BF16, 128×256 tiles.
-    CopyFedBf16 = k23_copy_fed::matmul_copyfeed_bf16_128x256, "copyfeed-bf16-128x256", Bf16, k23_copy_fed::COPYFEED_BF16_128X256;
-    /// Kernel 23, 128×192 tiles, BF16.
-    CopyFedBf16Mid = k23_copy_fed::matmul_copyfeed_bf16_128x192, "copyfeed-bf16-128x192", Bf16, k23_copy_fed::COPYFEED_BF16_128X192;
-    /// Kernel 23, 128×128 tiles, BF16.
-    CopyFedBf16Narrow = k23_copy_fed::matmul_copyfeed_bf16_128x128, "copyfeed-bf16-128x128", Bf16, k23_copy_fed::COPYFEED_BF16_128X128;
-    /// Kernel 23, 64×128 tiles, BF16.
+    /// Kernel 23: kernel 16 with the operands copied by its producer warpgroup (`cp.async`), not the TMA: rows off a 32-byte sector without kernel 16's loss; BF16, 64×128 tiles.
     CopyFedBf16Rows64 = k23_copy_fed::matmul_copyfeed_bf16_64x128, "copyfeed-bf16-64x128", Bf16, k23_copy_fed::COPYFEED_BF16_64X128;
-    /// Kernel 23, 128×256 tiles, FP16.
-    CopyFedF16 = k23_copy_fed::matmul_copyfeed_f16_128x256, "copyfeed-f16-128x256", Fp16, k23_copy_fed::COPYFEED_F16_128X256;
-    /// Kernel 23, 128×192 tiles, FP16.
-    CopyFedF16Mid = k23_copy_fed::matmul_copyfeed_f16_128x192, "copyfeed-f16-128x192", Fp16, k23_copy_fed::COPYFEED_F16_128X192;
-    /// Kernel 23, 128×128 tiles, FP16.
-    CopyFedF16Narrow = k23_copy_fed::matmul_copyfeed_f16_128x128, "copyfeed-f16-128x128", Fp16, k23_copy_fed::COPYFEED_F16_128X128;
     /// Kernel 23, 64×128 tiles, FP16.
     CopyFedF16Rows64 = k23_copy_fed::matmul_copyfeed_f16_64x128, "copyfeed-f16-64x128", Fp16, k23_copy_fed::COPYFEED_F16_64X128;
     /// Kernel 20: kernel 13's pipeline on a 16×128 tile, K split over `gridDim.z` (BF16).

@@ -134,10 +134,14 @@ pub const MAX_SPLITS: u32 = 16;
 /// Fewest K-steps per slice: below, a slice's fixed costs outweigh its work.
 pub const MIN_SLICE_STEPS: u32 = 4;
 
-/// The tensor cores' rate of kernel 23 (the producer warpgroup copies the operands with `cp.async`)
-/// against kernel 16's on rows that are whole sectors; off them it keeps this rate, where kernel 16
-/// pays [`PITCH_LOSS`] or the packing. An estimate before its first measurement.
-pub const COPY_FEED_RATE: f64 = 0.97;
+/// Bytes per microsecond one SM's producer warpgroup copies into the stages in kernel 23 (`cp.async`
+/// instead of the TMA), whatever the rows' alignment: a K-step takes at least a stage's bytes at this
+/// rate. Fitted on `docs/results/2026-12-03-copy-fed/tune` (BF16: 1000³–7000³, 3008³, 4096³ and
+/// three rectangles, every tile of kernels 16 and 23): 4096³ ran at 41–60 GB/s per SM, kernel 23 at
+/// 0.62 of kernel 16's time there — the TMA, not the tensor cores, is what feeds them at full rate.
+pub const COPY_FEED_BYTES_PER_US: f64 = COPY_FEED_GB_PER_S * 1e3;
+/// [`COPY_FEED_BYTES_PER_US`] in GB/s.
+pub const COPY_FEED_GB_PER_S: f64 = 50.0;
 
 /// The launch of a kernel the model covers: the TMA kernels (15, 16, 22) and kernel 23, which shares
 /// their pipeline.
@@ -189,13 +193,17 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let elem_bytes = precision.input_bytes();
     // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
     let pitch = if cfg.producer_copies {
-        COPY_FEED_RATE
+        1.0
     } else {
         pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), tma::slow_rows(packing.b, elem_bytes))
     };
     let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
-    let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
+    let mut step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
+    if cfg.producer_copies {
+        let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
+        step_us = step_us.max(stage_bytes / COPY_FEED_BYTES_PER_US);
+    }
     // The epilogue holds the consumers (the next unit's products wait for it): a unit's in-range
     // outputs (on average) stored at this SM's share of the epilogue's rate, or with split-K added
     // at its share of the L2's atomic rate.

@@ -115,16 +115,6 @@ pub(crate) trait Feed: Copy {
     /// All 128 threads of warpgroup 0, converged; `pipe` set up with [`Feed::FULL_ARRIVALS`]; the
     /// consumers consume the same pieces' steps in the same order.
     unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(self, pipe: Pipeline<S, NC>, walk: W);
-
-    /// A consumer warpgroup's side of the register split ([`Feed::produce`]'s first step).
-    ///
-    /// # Safety
-    /// The 128 threads of one consumer warpgroup, converged, once.
-    #[inline(always)]
-    unsafe fn claim_consumer_registers<const NC: u32>() {
-        // SAFETY: the caller's contract.
-        unsafe { k15_tma::claim_consumer_registers::<NC>() }
-    }
 }
 
 /// Operands read by the TMA through the tensor maps of A and B: one thread asks for each stage's
@@ -181,7 +171,7 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, W: Wal
         return;
     }
     // SAFETY: each consumer warpgroup, all 128 threads, converged.
-    unsafe { F::claim_consumer_registers::<NC>() };
+    unsafe { k15_tma::claim_consumer_registers::<NC>() };
     // SAFETY: the caller passes m·n floats.
     let c = unsafe { View::new(c, (m * n) as usize) };
     let (mut walk, mut g) = (walk, 0);

@@ -21,13 +21,21 @@
 //! elsewhere the producer stores element by element — correct on every shape, and slow: `Auto`
 //! prices it only on aligned rows.
 //!
+//! **What it costs**: the copies go through the SM's load path, which fed the stages at 40–60 GB/s
+//! per SM (`docs/results/2026-12-03-copy-fed/tune`), where the TMA feeds kernel 16's 128×256 tiles
+//! at 65 GB/s and more: at 4096³ the 128×256, 128×192 and 128×128 tiles of this kernel took 0.62–0.80
+//! of kernel 16's time, and even at 3000³ and 5000³, off a sector, kernel 16 in place was faster. On
+//! small products of rows off a sector the copies keep up: 1000³ BF16 in 12.3 µs on 64×128 tiles,
+//! where kernel 16's best took 13.6. So only the 64×128 tile is an entry, and the model prices its
+//! producer's rate (`tc_model::COPY_FEED_BYTES_PER_US`).
+//!
 //! **Everything else** (the walk, split-K, the consumers, the epilogue) is kernel 16's
 //! (`k16_persistent::walk_gemm` with this feed). Measurements: `docs/ladder/k23-copy-fed.md`.
 use super::k14_wgmma::{k_major_chunk, WgmmaTile};
 use super::k15_tma::{Pipeline, ROW_BYTES, WG_ROWS};
 use super::k16_persistent::{self, walk_gemm, Feed, Walk, WorkUnits};
 use crate::device::mem::View;
-use crate::device::{async_copy, mbarrier, thread, warpgroup, wgmma};
+use crate::device::{async_copy, mbarrier, thread, wgmma};
 use crate::launch::TileConfig;
 
 /// The launch of a kernel-23 entry: kernel 16's (one persistent block per SM, its warpgroups, stages
@@ -49,10 +57,6 @@ pub const fn lag(stages: u32) -> u32 {
 
 /// Threads of the producer warpgroup.
 const PRODUCERS: u32 = 128;
-/// Registers per producer and per consumer thread with two consumer warpgroups: with kernel 16's 40
-/// (and 48) ptxas spilled the copies' addresses; 128 · 56 + 256 · 224 = 64512 ≤ 65536.
-const PRODUCER_REGS: u32 = 56;
-const CONSUMER_REGS: u32 = 224;
 
 /// Operands copied by the producer warpgroup from A (`m × k`) and B (`k × n`), row-major.
 #[derive(Clone, Copy)]
@@ -69,11 +73,6 @@ impl Feed for CopyFeed {
 
     #[inline(always)]
     unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(self, pipe: Pipeline<S, NC>, walk: W) {
-        if NC >= 2 {
-            // SAFETY: warpgroup 0, all 128 threads, converged (the caller's contract); the consumers
-            // claim CONSUMER_REGS each, which fits with this.
-            unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
-        }
         let (m, n, k) = (self.m, self.n, self.k);
         // SAFETY: A and B hold m·k and k·n elements of the tile's type (the kernel's contract).
         let (a, b) = unsafe {
@@ -114,14 +113,6 @@ impl Feed for CopyFeed {
         for done in g.saturating_sub(lag)..g {
             // SAFETY: as above; with nothing left to copy every group is waited for.
             unsafe { land(pipe, done, 0) };
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn claim_consumer_registers<const NC: u32>() {
-        if NC >= 2 {
-            // SAFETY: the caller's contract; the producer releases its share (PRODUCER_REGS).
-            unsafe { warpgroup::claim_registers::<CONSUMER_REGS>() };
         }
     }
 }
@@ -238,33 +229,15 @@ macro_rules! copy_fed_entry {
     };
 }
 
-copy_fed_entry!(matmul_copyfeed_bf16_128x256, COPYFEED_BF16_128X256, Bf16N256, stages 4, consumers 2,
-    "Kernel 23 on BF16 inputs, `f32` output (sm_90a): kernel 16's 128×256×64 tiles and 4 stages, the \
-     operands copied by the producer warpgroup.");
-copy_fed_entry!(matmul_copyfeed_f16_128x256, COPYFEED_F16_128X256, F16N256, stages 4, consumers 2,
-    "Kernel 23 on FP16 inputs, `f32` output (sm_90a): as [`matmul_copyfeed_bf16_128x256`].");
-copy_fed_entry!(matmul_copyfeed_bf16_128x192, COPYFEED_BF16_128X192, Bf16N192, stages 5, consumers 2,
-    "Kernel 23 on BF16 inputs, `f32` output (sm_90a), 128×192×64 tiles, 5 stages.");
-copy_fed_entry!(matmul_copyfeed_f16_128x192, COPYFEED_F16_128X192, F16N192, stages 5, consumers 2,
-    "Kernel 23 on FP16 inputs, `f32` output (sm_90a), 128×192 tiles: as [`matmul_copyfeed_bf16_128x192`].");
-copy_fed_entry!(matmul_copyfeed_bf16_128x128, COPYFEED_BF16_128X128, Bf16N128, stages 6, consumers 2,
-    "Kernel 23 on BF16 inputs, `f32` output (sm_90a), 128×128×64 tiles, 6 stages.");
-copy_fed_entry!(matmul_copyfeed_f16_128x128, COPYFEED_F16_128X128, F16N128, stages 6, consumers 2,
-    "Kernel 23 on FP16 inputs, `f32` output (sm_90a), 128×128 tiles: as [`matmul_copyfeed_bf16_128x128`].");
 copy_fed_entry!(matmul_copyfeed_bf16_64x128, COPYFEED_BF16_64X128, Bf16N128, stages 9, consumers 1,
-    "Kernel 23 on BF16 inputs, `f32` output (sm_90a), 64×128×64 tiles (one consumer warpgroup), 9 stages.");
+    "Kernel 23 on BF16 inputs, `f32` output (sm_90a): kernel 16's 64×128×64 tiles (one consumer warpgroup) \
+     and 9 stages, the operands copied by the producer warpgroup.");
 copy_fed_entry!(matmul_copyfeed_f16_64x128, COPYFEED_F16_64X128, F16N128, stages 9, consumers 1,
     "Kernel 23 on FP16 inputs, `f32` output (sm_90a), 64×128 tiles: as [`matmul_copyfeed_bf16_64x128`].");
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_register_split_fills_the_file() {
-        assert!(128 * PRODUCER_REGS + 256 * CONSUMER_REGS <= 65536);
-        assert!(128 * (PRODUCER_REGS + 8) + 256 * CONSUMER_REGS > 65536 || 128 * PRODUCER_REGS + 256 * (CONSUMER_REGS + 8) > 65536);
-    }
 
     #[test]
     fn the_lag_leaves_a_stage_for_the_consumers_release() {
@@ -276,11 +249,9 @@ mod tests {
 
     #[test]
     fn entries_launch_as_kernel_16_without_tensor_maps() {
-        for (fed, tma) in [
-            (COPYFEED_BF16_128X256, k16_persistent::PERSISTENT_BF16_128X256),
-            (COPYFEED_F16_128X192, k16_persistent::PERSISTENT_F16_128X192),
-            (COPYFEED_BF16_64X128, k16_persistent::PERSISTENT_BF16_64X128),
-        ] {
+        for (fed, tma) in
+            [(COPYFEED_BF16_64X128, k16_persistent::PERSISTENT_BF16_64X128), (COPYFEED_F16_64X128, k16_persistent::PERSISTENT_F16_64X128)]
+        {
             assert!(!fed.tma && fed.producer_copies && fed.persistent && fed.sm90a);
             assert_eq!(TileConfig { tma: true, producer_copies: false, ..fed }, tma);
         }
