@@ -60,11 +60,15 @@ impl Choice {
         choice.runs(shape, precision).then_some(choice)
     }
 
-    /// Whether this choice computes `shape` in `precision`: a concrete kernel of that precision, or
-    /// (FP32) a padding plan of `shape` whose kernel reads the padded copies.
+    /// Whether this choice computes `shape` in `precision`: a concrete kernel of that precision (for
+    /// TF32 also an FP32 kernel: exact `f32` products, never less precise — [`model_choice`]'s pick
+    /// for the smallest products), or (FP32) a padding plan of `shape` whose kernel reads the padded
+    /// copies.
     pub fn runs(&self, shape: MatmulShape, precision: Precision) -> bool {
         match self {
-            Choice::Kernel(algo) => algo.precision() == Some(precision),
+            Choice::Kernel(algo) => {
+                algo.precision() == Some(precision) || (precision == Precision::Tf32 && algo.precision() == Some(Precision::Fp32))
+            }
             Choice::Padded(p) => {
                 precision == Precision::Fp32 && p.shape == shape && Some(p.padded) == padded_shape(shape) && runs_on_padded_copies(p.algo)
             }
@@ -99,11 +103,15 @@ pub fn choose(
 ///
 /// - FP32: the padded path where [`choose_padding`] takes it, else the FP32 kernel of least expected
 ///   time ([`least_expected_on`]: the time model × its measured residuals). Never a TF32 kernel.
-/// - TF32, BF16, FP16: the kernel of least predicted time among the TMA kernels (15 and 16, sm_90a
-///   only: [`crate::select::tc_model::pick_timed`]) and the kernels that read their operands in place
-///   ([`in_place_pick`]: 11–13, and 14's 16-bit entries on sm_90a). The in-place kernels take the
-///   small products, where a TMA kernel's fixed costs are most of its time
+/// - TF32, BF16, FP16: the kernel of least predicted time among the TMA kernels (15, 16, 22 and 23,
+///   sm_90a only: [`crate::select::tc_model::pick_timed`]) and the kernels that read their operands in
+///   place ([`in_place_pick`]: 11–13, 20, 21, and 14's 16-bit entries on sm_90a). The in-place kernels
+///   take the small products, where a TMA kernel's fixed costs are most of its time
 ///   (docs/results/2026-12-02-tc-small).
+/// - TF32 only: FP32's pick in place too ([`least_expected_on`]) where its expected time is lower —
+///   products of a few microseconds, where TF32's preparation of `Bᵀ` (one more launch) and the
+///   tensor cores' fixed costs outweigh the work. Its products are exact `f32`: more precise than
+///   TF32's, never less; BF16 and FP16 keep their kernels (their inputs are the caller's 16-bit data).
 pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) -> Choice {
     if precision == Precision::Fp32 {
         return match choose_padding(shape, target.sms) {
@@ -113,8 +121,9 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
     }
     let tma = if target.sm90a { crate::select::tc_model::pick_timed(shape, precision, target.sms) } else { None };
     let in_place = in_place_pick(shape, precision, target);
-    // Ties go to the TMA kernel (the first).
-    let best = [tma, in_place].into_iter().flatten().min_by(|x, y| x.1.total_cmp(&y.1));
+    let exact = (precision == Precision::Tf32).then(|| least_expected_on(shape, target.sms));
+    // Ties go to the TMA kernel (the first), then to the tensor cores.
+    let best = [tma, in_place, exact].into_iter().flatten().min_by(|x, y| x.1.total_cmp(&y.1));
     let portable = match precision {
         Precision::Fp16 => Algo::MmaPipeF16x128,
         Precision::Tf32 => Algo::MmaPipeTf32,

@@ -604,8 +604,8 @@ mod tests {
         assert_eq!(model_choice(big, Precision::Tf32, Target::new(SMS, true)).kernel(), Algo::PersistentTf32);
         // Products with work for the tensor cores run a TMA kernel on Hopper (unaligned rows read
         // from padded copies); products of a few microseconds a kernel on the operands in place (a
-        // TMA kernel's fixed costs are most of its time there). Always of the precision asked for;
-        // split-K only in kernel 16.
+        // TMA kernel's fixed costs are most of its time there). Always of the precision asked for
+        // (TF32's tiny products in exact FP32, more precise); split-K only in kernel 16.
         let tiny = [s(1, 1, 1), s(4, 5, 3), s(96, 8, 8), s(344, 140, 4)];
         // (512³ runs either way: kernel 20 and kernel 16 measured within 5 % of each other.)
         for shape in [big, odd, s(8192, 128, 8192), s(4096, 4100, 4100), s(1000, 1037, 518)].into_iter().chain(tiny) {
@@ -613,7 +613,8 @@ mod tests {
                 let algo = model_choice(shape, p, Target::new(SMS, true)).kernel();
                 let tma = algo.config().is_some_and(|c| c.tma || c.producer_copies);
                 assert_eq!(tma, !tiny.contains(&shape), "{p:?} {shape:?}: {algo:?}");
-                assert_eq!(algo.precision(), Some(p));
+                let exact = p == Precision::Tf32 && tiny.contains(&shape) && algo.precision() == Some(Precision::Fp32);
+                assert!(algo.precision() == Some(p) || exact, "{p:?} {shape:?}: {algo:?}");
                 assert!(splits_on(algo, shape, SMS) == 1 || algo.config().is_some_and(|c| c.persistent));
             }
         }
