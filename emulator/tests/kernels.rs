@@ -340,8 +340,9 @@ fn copy_fed_blocks_walk_several_tiles() -> Result<(), Failed> {
 }
 
 /// Kernel 22 with fewer blocks than the launch plans, so that runs cross tiles: 300 × 520 × 136 is
-/// 3 × 3 tiles of 128×256, 3 K-steps each (27 steps); 4 blocks take runs of 6 or 7 steps (a tile's
-/// end, whole tiles, the next one's start), 5 blocks runs of 5 or 6, 27 blocks one step each (every
+/// 3 × 3 tiles of 128×256, 3 K-steps each (27 steps); on 4 blocks one whole tile each (a
+/// data-parallel round), then the last 5 tiles' 15 steps in runs of 3 or 4 (a tile's end, the next
+/// one's start); on 5 blocks all 9 tiles stream-K, runs of 5 or 6; on 27 blocks one step each (every
 /// piece added). `C` starts zeroed, as the launch asks.
 fn tma_stream_k_runs_cross_tiles() -> Result<(), Failed> {
     let (m, n, k) = (300usize, 520usize, 136usize);

@@ -21,6 +21,7 @@ use crate::registry::algo::{Algo, MATMUL_KERNELS};
 use crate::registry::tma::{self, Packing};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
+use tessera_kernels::matmul::k22_tma_stream_k::StreamK;
 
 /// SMs the sustained rates were measured on (the H200).
 const RATE_SMS: f64 = 132.0;
@@ -182,9 +183,6 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let cfg = tma_config(algo)?;
     let precision = algo.kernel()?.precision;
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
-    if cfg.stream_k && f64::from(precision.input_bytes()) * (m * k + k * n) > STREAM_K_OPERAND_BYTES {
-        return Some(f64::INFINITY);
-    }
     let splits = if cfg.persistent { splits.max(1) } else { 1 };
     let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
     let steps = shape.k.div_ceil(cfg.bk).div_ceil(splits).max(1);
@@ -249,24 +247,25 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     Some(host_us + bound(sm_us, gpu_us))
 }
 
-/// The most bytes of A and B together for which kernel 22 is priced (beyond, `f64::INFINITY`): its
-/// blocks' runs spread the tiles in flight over the whole product, not over a few bands of A and B as
-/// kernel 16's grouped order does, so its operands must stay in the H200's 50 MB L2. Measured
-/// (`docs/results/2026-12-03-tma-stream-k`): 5000³ BF16 (100 MB) 0.75 of kernel 16's time, 6144³
-/// 0.93; 2500³ TF32 (50 MB) and 768×3072×4096 BF16 (31 MB) 1.25 and 1.11 of the best kernel 16 tile.
-pub const STREAM_K_OPERAND_BYTES: f64 = 50.0e6;
-
-/// Stream-K's (kernel 22) busiest SM: `G = min(SMs, tiles·steps)` blocks, each a run of
-/// `⌈tiles·steps / G⌉` K-steps that crosses `⌈run / steps⌉ + 1` tiles at most — whole ones stored
-/// (`store_us` of the whole GPU's time for one tile each, shared by the `G` blocks), the two at its
-/// ends added (`add_us` likewise) — plus kernel 16's fixed costs once.
+/// Kernel 22's busiest SM: on `G = min(SMs, tiles·steps)` blocks, the data-parallel rounds of whole
+/// tiles (each stored: `store_us` of the whole GPU's time for one tile, shared by the `G` blocks),
+/// then a run of `⌈part·steps / G⌉` K-steps of the stream-K part (`StreamK::stream_tiles`), which
+/// crosses `⌈run / steps⌉ + 1` tiles at most — whole ones stored, the two at its ends added (`add_us`
+/// likewise) — plus kernel 16's fixed costs once.
 fn stream_k_sm_us(tiles: u32, steps: u32, sms: u32, step_us: f64, store_us: f64, add_us: f64) -> f64 {
-    let total = f64::from(tiles) * f64::from(steps.max(1));
-    let blocks = total.min(f64::from(sms.max(1))).max(1.0);
-    let run = (total / blocks).ceil();
-    let pieces = ((run / f64::from(steps.max(1))).ceil() + 1.0).min(f64::from(tiles.max(1)));
+    let steps_total = u64::from(tiles) * u64::from(steps.max(1));
+    let g = steps_total.clamp(1, u64::from(sms.max(1))) as u32;
+    let part = StreamK::stream_tiles(tiles, g);
+    let (blocks, steps) = (f64::from(g), f64::from(steps.max(1)));
+    let dp_rounds = f64::from((tiles - part) / g);
+    let dp_us = dp_rounds * (steps * step_us + store_us * blocks);
+    if part == 0 {
+        return PERSISTENT_US + UNIT_US + dp_us;
+    }
+    let run = (f64::from(part) * steps / blocks).ceil();
+    let pieces = ((run / steps).ceil() + 1.0).min(f64::from(part));
     let ends = pieces.min(2.0);
-    PERSISTENT_US + UNIT_US + run * step_us + (pieces - ends) * store_us * blocks + ends * add_us * blocks
+    PERSISTENT_US + UNIT_US + dp_us + run * step_us + (pieces - ends) * store_us * blocks + ends * add_us * blocks
 }
 
 /// How the SMs' time and the operands' DRAM time combine: neither hides the other completely near
@@ -386,14 +385,12 @@ mod tests {
     fn predictions_are_finite_positive_and_grow_with_k() {
         for k in MATMUL_KERNELS.iter().filter(|k| k.config.tma || k.config.producer_copies) {
             let mut last = 0.0;
-            // Kernel 22 is priced only while A and B fit in L2 (133 MB of BF16 operands at K = 32768).
-            for depth in [64, 512, 4096, 32768].into_iter().filter(|&d| !k.config.stream_k || d <= 4096) {
+            for depth in [64, 512, 4096, 32768] {
                 let us = predict_us(k.algo, s(1000, 1032, depth), 1, SMS).unwrap();
                 assert!(us.is_finite() && us > last, "{}: {us} after {last} at K = {depth}", k.label);
                 last = us;
             }
         }
-        assert_eq!(predict_us(Algo::StreamKTmaBf16, s(1000, 1032, 32768), 1, SMS), Some(f64::INFINITY));
         assert_eq!(predict_us(Algo::Dbuf128x256x16, s(64, 64, 64), 1, SMS), None);
     }
 }

@@ -46,8 +46,9 @@ pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     unsafe { k16_persistent::walk_gemm::<O, S, NC, StreamK, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
 }
 
-/// Block `blockIdx.x`'s run of K-steps `next .. end` of the product's `tiles × steps`, numbered tile
-/// by tile.
+/// Block `blockIdx.x`'s work among `G = gridDim.x`: whole tiles `dp_next, dp_next + G, … < dp_end`
+/// first (the data-parallel rounds, as kernel 16 walks them), then its run of K-steps `next .. end` of
+/// the last tiles' steps, numbered tile by tile (the stream-K part).
 #[derive(Clone, Copy)]
 pub struct StreamK {
     tiles_m: u32,
@@ -55,6 +56,9 @@ pub struct StreamK {
     bm: u32,
     bn: u32,
     steps: u32,
+    dp_next: u32,
+    dp_end: u32,
+    blocks: u32,
     next: u64,
     end: u64,
 }
@@ -66,19 +70,48 @@ impl StreamK {
         let g = u64::from(g.max(1));
         (total * u64::from(b) / g, total * (u64::from(b) + 1) / g)
     }
+
+    /// Tiles of the stream-K part among `tiles` on `g` blocks: none when the tiles fill whole rounds,
+    /// else the last partial round and one full round before it (each block then runs between one and
+    /// two tiles' steps), all of them when there are fewer.
+    #[inline(always)]
+    pub fn stream_tiles(tiles: u32, g: u32) -> u32 {
+        let g = g.max(1);
+        if tiles.is_multiple_of(g) {
+            0
+        } else {
+            let part = tiles % g + g;
+            if part < tiles {
+                part
+            } else {
+                tiles
+            }
+        }
+    }
 }
 
 impl Walk for StreamK {
     #[inline(always)]
     fn start(tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
-        let total = u64::from(tiles_m) * u64::from(tiles_n) * u64::from(steps);
-        let (next, end) = StreamK::run(total, thread::block_idx_x(), thread::grid_dim_x());
-        StreamK { tiles_m, tiles_n, bm, bn, steps, next, end }
+        let (tiles, blocks, b) = (tiles_m * tiles_n, thread::grid_dim_x().max(1), thread::block_idx_x());
+        let dp_end = tiles - StreamK::stream_tiles(tiles, blocks);
+        let total = u64::from(tiles - dp_end) * u64::from(steps);
+        let (next, end) = StreamK::run(total, b, blocks);
+        let first = u64::from(dp_end) * u64::from(steps);
+        StreamK { tiles_m, tiles_n, bm, bn, steps, dp_next: b, dp_end, blocks, next: first + next, end: first + end }
     }
 
     #[inline(always)]
     fn next(&mut self) -> Option<Piece> {
-        if self.next >= self.end || self.steps == 0 {
+        if self.steps == 0 {
+            return None;
+        }
+        if self.dp_next < self.dp_end {
+            let (row0, col0) = tile_origin(self.dp_next, self.tiles_m, self.tiles_n, self.bm, self.bn);
+            self.dp_next += self.blocks;
+            return Some(Piece { row0, col0, kb: 0, ke: self.steps, adds: false });
+        }
+        if self.next >= self.end {
             return None;
         }
         let steps = u64::from(self.steps);
@@ -115,6 +148,16 @@ mod tests {
             }
             assert_eq!(at, total);
         }
+    }
+
+    #[test]
+    fn the_stream_k_part_is_the_last_partial_round_and_one_before_it() {
+        assert_eq!(StreamK::stream_tiles(72, 132), 72);
+        assert_eq!(StreamK::stream_tiles(264, 132), 0);
+        assert_eq!(StreamK::stream_tiles(288, 132), 156);
+        assert_eq!(StreamK::stream_tiles(800, 132), 140);
+        assert_eq!(StreamK::stream_tiles(0, 132), 0);
+        assert_eq!(StreamK::stream_tiles(9, 4), 5);
     }
 
     #[test]
