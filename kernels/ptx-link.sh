@@ -74,14 +74,20 @@ api=$(IFS=,; echo "${kept[*]}")
 #    for each `entry threads min_blocks` line of the file $TESSERA_LAUNCH_BOUNDS (host/build.rs writes it
 #    from the catalogue, i.e. from each kernel's own TileConfig), add `.maxntid threads, 1, 1` and
 #    `.minnctapersm min_blocks` to that entry, so ptxas caps its registers at 65536 / (threads · min_blocks)
-#    (e.g. 128 for 256 threads × 2 blocks per SM). The host launches exactly `threads` threads.
+#    (e.g. 128 for 256 threads × 2 blocks per SM). The host launches exactly `threads` threads. A fourth
+#    field `cluster` adds `.reqnctapercluster cluster, 1, 1`: the entry runs in clusters of that many
+#    blocks along x (CUDA C's `__cluster_dims__`), whatever launch call starts it.
 bounds="${TESSERA_LAUNCH_BOUNDS:-}"
 [ -f "$bounds" ] || die "TESSERA_LAUNCH_BOUNDS must name the launch-bounds file (host/build.rs writes it from the catalogue)"
 {
   awk -v bounds="$bounds" '
-    BEGIN { while ((getline line < bounds) > 0) { if (line ~ /^[a-z_0-9]+ [0-9]+ [0-9]+$/) { split(line, f, " "); nt[f[1]] = f[2]; mb[f[1]] = f[3] } } }
+    BEGIN { while ((getline line < bounds) > 0) { if (line ~ /^[a-z_0-9]+ [0-9]+ [0-9]+( [0-9]+)?$/) { n = split(line, f, " "); nt[f[1]] = f[2]; mb[f[1]] = f[3]; if (n == 4) cl[f[1]] = f[4] } } }
     /^\.visible \.entry / { name = $3; sub(/\(.*/, "", name); pending = (name in nt) ? name : "" }
     { print }
-    pending != "" && $0 ~ /^\)/ { printf ".maxntid %d, 1, 1\n.minnctapersm %d\n", nt[pending], mb[pending]; pending = "" }
+    pending != "" && $0 ~ /^\)/ {
+      printf ".maxntid %d, 1, 1\n.minnctapersm %d\n", nt[pending], mb[pending]
+      if (pending in cl) printf ".reqnctapercluster %d, 1, 1\n", cl[pending]
+      pending = ""
+    }
   ' "$out" > "$out.bounds" && mv "$out.bounds" "$out"
 }

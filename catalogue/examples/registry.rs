@@ -80,6 +80,7 @@ fn config(t: TileConfig) -> Value {
         stores_unsplit,
         narrow_copies,
         producer_copies,
+        cluster,
     } = t;
     json!({
         "bm": bm,
@@ -99,6 +100,7 @@ fn config(t: TileConfig) -> Value {
         "stores_unsplit": stores_unsplit,
         "narrow_copies": narrow_copies,
         "producer_copies": producer_copies,
+        "cluster": cluster,
     })
 }
 
@@ -199,6 +201,7 @@ mod tests {
                 stores_unsplit: b("stores_unsplit"),
                 narrow_copies: b("narrow_copies"),
                 producer_copies: b("producer_copies"),
+                cluster: n("cluster"),
             };
             assert_eq!(back, k.config, "{}", k.label);
             assert_eq!(n("threads"), k.config.threads());

@@ -24,7 +24,7 @@ fn main() -> Result<(), String> {
             other => return Err(format!("no tensor-core precision `{other}`")),
         });
     }
-    println!("m,n,k,precision,kernel,splits,predicted_us,auto");
+    println!("m,n,k,precision,kernel,splits,predicted_us,auto,in_place");
     for s in shapes {
         for &p in &precisions {
             let auto = model_choice(s, p, Target::H200).kernel();
@@ -39,7 +39,9 @@ fn main() -> Result<(), String> {
                     }
                 };
                 let picked = u8::from(auto == kernel.algo);
-                println!("{},{},{},{},{},{splits},{us:.2},{picked}", s.m, s.n, s.k, p.label(), kernel.label);
+                // Whether the TMA kernels read both operands in place (no copy of rows off a sector).
+                let in_place = tc_model::best_packing(kernel.algo, s, splits, tuning::SMS).map_or(1, |(pk, _)| u8::from(pk.in_place()));
+                println!("{},{},{},{},{},{splits},{us:.2},{picked},{in_place}", s.m, s.n, s.k, p.label(), kernel.label);
             }
         }
     }

@@ -1,5 +1,6 @@
 //! The block barrier behind `sync_threads`, the warp exchange behind the warp-collective instructions
-//! (`mma.sync`, `ldmatrix`), and the block's first-fault record.
+//! (`mma.sync`, `ldmatrix`), the cluster barrier behind `cluster::sync`, and the cluster's first-fault
+//! record.
 //!
 //! A plain barrier hangs when a kernel breaks the `__syncthreads` contract (some threads of the block
 //! skip it, or call it a different number of times). This one also counts the threads that have
@@ -14,6 +15,15 @@
 //! partial warp (a block size that is no multiple of 32), a lane that has returned while others wait,
 //! lanes of one warp in different collectives, a lane at `sync_threads` while its warp waits in a
 //! collective (or the reverse), and, as the last resort, a wait longer than [`WAIT_LIMIT`].
+//!
+//! The blocks of a thread-block cluster share a [`ClusterSync`]: the cluster barrier behind
+//! `cluster::sync` (with the same checks: a thread of the cluster that has returned while others wait,
+//! a thread at `cluster::sync` while a thread of its block waits at `sync_threads` or a lane of its
+//! warp in a collective, or the reverse), the count of the cluster's returned threads (an `mbarrier`
+//! spin-wait gives up once nobody in the cluster is left to complete its phase: a peer block may), and
+//! the first fault, which poisons every barrier, exchange and spin of every block of the cluster. A
+//! block launched without a cluster is a cluster of one.
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -28,13 +38,140 @@ pub const WAIT_LIMIT: Duration = Duration::from_secs(10);
 /// The unwind payload of a thread released from a poisoned barrier: not a fault of its own.
 pub(crate) struct Aborted;
 
+/// One cluster's shared synchronisation state (a block launched without a cluster is a cluster of
+/// one): the cluster barrier, the count of returned threads, and the cluster's first fault.
+///
+/// Threads are numbered across the cluster by rank, then linear thread index:
+/// `rank · threads_per_block + tid`.
+pub(crate) struct ClusterSync {
+    kernel: &'static str,
+    /// `blockIdx` of each block of the cluster, by rank.
+    blocks: Vec<Dim3>,
+    block_dim: Dim3,
+    /// Threads per block, and in the whole cluster.
+    block_threads: u32,
+    threads: u32,
+    /// Set with the first fault of any block of the cluster: every barrier, exchange and spin of the
+    /// cluster's threads unwinds from then on. (All threads of a cluster run on one OS thread, so
+    /// `Relaxed` suffices.)
+    poisoned: AtomicBool,
+    /// The first fault. A leaf lock: nothing else is locked while it is held.
+    error: Mutex<Option<EmuError>>,
+    /// Locked, like a block's state, only between two suspensions of a thread; taken after the
+    /// block's state when both are needed.
+    state: Mutex<ClusterState>,
+}
+
+struct ClusterState {
+    /// Completed cluster-barrier rounds; a waiter is released when it changes.
+    generation: u64,
+    /// Threads waiting in the current round, and the first of them (cluster index, for messages).
+    arrived: u32,
+    first_waiter: Option<u32>,
+    /// Threads of each block (by rank) waiting in the current round.
+    block_waiters: Vec<u32>,
+    /// Threads of the cluster that have returned from the kernel, and the first of them.
+    exited: u32,
+    first_exited: Option<u32>,
+    /// `cluster::sync` calls per thread (cluster index), for messages.
+    calls: Vec<u32>,
+    /// The round (`generation`) each thread last arrived in: it waits at the cluster barrier now iff
+    /// this equals the current generation.
+    round: Vec<Option<u64>>,
+}
+
+impl ClusterSync {
+    /// The synchronisation state of a cluster whose blocks, by rank, are `blocks`.
+    pub(crate) fn new(kernel: &'static str, blocks: Vec<Dim3>, block_dim: Dim3) -> Self {
+        let block_threads = block_dim.count() as u32;
+        let threads = block_threads * blocks.len() as u32;
+        let state = ClusterState {
+            generation: 0,
+            arrived: 0,
+            first_waiter: None,
+            block_waiters: vec![0; blocks.len()],
+            exited: 0,
+            first_exited: None,
+            calls: vec![0; threads as usize],
+            round: vec![None; threads as usize],
+        };
+        Self {
+            kernel,
+            blocks,
+            block_dim,
+            block_threads,
+            threads,
+            poisoned: AtomicBool::new(false),
+            error: Mutex::new(None),
+            state: Mutex::new(state),
+        }
+    }
+
+    /// The state; no code panics while holding the lock, so a poisoned mutex still holds valid state.
+    fn lock(&self) -> MutexGuard<'_, ClusterState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether a block of the cluster has faulted.
+    fn poisoned(&self) -> bool {
+        self.poisoned.load(Ordering::Relaxed)
+    }
+
+    /// Records `error` if it is the cluster's first fault, and poisons the cluster: waiting threads
+    /// see it when next resumed, and unwind.
+    pub(crate) fn fail(&self, error: EmuError) {
+        self.error.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(error);
+        self.poisoned.store(true, Ordering::Relaxed);
+    }
+
+    /// The first fault, if any (after all threads have been joined).
+    pub(crate) fn take_error(&self) -> Option<EmuError> {
+        self.error.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    /// The cluster index of thread `tid` of the block of rank `rank`.
+    fn index(&self, rank: u32, tid: u32) -> u32 {
+        rank * self.block_threads + tid
+    }
+
+    /// `blockIdx` and `threadIdx` of the thread with cluster index `at`.
+    fn who(&self, at: u32) -> (Dim3, Dim3) {
+        let (rank, tid) = (at / self.block_threads, at % self.block_threads);
+        (self.blocks[rank as usize], thread_of(self.block_dim, tid))
+    }
+
+    /// "thread T of block B" (the block named only in a cluster of several), for messages.
+    fn name(&self, at: u32) -> String {
+        let (block, thread) = self.who(at);
+        if self.blocks.len() > 1 {
+            format!("{thread} of block {block}")
+        } else {
+            format!("{thread}")
+        }
+    }
+
+    fn divergent(&self, at: u32, detail: String) -> EmuError {
+        let (block, thread) = self.who(at);
+        EmuError::DivergentBarrier { kernel: self.kernel, block, thread, detail }
+    }
+}
+
+/// `threadIdx` of the thread with linear index `tid` in a block of `block_dim` (x fastest, as in CUDA).
+fn thread_of(block_dim: Dim3, tid: u32) -> Dim3 {
+    let (bx, by) = (block_dim.x, block_dim.y);
+    Dim3::new(tid % bx, tid / bx % by, tid / (bx * by))
+}
+
 /// One block's synchronisation state, shared by its threads.
 pub(crate) struct BlockSync {
     kernel: &'static str,
     block_idx: Dim3,
     block_dim: Dim3,
     threads: u32,
-    /// Locked only between two suspensions of a thread: the threads of a block take turns on one OS
+    /// The block's cluster (its own alone without one), and its rank there.
+    cluster: Arc<ClusterSync>,
+    rank: u32,
+    /// Locked only between two suspensions of a thread: the threads of a cluster take turns on one OS
     /// thread ([`crate::fiber`]), so it is never contended; it makes the handles `Sync`, as the device
     /// vocabulary's traits ask.
     state: Mutex<State>,
@@ -57,8 +194,6 @@ struct State {
     barrier_round: Vec<Option<u64>>,
     /// One rendezvous per warp of the block.
     warps: Vec<WarpRound>,
-    /// The first fault; once set, the barrier releases everyone with `Aborted`.
-    error: Option<EmuError>,
 }
 
 /// The warp exchange of one warp.
@@ -95,19 +230,24 @@ impl WarpRound {
 }
 
 impl BlockSync {
-    pub(crate) fn new(kernel: &'static str, block_idx: Dim3, block_dim: Dim3) -> Self {
-        let threads = block_dim.count() as u32;
+    /// The block of rank `rank` of `cluster`.
+    pub(crate) fn new(cluster: Arc<ClusterSync>, rank: u32) -> Self {
+        let (block_idx, block_dim, threads) = (cluster.blocks[rank as usize], cluster.block_dim, cluster.block_threads);
         let warps = (0..threads.div_ceil(WARP_SIZE as u32))
             .map(|w| WarpRound::new((threads - w * WARP_SIZE as u32).min(WARP_SIZE as u32)))
             .collect();
         let state = State { calls: vec![0; threads as usize], barrier_round: vec![None; threads as usize], warps, ..State::default() };
-        Self { kernel, block_idx, block_dim, threads, state: Mutex::new(state) }
+        Self { kernel: cluster.kernel, block_idx, block_dim, threads, cluster, rank, state: Mutex::new(state) }
+    }
+
+    /// `blockIdx` of this block.
+    pub(crate) fn block_idx(&self) -> Dim3 {
+        self.block_idx
     }
 
     /// `threadIdx` of the thread with linear index `tid` (x fastest, as in CUDA).
     pub(crate) fn thread_of(&self, tid: u32) -> Dim3 {
-        let (bx, by) = (self.block_dim.x, self.block_dim.y);
-        Dim3::new(tid % bx, tid / bx % by, tid / (bx * by))
+        thread_of(self.block_dim, tid)
     }
 
     /// The state; no code panics while holding the lock, so a poisoned mutex still holds valid state.
@@ -115,15 +255,10 @@ impl BlockSync {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Records `error` if it is the block's first fault, and releases every waiting thread.
+    /// Records `error` if it is the cluster's first fault, and releases every waiting thread of the
+    /// cluster.
     pub(crate) fn fail(&self, error: EmuError) {
-        let mut state = self.lock();
-        self.fail_locked(&mut state, error);
-    }
-
-    /// Waiting threads see the error when next resumed, and unwind.
-    fn fail_locked(&self, state: &mut State, error: EmuError) {
-        state.error.get_or_insert(error);
+        self.cluster.fail(error);
     }
 
     fn divergent(&self, tid: u32, detail: String) -> EmuError {
@@ -134,15 +269,24 @@ impl BlockSync {
         EmuError::DivergentWarp { kernel: self.kernel, block: self.block_idx, thread: self.thread_of(tid), detail }
     }
 
+    /// A thread of this block that waits at the cluster barrier now, if any.
+    fn cluster_waiter(&self, cluster: &ClusterState, mut among: impl Iterator<Item = u32>) -> Option<u32> {
+        if cluster.block_waiters[self.rank as usize] == 0 {
+            return None;
+        }
+        among.find(|&t| cluster.round[self.cluster.index(self.rank, t) as usize] == Some(cluster.generation))
+    }
+
     /// Lane `tid` (linear thread index) of its warp reached the warp-collective `op` with `words`:
     /// returns every lane's words once the whole warp has, unwinds when it cannot.
     fn exchange(&self, tid: u32, op: &'static str, words: LaneWords) -> Arc<[LaneWords; WARP_SIZE]> {
         let mut state = self.lock();
-        if state.error.is_some() {
+        if self.cluster.poisoned() {
             abort(state);
         }
         let (w, lane) = (tid as usize / WARP_SIZE, tid as usize % WARP_SIZE);
         let warp = &state.warps[w];
+        let warp_threads = (w * WARP_SIZE) as u32..(w * WARP_SIZE) as u32 + warp.lanes;
         let problem = if warp.lanes < WARP_SIZE as u32 {
             let detail = format!(
                 "warp {w} of this block of {} threads has only {} lanes, but `{op}` is executed by all 32 lanes of a warp \
@@ -172,24 +316,30 @@ impl BlockSync {
                 ),
             ))
         } else {
-            let mut warp_threads = (w * WARP_SIZE) as u32..(w * WARP_SIZE) as u32 + warp.lanes;
             let generation = state.generation;
-            warp_threads.find(|&t| state.arrived > 0 && state.barrier_round[t as usize] == Some(generation)).map(|at_barrier| {
+            let at_barrier = warp_threads.clone().find(|&t| state.arrived > 0 && state.barrier_round[t as usize] == Some(generation));
+            let at_barrier = at_barrier.map(|t| (t, "sync_threads", state.calls[t as usize]));
+            let at_barrier = at_barrier.or_else(|| {
+                let cluster = self.cluster.lock();
+                self.cluster_waiter(&cluster, warp_threads)
+                    .map(|t| (t, "cluster::sync", cluster.calls[self.cluster.index(self.rank, t) as usize]))
+            });
+            at_barrier.map(|(at_barrier, which, call)| {
+                let whose = if which == "sync_threads" { "block" } else { "cluster" };
                 self.divergent_warp(
                     tid,
                     format!(
-                        "thread {} reached the warp-collective `{op}` while thread {} of its warp waits at sync_threads (its \
-                         call #{}): the collective needs every lane of the warp and the barrier every thread of the block, \
-                         so neither can complete",
+                        "thread {} reached the warp-collective `{op}` while thread {} of its warp waits at {which} (its \
+                         call #{call}): the collective needs every lane of the warp and the barrier every thread of the \
+                         {whose}, so neither can complete",
                         self.thread_of(tid),
                         self.thread_of(at_barrier),
-                        state.calls[at_barrier as usize],
                     ),
                 )
             })
         };
         if let Some(error) = problem {
-            self.fail_locked(&mut state, error);
+            self.fail(error);
             abort(state);
         }
         let warp = &mut state.warps[w];
@@ -215,7 +365,7 @@ impl BlockSync {
             if warp.generation != generation {
                 return Arc::clone(warp.result.as_ref().expect("a completed round leaves its result"));
             }
-            if state.error.is_some() {
+            if self.cluster.poisoned() {
                 abort(state);
             }
             if Instant::now() >= deadline {
@@ -227,15 +377,10 @@ impl BlockSync {
                     warp.lanes,
                 );
                 let error = self.divergent_warp(tid, detail);
-                self.fail_locked(&mut state, error);
+                self.fail(error);
                 abort(state);
             }
         }
-    }
-
-    /// The first fault, if any (after all threads have been joined).
-    pub(crate) fn take_error(&self) -> Option<EmuError> {
-        self.lock().error.take()
     }
 
     /// Thread `tid` reached `sync_threads`: returns when the whole block has, unwinds when it cannot.
@@ -243,7 +388,7 @@ impl BlockSync {
         let mut state = self.lock();
         state.calls[tid as usize] += 1;
         let call = state.calls[tid as usize];
-        if state.error.is_some() {
+        if self.cluster.poisoned() {
             abort(state);
         }
         if let Some(gone) = state.first_exited {
@@ -256,7 +401,7 @@ impl BlockSync {
                 state.calls[gone as usize],
             );
             let error = self.divergent(tid, detail);
-            self.fail_locked(&mut state, error);
+            self.fail(error);
             abort(state);
         }
         let warp = &state.warps[tid as usize / WARP_SIZE];
@@ -273,9 +418,25 @@ impl BlockSync {
                 warp.lanes,
             );
             let error = self.divergent_warp(tid, detail);
-            self.fail_locked(&mut state, error);
+            self.fail(error);
             abort(state);
         }
+        let cluster = self.cluster.lock();
+        if let Some(waiter) = self.cluster_waiter(&cluster, 0..self.threads) {
+            let detail = format!(
+                "thread {} reached sync_threads (its call #{call}) while thread {} of the block waits at cluster::sync (its \
+                 call #{}): the block barrier needs every thread of the block and the cluster barrier every thread of the \
+                 cluster, so neither can complete",
+                self.thread_of(tid),
+                self.thread_of(waiter),
+                cluster.calls[self.cluster.index(self.rank, waiter) as usize],
+            );
+            drop(cluster);
+            let error = self.divergent(tid, detail);
+            self.fail(error);
+            abort(state);
+        }
+        drop(cluster);
         let generation = state.generation;
         state.barrier_round[tid as usize] = Some(generation);
         state.arrived += 1;
@@ -294,7 +455,7 @@ impl BlockSync {
             if state.generation != generation {
                 return;
             }
-            if state.error.is_some() {
+            if self.cluster.poisoned() {
                 abort(state);
             }
             if Instant::now() >= deadline {
@@ -306,33 +467,129 @@ impl BlockSync {
                     self.threads,
                 );
                 let error = self.divergent(tid, detail);
-                self.fail_locked(&mut state, error);
+                self.fail(error);
                 abort(state);
             }
         }
     }
 
-    /// One round of thread `tid`'s spin-wait in `what` (an `mbarrier` phase), `waited` long so far:
-    /// lets the block's other threads run; unwinds when the block has faulted, when every other thread
-    /// has returned (nobody is left to complete the phase), or after [`WAIT_LIMIT`].
-    fn spin(&self, tid: u32, what: &'static str, waited: Duration) {
-        let mut state = self.lock();
-        if state.error.is_some() {
+    /// Thread `tid` reached `cluster::sync`: returns when every thread of every block of the cluster
+    /// has, unwinds when it cannot.
+    fn cluster_sync(&self, tid: u32) {
+        let state = self.lock();
+        let me = self.cluster.index(self.rank, tid);
+        let mut cluster = self.cluster.lock();
+        cluster.calls[me as usize] += 1;
+        let call = cluster.calls[me as usize];
+        if self.cluster.poisoned() {
+            drop(cluster);
             abort(state);
         }
-        if state.exited + 1 >= self.threads || waited >= WAIT_LIMIT {
+        let warp = &state.warps[tid as usize / WARP_SIZE];
+        let problem = if let Some(gone) = cluster.first_exited {
             let detail = format!(
-                "thread {} waited {waited:?} in `{what}` and {} of the block's {} other threads have returned: \
-                 the phase it waits for never completes (arrivals or transaction bytes missing)",
-                self.thread_of(tid),
-                state.exited,
-                self.threads - 1,
+                "thread {} reached cluster::sync (its call #{call}) but thread {} of the cluster has already returned from \
+                 the kernel after {} call(s): every thread of every block of the cluster must reach every cluster barrier \
+                 (is cluster::sync inside a branch or an early return that only some threads or blocks take?)",
+                self.cluster.name(me),
+                self.cluster.name(gone),
+                cluster.calls[gone as usize],
             );
-            let error = self.divergent(tid, detail);
-            self.fail_locked(&mut state, error);
+            Some(self.divergent(tid, detail))
+        } else if state.arrived > 0 {
+            let waiter = state.first_waiter.unwrap_or(tid);
+            let detail = format!(
+                "thread {} reached cluster::sync (its call #{call}) while thread {} of the block waits at sync_threads (its \
+                 call #{}): the cluster barrier needs every thread of the cluster and the block barrier every thread of the \
+                 block, so neither can complete",
+                self.thread_of(tid),
+                self.thread_of(waiter),
+                state.calls[waiter as usize],
+            );
+            Some(self.divergent(tid, detail))
+        } else if warp.arrived > 0 {
+            let waiter = warp.first_waiter.unwrap_or(tid);
+            let detail = format!(
+                "thread {} reached cluster::sync (its call #{call}) while thread {} of its warp waits in the warp-collective \
+                 `{}` ({} of {} lanes arrived): the collective needs every lane of the warp and the barrier every thread \
+                 of the cluster, so neither can complete",
+                self.thread_of(tid),
+                self.thread_of(waiter),
+                warp.op.unwrap_or("?"),
+                warp.arrived,
+                warp.lanes,
+            );
+            Some(self.divergent_warp(tid, detail))
+        } else {
+            None
+        };
+        if let Some(error) = problem {
+            drop(cluster);
+            self.fail(error);
             abort(state);
         }
         drop(state);
+        let generation = cluster.generation;
+        cluster.round[me as usize] = Some(generation);
+        cluster.arrived += 1;
+        if cluster.arrived == self.cluster.threads {
+            cluster.arrived = 0;
+            cluster.first_waiter = None;
+            cluster.block_waiters.fill(0);
+            cluster.generation += 1;
+            return;
+        }
+        cluster.first_waiter.get_or_insert(me);
+        cluster.block_waiters[self.rank as usize] += 1;
+        let deadline = Instant::now() + WAIT_LIMIT;
+        loop {
+            drop(cluster);
+            park();
+            cluster = self.cluster.lock();
+            if cluster.generation != generation {
+                return;
+            }
+            if self.cluster.poisoned() {
+                abort(cluster);
+            }
+            if Instant::now() >= deadline {
+                let detail = format!(
+                    "thread {} waited {WAIT_LIMIT:?} at cluster::sync (its call #{call}) with {} of {} threads of the \
+                     cluster arrived: the others neither arrive nor return",
+                    self.thread_of(tid),
+                    cluster.arrived,
+                    self.cluster.threads,
+                );
+                let error = self.divergent(tid, detail);
+                self.fail(error);
+                abort(cluster);
+            }
+        }
+    }
+
+    /// One round of thread `tid`'s spin-wait in `what` (an `mbarrier` phase), `waited` long so far:
+    /// lets the cluster's other threads run; unwinds when the cluster has faulted, when every other
+    /// thread of the cluster has returned (nobody is left to complete the phase: in a cluster, a peer
+    /// block's thread may), or after [`WAIT_LIMIT`].
+    fn spin(&self, tid: u32, what: &'static str, waited: Duration) {
+        let cluster = self.cluster.lock();
+        if self.cluster.poisoned() {
+            abort(cluster);
+        }
+        if cluster.exited + 1 >= self.cluster.threads || waited >= WAIT_LIMIT {
+            let whose = if self.cluster.blocks.len() > 1 { "cluster" } else { "block" };
+            let detail = format!(
+                "thread {} waited {waited:?} in `{what}` and {} of the {whose}'s {} other threads have returned: \
+                 the phase it waits for never completes (arrivals or transaction bytes missing)",
+                self.thread_of(tid),
+                cluster.exited,
+                self.cluster.threads - 1,
+            );
+            let error = self.divergent(tid, detail);
+            self.fail(error);
+            abort(cluster);
+        }
+        drop(cluster);
         park();
     }
 
@@ -355,12 +612,12 @@ impl BlockSync {
                 warp.lanes,
                 self.thread_of(tid),
             );
-            if state.error.is_none() {
+            if !self.cluster.poisoned() {
                 let error = self.divergent_warp(waiter, detail);
-                self.fail_locked(&mut state, error);
+                self.fail(error);
             }
         }
-        if state.error.is_none() && state.arrived > 0 {
+        if !self.cluster.poisoned() && state.arrived > 0 {
             let waiter = state.first_waiter.unwrap_or(tid);
             let detail = format!(
                 "thread {} waits at sync_threads (its call #{}) but thread {} of the block returned from the kernel \
@@ -372,19 +629,40 @@ impl BlockSync {
                 state.calls[tid as usize],
             );
             let error = self.divergent(waiter, detail);
-            self.fail_locked(&mut state, error);
+            self.fail(error);
+        }
+        drop(state);
+        let me = self.cluster.index(self.rank, tid);
+        let mut cluster = self.cluster.lock();
+        cluster.exited += 1;
+        cluster.first_exited.get_or_insert(me);
+        if !self.cluster.poisoned() && cluster.arrived > 0 {
+            let waiter = cluster.first_waiter.unwrap_or(me);
+            let detail = format!(
+                "thread {} waits at cluster::sync (its call #{}) but thread {} of the cluster returned from the kernel \
+                 after {} call(s), so the cluster barrier can never complete: every thread of every block of the cluster \
+                 must reach every cluster barrier (is cluster::sync inside a branch or an early return that only some \
+                 threads or blocks take?)",
+                self.cluster.name(waiter),
+                cluster.calls[waiter as usize],
+                self.cluster.name(me),
+                cluster.calls[me as usize],
+            );
+            let error = self.cluster.divergent(waiter, detail);
+            drop(cluster);
+            self.fail(error);
         }
     }
 }
 
 /// Releases the lock and unwinds this thread (without the panic hook: it is not a fault of its own).
-fn abort(state: MutexGuard<'_, State>) -> ! {
-    drop(state);
+fn abort<T>(guard: MutexGuard<'_, T>) -> ! {
+    drop(guard);
     std::panic::resume_unwind(Box::new(Aborted))
 }
 
-/// One thread's handle on its block's barrier and its warp's exchange (what `sync_threads` and the
-/// warp-collective device functions call on the host).
+/// One thread's handle on its block's barrier, its cluster's barrier and its warp's exchange (what
+/// `sync_threads`, `cluster::sync` and the warp-collective device functions call on the host).
 pub(crate) struct ThreadHandle {
     pub(crate) block: std::sync::Arc<BlockSync>,
     pub(crate) tid: u32,
@@ -397,6 +675,10 @@ impl BlockBarrier for ThreadHandle {
 
     fn spin(&self, what: &'static str, waited: Duration) {
         self.block.spin(self.tid, what, waited);
+    }
+
+    fn cluster_sync(&self) {
+        self.block.cluster_sync(self.tid);
     }
 }
 

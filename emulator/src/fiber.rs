@@ -1,5 +1,5 @@
-//! The GPU threads of one block as coroutines on the launching OS thread, and the scheduler that runs
-//! them.
+//! The GPU threads of one block (of all the blocks of a cluster, in a cluster launch) as coroutines on
+//! the launching OS thread, and the scheduler that runs them.
 //!
 //! A thread runs until it has to wait (at a barrier, in a warp exchange, on an `mbarrier` phase) and
 //! then [`park`]s; the scheduler resumes every live thread once per round, each checks whether what
@@ -8,7 +8,7 @@
 //! where such an executor spends its time on a pipelined kernel.
 //!
 //! Rounds alternate direction, and so do blocks (even blocks start with thread 0, odd ones with the
-//! last thread): a kernel that reads what another thread of its block writes, without a barrier
+//! last thread; a cluster goes by its first block): a kernel that reads what another thread of its block writes, without a barrier
 //! between, reads it before it is written in one of the two orders, whichever thread writes.
 use std::cell::{Cell, RefCell};
 use std::ptr;

@@ -12,12 +12,17 @@
 //!   warp-collective instructions (`mma.sync`, `ldmatrix`): each lane deposits its operands, and all
 //!   compute their results once the whole warp has arrived;
 //! - indices and dimensions are exact; blocks run one after another, and the threads of a block in a
-//!   fixed interleaving, so a launch (and its first reported fault) is deterministic.
+//!   fixed interleaving, so a launch (and its first reported fault) is deterministic;
+//! - a launch with thread-block clusters ([`Launch::with_cluster`], sm_90) runs the blocks of each
+//!   cluster together, all their threads interleaved, so that they can signal each other's shared
+//!   memory (`mbarrier` arrivals, TMA multicast) and meet at `cluster::sync`; clusters run one after
+//!   another.
 //!
 //! Faults come back as typed [`EmuError`]s naming the kernel, block and thread — an index outside a
 //! view, a barrier some threads of the block skip, a warp-collective some lanes of the warp skip or a
 //! partial warp executes, any other panic — and never as a hang: the first
-//! fault poisons the block's barrier so that the other threads unwind too.
+//! fault poisons the barriers of its block (its cluster, in a cluster launch) so that the other
+//! threads unwind too.
 //!
 //! Kernels need the unwinding panic strategy on the host (the default); with `panic = "abort"` a
 //! fault aborts the process instead of being reported.
@@ -48,9 +53,9 @@ use std::sync::Arc;
 
 pub use error::EmuError;
 pub use tessera_kernels::device::host::Dim3;
-use tessera_kernels::device::host::{KernelFault, SharedRegion, ThreadContext};
+use tessera_kernels::device::host::{ClusterContext, KernelFault, SharedRegion, ThreadContext};
 
-use barrier::{Aborted, BlockSync, ThreadHandle};
+use barrier::{Aborted, BlockSync, ClusterSync, ThreadHandle};
 
 /// Most threads in one block (all CUDA GPUs since compute capability 2.0).
 pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
@@ -60,6 +65,8 @@ pub const MAX_BLOCK_DIM: Dim3 = Dim3::new(1024, 1024, 64);
 pub const MAX_GRID_DIM: Dim3 = Dim3::new(i32::MAX as u32, 65_535, 65_535);
 /// Most dynamic shared memory one block may use on sm_90 (227 KiB, after opting in).
 pub const MAX_SHARED_BYTES: usize = 227 * 1024;
+/// Most blocks in one thread-block cluster (CUDA's portable limit; 16 only after opting in).
+pub const MAX_CLUSTER_BLOCKS: u64 = 8;
 
 /// A launch configuration, as in `cuLaunchKernel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,11 +75,20 @@ pub struct Launch {
     pub block: (u32, u32, u32),
     /// Bytes of dynamic shared memory per block.
     pub shared_bytes: usize,
+    /// Blocks per thread-block cluster (sm_90), `(1, 1, 1)` for a launch without clusters. The grid
+    /// is tiled by clusters; each must divide the grid's dimensions.
+    pub cluster: (u32, u32, u32),
 }
 
 impl Launch {
+    /// A launch without clusters.
     pub fn new(grid: (u32, u32, u32), block: (u32, u32, u32), shared_bytes: usize) -> Self {
-        Self { grid, block, shared_bytes }
+        Self { grid, block, shared_bytes, cluster: (1, 1, 1) }
+    }
+
+    /// The same launch in clusters of `cluster` blocks (`cudaLaunchAttributeClusterDimension`).
+    pub fn with_cluster(self, cluster: (u32, u32, u32)) -> Self {
+        Self { cluster, ..self }
     }
 
     /// Checks the configuration against CUDA's limits (as the driver would at launch).
@@ -93,6 +109,20 @@ impl Launch {
         }
         if self.shared_bytes > MAX_SHARED_BYTES {
             return Err(EmuError::SharedMemoryTooLarge { kernel, requested: self.shared_bytes, limit: MAX_SHARED_BYTES });
+        }
+        let cluster = Dim3::from(self.cluster);
+        let invalid = |detail: String| Err(EmuError::InvalidLaunch { kernel, detail });
+        if cluster.count() == 0 {
+            return invalid(format!("cluster {cluster} must be ≥ 1 block in every dimension"));
+        }
+        if grid.x % cluster.x != 0 || grid.y % cluster.y != 0 || grid.z % cluster.z != 0 {
+            return invalid(format!("cluster {cluster} does not divide the grid {grid}: the grid is tiled by whole clusters"));
+        }
+        if cluster.count() > MAX_CLUSTER_BLOCKS {
+            return invalid(format!(
+                "cluster {cluster} is {} blocks; at most {MAX_CLUSTER_BLOCKS} (the portable cluster size)",
+                cluster.count()
+            ));
         }
         Ok(())
     }
@@ -147,52 +177,79 @@ impl<T> SyncPtr<T> {
 /// as on the GPU, and the device functions tell the threads apart.
 ///
 /// `name` is used in errors and thread names only. Returns the first fault of the first faulting
-/// block; blocks after it do not run.
+/// cluster (block, without clusters); clusters after it do not run.
 pub fn launch(name: &'static str, cfg: Launch, kernel: impl Fn() + Sync) -> Result<(), EmuError> {
     cfg.validate(name)?;
-    let (grid, block) = (Dim3::from(cfg.grid), Dim3::from(cfg.block));
-    // One allocation reused by every block, zeroed before each: u128 gives CUDA's 16-byte alignment.
-    let mut shared = vec![0u128; cfg.shared_bytes.div_ceil(16)];
-    for z in 0..grid.z {
-        for y in 0..grid.y {
-            for x in 0..grid.x {
-                shared.fill(0);
-                let region = SharedRegion { base: shared.as_mut_ptr().cast::<u8>(), bytes: cfg.shared_bytes };
-                run_block(name, Dim3::new(x, y, z), grid, block, region, &kernel)?;
+    let (grid, block, cluster) = (Dim3::from(cfg.grid), Dim3::from(cfg.block), Dim3::from(cfg.cluster));
+    // One allocation per block of a cluster, reused by every cluster and zeroed before each: u128
+    // gives CUDA's 16-byte alignment.
+    let mut shared: Vec<Vec<u128>> = (0..cluster.count()).map(|_| vec![0u128; cfg.shared_bytes.div_ceil(16)]).collect();
+    for z in (0..grid.z).step_by(cluster.z as usize) {
+        for y in (0..grid.y).step_by(cluster.y as usize) {
+            for x in (0..grid.x).step_by(cluster.x as usize) {
+                let regions: Arc<[SharedRegion]> = shared
+                    .iter_mut()
+                    .map(|memory| {
+                        memory.fill(0);
+                        SharedRegion { base: memory.as_mut_ptr().cast::<u8>(), bytes: cfg.shared_bytes }
+                    })
+                    .collect();
+                run_cluster(name, Dim3::new(x, y, z), cluster, grid, block, regions, &kernel)?;
             }
         }
     }
     Ok(())
 }
 
-/// Runs one block: all its threads, interleaved on this OS thread ([`fiber`]), to completion.
-fn run_block(
+/// Runs one cluster, its first block at `origin`, `regions` the blocks' shared memory by rank: all
+/// the threads of all its blocks, interleaved on this OS thread ([`fiber`]), to completion. A block
+/// launched without a cluster is a cluster of one.
+fn run_cluster(
     kernel_name: &'static str,
-    block_idx: Dim3,
+    origin: Dim3,
+    cluster_dim: Dim3,
     grid_dim: Dim3,
     block_dim: Dim3,
-    shared: SharedRegion,
+    regions: Arc<[SharedRegion]>,
     kernel: &(impl Fn() + Sync),
 ) -> Result<(), EmuError> {
-    let sync = Arc::new(BlockSync::new(kernel_name, block_idx, block_dim));
-    let contexts = (0..block_dim.count() as u32)
-        .map(|tid| {
-            let handle = Arc::new(ThreadHandle { block: Arc::clone(&sync), tid });
-            ThreadContext { thread_idx: sync.thread_of(tid), block_idx, block_dim, grid_dim, barrier: handle.clone(), warp: handle, shared }
+    // The block of rank r (CUDA's `%cluster_ctarank`: x fastest).
+    let (cx, cy) = (cluster_dim.x, cluster_dim.y);
+    let blocks: Vec<Dim3> =
+        (0..cluster_dim.count() as u32).map(|r| Dim3::new(origin.x + r % cx, origin.y + r / cx % cy, origin.z + r / (cx * cy))).collect();
+    let cluster = Arc::new(ClusterSync::new(kernel_name, blocks.clone(), block_dim));
+    let syncs: Vec<Arc<BlockSync>> = (0..blocks.len() as u32).map(|rank| Arc::new(BlockSync::new(Arc::clone(&cluster), rank))).collect();
+    let block_threads = block_dim.count() as u32;
+    // The threads of every block, by rank: thread `i` of the run is thread `i % block_threads` of
+    // the block of rank `i / block_threads`.
+    let contexts = syncs
+        .iter()
+        .enumerate()
+        .flat_map(|(rank, sync)| {
+            let cluster = ClusterContext { rank: rank as u32, dim: cluster_dim, regions: Arc::clone(&regions) };
+            let (block_idx, shared) = (sync.block_idx(), regions[rank]);
+            (0..block_threads).map(move |tid| {
+                let handle = Arc::new(ThreadHandle { block: Arc::clone(sync), tid });
+                let (barrier, warp) = (handle.clone(), handle);
+                let thread_idx = sync.thread_of(tid);
+                ThreadContext { thread_idx, block_idx, block_dim, grid_dim, barrier, warp, shared, cluster: cluster.clone() }
+            })
         })
         .collect();
-    let thread_body = |tid: u32| {
+    let thread_body = |i: u32| {
+        let (sync, tid) = (&syncs[(i / block_threads) as usize], i % block_threads);
         let outcome = panic::catch_unwind(AssertUnwindSafe(kernel));
         if let Err(payload) = outcome {
-            if let Some(error) = classify(kernel_name, block_idx, sync.thread_of(tid), payload) {
+            if let Some(error) = classify(kernel_name, sync.block_idx(), sync.thread_of(tid), payload) {
                 sync.fail(error);
             }
         }
         sync.exit(tid);
     };
-    let odd_block = (block_idx.x + block_idx.y + block_idx.z) % 2 == 1;
-    fiber::run(contexts, odd_block, &thread_body).map_err(|source| EmuError::Spawn { kernel: kernel_name, source })?;
-    match sync.take_error() {
+    // Even clusters start with their first thread, odd ones with their last (by the first block).
+    let odd = (origin.x + origin.y + origin.z) % 2 == 1;
+    fiber::run(contexts, odd, &thread_body).map_err(|source| EmuError::Spawn { kernel: kernel_name, source })?;
+    match cluster.take_error() {
         Some(error) => Err(error),
         None => Ok(()),
     }

@@ -227,6 +227,9 @@ pub fn launch_tma(
     let (map_a, map_b) = (map(0, x), map(1, y));
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
     let (m, n, k) = (shape.m, shape.n, shape.k);
+    // A kernel compiled with `.reqnctapercluster` (kernel 24) runs in clusters of that size whatever
+    // the launch asks, as the driver launches it.
+    let cfg = if kernel.config.cluster > 1 { cfg.with_cluster((kernel.config.cluster, 1, 1)) } else { cfg };
     launch(kernel.entry, cfg, || {
         // SAFETY: the maps describe x (A: m × k) and y (B: k × n, or Bᵀ: n × k) in the layouts of the
         // plan (the caller's dense operands, the padded copies above, or prepared TF32 operands with the

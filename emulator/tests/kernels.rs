@@ -339,6 +339,43 @@ fn copy_fed_blocks_walk_several_tiles() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Kernel 24 (clusters of two blocks sharing B's tiles by multicast) with fewer clusters than tile
+/// pairs, so that each cluster walks several pairs: 300 × 520 × 136 is 3 × 3 tiles of 128×256 (an
+/// odd number of tile rows: the last pairs' second tiles lie below the matrix) and 3 × 5 of 128×128;
+/// one cluster (2 blocks) and two (4 blocks); K = 136 leaves rows off a sector, K = 4096 runs the
+/// stages through many rounds.
+fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
+    let cases = [
+        (Algo::ClusterBf16, (300, 520, 136), 2),
+        (Algo::ClusterBf16, (300, 520, 136), 4),
+        (Algo::ClusterBf16Mid, (300, 520, 136), 4),
+        (Algo::ClusterBf16Narrow, (300, 520, 136), 2),
+        (Algo::ClusterBf16Narrow, (200, 136, 4096), 2),
+    ];
+    for (algo, (m, n, k), walkers) in cases {
+        let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
+        let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
+        let (a16, b16) = (bits(&a), bits(&b));
+        let kernel = algo.kernel().ok_or("no kernel")?;
+        let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
+        let pairs = (m.div_ceil(128).div_ceil(2) * n.div_ceil(kernel.config.bn as usize)) as u32;
+        if cfg.grid != (2 * pairs, 1, 1) || catalogue_line(algo).accumulates_into_c(shape, H) {
+            return Err(format!("{}: grid {:?} on {shape:?}, expected {pairs} pairs of blocks", kernel.label, cfg.grid).into());
+        }
+        cfg.grid = (walkers, 1, 1);
+        let mut c = vec![f32::NAN; m * n];
+        let c_ptr = SyncPtr::new(c.as_mut_ptr());
+        let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
+        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
+            .map_err(|e| format!("{}: {e}", kernel.label))?;
+        check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
+            .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
+    }
+    Ok(())
+}
+
 /// Kernel 22 with fewer blocks than the launch plans, so that runs cross tiles: 300 × 520 × 136 is
 /// 3 × 3 tiles of 128×256, 3 K-steps each (27 steps); on 4 blocks one whole tile each (a
 /// data-parallel round), then the last 5 tiles' 15 steps in runs of 3 or 4 (a tile's end, the next
@@ -579,6 +616,7 @@ fn main() {
     trials.push(Trial::test("aligned_packings_copy_rows_off_a_sector", aligned_packings_copy_rows_off_a_sector));
     trials.push(Trial::test("persistent_blocks_walk_several_tiles", persistent_blocks_walk_several_tiles));
     trials.push(Trial::test("copy_fed_blocks_walk_several_tiles", copy_fed_blocks_walk_several_tiles));
+    trials.push(Trial::test("cluster_blocks_walk_several_tiles", cluster_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
     trials.push(Trial::test("tma_stream_k_runs_cross_tiles", tma_stream_k_runs_cross_tiles));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));

@@ -54,6 +54,9 @@ pub struct TileConfig {
     /// Kernel 16's pipeline with the producer warpgroup copying A and B itself (`cp.async`, kernel
     /// 23) instead of the TMA: pointers, as `tma` kernels' tiles and pricing otherwise.
     pub producer_copies: bool,
+    /// Blocks per thread-block cluster along `x` (`.reqnctapercluster`, kernel 24); 1 for no
+    /// cluster. The grid's `x` is a multiple of it.
+    pub cluster: u32,
 }
 
 impl TileConfig {
@@ -76,6 +79,7 @@ impl TileConfig {
             stores_unsplit: false,
             narrow_copies: false,
             producer_copies: false,
+            cluster: 1,
         }
     }
 
@@ -127,6 +131,11 @@ impl TileConfig {
     /// The same kernel, its producer copying the operands (see the `producer_copies` field).
     pub const fn producer_copies(self) -> Self {
         Self { producer_copies: true, ..self }
+    }
+
+    /// The same kernel, launched in clusters of `blocks` blocks along `x` (see the `cluster` field).
+    pub const fn clustered(self, blocks: u32) -> Self {
+        Self { cluster: blocks, ..self }
     }
 
     /// The same kernel, launched persistent (one block per SM walking the tiles).

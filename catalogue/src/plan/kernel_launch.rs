@@ -18,6 +18,14 @@ impl MatmulKernel {
             let grid = (tuning::stream_k_blocks(algo, shape, sms), 1, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
+        if cfg.cluster > 1 {
+            // Whole clusters, one block per SM, at most one cluster per group of `cluster` tiles
+            // along M (kernel 24's walk); no K slices.
+            let p = cfg.cluster;
+            let groups = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm).div_ceil(p);
+            let grid = (groups.clamp(1, (sms / p).max(1)) * p, 1, 1);
+            return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
+        }
         if cfg.persistent {
             // One block per SM, at most one per work unit (a tile, or a K slice of one): each block
             // walks units; gridDim.y carries the number of slices per tile.

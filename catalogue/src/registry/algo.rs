@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed,
+    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -273,6 +273,18 @@ matmul_catalogue! {
     StreamKTmaF16 = k22_tma_stream_k::matmul_streamk_tma_f16_128x256, "streamk-tma-f16-128x256", Fp16 via tma, k22_tma_stream_k::STREAMK_TMA_F16_128X256;
     /// Kernel 22 in TF32 (A rounded by the kernel, `Bᵀ` prepared).
     StreamKTmaTf32 = k22_tma_stream_k::matmul_streamk_tma_tf32_128x256, "streamk-tma-tf32-128x256", Tf32 via tma, k22_tma_stream_k::STREAMK_TMA_TF32_128X256;
+    /// Kernel 24: kernel 16 in clusters of two blocks sharing B's tile (each loads half, TMA multicast into both), BF16, 128×256.
+    ClusterBf16 = k24_cluster::matmul_cluster_bf16_128x256, "cluster-bf16-128x256", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X256;
+    /// Kernel 24 on FP16, 128×256.
+    ClusterF16 = k24_cluster::matmul_cluster_f16_128x256, "cluster-f16-128x256", Fp16 via tma, k24_cluster::CLUSTER_F16_128X256;
+    /// Kernel 24 on BF16, 128×192 tiles, 5 stages.
+    ClusterBf16Mid = k24_cluster::matmul_cluster_bf16_128x192, "cluster-bf16-128x192", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X192;
+    /// Kernel 24 on FP16, 128×192 tiles.
+    ClusterF16Mid = k24_cluster::matmul_cluster_f16_128x192, "cluster-f16-128x192", Fp16 via tma, k24_cluster::CLUSTER_F16_128X192;
+    /// Kernel 24 on BF16, 128×128 tiles, 6 stages.
+    ClusterBf16Narrow = k24_cluster::matmul_cluster_bf16_128x128, "cluster-bf16-128x128", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X128;
+    /// Kernel 24 on FP16, 128×128 tiles.
+    ClusterF16Narrow = k24_cluster::matmul_cluster_f16_128x128, "cluster-f16-128x128", Fp16 via tma, k24_cluster::CLUSTER_F16_128X128;
     /// Kernel 23: kernel 16 with the operands copied by its producer warpgroup (`cp.async`), not the TMA: rows off a 32-byte sector without kernel 16's loss; BF16, 64×128 tiles.
     CopyFedBf16Rows64 = k23_copy_fed::matmul_copyfeed_bf16_64x128, "copyfeed-bf16-64x128", Bf16, k23_copy_fed::COPYFEED_BF16_64X128;
     /// Kernel 23, 64×128 tiles, FP16.

@@ -13,6 +13,8 @@ pub struct Entry {
     pub threads: u32,
     /// The launch bound (`.maxntid threads` + `.minnctapersm`), 0 for none.
     pub min_blocks_per_sm: u32,
+    /// Blocks per cluster along `x` (`.reqnctapercluster`), 1 for none.
+    pub cluster: u32,
     /// In the `sm_90a` module (Hopper-only instructions) rather than the `sm_90` one.
     pub sm90a: bool,
 }
@@ -46,17 +48,31 @@ pub fn entries() -> Vec<Entry> {
     // Each kernel's entry, then its by-rows twin (same launch) where it has one.
     let matmul = MATMUL_KERNELS.iter().flat_map(|k| {
         let names = core::iter::once(k.entry).chain(k.by_rows.map(|twin| twin.entry));
-        names.map(|name| Entry { name, threads: k.config.threads(), min_blocks_per_sm: k.config.min_blocks_per_sm, sm90a: k.config.sm90a })
+        names.map(|name| Entry {
+            name,
+            threads: k.config.threads(),
+            min_blocks_per_sm: k.config.min_blocks_per_sm,
+            cluster: k.config.cluster,
+            sm90a: k.config.sm90a,
+        })
     });
-    let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, sm90a: false });
-    let other_sm90a = OTHER_SM90A_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, sm90a: true });
+    let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, cluster: 1, sm90a: false });
+    let other_sm90a =
+        OTHER_SM90A_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, cluster: 1, sm90a: true });
     matmul.chain(other).chain(other_sm90a).collect()
 }
 
 /// The launch bounds in the form `kernels/ptx-link.sh` reads: one `entry threads min_blocks` line per
-/// bounded entry. `host/build.rs` writes it for the PTX link step.
+/// bounded entry, with ` cluster` appended for an entry launched in clusters. `host/build.rs` writes it for the PTX link step.
 pub fn launch_bounds() -> String {
-    entries().iter().filter(|e| e.min_blocks_per_sm > 0).map(|e| format!("{} {} {}\n", e.name, e.threads, e.min_blocks_per_sm)).collect()
+    entries()
+        .iter()
+        .filter(|e| e.min_blocks_per_sm > 0)
+        .map(|e| match e.cluster {
+            1 => format!("{} {} {}\n", e.name, e.threads, e.min_blocks_per_sm),
+            c => format!("{} {} {} {c}\n", e.name, e.threads, e.min_blocks_per_sm),
+        })
+        .collect()
 }
 
 /// The entry names of one module (`sm90a`: the `sm_90a` one), one per line: the list ptx-link.sh
@@ -99,5 +115,6 @@ mod tests {
         let text = launch_bounds();
         assert!(text.contains("matmul_dbuf_64x64x16 128 4\n"), "{text}");
         assert!(!text.contains("matmul_naive"), "{text}");
+        assert!(text.contains("matmul_cluster_bf16_128x256 384 1 2\n"), "{text}");
     }
 }

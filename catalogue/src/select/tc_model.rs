@@ -83,6 +83,10 @@ pub fn pitch_rate(bm: u32, bn: u32, a_slow: bool, b_slow: bool) -> f64 {
     let loss = PITCH_LOSS * (f64::from(u8::from(a_slow)) / f64::from(bn.max(1)) + f64::from(u8::from(b_slow)) / f64::from(bm.max(1)));
     (1.0 - loss).max(0.25)
 }
+/// The share of kernel 16's [`PITCH_LOSS`] that kernel 24 (clusters sharing B's tile by multicast)
+/// keeps. Provisional: measured in place on the tuning run.
+pub const CLUSTER_PITCH_SHARE: f64 = 0.0;
+
 /// Fixed time of one kernel launch back to back on a stream.
 pub const LAUNCH_US: f64 = 2.0;
 /// A work unit's fixed time: barrier setup and the first stages' round trip (fitted with the
@@ -183,17 +187,25 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let cfg = tma_config(algo)?;
     let precision = algo.kernel()?.precision;
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
-    let splits = if cfg.persistent { splits.max(1) } else { 1 };
-    let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
+    let splits = if cfg.persistent && cfg.cluster == 1 { splits.max(1) } else { 1 };
+    // Kernel 24's clusters take groups of `cluster` tiles along M (the last group's extra tiles
+    // computed too) on whole clusters of SMs.
+    let cluster = cfg.cluster.max(1);
+    let tiles = shape.m.div_ceil(cfg.bm).div_ceil(cluster) * cluster * shape.n.div_ceil(cfg.bn);
     let steps = shape.k.div_ceil(cfg.bk).div_ceil(splits).max(1);
     let units = tiles * splits;
-    let rounds = f64::from(units.div_ceil(sms.max(1)));
+    let rounds = f64::from(units.div_ceil((sms / cluster * cluster).max(1)));
     let elem_bytes = precision.input_bytes();
     // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
     let pitch = if cfg.producer_copies {
         1.0
     } else {
-        pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), tma::slow_rows(packing.b, elem_bytes))
+        let rate = pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), tma::slow_rows(packing.b, elem_bytes));
+        if cluster > 1 {
+            1.0 - (1.0 - rate) * CLUSTER_PITCH_SHARE
+        } else {
+            rate
+        }
     };
     let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
@@ -284,7 +296,7 @@ fn bound(sm_us: f64, dram_us: f64) -> f64 {
 pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     let Some(cfg) = tma_config(algo) else { return (1, f64::INFINITY) };
     let one = predict_us(algo, shape, 1, sms).unwrap_or(f64::INFINITY);
-    if !cfg.persistent || cfg.stream_k {
+    if !cfg.persistent || cfg.stream_k || cfg.cluster > 1 {
         return (1, one);
     }
     let most = (shape.k.div_ceil(cfg.bk) / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);

@@ -68,6 +68,13 @@ pub trait BlockBarrier: Send + Sync {
         let _ = (what, waited);
         std::thread::yield_now();
     }
+
+    /// `barrier.cluster.arrive` + `wait` ([`super::cluster::sync`]): returns once every thread of
+    /// every block of the calling block's cluster has reached it; unwinds as `sync` does when it
+    /// cannot. A block launched without a cluster is a cluster of one: the block barrier.
+    fn cluster_sync(&self) {
+        self.sync();
+    }
 }
 
 /// The number of lanes in a warp.
@@ -113,6 +120,43 @@ pub struct ThreadContext {
     /// This thread's handle on its warp's exchange (warp-collective instructions).
     pub warp: Arc<dyn WarpExchange>,
     pub shared: SharedRegion,
+    /// The thread's cluster (`%cluster_ctarank`, `%cluster_nctaid`) and the shared memory of each
+    /// of its blocks by rank, which `mapa` addresses reach ([`super::cluster`]).
+    pub cluster: ClusterContext,
+}
+
+/// A block's place in its thread-block cluster (sm_90): its rank, the cluster's extent in blocks, and
+/// every block's shared memory by rank (this block's is `regions[rank]`).
+#[derive(Clone)]
+pub struct ClusterContext {
+    pub rank: u32,
+    pub dim: Dim3,
+    pub regions: Arc<[SharedRegion]>,
+}
+
+impl ClusterContext {
+    /// A block launched without a cluster: a cluster of one, its own shared memory.
+    pub fn single(shared: SharedRegion) -> Self {
+        Self { rank: 0, dim: Dim3::new(1, 1, 1), regions: Arc::from([shared]) }
+    }
+}
+
+/// Bit position of a shared::cluster address's block: the host model writes the address of byte `o`
+/// of the block of rank `r` as `(r + 1) << CLUSTER_RANK_SHIFT | o` (what `mapa` returns), and an
+/// address below `1 << CLUSTER_RANK_SHIFT` as the calling block's own byte (its shared::cta window,
+/// as on the GPU).
+pub const CLUSTER_RANK_SHIFT: u32 = 24;
+
+/// The shared memory a shared::cluster address names on the host, and the byte offset in it;
+/// faults (out of bounds) for a rank outside the cluster.
+#[track_caller]
+pub(crate) fn cluster_region(addr: u32) -> (SharedRegion, usize) {
+    let (rank, offset) = (addr >> CLUSTER_RANK_SHIFT, (addr & ((1 << CLUSTER_RANK_SHIFT) - 1)) as usize);
+    let found = with(|ctx| if rank == 0 { Some(ctx.shared) } else { ctx.cluster.regions.get(rank as usize - 1).copied() });
+    match found {
+        Some(region) => (region, offset),
+        None => out_of_bounds(format_args!("shared::cluster address {addr:#x}: block rank {} outside the cluster", rank - 1)),
+    }
 }
 
 thread_local! {

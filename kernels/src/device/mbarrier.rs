@@ -70,6 +70,28 @@ pub unsafe fn arrive(bar: u32) {
     host_impl::update(bar, 0, 1);
 }
 
+/// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]`: one arrival on the current phase
+/// of a barrier named by a shared::cluster address — a peer block's ([`super::cluster::map_shared`])
+/// or this block's own — with release semantics at cluster scope (this thread's earlier accesses,
+/// e.g. its reads of a stage the peer will overwrite, happen before the phase completes).
+///
+/// # Safety
+/// `bar` is an initialised barrier of a block of this cluster that has not exited.
+#[inline(always)]
+pub unsafe fn arrive_cluster(bar: u32) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: as `init`; the state token is discarded (`_`).
+    unsafe {
+        core::arch::asm!(
+            "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{bar}];",
+            bar = in(reg32) bar,
+            options(nostack, preserves_flags)
+        )
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    host_impl::update(bar, 0, 1);
+}
+
 /// `mbarrier.try_wait.parity.shared::cta.b64 p, [bar], parity`: whether the phase of parity
 /// `parity` (0 or 1) has completed — true at once for the phase before the current one, so a fresh
 /// barrier answers true for parity 1. The hardware suspends the thread for a while before answering
@@ -120,21 +142,26 @@ pub unsafe fn wait_parity(bar: u32, parity: u32) {
 mod host_impl {
     use std::sync::atomic::{AtomicU64, Ordering};
 
-    use super::super::{host, shared};
+    use super::super::host;
 
     const PHASE: u64 = 1 << 63;
     const COUNT_MASK: u64 = 0xFFFF;
 
-    /// The barrier word at shared byte address `bar`, checked to lie in the block's shared memory.
+    /// The barrier word at shared::cluster address `bar` (this block's own shared byte, or a peer's
+    /// through `mapa`), checked to lie in that block's shared memory.
+    #[track_caller]
     fn word(bar: u32) -> &'static AtomicU64 {
-        // 'static: the block's shared memory outlives every thread that can name it.
-        let bytes = shared::dynamic_bytes();
-        if !bar.is_multiple_of(8) || bar as usize + 8 > bytes {
-            host::out_of_bounds(format_args!("mbarrier at shared byte {bar}: outside the block's {bytes} bytes or not 8-byte aligned"));
+        // 'static: the cluster's shared memory outlives every thread that can name it.
+        let (region, at) = host::cluster_region(bar);
+        if !at.is_multiple_of(8) || at + 8 > region.bytes {
+            host::out_of_bounds(format_args!(
+                "mbarrier at shared byte {at} (address {bar:#x}): outside the block's {} bytes or not 8-byte aligned",
+                region.bytes
+            ));
         }
-        // SAFETY: 8 aligned bytes inside the block's shared memory (checked), which outlives the
+        // SAFETY: 8 aligned bytes inside a block's shared memory (checked), which outlives the
         // kernel's threads; every access to a barrier word goes through this atomic.
-        unsafe { &*shared::dynamic::<u8>().add(bar as usize).cast::<AtomicU64>() }
+        unsafe { &*region.base.add(at).cast::<AtomicU64>() }
     }
 
     pub(super) fn init(bar: u32, count: u32) {
@@ -145,27 +172,35 @@ mod host_impl {
         word(bar).store(count | (count << 16), Ordering::Release);
     }
 
+    /// Transaction bytes: 31 bits, two's complement (a peer's multicast copy may deliver its bytes
+    /// before this block's producer announces them, as on the GPU).
+    const BYTES_MASK: u64 = 0x7FFF_FFFF;
+
     /// Adds `tx` pending transaction bytes (negative: bytes delivered) and `arrivals` arrivals; the
-    /// phase completes, and the next begins, when both pending counts reach zero.
+    /// phase completes, and the next begins, when both pending counts reach zero. Bytes delivered
+    /// ahead of their announcement leave the count negative while arrivals are pending.
+    #[track_caller]
     pub(crate) fn update(bar: u32, tx: i64, arrivals: u64) {
         let word = word(bar);
         let mut state = word.load(Ordering::Acquire);
         loop {
             let (phase, expected) = (state & PHASE, state & COUNT_MASK);
-            let (pending, bytes) = ((state >> 16) & COUNT_MASK, ((state >> 32) & 0x7FFF_FFFF) as i64);
+            let raw = ((state >> 32) & BYTES_MASK) as i64;
+            let (pending, bytes) =
+                ((state >> 16) & COUNT_MASK, if raw > (BYTES_MASK >> 1) as i64 { raw - (BYTES_MASK + 1) as i64 } else { raw });
             if expected == 0 {
-                host::out_of_bounds(format_args!("mbarrier at shared byte {bar} used before mbarrier.init"));
+                host::out_of_bounds(format_args!("mbarrier at shared address {bar:#x} used before mbarrier.init"));
             }
             let (pending, bytes) = (pending as i64 - arrivals as i64, bytes + tx);
-            if pending < 0 || bytes < 0 {
+            if pending < 0 || (pending == 0 && bytes < 0) {
                 host::out_of_bounds(format_args!(
-                    "mbarrier at shared byte {bar}: more arrivals or transaction bytes than the phase expects"
+                    "mbarrier at shared address {bar:#x}: more arrivals or transaction bytes than the phase expects"
                 ));
             }
             let next = if pending == 0 && bytes == 0 {
                 (phase ^ PHASE) | expected | (expected << 16)
             } else {
-                phase | expected | ((pending as u64) << 16) | ((bytes as u64) << 32)
+                phase | expected | ((pending as u64) << 16) | (((bytes as u64) & BYTES_MASK) << 32)
             };
             match word.compare_exchange_weak(state, next, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => return,

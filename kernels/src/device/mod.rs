@@ -10,6 +10,7 @@
 //! - [`wgmma`]: Hopper's warpgroup MMA from shared-memory descriptors (sm_90a), its fences and groups;
 //! - [`tma`]: the Tensor Memory Accelerator's box copies global → shared (sm_90);
 //! - [`mbarrier`]: shared-memory barriers with phases and transaction counts (what TMA signals);
+//! - [`cluster`]: thread-block clusters — ranks, peers' shared memory, the cluster barrier (sm_90);
 //! - [`warpgroup`]: `setmaxnreg`, moving registers between warpgroups (sm_90a).
 //!
 //! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
@@ -17,6 +18,7 @@
 //! installs per thread ([`host`], host builds only). Kernels are written once against these names.
 pub mod async_copy;
 pub mod atomic;
+pub mod cluster;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod host;
 pub mod math;

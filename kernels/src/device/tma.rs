@@ -52,6 +52,40 @@ pub unsafe fn load_2d(dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u3
     }
 }
 
+/// [`load_2d`] with `.multicast::cluster`: the box lands at shared byte `dst` of every block of the
+/// cluster whose rank's bit is set in `ranks`, and completes its byte count on the barrier at offset
+/// `bar` of each of those blocks (the same offsets as in this block). Two blocks that need the same
+/// operand tile read it from L2 once.
+///
+/// # Safety
+/// As [`load_2d`] for every block in `ranks` (each a block of this cluster, its barrier at `bar`
+/// initialised and published to the cluster, its stage at `dst` free); launched in a cluster.
+#[inline(always)]
+pub unsafe fn load_2d_multicast(dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u32, ranks: u16) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: register operands only; the caller's contract covers the addresses. A memory clobber.
+    unsafe {
+        core::arch::asm!(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{dst}], [{map}, {{{c0}, {c1}}}], [{bar}], {ranks};",
+            dst = in(reg32) dst,
+            map = in(reg64) map as u64,
+            c0 = in(reg32) c0,
+            c1 = in(reg32) c1,
+            bar = in(reg32) bar,
+            ranks = in(reg16) ranks,
+            options(nostack, preserves_flags)
+        )
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    for rank in (0..16u32).filter(|r| ranks >> r & 1 == 1) {
+        // SAFETY: forwarded contract, for each block of `ranks` (`map_shared` checks the rank).
+        unsafe {
+            let (dst, bar) = (super::cluster::map_shared(dst, rank), super::cluster::map_shared(bar, rank));
+            host_impl::load_2d(dst, map, c0, c1, bar)
+        }
+    }
+}
+
 /// `prefetch.tensormap [map]`: brings the tensor map into the TMA unit's cache ahead of the first
 /// copy (one thread, once per kernel).
 ///
@@ -97,9 +131,11 @@ impl TensorMap {
 #[cfg(not(target_arch = "nvptx64"))]
 mod host_impl {
     use super::super::wgmma::swizzle_sw128;
-    use super::super::{host, mbarrier, shared};
+    use super::super::{host, mbarrier};
     use super::{TensorMap, HOST_MODEL_TAG};
 
+    /// `dst` and `bar` are shared::cluster addresses (this block's own bytes, or a peer's).
+    ///
     /// # Safety
     /// `map` points to a `TensorMap` made by [`TensorMap::host_model`] over memory that holds the
     /// tensor it describes.
@@ -112,19 +148,20 @@ mod host_impl {
         let (base, elem, dims, stride) = (w[1] as *const u8, w[2] as usize, [w[3] as i64, w[4] as i64], w[5] as usize);
         let (box0, box1, swizzle) = (w[6] as usize, w[7] as usize, w[8] != 0);
         let bytes = box0 * box1 * elem;
-        let shared_bytes = shared::dynamic_bytes();
+        let (region, dst) = host::cluster_region(dst);
+        let shared_bytes = region.bytes;
         let align = if swizzle { 1024 } else { 128 };
-        if !(dst as usize).is_multiple_of(align) || dst as usize + bytes > shared_bytes || (swizzle && box0 * elem != 128) {
+        if !dst.is_multiple_of(align) || dst + bytes > shared_bytes || (swizzle && box0 * elem != 128) {
             host::out_of_bounds(format_args!(
                 "TMA box of {box0}×{box1} × {elem} bytes to shared byte {dst}: outside the block's {shared_bytes} bytes, \
                  not {align}-byte aligned, or not 128-byte rows under the 128-byte swizzle"
             ));
         }
-        let smem = shared::dynamic::<u8>();
+        let smem = region.base;
         for j in 0..box1 {
             for i in 0..box0 {
                 let (g0, g1) = (c0 as i64 + i as i64, c1 as i64 + j as i64);
-                let at = dst as usize + (j * box0 + i) * elem;
+                let at = dst + (j * box0 + i) * elem;
                 let phys = if swizzle { swizzle_sw128(at as u32) as usize } else { at };
                 let inside = (0..dims[0]).contains(&g0) && (0..dims[1]).contains(&g1);
                 for b in 0..elem {

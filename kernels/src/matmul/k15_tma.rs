@@ -44,7 +44,7 @@ use crate::device::async_copy::SharedPtr;
 use crate::device::mem::{Float2, View};
 use crate::device::shared::SharedTiles;
 use crate::device::tma::{self, TensorMap};
-use crate::device::{atomic, mbarrier, thread, warpgroup, wgmma};
+use crate::device::{atomic, cluster, mbarrier, thread, warpgroup, wgmma};
 use crate::launch::TileConfig;
 
 /// Rows of the tile one consumer warpgroup computes (the `m64` of every `wgmma`): a block tile is
@@ -144,8 +144,13 @@ pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
 /// then each stage's "full" and "empty" barrier, fed by one producer thread and drained by `C`
 /// consumer warpgroups (`64·C`-row tiles). Global K-step `g` (counted across the tiles a block
 /// computes) uses stage `g % S` in round `g / S`.
+///
+/// With `P > 1` (kernel 24) the block is one of a cluster of `P` blocks along M that share B's tile:
+/// each block's producer loads its A and every `P`-th of B's 64-column boxes, multicast into the same
+/// stage of every block of the cluster, so a stage is free only once the consumers of all `P` blocks
+/// have released it (each consumer warp arrives on the "empty" barrier of every block).
 #[derive(Clone, Copy)]
-pub(crate) struct Pipeline<const S: u32, const C: u32> {
+pub(crate) struct Pipeline<const S: u32, const C: u32, const P: u32 = 1> {
     /// Shared address of stage 0.
     tiles: u32,
     /// Bytes of one stage.
@@ -156,11 +161,11 @@ pub(crate) struct Pipeline<const S: u32, const C: u32> {
     staging: View<f32>,
 }
 
-impl<const S: u32, const C: u32> Pipeline<S, C> {
+impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// Rows of the block tile.
     pub(crate) const BM: u32 = WG_ROWS * C;
-    /// Arrivals that release a stage: lane 0 of each consumer warp.
-    const CONSUMER_WARPS: u32 = 4 * C;
+    /// Arrivals that release a stage: lane 0 of each consumer warp of each block of the cluster.
+    const CONSUMER_WARPS: u32 = 4 * C * P;
 
     /// Carves the pipeline of `bn`-wide tiles out of the block's shared memory and initialises its
     /// barriers (thread 0; `full_arrivals` complete a phase of a stage's "full" barrier: 1 for the
@@ -168,7 +173,8 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
     ///
     /// # Safety
     /// The launch provides [`config`]`(64·C, bn, S, _)`'s shared bytes; every thread of the block
-    /// calls it.
+    /// calls it; with `P > 1` the launch has clusters of `P` blocks, every thread of each calls it
+    /// (the barrier is then the cluster's, which publishes the barriers to the peers).
     #[inline(always)]
     pub(crate) unsafe fn setup(bn: u32, full_arrivals: u32) -> Self {
         let stage = stage_bytes(Self::BM, bn);
@@ -194,12 +200,59 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
                     mbarrier::init(p.empty(s), Self::CONSUMER_WARPS);
                 }
             }
-            // The TMA engine (the async proxy) must see the initialised barriers.
+            // The TMA engine (the async proxy) must see the initialised barriers, and with a
+            // cluster so must the peers' arrivals and multicast copies.
             wgmma::fence_proxy_async();
+            if P > 1 {
+                cluster::fence_mbarrier_init();
+            }
         }
-        // SAFETY: reached by every thread of the block, once (the caller's contract).
-        unsafe { thread::sync_threads() };
+        // SAFETY: reached by every thread of the block (of every block of the cluster), once (the
+        // caller's contract).
+        unsafe {
+            if P > 1 {
+                cluster::sync();
+            } else {
+                thread::sync_threads();
+            }
+        }
         p
+    }
+
+    /// Releases stage `s` (lane 0 of a consumer warp, its reads of the stage complete): an arrival
+    /// on its "empty" barrier in every block of the cluster.
+    ///
+    /// # Safety
+    /// Lane 0 of a consumer warp, once per consumed step; the stage's `wgmma`s are complete.
+    #[inline(always)]
+    unsafe fn arrive_empty(self, s: u32) {
+        // SAFETY: initialised with 4·C·P arrivals per phase; each consumer warp of each block
+        // arrives once per step on each block's barrier; the peers run until their producers have
+        // seen every release ([`Pipeline::drain`]).
+        unsafe {
+            if P > 1 {
+                for r in 0..P {
+                    mbarrier::arrive_cluster(cluster::map_shared(self.empty(s), r));
+                }
+            } else {
+                mbarrier::arrive(self.empty(s));
+            }
+        }
+    }
+
+    /// The producer's last wait with a cluster: until every stage's last round has been released by
+    /// the consumers of every block (`steps` global K-steps loaded in all), so that no peer arrives
+    /// on this block's barriers after it exits.
+    ///
+    /// # Safety
+    /// The producing thread, after loading its `steps` steps.
+    #[inline(always)]
+    pub(crate) unsafe fn drain(self, steps: u32) {
+        for g in steps..steps + S {
+            // SAFETY: initialised barriers; the phase before round g / S completes once all of the
+            // stage's consumers released its last use (a stage never used answers at once).
+            unsafe { mbarrier::wait_parity(self.empty(g % S), (g / S + 1) % 2) };
+        }
     }
 
     /// Consumer warpgroup `cw`'s calling warp's staging area for [`store`].
@@ -287,7 +340,17 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
                 mbarrier::arrive_expect_tx(self.full(s), self.stage);
                 tma::load_2d(dst, map_a, k0, row0 as i32, self.full(s));
                 let b = dst + Self::BM * ROW_BYTES;
-                if O::B_K_MAJOR {
+                if P > 1 {
+                    // B's boxes shared by the cluster: this block loads every P-th into all blocks.
+                    const { assert!(P == 1 || !O::B_K_MAJOR, "a cluster shares B's N-major boxes only") };
+                    let (per_row, rank) = (ROW_BYTES / elem, cluster::rank());
+                    let all = ((1u32 << P) - 1) as u16;
+                    let mut j = rank;
+                    while j < O::N / per_row {
+                        tma::load_2d_multicast(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, self.full(s), all);
+                        j += P;
+                    }
+                } else if O::B_K_MAJOR {
                     tma::load_2d(b, map_b, k0, col0 as i32, self.full(s));
                 } else {
                     let per_row = ROW_BYTES / elem;
@@ -358,7 +421,7 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
                 wgmma::commit_group();
                 wgmma::wait_group(1);
                 if t > 0 && lane0 {
-                    mbarrier::arrive(self.empty((g - 1) % S));
+                    self.arrive_empty((g - 1) % S);
                 }
             }
         }
@@ -367,7 +430,7 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
         unsafe {
             wgmma::wait_group(0);
             if steps > 0 && lane0 {
-                mbarrier::arrive(self.empty((g0 + steps - 1) % S));
+                self.arrive_empty((g0 + steps - 1) % S);
             }
         }
     }
@@ -424,8 +487,8 @@ impl<const S: u32, const C: u32> Pipeline<S, C> {
     #[inline(always)]
     unsafe fn release(self, g: u32) {
         if thread::thread_idx_x().is_multiple_of(32) {
-            // SAFETY: initialised with 4·C arrivals per phase; each consumer warp arrives once per step.
-            unsafe { mbarrier::arrive(self.empty(g % S)) };
+            // SAFETY: lane 0 of a consumer warp, once per step; the step's wgmmas are complete.
+            unsafe { self.arrive_empty(g % S) };
         }
     }
 }

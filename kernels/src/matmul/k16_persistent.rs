@@ -77,7 +77,7 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
 }
 
 /// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, and whether the
@@ -114,7 +114,7 @@ pub(crate) trait Feed: Copy {
     /// # Safety
     /// All 128 threads of warpgroup 0, converged; `pipe` set up with [`Feed::FULL_ARRIVALS`]; the
     /// consumers consume the same pieces' steps in the same order.
-    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(self, pipe: Pipeline<S, NC>, walk: W);
+    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(self, pipe: Pipeline<S, NC, P>, walk: W);
 }
 
 /// Operands read by the TMA through the tensor maps of A and B: one thread asks for each stage's
@@ -129,7 +129,7 @@ impl Feed for TmaFeed {
     const FULL_ARRIVALS: u32 = 1;
 
     #[inline(always)]
-    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, W: Walk>(self, pipe: Pipeline<S, NC>, walk: W) {
+    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(self, pipe: Pipeline<S, NC, P>, walk: W) {
         // SAFETY: warpgroup 0, all 128 threads, converged (the caller's contract).
         unsafe { k15_tma::release_producer_registers::<NC>() };
         if thread::thread_idx_x() != 0 {
@@ -146,6 +146,10 @@ impl Feed for TmaFeed {
             unsafe { pipe.produce::<O>(self.map_a, self.map_b, p.row0, p.col0, p.kb, p.ke - p.kb, g) };
             g += p.ke - p.kb;
         }
+        if P > 1 {
+            // SAFETY: the producing thread, after its g steps.
+            unsafe { pipe.drain(g) };
+        }
     }
 }
 
@@ -157,17 +161,24 @@ impl Feed for TmaFeed {
 /// As [`k15_tma::tma_gemm`] (with `feed` describing A and B), with the grid `W` expects; `C` zeroed
 /// first where `W` adds.
 #[inline(always)]
-pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, W: Walk, F: Feed>(feed: F, c: *mut f32, m: u32, n: u32, k: u32) {
-    // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, F::FULL_ARRIVALS) };
-    let bm = Pipeline::<S, NC>::BM;
+pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk, F: Feed>(
+    feed: F,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
+    // SAFETY: the launch's shared memory and clusters of P blocks (the caller's contract); every
+    // thread calls it.
+    let pipe = unsafe { Pipeline::<S, NC, P>::setup(O::N, F::FULL_ARRIVALS) };
+    let bm = Pipeline::<S, NC, P>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let walk = W::start(m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform); the
         // pipeline was set up for this feed.
-        unsafe { feed.produce::<O, S, NC, W>(pipe, walk) };
+        unsafe { feed.produce::<O, S, NC, P, W>(pipe, walk) };
         return;
     }
     // SAFETY: each consumer warpgroup, all 128 threads, converged.
