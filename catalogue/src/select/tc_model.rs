@@ -150,7 +150,7 @@ pub const COPY_FEED_GB_PER_S: f64 = 50.0;
 
 /// The launch of a kernel the model covers: the TMA kernels (15, 16, 22) and kernel 23, which shares
 /// their pipeline.
-fn tma_config(algo: Algo) -> Option<TileConfig> {
+fn pipelined_config(algo: Algo) -> Option<TileConfig> {
     algo.config().filter(|c| c.tma || c.producer_copies)
 }
 
@@ -164,7 +164,7 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
 /// time — the TMA's minimum ([`tma::plan`]) or with rows off a sector packed too
 /// ([`tma::plan_aligned`]) — and that time; `None` for other kernels.
 pub fn best_packing(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Option<(Packing, f64)> {
-    let cfg = tma_config(algo)?;
+    let cfg = pipelined_config(algo)?;
     let elem = algo.kernel()?.precision.input_bytes();
     let minimum = tma::plan(cfg, shape, elem);
     if cfg.producer_copies {
@@ -184,7 +184,7 @@ pub fn best_packing(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Op
 
 /// [`predict_us`] with the operands read in the layouts of `packing` (the padded ones copied first).
 pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, packing: Packing) -> Option<f64> {
-    let cfg = tma_config(algo)?;
+    let cfg = pipelined_config(algo)?;
     let precision = algo.kernel()?.precision;
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
     let splits = if cfg.persistent && cfg.cluster == 1 { splits.max(1) } else { 1 };
@@ -294,7 +294,7 @@ fn bound(sm_us: f64, dram_us: f64) -> f64 {
 /// of at least [`MIN_SLICE_STEPS`] K-steps) and that time; 1 for kernel 15 and kernels the model does
 /// not cover.
 pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
-    let Some(cfg) = tma_config(algo) else { return (1, f64::INFINITY) };
+    let Some(cfg) = pipelined_config(algo) else { return (1, f64::INFINITY) };
     let one = predict_us(algo, shape, 1, sms).unwrap_or(f64::INFINITY);
     if !cfg.persistent || cfg.stream_k || cfg.cluster > 1 {
         return (1, one);

@@ -70,10 +70,11 @@ pub unsafe fn arrive(bar: u32) {
     host_impl::update(bar, 0, 1);
 }
 
-/// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]`: one arrival on the current phase
-/// of a barrier named by a shared::cluster address — a peer block's ([`super::cluster::map_shared`])
-/// or this block's own — with release semantics at cluster scope (this thread's earlier accesses,
-/// e.g. its reads of a stage the peer will overwrite, happen before the phase completes).
+/// `mbarrier.arrive.shared::cluster.b64 _, [bar]`: one arrival on the current phase of a barrier
+/// named by a shared::cluster address — a peer block's ([`super::cluster::map_shared`]) or this
+/// block's own — with the default release semantics at CTA scope, as CUTLASS's cluster barriers
+/// arrive: a consumer releasing a stage whose reads have completed needs no more (the
+/// `.release.cluster` form orders every earlier access of the thread at cluster scope).
 ///
 /// # Safety
 /// `bar` is an initialised barrier of a block of this cluster that has not exited.
@@ -83,7 +84,7 @@ pub unsafe fn arrive_cluster(bar: u32) {
     // SAFETY: as `init`; the state token is discarded (`_`).
     unsafe {
         core::arch::asm!(
-            "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{bar}];",
+            "mbarrier.arrive.shared::cluster.b64 _, [{bar}];",
             bar = in(reg32) bar,
             options(nostack, preserves_flags)
         )

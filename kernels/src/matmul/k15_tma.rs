@@ -230,12 +230,12 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
         // arrives once per step on each block's barrier; the peers run until their producers have
         // seen every release ([`Pipeline::drain`]).
         unsafe {
+            mbarrier::arrive(self.empty(s));
             if P > 1 {
-                for r in 0..P {
+                let rank = cluster::rank();
+                for r in (0..P).filter(|&r| r != rank) {
                     mbarrier::arrive_cluster(cluster::map_shared(self.empty(s), r));
                 }
-            } else {
-                mbarrier::arrive(self.empty(s));
             }
         }
     }
@@ -263,6 +263,16 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
         unsafe { self.staging.sub((warp * WARP_STAGE_FLOATS) as usize, WARP_STAGE_FLOATS as usize) }
     }
 
+    /// The stages' bytes as elements of `T` (2 or 4 bytes): a producer that copies the operands
+    /// itself (kernel 23) addresses them so.
+    #[inline(always)]
+    fn stages<T: Copy>(self) -> View<T> {
+        let e = core::mem::size_of::<T>();
+        // SAFETY: the stages' bytes in this block's shared memory (`halves`), read as T: whole
+        // 1024-byte atoms, so T-aligned and a whole number of T.
+        unsafe { View::new(self.halves.ptr(0).cast::<T>(), self.halves.len() * 2 / e) }
+    }
+
     /// Stage `s`'s first byte as the destination of `T`-element `cp.async` copies (a producer that
     /// copies the operands itself: kernel 23).
     ///
@@ -270,13 +280,8 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// `s < S`; called from this block (its shared memory).
     #[inline(always)]
     pub(crate) unsafe fn stage_ptr<T: Copy + Default>(self, s: u32) -> SharedPtr<T> {
-        let e = core::mem::size_of::<T>();
-        // SAFETY: the stages' bytes, as `T` (2 or 4 bytes; stages are whole 1024-byte atoms), in this
-        // block's shared memory; stage s starts inside them (s < S, the caller's contract).
-        unsafe {
-            let stages = View::new(self.halves.ptr(0).cast::<T>(), self.halves.len() * 2 / e);
-            SharedPtr::new(stages, (s * self.stage) as usize / e)
-        }
+        // SAFETY: stage s starts inside the stages (s < S, the caller's contract).
+        unsafe { SharedPtr::new(self.stages::<T>(), (s * self.stage) as usize / core::mem::size_of::<T>()) }
     }
 
     /// Stores `v` as element `i` (of `T`) of stage `s`: a producer's element-wise copy where rows are
@@ -286,12 +291,8 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// `s < S` and `i` inside the stage; no consumer reads the stage until its "full" phase.
     #[inline(always)]
     pub(crate) unsafe fn stage_store<T: Copy>(self, s: u32, i: u32, v: T) {
-        let e = core::mem::size_of::<T>();
-        // SAFETY: as `stage_ptr`; element i of stage s lies in the stages (the caller's contract).
-        unsafe {
-            let stages = View::new(self.halves.ptr(0).cast::<T>(), self.halves.len() * 2 / e);
-            stages.set((s * self.stage) as usize / e + i as usize, v);
-        }
+        // SAFETY: element i of stage s lies in the stages (the caller's contract).
+        unsafe { self.stages::<T>().set((s * self.stage) as usize / core::mem::size_of::<T>() + i as usize, v) }
     }
 
     /// Stage `s`'s "full" barrier: its bytes have landed.

@@ -106,8 +106,8 @@ pub(crate) trait Feed: Copy {
     /// Arrivals that complete one phase of a stage's "full" barrier.
     const FULL_ARRIVALS: u32;
 
-    /// The producer warpgroup's whole work: its side of the register split (as
-    /// [`k15_tma::release_producer_registers`], at its own count), then every K-step of `walk`'s
+    /// The producer warpgroup's whole work (after its side of the register split,
+    /// [`k15_tma::release_producer_registers`]): every K-step of `walk`'s
     /// pieces loaded into `pipe`'s stages in order, global step `g` (counted across the pieces) into
     /// stage `g % S`.
     ///
@@ -130,8 +130,6 @@ impl Feed for TmaFeed {
 
     #[inline(always)]
     unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(self, pipe: Pipeline<S, NC, P>, walk: W) {
-        // SAFETY: warpgroup 0, all 128 threads, converged (the caller's contract).
-        unsafe { k15_tma::release_producer_registers::<NC>() };
         if thread::thread_idx_x() != 0 {
             return;
         }
@@ -178,7 +176,10 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform); the
         // pipeline was set up for this feed.
-        unsafe { feed.produce::<O, S, NC, P, W>(pipe, walk) };
+        unsafe {
+            k15_tma::release_producer_registers::<NC>();
+            feed.produce::<O, S, NC, P, W>(pipe, walk);
+        }
         return;
     }
     // SAFETY: each consumer warpgroup, all 128 threads, converged.
