@@ -279,32 +279,36 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
         (Algo::PersistentBf16Narrow, (200, 137, 2048), 4, true, 1),
     ];
     for (algo, (m, n, k), tiles, split, walkers) in cases {
-        let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
-        let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
-        let (a16, b16) = (bits(&a), bits(&b));
-        let kernel = algo.kernel().ok_or("no kernel")?;
-        let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-        let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
-        let splits = catalogue_line(algo).splits(shape, H);
+        let (grid, splits) = (catalogue_line(algo).launch(shape, H).grid, catalogue_line(algo).splits(shape, H));
         // Below one wave of units: one block per tile, gridDim.y the slices.
-        if cfg.grid != (tiles, splits, 1) || (splits > 1) != split || catalogue_line(algo).accumulates_into_c(shape, H) != split {
-            return Err(format!(
-                "{}: grid {:?} on {shape:?} ({splits} slices), expected {tiles} tiles, split {split}",
-                kernel.label, cfg.grid
-            )
-            .into());
+        if grid != (tiles, splits, 1) || (splits > 1) != split || catalogue_line(algo).accumulates_into_c(shape, H) != split {
+            return Err(format!("{algo:?}: grid {grid:?} on {shape:?} ({splits} slices), expected {tiles} tiles, split {split}").into());
         }
-        cfg.grid = (walkers, splits, 1);
-        let mut c = vec![if split { 0.0 } else { f32::NAN }; m * n];
-        let c_ptr = SyncPtr::new(c.as_mut_ptr());
-        let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
-        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
-            .map_err(|e| format!("{}: {e}", kernel.label))?;
-        check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
-            .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
+        run_tma_walk(algo, (m, n, k), (walkers, splits, 1), split)?;
     }
     Ok(())
+}
+
+/// BF16 TMA kernel `algo` on random operands of `(m, n, k)` with the launch of the catalogue but for
+/// `grid`, checked against the reference; `C` starts zeroed where `zeroed` (the launch adds), NaN
+/// otherwise.
+fn run_tma_walk(algo: Algo, (m, n, k): (usize, usize, usize), grid: (u32, u32, u32), zeroed: bool) -> Result<(), Failed> {
+    let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
+    let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
+    let (a16, b16) = (bits(&a), bits(&b));
+    let kernel = algo.kernel().ok_or("no kernel")?;
+    let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
+    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+    let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
+    cfg.grid = grid;
+    let mut c = vec![if zeroed { 0.0 } else { f32::NAN }; m * n];
+    let c_ptr = SyncPtr::new(c.as_mut_ptr());
+    let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
+    tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
+        .map_err(|e| format!("{}: {e}", kernel.label))?;
+    check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
+        .map_err(|e| format!("{} on {shape:?}, grid {grid:?}: {e}", kernel.label).into())
 }
 
 /// Kernel 23 (kernel 16's walk, the producer copying the operands) with fewer blocks than tiles, so
@@ -353,25 +357,13 @@ fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
         (Algo::ClusterBf16Narrow, (200, 136, 4096), 2),
     ];
     for (algo, (m, n, k), walkers) in cases {
-        let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
-        let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
-        let (a16, b16) = (bits(&a), bits(&b));
-        let kernel = algo.kernel().ok_or("no kernel")?;
-        let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-        let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
-        let pairs = (m.div_ceil(128).div_ceil(2) * n.div_ceil(kernel.config.bn as usize)) as u32;
-        if cfg.grid != (2 * pairs, 1, 1) || catalogue_line(algo).accumulates_into_c(shape, H) {
-            return Err(format!("{}: grid {:?} on {shape:?}, expected {pairs} pairs of blocks", kernel.label, cfg.grid).into());
+        let grid = catalogue_line(algo).launch(shape, H).grid;
+        let pairs = (m as u32).div_ceil(128).div_ceil(2) * (n as u32).div_ceil(catalogue_line(algo).config.bn);
+        if grid != (2 * pairs, 1, 1) || catalogue_line(algo).accumulates_into_c(shape, H) {
+            return Err(format!("{algo:?}: grid {grid:?} on {shape:?}, expected {pairs} pairs of blocks").into());
         }
-        cfg.grid = (walkers, 1, 1);
-        let mut c = vec![f32::NAN; m * n];
-        let c_ptr = SyncPtr::new(c.as_mut_ptr());
-        let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
-        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
-            .map_err(|e| format!("{}: {e}", kernel.label))?;
-        check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
-            .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
+        run_tma_walk(algo, (m, n, k), (walkers, 1, 1), false)?;
     }
     Ok(())
 }
