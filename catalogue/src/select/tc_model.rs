@@ -83,9 +83,10 @@ pub fn pitch_rate(bm: u32, bn: u32, a_slow: bool, b_slow: bool) -> f64 {
     let loss = PITCH_LOSS * (f64::from(u8::from(a_slow)) / f64::from(bn.max(1)) + f64::from(u8::from(b_slow)) / f64::from(bm.max(1)));
     (1.0 - loss).max(0.25)
 }
-/// The share of kernel 16's [`PITCH_LOSS`] that kernel 24 (clusters sharing B's tile by multicast)
-/// keeps. Provisional: measured in place on the tuning run.
-pub const CLUSTER_PITCH_SHARE: f64 = 0.0;
+/// Kernel 24's extra time per K-step against kernel 16's on the same tile, rows aligned: the two
+/// blocks of a cluster wait for each other's releases before a stage is refilled. Fitted on the same
+/// run (4096³, 6144³, 8192³, 128×256 and 128×128: 0.054–0.090 µs, median 0.065).
+pub const CLUSTER_STEP_US: f64 = 0.065;
 
 /// Fixed time of one kernel launch back to back on a stream.
 pub const LAUNCH_US: f64 = 2.0;
@@ -132,6 +133,16 @@ pub const OPERAND_BYTES_PER_US: f64 = 3.6e6;
 /// Bytes per microsecond of the element-wise stream kernels around the launch (zeroing `C`, the TF32
 /// preparation, packing): the Rust `vec_add`'s measured rate.
 pub const STREAM_BYTES_PER_US: f64 = 3.34e6;
+/// Bytes per microsecond (read and written) a 16-bit operand's packing into rows of whole sectors
+/// costs the product that reads the copy: kernel 16's best tiles at 2504³, 3016³, 4424³ and 6152³
+/// (packed) against 2512³, 3008³, 4416³ and 6144³ (in place), their extra time over the copies'
+/// bytes — 1.5–3.7 TB/s, median 2.25 (`docs/results/2026-12-03-cluster/tune`), below the element-wise
+/// kernels' [`STREAM_BYTES_PER_US`]. Applied to copies of more than [`L2_BYTES`] (every pair above
+/// copies 25–150 MB per operand): a smaller copy is still in L2 when the product reads it (the
+/// calibration table's short-K and mid-size rows keep [`STREAM_BYTES_PER_US`]).
+pub const PACK_BYTES_PER_US: f64 = 2.25e6;
+/// The H200's L2 cache (50 MiB): a packed copy beyond it reaches the product from DRAM.
+pub const L2_BYTES: f64 = 50.0 * 1024.0 * 1024.0;
 /// A stream operation before the launch (a memset, a preparation or packing kernel): its gap.
 pub const STREAM_OP_US: f64 = 2.0;
 /// Most K slices kernel 16 splits a tile into; slices keep at least [`MIN_SLICE_STEPS`] K-steps.
@@ -200,16 +211,20 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let pitch = if cfg.producer_copies {
         1.0
     } else {
-        let rate = pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), tma::slow_rows(packing.b, elem_bytes));
-        if cluster > 1 {
-            1.0 - (1.0 - rate) * CLUSTER_PITCH_SHARE
-        } else {
-            rate
-        }
+        // Kernel 24 multicasts B's boxes (one L2 read for both blocks): its B rows lose nothing
+        // measurable off a sector, its own A rows what kernel 16's do. Measured losses against the
+        // aligned neighbours (1304/1296, 2504/2512, 3016/3008, 4424/4416, 6152/6144; medians) 0.07
+        // for 128×256, 0.15 for 128×192 and 0.14 for 128×128, where A's term is 0.10, 0.13 and 0.19
+        // and kernel 16's both terms 0.29, 0.32 and 0.39 (`docs/results/2026-12-03-cluster/tune`).
+        let b_slow = cluster == 1 && tma::slow_rows(packing.b, elem_bytes);
+        pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), b_slow)
     };
     let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
     let mut step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
+    if cluster > 1 {
+        step_us += CLUSTER_STEP_US;
+    }
     if cfg.producer_copies {
         let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
         step_us = step_us.max(stage_bytes / COPY_FEED_BYTES_PER_US);
@@ -253,7 +268,9 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     } else {
         // A (m × k) and B (k × n) padded by the packing are copied first.
         for l in [packing.a, packing.b].iter().filter(|l| l.padded()) {
-            host_us += STREAM_OP_US + 2.0 * elem * f64::from(l.rows) * f64::from(l.cols) / STREAM_BYTES_PER_US;
+            let bytes = 2.0 * elem * f64::from(l.rows) * f64::from(l.cols);
+            let rate = if bytes > L2_BYTES { PACK_BYTES_PER_US } else { STREAM_BYTES_PER_US };
+            host_us += STREAM_OP_US + bytes / rate;
         }
     }
     Some(host_us + bound(sm_us, gpu_us))
