@@ -21,6 +21,7 @@ use crate::registry::algo::{Algo, MATMUL_KERNELS};
 use crate::registry::tma::{self, Packing};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
+use tessera_kernels::matmul::k16_persistent::tile_origin;
 use tessera_kernels::matmul::k22_tma_stream_k::StreamK;
 
 /// SMs the sustained rates were measured on (the H200).
@@ -37,16 +38,23 @@ pub fn sustained_tflops(precision: Precision) -> f64 {
     }
 }
 
-/// Rate of a 128-wide tile relative to the 256-wide one: each `m64n128` instruction reads the same A
-/// slice for half the products.
+/// Rate of a tile narrower than 256 columns relative to the 256-wide one, where each block loads
+/// its own B tile: measured on aligned squares (GPU time per 256-wide step's products) 0.83–0.93 for
+/// 128×192 and 0.84–0.89 for 128×128 in three runs (`docs/results/2026-12-02-staged-epilogue`,
+/// `2026-12-03-cluster/tune`, `2026-12-03-refit/tune`) — the 192-wide tile no faster than the
+/// 128-wide one, so not a loss of A's re-reads (which would leave 192 a third of 128's loss).
 pub const NARROW_RATE: f64 = 0.90;
 
-/// Rate of a `bn`-wide tile relative to the 256-wide one: the loss of [`NARROW_RATE`] scaled by the
-/// shared-memory bytes an instruction reads per product beyond the 256-wide tile's (A's slice is
-/// read once per `bn` columns: `1/bn − 1/256`), so 192 loses a third of 128's loss.
-pub fn tile_rate(bn: u32) -> f64 {
-    let excess = |n: f64| 1.0 / n - 1.0 / 256.0;
-    1.0 - (1.0 - NARROW_RATE) * excess(f64::from(bn.max(1))) / excess(128.0)
+/// Rate of a `bn`-wide tile relative to the 256-wide one ([`NARROW_RATE`] below 256). Where a
+/// cluster multicasts B (`b_shared`, kernel 24) the 192-wide tile runs at the 256-wide one's rate:
+/// 0.93–0.99 of kernel 16's 256-wide rate in the same runs, as kernel 24's own 256-wide tile
+/// (0.92–1.00), both before [`CLUSTER_STEP_US`].
+pub fn tile_rate(bn: u32, b_shared: bool) -> f64 {
+    if bn >= 256 || (b_shared && bn >= 192) {
+        1.0
+    } else {
+        NARROW_RATE
+    }
 }
 
 /// A 64-row tile (one consumer warpgroup) against a 128-row tile of the same width: one warpgroup
@@ -83,10 +91,20 @@ pub fn pitch_rate(bm: u32, bn: u32, a_slow: bool, b_slow: bool) -> f64 {
     let loss = PITCH_LOSS * (f64::from(u8::from(a_slow)) / f64::from(bn.max(1)) + f64::from(u8::from(b_slow)) / f64::from(bm.max(1)));
     (1.0 - loss).max(0.25)
 }
-/// Kernel 24's extra time per K-step against kernel 16's on the same tile, rows aligned: the two
-/// blocks of a cluster wait for each other's releases before a stage is refilled. Fitted on the same
-/// run (4096³, 6144³, 8192³, 128×256 and 128×128: 0.054–0.090 µs, median 0.065).
-pub const CLUSTER_STEP_US: f64 = 0.065;
+/// Kernel 24's extra time per K-step on its 192- and 256-wide tiles: the two blocks of a cluster
+/// wait for each other's releases before a stage is refilled. Fitted on both tuning runs
+/// (`docs/results/2026-12-03-cluster/tune`, `2026-12-03-refit/tune`; aligned squares: 0.00–0.06 µs
+/// on the 256-wide tile against kernel 16's, median 0.045).
+pub const CLUSTER_STEP_US: f64 = 0.04;
+/// [`CLUSTER_STEP_US`] on the 128-wide tile, whose shorter step hides less of the wait (aligned:
+/// 0.044–0.09 µs against kernel 16's 128×128; fitted on both runs' every shape, mean log error of
+/// the tile against kernel 16's 128×256 −0.03 and +0.02).
+pub const CLUSTER_NARROW_STEP_US: f64 = 0.07;
+/// Share of [`PITCH_LOSS`] for A that kernel 24's 256-wide tile pays: its A rows off a sector cost
+/// 0.00–0.09 of the rate against aligned neighbours (median 0.045; 3592/3584, 5128/5120, 7176/7168,
+/// 1304/1296, 2504/2512, 3016/3008, 4424/4416, 6152/6144), where the 192- and 128-wide tiles pay
+/// the whole term (0.14–0.16 and 0.13–0.27 measured; 0.13 and 0.19 priced).
+pub const CLUSTER_WIDE_A_PITCH_SHARE: f64 = 0.5;
 
 /// Fixed time of one kernel launch back to back on a stream.
 pub const LAUNCH_US: f64 = 2.0;
@@ -212,18 +230,21 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         1.0
     } else {
         // Kernel 24 multicasts B's boxes (one L2 read for both blocks): its B rows lose nothing
-        // measurable off a sector, its own A rows what kernel 16's do. Measured losses against the
-        // aligned neighbours (1304/1296, 2504/2512, 3016/3008, 4424/4416, 6152/6144; medians) 0.07
-        // for 128×256, 0.15 for 128×192 and 0.14 for 128×128, where A's term is 0.10, 0.13 and 0.19
-        // and kernel 16's both terms 0.29, 0.32 and 0.39 (`docs/results/2026-12-03-cluster/tune`).
+        // measurable off a sector (`docs/results/2026-12-03-cluster/tune`), its A rows
+        // [`CLUSTER_WIDE_A_PITCH_SHARE`] of kernel 16's on the 256-wide tile, all of it on the others.
         let b_slow = cluster == 1 && tma::slow_rows(packing.b, elem_bytes);
-        pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), b_slow)
+        let rate = pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), b_slow);
+        if cluster > 1 && cfg.bn >= 256 {
+            1.0 - CLUSTER_WIDE_A_PITCH_SHARE * (1.0 - rate)
+        } else {
+            rate
+        }
     };
     let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
-    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn) * consumers * pitch;
+    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn, cluster > 1) * consumers * pitch;
     let mut step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
     if cluster > 1 {
-        step_us += CLUSTER_STEP_US;
+        step_us += if cfg.bn >= 192 { CLUSTER_STEP_US } else { CLUSTER_NARROW_STEP_US };
     }
     if cfg.producer_copies {
         let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
@@ -241,8 +262,9 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
     let sm_us = if cfg.stream_k {
         stream_k_sm_us(
-            tiles,
-            steps,
+            cfg,
+            shape,
+            elem_bytes,
             sms,
             step_us,
             4.0 * outputs / epilogue_bytes_per_us(true, shape.n),
@@ -276,25 +298,62 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     Some(host_us + bound(sm_us, gpu_us))
 }
 
+/// Bytes per microsecond the stream-K part of kernel 22 reads its stages at when its operands'
+/// working set exceeds the L2 ([`stream_working_set`]): its blocks run at different K offsets, so
+/// none shares a stage another block brought into the L2, and each K-step waits for DRAM. Fitted on
+/// the stream parts that measured slower than kernel 16's steps (`docs/results/2026-12-03-refit/tune`
+/// and `2026-12-03-cluster/tune`: 4416³, 6144³, 7168³, 8192³, 6152³, 8192×4096×4096,
+/// 2048×12288×4096, 3072×6144×8192, TF32 5120³ and 6144×3072×4096): 132 stages of 48 KiB per step at
+/// 4.1–5.9 TB/s, median 4.6 — DRAM's rate with a few L2 hits. Working sets within the L2 ran their
+/// stream parts at kernel 16's rate (3584³, 5120³, 12288×2048×3072, 6144×3072×4096 BF16).
+pub const STREAM_K_DRAM_BYTES_PER_US: f64 = 4.6e6;
+
+/// Bytes of A's rows and B's columns the stream-K part of kernel 22 reads: the last `part` tiles in
+/// kernel 16's grouped order (`tile_origin`), every row tile and column tile among them read over
+/// the whole K depth.
+pub fn stream_working_set(cfg: TileConfig, shape: MatmulShape, part: u32, elem_bytes: u32) -> f64 {
+    let (tiles_m, tiles_n) = (shape.m.div_ceil(cfg.bm).max(1), shape.n.div_ceil(cfg.bn).max(1));
+    let tiles = tiles_m * tiles_n;
+    let (mut rows, mut cols) = (vec![false; tiles_m as usize], vec![false; tiles_n as usize]);
+    for i in tiles - part.min(tiles)..tiles {
+        let (r, c) = tile_origin(i, tiles_m, tiles_n, 1, 1);
+        rows[r as usize] = true;
+        cols[c as usize] = true;
+    }
+    let count = |v: &[bool]| v.iter().filter(|&&x| x).count() as f64;
+    let a = (count(&rows) * f64::from(cfg.bm)).min(f64::from(shape.m));
+    let b = (count(&cols) * f64::from(cfg.bn)).min(f64::from(shape.n));
+    (a + b) * f64::from(shape.k) * f64::from(elem_bytes)
+}
+
 /// Kernel 22's busiest SM: on `G = min(SMs, tiles·steps)` blocks, the data-parallel rounds of whole
 /// tiles (each stored: `store_us` of the whole GPU's time for one tile, shared by the `G` blocks),
 /// then a run of `⌈part·steps / G⌉` K-steps of the stream-K part (`StreamK::stream_tiles`), which
 /// crosses `⌈run / steps⌉ + 1` tiles at most — whole ones stored, the two at its ends added (`add_us`
-/// likewise) — plus kernel 16's fixed costs once.
-fn stream_k_sm_us(tiles: u32, steps: u32, sms: u32, step_us: f64, store_us: f64, add_us: f64) -> f64 {
-    let steps_total = u64::from(tiles) * u64::from(steps.max(1));
+/// likewise) — plus kernel 16's fixed costs once. The stream part's steps take at least `G` stages
+/// from DRAM ([`STREAM_K_DRAM_BYTES_PER_US`]) when its working set exceeds the L2.
+fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32, step_us: f64, store_us: f64, add_us: f64) -> f64 {
+    let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
+    let steps = shape.k.div_ceil(cfg.bk).max(1);
+    let steps_total = u64::from(tiles) * u64::from(steps);
     let g = steps_total.clamp(1, u64::from(sms.max(1))) as u32;
     let part = StreamK::stream_tiles(tiles, g);
-    let (blocks, steps) = (f64::from(g), f64::from(steps.max(1)));
+    let (blocks, steps) = (f64::from(g), f64::from(steps));
     let dp_rounds = f64::from((tiles - part) / g);
     let dp_us = dp_rounds * (steps * step_us + store_us * blocks);
     if part == 0 {
         return PERSISTENT_US + UNIT_US + dp_us;
     }
     let run = (f64::from(part) * steps / blocks).ceil();
+    // Block b + 1 walks the tiles after block b's, `lag` K-steps behind or ahead of it on the tile
+    // that shares its panel; the L2 still holds what b read if the GPU read less than the L2 since.
+    let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
+    let lag = (run % steps).min(steps - run % steps);
+    let from_dram = stream_working_set(cfg, shape, part, elem_bytes) > L2_BYTES && lag * blocks * stage_bytes > L2_BYTES;
+    let stream_step_us = if from_dram { step_us.max(blocks * stage_bytes / STREAM_K_DRAM_BYTES_PER_US) } else { step_us };
     let pieces = ((run / steps).ceil() + 1.0).min(f64::from(part));
     let ends = pieces.min(2.0);
-    PERSISTENT_US + UNIT_US + dp_us + run * step_us + (pieces - ends) * store_us * blocks + ends * add_us * blocks
+    PERSISTENT_US + UNIT_US + dp_us + run * stream_step_us + (pieces - ends) * store_us * blocks + ends * add_us * blocks
 }
 
 /// How the SMs' time and the operands' DRAM time combine: neither hides the other completely near
@@ -376,9 +435,10 @@ mod tests {
 
     #[test]
     fn tile_rates_fall_with_the_width_and_rows_off_a_sector_cost_rate() {
-        assert_eq!(tile_rate(256), 1.0);
-        assert!((tile_rate(128) - NARROW_RATE).abs() < 1e-12);
-        assert!(tile_rate(128) < tile_rate(192) && tile_rate(192) < 1.0);
+        assert_eq!(tile_rate(256, false), 1.0);
+        assert!((tile_rate(128, false) - NARROW_RATE).abs() < 1e-12);
+        assert_eq!(tile_rate(192, false), NARROW_RATE);
+        assert_eq!(tile_rate(192, true), 1.0, "B multicast: the 192-wide tile at full rate");
         assert_eq!(pitch_rate(128, 256, false, false), 1.0);
         let both = pitch_rate(128, 128, true, true);
         assert!((0.55..0.65).contains(&both), "{both}");
