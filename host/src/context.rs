@@ -67,6 +67,9 @@ pub struct Gpu {
     pub(crate) auto_tuning: Mutex<crate::tuning_state::TuningState>,
     /// Plans made on this GPU, by request ([`crate::plan_cache`]).
     pub(crate) plans: Mutex<crate::plan_cache::PlanCache>,
+    /// Clusters of each cluster kernel the GPU runs at once (`cuOccupancyMaxActiveClusters`), asked
+    /// once per kernel: its grid never exceeds them ([`Gpu::max_active_clusters`]).
+    cluster_limits: Mutex<HashMap<&'static str, u32>>,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
@@ -155,6 +158,7 @@ impl Gpu {
             tensor_maps: Default::default(),
             plans: Default::default(),
             auto_tuning: Default::default(),
+            cluster_limits: Default::default(),
         })
     }
 
@@ -252,6 +256,22 @@ impl Gpu {
             *k = name;
         }
         Ok(f)
+    }
+
+    /// How many clusters of kernel `name` (`f`, launched with `config`'s blocks and shared memory; its
+    /// cluster size is the kernel's `.reqnctapercluster`) the GPU keeps resident at once: the plan
+    /// sizes kernel 24's grid by SMs / cluster size, which a GPU whose SMs do not all pair up cannot
+    /// hold in one wave. Asked of the driver once per kernel.
+    pub(crate) fn max_active_clusters(&self, name: &'static str, f: &CudaFunction, config: cudarc::driver::LaunchConfig) -> Result<u32> {
+        let mut limits = self.cluster_limits.lock().map_err(|_| Error::ContextPoisoned("the cluster limits' lock was poisoned".into()))?;
+        if let Some(&n) = limits.get(name) {
+            return Ok(n);
+        }
+        let n = f
+            .occupancy_max_active_clusters(config, &self.stream)
+            .map_err(Error::driver("asking for the clusters a kernel keeps resident", 0))?;
+        limits.insert(name, n);
+        Ok(n)
     }
 
     /// Maps the result of a launch to tessera's errors.

@@ -242,8 +242,16 @@ impl Gpu {
         // the plan's layouts (the caller's buffers, the padded copies queued above, or the prepared
         // TF32 operands) and live until the launch completes (cached, or freed stream-ordered after
         // it); the launch is the one the plan states (the kernel's TileConfig: threads and dynamic
-        // shared memory, planned for this GPU's SMs, as the zeroing of C for split-K and stream-K).
-        let launched = self.launched(unsafe { builder.launch(launch_config(launch.dims)) });
+        // shared memory, planned for this GPU's SMs, as the zeroing of C for split-K and stream-K; kernel
+        // 24's grid, whole clusters, at most those the GPU keeps resident: its walk takes any number).
+        let mut config = launch_config(launch.dims);
+        let cluster = kernel.config.cluster;
+        if cluster > 1 {
+            // Kernel 24 walks its pairs of tiles with any number of whole clusters: keep them resident.
+            let most = self.max_active_clusters(launch.entry, f, config)?.max(1) * cluster;
+            config.grid_dim.0 = config.grid_dim.0.min(most);
+        }
+        let launched = self.launched(unsafe { builder.launch(config) });
         drop(map_guard);
         drop(staged);
         launched
