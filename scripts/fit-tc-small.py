@@ -36,8 +36,7 @@ REGISTERS = {"mma-naive-bf16": 32, "mma-shared-bf16": 72, "mma-pipe-bf16-128x128
              "mma-naive-tf32": 32, "mma-shared-tf32": 128, "mma-pipe-tf32-128x128": 255,
              "mma-splitk-bf16-16x128": 96, "mma-splitk-bf16-64x128": 168,
              "mma-splitk-tf32-16x128": 96, "mma-splitk-tf32-64x128": 168,
-             "widened-bf16-64x64": 115, "widened-bf16-128x32": 113, "widened-bf16-32x128": 117,
-             "warpk-bf16-16x32-s4": 130, "warpk-bf16-16x32-s2": 110}
+             "widened-bf16-64x64": 115, "widened-bf16-128x32": 113, "widened-bf16-32x128": 117}
 
 
 def registry(path=None):
