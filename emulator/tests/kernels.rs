@@ -98,25 +98,6 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
     Ok(())
 }
 
-/// Kernel 25's warps along K: K-steps past the pipeline's stages (K = 1100 and 2000: 5 and 8 steps of
-/// 256, the last ones partial), several block rows (M = 40: three, the last 8 rows), strips past N
-/// (N = 100: four strips, the last with 4 columns), rows of 8-byte pieces (K = 1100, N = 100 are
-/// multiples of 4, not 8), and an unaligned shape (K = 517: element-by-element loads); each block's
-/// four partial tiles are summed in shared memory, nothing zeroed or added in `C`.
-fn warps_along_k_sum_their_partial_tiles() -> Result<(), Failed> {
-    for algo in [Algo::WarpKBf16, Algo::WarpKF16, Algo::WarpKBf16Lean, Algo::WarpKF16Lean] {
-        let precision = algo.precision().ok_or("a kernel has a precision")?;
-        for (m, n, k) in [(40, 100, 1100), (3, 64, 2000), (17, 96, 517)] {
-            let shape = MatmulShape { m, n, k };
-            if catalogue_line(algo).launch(shape, H).grid.2 != 1 {
-                return Err(format!("{}: {m}×{n}×{k}: kernel 25 launches one slice", algo.label()).into());
-            }
-            check_algo_on_shape(algo, precision, (m as usize, n as usize, k as usize))?;
-        }
-    }
-    Ok(())
-}
-
 /// Runs the FP32 kernel `algo` on `a · b` with its own block and shared memory but the grid `grid`,
 /// `C` starting as NaN where the launch stores it (`stores`: an output it skips shows) and as zeros
 /// where it adds into it. For kernels whose contract admits any such grid (kernel 17 along x,
@@ -629,7 +610,6 @@ fn main() {
     trials.push(Trial::test("copy_fed_blocks_walk_several_tiles", copy_fed_blocks_walk_several_tiles));
     trials.push(Trial::test("cluster_blocks_walk_several_tiles", cluster_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
-    trials.push(Trial::test("warps_along_k_sum_their_partial_tiles", warps_along_k_sum_their_partial_tiles));
     trials.push(Trial::test("tma_stream_k_runs_cross_tiles", tma_stream_k_runs_cross_tiles));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));
     trials.push(Trial::test("few_cols_stores_one_slice_and_adds_several", few_cols_stores_one_slice_and_adds_several));

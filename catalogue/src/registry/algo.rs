@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster, k25_warp_split_k,
+    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
@@ -301,15 +301,6 @@ matmul_catalogue! {
     MmaSplitKF16Rows64 = k20_mma_split_k::matmul_mma_splitk_f16_64x128, "mma-splitk-f16-64x128", Fp16, k20_mma_split_k::MMA_SPLITK_F16_64X128;
     /// Kernel 20, 64×128, TF32.
     MmaSplitKTf32Rows64 = k20_mma_split_k::matmul_mma_splitk_tf32_64x128, "mma-splitk-tf32-64x128", Tf32, k20_mma_split_k::MMA_SPLITK_TF32_64X128;
-    /// Kernel 25: kernel 13's pipeline on 16×32 strips over the whole K, each 256-deep step split
-    /// over 4 warps (their partial tiles summed in shared memory: no zeroed `C`), 4 stages (BF16).
-    WarpKBf16 = k25_warp_split_k::matmul_warpk_bf16_16x32_s4, "warpk-bf16-16x32-s4", Bf16, k25_warp_split_k::WARPK_BF16_16X32_S4;
-    /// Kernel 25, 4 stages, FP16.
-    WarpKF16 = k25_warp_split_k::matmul_warpk_f16_16x32_s4, "warpk-f16-16x32-s4", Fp16, k25_warp_split_k::WARPK_F16_16X32_S4;
-    /// Kernel 25 with 2 stages (4 blocks per SM: many strips), BF16.
-    WarpKBf16Lean = k25_warp_split_k::matmul_warpk_bf16_16x32_s2, "warpk-bf16-16x32-s2", Bf16, k25_warp_split_k::WARPK_BF16_16X32_S2;
-    /// Kernel 25 with 2 stages, FP16.
-    WarpKF16Lean = k25_warp_split_k::matmul_warpk_f16_16x32_s2, "warpk-f16-16x32-s2", Fp16, k25_warp_split_k::WARPK_F16_16X32_S2;
     /// Kernel 21: BF16 inputs widened to f32 on the CUDA cores, kernel 10's 64×64×16 tile, K split
     /// over `gridDim.z` (one slice stores `C`): small products, any alignment, one launch.
     WidenedBf16 = k21_widened::matmul_widened_bf16_64x64, "widened-bf16-64x64", Bf16, k21_widened::WIDENED_BF16_64X64;

@@ -313,11 +313,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 4.00, 1000000.0, 144), 8),
         Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 168), 8),
         Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
-        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 164), 4),
-        // Kernel 25 (provisional, not fitted: a 24 KiB step at ~50 GB/s alone, 4 stages overlapping
-        // two blocks, 2 stages four; the DRAM floor prices it where it streams B).
-        Algo::WarpKBf16 | Algo::WarpKF16 => tc(c(1.000, 0.5000, 1.80, 4.00, 1000000.0, 130), 8),
-        Algo::WarpKBf16Lean | Algo::WarpKF16Lean => tc(c(1.000, 0.8000, 3.00, 4.00, 1000000.0, 110), 8),
+        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
         // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`

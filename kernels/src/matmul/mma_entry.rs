@@ -5,28 +5,24 @@
 macro_rules! mma_entry {
     ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
      stages $s:literal, swizzle $sw:literal, $doc:literal) => {
-        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn x 1, stages $s, swizzle $sw, min_blocks 0, split false, $doc);
+        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, min_blocks 0, split false, $doc);
     };
     ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
      stages $s:literal, swizzle $sw:literal, min_blocks $mb:literal, $doc:literal) => {
-        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn x 1, stages $s, swizzle $sw, min_blocks $mb, split false, $doc);
+        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, min_blocks $mb, split false, $doc);
     };
     ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
      stages $s:literal, swizzle $sw:literal, split_k, $doc:literal) => {
-        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn x 1, stages $s, swizzle $sw, min_blocks 0, split true, $doc);
+        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, min_blocks 0, split true, $doc);
     };
-    ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal x $wk:literal,
-     stages $s:literal, swizzle $sw:literal, $doc:literal) => {
-        mma_entry!($name, $config, $kind, $elem, $bm x $bn x $bk, warps $wm x $wn x $wk, stages $s, swizzle $sw, min_blocks 0, split false, $doc);
-    };
-    ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal x $wk:literal,
+    ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
      stages $s:literal, swizzle $sw:literal, min_blocks $mb:literal, split $split:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: crate::launch::TileConfig = crate::launch::TileConfig::new(
             $bm,
             $bn,
             $bk,
-            32 * $wm * $wn * $wk,
+            32 * $wm * $wn,
             super::mma_tile::shared_bytes(
                 $bm,
                 $bn,
@@ -56,14 +52,13 @@ macro_rules! mma_entry {
                         $bk,
                         $wm,
                         $wn,
-                        $wk,
                         { $bm / ($wm * 16) },
                         { $bn / ($wn * 8) },
                         $s,
                         $sw,
-                        { 32 * $wm * $wn * $wk },
-                        { ($bm * $bk * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn * $wk) },
-                        { ($bk * $bn * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn * $wk) },
+                        { 32 * $wm * $wn },
+                        { ($bm * $bk * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn) },
+                        { ($bk * $bn * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn) },
                         $split,
                     >(a, b, c, m, n, k)
                 }

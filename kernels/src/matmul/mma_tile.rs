@@ -17,13 +17,6 @@ const fn b_pitch<O: MmaKind, const BN: u32>() -> u32 {
     (BN + O::B_PAD) / O::PER_CHUNK
 }
 
-/// Whether the `B` tile's rows are XOR-swizzled: with `SWIZZLE`, where a row has the 8 chunks the
-/// swizzle permutes (a narrower row — the 32-column tile of kernel 25 — keeps its chunks in place).
-#[inline(always)]
-const fn b_swizzled<O: MmaKind, const BN: u32, const SWIZZLE: bool>() -> bool {
-    SWIZZLE && BN / O::PER_CHUNK >= 8
-}
-
 /// One thread's share of the tile copies: with `NT` threads and `ca` (`cb`) 16-byte chunks per row of
 /// the `A` (`B`) tile, thread `tid` copies chunk column `tid % ca` of rows `tid / ca + i·NT/ca`
 /// (`i < LA`), and likewise for `B`. Only these four numbers are kept (registers are the scarce
@@ -79,7 +72,7 @@ impl Copies {
         let cn = col0 + self.b_col * pc;
         for i in 0..LB as u32 {
             let kr = self.b_row + i * (NT / cb);
-            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if b_swizzled::<O, BN, SWIZZLE>() { O::swizzle_b(kr) } else { 0 });
+            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
             let valid = k0 + kr < k && cn < n;
             // SAFETY: as for A (row k0 + kr < k, the chunk inside N).
             unsafe { async_copy::copy16_zfill_at(sb.offset(dst as u32), b, if valid { ((k0 + kr) * n + cn) as usize } else { 0 }, valid) };
@@ -146,8 +139,7 @@ impl Copies {
         let cn = col0 + self.b_col * pc;
         for i in 0..LB as u32 {
             let kr = self.b_row + i * (NT / cb);
-            let dst =
-                offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if b_swizzled::<O, BN, SWIZZLE>() { O::swizzle_b(kr) } else { 0 }) as u32;
+            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 }) as u32;
             for p in 0..pc / per {
                 let (col, valid) = (cn + p * per, k0 + kr < k && cn + p * per < n);
                 // As for A (n a multiple of `per`).
@@ -192,7 +184,7 @@ unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32
     for i in 0..(BK * BN / pc) / NT {
         let idx = tid + i * NT;
         let (kr, cc) = (idx / cb, idx % cb);
-        let dst = offset(kr, cc, 0, b_pitch::<O, BN>(), pc, if b_swizzled::<O, BN, SWIZZLE>() { O::swizzle_b(kr) } else { 0 });
+        let dst = offset(kr, cc, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
         for e in 0..pc {
             // SAFETY: as for A.
             unsafe { sb.set(dst + e as usize, at(b, k, n, k0 + kr, col0 + cc * pc + e, O::ZERO)) };
@@ -212,45 +204,34 @@ unsafe fn stage<T: Copy>(smem: View<T>, s: u32, stage_len: usize, a_len: usize, 
     unsafe { (smem.sub(base, a_len), smem.sub(base + a_len, b_len)) }
 }
 
-/// One K-step on stage `s`: for each `O::K` slice of the stage (with warps along K, of grid `wk`'s
-/// share of it), this warp's `MI` A and `NI` B fragments and its `MI·NI` `mma`s
-/// into `acc`.
+/// One K-step on stage `s`: for each `O::K` slice, this warp's `MI` A and `NI` B fragments and its
+/// `MI·NI` `mma`s into `acc`.
 ///
 /// # Safety
 /// As [`mma_gemm`]; the stage is complete and visible (after the wait and the barrier);
-/// `wr + 16·MI ≤ BM`, `wc + 8·NI ≤ BN`, `wk < WARPS_K`. Warp-collective.
+/// `wr + 16·MI ≤ BM`, `wc + 8·NI ≤ BN`. Warp-collective.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the stage, this warp's place and its accumulators
-unsafe fn compute_stage<
-    O: MmaKind,
-    const BM: u32,
-    const BN: u32,
-    const BK: u32,
-    const MI: usize,
-    const NI: usize,
-    const SWIZZLE: bool,
-    const WARPS_K: u32,
->(
+unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const MI: usize, const NI: usize, const SWIZZLE: bool>(
     smem: View<O::Elem>,
     s: u32,
     stage_len: usize,
     wr: u32,
     wc: u32,
-    wk: u32,
     lane: u32,
     acc: &mut [[[f32; 4]; NI]; MI],
 ) {
     let (ca, cb) = (BK / O::PER_CHUNK, b_pitch::<O, BN>());
     // SAFETY: forwarded contract.
     let (sa, sb) = unsafe { stage::<O::Elem>(smem, s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize) };
-    let mut kk = if WARPS_K == 1 { 0 } else { wk * (BK / WARPS_K) };
-    while kk < if WARPS_K == 1 { BK } else { (wk + 1) * (BK / WARPS_K) } {
+    let mut kk = 0;
+    while kk < BK {
         // SAFETY: wr + 16·MI ≤ BM, wc + 8·NI ≤ BN, kk + K ≤ BK (caller's contract and the loop bound).
         let fa: [[u32; 4]; MI] = core::array::from_fn(|mi| unsafe { O::a_frag_shared(sa, ca, wr + 16 * mi as u32, kk, lane, SWIZZLE) });
         let mut fb = [[0u32; 2]; NI];
         for q in 0..NI / 4 {
             // SAFETY: as above (wc and NI are multiples of 32 columns / 4 tiles).
-            let four = unsafe { O::b_frags_shared(sb, cb, kk, wc + 32 * q as u32, lane, b_swizzled::<O, BN, SWIZZLE>()) };
+            let four = unsafe { O::b_frags_shared(sb, cb, kk, wc + 32 * q as u32, lane, SWIZZLE) };
             fb[4 * q..4 * q + 4].copy_from_slice(&four);
         }
         for (mi, row) in acc.iter_mut().enumerate() {
@@ -264,8 +245,7 @@ unsafe fn compute_stage<
 }
 
 /// `C = A·B` for operand kind `O` on a `BM × BN` block tile, `BK` per K-step, a `WARPS_M × WARPS_N`
-/// grid of warps each owning `(16·MI) × (8·NI)` of the tile, `WARPS_K` such grids each on its own
-/// `BK / WARPS_K` slice of every K-step, `S` pipeline stages.
+/// grid of warps each owning `(16·MI) × (8·NI)` of the tile, `S` pipeline stages.
 ///
 /// **Shared memory**: `S` stages of `A [BM][BK]` and `B [BK][BN]` in 16-byte chunks; with `SWIZZLE`
 /// chunk `c` of row `r` sits at `c ^ swizzle(r)` (see `mma_ops`), so the 8 rows an `ldmatrix` phase
@@ -285,18 +265,13 @@ unsafe fn compute_stage<
 /// 16-byte aligned); only in-range outputs are stored. All lanes of every warp run every `ldmatrix`
 /// and `mma` (no early return).
 ///
-/// **Warps along K** (`WARPS_K > 1`, kernel 25): grid `j` of warps computes slice `j` of each
-/// stage; after the last step the grids `1 ..` leave their partial tiles in the (then idle) stages,
-/// and grid 0 adds them up and stores — no atomics and no zeroed `C` where one block per tile covers
-/// the whole K.
-///
 /// **Split K** (`SPLIT`, kernel 20): block `(x, y, z)` computes its tile over the `z`-th run of
 /// `⌈⌈K/BK⌉ / gridDim.z⌉` K-tiles and, with more than one slice, adds it into `C` atomically.
 ///
 /// # Safety
 /// `a` holds `m·k`, `b` `k·n` elements, `c` `m·n` floats (products fit in `u32`), zeroed before a
 /// `SPLIT` launch of more than one slice; the launch has
-/// `32·WARPS_M·WARPS_N·WARPS_K` threads, a `⌈n/BN⌉ × ⌈m/BM⌉` grid and [`shared_bytes`]`(BM, BN, BK, S,
+/// `32·WARPS_M·WARPS_N` threads, a `⌈n/BN⌉ × ⌈m/BM⌉` grid and [`shared_bytes`]`(BM, BN, BK, S,
 /// size_of::<O::Elem>())` bytes of dynamic shared memory.
 #[inline(always)]
 pub unsafe fn mma_gemm<
@@ -306,7 +281,6 @@ pub unsafe fn mma_gemm<
     const BK: u32,
     const WARPS_M: u32,
     const WARPS_N: u32,
-    const WARPS_K: u32,
     const MI: usize,
     const NI: usize,
     const S: u32,
@@ -325,17 +299,7 @@ pub unsafe fn mma_gemm<
 ) {
     const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI.is_multiple_of(4)) };
     const { assert!(BK.is_multiple_of(O::K) && BK.is_multiple_of(O::PER_CHUNK) && S >= 1) };
-    const { assert!(WARPS_K >= 1 && BK.is_multiple_of(WARPS_K * O::K)) };
-    // Kernel 25's partial tiles fit in the stages they reuse.
-    const {
-        let partials = ((WARPS_K - 1) * WARPS_M * WARPS_N) as usize * MI * NI * 4 * 32 * 4;
-        assert!(partials <= S as usize * (BM * BK + BK * (BN + O::B_PAD)) as usize * core::mem::size_of::<O::Elem>())
-    };
-    const {
-        assert!(
-            NT == 32 * WARPS_M * WARPS_N * WARPS_K && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN
-        )
-    };
+    const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
     const { assert!(NT.is_multiple_of(BK / O::PER_CHUNK) && NT.is_multiple_of(BN / O::PER_CHUNK)) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) =
@@ -347,8 +311,6 @@ pub unsafe fn mma_gemm<
     let smem_ptr = unsafe { SharedPtr::new(smem, 0) };
     let (warp, lane) = (thread::thread_idx_x() / 32, thread::lane_id());
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
-    // With one grid of warps (every kernel but 25) these fold to the whole stage.
-    let (wk, warp) = if WARPS_K == 1 { (0, warp) } else { (warp / (WARPS_M * WARPS_N), warp % (WARPS_M * WARPS_N)) };
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
     let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
     // Rows off 16 bytes still copy asynchronously, in 8-byte pieces (16-bit inputs, K and N multiples
@@ -399,7 +361,7 @@ pub unsafe fn mma_gemm<
             // SAFETY: reached by every thread of the block (block-uniform loop bounds).
             unsafe { thread::sync_threads() };
             // SAFETY: the stage is complete (barrier); warp offsets inside the tile (const asserts).
-            unsafe { compute_stage::<O, BM, BN, BK, MI, NI, SWIZZLE, WARPS_K>(smem, 0, stage_len, wr, wc, wk, lane, &mut acc) };
+            unsafe { compute_stage::<O, BM, BN, BK, MI, NI, SWIZZLE>(smem, 0, stage_len, wr, wc, lane, &mut acc) };
             // SAFETY: as above; nobody overwrites the stage while another warp still reads it.
             unsafe { thread::sync_threads() };
         }
@@ -422,17 +384,10 @@ pub unsafe fn mma_gemm<
                 async_copy::commit();
             }
             // SAFETY: tile kt has landed in stage kt % S (wait + barrier); offsets as above.
-            unsafe { compute_stage::<O, BM, BN, BK, MI, NI, SWIZZLE, WARPS_K>(smem, kt % S, stage_len, wr, wc, wk, lane, &mut acc) };
+            unsafe { compute_stage::<O, BM, BN, BK, MI, NI, SWIZZLE>(smem, kt % S, stage_len, wr, wc, lane, &mut acc) };
         }
     }
 
-    if WARPS_K > 1 {
-        // SAFETY: every thread of the block gets here (block-uniform bounds).
-        unsafe { reduce_warps_k::<O, MI, NI, WARPS_K>(S as usize * stage_len, WARPS_M * WARPS_N, wk, warp, lane, &mut acc) };
-        if wk > 0 {
-            return;
-        }
-    }
     let (g, t) = (lane / 4, lane % 4);
     // One slice stores its outputs; several add theirs into the zeroed C.
     let adds = SPLIT && thread::grid_dim_z() > 1;
@@ -450,59 +405,6 @@ pub unsafe fn mma_gemm<
                         } else {
                             c.set((r * n + col) as usize, v)
                         }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Kernel 25's sum over the grids of warps along K: every copy has landed and every warp has left the
-/// stages (wait, barrier), grids `1 .. WARPS_K` write their accumulators into the stages' memory
-/// (`[grid − 1][warp][element][lane]` floats: lane-contiguous, no bank conflicts), a barrier, and grid
-/// 0 adds them into its own.
-///
-/// # Safety
-/// Reached by every thread of the block; the dynamic shared memory holds `stage_elems` elements of
-/// `O::Elem`, at least the `(WARPS_K − 1)·warps·MI·NI·4·32` floats written here.
-#[inline(always)]
-#[allow(clippy::needless_range_loop)] // indexed loops over constant bounds unroll; iterators spilled `acc` to local memory
-unsafe fn reduce_warps_k<O: MmaKind, const MI: usize, const NI: usize, const WARPS_K: u32>(
-    stage_elems: usize,
-    warps: u32,
-    wk: u32,
-    warp: u32,
-    lane: u32,
-    acc: &mut [[[f32; 4]; NI]; MI],
-) {
-    let floats = stage_elems * core::mem::size_of::<O::Elem>() / 4;
-    // SAFETY: the launch provided the stages' bytes; the partial sums fit in them (caller's contract).
-    let sums = unsafe { SharedTiles::<f32>::new().tile(floats) };
-    async_copy::wait_all();
-    // SAFETY: every thread of the block reaches both barriers (block-uniform code).
-    unsafe { thread::sync_threads() };
-    // Element (mi, ni, i) of a warp's accumulators, lane-contiguous: fully unrolled loops over the
-    // constant bounds keep `acc` in registers (iterators over it put it in local memory).
-    let slot = |j: u32, mi: usize, ni: usize, i: usize| ((((j * warps + warp) as usize * MI + mi) * NI + ni) * 4 + i) * 32 + lane as usize;
-    if wk > 0 {
-        for mi in 0..MI {
-            for ni in 0..NI {
-                for i in 0..4 {
-                    // SAFETY: slot < (WARPS_K − 1)·warps·MI·NI·4·32 ≤ floats (caller's contract).
-                    unsafe { sums.set(slot(wk - 1, mi, ni, i), acc[mi][ni][i]) };
-                }
-            }
-        }
-    }
-    // SAFETY: as above.
-    unsafe { thread::sync_threads() };
-    if wk == 0 {
-        for j in 0..WARPS_K - 1 {
-            for mi in 0..MI {
-                for ni in 0..NI {
-                    for i in 0..4 {
-                        // SAFETY: as above; written before the barrier.
-                        acc[mi][ni][i] += unsafe { sums.get(slot(j, mi, ni, i)) };
                     }
                 }
             }
