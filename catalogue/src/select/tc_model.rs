@@ -165,6 +165,11 @@ pub const L2_BYTES: f64 = 50.0 * 1024.0 * 1024.0;
 pub const STREAM_OP_US: f64 = 2.0;
 /// Most K slices kernel 16 splits a tile into; slices keep at least [`MIN_SLICE_STEPS`] K-steps.
 pub const MAX_SPLITS: u32 = 16;
+/// Most K slices where the tiles alone fill every SM: slices of the same tile add into it at the same
+/// time, a cost the atomic rate does not price — TF32 3000³ ran 351 µs in 5 slices
+/// (`docs/results/2026-12-03-refit/report/moved-tf32`) and 223 in 2 (the calibration table), BF16
+/// 3072×6144×8192 in 2 slices was kernel 16's fastest (`2026-12-03-refit/tune`).
+pub const MAX_SPLITS_MANY_TILES: u32 = 2;
 /// Fewest K-steps per slice: below, a slice's fixed costs outweigh its work.
 pub const MIN_SLICE_STEPS: u32 = 4;
 
@@ -308,6 +313,12 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
 /// stream parts at kernel 16's rate (3584³, 5120³, 12288×2048×3072, 6144×3072×4096 BF16).
 pub const STREAM_K_DRAM_BYTES_PER_US: f64 = 4.6e6;
 
+/// What the whole GPU may read between two blocks of kernel 22's stream part reading the same panel
+/// (`lag` K-steps of 132 stages) for the second still to find it in the L2: 64 MiB, between the lags
+/// measured reused (10 steps of 48 KiB stages, 65 MB: TF32 and BF16 5000³, BF16 5120³) and not (11
+/// and more: 2048×12288×4096, 4416³, 7168³); TF32 5120³ (10 steps) ran from DRAM all the same.
+pub const STREAM_K_REUSE_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
+
 /// Bytes of A's rows and B's columns the stream-K part of kernel 22 reads: the last `part` tiles in
 /// kernel 16's grouped order (`tile_origin`), every row tile and column tile among them read over
 /// the whole K depth.
@@ -346,10 +357,10 @@ fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32
     }
     let run = (f64::from(part) * steps / blocks).ceil();
     // Block b + 1 walks the tiles after block b's, `lag` K-steps behind or ahead of it on the tile
-    // that shares its panel; the L2 still holds what b read if the GPU read less than the L2 since.
+    // that shares its panel; the L2 still holds what b read if the GPU read little enough since.
     let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
     let lag = (run % steps).min(steps - run % steps);
-    let from_dram = stream_working_set(cfg, shape, part, elem_bytes) > L2_BYTES && lag * blocks * stage_bytes > L2_BYTES;
+    let from_dram = stream_working_set(cfg, shape, part, elem_bytes) > L2_BYTES && lag * blocks * stage_bytes > STREAM_K_REUSE_BYTES;
     let stream_step_us = if from_dram { step_us.max(blocks * stage_bytes / STREAM_K_DRAM_BYTES_PER_US) } else { step_us };
     let pieces = ((run / steps).ceil() + 1.0).min(f64::from(part));
     let ends = pieces.min(2.0);
@@ -375,7 +386,10 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     if !cfg.persistent || cfg.stream_k || cfg.cluster > 1 {
         return (1, one);
     }
-    let most = (shape.k.div_ceil(cfg.bk) / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);
+    let mut most = (shape.k.div_ceil(cfg.bk) / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);
+    if shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn) >= sms {
+        most = most.min(MAX_SPLITS_MANY_TILES);
+    }
     (2..=most).fold((1, one), |best, s| {
         let us = predict_us(algo, shape, s, sms).unwrap_or(f64::INFINITY);
         if us < best.1 {
