@@ -360,7 +360,8 @@ fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32
     // that shares its panel; the L2 still holds what b read if the GPU read little enough since.
     let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
     let lag = (run % steps).min(steps - run % steps);
-    let from_dram = stream_working_set(cfg, shape, part, elem_bytes) > L2_BYTES && lag * blocks * stage_bytes > STREAM_K_REUSE_BYTES;
+    // The lag first: it is arithmetic, the working set walks the part's tiles.
+    let from_dram = lag * blocks * stage_bytes > STREAM_K_REUSE_BYTES && stream_working_set(cfg, shape, part, elem_bytes) > L2_BYTES;
     let stream_step_us = if from_dram { step_us.max(blocks * stage_bytes / STREAM_K_DRAM_BYTES_PER_US) } else { step_us };
     let pieces = ((run / steps).ceil() + 1.0).min(f64::from(part));
     let ends = pieces.min(2.0);
