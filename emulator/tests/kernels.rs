@@ -65,6 +65,10 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::SplitK256x128x16,
         Algo::FewRows,
         Algo::FewCols4,
+        Algo::FewRowsBf16,
+        Algo::FewRowsF16,
+        Algo::FewColsBf16,
+        Algo::FewColsF16,
         Algo::MmaSplitKBf16Rows16,
         Algo::MmaSplitKF16Rows16,
         Algo::MmaSplitKTf32Rows16,
@@ -98,26 +102,41 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
     Ok(())
 }
 
-/// Runs the FP32 kernel `algo` on `a · b` with its own block and shared memory but the grid `grid`,
-/// `C` starting as NaN where the launch stores it (`stores`: an output it skips shows) and as zeros
-/// where it adds into it. For kernels whose contract admits any such grid (kernel 17 along x,
-/// kernel 18 along z).
-fn run_f32_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix, stores: bool) -> Result<HostMatrix, Failed> {
+/// The bit patterns of `x`'s elements rounded to `precision`'s 16-bit format (BF16, else FP16).
+fn half_bits(precision: Precision, x: &HostMatrix) -> Vec<u16> {
+    let bits = |v: f32| if precision == Precision::Bf16 { half::bf16::from_f32(v).to_bits() } else { half::f16::from_f32(v).to_bits() };
+    x.data.iter().map(|&v| bits(v)).collect()
+}
+
+/// Runs the kernel `algo` (on `f32` or 16-bit inputs, read in place) on `a · b` (rounded to its
+/// precision's format) with its own block and shared memory but the grid `grid`, `C` starting as NaN
+/// where the launch stores it (`stores`: an output it skips shows) and as zeros where it adds into
+/// it. For kernels whose contract admits any such grid (kernel 17 along x, kernels 18 and 19 along z).
+fn run_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix, stores: bool) -> Result<HostMatrix, Failed> {
+    use tessera_catalogue::registry::algo::HostKernel;
     let kernel = algo.kernel().ok_or("no kernel")?;
     let (m, n, k) = (a.rows, b.cols, a.cols);
     let (entry, host_build) = kernel.launched(n as u32);
-    let tessera_catalogue::registry::algo::HostKernel::F32(host) = host_build else { return Err("not an f32 kernel".into()) };
     let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
     let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
     cfg.grid = grid;
     let mut c = vec![if stores { f32::NAN } else { 0.0 }; m * n];
-    let (pa, pb, pc) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
-    launch(entry, cfg, || {
-        // SAFETY: A holds m·k floats, B k·n, C m·n (zeroed when the kernel adds); threads and shared
-        // memory are the kernel's own launch, the grid one its contract admits (the caller's).
-        unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) }
-    })
-    .map_err(|e| format!("{}: {e}", kernel.label))?;
+    let pc = SyncPtr::new(c.as_mut_ptr());
+    let (pa, pb) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()));
+    let (a16, b16) = (half_bits(kernel.precision, a), half_bits(kernel.precision, b));
+    let (pa16, pb16) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()));
+    let run = || match host_build {
+        // SAFETY: A holds m·k elements, B k·n, C m·n floats (zeroed when the kernel adds); threads and
+        // shared memory are the kernel's own launch, the grid one its contract admits (the caller's).
+        HostKernel::F32(host) => unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) },
+        // SAFETY: as above, on the operands' 16-bit patterns.
+        HostKernel::Half(host) => unsafe { host(pa16.get(), pb16.get(), pc.get(), shape.m, shape.n, shape.k) },
+        HostKernel::Tma(_) => unreachable!("checked below"),
+    };
+    if matches!(host_build, HostKernel::Tma(_)) {
+        return Err(format!("{}: a TMA kernel", kernel.label).into());
+    }
+    launch(entry, cfg, run).map_err(|e| format!("{}: {e}", kernel.label))?;
     Ok(HostMatrix { rows: m, cols: n, data: c })
 }
 
@@ -137,20 +156,7 @@ fn aligned_packings_copy_rows_off_a_sector() -> Result<(), Failed> {
             let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
             let (a, b) = (HostMatrix::random(m as usize, k as usize, 11), HostMatrix::random(k as usize, n as usize, 13));
             let precision = kernel.precision;
-            let bits =
-                |x: &HostMatrix| -> Vec<u16> {
-                    x.data
-                        .iter()
-                        .map(|&v| {
-                            if precision == Precision::Bf16 {
-                                half::bf16::from_f32(v).to_bits()
-                            } else {
-                                half::f16::from_f32(v).to_bits()
-                            }
-                        })
-                        .collect()
-                };
-            let (a16, b16) = (bits(&a), bits(&b));
+            let (a16, b16) = (half_bits(precision, &a), half_bits(precision, &b));
             let planned = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?;
             let mut c = vec![if planned.zero_c { 0.0 } else { f32::NAN }; (m * n) as usize];
             let c_ptr = SyncPtr::new(c.as_mut_ptr());
@@ -172,22 +178,28 @@ fn aligned_packings_copy_rows_off_a_sector() -> Result<(), Failed> {
     Ok(())
 }
 
-/// Kernel 18 (few rows) at forced slice counts: one slice stores `C` (which starts as NaN, so an output
+/// Kernel 18 (few rows; `f32`, BF16 and FP16 inputs) at forced slice counts: one slice stores `C` (which starts as NaN, so an output
 /// it skipped or added into shows), two and five add into the zeroed `C`. Rows 1, 5, 16 and 17 (one
 /// block row, a partial one, a whole one, and two), K whole and partial groups of four (K = 3, 129:
 /// `A`'s guarded loads; K = 264: its 16-byte loads, slices ending mid-K-step), N whole and partial
 /// float4 groups.
 fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
-    stores_one_slice_and_adds_several(Algo::FewRows, &[(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264)])
+    for algo in [Algo::FewRows, Algo::FewRowsBf16, Algo::FewRowsF16] {
+        stores_one_slice_and_adds_several(algo, &[(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264)])?;
+    }
+    Ok(())
 }
 
-/// Kernel 19 (few columns) at one slice (storing `C`) and several (adding into it): M one warp's
+/// Kernel 19 (few columns; `f32`, BF16 and FP16 inputs) at one slice (storing `C`) and several (adding into it): M one warp's
 /// rows, a partial block of warps, whole blocks and a block and a bit (M = 3, 37, 64, 70); N = 1 (a
 /// GEMV), 3 (guarded loads of `B`), 4 (its 16-byte loads) and 6 (a second block column); K = 3
 /// (`A`'s guarded loads), 129 (a partial run of a warp), 264 and 600 (16-byte loads; slices and the
 /// four runs in flight ending mid-way).
 fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
-    stores_one_slice_and_adds_several(Algo::FewCols4, &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030)])
+    for algo in [Algo::FewCols4, Algo::FewColsBf16, Algo::FewColsF16] {
+        stores_one_slice_and_adds_several(algo, &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030)])?;
+    }
+    Ok(())
 }
 
 /// `algo` (a kernel that stores `C` with one slice and adds into the zeroed `C` with more) at 1, 2
@@ -200,8 +212,8 @@ fn stores_one_slice_and_adds_several(algo: Algo, shapes: &[(usize, usize, usize)
         for slices in [1, 2, 5] {
             let mut grid = catalogue_line(algo).launch(shape, H).grid;
             grid.2 = slices; // any slice count: the kernel's contract
-            let c = run_f32_on_grid(algo, grid, &a, &b, slices == 1)?;
-            check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {slices} slices: {e}", kernel.label))?;
+            let c = run_on_grid(algo, grid, &a, &b, slices == 1)?;
+            check_in(kernel.precision, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {slices} slices: {e}", kernel.label))?;
         }
         let one = catalogue_line(algo).splits(shape, H) == 1;
         if catalogue_line(algo).accumulates_into_c(shape, H) == one {
@@ -239,7 +251,7 @@ fn stream_k_pieces_add_up() -> Result<(), Failed> {
             }
             // Any 1-D grid: kernel 17's contract. Every piece is a whole tile with one block: stored,
             // so NaN must be overwritten.
-            let c = run_f32_on_grid(algo, (blocks, 1, 1), &a, &b, blocks == 1)?;
+            let c = run_on_grid(algo, (blocks, 1, 1), &a, &b, blocks == 1)?;
             check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {blocks} blocks: {e}", kernel.label))?;
         }
     }
@@ -295,8 +307,7 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
 /// otherwise.
 fn run_tma_walk(algo: Algo, (m, n, k): (usize, usize, usize), grid: (u32, u32, u32), zeroed: bool) -> Result<(), Failed> {
     let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
-    let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
-    let (a16, b16) = (bits(&a), bits(&b));
+    let (a16, b16) = (half_bits(Precision::Bf16, &a), half_bits(Precision::Bf16, &b));
     let kernel = algo.kernel().ok_or("no kernel")?;
     let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
     let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
@@ -318,8 +329,7 @@ fn run_tma_walk(algo: Algo, (m, n, k): (usize, usize, usize), grid: (u32, u32, u
 fn copy_fed_blocks_walk_several_tiles() -> Result<(), Failed> {
     for (algo, (m, n, k), walkers) in [(Algo::CopyFedBf16Rows64, (300, 520, 136), 3), (Algo::CopyFedBf16Rows64, (100, 136, 4096), 1)] {
         let (a, b) = (HostMatrix::random(m, k, 3), HostMatrix::random(k, n, 5));
-        let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
-        let (a16, b16) = (bits(&a), bits(&b));
+        let (a16, b16) = (half_bits(Precision::Bf16, &a), half_bits(Precision::Bf16, &b));
         let kernel = algo.kernel().ok_or("no kernel")?;
         let tessera_catalogue::registry::algo::HostKernel::Half(host) = kernel.host else { return Err("not a pointer kernel".into()) };
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
@@ -376,8 +386,7 @@ fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
 fn tma_stream_k_runs_cross_tiles() -> Result<(), Failed> {
     let (m, n, k) = (300usize, 520usize, 136usize);
     let (a, b) = (HostMatrix::random(m, k, 7), HostMatrix::random(k, n, 11));
-    let bits = |x: &HostMatrix| -> Vec<u16> { x.data.iter().map(|&v| half::bf16::from_f32(v).to_bits()).collect() };
-    let (a16, b16) = (bits(&a), bits(&b));
+    let (a16, b16) = (half_bits(Precision::Bf16, &a), half_bits(Precision::Bf16, &b));
     let algo = Algo::StreamKTmaBf16;
     let kernel = algo.kernel().ok_or("no kernel")?;
     let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };

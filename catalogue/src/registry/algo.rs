@@ -314,6 +314,16 @@ matmul_catalogue! {
     WidenedBf16Rows32 = k21_widened::matmul_widened_bf16_32x128, "widened-bf16-32x128", Bf16, k21_widened::WIDENED_BF16_32X128;
     /// Kernel 21 on FP16, 32×128×16.
     WidenedF16Rows32 = k21_widened::matmul_widened_f16_32x128, "widened-f16-32x128", Fp16, k21_widened::WIDENED_F16_32X128;
+    /// Kernel 18 on BF16 inputs widened to f32 (exact): products of up to 16 rows, bound by reading
+    /// `B` once.
+    FewRowsBf16 = k18_few_rows::matmul_few_rows_bf16, "few-rows-bf16", Bf16, k18_few_rows::CONFIG;
+    /// Kernel 18 on FP16 inputs widened to f32.
+    FewRowsF16 = k18_few_rows::matmul_few_rows_f16, "few-rows-f16", Fp16, k18_few_rows::CONFIG;
+    /// Kernel 19 on BF16 inputs widened to f32 (exact): products a few columns wide, bound by reading
+    /// `A` once.
+    FewColsBf16 = k19_few_cols::matmul_few_cols_bf16, "few-cols-bf16", Bf16, k19_few_cols::CONFIG;
+    /// Kernel 19 on FP16 inputs widened to f32.
+    FewColsF16 = k19_few_cols::matmul_few_cols_f16, "few-cols-f16", Fp16, k19_few_cols::CONFIG;
 }
 
 impl Algo {

@@ -105,7 +105,7 @@ pub fn choose(
 ///   time ([`least_expected_on`]: the time model × its measured residuals). Never a TF32 kernel.
 /// - TF32, BF16, FP16: the kernel of least predicted time among the TMA kernels (15, 16, 22 and 23,
 ///   sm_90a only: [`crate::select::tc_model::pick_timed`]) and the kernels that read their operands in
-///   place ([`in_place_pick`]: 11–13, 20, 21, and 14's 16-bit entries on sm_90a). The in-place kernels
+///   place ([`in_place_pick`]: 11–13, 18–21, and 14's 16-bit entries on sm_90a). The in-place kernels
 ///   take the small products, where a TMA kernel's fixed costs are most of its time
 ///   (docs/results/2026-12-02-tc-small).
 /// - TF32 only: FP32's pick in place too ([`least_expected_on`]) where its expected time is lower —
@@ -132,8 +132,9 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
     Choice::Kernel(best.map_or(portable, |(algo, _)| algo))
 }
 
-/// The tensor-core kernel of `precision` that reads its operands in place (a kernel with constants in
-/// [`crate::select::tuning::cost`]; the sm_90a ones only on such a target) of least predicted time on
+/// The kernel of `precision` that reads its operands in place (a kernel with constants in
+/// [`crate::select::tuning::cost`] that `Auto` weighs for `shape`: [`crate::select::tuning::is_candidate`];
+/// the sm_90a ones only on such a target) of least predicted time on
 /// `shape` at the K slices it would launch ([`crate::select::tuning::splits_on`]: kernel 20's), and
 /// that time (µs); `None` for FP32.
 pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -> Option<(Algo, f64)> {
@@ -143,6 +144,7 @@ pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -
     crate::registry::algo::MATMUL_KERNELS
         .iter()
         .filter(|k| k.precision == precision && !k.config.tma && (target.sm90a || !k.config.sm90a))
+        .filter(|k| crate::select::tuning::is_candidate(k.algo, shape))
         .filter_map(|k| {
             let splits = crate::select::tuning::splits_on(k.algo, shape, target.sms);
             Some((k.algo, crate::select::tuning::predict_us(k.algo, shape, splits, target.sms)?))

@@ -326,6 +326,14 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 117)),
         Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
         // WIDENED-COSTS-END
+        // Kernels 18 and 19 on 16-bit inputs widened as they are used: FP32's constants (the same code,
+        // half the bytes per load), their own registers; the read floor counts 2-byte elements.
+        // FEW-16-COSTS-BEGIN
+        Algo::FewRowsBf16 => widened(few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 127), 0.691, 2502.0)),
+        Algo::FewRowsF16 => widened(few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 123), 0.691, 2502.0)),
+        Algo::FewColsBf16 => widened(few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 114), 0.493, 2525.0)),
+        Algo::FewColsF16 => widened(few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 96), 0.493, 2525.0)),
+        // FEW-16-COSTS-END
         _ => None,
     }
 }
@@ -434,16 +442,17 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
         blocks_us += alone * (rest as f64 / q).max(1.0);
     }
     // The read rate was fitted on the H200's SMS SMs; each SM issues its share of the loads.
-    let read_us = read_bytes(t, shape) / (c.read_gb_per_s * 1e3 * f64::from(sms.max(1)) / f64::from(SMS));
+    let read_us = read_bytes(t, shape, 16 / c.vector.max(1)) / (c.read_gb_per_s * 1e3 * f64::from(sms.max(1)) / f64::from(SMS));
     // Split-K kernels add into zeroed C, except one that stores when launched with one slice.
     LAUNCH_US + blocks_us.max(read_us) + split_terms_us(t, c, shape, splits as u32)
 }
 
-/// Bytes of `A` and `B` a launch of tile `t` reads: `A` once per block column, `B` once per block row
-/// (`4·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉)`); the floor [`Cost::read_gb_per_s`] puts on its blocks' time.
-pub fn read_bytes(t: TileConfig, shape: MatmulShape) -> f64 {
+/// Bytes of `A` and `B` a launch of tile `t` reads, of `elem_bytes`-byte elements: `A` once per block
+/// column, `B` once per block row (`elem_bytes·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉)`); the floor
+/// [`Cost::read_gb_per_s`] puts on its blocks' time.
+pub fn read_bytes(t: TileConfig, shape: MatmulShape, elem_bytes: u32) -> f64 {
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
-    4.0 * (m * k * f64::from(shape.n.div_ceil(t.bn.max(1))) + k * n * f64::from(shape.m.div_ceil(t.bm.max(1))))
+    f64::from(elem_bytes) * (m * k * f64::from(shape.n.div_ceil(t.bn.max(1))) + k * n * f64::from(shape.m.div_ceil(t.bm.max(1))))
 }
 
 /// Storing `C` (kernels that store rather than add it): `4·M·N` bytes at the kernel's [`Cost::store_gb_per_s`]; where N
@@ -775,8 +784,8 @@ mod tests {
         // the floor grows with the block columns (the H200's rate, in proportion to the SMs).
         let (fc, big) = (cost(Algo::FewCols4).unwrap(), s(3712, 16, 8927));
         let cfg = Algo::FewCols4.config().unwrap();
-        assert!(t(Algo::FewCols4, big, 1) >= read_bytes(cfg, big) / (fc.read_gb_per_s * 1e3));
-        assert!(read_bytes(cfg, big) > 3.9 * read_bytes(cfg, s(3712, 4, 8927)));
+        assert!(t(Algo::FewCols4, big, 1) >= read_bytes(cfg, big, 4) / (fc.read_gb_per_s * 1e3));
+        assert!(read_bytes(cfg, big, 4) > 3.9 * read_bytes(cfg, s(3712, 4, 8927), 4));
         assert!(
             is_candidate(Algo::FewCols4, s(100, FEW_COLS_MAX_N, 100)) && !is_candidate(Algo::FewCols4, s(100, FEW_COLS_MAX_N + 1, 100))
         );
@@ -928,8 +937,8 @@ mod tests {
     }
 
     /// The in-place tensor-core kernels store `C` as `mma` fragments, at [`TC_STORE_GB_PER_S`]: on a
-    /// short-K product with a large output no such kernel is priced below those stores; kernel 21
-    /// stores as the tile kernels do, at [`STORE_GB_PER_S`].
+    /// short-K product with a large output no such kernel is priced below those stores; kernels 18, 19
+    /// and 21 on 16-bit inputs (the CUDA cores) store as the tile kernels do, at [`STORE_GB_PER_S`].
     #[test]
     fn fragment_stores_price_short_k_products() {
         let shape = MatmulShape { m: 3000, n: 1000, k: 8 };
@@ -938,7 +947,7 @@ mod tests {
         for kernel in in_place {
             let c = cost(kernel.algo).unwrap();
             let us = predict_us(kernel.algo, shape, 1, SMS).unwrap();
-            if kernel.label.starts_with("widened") {
+            if kernel.label.starts_with("widened") || kernel.label.starts_with("few-") {
                 assert_eq!(c.store_gb_per_s, STORE_GB_PER_S, "{}", kernel.label);
             } else {
                 assert_eq!(c.store_gb_per_s, TC_STORE_GB_PER_S, "{}", kernel.label);

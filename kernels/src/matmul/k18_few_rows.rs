@@ -19,6 +19,11 @@
 //! shared memory (`WARPS · ROWS · COLS` floats, one barrier), and each thread writes groups of four
 //! of the block's outputs: stored when the launch has one slice (`C` is not zeroed), added into the
 //! zeroed `C` otherwise (16-byte `red.global.add.v4.f32` where N is a multiple of 4).
+//!
+//! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact; a lane's
+//! four elements of `B` one 8-byte load).
+use super::input::{Input, F32};
+use super::mma_ops::{Bf16, F16};
 use crate::device::mem::View;
 use crate::launch::TileConfig;
 
@@ -32,7 +37,8 @@ pub const WARPS: u32 = 8;
 /// Consecutive rows of `B` a warp takes at a time: one 16-byte load of `A` per row of `C` covers them.
 const GROUP: u32 = 4;
 /// Groups a warp loads before it uses them (bytes in flight: `GROUPS · GROUP · 512` per warp). One:
-/// with two, ptxas needs 150 registers (one block per SM) or spills under the two-block launch bound.
+/// with two, ptxas needs 150 registers (one block per SM) or spills under the two-block launch bound
+/// (the 16-bit entries too: 12 bytes of spills).
 const GROUPS: u32 = 1;
 /// Rows of `B` per K-step of a block, `WARPS · GROUPS · GROUP` (the unit of the split-K slices).
 pub const BK: u32 = WARPS * GROUPS * GROUP;
@@ -44,49 +50,50 @@ pub const SHARED_BYTES: u32 = WARPS * ROWS * COLS * 4;
 /// with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
 pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
-/// One row `kk` of `B` for this lane's four columns `col .. col + 4`: a 16-byte load where rows are
-/// 16-byte aligned and the four are inside `B`, guarded floats (zero past `n`) otherwise.
+/// One row `kk` of `B` for this lane's four columns `col .. col + 4`, as loaded: a vector load where
+/// N is a multiple of 4 and the four are inside `B`, guarded elements (zero past `n`) otherwise.
 ///
 /// # Safety
-/// `b` holds `k·n` floats from a 16-byte aligned base, `kk < k`, `col % 4 == 0`.
+/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `col % 4 == 0`.
 #[inline(always)]
-unsafe fn b_row(b: View<f32>, n: u32, kk: u32, col: u32) -> [f32; 4] {
+unsafe fn b_row<I: Input>(b: View<I::Elem>, n: u32, kk: u32, col: u32) -> I::Four {
     if n.is_multiple_of(4) {
         if col < n {
-            // SAFETY: col % 4 == 0 and n % 4 == 0, so col + 4 ≤ n; kk < k; 16-byte aligned.
-            return unsafe { b.get4((kk * n + col) as usize) }.0;
+            // SAFETY: col % 4 == 0 and n % 4 == 0, so col + 4 ≤ n; kk < k; aligned base.
+            return unsafe { I::load4(b, (kk * n + col) as usize) };
         }
-        return [0.0; 4];
+        return I::Four::default();
     }
-    let mut v = [0.0; 4];
+    let mut v = [I::Elem::default(); 4];
     for (e, x) in v.iter_mut().enumerate() {
         if col + (e as u32) < n {
             // SAFETY: kk < k and col + e < n.
             *x = unsafe { b.get((kk * n + col + e as u32) as usize) };
         }
     }
-    v
+    I::four(v)
 }
 
-/// Row `r` of `A` at columns `kk .. kk + GROUP`, zero at and past `end`: one 16-byte load where K is
-/// a multiple of 4 and the group is whole (`kk` is a multiple of 4), guarded floats otherwise.
+/// Row `r` of `A` at columns `kk .. kk + GROUP`, as loaded, zero at and past `end`: one vector load
+/// where K is a multiple of 4 and the group is whole (`kk` is a multiple of 4), guarded elements
+/// otherwise.
 ///
 /// # Safety
-/// `a` holds `m·k` floats from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
+/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
 #[inline(always)]
-unsafe fn a_group(a: View<f32>, k: u32, r: u32, kk: u32, end: u32) -> [f32; 4] {
+unsafe fn a_group<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
     if k.is_multiple_of(4) && kk + GROUP <= end {
         // SAFETY: kk + 4 ≤ end ≤ k and r < m; r·k + kk is a multiple of 4 (k and kk are).
-        return unsafe { a.get4((r * k + kk) as usize) }.0;
+        return unsafe { I::load4(a, (r * k + kk) as usize) };
     }
-    let mut v = [0.0; 4];
+    let mut v = [I::Elem::default(); 4];
     for (e, x) in v.iter_mut().enumerate() {
         if kk + (e as u32) < end {
             // SAFETY: r < m and kk + e < end ≤ k.
             *x = unsafe { a.get((r * k + kk + e as u32) as usize) };
         }
     }
-    v
+    I::four(v)
 }
 
 /// Rows of `A` whose loads a warp issues together before their multiply-adds: one round trip to
@@ -102,35 +109,151 @@ const QUAD: usize = 4;
 /// As [`a_group`] for every row `row0 + i`, `i < rows`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn add_group(
+unsafe fn add_group<I: Input>(
     acc: &mut [[f32; 4]; ROWS as usize],
-    a: View<f32>,
+    a: View<I::Elem>,
     k: u32,
     row0: u32,
     rows: u32,
     kk: u32,
     end: u32,
-    bv: &[[f32; 4]; GROUP as usize],
+    bv: &[I::Four; GROUP as usize],
 ) {
     use crate::device::math::fma;
+    let mut bw = [[0.0f32; 4]; GROUP as usize];
+    for (w, &four) in bw.iter_mut().zip(bv.iter()) {
+        *w = I::values(four);
+    }
     for (q, quad) in acc.chunks_exact_mut(QUAD).enumerate() {
         let first = (q * QUAD) as u32;
         if first < rows {
-            let mut av = [[0.0f32; 4]; QUAD];
+            let mut av = [I::Four::default(); QUAD];
             for (j, v) in av.iter_mut().enumerate() {
                 if first + (j as u32) < rows {
                     // SAFETY: row0 + first + j < m (below rows), the rest forwarded.
-                    *v = unsafe { a_group(a, k, row0 + first + j as u32, kk, end) };
+                    *v = unsafe { a_group::<I>(a, k, row0 + first + j as u32, kk, end) };
                 }
             }
-            for (sums, a4) in quad.iter_mut().zip(av.iter()) {
-                for (&ae, bx) in a4.iter().zip(bv.iter()) {
+            for (sums, &a4) in quad.iter_mut().zip(av.iter()) {
+                for (&ae, bx) in I::values(a4).iter().zip(bw.iter()) {
                     for (s, &x) in sums.iter_mut().zip(bx.iter()) {
                         *s = fma(ae, x, *s);
                     }
                 }
             }
         }
+    }
+}
+
+/// The kernel's body on inputs `I` (see the module for tiling, thread mapping and the one barrier).
+///
+/// # Safety
+/// As the entries; the launch gives [`SHARED_BYTES`] of dynamic shared memory, 256 threads and
+/// `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks.
+#[inline(always)]
+unsafe fn few_rows<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+    use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) =
+        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let slices = thread::grid_dim_z();
+    let chunk = k.div_ceil(slices).next_multiple_of(BK);
+    let k_begin = (thread::block_idx_z() * chunk).min(k);
+    let k_end = (k_begin + chunk).min(k);
+    let (row0, col0) = (thread::block_idx_y() * ROWS, thread::block_idx_x() * COLS);
+    let rows = m.saturating_sub(row0).min(ROWS);
+    let (tid, lane) = (thread::thread_idx_x(), thread::thread_idx_x() % 32);
+    let warp = tid / 32;
+    let col = col0 + lane * 4;
+
+    let mut acc = [[0.0f32; 4]; ROWS as usize];
+    // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows.
+    const STRIDE: u32 = WARPS * GROUP;
+    let mut kk = k_begin + warp * GROUP;
+    // GROUPS whole groups at a time, all their rows of B loaded before use: bytes in flight.
+    while kk + (GROUPS - 1) * STRIDE + GROUP <= k_end {
+        let mut bv = [[I::Four::default(); GROUP as usize]; GROUPS as usize];
+        for (g, group) in bv.iter_mut().enumerate() {
+            for (e, v) in group.iter_mut().enumerate() {
+                // SAFETY: kk + g·STRIDE + e < k_end ≤ k (the loop bound); col is a multiple of 4.
+                *v = unsafe { b_row::<I>(b, n, kk + g as u32 * STRIDE + e as u32, col) };
+            }
+        }
+        for (g, group) in bv.iter().enumerate() {
+            // SAFETY: rows of A from row0 are inside m; kk + g·STRIDE is a multiple of 4 (k_begin,
+            // GROUP·warp and STRIDE are); k_end ≤ k.
+            unsafe { add_group::<I>(&mut acc, a, k, row0, rows, kk + g as u32 * STRIDE, k_end, group) };
+        }
+        kk += GROUPS * STRIDE;
+    }
+    // The last groups, one at a time, rows past k_end zero.
+    while kk < k_end {
+        let mut group = [I::Four::default(); GROUP as usize];
+        for (e, v) in group.iter_mut().enumerate() {
+            if kk + (e as u32) < k_end {
+                // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4.
+                *v = unsafe { b_row::<I>(b, n, kk + e as u32, col) };
+            }
+        }
+        // SAFETY: as above.
+        unsafe { add_group::<I>(&mut acc, a, k, row0, rows, kk, k_end, &group) };
+        kk += STRIDE;
+    }
+
+    // The warps' partial sums of the block's rows: red[w][i][0 .. COLS], i < rows.
+    let mut shared = SharedTiles::<f32>::new();
+    // SAFETY: the launch provides SHARED_BYTES = WARPS·ROWS·COLS·4 bytes.
+    let red = unsafe { shared.tile((WARPS * ROWS * COLS) as usize) };
+    for (i, sums) in acc.iter().enumerate() {
+        if (i as u32) < rows {
+            // SAFETY: (warp·ROWS + i)·COLS + 4·lane + 4 ≤ WARPS·ROWS·COLS; a multiple of 4 floats.
+            unsafe { red.set4(((warp * ROWS + i as u32) * COLS + lane * 4) as usize, Float4(*sums)) }
+        }
+    }
+    // SAFETY: reached by every thread of the block (no early returns; the loops above end before
+    // it for every warp).
+    unsafe { thread::sync_threads() };
+
+    // The block's outputs in groups of four columns, (i, 4j .. 4j + 4) for group g = i·32 + j,
+    // i < rows: thread t takes groups t, t + 256, …; consecutive threads, consecutive columns.
+    let mut g = tid;
+    while g < rows * (COLS / 4) {
+        let (i, j) = (g / (COLS / 4), g % (COLS / 4));
+        let (r, cc) = (row0 + i, col0 + j * 4);
+        if cc < n {
+            let mut sum = [0.0f32; 4];
+            for w in 0..WARPS {
+                // SAFETY: (w·ROWS + i)·COLS + 4j + 4 ≤ WARPS·ROWS·COLS (i < ROWS, j < COLS/4).
+                let v = unsafe { red.get4(((w * ROWS + i) * COLS + j * 4) as usize) }.0;
+                for (s, x) in sum.iter_mut().zip(v.iter()) {
+                    *s += x;
+                }
+            }
+            if n.is_multiple_of(4) {
+                let at = (r * n + cc) as usize;
+                if slices == 1 {
+                    // SAFETY: r < m, cc + 4 ≤ n (cc, n multiples of 4): inside C, 16-byte aligned.
+                    unsafe { c.set4(at, Float4(sum)) }
+                } else {
+                    // SAFETY: as above.
+                    unsafe { atomic::add_f32x4(c, at, sum) }
+                }
+            } else {
+                for (e, &v) in sum.iter().enumerate() {
+                    if cc + (e as u32) < n {
+                        let at = (r * n + cc + e as u32) as usize;
+                        if slices == 1 {
+                            // SAFETY: r < m, cc + e < n: inside C's m·n floats.
+                            unsafe { c.set(at, v) }
+                        } else {
+                            // SAFETY: as above.
+                            unsafe { atomic::add_f32(c, at, v) }
+                        }
+                    }
+                }
+            }
+        }
+        g += WARPS * 32;
     }
 }
 
@@ -148,107 +271,30 @@ kernel! {
     /// As kernel 1, plus `C` 16-byte aligned and, when `gridDim.z > 1`, zeroed before the launch; the
     /// launch [`CONFIG`] states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_rows(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
-        // SAFETY: the caller passes buffers of these sizes.
-        let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-        let slices = thread::grid_dim_z();
-        let chunk = k.div_ceil(slices).next_multiple_of(BK);
-        let k_begin = (thread::block_idx_z() * chunk).min(k);
-        let k_end = (k_begin + chunk).min(k);
-        let (row0, col0) = (thread::block_idx_y() * ROWS, thread::block_idx_x() * COLS);
-        let rows = m.saturating_sub(row0).min(ROWS);
-        let (tid, lane) = (thread::thread_idx_x(), thread::thread_idx_x() % 32);
-        let warp = tid / 32;
-        let col = col0 + lane * 4;
+        // SAFETY: forwarded contract.
+        unsafe { few_rows::<F32>(a, b, c, m, n, k) }
+    }
+}
 
-        let mut acc = [[0.0f32; 4]; ROWS as usize];
-        // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows.
-        const STRIDE: u32 = WARPS * GROUP;
-        let mut kk = k_begin + warp * GROUP;
-        // GROUPS whole groups at a time, all their rows of B loaded before use: bytes in flight.
-        while kk + (GROUPS - 1) * STRIDE + GROUP <= k_end {
-            let mut bv = [[[0.0f32; 4]; GROUP as usize]; GROUPS as usize];
-            for (g, group) in bv.iter_mut().enumerate() {
-                for (e, v) in group.iter_mut().enumerate() {
-                    // SAFETY: kk + g·STRIDE + e < k_end ≤ k (the loop bound); col is a multiple of 4.
-                    *v = unsafe { b_row(b, n, kk + g as u32 * STRIDE + e as u32, col) };
-                }
-            }
-            for (g, group) in bv.iter().enumerate() {
-                // SAFETY: rows of A from row0 are inside m; kk + g·STRIDE is a multiple of 4 (k_begin,
-                // GROUP·warp and STRIDE are); k_end ≤ k.
-                unsafe { add_group(&mut acc, a, k, row0, rows, kk + g as u32 * STRIDE, k_end, group) };
-            }
-            kk += GROUPS * STRIDE;
-        }
-        // The last groups, one at a time, rows past k_end zero.
-        while kk < k_end {
-            let mut group = [[0.0f32; 4]; GROUP as usize];
-            for (e, v) in group.iter_mut().enumerate() {
-                if kk + (e as u32) < k_end {
-                    // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4.
-                    *v = unsafe { b_row(b, n, kk + e as u32, col) };
-                }
-            }
-            // SAFETY: as above.
-            unsafe { add_group(&mut acc, a, k, row0, rows, kk, k_end, &group) };
-            kk += STRIDE;
-        }
+kernel! {
+    /// Few-rows matmul (kernel 18) on BF16 inputs widened to `f32` as they are used (exact: see
+    /// [`super::input`]), `f32` output: as [`matmul_few_rows`].
+    ///
+    /// # Safety
+    /// As [`matmul_few_rows`] on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
+    pub unsafe fn matmul_few_rows_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { few_rows::<Bf16>(a, b, c, m, n, k) }
+    }
+}
 
-        // The warps' partial sums of the block's rows: red[w][i][0 .. COLS], i < rows.
-        let mut shared = SharedTiles::<f32>::new();
-        // SAFETY: the launch provides SHARED_BYTES = WARPS·ROWS·COLS·4 bytes.
-        let red = unsafe { shared.tile((WARPS * ROWS * COLS) as usize) };
-        for (i, sums) in acc.iter().enumerate() {
-            if (i as u32) < rows {
-                // SAFETY: (warp·ROWS + i)·COLS + 4·lane + 4 ≤ WARPS·ROWS·COLS; a multiple of 4 floats.
-                unsafe { red.set4(((warp * ROWS + i as u32) * COLS + lane * 4) as usize, Float4(*sums)) }
-            }
-        }
-        // SAFETY: reached by every thread of the block (no early returns; the loops above end before
-        // it for every warp).
-        unsafe { thread::sync_threads() };
-
-        // The block's outputs in groups of four columns, (i, 4j .. 4j + 4) for group g = i·32 + j,
-        // i < rows: thread t takes groups t, t + 256, …; consecutive threads, consecutive columns.
-        let mut g = tid;
-        while g < rows * (COLS / 4) {
-            let (i, j) = (g / (COLS / 4), g % (COLS / 4));
-            let (r, cc) = (row0 + i, col0 + j * 4);
-            if cc < n {
-                let mut sum = [0.0f32; 4];
-                for w in 0..WARPS {
-                    // SAFETY: (w·ROWS + i)·COLS + 4j + 4 ≤ WARPS·ROWS·COLS (i < ROWS, j < COLS/4).
-                    let v = unsafe { red.get4(((w * ROWS + i) * COLS + j * 4) as usize) }.0;
-                    for (s, x) in sum.iter_mut().zip(v.iter()) {
-                        *s += x;
-                    }
-                }
-                if n.is_multiple_of(4) {
-                    let at = (r * n + cc) as usize;
-                    if slices == 1 {
-                        // SAFETY: r < m, cc + 4 ≤ n (cc, n multiples of 4): inside C, 16-byte aligned.
-                        unsafe { c.set4(at, Float4(sum)) }
-                    } else {
-                        // SAFETY: as above.
-                        unsafe { atomic::add_f32x4(c, at, sum) }
-                    }
-                } else {
-                    for (e, &v) in sum.iter().enumerate() {
-                        if cc + (e as u32) < n {
-                            let at = (r * n + cc + e as u32) as usize;
-                            if slices == 1 {
-                                // SAFETY: r < m, cc + e < n: inside C's m·n floats.
-                                unsafe { c.set(at, v) }
-                            } else {
-                                // SAFETY: as above.
-                                unsafe { atomic::add_f32(c, at, v) }
-                            }
-                        }
-                    }
-                }
-            }
-            g += WARPS * 32;
-        }
+kernel! {
+    /// Few-rows matmul (kernel 18) on FP16 inputs widened to `f32`: as [`matmul_few_rows_bf16`].
+    ///
+    /// # Safety
+    /// As [`matmul_few_rows_bf16`].
+    pub unsafe fn matmul_few_rows_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { few_rows::<F16>(a, b, c, m, n, k) }
     }
 }

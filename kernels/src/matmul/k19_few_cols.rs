@@ -21,9 +21,15 @@
 //! lanes `0 .. 16` write the warp's 4 × 4 outputs: stored when the launch has one slice (`C` is not
 //! zeroed), added into the zeroed `C` otherwise. Columns past N are computed on zeros and not written.
 //!
+//! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact, so the
+//! 16-bit entries compute as FP32 would on the same values; the loads stay 16-bit while in flight, a
+//! lane's four elements one 8-byte load).
+//!
 //! The body is generic over the columns and the runs in flight: 16 columns with one run (64 partial
 //! sums per thread leave no registers for more under two blocks per SM) was measured and dropped
 //! (`docs/ladder/k19-few-cols.md`).
+use super::input::{Input, F32};
+use super::mma_ops::{Bf16, F16};
 use crate::device::mem::View;
 use crate::launch::TileConfig;
 
@@ -55,41 +61,42 @@ pub const SHARED_BYTES: u32 = WARPS * 32 * lane_stride(COLS) * 4;
 /// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
 pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
-/// Row `r` of `A` at columns `kk .. kk + 4`, zero at and past `end`: one 16-byte load where K is a
-/// multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded floats otherwise.
+/// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, zero at and past `end`: one vector load where
+/// K is a multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded elements otherwise.
 ///
 /// # Safety
-/// `a` holds `m·k` floats from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
+/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
 #[inline(always)]
-unsafe fn a_quad(a: View<f32>, k: u32, r: u32, kk: u32, end: u32) -> [f32; 4] {
+unsafe fn a_quad<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
     if k.is_multiple_of(4) && kk + 4 <= end {
         // SAFETY: kk + 4 ≤ end ≤ k and r < m; r·k + kk is a multiple of 4 (k and kk are).
-        return unsafe { a.get4((r * k + kk) as usize) }.0;
+        return unsafe { I::load4(a, (r * k + kk) as usize) };
     }
-    let mut v = [0.0; 4];
+    let mut v = [I::Elem::default(); 4];
     for (e, x) in v.iter_mut().enumerate() {
         if kk + (e as u32) < end {
             // SAFETY: r < m and kk + e < end ≤ k.
             *x = unsafe { a.get((r * k + kk + e as u32) as usize) };
         }
     }
-    v
+    I::four(v)
 }
 
-/// Row `kk` of `B` at the block's columns `col0 .. col0 + C`, zero past `n`: 16-byte loads where N is
-/// a multiple of 4 (each group of four whole or wholly past `n`), guarded floats otherwise.
+/// Row `kk` of `B` at the block's columns `col0 .. col0 + C`, zero past `n`: vector loads of four
+/// where N is a multiple of 4 (each group of four whole or wholly past `n`), guarded elements
+/// otherwise.
 ///
 /// # Safety
-/// `b` holds `k·n` floats from a 16-byte aligned base, `kk < k`, `C % 4 == 0`, `col0 % C == 0`.
+/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `C % 4 == 0`, `col0 % C == 0`.
 #[inline(always)]
-unsafe fn b_row<const C: usize>(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f32; C] {
+unsafe fn b_row<I: Input, const C: usize>(b: View<I::Elem>, n: u32, kk: u32, col0: u32) -> [f32; C] {
     let mut v = [0.0; C];
     if n.is_multiple_of(4) {
         for (q, quad) in v.chunks_exact_mut(4).enumerate() {
             let col = col0 + 4 * q as u32;
             if col < n {
-                // SAFETY: col and n are multiples of 4, so col + 4 ≤ n; kk < k; 16-byte aligned.
-                quad.copy_from_slice(&unsafe { b.get4((kk * n + col) as usize) }.0);
+                // SAFETY: col and n are multiples of 4, so col + 4 ≤ n; kk < k; aligned base.
+                quad.copy_from_slice(&I::values(unsafe { I::load4(b, (kk * n + col) as usize) }));
             }
         }
         return v;
@@ -97,7 +104,7 @@ unsafe fn b_row<const C: usize>(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f3
     for (j, x) in v.iter_mut().enumerate() {
         if col0 + (j as u32) < n {
             // SAFETY: kk < k and col0 + j < n.
-            *x = unsafe { b.get((kk * n + col0 + j as u32) as usize) };
+            *x = I::value(unsafe { b.get((kk * n + col0 + j as u32) as usize) });
         }
     }
     v
@@ -110,10 +117,11 @@ unsafe fn b_row<const C: usize>(b: View<f32>, n: u32, kk: u32, col0: u32) -> [f3
 /// As the entry; the launch gives `WARPS · 32 · lane_stride(C) · 4` bytes of dynamic shared memory,
 /// 256 threads and `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
 #[inline(always)]
-unsafe fn few_cols<const C: usize, const R: usize>(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
+unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
     use crate::device::{atomic, math::fma, mem::Float4, shared::SharedTiles, thread};
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+    let (a, b, c) =
+        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
     let slices = thread::grid_dim_z();
     let chunk = k.div_ceil(slices).next_multiple_of(BK);
     let k_begin = (thread::block_idx_z() * chunk).min(k);
@@ -130,23 +138,28 @@ unsafe fn few_cols<const C: usize, const R: usize>(a: *const f32, b: *const f32,
     while kk < k_end {
         // RUNS runs' loads of A issued before any of their multiply-adds: bytes in flight (a run
         // at or past k_end loads zeros and adds nothing).
-        let mut av = [[[0.0f32; 4]; WARP_ROWS as usize]; R];
+        let mut av = [[I::Four::default(); WARP_ROWS as usize]; R];
         for (run, rows_av) in av.iter_mut().enumerate() {
             for (i, v) in rows_av.iter_mut().enumerate() {
                 if (i as u32) < rows {
                     // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4 (k_begin is one of BK);
                     // k_end ≤ k.
-                    *v = unsafe { a_quad(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
+                    *v = unsafe { a_quad::<I>(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
                 }
             }
         }
         for (run, rows_av) in av.iter().enumerate() {
             let k0 = kk + run as u32 * BK;
+            // Widened at their use: the loads of every run stay in flight until here.
+            let mut rows_v = [[0.0f32; 4]; WARP_ROWS as usize];
+            for (v, &four) in rows_v.iter_mut().zip(rows_av.iter()) {
+                *v = I::values(four);
+            }
             for e in 0..4 {
                 if k0 + e < k_end {
                     // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
-                    let bv = unsafe { b_row::<C>(b, n, k0 + e, col0) };
-                    for (sums, a4) in acc.iter_mut().zip(rows_av.iter()) {
+                    let bv = unsafe { b_row::<I, C>(b, n, k0 + e, col0) };
+                    for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
                         for (s, &x) in sums.iter_mut().zip(bv.iter()) {
                             *s = fma(a4[e as usize], x, *s);
                         }
@@ -212,6 +225,29 @@ kernel! {
     /// states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_cols_4(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols::<{ COLS as usize }, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols::<F32, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// Few-columns matmul (kernel 19) on BF16 inputs widened to `f32` as they are used (exact:
+    /// see [`super::input`]), `f32` output: as [`matmul_few_cols_4`].
+    ///
+    /// # Safety
+    /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
+    pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
+        unsafe { few_cols::<Bf16, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// Few-columns matmul (kernel 19) on FP16 inputs widened to `f32`: as [`matmul_few_cols_bf16`].
+    ///
+    /// # Safety
+    /// As [`matmul_few_cols_bf16`].
+    pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
+        unsafe { few_cols::<F16, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
     }
 }

@@ -22,32 +22,12 @@
 //! **Epilogue**: with one slice (`gridDim.z = 1`) the block stores its tile (`C` need not be zeroed),
 //! with more it adds into a zeroed `C` (kernel 10's `add_acc`); where N is not a multiple of 4, a row
 //! of `C` at a time through shared memory (kernel 7's `write_acc_by_rows`, as kernel 10's twins).
+use super::input::Input;
 use super::k07_warptile::{mma_tile, store_acc, thread_origin, Acc};
 use super::mma_ops::{Bf16, F16};
 use super::tile_io::{b_slot, store_a_transposed, store_b};
-use crate::device::math::{bf16_to_f32, f16_to_f32};
 use crate::device::mem::{Float4, Half4, View};
 use crate::device::thread;
-
-/// A 16-bit input format and its exact widening to `f32`.
-pub trait Widen {
-    /// The value of the bit pattern `bits`, as `f32`.
-    fn widen(bits: u16) -> f32;
-}
-
-impl Widen for Bf16 {
-    #[inline(always)]
-    fn widen(bits: u16) -> f32 {
-        bf16_to_f32(bits)
-    }
-}
-
-impl Widen for F16 {
-    #[inline(always)]
-    fn widen(bits: u16) -> f32 {
-        f16_to_f32(bits)
-    }
-}
 
 /// Four consecutive elements of a row from `i` (`row` holds those of the row up to `end`), as bit
 /// patterns, zero (`+0.0` in both formats) at and past `end`: one 8-byte load where `vec` (the row's
@@ -76,11 +56,11 @@ unsafe fn four(v: View<u16>, i: u32, col: u32, end: u32, vec: bool) -> Half4 {
 
 /// The slots of [`load_a`] or [`load_b`], widened.
 #[inline(always)]
-fn widen4<W: Widen, const L: usize>(slots: &[Half4; L]) -> [Float4; L] {
+fn widen4<W: Input<Elem = u16>, const L: usize>(slots: &[Half4; L]) -> [Float4; L] {
     let mut out = [Float4::default(); L];
     for (o, h) in out.iter_mut().zip(slots.iter()) {
         for (x, &bits) in o.0.iter_mut().zip(h.0.iter()) {
-            *x = W::widen(bits);
+            *x = W::value(bits);
         }
     }
     out
@@ -159,7 +139,7 @@ unsafe fn load_b<const BN: u32, const BK: u32, const NT: u32, const L: usize>(
 #[allow(clippy::too_many_arguments)] // as load_a
 #[inline(always)]
 unsafe fn accumulate<
-    W: Widen,
+    W: Input<Elem = u16>,
     const BM: u32,
     const BN: u32,
     const BK: u32,
@@ -226,7 +206,7 @@ unsafe fn accumulate<
 /// memory; `C` zeroed before a launch of more than one slice.
 #[inline(always)]
 pub unsafe fn widened<
-    W: Widen,
+    W: Input<Elem = u16>,
     const BM: u32,
     const BN: u32,
     const BK: u32,

@@ -22,6 +22,7 @@ pub mod k13_mma_pipeline;
 pub mod k14_wgmma;
 #[macro_use]
 pub mod k15_tma;
+pub mod input;
 pub mod k16_persistent;
 pub mod k17_stream_k;
 pub mod k18_few_rows;
