@@ -314,6 +314,10 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 168), 8),
         Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
         Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
+        // Kernel 20's 128×32 entries: provisional, kernel 20's 64×128 constants (the same `mma`s and
+        // about the bytes per K-step), their own registers.
+        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 138), 8),
+        Algo::MmaSplitKTf32Cols32 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 116), 4),
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
         // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`

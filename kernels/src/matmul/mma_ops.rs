@@ -54,8 +54,8 @@ pub trait MmaKind {
     /// `b` holds `k·n` elements.
     unsafe fn b_frag_global(b: View<Self::Elem>, k: u32, n: u32, k0: u32, n0: u32, lane: u32) -> [u32; 2];
 
-    /// Swizzle of row `r` of a B tile (`[BK][BN]`); `cb` chunks per row (≥ 8).
-    fn swizzle_b(k: u32) -> u32;
+    /// Swizzle of row `k` of a B tile (`[BK][BN]`) of `cb` chunks per row.
+    fn swizzle_b(k: u32, cb: u32) -> u32;
 
     /// This lane's A fragment of the 16×K block at `(r0, kk)` of the shared A tile (`ca` chunks per
     /// row, swizzled with [`swizzle_a`] when `swizzle`).
@@ -173,8 +173,10 @@ macro_rules! half_kind {
             }
 
             #[inline(always)]
-            fn swizzle_b(k: u32) -> u32 {
-                k % 8
+            fn swizzle_b(k: u32, cb: u32) -> u32 {
+                // A's swizzle: `k % 8` on rows of at least 8 chunks; rows of fewer (a 32-wide tile,
+                // 4 chunks) share a 128-byte line, and theirs keep an ldmatrix phase's 8 rows apart.
+                swizzle_a(k, cb)
             }
 
             #[inline(always)]
@@ -193,7 +195,7 @@ macro_rules! half_kind {
                 // each lane points at one K-row of one 8×8 block.
                 let q = lane / 8;
                 let kr = kk + lane % 8 + 8 * (q % 2);
-                let s = if swizzle { Self::swizzle_b(kr) } else { 0 };
+                let s = if swizzle { Self::swizzle_b(kr, cb) } else { 0 };
                 // SAFETY: as above (both 16-column halves are inside the tile).
                 let (lo, hi) = unsafe {
                     (
@@ -247,7 +249,7 @@ impl MmaKind for Tf32 {
     }
 
     #[inline(always)]
-    fn swizzle_b(_k: u32) -> u32 {
+    fn swizzle_b(_k: u32, _cb: u32) -> u32 {
         // No swizzle: the row padding (`B_PAD`) keeps a warp's four K-rows in distinct banks, and
         // lanes address their loads at constant offsets from one base.
         0

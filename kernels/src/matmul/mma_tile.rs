@@ -72,7 +72,7 @@ impl Copies {
         let cn = col0 + self.b_col * pc;
         for i in 0..LB as u32 {
             let kr = self.b_row + i * (NT / cb);
-            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
+            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr, b_pitch::<O, BN>()) } else { 0 });
             let valid = k0 + kr < k && cn < n;
             // SAFETY: as for A (row k0 + kr < k, the chunk inside N).
             unsafe { async_copy::copy16_zfill_at(sb.offset(dst as u32), b, if valid { ((k0 + kr) * n + cn) as usize } else { 0 }, valid) };
@@ -139,7 +139,8 @@ impl Copies {
         let cn = col0 + self.b_col * pc;
         for i in 0..LB as u32 {
             let kr = self.b_row + i * (NT / cb);
-            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 }) as u32;
+            let dst =
+                offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr, b_pitch::<O, BN>()) } else { 0 }) as u32;
             for p in 0..pc / per {
                 let (col, valid) = (cn + p * per, k0 + kr < k && cn + p * per < n);
                 // As for A (n a multiple of `per`).
@@ -184,7 +185,7 @@ unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32
     for i in 0..(BK * BN / pc) / NT {
         let idx = tid + i * NT;
         let (kr, cc) = (idx / cb, idx % cb);
-        let dst = offset(kr, cc, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr) } else { 0 });
+        let dst = offset(kr, cc, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr, b_pitch::<O, BN>()) } else { 0 });
         for e in 0..pc {
             // SAFETY: as for A.
             unsafe { sb.set(dst + e as usize, at(b, k, n, k0 + kr, col0 + cc * pc + e, O::ZERO)) };

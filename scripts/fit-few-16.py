@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Fits the time-model constants of kernels 18 and 19's 16-bit entries (`few-rows-bf16`,
+`few-cols-bf16`; the FP16 twins take them) — `tuning::cost`'s block_us, step_us, overlap, unaligned,
+rows exponent and read rate — to scorecard runs, the other constants as committed.
+
+    python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…]
+
+REGISTRY.json: `cargo run -q -p tessera-catalogue --example registry` at the training run's commit;
+PLANS.csv: `tc_plans` at that commit on the training shapes (the slices each kernel launched). The
+model is `tuning::predict_us` for a split-K kernel that stores `C` with one slice (`predict`, then the
+floor of the launch, DRAM and the split terms). Prints each kernel's fit and the Rust lines.
+"""
+import json, math, sys
+import numpy as np
+from scipy.optimize import least_squares
+
+
+def blocks_per_sm(threads, shared, registers):
+    warps = -(-threads // 32)
+    per_warp = -(-(registers * 32) // 256) * 256
+    return max(1, min(2048 // threads, 32, (65536 // per_warp) // warps, 233472 // (shared + 1024)))
+
+
+def predict(x, kern, model, m, n, k, s):
+    e, c, q, u, rho, read = x
+    cfg, cost = kern["config"], kern["cost"]
+    sms = model["sms"]
+    tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
+    steps = -(-(-(-k // s)) // cfg["bk"])
+    aligned = n % 8 == 0 and k % 8 == 0
+    rows = max(min(m, cfg["bm"]), 1)
+    step = c * rows ** rho * (1.0 if aligned else u)
+    alone = e + step * steps
+    resident = blocks_per_sm(cfg["threads"], cfg["shared_bytes"], cost["registers"])
+    q = min(max(q, 1.0), resident)
+    per_sm = -(-(tiles * s) // sms)
+    full, rest = divmod(per_sm, resident)
+    blocks = full * alone * resident / q + (alone * max(rest / q, 1.0) if rest else 0.0)
+    read_bytes = 2.0 * (m * k * -(-n // cfg["bn"]) + k * n * -(-m // cfg["bm"]))
+    read_us = read_bytes / (read * 1e3)
+    mn = float(m) * n
+    if s > 1:
+        split = (model["zero_launch_us"] + 4.0 * mn / (model["zero_gb_per_s"] * 1e3)
+                 + mn * s / (model["atomic_adds_v4_per_us"] if n % 4 == 0 else model["atomic_adds_per_us"])
+                 + s * min(m, cfg["bm"]) / cfg["bm"] * (model["adds_depth_us"] if aligned else model["adds_depth_unaligned_us"]))
+    else:
+        st = 4.0 * mn / (cost["store_gb_per_s"] * 1e3)
+        split = st if n % 4 == 0 else max(mn / cost["unaligned_stores_per_us"], st)
+    us = model["launch_us"] + max(blocks, read_us) + split
+    dram = 2.0 * (m * k + k * n) / (model["zero_gb_per_s"] * 1e3)
+    return max(us, model["launch_us"] + dram + split)
+
+
+def rows_of(paths, label):
+    out = []
+    for p in paths:
+        for r in json.load(open(p))["rows"]:
+            if r["key"] == label and r["check"] == "ok":
+                out.append((r["m"], r["n"], r["k"], r["ms"] * 1e3))
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    reg, plans_path, train = json.load(open(args[0])), args[1], args[2].split(",")
+    model, kernels = reg["model"], {k["label"]: k for k in reg["kernels"]}
+    plans = {}
+    for line in open(plans_path).read().splitlines()[1:]:
+        m, n, kk, _p, label, splits = line.split(",")[:6]
+        plans[(int(m), int(n), int(kk), label)] = int(splits)
+    for label in ["few-rows-bf16", "few-cols-bf16"]:
+        kern = kernels[label]
+        c = kern["cost"]
+        rows = [r for r in rows_of(train, label) if (r[0], r[1], r[2], label) in plans]
+        if not rows:
+            print(f"{label}: no rows"); continue
+        sp = [plans[(m, n, k, label)] for m, n, k, _ in rows]
+        meas = np.array([t for *_, t in rows])
+        x0 = [c["block_us"], c["step_us"], c["overlap"], c["unaligned"], c["rows_exponent"], c["read_gb_per_s"]]
+        resid = lambda x: np.log(np.array([predict(x, kern, model, m, n, k, s) for (m, n, k, _), s in zip(rows, sp)]) / meas)
+        before = np.abs(resid(x0))
+        fit = least_squares(resid, x0=x0, bounds=([0.0, 1e-4, 1.0, 1.0, 0.0, 300.0], [20.0, 10.0, 8.0, 4.0, 1.5, 20000.0]))
+        err = np.abs(resid(fit.x))
+        print(f"{label}: {len(rows)} rows; |log err| median/worst as committed {np.median(before):.3f}/{before.max():.3f}, fitted {np.median(err):.3f}/{err.max():.3f}")
+        for (m, n, k, t), s, r in zip(rows, sp, resid(fit.x)):
+            print(f"    {m}x{n}x{k} s={s} measured {t:.1f} predicted {t * math.exp(r):.1f}")
+        e, st, q, u, rho, read = fit.x
+        print(f"    few_{label.split('-')[1]}(c({e:.3f}, {st:.4f}, {q:.2f}, {u:.2f}, {c['unaligned_stores_per_us']:.1f}, REGS), {rho:.3f}, {read:.1f})")
+
+
+if __name__ == "__main__":
+    main()
