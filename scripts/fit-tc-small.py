@@ -36,7 +36,8 @@ REGISTERS = {"mma-naive-bf16": 32, "mma-shared-bf16": 72, "mma-pipe-bf16-128x128
              "mma-naive-tf32": 32, "mma-shared-tf32": 128, "mma-pipe-tf32-128x128": 255,
              "mma-splitk-bf16-16x128": 96, "mma-splitk-bf16-64x128": 168,
              "mma-splitk-tf32-16x128": 96, "mma-splitk-tf32-64x128": 168,
-             "widened-bf16-64x64": 115, "widened-bf16-128x32": 113, "widened-bf16-32x128": 117}
+             "widened-bf16-64x64": 115, "widened-bf16-128x32": 113, "widened-bf16-32x128": 117,
+             "mma-splitk-bf16-128x32": 138, "mma-splitk-tf32-128x32": 116}
 
 
 def registry(path=None):
@@ -61,13 +62,24 @@ def one_wave_splits(cfg, m, n, k, sms):
     return max(1, min(sms // max(tiles, 1), k // 64)) if cfg["split_k"] else 1
 
 
+# tuning::TC_NARROW_STEP_B16 / TC_NARROW_STEP_F32: the step factor (not fitted) of a kernel with
+# narrow `cp.async` copies (`TileConfig::narrow_copies`) on rows off 16 bytes but whole 8-byte (16-bit)
+# or 4-byte (f32) pieces, in place of its fitted `unaligned` (tuning::narrow_rows).
+TC_NARROW_STEP = {8: 1.2, 4: 1.65}
+
+
 def features(cfg, regs, vector, m, n, k, sms, splits=None):
     """(blocks on the busiest SM, K-steps, aligned, blocks per SM, m·n, N a multiple of 4, slices,
-    min(M, BM) / BM); `splits`: the slices launched, where known (else the one-wave rule)."""
+    min(M, BM) / BM); `splits`: the slices launched, where known (else the one-wave rule). `aligned`
+    is 1.0 for 16-byte aligned rows, the fixed narrow-copy factor (> 1) for rows copied in narrow
+    pieces, 0.0 for the rest (the fitted `unaligned`)."""
     s = splits if splits else one_wave_splits(cfg, m, n, k, sms)
     tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
     steps = -(-(-(-k // s)) // max(cfg["bk"], 1))
     aligned = n % vector == 0 and k % vector == 0
+    piece = 4 if vector == 8 else 1
+    if not aligned and cfg.get("narrow_copies") and n % piece == 0 and k % piece == 0:
+        aligned = TC_NARROW_STEP[vector]
     return (-(-(tiles * s) // sms), steps, float(aligned), blocks_per_sm(cfg["threads"], cfg["shared_bytes"], regs),
             float(m) * n, float(n % 4 == 0), s, min(m, cfg["bm"]) / cfg["bm"])
 
@@ -76,7 +88,7 @@ def predict(x, f, model):
     """tuning::predict for a kernel that stores C, one slice, no read floor."""
     e, c, q, u = x
     per_sm, steps, aligned, resident, mn, n_aligned, s, rows_share = f
-    alone = e + c * steps * (1.0 if aligned else u)
+    alone = e + c * steps * (aligned if aligned else u)
     q = min(max(q, 1.0), resident)
     full, rest = divmod(per_sm, resident)
     t = full * alone * resident / q + (alone * max(rest / q, 1.0) if rest else 0.0)
@@ -84,7 +96,7 @@ def predict(x, f, model):
         # tuning::predict's split-K terms: zeroing C, the atomic adds, the slices adding into a tile.
         zero = model["zero_launch_us"] + 4.0 * mn / (model["zero_gb_per_s"] * 1e3)
         adds = mn * s / (model["atomic_adds_v4_per_us"] if n_aligned else model["atomic_adds_per_us"])
-        depth = s * rows_share * (model["adds_depth_us"] if aligned else model["adds_depth_unaligned_us"])
+        depth = s * rows_share * (model["adds_depth_us"] if aligned == 1.0 else model["adds_depth_unaligned_us"])
         return model["launch_us"] + t + zero + adds + depth
     store = 4.0 * mn / (model.get("kernel_store_gb_per_s", model["store_gb_per_s"]) * 1e3)
     # Scalar stores where N is not a multiple of 4: the FP32 kernels' typical rate (not fitted here).

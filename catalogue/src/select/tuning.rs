@@ -314,10 +314,10 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 168), 8),
         Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
         Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
-        // Kernel 20's 128×32 entries: provisional, kernel 20's 64×128 constants (the same `mma`s and
-        // about the bytes per K-step), their own registers.
-        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 138), 8),
-        Algo::MmaSplitKTf32Cols32 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 116), 4),
+        // Kernel 20's 128×32 entries (scripts/fit-tc-small.py --kernels on docs/results/2026-12-03-thin/c32-a492d79:
+        // 24 shapes of ≤ 32 columns in BF16 and TF32, 12 held out; the FP16 entry takes BF16's).
+        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.257, 0.6409, 1.21, 4.00, 1000000.0, 138), 8),
+        Algo::MmaSplitKTf32Cols32 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 116), 4),
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
         // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`
@@ -330,13 +330,15 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 117)),
         Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
         // WIDENED-COSTS-END
-        // Kernels 18 and 19 on 16-bit inputs widened as they are used: FP32's constants (the same code,
-        // half the bytes per load), their own registers; the read floor counts 2-byte elements.
+        // Kernels 18 and 19 on 16-bit inputs widened as they are used (scripts/fit-few-16.py on
+        // docs/results/2026-12-03-thin/{few16-929a047,c32-a492d79}: 14 BF16 shapes of ≤ 16 rows, 42 of ≤ 32
+        // columns; the FP16 entries take their BF16 twins' time constants, each its own registers); the
+        // read floor counts 2-byte elements.
         // FEW-16-COSTS-BEGIN
-        Algo::FewRowsBf16 => widened(few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 127), 0.691, 2502.0)),
-        Algo::FewRowsF16 => widened(few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 123), 0.691, 2502.0)),
-        Algo::FewColsBf16 => widened(few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 114), 0.493, 2525.0)),
-        Algo::FewColsF16 => widened(few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 96), 0.493, 2525.0)),
+        Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 127), 0.494, 1156.7)),
+        Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
+        Algo::FewColsBf16 => widened(few_cols(c(0.559, 0.2533, 1.73, 1.20, 122635.0, 114), 0.483, 2525.0)),
+        Algo::FewColsF16 => widened(few_cols(c(0.559, 0.2533, 1.73, 1.20, 122635.0, 96), 0.483, 2525.0)),
         // FEW-16-COSTS-END
         _ => None,
     }
