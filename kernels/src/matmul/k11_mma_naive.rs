@@ -2,7 +2,7 @@
 //! from global memory. The first rung of the mma ladder (BF16, FP16, TF32 inputs; `f32` output).
 
 use super::mma_ops::{Bf16, MmaKind, Tf32, F16};
-use crate::device::{mem::View, thread};
+use crate::device::thread;
 use crate::launch::TileConfig;
 
 /// Warps per block along M and N: a block computes a `(16·WARPS_M) × (8·WARPS_N)` tile of `C`.
@@ -42,8 +42,7 @@ pub const CONFIG: TileConfig = TileConfig::new(16 * WARPS_M, 8 * WARPS_N, 8, 32 
 #[inline(always)]
 pub unsafe fn mma_naive<O: MmaKind>(a: *const O::Elem, b: *const O::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) =
-        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (warp, lane) = (thread::thread_idx_x() / 32, thread::lane_id());
     let r0 = thread::block_idx_y() * CONFIG.bm + 16 * (warp / WARPS_N);
     let n0 = thread::block_idx_x() * CONFIG.bn + 8 * (warp % WARPS_N);

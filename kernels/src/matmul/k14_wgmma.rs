@@ -254,8 +254,7 @@ pub unsafe fn wgmma_gemm<O: WgmmaTile<AFeed = u64>, const S: u32, const DEPTH: u
     // Tiles issued ahead of the one computed.
     let ahead = S - 1 - DEPTH;
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) =
-        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let region = (S * stage_len + wgmma::SW128_ATOM_BYTES / elem) as usize;
     // SAFETY: the launch provides `region` elements of shared memory (`config`).
     let smem = unsafe { SharedTiles::<O::Elem>::new().tile(region) };

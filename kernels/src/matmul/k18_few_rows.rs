@@ -154,8 +154,7 @@ unsafe fn add_group<I: Input>(
 unsafe fn few_rows<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
     use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) =
-        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let slices = thread::grid_dim_z();
     let chunk = k.div_ceil(slices).next_multiple_of(BK);
     let k_begin = (thread::block_idx_z() * chunk).min(k);

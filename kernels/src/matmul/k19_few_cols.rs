@@ -120,8 +120,7 @@ unsafe fn b_row<I: Input, const C: usize>(b: View<I::Elem>, n: u32, kk: u32, col
 unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
     use crate::device::{atomic, math::fma, mem::Float4, shared::SharedTiles, thread};
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) =
-        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let slices = thread::grid_dim_z();
     let chunk = k.div_ceil(slices).next_multiple_of(BK);
     let k_begin = (thread::block_idx_z() * chunk).min(k);

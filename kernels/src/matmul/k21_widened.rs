@@ -225,8 +225,7 @@ pub unsafe fn widened<
     k: u32,
 ) {
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) =
-        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let slices = thread::grid_dim_z();
     let chunk = k.div_ceil(slices).next_multiple_of(BK);
     let k_begin = (thread::block_idx_z() * chunk).min(k);

@@ -303,8 +303,7 @@ pub unsafe fn mma_gemm<
     const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
     const { assert!(NT.is_multiple_of(BK / O::PER_CHUNK) && NT.is_multiple_of(BN / O::PER_CHUNK)) };
     // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) =
-        unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) };
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * (BN + O::B_PAD)) as usize);
     // SAFETY: the launch provides S stages of (BM·BK + BK·BN) elements.
     let smem = unsafe { SharedTiles::<O::Elem>::new().tile(S as usize * stage_len) };

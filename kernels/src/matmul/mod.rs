@@ -38,14 +38,14 @@ pub mod tile_io;
 
 use crate::device::mem::View;
 
-/// The three matrices of `C = A · B` as views: `A` (m·k floats), `B` (k·n), `C` (m·n). Every kernel of
-/// the ladder starts here.
+/// The three matrices of `C = A · B` as views: `A` (m·k elements of `T`: `f32` or a 16-bit pattern),
+/// `B` (k·n), `C` (m·n floats). Every kernel that reads its operands in place starts here.
 ///
 /// # Safety
-/// `a`, `b`, `c` must be valid for m·k, k·n and m·n floats for the kernel's duration, and each product
+/// `a`, `b`, `c` must be valid for m·k, k·n and m·n elements for the kernel's duration, and each product
 /// must fit in `u32` (the host checks every matrix holds at most `i32::MAX` elements).
 #[inline(always)]
-pub unsafe fn matrices(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) -> (View<f32>, View<f32>, View<f32>) {
+pub unsafe fn matrices<T: Copy>(a: *const T, b: *const T, c: *mut f32, m: u32, n: u32, k: u32) -> (View<T>, View<T>, View<f32>) {
     // SAFETY: forwarded to the caller's contract.
     unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) }
 }
