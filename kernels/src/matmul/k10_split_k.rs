@@ -31,9 +31,7 @@ pub unsafe fn split_k<
     use crate::device::thread;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let chunk = k.div_ceil(thread::grid_dim_z()).next_multiple_of(BK);
-    let k_begin = (thread::block_idx_z() * chunk).min(k);
-    let k_end = (k_begin + chunk).min(k);
+    let (k_begin, k_end) = k_slice(k, BK);
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k and k_begin is a multiple of BK (hence of 4).
     let acc = unsafe {
@@ -167,3 +165,13 @@ split_k_entry!(matmul_splitk_256x128x16 / matmul_splitk_256x128x16_by_rows, SPLI
      two along N — 8×16 outputs per thread, 48.5 KiB shared): the 128×256 tile's arithmetic for \
      outputs about 128 columns wide (8192×128×8192: 32 tiles, 4 slices), where a 256-column tile \
      would compute half its columns past N.");
+
+/// This block's slice of K, `k_begin .. k_end`: slice `blockIdx.z` of `gridDim.z`, each `⌈K/S⌉`
+/// rounded up to `bk` (a slice past the end is empty). The split of kernels 10, 18, 19 and 21.
+#[inline(always)]
+pub fn k_slice(k: u32, bk: u32) -> (u32, u32) {
+    use crate::device::thread;
+    let chunk = k.div_ceil(thread::grid_dim_z()).next_multiple_of(bk);
+    let k_begin = (thread::block_idx_z() * chunk).min(k);
+    (k_begin, (k_begin + chunk).min(k))
+}

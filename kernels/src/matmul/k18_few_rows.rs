@@ -156,9 +156,7 @@ unsafe fn few_rows<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, 
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let slices = thread::grid_dim_z();
-    let chunk = k.div_ceil(slices).next_multiple_of(BK);
-    let k_begin = (thread::block_idx_z() * chunk).min(k);
-    let k_end = (k_begin + chunk).min(k);
+    let (k_begin, k_end) = super::k10_split_k::k_slice(k, BK);
     let (row0, col0) = (thread::block_idx_y() * ROWS, thread::block_idx_x() * COLS);
     let rows = m.saturating_sub(row0).min(ROWS);
     let (tid, lane) = (thread::thread_idx_x(), thread::thread_idx_x() % 32);

@@ -227,9 +227,7 @@ pub unsafe fn widened<
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let slices = thread::grid_dim_z();
-    let chunk = k.div_ceil(slices).next_multiple_of(BK);
-    let k_begin = (thread::block_idx_z() * chunk).min(k);
-    let k_end = (k_begin + chunk).min(k);
+    let (k_begin, k_end) = super::k10_split_k::k_slice(k, BK);
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     // SAFETY: forwarded contract; k_begin ≤ k_end ≤ k, k_begin a multiple of BK (hence of 4).
     let acc = unsafe { accumulate::<W, BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, (row0, col0), (k_begin, k_end)) };
