@@ -10,15 +10,15 @@ PLANS.csv: `tc_plans` at that commit on the training shapes (the slices each ker
 model is `tuning::predict_us` for a split-K kernel that stores `C` with one slice (`predict`, then the
 floor of the launch, DRAM and the split terms). Prints each kernel's fit and the Rust lines.
 """
-import json, math, sys
+import importlib.util, json, math, os, sys
 import numpy as np
 from scipy.optimize import least_squares
 
-
-def blocks_per_sm(threads, shared, registers):
-    warps = -(-threads // 32)
-    per_warp = -(-(registers * 32) // 256) * 256
-    return max(1, min(2048 // threads, 32, (65536 // per_warp) // warps, 233472 // (shared + 1024)))
+# tuning::blocks_per_sm, as fit-tc-small.py states it (one copy of it in the scripts).
+_spec = importlib.util.spec_from_file_location("fit_tc_small", os.path.join(os.path.dirname(__file__), "fit-tc-small.py"))
+_tc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_tc)
+blocks_per_sm = _tc.blocks_per_sm
 
 
 def predict(x, kern, model, m, n, k, s):

@@ -125,8 +125,13 @@ fn run_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix
     cfg.grid = grid;
     let mut c = vec![if stores { f32::NAN } else { 0.0 }; m * n];
     let pc = SyncPtr::new(c.as_mut_ptr());
+    // The operands as the kernel reads them: `f32`, or their 16-bit patterns.
+    let (a16, b16) = match host_build {
+        HostKernel::F32(_) => (Vec::new(), Vec::new()),
+        HostKernel::Half(_) => (half_bits(kernel.precision, a), half_bits(kernel.precision, b)),
+        HostKernel::Tma(_) => return Err(format!("{}: a TMA kernel", kernel.label).into()),
+    };
     let (pa, pb) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()));
-    let (a16, b16) = (half_bits(kernel.precision, a), half_bits(kernel.precision, b));
     let (pa16, pb16) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()));
     let run = || match host_build {
         // SAFETY: A holds m·k elements, B k·n, C m·n floats (zeroed when the kernel adds); threads and
@@ -134,11 +139,8 @@ fn run_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix
         HostKernel::F32(host) => unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) },
         // SAFETY: as above, on the operands' 16-bit patterns.
         HostKernel::Half(host) => unsafe { host(pa16.get(), pb16.get(), pc.get(), shape.m, shape.n, shape.k) },
-        HostKernel::Tma(_) => unreachable!("checked below"),
+        HostKernel::Tma(_) => unreachable!("returned above"),
     };
-    if matches!(host_build, HostKernel::Tma(_)) {
-        return Err(format!("{}: a TMA kernel", kernel.label).into());
-    }
     launch(entry, cfg, run).map_err(|e| format!("{}: {e}", kernel.label))?;
     Ok(HostMatrix { rows: m, cols: n, data: c })
 }
