@@ -235,9 +235,10 @@ fn stores_one_slice_and_adds_several(algo: Algo, shapes: &[(usize, usize, usize)
 /// start and end mid-tile, a block's run holds whole tiles between two partial ones, and a tile's
 /// pieces come from two or three blocks (added into the zeroed `C`). The launch's own grid (at most
 /// one block per K-step) runs in the catalogue trials; K = 0 (every tile one empty step, stored as
-/// zeros over NaN) here; N odd or even but no multiple of 4 (the row-at-a-time writes) too.
+/// zeros over NaN) here; N odd or even but no multiple of 4 (the row-at-a-time writes) too. Kernel
+/// 21's stream-K entries (16-bit inputs, kernel 17's walk) run the same grids.
 fn stream_k_pieces_add_up() -> Result<(), Failed> {
-    for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16] {
+    for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16, Algo::WidenedStreamKBf16, Algo::WidenedStreamKF16] {
         let kernel = algo.kernel().ok_or("no kernel")?;
         for ((m, n, k), blocks) in
             [((300, 520, 136), 1), ((300, 520, 136), 2), ((300, 520, 136), 7), ((300, 520, 136), 10), ((70, 33, 0), 1)]
@@ -257,7 +258,7 @@ fn stream_k_pieces_add_up() -> Result<(), Failed> {
             // Any 1-D grid: kernel 17's contract. Every piece is a whole tile with one block: stored,
             // so NaN must be overwritten.
             let c = run_on_grid(algo, (blocks, 1, 1), &a, &b, blocks == 1)?;
-            check_in(Precision::Fp32, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {blocks} blocks: {e}", kernel.label))?;
+            check_in(kernel.precision, &a, &b, &c).map_err(|e| format!("{} on {shape:?}, {blocks} blocks: {e}", kernel.label))?;
         }
     }
     Ok(())

@@ -320,6 +320,11 @@ matmul_catalogue! {
     WidenedBf16Rows32 = k21_widened::matmul_widened_bf16_32x128, "widened-bf16-32x128", Bf16, k21_widened::WIDENED_BF16_32X128;
     /// Kernel 21 on FP16, 32×128×16.
     WidenedF16Rows32 = k21_widened::matmul_widened_f16_32x128, "widened-f16-32x128", Fp16, k21_widened::WIDENED_F16_32X128;
+    /// Kernel 21's 64×64×16 BF16 tile under kernel 17's stream-K walk: small products with long K,
+    /// every tile's K-steps over the blocks that fit at once.
+    WidenedStreamKBf16 = k21_widened::matmul_widened_streamk_bf16_64x64, "widened-streamk-bf16-64x64", Bf16, k21_widened::WIDENED_STREAMK_BF16_64X64;
+    /// Kernel 21's stream-K entry on FP16.
+    WidenedStreamKF16 = k21_widened::matmul_widened_streamk_f16_64x64, "widened-streamk-f16-64x64", Fp16, k21_widened::WIDENED_STREAMK_F16_64X64;
     /// Kernel 18 on BF16 inputs widened to f32 (exact): products of up to 16 rows, bound by reading
     /// `B` once.
     FewRowsBf16 = k18_few_rows::matmul_few_rows_bf16, "few-rows-bf16", Bf16, k18_few_rows::CONFIG;

@@ -291,9 +291,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::SplitK32x128x16 => c(0.244, 0.5746, 1.28, 1.26, 1000000.0, 117),
         Algo::SplitK128x256x16 => c(2.401, 2.9339, 1.00, 1.09, 1000000.0, 249),
         Algo::SplitK256x128x16 => c(2.386, 3.1198, 1.00, 1.08, 1000000.0, 255),
-        Algo::StreamK128x128x16 => c(0.974, 1.6865, 1.17, 1.10, 1228578.0, 127),
+        Algo::StreamK128x128x16 => c(0.974, 1.6865, 1.17, 1.10, 1228578.0, 126),
         Algo::StreamK128x256x16 => interior(c(2.656, 3.0959, 1.00, 1.09, 1626912.0, 255), 0.901),
-        Algo::StreamK64x64x16 => interior(c(0.315, 0.6581, 1.48, 1.18, 1210412.0, 127), 0.967),
+        Algo::StreamK64x64x16 => interior(c(0.315, 0.6581, 1.48, 1.18, 1210412.0, 128), 0.967),
         Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 126), 0.691, 2502.0),
         Algo::FewCols4 => few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 128), 0.493, 2525.0),
         // COSTS-END
@@ -329,6 +329,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedF16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121)),
         Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 117)),
         Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
+        Algo::WidenedStreamKBf16 => widened(c(0.315, 0.9900, 1.48, 1.18, 1210412.0, 127)),
+        Algo::WidenedStreamKF16 => widened(c(0.315, 0.9900, 1.48, 1.18, 1210412.0, 128)),
         // WIDENED-COSTS-END
         // Kernels 18 and 19 on 16-bit inputs widened as they are used (scripts/fit-few-16.py on
         // docs/results/2026-12-03-thin/{few16-929a047,c32-a492d79}: 14 BF16 shapes of ≤ 16 rows, 42 of ≤ 32

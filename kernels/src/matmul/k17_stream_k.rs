@@ -33,11 +33,72 @@
 //!
 //! Measurements: `docs/ladder/k17-stream-k.md`.
 
-/// The stream-K body over kernel 8's `BM×BN×BK` tile (its const parameters, forwarded): block `b` of
-/// `G = gridDim.x` computes K-steps `⌊b·total/G⌋ .. ⌊(b+1)·total/G⌋` of the `total = tiles·⌈K/BK⌉`
-/// steps, tile by tile (tiles row-major over the `⌈M/BM⌉ × ⌈N/BN⌉` grid of tiles). `BY_ROWS`: as
-/// kernel 7's `store_acc`'s (and a barrier after each piece's unaligned writes). `INTERIOR`: interior
-/// pieces take `accumulate_interior` (see the module).
+/// The stream-K walk over a `BM×BN×BK` tiling of `C` (kernel 7's warp layout, `WMI×WNI`): block `b`
+/// of `G = gridDim.x` takes K-steps `⌊b·total/G⌋ .. ⌊(b+1)·total/G⌋` of the `total = tiles·⌈K/BK⌉`
+/// steps, tile by tile (tiles row-major over the `⌈M/BM⌉ × ⌈N/BN⌉` grid of tiles); `piece(origin,
+/// k_range)` computes one piece's accumulators (the tile's first output, its K range: `k_begin` a
+/// multiple of `BK`, at least one step where K > 0; K = 0 gives the empty range `0..0`, whose tile
+/// is zeros: B has no element to point a copy at). A whole tile is
+/// stored, part of one added into `C` (kernel 10's `add_acc`). `BY_ROWS`: as kernel 7's `store_acc`'s
+/// (and a barrier after each piece's unaligned writes). Kernel 21's stream-K entries walk with their
+/// own pieces.
+///
+/// # Safety
+/// `c` holds `m·n` floats, zeroed before the launch and 16-byte aligned; `piece` is safe to call
+/// with every thread of the block at once (it may have barriers) and ends on a barrier after its last
+/// read of the shared memory that `store_acc`/`add_acc` stage through.
+#[inline(always)]
+pub unsafe fn walk<const BM: u32, const BN: u32, const BK: u32, const WMI: usize, const WNI: usize, const BY_ROWS: bool>(
+    c: crate::device::mem::View<f32>,
+    m: u32,
+    n: u32,
+    k: u32,
+    mut piece: impl FnMut((u32, u32), (u32, u32)) -> super::k07_warptile::Acc<WMI, WNI>,
+) {
+    use super::k07_warptile::{store_acc, thread_origin};
+    use crate::device::thread;
+    let tiles_n = n.div_ceil(BN).max(1);
+    // K-steps per tile: at least one, so that K = 0 still visits (and zeroes) every tile.
+    let per_tile = u64::from(k.div_ceil(BK).max(1));
+    let total = u64::from(m.div_ceil(BM) * tiles_n) * per_tile;
+    let (blocks, block) = (u64::from(thread::grid_dim_x()).max(1), u64::from(thread::block_idx_x()));
+    let end = (block + 1) * total / blocks;
+    let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
+    let mut step = block * total / blocks;
+    while step < end {
+        let tile = step / per_tile;
+        let first = tile * per_tile;
+        let piece_end = end.min(first + per_tile);
+        // Both below K (or 0 when K = 0): a piece lies inside one tile's K-steps.
+        let k_begin = ((step - first) as u32) * BK;
+        let k_end = (((piece_end - first) as u32) * BK).min(k);
+        let tile = tile as u32;
+        let (row0, col0) = ((tile / tiles_n) * BM, (tile % tiles_n) * BN);
+        // K = 0 reads nothing (B has no element to point an empty copy at): its tiles are zeros.
+        let acc = if k == 0 { [[[[0.0; 4]; WNI]; 4]; WMI] } else { piece((row0, col0), (k_begin, k_end)) };
+        let (r0, c0) = (row0 + ar, col0 + bc);
+        if step == first && piece_end == first + per_tile {
+            // SAFETY: the whole tile, which no other block writes; `fast` only for an interior tile
+            // with n % 4 == 0.
+            unsafe {
+                store_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, r0, c0, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4))
+            }
+        } else {
+            // SAFETY: C zeroed by the caller; c0 is a multiple of 4 (thread_origin's columns).
+            unsafe { super::k10_split_k::add_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, r0, c0, &acc) }
+        }
+        if BY_ROWS && !n.is_multiple_of(4) {
+            // The unaligned writes above used shared memory, which the next piece's loads overwrite.
+            // SAFETY: reached by every thread of the block (n and the loop bounds are block-uniform).
+            unsafe { thread::sync_threads() };
+        }
+        step = piece_end;
+    }
+}
+
+/// The stream-K body over kernel 8's `BM×BN×BK` tile (its const parameters, forwarded): [`walk`]
+/// with kernel 8's pipeline (`accumulate`) as its piece. `INTERIOR`: interior pieces take
+/// `accumulate_interior` (see the module).
 ///
 /// # Safety
 /// As kernel 8's `double_buffer` with the same parameters, with a 1-D grid of any size, plus `C`
@@ -63,27 +124,9 @@ pub unsafe fn stream_k<
     n: u32,
     k: u32,
 ) {
-    use super::k07_warptile::{store_acc, thread_origin};
-    use crate::device::thread;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let tiles_n = n.div_ceil(BN).max(1);
-    // K-steps per tile: at least one, so that K = 0 still visits (and zeroes) every tile.
-    let per_tile = u64::from(k.div_ceil(BK).max(1));
-    let total = u64::from(m.div_ceil(BM) * tiles_n) * per_tile;
-    let (blocks, block) = (u64::from(thread::grid_dim_x()).max(1), u64::from(thread::block_idx_x()));
-    let end = (block + 1) * total / blocks;
-    let (ar, bc) = thread_origin::<BN, WMI, WNI>(thread::thread_idx_x());
-    let mut step = block * total / blocks;
-    while step < end {
-        let tile = step / per_tile;
-        let first = tile * per_tile;
-        let piece_end = end.min(first + per_tile);
-        // Both below K (or 0 when K = 0): a piece lies inside one tile's K-steps.
-        let k_begin = ((step - first) as u32) * BK;
-        let k_end = (((piece_end - first) as u32) * BK).min(k);
-        let tile = tile as u32;
-        let (row0, col0) = ((tile / tiles_n) * BM, (tile % tiles_n) * BN);
+    let piece = move |(row0, col0): (u32, u32), (k_begin, k_end): (u32, u32)| {
         let interior = INTERIOR
             && !BY_ROWS
             && row0 + BM <= m
@@ -91,10 +134,7 @@ pub unsafe fn stream_k<
             && n.is_multiple_of(4)
             && k.is_multiple_of(4)
             && (k_end - k_begin).is_multiple_of(BK);
-        // K = 0 reads nothing (B has no element to point an empty copy at): its tiles are zeros.
-        let acc = if k == 0 {
-            [[[[0.0; 4]; WNI]; 4]; WMI]
-        } else if interior {
+        if interior {
             // SAFETY: forwarded contract; the tile is inside both matrices, rows are 16-byte aligned,
             // and the piece is whole K-steps (k_begin < k_end: a piece has at least one step).
             unsafe {
@@ -121,25 +161,10 @@ pub unsafe fn stream_k<
                     (k_begin, k_end),
                 )
             }
-        };
-        let (r0, c0) = (row0 + ar, col0 + bc);
-        if step == first && piece_end == first + per_tile {
-            // SAFETY: the whole tile, which no other block writes; `fast` only for an interior tile
-            // with n % 4 == 0.
-            unsafe {
-                store_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, r0, c0, &acc, row0 + BM <= m && col0 + BN <= n && n.is_multiple_of(4))
-            }
-        } else {
-            // SAFETY: C zeroed by the caller; c0 is a multiple of 4 (thread_origin's columns).
-            unsafe { super::k10_split_k::add_acc::<BM, BN, WMI, WNI, BY_ROWS>(c, m, n, r0, c0, &acc) }
         }
-        if BY_ROWS && !n.is_multiple_of(4) {
-            // The unaligned writes above used shared memory, which the next piece's loads overwrite.
-            // SAFETY: reached by every thread of the block (n and the loop bounds are block-uniform).
-            unsafe { thread::sync_threads() };
-        }
-        step = piece_end;
-    }
+    };
+    // SAFETY: forwarded contract; both of kernel 8's loops end on a barrier after their last shared read.
+    unsafe { walk::<BM, BN, BK, WMI, WNI, BY_ROWS>(c, m, n, k, piece) }
 }
 
 /// A stream-K entry ([`stream_k`]) through kernel 10's `zeroed_c_entry!`.

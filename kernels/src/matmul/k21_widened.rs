@@ -22,6 +22,12 @@
 //! **Epilogue**: with one slice (`gridDim.z = 1`) the block stores its tile (`C` need not be zeroed),
 //! with more it adds into a zeroed `C` (kernel 10's `add_acc`); where N is not a multiple of 4, a row
 //! of `C` at a time through shared memory (kernel 7's `write_acc_by_rows`, as kernel 10's twins).
+//!
+//! **Stream-K entries** (`matmul_widened_streamk_*`): the same tile under kernel 17's walk, every
+//! tile's K-steps dealt evenly to the blocks that fit at once. Split-K keeps slices of at least
+//! `MIN_SLICE_STEPS` steps, so a product of one or two tiles with a few hundred K runs on one or two
+//! blocks, each walking all its steps at the loads' latency; stream-K spreads them over as many blocks
+//! as there are steps (FP32's `Auto` takes kernel 17's 64×64 entry on such products for that reason).
 use super::input::Input;
 use super::k07_warptile::{mma_tile, store_acc, thread_origin, Acc};
 use super::mma_ops::{Bf16, F16};
@@ -245,6 +251,66 @@ pub unsafe fn widened<
     }
 }
 
+/// Kernel 21's tile under kernel 17's stream-K walk (`k17_stream_k::walk`): the `gridDim.x` blocks
+/// that fit at once share every tile's K-steps evenly, whole tiles stored, parts added into `C`. The
+/// small products where split-K's slices of at least `MIN_SLICE_STEPS` steps leave one block on a
+/// long K: 5×33×218 is one tile of 14 steps, one per block here.
+///
+/// # Safety
+/// As [`widened`] with a 1-D grid of any size and `C` zeroed before the launch.
+#[inline(always)]
+pub unsafe fn widened_stream_k<
+    W: Input<Elem = u16>,
+    const BM: u32,
+    const BN: u32,
+    const BK: u32,
+    const LDA: u32,
+    const WMI: usize,
+    const WNI: usize,
+    const NT: u32,
+    const LA: usize,
+    const LB: usize,
+>(
+    a: *const u16,
+    b: *const u16,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+    // K = 0 gives the empty range: `accumulate` loads nothing (every load is guarded by `k_end`).
+    // SAFETY: forwarded contract; the walk's ranges are block-uniform, `k_begin` a multiple of BK.
+    let piece = |origin, range| unsafe { accumulate::<W, BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, origin, range) };
+    // SAFETY: C zeroed by the caller; `accumulate` ends on a barrier after its last shared read.
+    unsafe { super::k17_stream_k::walk::<BM, BN, BK, WMI, WNI, true>(c, m, n, k, piece) }
+}
+
+/// Declares one kernel-21 stream-K entry ([`widened_stream_k`]) for format `$w`, and its launch.
+macro_rules! widened_stream_k_entry {
+    ($name:ident, $w:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`]: the blocks that fit on the GPU at once.")]
+        pub const $config: crate::launch::TileConfig =
+            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk))
+                .min_blocks_per_sm($mb)
+                .stream_k();
+
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// Measurements: `docs/ladder/k21-widened.md`.
+            ///
+            /// # Safety
+            /// As [`widened_stream_k`] with this entry's tile: the launch is its `TileConfig`.
+            pub unsafe fn $name(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+                // SAFETY: forwarded contract.
+                unsafe { widened_stream_k::<$w, $bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
+            }
+        }
+    };
+}
+
 /// Declares one kernel-21 entry for format `$w` on a `$bm×$bn×$bk` tile, and its launch `$config`
 /// (split-K over `gridDim.z`, storing `C` with one slice).
 macro_rules! widened_entry {
@@ -283,3 +349,7 @@ widened_entry!(matmul_widened_bf16_32x128, Bf16, WIDENED_BF16_32X128, 32, 128, 1
     "BF16 inputs on the CUDA cores, kernel 10's 32×128×16 tile: outputs a few rows tall.");
 widened_entry!(matmul_widened_f16_32x128, F16, WIDENED_F16_32X128, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
     "FP16 inputs on the CUDA cores, 32×128×16.");
+widened_stream_k_entry!(matmul_widened_streamk_bf16_64x64, Bf16, WIDENED_STREAMK_BF16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+    "BF16 inputs on the CUDA cores, 64×64×16, stream-K: small products with long K.");
+widened_stream_k_entry!(matmul_widened_streamk_f16_64x64, F16, WIDENED_STREAMK_F16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+    "FP16 inputs on the CUDA cores, 64×64×16, stream-K.");
