@@ -8,7 +8,9 @@
 catalogue/src/select/tuning.rs; `--only LABEL` fits one kernel alone against them (kernels 18 and 19, ALONE
 below, with their rows exponent and read rate; INTERIOR_PATH's, with their interior factor; any other
 kernel, its five constants);
-`--fit-adds` the split-K and stream-K kernels and ADDS_DEPTH_US.
+`--fit-adds` the split-K and stream-K kernels and ADDS_DEPTH_US. `--only` also takes kernel 21's stream-K
+entries (`widened-streamk-*`: 16-bit inputs on the CUDA cores under kernel 17's walk, priced by the same
+formula; their rows are the run's BF16/FP16 rows of that label).
 
 Each RUN.json is a scorecard.json with every FP32 kernel on its shapes. Fitted: per kernel block_us,
 step_us, overlap, unaligned (on the steps) and unaligned_stores_per_us; globally the launch, the
@@ -71,6 +73,8 @@ WRAPPER = {}
 # The kernels with a `…_by_rows` twin entry (kernel 7's `write_acc_by_rows`, launched where N % 4 != 0),
 # whose epilogue writes C a row at a time through shared memory where N % 4 != 0.
 BY_ROWS = set()
+# Each kernel's precision (its rows in a run): "fp32", or BF16/FP16 for kernel 21's stream-K entries.
+PRECISION = {}
 # The committed constants: per kernel the tuple `committed` returns, the GPU-wide ones, ADDS_DEPTH_US's.
 COMMITTED = ({}, ())
 # Constants per kernel: block_us, step_us, overlap, unaligned (on the steps), and the rate at which the
@@ -97,7 +101,7 @@ def registry():
 def use_registry(reg):
     """Sets the tables above from the registry: every FP32 kernel `tuning::cost` prices."""
     global SMS, ZERO_US_PER_KB, COMMITTED
-    for table in (KERNELS, NAMES, BLOCKS_PER_SM, MAX_ROWS, MAX_COLS, UNROLL, INTERIOR_PATH, ALONE, WRAPPER, BY_ROWS):
+    for table in (KERNELS, NAMES, BLOCKS_PER_SM, MAX_ROWS, MAX_COLS, UNROLL, INTERIOR_PATH, ALONE, WRAPPER, BY_ROWS, PRECISION):
         table.clear()
     model = reg["model"]
     SMS = model["sms"]
@@ -105,13 +109,17 @@ def use_registry(reg):
     per_kernel = {}
     for k in reg["kernels"]:
         cost, t = k["cost"], k["config"]
-        # The tensor-core kernels' constants are scripts/fit-tc-small.py's.
-        if cost is None or k["precision"] != "fp32":
-            continue
+        # The tensor-core kernels' constants are scripts/fit-tc-small.py's; kernel 21's stream-K
+        # entries are fitted here, alone (`--only`), by kernel 17's formula.
         name = k["label"]
+        if cost is None or (k["precision"] != "fp32" and not (name.startswith("widened-streamk-") and t["stream_k"])):
+            continue
+        PRECISION[name] = k["precision"]
         kind = ("split-store" if t["stores_unsplit"] else True) if t["split_k"] else "stream" if t["stream_k"] else False
         KERNELS[name] = (t["bm"], t["bn"], t["bk"], t["threads"], t["shared_bytes"], cost["registers"], kind)
-        NAMES.append(name)
+        if k["precision"] == "fp32":
+            # The joint fit's kernels (the 16-bit ones only ever `--only`).
+            NAMES.append(name)
         BLOCKS_PER_SM[name] = cost["blocks_per_sm"]
         MAX_ROWS[name], MAX_COLS[name] = cost["max_rows"], cost["max_cols"]
         if cost["unroll"] > 1:
@@ -274,7 +282,7 @@ def load(spec):
             splits[(int(r["m"]), int(r["n"]), int(r["k"]), r["kernel"])] = int(r["splits"])
     out = []
     for r in d["rows"]:
-        if r.get("precision", "fp32") != "fp32" or r["key"] not in KERNELS or r["check"] != "ok":
+        if r["key"] not in KERNELS or r.get("precision", "fp32") != PRECISION[r["key"]] or r["check"] != "ok":
             continue
         m, n, k, name = r["m"], r["n"], r["k"], r["key"]
         if name == skip:

@@ -6,7 +6,8 @@ rows exponent and read rate — to scorecard runs, the other constants as commit
     python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…]
 
 REGISTRY.json: `cargo run -q -p tessera-catalogue --example registry` at the training run's commit;
-PLANS.csv: `tc_plans` at that commit on the training shapes (the slices each kernel launched). The
+PLANS.csv: `tc_plans` at that commit on the training shapes (the slices each kernel launched; several
+runs' files joined with `,`). The
 model is `tuning::predict_us` for a split-K kernel that stores `C` with one slice (`predict`, then the
 floor of the launch, DRAM and the split terms). Prints each kernel's fit and the Rust lines.
 """
@@ -65,13 +66,16 @@ def main():
     reg, plans_path, train = json.load(open(args[0])), args[1], args[2].split(",")
     model, kernels = reg["model"], {k["label"]: k for k in reg["kernels"]}
     plans = {}
-    for line in open(plans_path).read().splitlines()[1:]:
-        m, n, kk, _p, label, splits = line.split(",")[:6]
-        plans[(int(m), int(n), int(kk), label)] = int(splits)
+    for path in plans_path.split(","):
+        for line in open(path).read().splitlines()[1:]:
+            m, n, kk, _p, label, splits = line.split(",")[:6]
+            plans[(int(m), int(n), int(kk), label)] = int(splits)
     for label in ["few-rows-bf16", "few-cols-bf16"]:
         kern = kernels[label]
         c = kern["cost"]
-        rows = [r for r in rows_of(train, label) if (r[0], r[1], r[2], label) in plans]
+        # Only the shapes `Auto` weighs the kernel on (tuning::is_candidate: Cost::max_rows, max_cols).
+        rows = [r for r in rows_of(train, label)
+                if (r[0], r[1], r[2], label) in plans and r[0] <= c["max_rows"] and r[1] <= c["max_cols"]]
         if not rows:
             print(f"{label}: no rows"); continue
         sp = [plans[(m, n, k, label)] for m, n, k, _ in rows]

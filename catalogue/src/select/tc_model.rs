@@ -173,6 +173,17 @@ pub const MAX_SPLITS_MANY_TILES: u32 = 2;
 /// Fewest K-steps per slice: below, a slice's fixed costs outweigh its work.
 pub const MIN_SLICE_STEPS: u32 = 4;
 
+/// Kernel 22's time beyond the model's terms on small products, per launch and per packed operand:
+/// on 56 BF16 products of 2–160 µs (`docs/results/2026-12-03-widened-streamk/train-95db21c`), its
+/// measured time exceeded the prediction by a median 1.13 µs without packed operands, 2.46 with one
+/// and 3.34 with two, where kernels 15 and 16 on the same launches' copies stayed within 0.1–0.6 µs
+/// (kernel 16 0.07 without copies). Fitted as a fixed term and a term per packed operand, both
+/// 1.1 µs; the cause (the zeroing launch, then the copies, then a grid of blocks on one tile each
+/// starting mid-tile) is not separated.
+pub const STREAM_K_FIXED_US: f64 = 1.1;
+/// Kernel 22's time per operand packed before it, beyond the copy's own (see [`STREAM_K_FIXED_US`]).
+pub const STREAM_K_PACK_US: f64 = 1.1;
+
 /// Bytes per microsecond one SM's producer warpgroup copies into the stages in kernel 23 (`cp.async`
 /// instead of the TMA), whatever the rows' alignment: a K-step takes at least a stage's bytes at this
 /// rate. Fitted on `docs/results/2026-12-03-copy-fed/tune` (BF16: 1000³–7000³, 3008³, 4096³ and
@@ -285,6 +296,10 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let mut host_us = LAUNCH_US;
     if splits > 1 || cfg.stream_k {
         host_us += STREAM_OP_US + 4.0 * m * n / STREAM_BYTES_PER_US;
+    }
+    if cfg.stream_k {
+        let packed = [packing.a, packing.b].iter().filter(|l| l.padded()).count();
+        host_us += STREAM_K_FIXED_US + STREAM_K_PACK_US * packed as f64;
     }
     if cfg.tf32_operands {
         // Read f32, write f32: B into Bᵀ, and A too unless the kernel rounds it and reads it in place.

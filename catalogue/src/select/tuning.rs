@@ -329,8 +329,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedF16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121)),
         Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 117)),
         Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
-        Algo::WidenedStreamKBf16 => widened(c(0.315, 0.9900, 1.48, 1.18, 1210412.0, 127)),
-        Algo::WidenedStreamKF16 => widened(c(0.315, 0.9900, 1.48, 1.18, 1210412.0, 128)),
+        Algo::WidenedStreamKBf16 => widened(c(0.391, 1.2897, 2.48, 1.25, 1343836.0, 127)),
+        Algo::WidenedStreamKF16 => widened(c(0.391, 1.2897, 2.48, 1.25, 1343836.0, 128)),
         // WIDENED-COSTS-END
         // Kernels 18 and 19 on 16-bit inputs widened as they are used (scripts/fit-few-16.py on
         // docs/results/2026-12-03-thin/{few16-929a047,c32-a492d79}: 14 BF16 shapes of ≤ 16 rows, 42 of ≤ 32
@@ -339,8 +339,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // FEW-16-COSTS-BEGIN
         Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 127), 0.494, 1156.7)),
         Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
-        Algo::FewColsBf16 => widened(few_cols(c(0.559, 0.2533, 1.73, 1.20, 122635.0, 114), 0.483, 2525.0)),
-        Algo::FewColsF16 => widened(few_cols(c(0.559, 0.2533, 1.73, 1.20, 122635.0, 96), 0.483, 2525.0)),
+        Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 114), 0.432, 2525.0)),
+        Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 96), 0.432, 2525.0)),
         // FEW-16-COSTS-END
         _ => None,
     }
