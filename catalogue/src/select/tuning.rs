@@ -310,9 +310,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::MmaNaiveTf32 => tc(c(0.020, 0.3048, 1.94, 1.00, 1000000.0, 32), 4),
         Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 96), 4),
         Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 245), 4),
-        // Kernel 20's 16×128 entries refitted on small products (docs/results/2026-12-03-widened-streamk/
-        // train-95db21c, 56 BF16 shapes; checked on best-4a32681, 40 held out: median |log error| 0.10 and 0.09).
-        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.266, 0.5434, 1.68, 4.00, 1000000.0, 144), 8),
+        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 4.00, 1000000.0, 144), 8),
         Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 168), 8),
         Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
         Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
