@@ -287,40 +287,16 @@ pub unsafe fn widened_stream_k<
     unsafe { super::k17_stream_k::walk::<BM, BN, BK, WMI, WNI, true>(c, m, n, k, piece) }
 }
 
-/// Declares one kernel-21 stream-K entry ([`widened_stream_k`]) for format `$w`, and its launch.
-macro_rules! widened_stream_k_entry {
-    ($name:ident, $w:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
-        #[doc = concat!("The launch of [`", stringify!($name), "`]: the blocks that fit on the GPU at once.")]
-        pub const $config: crate::launch::TileConfig =
-            crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk))
-                .min_blocks_per_sm($mb)
-                .stream_k();
-
-        kernel! {
-            #[doc = $doc]
-            ///
-            /// Measurements: `docs/ladder/k21-widened.md`.
-            ///
-            /// # Safety
-            /// As [`widened_stream_k`] with this entry's tile: the launch is its `TileConfig`.
-            pub unsafe fn $name(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
-                // SAFETY: forwarded contract.
-                unsafe { widened_stream_k::<$w, $bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
-            }
-        }
-    };
-}
-
-/// Declares one kernel-21 entry for format `$w` on a `$bm×$bn×$bk` tile, and its launch `$config`
-/// (split-K over `gridDim.z`, storing `C` with one slice).
+/// Declares one kernel-21 entry for format `$w` on a `$bm×$bn×$bk` tile, and its launch `$config`:
+/// body `$body` ([`widened`] or [`widened_stream_k`]), the launch's grid as `$grid` states it, built
+/// by `TileConfig`'s `$launch` methods.
 macro_rules! widened_entry {
-    ($name:ident, $w:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
-        #[doc = concat!("The launch of [`", stringify!($name), "`]: `gridDim.z` slices of K, one storing `C`.")]
+    ($body:ident, $grid:literal, [$($launch:ident),+]; $name:ident, $w:ident, $config:ident, $bm:literal, $bn:literal, $bk:literal, wmi $wmi:literal, wni $wni:literal, threads $nt:literal, la $la:literal, lb $lb:literal, min_blocks $mb:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`]: ", $grid, ".")]
         pub const $config: crate::launch::TileConfig =
             crate::launch::TileConfig::new($bm, $bn, $bk, $nt, super::k08_double_buffer::shared_bytes($bm, $bn, $bk))
                 .min_blocks_per_sm($mb)
-                .split_k()
-                .stores_unsplit();
+                $(.$launch())+;
 
         kernel! {
             #[doc = $doc]
@@ -328,28 +304,42 @@ macro_rules! widened_entry {
             /// Measurements: `docs/ladder/k21-widened.md`.
             ///
             /// # Safety
-            /// As [`widened`] with this entry's tile: the launch is its `TileConfig`.
+            #[doc = concat!("As [`", stringify!($body), "`] with this entry's tile: the launch is its `TileConfig`.")]
             pub unsafe fn $name(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { widened::<$w, $bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
+                unsafe { $body::<$w, $bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb>(a, b, c, m, n, k) }
             }
         }
     };
 }
 
-widened_entry!(matmul_widened_bf16_64x64, Bf16, WIDENED_BF16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+/// A split-K entry ([`widened`]: `gridDim.z` slices, one storing `C`) through `widened_entry!`.
+macro_rules! split_entry {
+    ($($args:tt)*) => {
+        widened_entry!(widened, "`gridDim.z` slices of K, one storing `C`", [split_k, stores_unsplit]; $($args)*);
+    };
+}
+
+/// A stream-K entry ([`widened_stream_k`]) through `widened_entry!`.
+macro_rules! stream_k_entry {
+    ($($args:tt)*) => {
+        widened_entry!(widened_stream_k, "the blocks that fit on the GPU at once", [stream_k]; $($args)*);
+    };
+}
+
+split_entry!(matmul_widened_bf16_64x64, Bf16, WIDENED_BF16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "BF16 inputs on the CUDA cores, kernel 10's 64×64×16 tile (128 threads, 4×8 outputs each).");
-widened_entry!(matmul_widened_f16_64x64, F16, WIDENED_F16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+split_entry!(matmul_widened_f16_64x64, F16, WIDENED_F16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "FP16 inputs on the CUDA cores, 64×64×16.");
-widened_entry!(matmul_widened_bf16_128x32, Bf16, WIDENED_BF16_128X32, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4,
+split_entry!(matmul_widened_bf16_128x32, Bf16, WIDENED_BF16_128X32, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4,
     "BF16 inputs on the CUDA cores, kernel 10's 128×32×16 tile: outputs a few columns wide.");
-widened_entry!(matmul_widened_f16_128x32, F16, WIDENED_F16_128X32, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4,
+split_entry!(matmul_widened_f16_128x32, F16, WIDENED_F16_128X32, 128, 32, 16, wmi 1, wni 2, threads 128, la 4, lb 1, min_blocks 4,
     "FP16 inputs on the CUDA cores, 128×32×16.");
-widened_entry!(matmul_widened_bf16_32x128, Bf16, WIDENED_BF16_32X128, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
+split_entry!(matmul_widened_bf16_32x128, Bf16, WIDENED_BF16_32X128, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
     "BF16 inputs on the CUDA cores, kernel 10's 32×128×16 tile: outputs a few rows tall.");
-widened_entry!(matmul_widened_f16_32x128, F16, WIDENED_F16_32X128, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
+split_entry!(matmul_widened_f16_32x128, F16, WIDENED_F16_32X128, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
     "FP16 inputs on the CUDA cores, 32×128×16.");
-widened_stream_k_entry!(matmul_widened_streamk_bf16_64x64, Bf16, WIDENED_STREAMK_BF16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+stream_k_entry!(matmul_widened_streamk_bf16_64x64, Bf16, WIDENED_STREAMK_BF16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "BF16 inputs on the CUDA cores, 64×64×16, stream-K: small products with long K.");
-widened_stream_k_entry!(matmul_widened_streamk_f16_64x64, F16, WIDENED_STREAMK_F16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
+stream_k_entry!(matmul_widened_streamk_f16_64x64, F16, WIDENED_STREAMK_F16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "FP16 inputs on the CUDA cores, 64×64×16, stream-K.");
