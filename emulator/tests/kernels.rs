@@ -238,7 +238,8 @@ fn stores_one_slice_and_adds_several(algo: Algo, shapes: &[(usize, usize, usize)
 /// zeros over NaN) here; N odd or even but no multiple of 4 (the row-at-a-time writes) too. Kernel
 /// 21's stream-K entries (16-bit inputs, kernel 17's walk) run the same grids.
 fn stream_k_pieces_add_up() -> Result<(), Failed> {
-    for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16, Algo::WidenedStreamKBf16, Algo::WidenedStreamKF16] {
+    for algo in [Algo::StreamK128x128x16, Algo::StreamK128x256x16, Algo::StreamK64x64x16, Algo::WidenedStreamKBf16, Algo::WidenedStreamKF16]
+    {
         let kernel = algo.kernel().ok_or("no kernel")?;
         for ((m, n, k), blocks) in
             [((300, 520, 136), 1), ((300, 520, 136), 2), ((300, 520, 136), 7), ((300, 520, 136), 10), ((70, 33, 0), 1)]
