@@ -34,3 +34,9 @@ mma_entry!(matmul_mma_splitk_f16_128x32, MMA_SPLITK_F16_128X32, F16, u16, 128 x 
     "Kernel 20 on FP16 inputs, `f32` output: 128×32×64 block tile, 4 warps of 32×32, 4 stages (80 KiB), K over `gridDim.z`.");
 mma_entry!(matmul_mma_splitk_tf32_128x32, MMA_SPLITK_TF32_128X32, Tf32, f32, 128 x 32 x 32, warps 4 x 1, stages 4, swizzle true, split_k,
     "Kernel 20 in TF32 on `f32` inputs, `f32` output: 128×32×32 block tile, 4 warps of 32×32, 4 stages, K over `gridDim.z`.");
+mma_entry!(matmul_mma_splitk_bf16_128x64, MMA_SPLITK_BF16_128X64, Bf16, u16, 128 x 64 x 64, warps 4 x 2, stages 4, swizzle true, split_k,
+    "Kernel 20 on BF16 inputs, `f32` output: 128×64×64 block tile, 8 warps of 32×32, 4 stages, K over `gridDim.z` — products 33–64 columns wide, `A` read once.");
+mma_entry!(matmul_mma_splitk_f16_128x64, MMA_SPLITK_F16_128X64, F16, u16, 128 x 64 x 64, warps 4 x 2, stages 4, swizzle true, split_k,
+    "Kernel 20 on FP16 inputs, `f32` output: 128×64×64 block tile, 8 warps of 32×32, 4 stages, K over `gridDim.z`.");
+mma_entry!(matmul_mma_splitk_tf32_128x64, MMA_SPLITK_TF32_128X64, Tf32, f32, 128 x 64 x 32, warps 4 x 2, stages 4, swizzle true, split_k,
+    "Kernel 20 in TF32 on `f32` inputs, `f32` output: 128×64×32 block tile, 8 warps of 32×32, 4 stages, K over `gridDim.z`.");
