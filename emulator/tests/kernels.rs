@@ -80,7 +80,6 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::MmaSplitKTf32Cols32,
         Algo::MmaSplitKBf16Cols64,
         Algo::MmaSplitKF16Cols64,
-        Algo::MmaSplitKTf32Cols64,
         Algo::WidenedBf16,
         Algo::WidenedF16,
         Algo::WidenedBf16Cols32,

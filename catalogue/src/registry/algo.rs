@@ -311,8 +311,6 @@ matmul_catalogue! {
     MmaSplitKBf16Cols64 = k20_mma_split_k::matmul_mma_splitk_bf16_128x64, "mma-splitk-bf16-128x64", Bf16, k20_mma_split_k::MMA_SPLITK_BF16_128X64;
     /// Kernel 20, 128×64, FP16.
     MmaSplitKF16Cols64 = k20_mma_split_k::matmul_mma_splitk_f16_128x64, "mma-splitk-f16-128x64", Fp16, k20_mma_split_k::MMA_SPLITK_F16_128X64;
-    /// Kernel 20, 128×64, TF32.
-    MmaSplitKTf32Cols64 = k20_mma_split_k::matmul_mma_splitk_tf32_128x64, "mma-splitk-tf32-128x64", Tf32, k20_mma_split_k::MMA_SPLITK_TF32_128X64;
     /// Kernel 21: BF16 inputs widened to f32 on the CUDA cores, kernel 10's 64×64×16 tile, K split
     /// over `gridDim.z` (one slice stores `C`): small products, any alignment, one launch.
     WidenedBf16 = k21_widened::matmul_widened_bf16_64x64, "widened-bf16-64x64", Bf16, k21_widened::WIDENED_BF16_64X64;

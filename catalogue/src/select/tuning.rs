@@ -318,9 +318,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // 24 shapes of ≤ 32 columns in BF16 and TF32, 12 held out; the FP16 entry takes BF16's).
         Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.257, 0.6409, 1.21, 4.00, 1000000.0, 138), 8),
         Algo::MmaSplitKTf32Cols32 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 116), 4),
-        // Kernel 20's 128×64 entries: provisional (the 128×32 entries' time constants) until fitted.
-        Algo::MmaSplitKBf16Cols64 | Algo::MmaSplitKF16Cols64 => tc(c(0.257, 0.6409, 1.21, 4.00, 1000000.0, 128), 8),
-        Algo::MmaSplitKTf32Cols64 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 98), 4),
+        // Kernel 20's 128×64 entries (scripts/fit-tc-small.py --kernels on docs/results/2026-12-03-widened-streamk/
+        // c64-d3baf5c: 24 BF16 shapes of 33–64 columns, 6 held out; the FP16 entry takes BF16's).
+        Algo::MmaSplitKBf16Cols64 | Algo::MmaSplitKF16Cols64 => tc(c(1.719, 0.6133, 1.26, 3.82, 1000000.0, 128), 8),
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
         // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`

@@ -2,10 +2,12 @@
 //! split over `gridDim.z`.
 //!
 //! **What it fixes**: a product of a few rows against a large `B` (decoding: `1..64 × 4096 × 4096`),
-//! a few columns against a large `A` (the 128×32 entries), or of a small output over a deep K is
-//! bound by reading its operands once, not by the tensor cores. Kernel 13's 128-row tiles waste most of each `mma` on rows that are not there, and its
-//! `⌈N/BN⌉ × ⌈M/BM⌉` grid is a handful of blocks; the TMA kernels (15, 16) pay fixed costs (tensor
-//! maps, barriers, copies of rows that are not whole 16-byte units) that such products never earn
+//! a few columns against a large `A` (the 128×32 entries; the 128×64 ones, 16-bit only, for 33–64
+//! columns: in TF32 that tile was never the fastest measured), or of a small output over a deep K
+//! is bound by reading its operands once, not by the tensor cores. Kernel 13's 128-row tiles waste
+//! most of each `mma` on rows that are not there, and its `⌈N/BN⌉ × ⌈M/BM⌉` grid is a handful of
+//! blocks; the TMA kernels (15, 16) pay fixed costs (tensor maps, barriers, copies of rows that are
+//! not whole 16-byte units) that such products never earn
 //! back. Here a 16-row (or 64-row) tile streams `B` through the same `cp.async` stages, and slices of
 //! K over `gridDim.z` put enough blocks on the GPU to keep every SM's loads in flight; with more than
 //! one slice each adds its tile into the zeroed `C` (one `red.global.add.f32` per output).
@@ -38,5 +40,3 @@ mma_entry!(matmul_mma_splitk_bf16_128x64, MMA_SPLITK_BF16_128X64, Bf16, u16, 128
     "Kernel 20 on BF16 inputs, `f32` output: 128×64×64 block tile, 8 warps of 32×32, 4 stages, K over `gridDim.z` — products 33–64 columns wide, `A` read once.");
 mma_entry!(matmul_mma_splitk_f16_128x64, MMA_SPLITK_F16_128X64, F16, u16, 128 x 64 x 64, warps 4 x 2, stages 4, swizzle true, split_k,
     "Kernel 20 on FP16 inputs, `f32` output: 128×64×64 block tile, 8 warps of 32×32, 4 stages, K over `gridDim.z`.");
-mma_entry!(matmul_mma_splitk_tf32_128x64, MMA_SPLITK_TF32_128X64, Tf32, f32, 128 x 64 x 32, warps 4 x 2, stages 4, swizzle true, split_k,
-    "Kernel 20 in TF32 on `f32` inputs, `f32` output: 128×64×32 block tile, 8 warps of 32×32, 4 stages, K over `gridDim.z`.");
