@@ -332,12 +332,15 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedF16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121)),
         Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 117)),
         Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
+        // Its stream-K entries: scripts/fit-auto-model.py --only widened-streamk-bf16-64x64 (kernel 17's
+        // formula) on docs/results/2026-12-03-widened-streamk/train-95db21c, 56 BF16 shapes.
         Algo::WidenedStreamKBf16 => widened(c(0.391, 1.2897, 2.48, 1.25, 1343836.0, 127)),
         Algo::WidenedStreamKF16 => widened(c(0.391, 1.2897, 2.48, 1.25, 1343836.0, 128)),
         // WIDENED-COSTS-END
         // Kernels 18 and 19 on 16-bit inputs widened as they are used (scripts/fit-few-16.py on
         // docs/results/2026-12-03-thin/{few16-929a047,c32-a492d79}: 14 BF16 shapes of ≤ 16 rows, 42 of ≤ 32
-        // columns; the FP16 entries take their BF16 twins' time constants, each its own registers); the
+        // columns; kernel 19 refitted with the small ones of 2026-12-03-widened-streamk/train-95db21c, 61
+        // in all; the FP16 entries take their BF16 twins' time constants, each its own registers); the
         // read floor counts 2-byte elements.
         // FEW-16-COSTS-BEGIN
         Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 127), 0.494, 1156.7)),

@@ -37,9 +37,8 @@
 /// of `G = gridDim.x` takes K-steps `⌊b·total/G⌋ .. ⌊(b+1)·total/G⌋` of the `total = tiles·⌈K/BK⌉`
 /// steps, tile by tile (tiles row-major over the `⌈M/BM⌉ × ⌈N/BN⌉` grid of tiles); `piece(origin,
 /// k_range)` computes one piece's accumulators (the tile's first output, its K range: `k_begin` a
-/// multiple of `BK`, at least one step where K > 0; K = 0 gives the empty range `0..0`, whose tile
-/// is zeros: B has no element to point a copy at). A whole tile is
-/// stored, part of one added into `C` (kernel 10's `add_acc`). `BY_ROWS`: as kernel 7's `store_acc`'s
+/// multiple of `BK`, at least one step; not called when K = 0, whose tiles are zeros). A whole tile
+/// is stored, part of one added into `C` (kernel 10's `add_acc`). `BY_ROWS`: as kernel 7's `store_acc`'s
 /// (and a barrier after each piece's unaligned writes). Kernel 21's stream-K entries walk with their
 /// own pieces.
 ///

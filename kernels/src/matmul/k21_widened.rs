@@ -280,7 +280,6 @@ pub unsafe fn widened_stream_k<
 ) {
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    // K = 0 gives the empty range: `accumulate` loads nothing (every load is guarded by `k_end`).
     // SAFETY: forwarded contract; the walk's ranges are block-uniform, `k_begin` a multiple of BK.
     let piece = |origin, range| unsafe { accumulate::<W, BM, BN, BK, LDA, WMI, WNI, NT, LA, LB>(a, b, m, n, k, origin, range) };
     // SAFETY: C zeroed by the caller; `accumulate` ends on a barrier after its last shared read.
