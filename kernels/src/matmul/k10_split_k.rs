@@ -167,7 +167,8 @@ split_k_entry!(matmul_splitk_256x128x16 / matmul_splitk_256x128x16_by_rows, SPLI
      would compute half its columns past N.");
 
 /// This block's slice of K, `k_begin .. k_end`: slice `blockIdx.z` of `gridDim.z`, each `⌈K/S⌉`
-/// rounded up to `bk` (a slice past the end is empty). The split of kernels 10, 18, 19 and 21.
+/// rounded up to `bk` (a slice past the end is empty). The split of kernels 10, 18 and 21 (kernel 19
+/// computes the same slice inline: the helper moved a branch of its PTX).
 #[inline(always)]
 pub fn k_slice(k: u32, bk: u32) -> (u32, u32) {
     use crate::device::thread;
