@@ -31,11 +31,11 @@ fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usiz
 /// spanning one and several K-steps, and aligned shapes (N, K multiples of 4 and of 8) that take the
 /// vector / `cp.async` fast paths of kernels 5–10 and 12–13 on interior blocks (130 × 132: one full
 /// 128×128 block plus edges; K = 36: full K-steps plus a partial one for BK = 16; 129 × 264 × 72:
-/// a full 128×256 tensor-core tile, K over three 32-wide steps, the last one partial; 70 × 132 × 300:
-/// rows 8-byte but not 16-byte aligned in BF16/FP16 over several K-steps, the narrow `cp.async`
-/// pieces of kernels 12, 13 and 20).
+/// a full 128×256 tensor-core tile, K over three 32-wide steps, the last one partial; 129 × 260 × 24
+/// and 70 × 134 × 298: BF16/FP16 rows of 8 and of 4 bytes past a 16-byte multiple, the latter over
+/// several K-steps: the 4-byte `cp.async` pieces of kernels 12, 13 and 20).
 const SHAPES: [(usize, usize, usize); 7] =
-    [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24), (129, 264, 72), (70, 132, 300)];
+    [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24), (129, 264, 72), (70, 134, 298)];
 
 /// Extra shapes for the TMA kernels (kernels 15–16): one element's worth of 16-byte rows (1 × 8 × 8),
 /// partial tiles everywhere with a K-step cut short (65 × 264 × 40), more K-steps than stages

@@ -32,7 +32,7 @@ pub trait MmaKind {
     /// Padding elements at the end of each row of a shared `B` tile (a multiple of `PER_CHUNK`).
     const B_PAD: u32;
     /// Bytes of the `cp.async` pieces for rows that are not 16-byte aligned (`mma_tile`'s narrow
-    /// copies): 8 for 16-bit inputs (K and N multiples of 4), 4 for `f32` (any K and N).
+    /// copies): 4 — two 16-bit elements (K and N even) or one `f32` (any K and N).
     const NARROW_BYTES: u32;
 
     /// `D = A·B + C` on one 16×8×K tile.
@@ -143,7 +143,7 @@ macro_rules! half_kind {
             const K: u32 = 16;
             const PER_CHUNK: u32 = 8;
             const B_PAD: u32 = 0;
-            const NARROW_BYTES: u32 = 8;
+            const NARROW_BYTES: u32 = 4;
 
             #[inline(always)]
             unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {

@@ -313,10 +313,10 @@ pub unsafe fn mma_gemm<
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
     let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
-    // Rows off 16 bytes still copy asynchronously, in 8-byte pieces (16-bit inputs, K and N multiples
-    // of 4) or 4-byte ones (`f32`, any K and N), block-uniformly; only 16-bit rows of other lengths
-    // load element by element. One piece width per element type: a second one cost kernel 20's
-    // 16×128 entry 90 registers.
+    // Rows off 16 bytes still copy asynchronously, in 4-byte pieces (16-bit inputs with K and N even;
+    // `f32` with any K and N), block-uniformly; only odd 16-bit rows load element by element. One
+    // piece width: a second one (8 bytes where K and N are multiples of 4) cost kernel 20's 16×128
+    // entry 90 registers.
     let piece = O::NARROW_BYTES / core::mem::size_of::<O::Elem>() as u32;
     let narrow = !aligned && k.is_multiple_of(piece) && n.is_multiple_of(piece);
     // SPLIT: block z takes the z-th of `gridDim.z` runs of whole K-tiles (an empty run past the end
