@@ -47,13 +47,16 @@ pub fn poisoned_matrix(gpu: &Gpu, rows: usize, cols: usize) -> Result<DeviceMatr
 /// Besides the edge cases: (130, 132, 36) and (260, 1028, 516) have N and K multiples of 4, so the
 /// float4 fast path of kernels 5–8 and 10 runs on interior blocks next to guarded edge blocks and a partial
 /// last K-step; (130, 72, 300) splits K in 2 uneven slices for split-K (kernel 10), still small enough
-/// for the sanitizer runs; (512, 512, 512) is the smallest shape of the scorecard suite. The larger
+/// for the sanitizer runs; (66, 74, 302): 16-bit rows 4-byte but not 8-byte aligned (N and K ≡ 2 mod 4),
+/// the 4-byte `cp.async` pieces of kernels 12, 13 and 20; (512, 512, 512) is the smallest shape of the
+/// scorecard suite. The larger
 /// suite shapes are checked by the scorecard itself (sampled rows against the f64 reference).
-pub const PARITY_SHAPES: [(usize, usize, usize); 9] = [
+pub const PARITY_SHAPES: [(usize, usize, usize); 10] = [
     (1, 1, 1),
     (17, 33, 9),
     (130, 132, 36),
     (130, 72, 300),
+    (66, 74, 302),
     (260, 1028, 516),
     (512, 512, 512),
     (1000, 1037, 519),
