@@ -302,25 +302,25 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // their BF16 twins' constants: the same code at the same instruction rate).
         // TC-COSTS-BEGIN
         Algo::MmaNaiveBf16 | Algo::MmaNaiveF16 => tc(c(0.183, 0.3019, 1.86, 1.00, 1000000.0, 32), 8),
-        Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.10, 1000000.0, 80), 8),
-        Algo::MmaPipeBf16x128 | Algo::MmaPipeF16x128 => tc(c(3.236, 0.5096, 1.00, 4.00, 1000000.0, 255), 8),
-        Algo::MmaPipeBf16x256 | Algo::MmaPipeF16x256 => tc(c(3.873, 0.7912, 3.77, 3.20, 1000000.0, 249), 8),
+        Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.10, 1000000.0, 64), 8),
+        Algo::MmaPipeBf16x128 | Algo::MmaPipeF16x128 => tc(c(3.236, 0.5096, 1.00, 4.00, 1000000.0, 231), 8),
+        Algo::MmaPipeBf16x256 | Algo::MmaPipeF16x256 => tc(c(3.873, 0.7912, 3.77, 3.20, 1000000.0, 234), 8),
         Algo::WgmmaBf16Narrow | Algo::WgmmaF16Narrow => tc(c(1.209, 0.7707, 1.00, 3.50, 1000000.0, 127), 8),
         Algo::WgmmaBf16 | Algo::WgmmaF16 => tc(c(2.613, 0.9730, 3.31, 4.00, 1000000.0, 220), 8),
         Algo::MmaNaiveTf32 => tc(c(0.020, 0.3048, 1.94, 1.00, 1000000.0, 32), 4),
         Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 96), 4),
         Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 245), 4),
-        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 4.00, 1000000.0, 130), 8),
-        Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 168), 8),
+        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 4.00, 1000000.0, 126), 8),
+        Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 163), 8),
         Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
         Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
         // Kernel 20's 128×32 entries (scripts/fit-tc-small.py --kernels on docs/results/2026-12-03-thin/c32-a492d79:
         // 24 shapes of ≤ 32 columns in BF16 and TF32, 12 held out; the FP16 entry takes BF16's).
-        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.257, 0.6409, 1.21, 4.00, 1000000.0, 168), 8),
+        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.257, 0.6409, 1.21, 4.00, 1000000.0, 80), 8),
         Algo::MmaSplitKTf32Cols32 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 116), 4),
         // Kernel 20's 128×64 entries (scripts/fit-tc-small.py --kernels on docs/results/2026-12-03-widened-streamk/
         // c64-d3baf5c: 24 BF16 shapes of 33–64 columns, 6 held out; the FP16 entry takes BF16's).
-        Algo::MmaSplitKBf16Cols64 | Algo::MmaSplitKF16Cols64 => tc(c(1.719, 0.6133, 1.26, 3.82, 1000000.0, 128), 8),
+        Algo::MmaSplitKBf16Cols64 | Algo::MmaSplitKF16Cols64 => tc(c(1.719, 0.6133, 1.26, 3.82, 1000000.0, 72), 8),
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
         // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`

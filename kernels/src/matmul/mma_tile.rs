@@ -3,7 +3,7 @@
 //! (`S = 1`: load, wait, compute — kernel 12; `S ≥ 3` with the XOR swizzle — kernel 13).
 use super::mma_ops::{at, offset, swizzle_a, MmaKind};
 use crate::device::async_copy::{self, SharedPtr};
-use crate::device::{mem::View, shared::SharedTiles, thread};
+use crate::device::{mem::View, shared::SharedTiles, thread, unroll};
 
 /// Dynamic shared memory, in bytes, of `stages` stages of an `A` tile `[bm][bk]` and a `B` tile
 /// `[bk][bn + b_pad]` of `elem_bytes`-byte elements (`b_pad`: [`MmaKind::B_PAD`]).
@@ -152,8 +152,10 @@ impl Copies {
 }
 
 /// Loads K-tile `kt` element by element, guarded, into `sa`, `sb`, storing synchronously: the path
-/// for `K` or `N` not a multiple of a 16-byte chunk (rows not 16-byte aligned), correct for any
-/// shape. Commits an (empty) copy group, so the pipeline's group counting stays uniform.
+/// for rows no `cp.async` piece fits (odd 16-bit rows), correct for any shape. Consecutive threads take
+/// consecutive elements of a row, so a warp's loads are 32 neighbours (64 contiguous bytes of a 16-bit
+/// row), not 32 elements 16 bytes apart. Commits an (empty) copy group, so the pipeline's group
+/// counting stays uniform.
 ///
 /// # Safety
 /// As [`mma_gemm`]; `sa`, `sb` are one stage's tiles.
@@ -172,23 +174,37 @@ unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32
     kt: u32,
 ) {
     let pc = O::PER_CHUNK;
-    let (ca, cb, k0, tid) = (BK / pc, BN / pc, kt * BK, thread::thread_idx_x());
-    for i in 0..(BM * BK / pc) / NT {
-        let idx = tid + i * NT;
-        let (r, cc) = (idx / ca, idx % ca);
-        let dst = offset(r, cc, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 });
+    let (ca, k0, tid) = (BK / pc, kt * BK, thread::thread_idx_x());
+    // Groups of `pc` loads, then their `pc` stores: a loop kept rolled, so that ptxas does not hoist
+    // every load of the tile above the first store (fully unrolled: 255 registers).
+    for g in 0..unroll::opaque((BM * BK) / (NT * pc)) {
+        unroll::keep_rolled();
+        // `pc` loads (a chunk's worth; with `f32`, whose rows never come here, the first four twice).
+        let v: [O::Elem; 8] = core::array::from_fn(|e| {
+            let idx = tid + (g * pc + (e as u32 % pc)) * NT;
+            // SAFETY: `at` guards the global index.
+            unsafe { at(a, m, k, row0 + idx / BK, k0 + idx % BK, O::ZERO) }
+        });
         for e in 0..pc {
-            // SAFETY: dst + e < BM·BK; `at` guards the global index.
-            unsafe { sa.set(dst + e as usize, at(a, m, k, row0 + r, k0 + cc * pc + e, O::ZERO)) };
+            let (x, idx) = (v[e as usize], tid + (g * pc + e) * NT);
+            let (r, col) = (idx / BK, idx % BK);
+            // SAFETY: idx < BM·BK (g < BM·BK / (NT·pc)), so r < BM and col < BK: inside the tile.
+            unsafe { sa.set(offset(r, col / pc, col % pc, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 }), x) };
         }
     }
-    for i in 0..(BK * BN / pc) / NT {
-        let idx = tid + i * NT;
-        let (kr, cc) = (idx / cb, idx % cb);
-        let dst = offset(kr, cc, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr, b_pitch::<O, BN>()) } else { 0 });
-        for e in 0..pc {
+    let bp = b_pitch::<O, BN>();
+    for g in 0..unroll::opaque((BK * BN) / (NT * pc)) {
+        unroll::keep_rolled();
+        let v: [O::Elem; 8] = core::array::from_fn(|e| {
+            let idx = tid + (g * pc + (e as u32 % pc)) * NT;
             // SAFETY: as for A.
-            unsafe { sb.set(dst + e as usize, at(b, k, n, k0 + kr, col0 + cc * pc + e, O::ZERO)) };
+            unsafe { at(b, k, n, k0 + idx / BN, col0 + idx % BN, O::ZERO) }
+        });
+        for e in 0..pc {
+            let (x, idx) = (v[e as usize], tid + (g * pc + e) * NT);
+            let (kr, col) = (idx / BN, idx % BN);
+            // SAFETY: as for A (kr < BK, col < BN inside the padded row).
+            unsafe { sb.set(offset(kr, col / pc, col % pc, bp, pc, if SWIZZLE { O::swizzle_b(kr, bp) } else { 0 }), x) };
         }
     }
     async_copy::commit();
