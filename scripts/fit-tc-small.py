@@ -31,8 +31,9 @@ FITTED = ["mma-naive-bf16", "mma-shared-bf16", "mma-pipe-bf16-128x128", "mma-pip
           "mma-naive-tf32", "mma-shared-tf32", "mma-pipe-tf32-128x128",
           "mma-splitk-bf16-16x128", "mma-splitk-bf16-64x128", "mma-splitk-tf32-16x128", "mma-splitk-tf32-64x128"]
 # Registers per thread (`ptxas -v`, sm_90 / sm_90a, host/ptx at the training run's commit; kernel 20's
-# 16×128 entry: 96 at 397f535, the run its committed constants were fitted on; 144 since its narrow
-# copies, which a fit on a later run must use).
+# 16×128 entry: 96 at 397f535, the run its committed constants were fitted on; 144 with 8-byte narrow
+# copies only; 96 again since both piece widths and the rolled odd-row loads. A fit on a later run uses
+# that run's counts: `tuning::cost` holds today's).
 REGISTERS = {"mma-naive-bf16": 32, "mma-shared-bf16": 72, "mma-pipe-bf16-128x128": 255,
              "mma-pipe-bf16-128x256": 243, "wgmma-bf16-128x128": 127, "wgmma-bf16-128x256": 220,
              "mma-naive-tf32": 32, "mma-shared-tf32": 128, "mma-pipe-tf32-128x128": 255,
@@ -65,10 +66,18 @@ def one_wave_splits(cfg, m, n, k, sms):
     return max(1, min(sms // max(tiles, 1), k // 64)) if cfg["split_k"] else 1
 
 
-# tuning::TC_NARROW_STEP_B16 / TC_NARROW_STEP_F32: the step factor (not fitted) of a kernel with
-# narrow `cp.async` copies (`TileConfig::narrow_copies`) on rows off 16 bytes but whole 8-byte (16-bit)
-# or 4-byte (f32) pieces, in place of its fitted `unaligned` (tuning::narrow_rows).
-TC_NARROW_STEP = {8: 1.2, 4: 1.65}
+# tuning::TC_NARROW_STEP_8 / TC_NARROW_STEP_4: the step factor (not fitted) of a kernel with narrow
+# `cp.async` copies (`TileConfig::narrow_copies`) on rows off 16 bytes, copied in the widest pieces both
+# operands' rows allow (tuning::narrow_pieces: 8 bytes, else 4), in place of its fitted `unaligned`.
+TC_NARROW_STEP = {8: 1.2, 4: 1.7}
+
+
+def narrow_pieces(vector, n, k):
+    """tuning::narrow_pieces: the piece bytes of rows off 16 bytes, None for whole chunks or odd 16-bit rows."""
+    elem = 16 // vector
+    if n % vector == 0 and k % vector == 0:
+        return None
+    return next((w for w in (8, 4) if n % (w // elem) == 0 and k % (w // elem) == 0), None)
 
 
 def features(cfg, regs, vector, m, n, k, sms, splits=None):
@@ -80,9 +89,9 @@ def features(cfg, regs, vector, m, n, k, sms, splits=None):
     tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
     steps = -(-(-(-k // s)) // max(cfg["bk"], 1))
     aligned = n % vector == 0 and k % vector == 0
-    piece = 4 if vector == 8 else 1
-    if not aligned and cfg.get("narrow_copies") and n % piece == 0 and k % piece == 0:
-        aligned = TC_NARROW_STEP[vector]
+    w = narrow_pieces(vector, n, k)
+    if w and cfg.get("narrow_copies"):
+        aligned = TC_NARROW_STEP[w]
     return (-(-(tiles * s) // sms), steps, float(aligned), blocks_per_sm(cfg["threads"], cfg["shared_bytes"], regs),
             float(m) * n, float(n % 4 == 0), s, min(m, cfg["bm"]) / cfg["bm"])
 

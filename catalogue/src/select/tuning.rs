@@ -299,28 +299,30 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // COSTS-END
         // Tensor-core kernels on their operands in place, `Auto`'s candidates beside the TMA kernels
         // (scripts/fit-tc-small.py on docs/results/2026-12-02-tc-small/train and train-k20; the FP16 entries take
-        // their BF16 twins' constants: the same code at the same instruction rate).
+        // their BF16 twins' constants: the same code at the same instruction rate). The 16-bit entries'
+        // `unaligned` (odd rows, element by element): 1-D refits, the other constants held, on ten shapes
+        // of docs/results/2026-12-04-narrow-pieces/tune (`OD`).
         // TC-COSTS-BEGIN
         Algo::MmaNaiveBf16 | Algo::MmaNaiveF16 => tc(c(0.183, 0.3019, 1.86, 1.00, 1000000.0, 32), 8),
-        Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.10, 1000000.0, 64), 8),
-        Algo::MmaPipeBf16x128 | Algo::MmaPipeF16x128 => tc(c(3.236, 0.5096, 1.00, 4.00, 1000000.0, 231), 8),
-        Algo::MmaPipeBf16x256 | Algo::MmaPipeF16x256 => tc(c(3.873, 0.7912, 3.77, 3.20, 1000000.0, 234), 8),
+        Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.96, 1000000.0, 64), 8),
+        Algo::MmaPipeBf16x128 | Algo::MmaPipeF16x128 => tc(c(3.236, 0.5096, 1.00, 6.04, 1000000.0, 231), 8),
+        Algo::MmaPipeBf16x256 | Algo::MmaPipeF16x256 => tc(c(3.873, 0.7912, 3.77, 3.66, 1000000.0, 234), 8),
         Algo::WgmmaBf16Narrow | Algo::WgmmaF16Narrow => tc(c(1.209, 0.7707, 1.00, 3.50, 1000000.0, 127), 8),
         Algo::WgmmaBf16 | Algo::WgmmaF16 => tc(c(2.613, 0.9730, 3.31, 4.00, 1000000.0, 220), 8),
         Algo::MmaNaiveTf32 => tc(c(0.020, 0.3048, 1.94, 1.00, 1000000.0, 32), 4),
         Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 96), 4),
-        Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 245), 4),
-        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 4.00, 1000000.0, 126), 8),
-        Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 4.00, 1000000.0, 163), 8),
-        Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 72), 4),
-        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 161), 4),
+        Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 242), 4),
+        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 5.66, 1000000.0, 96), 8),
+        Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 5.08, 1000000.0, 163), 8),
+        Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 70), 4),
+        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 154), 4),
         // Kernel 20's 128×32 entries (scripts/fit-tc-small.py --kernels on docs/results/2026-12-03-thin/c32-a492d79:
         // 24 shapes of ≤ 32 columns in BF16 and TF32, 12 held out; the FP16 entry takes BF16's).
-        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.257, 0.6409, 1.21, 4.00, 1000000.0, 80), 8),
-        Algo::MmaSplitKTf32Cols32 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 116), 4),
+        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.257, 0.6409, 1.21, 3.40, 1000000.0, 97), 8),
+        Algo::MmaSplitKTf32Cols32 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 100), 4),
         // Kernel 20's 128×64 entries (scripts/fit-tc-small.py --kernels on docs/results/2026-12-03-widened-streamk/
         // c64-d3baf5c: 24 BF16 shapes of 33–64 columns, 6 held out; the FP16 entry takes BF16's).
-        Algo::MmaSplitKBf16Cols64 | Algo::MmaSplitKF16Cols64 => tc(c(1.719, 0.6133, 1.26, 3.82, 1000000.0, 72), 8),
+        Algo::MmaSplitKBf16Cols64 | Algo::MmaSplitKF16Cols64 => tc(c(1.719, 0.6133, 1.26, 3.38, 1000000.0, 72), 8),
         // TC-COSTS-END
         // Kernel 21 (16-bit inputs on the CUDA cores; scripts/fit-tc-small.py --kernels on
         // docs/results/2026-12-02-widened/{train,train-k22}: 37 BF16 shapes of 1–20 µs at the slices `tc_plans`
@@ -379,31 +381,40 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     if algo.precision() == Some(Precision::Fp32) {
         return Some(predict(t, c, shape, splits, sms));
     }
-    if t.narrow_copies && narrow_rows(c, shape) {
-        c.unaligned = if c.vector == 8 { TC_NARROW_STEP_B16 } else { TC_NARROW_STEP_F32 };
+    if let Some(factor) = narrow_step(t, c, shape) {
+        c.unaligned = factor;
     }
     let us = predict(t, c, shape, splits, sms);
     Some(us.max(LAUNCH_US + dram_floor_us(c, shape, sms) + split_terms_us(t, c, shape, splits)))
 }
 
-/// Factor on an in-place tensor-core kernel's K-step time where its 16-bit rows are not 16-byte
-/// aligned but are copied in 8-byte `cp.async` pieces ([`narrow_rows`]), in place of its fitted
-/// `unaligned` factor (which prices the element-by-element loads of the other rows). The median of
-/// measured ÷ predicted-as-aligned over kernels 12, 13 and 20 on ten shapes with K and N multiples of
-/// 4 (`docs/results/2026-12-02-tc-small-squares/narrow`: 1.05–1.35 by kernel).
-pub const TC_NARROW_STEP_B16: f64 = 1.2;
-/// As [`TC_NARROW_STEP_B16`] for `f32` (TF32) rows copied in 4-byte pieces (odd K or N; seven
-/// shapes: 1.29–1.95 by kernel).
-pub const TC_NARROW_STEP_F32: f64 = 1.65;
+/// Factor on an in-place tensor-core kernel's K-step time where its rows are not 16-byte aligned but
+/// are copied in two 8-byte `cp.async` pieces per 16-byte chunk ([`narrow_pieces`]), in place of its
+/// fitted `unaligned` factor (which prices the element-by-element loads of odd 16-bit rows). The median
+/// of measured ÷ predicted-as-aligned over kernels 12, 13 and 20 on ten BF16 shapes with K and N
+/// multiples of 4 (`docs/results/2026-12-02-tc-small-squares/narrow`: 1.05–1.35 by kernel).
+pub const TC_NARROW_STEP_8: f64 = 1.2;
+/// As [`TC_NARROW_STEP_8`] for four 4-byte pieces per chunk: the 1-D fit over kernels 12, 13 and 20
+/// on twenty BF16 shapes with K and N even (`docs/results/2026-12-04-narrow-pieces/tune`: 1.72, median
+/// |log error| 0.12), and 1.65 for TF32's odd rows (seven shapes of the 2026-12-02 run).
+pub const TC_NARROW_STEP_4: f64 = 1.7;
 
-/// Whether an in-place tensor-core kernel with inputs of `c.vector` elements per 16 bytes copies
-/// `shape`'s rows in narrow `cp.async` pieces (`mma_tile`'s `NARROW_BYTES`): rows not 16-byte aligned
-/// whose lengths are multiples of 4 elements (16-bit inputs: 8-byte pieces), or any `f32` rows
-/// (4-byte pieces).
-pub fn narrow_rows(c: Cost, shape: MatmulShape) -> bool {
-    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
-    let piece = if c.vector == 8 { 2 } else { 1 };
-    !aligned && shape.n.is_multiple_of(piece) && shape.k.is_multiple_of(piece)
+/// The `cp.async` piece size, in bytes, in which an in-place tensor-core kernel with inputs of
+/// `c.vector` elements per 16 bytes copies `shape`'s rows (`mma_tile::mma_gemm`: the widest both
+/// operands' rows allow): 8 where K and N are multiples of 8 bytes, 4 where of 4 bytes, `None` for
+/// 16-byte rows (whole chunks) and odd 16-bit rows (element by element).
+pub fn narrow_pieces(c: Cost, shape: MatmulShape) -> Option<u32> {
+    let (n, k, elem) = (shape.n, shape.k, 16 / c.vector);
+    if n.is_multiple_of(c.vector) && k.is_multiple_of(c.vector) {
+        return None;
+    }
+    [8, 4].into_iter().find(|w| n.is_multiple_of(w / elem) && k.is_multiple_of(w / elem))
+}
+
+/// The K-step factor of `shape`'s narrow pieces on a kernel with narrow copies, `None` otherwise.
+fn narrow_step(t: TileConfig, c: Cost, shape: MatmulShape) -> Option<f64> {
+    let w = narrow_pieces(c, shape).filter(|_| t.narrow_copies)?;
+    Some(if w == 8 { TC_NARROW_STEP_8 } else { TC_NARROW_STEP_4 })
 }
 
 /// The least time a tensor-core kernel that reads its operands in place can take reading `A` and
@@ -923,17 +934,18 @@ mod tests {
     }
 
     #[test]
-    fn narrow_rows_are_those_copied_in_pieces() {
+    fn narrow_rows_are_copied_in_the_widest_pieces() {
         let s = |m, n, k| MatmulShape { m, n, k };
         let (b16, f32c) = (cost(Algo::MmaPipeBf16x128).unwrap(), cost(Algo::MmaPipeTf32).unwrap());
-        assert!(!narrow_rows(b16, s(64, 1024, 1024)), "16-byte rows take the 16-byte copies");
-        assert!(narrow_rows(b16, s(64, 1028, 516)), "K and N multiples of 4: 4-byte pieces");
-        assert!(narrow_rows(b16, s(64, 1030, 516)), "K and N even: 4-byte pieces");
-        assert!(!narrow_rows(b16, s(64, 1031, 516)), "N = 1031: element by element");
-        assert!(narrow_rows(f32c, s(64, 1029, 7)), "f32 rows of any length: 4-byte pieces");
+        assert_eq!(narrow_pieces(b16, s(64, 1024, 1024)), None, "16-byte rows take the 16-byte copies");
+        assert_eq!(narrow_pieces(b16, s(64, 1028, 516)), Some(8), "K and N multiples of 4: 8-byte pieces");
+        assert_eq!(narrow_pieces(b16, s(64, 1030, 516)), Some(4), "K and N even: 4-byte pieces");
+        assert_eq!(narrow_pieces(b16, s(64, 1031, 516)), None, "N = 1031: element by element");
+        assert_eq!(narrow_pieces(f32c, s(64, 1030, 6)), Some(8), "f32, K and N even: 8-byte pieces");
+        assert_eq!(narrow_pieces(f32c, s(64, 1029, 7)), Some(4), "f32 rows of any length: 4-byte pieces");
         // Priced between the aligned rows and the element-by-element ones (kernel 13, BF16).
         let t = |n, k| predict_us(Algo::MmaPipeBf16x128, s(512, n, k), 1, SMS).unwrap();
-        assert!(t(2048, 2048) < t(2052, 2052) && t(2052, 2052) < t(2051, 2051));
+        assert!(t(2048, 2048) < t(2052, 2052) && t(2052, 2052) < t(2050, 2050) && t(2050, 2050) < t(2051, 2051));
     }
 
     #[test]

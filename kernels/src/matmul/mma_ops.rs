@@ -31,9 +31,6 @@ pub trait MmaKind {
     const PER_CHUNK: u32;
     /// Padding elements at the end of each row of a shared `B` tile (a multiple of `PER_CHUNK`).
     const B_PAD: u32;
-    /// Bytes of the `cp.async` pieces for rows that are not 16-byte aligned (`mma_tile`'s narrow
-    /// copies): 4 — two 16-bit elements (K and N even) or one `f32` (any K and N).
-    const NARROW_BYTES: u32;
 
     /// `D = A·B + C` on one 16×8×K tile.
     ///
@@ -143,7 +140,6 @@ macro_rules! half_kind {
             const K: u32 = 16;
             const PER_CHUNK: u32 = 8;
             const B_PAD: u32 = 0;
-            const NARROW_BYTES: u32 = 4;
 
             #[inline(always)]
             unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
@@ -224,7 +220,6 @@ impl MmaKind for Tf32 {
     const PER_CHUNK: u32 = 4;
     // 8 floats: K-rows t = 0..4 (one B load of the warp) start 8 banks apart.
     const B_PAD: u32 = 8;
-    const NARROW_BYTES: u32 = 4;
 
     #[inline(always)]
     unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {

@@ -82,8 +82,8 @@ impl Copies {
 }
 
 impl Copies {
-    /// [`Copies::issue`] for rows that are not 16-byte aligned but `W = O::NARROW_BYTES`-byte aligned
-    /// (`K` and `N` multiples of `W` bytes): each 16-byte chunk as `16 / W` copies of `W` bytes, each
+    /// [`Copies::issue`] for rows that are not 16-byte aligned but `W`-byte aligned (`W` = 8 or 4;
+    /// `K` and `N` multiples of `W` bytes): each 16-byte chunk as `16 / W` copies of `W` bytes, each
     /// wholly inside or outside the matrix, zero-filled outside.
     ///
     /// # Safety
@@ -99,6 +99,7 @@ impl Copies {
         const LA: usize,
         const LB: usize,
         const SWIZZLE: bool,
+        const W: u32,
     >(
         self,
         a: View<O::Elem>,
@@ -112,17 +113,10 @@ impl Copies {
         col0: u32,
         k0: u32,
     ) {
-        let (pc, per) = (O::PER_CHUNK, O::NARROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
-        // One `cp.async` of `NARROW_BYTES` (a constant of the kind: the branch folds away).
+        let (pc, per) = (O::PER_CHUNK, W / core::mem::size_of::<O::Elem>() as u32);
         let copy = |dst: SharedPtr<O::Elem>, src: View<O::Elem>, si: usize, valid: bool| {
             // SAFETY: forwarded from the callers below (the piece in range, aligned to its size).
-            unsafe {
-                if O::NARROW_BYTES == 8 {
-                    async_copy::copy_narrow_zfill_at::<O::Elem, 8>(dst, src, si, valid)
-                } else {
-                    async_copy::copy_narrow_zfill_at::<O::Elem, 4>(dst, src, si, valid)
-                }
-            }
+            unsafe { async_copy::copy_narrow_zfill_at::<O::Elem, W>(dst, src, si, valid) }
         };
         let (ca, cb) = (BK / pc, BN / pc);
         let ka = k0 + self.a_col * pc;
@@ -329,12 +323,12 @@ pub unsafe fn mma_gemm<
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
     let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
-    // Rows off 16 bytes still copy asynchronously, in 4-byte pieces (16-bit inputs with K and N even;
-    // `f32` with any K and N), block-uniformly; only odd 16-bit rows load element by element. One
-    // piece width: a second one (8 bytes where K and N are multiples of 4) cost kernel 20's 16×128
-    // entry 90 registers.
-    let piece = O::NARROW_BYTES / core::mem::size_of::<O::Elem>() as u32;
-    let narrow = !aligned && k.is_multiple_of(piece) && n.is_multiple_of(piece);
+    // Rows off 16 bytes still copy asynchronously, block-uniformly, in the widest pieces both
+    // operands' rows allow: 8 bytes (K and N multiples of 8 bytes) or 4; only odd 16-bit rows load
+    // element by element.
+    let elem = core::mem::size_of::<O::Elem>() as u32;
+    let wide = !aligned && k.is_multiple_of(8 / elem) && n.is_multiple_of(8 / elem);
+    let narrow = !aligned && !wide && k.is_multiple_of(4 / elem) && n.is_multiple_of(4 / elem);
     // SPLIT: block z takes the z-th of `gridDim.z` runs of whole K-tiles (an empty run past the end
     // adds zeros).
     let (kt0, steps) = if SPLIT {
@@ -350,16 +344,18 @@ pub unsafe fn mma_gemm<
     let copies = Copies::new::<O, BK, BN>(thread::thread_idx_x());
     macro_rules! load {
         ($s:expr, $kt:expr) => {
-            // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when rows are 16-byte aligned, `issue_narrow` when they are 8- or 4-byte aligned (k and n multiples of its pieces).
+            // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when rows are 16-byte aligned, `issue_narrow` with the pieces the rows are aligned to (k and n multiples of them).
             unsafe {
-                if aligned || narrow {
+                if aligned || wide || narrow {
                     let sa = smem_ptr.offset($s * stage_len as u32);
                     let sb = sa.offset(BM * BK);
                     let k0 = (kt0 + $kt) * BK;
                     if aligned {
                         copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, k0)
+                    } else if wide {
+                        copies.issue_narrow::<O, BK, BN, NT, LA, LB, SWIZZLE, 8>(a, b, sa, sb, m, n, k, row0, col0, k0)
                     } else {
-                        copies.issue_narrow::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, k0)
+                        copies.issue_narrow::<O, BK, BN, NT, LA, LB, SWIZZLE, 4>(a, b, sa, sb, m, n, k, row0, col0, k0)
                     }
                 } else {
                     let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize);
