@@ -301,7 +301,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // (scripts/fit-tc-small.py on docs/results/2026-12-02-tc-small/train and train-k20; the FP16 entries take
         // their BF16 twins' constants: the same code at the same instruction rate). The 16-bit entries'
         // `unaligned` (odd rows, element by element): 1-D refits, the other constants held, on ten shapes
-        // of docs/results/2026-12-04-narrow-pieces/tune (`OD`).
+        // of docs/results/2026-12-04-narrow-pieces/tune-37e1373 (`OD`).
         // TC-COSTS-BEGIN
         Algo::MmaNaiveBf16 | Algo::MmaNaiveF16 => tc(c(0.183, 0.3019, 1.86, 1.00, 1000000.0, 32), 8),
         Algo::MmaSharedBf16 | Algo::MmaSharedF16 => tc(c(0.542, 0.7837, 1.33, 2.96, 1000000.0, 64), 8),
@@ -395,8 +395,8 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
 /// multiples of 4 (`docs/results/2026-12-02-tc-small-squares/narrow`: 1.05–1.35 by kernel).
 pub const TC_NARROW_STEP_8: f64 = 1.2;
 /// As [`TC_NARROW_STEP_8`] for four 4-byte pieces per chunk: the 1-D fit over kernels 12, 13 and 20
-/// on twenty BF16 shapes with K and N even (`docs/results/2026-12-04-narrow-pieces/tune`: 1.72, median
-/// |log error| 0.12), and 1.65 for TF32's odd rows (seven shapes of the 2026-12-02 run).
+/// on twenty BF16 shapes with K and N even (`docs/results/2026-12-04-narrow-pieces/tune-37e1373`:
+/// 1.72, median |log error| 0.12), and 1.65 for TF32's odd rows (seven shapes, 2026-12-02).
 pub const TC_NARROW_STEP_4: f64 = 1.7;
 
 /// The `cp.async` piece size, in bytes, in which an in-place tensor-core kernel with inputs of
