@@ -348,7 +348,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 127), 0.494, 1156.7)),
         Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
         Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 114), 0.432, 2525.0)),
-        Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 94), 0.432, 2525.0)),
+        Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 96), 0.432, 2525.0)),
         // FEW-16-COSTS-END
         _ => None,
     }

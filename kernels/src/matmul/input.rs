@@ -32,27 +32,6 @@ pub trait Input {
 
     /// The values of four elements.
     fn values(x: Self::Four) -> [f32; 4];
-
-    /// Whether [`Input::shifted4`] is worth it over guarded elements: two aligned vector loads in
-    /// place of four element loads (16-bit formats: two 8-byte loads for four 2-byte ones).
-    const SHIFTED: bool;
-
-    /// Elements `i .. i + 4` of `v` for any `i`, from the two aligned four-element groups around them
-    /// (`i - s` and `i - s + 4`, `s = i % 4`), the elements at and past `i + keep` zero (`keep < 4`:
-    /// an edge). Reads the group past `i` only where `s > 0`.
-    ///
-    /// # Safety
-    /// `i - i % 4 + 4 ≤ v.len()`, and `i - i % 4 + 8 ≤ v.len()` where `i % 4 > 0`; `v`'s base
-    /// aligned to a four-element load.
-    #[inline(always)]
-    unsafe fn shifted4(v: View<Self::Elem>, i: usize, keep: u32) -> Self::Four {
-        let mut e = [Self::Elem::default(); 4];
-        for (j, x) in e.iter_mut().enumerate().take(keep as usize) {
-            // SAFETY: i + j < i - i % 4 + 8 ≤ v.len() (j < 4; i % 4 = 0 leaves i + j < i + 4).
-            *x = unsafe { v.get(i + j) };
-        }
-        Self::four(e)
-    }
 }
 
 impl Input for F32 {
@@ -79,8 +58,6 @@ impl Input for F32 {
     fn values(x: Float4) -> [f32; 4] {
         x.0
     }
-
-    const SHIFTED: bool = false;
 }
 
 /// A 16-bit format's [`Input`]: `$widen` maps a bit pattern to its value. Four elements are kept as
@@ -113,52 +90,9 @@ macro_rules! half_input {
                 let half = |w: u32, hi: bool| $widen((if hi { w >> 16 } else { w & 0xffff }) as u16);
                 [half(x[0], false), half(x[0], true), half(x[1], false), half(x[1], true)]
             }
-
-            const SHIFTED: bool = true;
-
-            #[inline(always)]
-            unsafe fn shifted4(v: View<u16>, i: usize, keep: u32) -> [u32; 2] {
-                let (s, at) = (i % 4, i - i % 4);
-                let word = |x: [u32; 2]| u64::from(x[0]) | u64::from(x[1]) << 32;
-                // SAFETY: at + 4 ≤ v.len(), at a multiple of 4 on an aligned base (the contract).
-                let mut w = word(unsafe { Self::load4(v, at) });
-                if s > 0 {
-                    // SAFETY: at + 8 ≤ v.len() where s > 0 (the contract).
-                    let next = word(unsafe { Self::load4(v, at + 4) });
-                    w = w >> (16 * s) | next << (64 - 16 * s);
-                }
-                if keep < 4 {
-                    w &= (1u64 << (16 * keep)) - 1;
-                }
-                [w as u32, (w >> 32) as u32]
-            }
         }
     };
 }
 
 half_input!(Bf16, bf16_to_f32);
 half_input!(F16, f16_to_f32);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shifted_groups_are_the_elements_at_any_offset() {
-        // 16-byte aligned storage (u128), seen as 24 16-bit elements.
-        let mut store = [0u128; 3];
-        // SAFETY: 48 bytes of u128s are 24 u16s; nothing else aliases `store` while `v` is used.
-        let v = unsafe { View::new(store.as_mut_ptr().cast::<u16>(), 24) };
-        for j in 0..24 {
-            // SAFETY: j < 24.
-            unsafe { v.set(j, 0x100 + j as u16) };
-        }
-        for i in 0..16 {
-            for keep in 0..=4u32 {
-                let want: [u16; 4] = core::array::from_fn(|e| if (e as u32) < keep { 0x100 + (i + e) as u16 } else { 0 });
-                // SAFETY: i - i % 4 + 8 ≤ 24; aligned base.
-                assert_eq!(unsafe { Bf16::shifted4(v, i, keep) }, Bf16::four(want), "i = {i}, keep = {keep}");
-            }
-        }
-    }
-}

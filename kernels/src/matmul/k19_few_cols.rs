@@ -62,10 +62,7 @@ pub const SHARED_BYTES: u32 = WARPS * 32 * lane_stride(COLS) * 4;
 pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
 /// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, zero at and past `end`: one vector load where
-/// K is a multiple of 4 and the four are whole (`kk` is a multiple of 4); for 16-bit rows of other
-/// lengths the two aligned 8-byte groups around them, shifted into place ([`Input::shifted4`]: a warp
-/// still reads whole runs of the row, where element loads took four times the instructions); guarded
-/// elements otherwise (`f32`, and the last groups of `A`).
+/// K is a multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded elements otherwise.
 ///
 /// # Safety
 /// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
@@ -74,11 +71,6 @@ unsafe fn a_quad<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) 
     if k.is_multiple_of(4) && kk + 4 <= end {
         // SAFETY: kk + 4 ≤ end ≤ k and r < m; r·k + kk is a multiple of 4 (k and kk are).
         return unsafe { I::load4(a, (r * k + kk) as usize) };
-    }
-    let i = (r * k + kk) as usize;
-    if I::SHIFTED && kk < end && i - i % 4 + 8 <= a.len() {
-        // SAFETY: the groups at i - i % 4 and the one after lie inside `a` (checked); aligned base.
-        return unsafe { I::shifted4(a, i, (end - kk).min(4)) };
     }
     let mut v = [I::Elem::default(); 4];
     for (e, x) in v.iter_mut().enumerate() {
