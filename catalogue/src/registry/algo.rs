@@ -339,6 +339,11 @@ matmul_catalogue! {
     FewColsBf16 = k19_few_cols::matmul_few_cols_bf16, "few-cols-bf16", Bf16, k19_few_cols::CONFIG;
     /// Kernel 19 on FP16 inputs widened to f32.
     FewColsF16 = k19_few_cols::matmul_few_cols_f16, "few-cols-f16", Fp16, k19_few_cols::CONFIG;
+    /// Kernel 2 on BF16 inputs widened to f32 (exact): the tiniest products, where a block's fixed
+    /// costs are the time.
+    TiledBf16 = k02_tiled::matmul_tiled_bf16, "tiled-bf16", Bf16, k02_tiled::CONFIG;
+    /// Kernel 2 on FP16 inputs widened to f32.
+    TiledF16 = k02_tiled::matmul_tiled_f16, "tiled-f16", Fp16, k02_tiled::CONFIG;
 }
 
 impl Algo {
