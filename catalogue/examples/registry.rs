@@ -81,7 +81,6 @@ fn config(t: TileConfig) -> Value {
         narrow_copies,
         producer_copies,
         cluster,
-        cluster_n,
     } = t;
     json!({
         "bm": bm,
@@ -102,7 +101,6 @@ fn config(t: TileConfig) -> Value {
         "narrow_copies": narrow_copies,
         "producer_copies": producer_copies,
         "cluster": cluster,
-        "cluster_n": cluster_n,
     })
 }
 
@@ -204,7 +202,6 @@ mod tests {
                 narrow_copies: b("narrow_copies"),
                 producer_copies: b("producer_copies"),
                 cluster: n("cluster"),
-                cluster_n: n("cluster_n"),
             };
             assert_eq!(back, k.config, "{}", k.label);
             assert_eq!(n("threads"), k.config.threads());

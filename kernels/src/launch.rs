@@ -57,10 +57,6 @@ pub struct TileConfig {
     /// Blocks per thread-block cluster along `x` (`.reqnctapercluster`, kernel 24); 1 for no
     /// cluster. The grid's `x` is a multiple of it.
     pub cluster: u32,
-    /// Blocks of a cluster that compute horizontally adjacent tiles and share their A tile (each
-    /// loads a part, multicast into all of them): the cluster is `cluster / cluster_n` tiles along M
-    /// (sharing B) by `cluster_n` along N. 1 where only B is shared, or no cluster.
-    pub cluster_n: u32,
 }
 
 impl TileConfig {
@@ -84,7 +80,6 @@ impl TileConfig {
             narrow_copies: false,
             producer_copies: false,
             cluster: 1,
-            cluster_n: 1,
         }
     }
 
@@ -141,12 +136,6 @@ impl TileConfig {
     /// The same kernel, launched in clusters of `blocks` blocks along `x` (see the `cluster` field).
     pub const fn clustered(self, blocks: u32) -> Self {
         Self { cluster: blocks, ..self }
-    }
-
-    /// The same kernel, launched in clusters of `along_m × along_n` blocks (`along_m · along_n` along
-    /// `x`; see the `cluster` and `cluster_n` fields).
-    pub const fn clustered_2d(self, along_m: u32, along_n: u32) -> Self {
-        Self { cluster: along_m * along_n, cluster_n: along_n, ..self }
     }
 
     /// The same kernel, launched persistent (one block per SM walking the tiles).

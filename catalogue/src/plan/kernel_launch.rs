@@ -19,10 +19,10 @@ impl MatmulKernel {
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
         if cfg.cluster > 1 {
-            // Whole clusters, one block per SM, at most one cluster per group of `cluster / cluster_n`
-            // tiles along M by `cluster_n` along N (kernel 24's walk); no K slices.
-            let (p, q) = (cfg.cluster, cfg.cluster_n.max(1));
-            let groups = shape.n.div_ceil(cfg.bn).div_ceil(q) * shape.m.div_ceil(cfg.bm).div_ceil(p / q);
+            // Whole clusters, one block per SM, at most one cluster per group of `cluster` tiles
+            // along M (kernel 24's walk); no K slices.
+            let p = cfg.cluster;
+            let groups = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm).div_ceil(p);
             let grid = (groups.clamp(1, (sms / p).max(1)) * p, 1, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }

@@ -285,14 +285,6 @@ matmul_catalogue! {
     ClusterBf16Narrow = k24_cluster::matmul_cluster_bf16_128x128, "cluster-bf16-128x128", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X128;
     /// Kernel 24 on FP16, 128×128 tiles.
     ClusterF16Narrow = k24_cluster::matmul_cluster_f16_128x128, "cluster-f16-128x128", Fp16 via tma, k24_cluster::CLUSTER_F16_128X128;
-    /// Kernel 24's quads: clusters of 2 × 2 blocks sharing B along M and A along N, BF16, 128×256.
-    ClusterQuadBf16 = k24_cluster::matmul_cluster4_bf16_128x256, "cluster4-bf16-128x256", Bf16 via tma, k24_cluster::CLUSTER4_BF16_128X256;
-    /// Kernel 24's quads on FP16, 128×256.
-    ClusterQuadF16 = k24_cluster::matmul_cluster4_f16_128x256, "cluster4-f16-128x256", Fp16 via tma, k24_cluster::CLUSTER4_F16_128X256;
-    /// Kernel 24's quads on BF16, 128×192 tiles, 5 stages.
-    ClusterQuadBf16Mid = k24_cluster::matmul_cluster4_bf16_128x192, "cluster4-bf16-128x192", Bf16 via tma, k24_cluster::CLUSTER4_BF16_128X192;
-    /// Kernel 24's quads on FP16, 128×192 tiles.
-    ClusterQuadF16Mid = k24_cluster::matmul_cluster4_f16_128x192, "cluster4-f16-128x192", Fp16 via tma, k24_cluster::CLUSTER4_F16_128X192;
     /// Kernel 23: kernel 16 with the operands copied by its producer warpgroup (`cp.async`), not the TMA: rows off a 32-byte sector without kernel 16's loss; BF16, 64×128 tiles.
     CopyFedBf16Rows64 = k23_copy_fed::matmul_copyfeed_bf16_64x128, "copyfeed-bf16-64x128", Bf16, k23_copy_fed::COPYFEED_BF16_64X128;
     /// Kernel 23, 64×128 tiles, FP16.

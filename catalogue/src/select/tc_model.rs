@@ -106,25 +106,6 @@ pub const CLUSTER_NARROW_STEP_US: f64 = 0.07;
 /// the whole term (0.14–0.16 and 0.13–0.27 measured; 0.13 and 0.19 priced).
 pub const CLUSTER_WIDE_A_PITCH_SHARE: f64 = 0.5;
 
-/// Kernel 24's quads (2 × 2 blocks, A shared along N too): the share of [`PITCH_LOSS`] for A their
-/// 256-wide tile pays (each block asks for half of A's rows; the pairs' share halved).
-pub const QUAD_WIDE_A_PITCH_SHARE: f64 = 0.25;
-/// [`QUAD_WIDE_A_PITCH_SHARE`] on the 192-wide tile (the pairs pay all of it).
-pub const QUAD_A_PITCH_SHARE: f64 = 0.5;
-/// The quads' extra time per K-step: four blocks in lockstep ([`CLUSTER_STEP_US`] for two).
-pub const QUAD_STEP_US: f64 = 0.06;
-/// SMs the GPU leaves without a block of a 4-block cluster: clusters are placed whole within a GPC,
-/// and the H200's GPCs do not all hold a multiple of four SMs (128 of 132 used).
-pub const QUAD_SMS_IDLE: u32 = 4;
-
-/// Blocks of `cluster`-block clusters the GPU keeps resident at once, one per SM: whole pairs on all
-/// of `sms`, whole quads on all but [`QUAD_SMS_IDLE`] (the host clamps its grid to the clusters the
-/// driver reports resident).
-pub fn resident_blocks(cluster: u32, sms: u32) -> u32 {
-    let usable = if cluster >= 4 { sms.saturating_sub(QUAD_SMS_IDLE) } else { sms };
-    (usable / cluster * cluster).max(cluster.min(sms).max(1))
-}
-
 /// Fixed time of one kernel launch back to back on a stream.
 pub const LAUNCH_US: f64 = 2.0;
 /// A work unit's fixed time: barrier setup and the first stages' round trip (fitted with the
@@ -252,14 +233,13 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let precision = algo.kernel()?.precision;
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
     let splits = if cfg.persistent && cfg.cluster == 1 { splits.max(1) } else { 1 };
-    // Kernel 24's clusters take groups of `cluster / cluster_n` tiles along M by `cluster_n` along N
-    // (the last groups' extra tiles computed too) on the clusters the GPU keeps resident.
-    let (cluster, along_n) = (cfg.cluster.max(1), cfg.cluster_n.max(1));
-    let along_m = cluster / along_n;
-    let tiles = shape.m.div_ceil(cfg.bm).div_ceil(along_m) * along_m * shape.n.div_ceil(cfg.bn).div_ceil(along_n) * along_n;
+    // Kernel 24's clusters take groups of `cluster` tiles along M (the last group's extra tiles
+    // computed too) on whole clusters of SMs.
+    let cluster = cfg.cluster.max(1);
+    let tiles = shape.m.div_ceil(cfg.bm).div_ceil(cluster) * cluster * shape.n.div_ceil(cfg.bn);
     let steps = shape.k.div_ceil(cfg.bk).div_ceil(splits).max(1);
     let units = tiles * splits;
-    let rounds = f64::from(units.div_ceil(resident_blocks(cluster, sms)));
+    let rounds = f64::from(units.div_ceil((sms / cluster * cluster).max(1)));
     let elem_bytes = precision.input_bytes();
     // TF32's Bᵀ is the host's copy; its rows follow K as A's do.
     let pitch = if cfg.producer_copies {
@@ -270,20 +250,16 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         // [`CLUSTER_WIDE_A_PITCH_SHARE`] of kernel 16's on the 256-wide tile, all of it on the others.
         let b_slow = cluster == 1 && tma::slow_rows(packing.b, elem_bytes);
         let rate = pitch_rate(cfg.bm, cfg.bn, tma::slow_rows(packing.a, elem_bytes), b_slow);
-        let share = match (along_n > 1, cluster > 1 && cfg.bn >= 256) {
-            (true, true) => QUAD_WIDE_A_PITCH_SHARE,
-            (true, false) => QUAD_A_PITCH_SHARE,
-            (false, true) => CLUSTER_WIDE_A_PITCH_SHARE,
-            (false, false) => 1.0,
-        };
-        1.0 - share * (1.0 - rate)
+        if cluster > 1 && cfg.bn >= 256 {
+            1.0 - CLUSTER_WIDE_A_PITCH_SHARE * (1.0 - rate)
+        } else {
+            rate
+        }
     };
     let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn, cluster > 1) * consumers * pitch;
     let mut step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
-    if along_n > 1 {
-        step_us += QUAD_STEP_US;
-    } else if cluster > 1 {
+    if cluster > 1 {
         step_us += if cfg.bn >= 192 { CLUSTER_STEP_US } else { CLUSTER_NARROW_STEP_US };
     }
     if cfg.producer_copies {

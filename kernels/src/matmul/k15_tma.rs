@@ -123,11 +123,10 @@ pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
     }
 }
 
-/// The TMA box (inner, outer elements) of A's tensor map for `cfg`: `BK × bm`, one swizzle row of K
-/// for each of the tile's rows (`bm / cluster_n` of them where a cluster shares A).
+/// The TMA box (inner, outer elements) of A's tensor map for `cfg`: `BK × 128`, one swizzle row of K
+/// for each of the tile's rows.
 pub const fn a_box(cfg: TileConfig) -> [u32; 2] {
-    // Blocks that share A along N (kernel 24's quads) each load a part of the tile's rows.
-    [cfg.bk, cfg.bm / cfg.cluster_n]
+    [cfg.bk, cfg.bm]
 }
 
 /// The TMA box of B's tensor map for `cfg`: N-major `64 × BK` (one 128-byte row of N, `BK` rows of K;
@@ -146,13 +145,12 @@ pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
 /// consumer warpgroups (`64·C`-row tiles). Global K-step `g` (counted across the tiles a block
 /// computes) uses stage `g % S` in round `g / S`.
 ///
-/// With `P > 1` (kernel 24) the block is one of a cluster of `P` blocks: `P / Q` tiles along M that
-/// share B's tile by `Q` along N that share A's. Each block's producer loads every `P / Q`-th of B's
-/// 64-column boxes and (with `Q > 1`) one `Q`-th of A's rows, each multicast into the same stage of
-/// the blocks that share it, so a stage is free only once the consumers of all `P` blocks have
-/// released it (each consumer warp arrives on the "empty" barrier of every block).
+/// With `P > 1` (kernel 24) the block is one of a cluster of `P` blocks along M that share B's tile:
+/// each block's producer loads its A and every `P`-th of B's 64-column boxes, multicast into the same
+/// stage of every block of the cluster, so a stage is free only once the consumers of all `P` blocks
+/// have released it (each consumer warp arrives on the "empty" barrier of every block).
 #[derive(Clone, Copy)]
-pub(crate) struct Pipeline<const S: u32, const C: u32, const P: u32 = 1, const Q: u32 = 1> {
+pub(crate) struct Pipeline<const S: u32, const C: u32, const P: u32 = 1> {
     /// Shared address of stage 0.
     tiles: u32,
     /// Bytes of one stage.
@@ -163,35 +161,11 @@ pub(crate) struct Pipeline<const S: u32, const C: u32, const P: u32 = 1, const Q
     staging: View<f32>,
 }
 
-impl<const S: u32, const C: u32, const P: u32, const Q: u32> Pipeline<S, C, P, Q> {
+impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// Rows of the block tile.
     pub(crate) const BM: u32 = WG_ROWS * C;
     /// Arrivals that release a stage: lane 0 of each consumer warp of each block of the cluster.
     const CONSUMER_WARPS: u32 = 4 * C * P;
-    /// Blocks of the cluster along M (sharing B); rank `r` is tile `r % ALONG_M` along M and
-    /// `r / ALONG_M` along N.
-    pub(crate) const ALONG_M: u32 = P / Q;
-
-    /// The multicast mask of this block's A rows: the blocks of its row of the cluster (same rank
-    /// modulo [`Self::ALONG_M`]).
-    #[inline(always)]
-    fn a_peers() -> u16 {
-        let (rm, mut mask) = (cluster::rank() % Self::ALONG_M, 0u32);
-        for j in 0..Q {
-            mask |= 1 << (rm + j * Self::ALONG_M);
-        }
-        mask as u16
-    }
-
-    /// The multicast mask of this block's B boxes: the blocks of its column of the cluster.
-    #[inline(always)]
-    fn b_peers() -> u16 {
-        let column = (1u32 << Self::ALONG_M) - 1;
-        if Q == 1 {
-            return column as u16;
-        }
-        (column << (cluster::rank() / Self::ALONG_M * Self::ALONG_M)) as u16
-    }
 
     /// Carves the pipeline of `bn`-wide tiles out of the block's shared memory and initialises its
     /// barriers (thread 0; `full_arrivals` complete a phase of a stage's "full" barrier: 1 for the
@@ -365,26 +339,17 @@ impl<const S: u32, const C: u32, const P: u32, const Q: u32> Pipeline<S, C, P, Q
             unsafe {
                 mbarrier::wait_parity(self.empty(s), (round + 1) % 2);
                 mbarrier::arrive_expect_tx(self.full(s), self.stage);
-                if Q > 1 {
-                    // A's rows shared along N: this block loads its Q-th into the blocks of its row.
-                    let (rows, rn) = (Self::BM / Q, cluster::rank() / Self::ALONG_M);
-                    let a = dst + rn * rows * ROW_BYTES;
-                    tma::load_2d_multicast(a, map_a, k0, (row0 + rn * rows) as i32, self.full(s), Self::a_peers());
-                } else {
-                    tma::load_2d(dst, map_a, k0, row0 as i32, self.full(s));
-                }
+                tma::load_2d(dst, map_a, k0, row0 as i32, self.full(s));
                 let b = dst + Self::BM * ROW_BYTES;
-                if Self::ALONG_M > 1 {
-                    // B's boxes shared along M: this block loads every ALONG_M-th into the blocks of
-                    // its column.
-                    const { assert!(Self::ALONG_M == 1 || !O::B_K_MAJOR, "a cluster shares B's N-major boxes only") };
-                    let per_row = ROW_BYTES / elem;
-                    // The rank is below P: with one block along N it is the block's place along M.
-                    let mut j = if Q == 1 { cluster::rank() } else { cluster::rank() % Self::ALONG_M };
+                if P > 1 {
+                    // B's boxes shared by the cluster: this block loads every P-th into all blocks.
+                    const { assert!(P == 1 || !O::B_K_MAJOR, "a cluster shares B's N-major boxes only") };
+                    let (per_row, rank) = (ROW_BYTES / elem, cluster::rank());
+                    let all = ((1u32 << P) - 1) as u16;
+                    let mut j = rank;
                     while j < O::N / per_row {
-                        let at = b + j * bk * ROW_BYTES;
-                        tma::load_2d_multicast(at, map_b, (col0 + j * per_row) as i32, k0, self.full(s), Self::b_peers());
-                        j += Self::ALONG_M;
+                        tma::load_2d_multicast(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, self.full(s), all);
+                        j += P;
                     }
                 } else if O::B_K_MAJOR {
                     tma::load_2d(b, map_b, k0, col0 as i32, self.full(s));
@@ -698,22 +663,15 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
 }
 
 /// Declares a TMA kernel entry (kernels 15 and 16) and its launch constant: `$gemm` is the generic
-/// kernel (`tma_gemm`, `persistent_gemm`); the calling module's `config` gives the launch (or the
-/// function named after `launch`).
+/// kernel (`tma_gemm`, `persistent_gemm`); the calling module's `config` gives the launch.
 macro_rules! tma_entry {
     ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, $doc:literal) => {
-        tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers 2, launch config, $doc);
+        tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers 2, $doc);
     };
     ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, consumers $c:literal, $doc:literal) => {
-        tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers $c, launch config, $doc);
-    };
-    ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, launch $launch:ident, $doc:literal) => {
-        tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers 2, launch $launch, $doc);
-    };
-    ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, consumers $c:literal, launch $launch:ident, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig =
-            $launch(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
+            config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
         kernel! {
             #[doc = $doc]

@@ -77,7 +77,7 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, 1, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
 }
 
 /// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, and whether the
@@ -114,11 +114,7 @@ pub(crate) trait Feed: Copy {
     /// # Safety
     /// All 128 threads of warpgroup 0, converged; `pipe` set up with [`Feed::FULL_ARRIVALS`]; the
     /// consumers consume the same pieces' steps in the same order.
-    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, const Q: u32, W: Walk>(
-        self,
-        pipe: Pipeline<S, NC, P, Q>,
-        walk: W,
-    );
+    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(self, pipe: Pipeline<S, NC, P>, walk: W);
 }
 
 /// Operands read by the TMA through the tensor maps of A and B: one thread asks for each stage's
@@ -133,11 +129,7 @@ impl Feed for TmaFeed {
     const FULL_ARRIVALS: u32 = 1;
 
     #[inline(always)]
-    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, const Q: u32, W: Walk>(
-        self,
-        pipe: Pipeline<S, NC, P, Q>,
-        walk: W,
-    ) {
+    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(self, pipe: Pipeline<S, NC, P>, walk: W) {
         if thread::thread_idx_x() != 0 {
             return;
         }
@@ -167,7 +159,7 @@ impl Feed for TmaFeed {
 /// As [`k15_tma::tma_gemm`] (with `feed` describing A and B), with the grid `W` expects; `C` zeroed
 /// first where `W` adds.
 #[inline(always)]
-pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, const Q: u32, W: Walk, F: Feed>(
+pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk, F: Feed>(
     feed: F,
     c: *mut f32,
     m: u32,
@@ -176,8 +168,8 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
 ) {
     // SAFETY: the launch's shared memory and clusters of P blocks (the caller's contract); every
     // thread calls it.
-    let pipe = unsafe { Pipeline::<S, NC, P, Q>::setup(O::N, F::FULL_ARRIVALS) };
-    let bm = Pipeline::<S, NC, P, Q>::BM;
+    let pipe = unsafe { Pipeline::<S, NC, P>::setup(O::N, F::FULL_ARRIVALS) };
+    let bm = Pipeline::<S, NC, P>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let walk = W::start(m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
     let wg = thread::thread_idx_x() / 128;
@@ -186,7 +178,7 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
         // pipeline was set up for this feed.
         unsafe {
             k15_tma::release_producer_registers::<NC>();
-            feed.produce::<O, S, NC, P, Q, W>(pipe, walk);
+            feed.produce::<O, S, NC, P, W>(pipe, walk);
         }
         return;
     }

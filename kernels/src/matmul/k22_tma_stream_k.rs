@@ -43,7 +43,7 @@ pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, 1, 1, StreamK, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
+    unsafe { k16_persistent::walk_gemm::<O, S, NC, 1, StreamK, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
 }
 
 /// Block `blockIdx.x`'s work among `G = gridDim.x`: whole tiles `dp_next, dp_next + G, … < dp_end`

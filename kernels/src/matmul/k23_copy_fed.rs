@@ -72,12 +72,8 @@ impl Feed for CopyFeed {
     const FULL_ARRIVALS: u32 = PRODUCERS;
 
     #[inline(always)]
-    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, const Q: u32, W: Walk>(
-        self,
-        pipe: Pipeline<S, NC, P, Q>,
-        walk: W,
-    ) {
-        const { assert!(P == 1 && Q == 1, "kernel 23 runs without a cluster") };
+    unsafe fn produce<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(self, pipe: Pipeline<S, NC, P>, walk: W) {
+        const { assert!(P == 1, "kernel 23 runs without a cluster") };
         let (m, n, k) = (self.m, self.n, self.k);
         // SAFETY: A and B hold m·k and k·n elements of the tile's type (the kernel's contract).
         let (a, b) = unsafe {
@@ -86,7 +82,7 @@ impl Feed for CopyFeed {
         let elem = core::mem::size_of::<O::Elem>() as u32;
         let (bk, per_chunk) = (ROW_BYTES / elem, 16 / elem);
         let aligned = k.is_multiple_of(per_chunk) && n.is_multiple_of(per_chunk);
-        let (tid, bm, lag) = (thread::thread_idx_x() % PRODUCERS, Pipeline::<S, NC, P, Q>::BM, lag(S));
+        let (tid, bm, lag) = (thread::thread_idx_x() % PRODUCERS, Pipeline::<S, NC, P>::BM, lag(S));
 
         let (mut walk, mut g) = (walk, 0);
         while let Some(p) = walk.next() {
@@ -145,9 +141,9 @@ impl<T: Copy + Default> Box128<T> {
     /// # Safety
     /// Stage `s` is free; `at` + `height` rows of 128 bytes lie inside it; `view` holds the operand.
     #[inline(always)]
-    unsafe fn copy<const S: u32, const NC: u32, const P: u32, const Q: u32>(
+    unsafe fn copy<const S: u32, const NC: u32, const P: u32>(
         self,
-        pipe: Pipeline<S, NC, P, Q>,
+        pipe: Pipeline<S, NC, P>,
         s: u32,
         height: u32,
         tid: u32,
@@ -193,7 +189,7 @@ impl<T: Copy + Default> Box128<T> {
 /// This thread committed step `g`'s copies as its `pending + 1`-th newest group (or earlier, with
 /// `pending` 0); each producer thread arrives once per step.
 #[inline(always)]
-unsafe fn land<const S: u32, const NC: u32, const P: u32, const Q: u32>(pipe: Pipeline<S, NC, P, Q>, g: u32, pending: u32) {
+unsafe fn land<const S: u32, const NC: u32, const P: u32>(pipe: Pipeline<S, NC, P>, g: u32, pending: u32) {
     async_copy::wait_pending(pending);
     // Element stores (unaligned rows) are this thread's too: the same fence covers them.
     wgmma::fence_proxy_async();
@@ -219,7 +215,7 @@ pub unsafe fn copy_fed_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
 ) {
     let feed = CopyFeed { a: a.cast(), b: b.cast(), m, n, k };
     // SAFETY: forwarded contract; the feed describes A and B.
-    unsafe { walk_gemm::<O, S, NC, 1, 1, WorkUnits, CopyFeed>(feed, c, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, CopyFeed>(feed, c, m, n, k) }
 }
 
 /// Declares a kernel-23 entry (16-bit operands) and its launch constant.
