@@ -284,7 +284,7 @@ fn auto_on_empty_products() -> Result<(), Failed> {
 }
 
 /// Kernel 16 with fewer blocks than work units, as on a large product. 300 × 520 × 136 is 3 × 3 tiles
-/// of 128×256 (3 × 5 of 128×128), 3 K-steps each; 2 blocks walk 5 and 4 tiles (8 and 7), so the
+/// of 128×256 (3 × 5 of 128×128, 2 × 3 of 192×192), 3 K-steps each; 2 blocks walk 5 and 4 tiles (8 and 7), so the
 /// pipeline's global step count (and the barriers' phases, past every stage of the narrow tile's 7)
 /// runs on across tiles and the grouped order wraps a partial group. 200 × 136 × 2048 on the narrow
 /// tile is 2 × 2 tiles of 32 K-steps, which the launch splits in slices (`tc_model::best_splits`);
@@ -294,6 +294,7 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
     let cases = [
         (Algo::PersistentBf16, (300, 520, 136), 9, false, 2),
         (Algo::PersistentBf16Narrow, (300, 520, 136), 15, false, 2),
+        (Algo::PersistentBf16Square, (300, 520, 136), 6, false, 2),
         (Algo::PersistentBf16Narrow, (200, 136, 2048), 4, true, 1),
         // Split K with rows 8 and 4 bytes wide: the slices' adds by pairs and one by one.
         (Algo::PersistentBf16Narrow, (200, 138, 2048), 4, true, 1),
@@ -372,13 +373,16 @@ fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
         (Algo::ClusterBf16, (300, 520, 136), 2),
         (Algo::ClusterBf16, (300, 520, 136), 4),
         (Algo::ClusterBf16Mid, (300, 520, 136), 4),
+        (Algo::ClusterBf16Square, (300, 520, 136), 2),
+        (Algo::ClusterBf16Square, (420, 200, 1032), 4),
         (Algo::ClusterBf16Narrow, (300, 520, 136), 2),
         (Algo::ClusterBf16Narrow, (200, 136, 4096), 2),
     ];
     for (algo, (m, n, k), walkers) in cases {
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
         let grid = catalogue_line(algo).launch(shape, H).grid;
-        let pairs = (m as u32).div_ceil(128).div_ceil(2) * (n as u32).div_ceil(catalogue_line(algo).config.bn);
+        let cfg = catalogue_line(algo).config;
+        let pairs = (m as u32).div_ceil(cfg.bm).div_ceil(2) * (n as u32).div_ceil(cfg.bn);
         if grid != (2 * pairs, 1, 1) || catalogue_line(algo).accumulates_into_c(shape, H) {
             return Err(format!("{algo:?}: grid {grid:?} on {shape:?}, expected {pairs} pairs of blocks").into());
         }

@@ -57,17 +57,20 @@ pub(crate) const ROW_BYTES: u32 = 128;
 /// 255 registers each without it.
 pub(crate) const PRODUCER_REGS: u32 = 40;
 pub(crate) const CONSUMER_REGS: u32 = 232;
+/// A consumer's registers with three consumer warpgroups (192-row tiles): 128 · 40 + 384 · 152 =
+/// 63488 ≤ 65536.
+pub(crate) const CONSUMER_REGS_3: u32 = 152;
 
 /// The producer warpgroup's side of the register split of a block with `C` consumer warpgroups:
-/// `setmaxnreg.dec` where two consumers need more than an even share (128-row tiles), nothing with
-/// one (256 threads have 255 registers each).
+/// `setmaxnreg.dec` where two or three consumers need more than an even share (128- and 192-row
+/// tiles), nothing with one (256 threads have 255 registers each).
 ///
 /// # Safety
 /// The 128 threads of the producer warpgroup, converged, once.
 #[inline(always)]
 pub(crate) unsafe fn release_producer_registers<const C: u32>() {
     if C >= 2 {
-        // SAFETY: the caller's contract; 128·40 + 256·232 ≤ 65536.
+        // SAFETY: the caller's contract; 128·40 + 256·232 and 128·40 + 384·152 ≤ 65536.
         unsafe { warpgroup::release_registers::<PRODUCER_REGS>() };
     }
 }
@@ -78,9 +81,12 @@ pub(crate) unsafe fn release_producer_registers<const C: u32>() {
 /// The 128 threads of one consumer warpgroup, converged, once.
 #[inline(always)]
 pub(crate) unsafe fn claim_consumer_registers<const C: u32>() {
-    if C >= 2 {
-        // SAFETY: the caller's contract; the producer releases its share.
+    const { assert!(C <= 3, "at most three consumer warpgroups") };
+    // SAFETY (both): the caller's contract; the producer releases its share.
+    if C == 2 {
         unsafe { warpgroup::claim_registers::<CONSUMER_REGS>() };
+    } else if C == 3 {
+        unsafe { warpgroup::claim_registers::<CONSUMER_REGS_3>() };
     }
 }
 

@@ -104,6 +104,11 @@ tma_entry!(cluster_gemm, matmul_cluster_bf16_128x192, CLUSTER_BF16_128X192, Bf16
      two from the first block, one from the second).");
 tma_entry!(cluster_gemm, matmul_cluster_f16_128x192, CLUSTER_F16_128X192, F16N192, u16, stages 5,
     "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 128×192 tiles: as [`matmul_cluster_bf16_128x192`].");
+tma_entry!(cluster_gemm, matmul_cluster_bf16_192x192, CLUSTER_BF16_192X192, Bf16N192, u16, stages 4, consumers 3,
+    "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 192×192×64 tiles (three consumer warpgroups), 4 stages: \
+     per block 192 rows of A and 96 of B a step for 192·192 outputs.");
+tma_entry!(cluster_gemm, matmul_cluster_f16_192x192, CLUSTER_F16_192X192, F16N192, u16, stages 4, consumers 3,
+    "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 192×192 tiles: as [`matmul_cluster_bf16_192x192`].");
 tma_entry!(cluster_gemm, matmul_cluster_bf16_128x128, CLUSTER_BF16_128X128, Bf16N128, u16, stages 6,
     "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 128×128×64 tiles, 6 stages.");
 tma_entry!(cluster_gemm, matmul_cluster_f16_128x128, CLUSTER_F16_128X128, F16N128, u16, stages 6,
@@ -122,9 +127,12 @@ mod tests {
             CLUSTER_F16_128X192,
             CLUSTER_BF16_128X128,
             CLUSTER_F16_128X128,
+            CLUSTER_BF16_192X192,
+            CLUSTER_F16_192X192,
         ] {
             assert!(cfg.persistent && cfg.tma && !cfg.stream_k && !cfg.tf32_operands, "{cfg:?}");
-            assert_eq!((cfg.cluster, cfg.bm), (2, 128), "{cfg:?}");
+            assert_eq!(cfg.cluster, 2, "{cfg:?}");
+            assert!(cfg.bm == 128 || (cfg.bm, cfg.bn, cfg.block.0) == (192, 192, 512), "{cfg:?}");
             assert!(cfg.shared_bytes <= 227 * 1024, "{cfg:?}");
         }
     }
