@@ -114,6 +114,17 @@ pub const UNIT_US: f64 = 0.5;
 /// Kernel 16's extra fixed time against kernel 15 (its unit loop and tile order; measured with one
 /// unit per block: 512³–2048³ ran 1.5–2 µs slower than kernel 15; refitted with the epilogue's rates).
 pub const PERSISTENT_US: f64 = 1.05;
+/// GPU time per block of the first wave where a unit is at most [`SHORT_UNIT_STEPS`] K-steps: on
+/// such short K every TMA kernel ran longer than priced by 0.4 µs plus 0.018–0.027 µs per block
+/// started (kernels 15, 16 and 24 fitted apart on 154 rows of
+/// `docs/results/2026-12-04-narrow-pieces/best-85c9f99`, K ≤ 64; residual spread 1.8 → 1.4 µs), and
+/// by about as much with five waves of blocks as with one (2532×7248×52): each SM's first unit
+/// starts with an empty pipeline that one or two steps cannot hide. On deeper K the calibration table
+/// (`tests/data/tc-calibration.csv`) says nothing of the kind: priced there too, the model's median
+/// error grew from 0.076 to 0.105. The intercept stays in [`LAUNCH_US`].
+pub const BLOCK_START_US: f64 = 0.02;
+/// The deepest unit (K-steps) [`BLOCK_START_US`] is priced on.
+pub const SHORT_UNIT_STEPS: u32 = 2;
 /// Split-K's column pairs the L2 adds per microsecond (the staged epilogue adds 16, 8 or 4 bytes per
 /// lane by N's alignment, `red.global.add.v4.f32` where it can; fitted with the epilogue's rates).
 pub const ATOMIC_PAIRS_PER_US: f64 = 1_420_000.0;
@@ -315,7 +326,8 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
             host_us += STREAM_OP_US + bytes / rate;
         }
     }
-    Some(host_us + bound(sm_us, gpu_us))
+    let start_us = if steps <= SHORT_UNIT_STEPS { BLOCK_START_US * busy } else { 0.0 };
+    Some(host_us + start_us + bound(sm_us, gpu_us))
 }
 
 /// Bytes per microsecond the stream-K part of kernel 22 reads its stages at when its operands'
