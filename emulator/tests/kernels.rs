@@ -375,6 +375,8 @@ fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
         (Algo::ClusterBf16Mid, (300, 520, 136), 4),
         (Algo::ClusterBf16Square, (300, 520, 136), 2),
         (Algo::ClusterBf16Square, (420, 200, 1032), 4),
+        (Algo::ClusterBf16Rows64, (300, 520, 136), 4),
+        (Algo::ClusterBf16Rows64Wide, (200, 520, 1032), 2),
         (Algo::ClusterBf16Narrow, (300, 520, 136), 2),
         (Algo::ClusterBf16Narrow, (200, 136, 4096), 2),
     ];

@@ -289,6 +289,14 @@ matmul_catalogue! {
     ClusterBf16Square = k24_cluster::matmul_cluster_bf16_192x192, "cluster-bf16-192x192", Bf16 via tma, k24_cluster::CLUSTER_BF16_192X192;
     /// Kernel 24 on FP16, 192×192 tiles.
     ClusterF16Square = k24_cluster::matmul_cluster_f16_192x192, "cluster-f16-192x192", Fp16 via tma, k24_cluster::CLUSTER_F16_192X192;
+    /// Kernel 24 on BF16, 64×128 tiles (one consumer warpgroup), 9 stages.
+    ClusterBf16Rows64 = k24_cluster::matmul_cluster_bf16_64x128, "cluster-bf16-64x128", Bf16 via tma, k24_cluster::CLUSTER_BF16_64X128;
+    /// Kernel 24 on FP16, 64×128 tiles.
+    ClusterF16Rows64 = k24_cluster::matmul_cluster_f16_64x128, "cluster-f16-64x128", Fp16 via tma, k24_cluster::CLUSTER_F16_64X128;
+    /// Kernel 24 on BF16, 64×256 tiles (one consumer warpgroup), 5 stages.
+    ClusterBf16Rows64Wide = k24_cluster::matmul_cluster_bf16_64x256, "cluster-bf16-64x256", Bf16 via tma, k24_cluster::CLUSTER_BF16_64X256;
+    /// Kernel 24 on FP16, 64×256 tiles.
+    ClusterF16Rows64Wide = k24_cluster::matmul_cluster_f16_64x256, "cluster-f16-64x256", Fp16 via tma, k24_cluster::CLUSTER_F16_64X256;
     /// Kernel 24 on BF16, 128×128 tiles, 6 stages.
     ClusterBf16Narrow = k24_cluster::matmul_cluster_bf16_128x128, "cluster-bf16-128x128", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X128;
     /// Kernel 24 on FP16, 128×128 tiles.

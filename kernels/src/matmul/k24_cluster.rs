@@ -109,6 +109,15 @@ tma_entry!(cluster_gemm, matmul_cluster_bf16_192x192, CLUSTER_BF16_192X192, Bf16
      per block 192 rows of A and 96 of B a step for 192·192 outputs.");
 tma_entry!(cluster_gemm, matmul_cluster_f16_192x192, CLUSTER_F16_192X192, F16N192, u16, stages 4, consumers 3,
     "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 192×192 tiles: as [`matmul_cluster_bf16_192x192`].");
+tma_entry!(cluster_gemm, matmul_cluster_bf16_64x128, CLUSTER_BF16_64X128, Bf16N128, u16, stages 9, consumers 1,
+    "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 64×128×64 tiles (one consumer warpgroup), 9 stages: \
+     per block 64 rows of A and 64 of B a step, for products of few 128-row tiles.");
+tma_entry!(cluster_gemm, matmul_cluster_f16_64x128, CLUSTER_F16_64X128, F16N128, u16, stages 9, consumers 1,
+    "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 64×128 tiles: as [`matmul_cluster_bf16_64x128`].");
+tma_entry!(cluster_gemm, matmul_cluster_bf16_64x256, CLUSTER_BF16_64X256, Bf16N256, u16, stages 5, consumers 1,
+    "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 64×256×64 tiles (one consumer warpgroup), 5 stages.");
+tma_entry!(cluster_gemm, matmul_cluster_f16_64x256, CLUSTER_F16_64X256, F16N256, u16, stages 5, consumers 1,
+    "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 64×256 tiles: as [`matmul_cluster_bf16_64x256`].");
 tma_entry!(cluster_gemm, matmul_cluster_bf16_128x128, CLUSTER_BF16_128X128, Bf16N128, u16, stages 6,
     "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 128×128×64 tiles, 6 stages.");
 tma_entry!(cluster_gemm, matmul_cluster_f16_128x128, CLUSTER_F16_128X128, F16N128, u16, stages 6,
@@ -129,10 +138,15 @@ mod tests {
             CLUSTER_F16_128X128,
             CLUSTER_BF16_192X192,
             CLUSTER_F16_192X192,
+            CLUSTER_BF16_64X128,
+            CLUSTER_F16_64X128,
+            CLUSTER_BF16_64X256,
+            CLUSTER_F16_64X256,
         ] {
             assert!(cfg.persistent && cfg.tma && !cfg.stream_k && !cfg.tf32_operands, "{cfg:?}");
             assert_eq!(cfg.cluster, 2, "{cfg:?}");
-            assert!(cfg.bm == 128 || (cfg.bm, cfg.bn, cfg.block.0) == (192, 192, 512), "{cfg:?}");
+            assert_eq!(cfg.block.0, 128 * (1 + cfg.bm / 64), "{cfg:?}");
+            assert!(cfg.bm == 128 || cfg.bm == 64 || (cfg.bm, cfg.bn) == (192, 192), "{cfg:?}");
             assert!(cfg.shared_bytes <= 227 * 1024, "{cfg:?}");
         }
     }
