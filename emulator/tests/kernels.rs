@@ -474,8 +474,9 @@ fn check_layout<T: PartialEq + std::fmt::Debug + Copy>(
 /// `pad_b16` copies each row exactly, and writes neither the padding (columns `cols..ld`) nor past
 /// `rows·ld` (a guard zone after it): on [`LAYOUTS`] and on rows of whole 16-, 8- and 4-byte units
 /// (its vector paths: aligned buffers, `cols` and `ld` multiples of 8, 4 or 2, a grid of fewer
-/// threads than units), and the same rows from buffers off their unit (8-byte units from a buffer 8
-/// bytes in; the element path from one 2 bytes in, on that grid).
+/// threads than units), on odd rows and rows of 2 mod 4 into 16-byte destination units (its shifted
+/// path), and the same rows from buffers off their unit (8-byte units from a buffer 8 bytes in; the
+/// element path from one 2 bytes in, on that grid).
 fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
     const SENTINEL: u16 = 0xBEEF;
     let units = [
@@ -488,6 +489,16 @@ fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
         (33, 36, 40, 1),
         (21, 38, 42, 0),
         (21, 38, 42, 1),
+        // Odd rows and rows of 2 mod 4 into 16-byte units (the shifted path; from a buffer 2 bytes
+        // in, the element path); 13 × 1169 ends on an odd element whose last word is the source's
+        // last half word.
+        (7, 13, 16, 0),
+        (9, 27, 32, 0),
+        (33, 38, 40, 0),
+        (5, 9, 16, 0),
+        (13, 1169, 1176, 0),
+        (13, 1169, 1176, 1),
+        (64, 1, 8, 0),
     ];
     for (rows, cols, ld, skew) in LAYOUTS.iter().map(|&(r, c, l)| (r, c, l, 0)).chain(units) {
         // u128 storage: 16-byte aligned buffers, then `skew` elements in.
@@ -505,8 +516,8 @@ fn pad_b16_copies_rows_and_writes_nothing_else() -> Result<(), Failed> {
         let (ps, pd) = (SyncPtr::from_const(src.as_ptr()), SyncPtr::new(dst.as_mut_ptr()));
         // A grid of 2 blocks on 16-byte rows: the threads loop over the units.
         let dims = tessera_catalogue::registry::launch::pad_b16(rows, cols, ld, 1);
-        let dims =
-            if cols % 4 == 0 && ld % 4 == 0 { tessera_catalogue::LaunchDims { grid: (dims.grid.0.min(2), 1, 1), ..dims } } else { dims };
+        let units = (cols % 4 == 0 && ld % 4 == 0) || ld % 8 == 0;
+        let dims = if units { tessera_catalogue::LaunchDims { grid: (dims.grid.0.min(2), 1, 1), ..dims } } else { dims };
         launch("pad_b16", Launch::from(dims), || {
             // SAFETY: src holds rows·cols elements, dst more than rows·ld, ld ≥ cols; the launch is the kernel's.
             unsafe { tessera_kernels::pack::pad_b16(ps.get(), pd.get(), rows, cols, ld) }

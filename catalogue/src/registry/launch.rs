@@ -36,14 +36,21 @@ pub fn tf32_transpose(rows: u32, cols: u32) -> LaunchDims {
 
 /// The launch of `pad_b16` of a `rows × cols` matrix into rows `ld` elements apart on a GPU of `sms`
 /// SMs: for rows of whole vector units on both sides (`cols`, `ld` multiples of 8: 16-byte units;
-/// of 4: 8-byte ones), enough blocks for one unit per thread, at most
+/// of 4: 8-byte ones), or destination rows of whole 16-byte units (`ld` a multiple of 8: the
+/// kernel's shifted path, `⌈cols / 8⌉` units a row), enough blocks for one unit per thread, at most
 /// [`vec_add_vec4::BLOCKS_PER_SM`] per SM (the kernel's grid-stride loop takes the rest); otherwise
 /// the pack walk's ([`tiles`]). The pack's block and shared memory either way.
 pub fn pad_b16(rows: u32, cols: u32, ld: u32, sms: u32) -> LaunchDims {
+    // Whole 16- or 8-byte units on both sides, or 16-byte destination units assembled from shifted
+    // source words (`ld` a multiple of 8): one thread a unit. Otherwise the pack walk's tiles.
     let unit = [8, 4].into_iter().find(|&u| cols.is_multiple_of(u) && ld.is_multiple_of(u));
-    let Some(unit) = unit else { return tiles(rows as usize, cols as usize, pack::shared_bytes(2)) };
+    let units_per_row = match unit {
+        Some(u) => cols / u,
+        None if ld.is_multiple_of(8) => cols.div_ceil(8),
+        None => return tiles(rows as usize, cols as usize, pack::shared_bytes(2)),
+    };
     let threads = (pack::BLOCK.0 * pack::BLOCK.1) as usize;
-    let wanted = (rows as usize * (cols / unit) as usize).div_ceil(threads).max(1);
+    let wanted = (rows as usize * units_per_row as usize).div_ceil(threads).max(1);
     let blocks = wanted.min(sms.max(1) as usize * vec_add_vec4::BLOCKS_PER_SM as usize) as u32;
     LaunchDims { grid: (blocks, 1, 1), block: (pack::BLOCK.0, pack::BLOCK.1, 1), shared_bytes: pack::shared_bytes(2) }
 }
