@@ -174,8 +174,12 @@ pub const PACK_BYTES_PER_US: f64 = 2.25e6;
 pub const L2_BYTES: f64 = 50.0 * 1024.0 * 1024.0;
 /// A stream operation before the launch (a memset, a preparation or packing kernel): its gap.
 pub const STREAM_OP_US: f64 = 2.0;
-/// Most K slices kernel 16 splits a tile into; slices keep at least [`MIN_SLICE_STEPS`] K-steps.
-pub const MAX_SPLITS: u32 = 16;
+/// Most K slices kernel 16 splits a tile into; slices keep at least [`MIN_SLICE_STEPS`] K-steps. Up to
+/// 6 slices the model prices kernel 16's split launches within a few percent (measured ÷ predicted
+/// 0.98–1.11 by slice count, BF16 and TF32); from 7 to 14 they ran 1.14–1.66× their price, deep K
+/// over few tiles, every tile (`docs/results/2026-12-04-cluster-tiles/deep-8c6987e`: 112 launches; a
+/// per-sum or per-unit term explains little of it). So no more than 6, where the price holds.
+pub const MAX_SPLITS: u32 = 6;
 /// Most K slices where the tiles alone fill every SM: slices of the same tile add into it at the same
 /// time, a cost the atomic rate does not price — TF32 3000³ ran 351 µs in 5 slices
 /// (`docs/results/2026-12-03-refit/report/moved-tf32`) and 223 in 2 (the calibration table), BF16
