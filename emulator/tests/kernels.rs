@@ -284,7 +284,7 @@ fn auto_on_empty_products() -> Result<(), Failed> {
 }
 
 /// Kernel 16 with fewer blocks than work units, as on a large product. 300 × 520 × 136 is 3 × 3 tiles
-/// of 128×256 (3 × 5 of 128×128, 2 × 3 of 192×192), 3 K-steps each; 2 blocks walk 5 and 4 tiles (8 and 7), so the
+/// of 128×256 (3 × 5 of 128×128), 3 K-steps each; 2 blocks walk 5 and 4 tiles (8 and 7), so the
 /// pipeline's global step count (and the barriers' phases, past every stage of the narrow tile's 7)
 /// runs on across tiles and the grouped order wraps a partial group. 200 × 136 × 2048 on the narrow
 /// tile is 2 × 2 tiles of 32 K-steps, which the launch splits in slices (`tc_model::best_splits`);
@@ -294,7 +294,6 @@ fn persistent_blocks_walk_several_tiles() -> Result<(), Failed> {
     let cases = [
         (Algo::PersistentBf16, (300, 520, 136), 9, false, 2),
         (Algo::PersistentBf16Narrow, (300, 520, 136), 15, false, 2),
-        (Algo::PersistentBf16Square, (300, 520, 136), 6, false, 2),
         (Algo::PersistentBf16Narrow, (200, 136, 2048), 4, true, 1),
         // Split K with rows 8 and 4 bytes wide: the slices' adds by pairs and one by one.
         (Algo::PersistentBf16Narrow, (200, 138, 2048), 4, true, 1),

@@ -253,10 +253,6 @@ matmul_catalogue! {
     PersistentBf16Mid = k16_persistent::matmul_persistent_bf16_128x192, "persistent-bf16-128x192", Bf16 via tma, k16_persistent::PERSISTENT_BF16_128X192;
     /// Kernel 16 on FP16, 128×192 tiles, 5 stages.
     PersistentF16Mid = k16_persistent::matmul_persistent_f16_128x192, "persistent-f16-128x192", Fp16 via tma, k16_persistent::PERSISTENT_F16_128X192;
-    /// Kernel 16 on BF16, 192×192 tiles (three consumer warpgroups), 4 stages.
-    PersistentBf16Square = k16_persistent::matmul_persistent_bf16_192x192, "persistent-bf16-192x192", Bf16 via tma, k16_persistent::PERSISTENT_BF16_192X192;
-    /// Kernel 16 on FP16, 192×192 tiles.
-    PersistentF16Square = k16_persistent::matmul_persistent_f16_192x192, "persistent-f16-192x192", Fp16 via tma, k16_persistent::PERSISTENT_F16_192X192;
     /// Kernel 16 on BF16, 64×128 tiles (one consumer warpgroup), 9 stages: few rows, few tiles.
     PersistentBf16Rows64 = k16_persistent::matmul_persistent_bf16_64x128, "persistent-bf16-64x128", Bf16 via tma, k16_persistent::PERSISTENT_BF16_64X128;
     /// Kernel 16 on FP16, 64×128 tiles, 9 stages.

@@ -260,11 +260,6 @@ tma_entry!(persistent_gemm, matmul_persistent_bf16_128x192, PERSISTENT_BF16_128X
      between the two other widths, for outputs whose tile count fills the last wave badly in both.");
 tma_entry!(persistent_gemm, matmul_persistent_f16_128x192, PERSISTENT_F16_128X192, F16N192, u16, stages 5,
     "Kernel 16 on FP16 inputs, `f32` output (sm_90a), 128×192 tiles: as [`matmul_persistent_bf16_128x192`].");
-tma_entry!(persistent_gemm, matmul_persistent_bf16_192x192, PERSISTENT_BF16_192X192, Bf16N192, u16, stages 4, consumers 3,
-    "Kernel 16 on BF16 inputs, `f32` output (sm_90a), 192×192×64 tiles: three consumer warpgroups (`m64n192k16`, \
-     96 accumulators each), 4 stages: the request economy of the 128×256 tile with a fourth tile count per shape.");
-tma_entry!(persistent_gemm, matmul_persistent_f16_192x192, PERSISTENT_F16_192X192, F16N192, u16, stages 4, consumers 3,
-    "Kernel 16 on FP16 inputs, `f32` output (sm_90a), 192×192 tiles: as [`matmul_persistent_bf16_192x192`].");
 tma_entry!(persistent_gemm, matmul_persistent_bf16_64x128, PERSISTENT_BF16_64X128, Bf16N128, u16, stages 9, consumers 1,
     "Kernel 16 on BF16 inputs, `f32` output (sm_90a), 64-row tiles: 64×128×64 (one consumer warpgroup, \
      `m64n128k16`), 9 stages, for outputs of few rows or few 128-row tiles.");
@@ -301,16 +296,6 @@ mod tests {
             assert_eq!((cfg.bm, cfg.bn, cfg.bk * 2), (128, 192, 128));
             assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
             assert!(config(128, 192, 6, 2).shared_bytes > MAX_SHARED, "a sixth stage would fit");
-        }
-    }
-
-    #[test]
-    fn the_square_tile_takes_three_consumers_and_as_many_stages_as_fit() {
-        const MAX_SHARED: u32 = 227 * 1024;
-        for cfg in [PERSISTENT_BF16_192X192, PERSISTENT_F16_192X192] {
-            assert_eq!((cfg.bm, cfg.bn, cfg.bk * 2, cfg.block.0), (192, 192, 128, 512));
-            assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
-            assert!(config(192, 192, 5, 2).shared_bytes > MAX_SHARED, "a fifth stage would fit");
         }
     }
 
