@@ -230,13 +230,24 @@ pub fn launch_tma(
     // A kernel compiled with `.reqnctapercluster` (kernel 24) runs in clusters of that size whatever
     // the launch asks, as the driver launches it.
     let cfg = if kernel.config.cluster > 1 { cfg.with_cluster((kernel.config.cluster, 1, 1)) } else { cfg };
+    // The stream-K kernels' counters, zeroed as the host's are; the launch must leave them zero.
+    let words = if kernel.config.stream_k { tessera_kernels::matmul::k22_tma_stream_k::flag_words(cfg.grid.0) } else { 0 };
+    let mut flags = vec![0u32; words as usize];
+    let pf = SyncPtr::new(flags.as_mut_ptr());
     launch(kernel.entry, cfg, || {
         // SAFETY: the maps describe x (A: m × k) and y (B: k × n, or Bᵀ: n × k) in the layouts of the
         // plan (the caller's dense operands, the padded copies above, or prepared TF32 operands with the
-        // plan's leading dimensions), all alive until the launch returns; c holds m·n floats; the
-        // launch is the kernel's own.
-        unsafe { host(pa.get(), pb.get(), c.get(), m, n, k) }
-    })
+        // plan's leading dimensions), all alive until the launch returns; c holds m·n floats; flags the
+        // counters of a stream-K grid of this size, zeroed; the launch is the kernel's own.
+        unsafe { host(pa.get(), pb.get(), c.get(), pf.get(), m, n, k) }
+    })?;
+    match flags.iter().position(|&f| f != 0) {
+        Some(i) => Err(EmuError::InvalidLaunch {
+            kernel: kernel.entry,
+            detail: format!("the launch left counter {i} of {words} at {}: the next launch would find a tile published", flags[i]),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// `src` (a dense `layout.rows × layout.cols` matrix of 16-bit elements) copied by `pad_b16` into

@@ -396,28 +396,39 @@ fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
 /// 3 × 3 tiles of 128×256, 3 K-steps each (27 steps); on 4 blocks one whole tile each (a
 /// data-parallel round), then the last 5 tiles' 15 steps in runs of 3 or 4 (a tile's end, the next
 /// one's start); on 5 blocks all 9 tiles stream-K, runs of 5 or 6; on 27 blocks one step each (every
-/// piece added). `C` starts zeroed, as the launch asks.
+/// tile shared by three runs: one publishes, two add). `C` starts NaN, as nothing zeroes it: an
+/// addition before the publishing store shows.
 fn tma_stream_k_runs_cross_tiles() -> Result<(), Failed> {
-    let (m, n, k) = (300usize, 520usize, 136usize);
-    let (a, b) = (HostMatrix::random(m, k, 7), HostMatrix::random(k, n, 11));
-    let (a16, b16) = (half_bits(Precision::Bf16, &a), half_bits(Precision::Bf16, &b));
-    let algo = Algo::StreamKTmaBf16;
-    let kernel = algo.kernel().ok_or("no kernel")?;
-    let tessera_catalogue::registry::algo::HostKernel::Tma(host) = kernel.host else { return Err("not a TMA kernel".into()) };
-    let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
-    let mut cfg = Launch::from(catalogue_line(algo).launch(shape, H));
-    if cfg.grid != (27, 1, 1) || !catalogue_line(algo).accumulates_into_c(shape, H) {
-        return Err(format!("{}: grid {:?} on {shape:?}, expected one block per K-step (27) adding into C", kernel.label, cfg.grid).into());
+    let shape = MatmulShape { m: 300, n: 520, k: 136 };
+    let grid = catalogue_line(Algo::StreamKTmaBf16).launch(shape, H).grid;
+    if grid != (27, 1, 1) || catalogue_line(Algo::StreamKTmaBf16).accumulates_into_c(shape, H) {
+        return Err(format!("grid {grid:?} on {shape:?}, expected one block per K-step (27) storing first").into());
     }
-    let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
     for blocks in [4, 5, 27] {
-        cfg.grid = (blocks, 1, 1);
-        let mut c = vec![0.0f32; m * n];
-        let c_ptr = SyncPtr::new(c.as_mut_ptr());
-        tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
-            .map_err(|e| format!("{}: {e}", kernel.label))?;
-        check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
-            .map_err(|e| format!("{} on {shape:?}, grid {:?}: {e}", kernel.label, cfg.grid))?;
+        run_tma_walk(Algo::StreamKTmaBf16, (300, 520, 136), (blocks, 1, 1), false)?;
+    }
+    Ok(())
+}
+
+/// Kernel 24's stream-K entries on fewer clusters than they plan: 300 × 520 × 136 is 2 × 3 pairs of
+/// 128×256 tiles (the second tile of the lower pairs below the matrix), 3 K-steps each; on 2 and 4
+/// clusters every pair stream-K in runs of 3–5 steps, on 18 one step each (three runs a pair); 420 ×
+/// 200 × 1032 is 2 × 2 pairs of 128×192, 17 steps each, on 3 clusters runs of 22–23 steps crossing
+/// up to three pairs; 900 × 200 × 136 is 4 × 2 pairs on 3 clusters, a data-parallel round first.
+fn cluster_stream_k_runs_cross_pairs() -> Result<(), Failed> {
+    let cases = [
+        (Algo::ClusterStreamKBf16, (300, 520, 136), 4),
+        (Algo::ClusterStreamKBf16, (300, 520, 136), 8),
+        (Algo::ClusterStreamKBf16, (300, 520, 136), 36),
+        (Algo::ClusterStreamKBf16Mid, (420, 200, 1032), 6),
+        (Algo::ClusterStreamKBf16Mid, (900, 200, 136), 6),
+    ];
+    for (algo, (m, n, k), blocks) in cases {
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        if catalogue_line(algo).accumulates_into_c(shape, H) || catalogue_line(algo).flag_words(shape, H) == 0 {
+            return Err(format!("{algo:?} on {shape:?}: zeroes C, or names no counters").into());
+        }
+        run_tma_walk(algo, (m, n, k), (blocks, 1, 1), false)?;
     }
     Ok(())
 }
@@ -645,6 +656,7 @@ fn main() {
     trials.push(Trial::test("cluster_blocks_walk_several_tiles", cluster_blocks_walk_several_tiles));
     trials.push(Trial::test("stream_k_pieces_add_up", stream_k_pieces_add_up));
     trials.push(Trial::test("tma_stream_k_runs_cross_tiles", tma_stream_k_runs_cross_tiles));
+    trials.push(Trial::test("cluster_stream_k_runs_cross_pairs", cluster_stream_k_runs_cross_pairs));
     trials.push(Trial::test("few_rows_stores_one_slice_and_adds_several", few_rows_stores_one_slice_and_adds_several));
     trials.push(Trial::test("few_cols_stores_one_slice_and_adds_several", few_cols_stores_one_slice_and_adds_several));
     trials.push(Trial::test("auto_on_empty_products", auto_on_empty_products));

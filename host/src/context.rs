@@ -59,6 +59,10 @@ pub struct Gpu {
     /// `A` where the kernel does not round it itself; the TMA kernels' copies with padded rows): grown on demand, kept for the next call, used in
     /// stream order.
     pub(crate) workspace: Mutex<Option<cudarc::driver::CudaSlice<f32>>>,
+    /// The TMA stream-K kernels' counters (`KernelLaunch::flag_words`): zeroed once when allocated or
+    /// grown, left zero by every launch, so any later launch on any stream may take them (their use
+    /// is recorded, as the workspace's).
+    pub(crate) flags: Mutex<Option<cudarc::driver::CudaSlice<u32>>>,
     /// The largest row pitch (bytes) a 2D copy takes, read once.
     max_pitch: usize,
     /// The TMA kernels' tensor maps in device memory, reused by repeated products.
@@ -154,6 +158,7 @@ impl Gpu {
             poisoned: Mutex::new(None),
             hopper,
             workspace: Mutex::new(None),
+            flags: Mutex::new(None),
             max_pitch,
             tensor_maps: Default::default(),
             plans: Default::default(),

@@ -14,16 +14,18 @@ impl MatmulKernel {
     /// threads and shared memory.
     pub fn launch(&self, shape: MatmulShape, target: Target) -> LaunchDims {
         let (algo, cfg, sms) = (self.algo, self.config, target.sms);
-        if cfg.stream_k {
-            let grid = (tuning::stream_k_blocks(algo, shape, sms), 1, 1);
-            return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
-        }
         if cfg.cluster > 1 {
             // Whole clusters, one block per SM, at most one cluster per group of `cluster` tiles
-            // along M (kernel 24's walk); no K slices.
+            // along M (kernel 24's walk) — per K-step of the groups when it walks them stream-K; no
+            // K slices.
             let p = cfg.cluster;
-            let groups = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm).div_ceil(p);
-            let grid = (groups.clamp(1, (sms / p).max(1)) * p, 1, 1);
+            let groups = u64::from(shape.n.div_ceil(cfg.bn)) * u64::from(shape.m.div_ceil(cfg.bm).div_ceil(p));
+            let most = if cfg.stream_k { groups * u64::from(shape.k.div_ceil(cfg.bk).max(1)) } else { groups };
+            let grid = (most.clamp(1, u64::from((sms / p).max(1))) as u32 * p, 1, 1);
+            return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
+        }
+        if cfg.stream_k {
+            let grid = (tuning::stream_k_blocks(algo, shape, sms), 1, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
         if cfg.persistent {
@@ -49,12 +51,25 @@ impl MatmulKernel {
     }
 
     /// Whether the launch [`MatmulKernel::launch`] plans adds into `C` (split-K's and stream-K's
-    /// atomic partial sums), so `C` must be zeroed first: every split-K and stream-K kernel, except
-    /// kernel 18 (`stores_unsplit`) launched with one slice, and the persistent kernel when it splits K.
+    /// atomic partial sums), so `C` must be zeroed first: every split-K kernel, except kernel 18
+    /// (`stores_unsplit`) launched with one slice, kernel 17 (stream-K on the CUDA cores), and the
+    /// persistent kernel when it splits K. The TMA stream-K kernels (22, 24's stream-K entries) store
+    /// first and add after, through counters ([`MatmulKernel::flag_words`]).
     pub fn accumulates_into_c(&self, shape: MatmulShape, target: Target) -> bool {
         let t = self.config;
         let sliced = || self.splits(shape, target) > 1;
-        (t.split_k && (!t.stores_unsplit || sliced())) || t.stream_k || (t.persistent && sliced())
+        (t.split_k && (!t.stores_unsplit || sliced())) || (t.stream_k && !t.tma) || (t.persistent && !t.stream_k && sliced())
+    }
+
+    /// Zeroed `u32` counters the launch [`MatmulKernel::launch`] plans needs for its shared tiles
+    /// (`k22_tma_stream_k::flag_words` of its grid: the TMA stream-K kernels), 0 for every other kernel.
+    /// A launch leaves them zero, so one zeroed buffer serves every launch queued after another.
+    pub fn flag_words(&self, shape: MatmulShape, target: Target) -> u32 {
+        if self.config.stream_k && self.config.tma {
+            tessera_kernels::matmul::k22_tma_stream_k::flag_words(self.launch(shape, target).grid.0)
+        } else {
+            0
+        }
     }
 }
 
@@ -105,5 +120,21 @@ mod tests {
         assert_eq!(k(Algo::StreamK128x128x16).launch(s(1, 1, 0), H).grid, (1, 1, 1));
         assert!(k(Algo::StreamK128x128x16).accumulates_into_c(s(4096, 4096, 4096), H));
         assert_eq!(k(Algo::StreamK128x128x16).splits(s(4096, 4096, 4096), H), 1);
+        assert_eq!(k(Algo::StreamK128x128x16).flag_words(s(4096, 4096, 4096), H), 0);
+    }
+
+    #[test]
+    fn tma_stream_k_launches_need_counters_not_a_zeroed_c() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        for algo in [Algo::StreamKTmaBf16, Algo::ClusterStreamKBf16Mid] {
+            let (shape, kernel) = (s(2200, 2200, 2200), k(algo));
+            assert!(!kernel.accumulates_into_c(shape, H), "{algo:?}");
+            assert_eq!(kernel.flag_words(shape, H), 2 * kernel.launch(shape, H).grid.0 * 12, "{algo:?}");
+        }
+        // Kernel 24's stream-K grid: whole clusters, at most one per K-step of its pairs.
+        assert_eq!(k(Algo::ClusterStreamKBf16).launch(s(2200, 2200, 2200), H).grid, (132, 1, 1));
+        assert_eq!(k(Algo::ClusterStreamKBf16).launch(s(100, 100, 64), H).grid, (2, 1, 1));
+        assert_eq!(k(Algo::ClusterStreamKBf16).launch(s(300, 200, 128), H).grid, (8, 1, 1));
+        assert_eq!(k(Algo::PersistentBf16).flag_words(s(2200, 2200, 2200), H), 0);
     }
 }

@@ -45,6 +45,9 @@ pub struct KernelLaunch {
     pub splits: u32,
     /// Whether `C` is zeroed before the launch (the kernel adds its partial sums into it).
     pub zero_c: bool,
+    /// Zeroed `u32` counters the kernel hands shared tiles over with (the TMA stream-K kernels:
+    /// [`MatmulKernel::flag_words`]); 0 for none. The launch leaves them zero.
+    pub flag_words: u32,
     /// The TMA kernels' operand layouts (rows padded where the TMA cannot read them, or where the
     /// model finds reading them off a 32-byte sector slower than copying them: `tc_model::best_packing`);
     /// `None` for kernels that read pointers.
@@ -73,6 +76,7 @@ impl KernelLaunch {
             dims: kernel.launch(shape, target),
             splits: kernel.splits(shape, target),
             zero_c: kernel.accumulates_into_c(shape, target),
+            flag_words: kernel.flag_words(shape, target),
             tma,
         })
     }

@@ -21,7 +21,7 @@ pub type HalfMatmulFn = unsafe fn(*const u16, *const u16, *mut f32, u32, u32, u3
 
 /// The host build of a matmul entry that reads A and B through TMA tensor maps (kernel 15):
 /// `(map_a, map_b, c, m, n, k)`; the maps' element type is the kernel's precision's.
-pub type TmaMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *mut f32, u32, u32, u32);
+pub type TmaMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32);
 
 /// A kernel's host build, for the CPU executor: its signature depends on the input element type.
 #[derive(Debug, Clone, Copy)]
@@ -297,6 +297,14 @@ matmul_catalogue! {
     ClusterBf16Narrow = k24_cluster::matmul_cluster_bf16_128x128, "cluster-bf16-128x128", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X128;
     /// Kernel 24 on FP16, 128×128 tiles.
     ClusterF16Narrow = k24_cluster::matmul_cluster_f16_128x128, "cluster-f16-128x128", Fp16 via tma, k24_cluster::CLUSTER_F16_128X128;
+    /// `k24_cluster` walked stream-K (`StreamK<2>`): the 128×256 pairs' K-steps dealt out evenly to the clusters.
+    ClusterStreamKBf16 = k24_cluster::matmul_cluster_sk_bf16_128x256, "cluster-sk-bf16-128x256", Bf16 via tma, k24_cluster::CLUSTER_SK_BF16_128X256;
+    /// `k24_cluster` walked stream-K on FP16, 128×256 pairs.
+    ClusterStreamKF16 = k24_cluster::matmul_cluster_sk_f16_128x256, "cluster-sk-f16-128x256", Fp16 via tma, k24_cluster::CLUSTER_SK_F16_128X256;
+    /// `k24_cluster` walked stream-K on BF16, 128×192 pairs.
+    ClusterStreamKBf16Mid = k24_cluster::matmul_cluster_sk_bf16_128x192, "cluster-sk-bf16-128x192", Bf16 via tma, k24_cluster::CLUSTER_SK_BF16_128X192;
+    /// `k24_cluster` walked stream-K on FP16, 128×192 pairs.
+    ClusterStreamKF16Mid = k24_cluster::matmul_cluster_sk_f16_128x192, "cluster-sk-f16-128x192", Fp16 via tma, k24_cluster::CLUSTER_SK_F16_128X192;
     /// Kernel 23: kernel 16 with the operands copied by its producer warpgroup (`cp.async`), not the TMA: rows off a 32-byte sector without kernel 16's loss; BF16, 64×128 tiles.
     CopyFedBf16Rows64 = k23_copy_fed::matmul_copyfeed_bf16_64x128, "copyfeed-bf16-64x128", Bf16, k23_copy_fed::COPYFEED_BF16_64X128;
     /// Kernel 23, 64×128 tiles, FP16.

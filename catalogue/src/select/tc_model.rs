@@ -309,7 +309,8 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let elem = f64::from(elem_bytes);
     let gpu_us = elem * (m * k + k * n) / OPERAND_BYTES_PER_US;
     let mut host_us = LAUNCH_US;
-    if splits > 1 || cfg.stream_k {
+    if splits > 1 {
+        // Split-K's slices add into a zeroed `C` (the stream-K kernels store first: no zeroing).
         host_us += STREAM_OP_US + 4.0 * m * n / STREAM_BYTES_PER_US;
     }
     if cfg.stream_k {
@@ -354,7 +355,9 @@ pub const STREAM_K_REUSE_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 /// kernel 16's grouped order (`tile_origin`), every row tile and column tile among them read over
 /// the whole K depth.
 pub fn stream_working_set(cfg: TileConfig, shape: MatmulShape, part: u32, elem_bytes: u32) -> f64 {
-    let (tiles_m, tiles_n) = (shape.m.div_ceil(cfg.bm).max(1), shape.n.div_ceil(cfg.bn).max(1));
+    // Kernel 24's units are `cluster` tiles tall.
+    let bm = cfg.bm * cfg.cluster.max(1);
+    let (tiles_m, tiles_n) = (shape.m.div_ceil(bm).max(1), shape.n.div_ceil(cfg.bn).max(1));
     let tiles = tiles_m * tiles_n;
     let (mut rows, mut cols) = (vec![false; tiles_m as usize], vec![false; tiles_n as usize]);
     for i in tiles - part.min(tiles)..tiles {
@@ -363,7 +366,7 @@ pub fn stream_working_set(cfg: TileConfig, shape: MatmulShape, part: u32, elem_b
         cols[c as usize] = true;
     }
     let count = |v: &[bool]| v.iter().filter(|&&x| x).count() as f64;
-    let a = (count(&rows) * f64::from(cfg.bm)).min(f64::from(shape.m));
+    let a = (count(&rows) * f64::from(bm)).min(f64::from(shape.m));
     let b = (count(&cols) * f64::from(cfg.bn)).min(f64::from(shape.n));
     (a + b) * f64::from(shape.k) * f64::from(elem_bytes)
 }
@@ -375,18 +378,20 @@ pub fn stream_working_set(cfg: TileConfig, shape: MatmulShape, part: u32, elem_b
 /// likewise) — plus kernel 16's fixed costs once. The stream part's steps take at least `G` stages
 /// from DRAM ([`STREAM_K_DRAM_BYTES_PER_US`]) when its working set exceeds the L2.
 fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32, step_us: f64, store_us: f64, add_us: f64) -> f64 {
-    let tiles = shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn);
+    // Kernel 24's stream-K entries walk units of `p` tiles on clusters of `p` SMs.
+    let p = cfg.cluster.max(1);
+    let tiles = shape.m.div_ceil(cfg.bm).div_ceil(p) * shape.n.div_ceil(cfg.bn);
     let steps = shape.k.div_ceil(cfg.bk).max(1);
     let steps_total = u64::from(tiles) * u64::from(steps);
-    let g = steps_total.clamp(1, u64::from(sms.max(1))) as u32;
-    let part = StreamK::stream_tiles(tiles, g);
-    let (blocks, steps) = (f64::from(g), f64::from(steps));
+    let g = steps_total.clamp(1, u64::from((sms / p).max(1))) as u32;
+    let part = StreamK::<1>::stream_tiles(tiles, g);
+    let (blocks, steps) = (f64::from(g * p), f64::from(steps));
     let dp_rounds = f64::from((tiles - part) / g);
     let dp_us = dp_rounds * (steps * step_us + store_us * blocks);
     if part == 0 {
         return PERSISTENT_US + UNIT_US + dp_us;
     }
-    let run = (f64::from(part) * steps / blocks).ceil();
+    let run = (f64::from(part) * steps / f64::from(g)).ceil();
     // Block b + 1 walks the tiles after block b's, `lag` K-steps behind or ahead of it on the tile
     // that shares its panel; the L2 still holds what b read if the GPU read little enough since.
     let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
@@ -395,8 +400,10 @@ fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32
     let from_dram = lag * blocks * stage_bytes > STREAM_K_REUSE_BYTES && stream_working_set(cfg, shape, part, elem_bytes) > L2_BYTES;
     let stream_step_us = if from_dram { step_us.max(blocks * stage_bytes / STREAM_K_DRAM_BYTES_PER_US) } else { step_us };
     let pieces = ((run / steps).ceil() + 1.0).min(f64::from(part));
-    let ends = pieces.min(2.0);
-    PERSISTENT_US + UNIT_US + dp_us + run * stream_step_us + (pieces - ends) * store_us * blocks + ends * add_us * blocks
+    // A run's first piece publishes (stores) the end of a shared tile, its last adds the start of
+    // another into `C`; the whole tiles between are stored.
+    let ends_us = if pieces >= 2.0 { store_us + add_us } else { add_us };
+    PERSISTENT_US + UNIT_US + dp_us + run * stream_step_us + ((pieces - 2.0).max(0.0) * store_us + ends_us) * blocks
 }
 
 /// How the SMs' time and the operands' DRAM time combine: neither hides the other completely near

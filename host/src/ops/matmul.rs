@@ -234,8 +234,17 @@ impl Gpu {
             Some((p, _)) => (*p, *p + crate::tensor_maps::MAP_BYTES),
             None => (x, y),
         };
+        // The stream-K kernels' counters, locked (and their use recorded as a write, so that launches
+        // on other streams queue behind this one) until the launch below is queued; 0 for the others.
+        let mut counters = self.flags_at_least(stream, launch.flag_words as usize)?;
+        let flags_guard = counters.as_mut().filter(|_| launch.flag_words > 0).map(|f| f.device_ptr_mut(stream));
+        let flags = flags_guard.as_ref().map_or(0, |(p, _)| *p);
         let mut builder = stream.launch_builder(f);
-        builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
+        if kernel.config.tma {
+            builder.arg(&x).arg(&y).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
+        } else {
+            builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
+        }
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
         // the caller vouches for those sizes, the input type (bf16/f16 have the layout of the u16 bits
         // the kernels take) and 32-bit shapes; a TMA kernel's maps describe exactly those operands in
@@ -243,7 +252,10 @@ impl Gpu {
         // TF32 operands) and live until the launch completes (cached, or freed stream-ordered after
         // it); the launch is the one the plan states (the kernel's TileConfig: threads and dynamic
         // shared memory, planned for this GPU's SMs, as the zeroing of C for split-K and stream-K; kernel
-        // 24's grid, whole clusters, at most those the GPU keeps resident: its walk takes any number).
+        // 24's grid, whole clusters, at most those the GPU keeps resident: its walk takes any number);
+        // a TMA kernel's `flags` are the plan's `flag_words` zeroed counters (or null where it names
+        // none), which the launch leaves zero; a stream-K kernel's grid is resident at once (one block
+        // per SM), and its blocks wait only on lower ones, which the GPU dispatches first.
         let mut config = launch_config(launch.dims);
         let cluster = kernel.config.cluster;
         if cluster > 1 {
@@ -252,9 +264,21 @@ impl Gpu {
             config.grid_dim.0 = config.grid_dim.0.min(most);
         }
         let launched = self.launched(unsafe { builder.launch(config) });
+        drop(flags_guard);
         drop(map_guard);
         drop(staged);
         launched
+    }
+
+    /// This GPU's stream-K counters, grown to at least `words` zeroed `u32` (the old ones freed first,
+    /// stream-ordered) and locked for the caller's launch; none are allocated while `words` is 0.
+    fn flags_at_least(&self, stream: &Arc<CudaStream>, words: usize) -> Result<MutexGuard<'_, Option<CudaSlice<u32>>>> {
+        let mut guard = self.flags.lock().map_err(|_| Error::ContextPoisoned("the stream-K counters' lock was poisoned".into()))?;
+        if words > 0 && guard.as_ref().is_none_or(|f| f.len() < words) {
+            *guard = None; // free the old ones first
+            *guard = Some(stream.alloc_zeros::<u32>(words).map_err(|_| Error::OutOfMemory { bytes: words.saturating_mul(4) })?);
+        }
+        Ok(guard)
     }
 
     /// Queues `pad_b16`: the dense `layout.rows × layout.cols` matrix at `src` copied to `dst` with

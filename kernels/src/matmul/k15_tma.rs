@@ -629,12 +629,14 @@ unsafe fn store_rows<const W: u32>(c: View<f32>, stage: View<f32>, m: u32, n: u3
 /// `map_a`, `map_b` are valid tensor maps in global memory as described, over buffers of `m·k` and
 /// `k·n` elements that stay unchanged during the launch; `c` holds `m·n` floats; the launch has
 /// [`config`]`(64·NC, O::N, S, size_of::<O::Elem>())`'s threads and shared bytes and a
-/// `⌈n/N⌉ × ⌈m/(64·NC)⌉` grid; sm_90a.
+/// `⌈n/N⌉ × ⌈m/(64·NC)⌉` grid; sm_90a. `_flags` is unused: every TMA entry takes the stream-K
+/// kernels' counters (kernels 22 and 24), so that the host launches them all alike.
 #[inline(always)]
 pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
     c: *mut f32,
+    _flags: *mut u32,
     m: u32,
     n: u32,
     k: u32,
@@ -675,18 +677,25 @@ macro_rules! tma_entry {
         tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers 2, $doc);
     };
     ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, consumers $c:literal, $doc:literal) => {
+        tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers $c, launch config, $doc);
+    };
+    ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, launch $launch:ident, $doc:literal) => {
+        tma_entry!($gemm, $name, $config, $tile, $elem, stages $s, consumers 2, launch $launch, $doc);
+    };
+    // `launch`: the module's function that gives the entry's `TileConfig` (`config` unless named).
+    ($gemm:ident, $name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, consumers $c:literal, launch $launch:ident, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig =
-            config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
+            $launch(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
 
         kernel! {
             #[doc = $doc]
             ///
             /// # Safety
             #[doc = concat!("As [`", stringify!($gemm), "`], with the launch its `TileConfig` constant states.")]
-            pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, m: u32, n: u32, k: u32) {
+            pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, flags: *mut u32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
-                unsafe { $gemm::<super::k14_wgmma::$tile, $s, $c>(map_a, map_b, c, m, n, k) }
+                unsafe { $gemm::<super::k14_wgmma::$tile, $s, $c>(map_a, map_b, c, flags, m, n, k) }
             }
         }
     };

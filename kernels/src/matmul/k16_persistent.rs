@@ -36,8 +36,8 @@
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Pipeline, ROW_BYTES, WG_ROWS};
 use crate::device::mem::View;
-use crate::device::thread;
 use crate::device::tma::{self, TensorMap};
+use crate::device::{flag, thread};
 use crate::launch::TileConfig;
 
 /// Tile rows per group of the tile order.
@@ -72,16 +72,18 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
     c: *mut f32,
+    flags: *mut u32,
     m: u32,
     n: u32,
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, flags, m, n, k) }
 }
 
-/// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, and whether the
-/// piece's partial product is added into `C` (zeroed by the host) rather than stored.
+/// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, whether the
+/// piece's partial product is added into `C` (zeroed by the host) rather than stored, and its part in
+/// a tile shared with other blocks without zeroing ([`Fix`]).
 #[derive(Clone, Copy)]
 pub struct Piece {
     pub row0: u32,
@@ -89,6 +91,22 @@ pub struct Piece {
     pub kb: u32,
     pub ke: u32,
     pub adds: bool,
+    pub fix: Fix,
+}
+
+/// How the pieces of one tile that several blocks share meet in `C` without zeroing it (stream-K's
+/// fix-up): the piece that ends the tile's K range stores its partial sum and publishes it, warp by
+/// warp, on the tile's counters; every other piece waits for that, then adds its partial sum into
+/// `C`, and the last of them to finish waiting resets the counters for the next launch. Counter
+/// `flag·4·NC + w` serves consumer warp `w` (warp `w` of every piece covers the same 16 rows).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Fix {
+    /// A tile of its own (or split-K's atomic sums into a zeroed `C`: [`Piece::adds`]).
+    Alone,
+    /// Stores the tile's partial sum, then raises counter `flag` to 32 (one per lane).
+    Publish { flag: u32 },
+    /// Waits for counter `flag` to reach 32, adds into `C`; `sharers` pieces make up the tile.
+    Await { flag: u32, sharers: u32 },
 }
 
 /// The pieces one block computes, in order: the producer and the consumers each walk their own copy.
@@ -157,11 +175,13 @@ impl Feed for TmaFeed {
 ///
 /// # Safety
 /// As [`k15_tma::tma_gemm`] (with `feed` describing A and B), with the grid `W` expects; `C` zeroed
-/// first where `W` adds.
+/// first where `W` adds; where `W` shares tiles ([`Fix`]), `flags` holds the counters its pieces name,
+/// zero at the launch (the walk leaves them zero), and the grid is resident at once.
 #[inline(always)]
 pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk, F: Feed>(
     feed: F,
     c: *mut f32,
+    flags: *mut u32,
     m: u32,
     n: u32,
     k: u32,
@@ -186,14 +206,35 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
     unsafe { k15_tma::claim_consumer_registers::<NC>() };
     // SAFETY: the caller passes m·n floats.
     let c = unsafe { View::new(c, (m * n) as usize) };
+    // This consumer warp's counter of a shared tile's `flag` (see `Fix`).
+    let warp = thread::thread_idx_x() / 32 - 4;
+    let counter = |flag: u32| flags.wrapping_add((flag * 4 * NC + warp) as usize);
     let (mut walk, mut g) = (walk, 0);
     while let Some(p) = walk.next() {
         let mut acc = O::ZERO;
-        // SAFETY: warpgroup-uniform (the walk is block-uniform); the producer loads these steps; c
-        // holds m·n floats, zeroed by the host where the walk adds.
-        unsafe {
-            pipe.consume::<O>(&mut acc, wg - 1, p.ke - p.kb, g);
-            k15_tma::store::<O>(&acc, c, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, p.adds);
+        // SAFETY: warpgroup-uniform (the walk is block-uniform); the producer loads these steps.
+        unsafe { pipe.consume::<O>(&mut acc, wg - 1, p.ke - p.kb, g) };
+        if let Fix::Await { flag, .. } = p.fix {
+            // SAFETY: the counter is the walk's (the caller's contract); its publishing piece starts
+            // another block's run and waits on nothing.
+            unsafe { flag::wait_at_least(counter(flag), 32) };
+        }
+        let adds = p.adds || matches!(p.fix, Fix::Await { .. });
+        // SAFETY: c holds m·n floats, zeroed by the host where the walk adds, stored first by the
+        // publishing piece where it awaits.
+        unsafe { k15_tma::store::<O>(&acc, c, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, adds) };
+        match p.fix {
+            // SAFETY (both arms): the walk's counters; every lane's stores above precede its own release.
+            Fix::Publish { flag } => unsafe { flag::release_add(counter(flag), 1) },
+            Fix::Await { flag, sharers } => unsafe {
+                // Each awaiting warp adds 32 once all its lanes have seen the tile published: the
+                // last of the tile's `sharers - 1` finds 32·(sharers - 1) and resets the counter.
+                thread::sync_warp();
+                if thread::lane_id() == 0 && flag::fetch_add(counter(flag), 32) == 32 * (sharers - 1) {
+                    flag::store(counter(flag), 0);
+                }
+            },
+            Fix::Alone => {}
         }
         g += p.ke - p.kb;
     }
@@ -236,7 +277,7 @@ impl Walk for WorkUnits {
         let kb = (self.u % self.splits) * self.per_slice;
         let ke = if kb + self.per_slice < self.steps { kb + self.per_slice } else { self.steps };
         self.u += self.stride;
-        Some(Piece { row0, col0, kb: kb.min(ke), ke, adds: self.splits > 1 })
+        Some(Piece { row0, col0, kb: kb.min(ke), ke, adds: self.splits > 1, fix: Fix::Alone })
     }
 }
 

@@ -27,7 +27,8 @@
 //! the consumers, the staged epilogue.
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::WG_ROWS;
-use super::k16_persistent::{self, tile_origin, Piece, TmaFeed, Walk};
+use super::k16_persistent::{self, tile_origin, Fix, Piece, TmaFeed, Walk};
+use super::k22_tma_stream_k::StreamK;
 use crate::device::tma::TensorMap;
 use crate::device::{cluster, thread};
 use crate::launch::TileConfig;
@@ -51,12 +52,42 @@ pub unsafe fn cluster_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
     c: *mut f32,
+    flags: *mut u32,
     m: u32,
     n: u32,
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, CLUSTER, ClusterUnits<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, c, m, n, k) }
+    unsafe { k16_persistent::walk_gemm::<O, S, NC, CLUSTER, ClusterUnits<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, c, flags, m, n, k) }
+}
+
+/// The launch of a kernel-24 stream-K entry: the pairs' launch, walking [`StreamK`]`<2>` (whole
+/// clusters, all resident at once, at most one per K-step of the product).
+pub const fn stream_k_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    config(bm, bn, stages, elem).stream_k()
+}
+
+/// `C = A·B` as [`cluster_gemm`], the clusters walking the pairs of tiles stream-K ([`StreamK`]`<2>`:
+/// whole pairs in rounds, then equal runs of the last pairs' K-steps, both blocks of a cluster on the
+/// same steps so that B's multicast holds): the rounds of pairs that fill the GPU badly are evened
+/// out (2200³: 108 pairs of 128×192 tiles on 66 clusters), the shared tiles fixed up through the
+/// counters in `flags` as in kernel 22.
+///
+/// # Safety
+/// As [`cluster_gemm`], with the grid resident at once and `flags` holding
+/// [`super::k22_tma_stream_k::flag_words`]`(gridDim.x)` zeroed `u32` (the launch leaves them zero).
+#[inline(always)]
+pub unsafe fn cluster_stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
+    map_a: *const TensorMap,
+    map_b: *const TensorMap,
+    c: *mut f32,
+    flags: *mut u32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
+    // SAFETY: forwarded contract.
+    unsafe { k16_persistent::walk_gemm::<O, S, NC, CLUSTER, StreamK<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, c, flags, m, n, k) }
 }
 
 /// The walk of a block of a `P`-block cluster: the clusters take groups of `P` vertically adjacent
@@ -90,7 +121,7 @@ impl<const P: u32> Walk for ClusterUnits<P> {
         }
         let (row0, col0) = tile_origin(self.u, self.tiles_m, self.tiles_n, P * self.bm, self.bn);
         self.u += self.stride;
-        Some(Piece { row0: row0 + self.rank * self.bm, col0, kb: 0, ke: self.steps, adds: false })
+        Some(Piece { row0: row0 + self.rank * self.bm, col0, kb: 0, ke: self.steps, adds: false, fix: Fix::Alone })
     }
 }
 
@@ -123,6 +154,20 @@ tma_entry!(cluster_gemm, matmul_cluster_bf16_128x128, CLUSTER_BF16_128X128, Bf16
 tma_entry!(cluster_gemm, matmul_cluster_f16_128x128, CLUSTER_F16_128X128, F16N128, u16, stages 6,
     "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 128×128 tiles: as [`matmul_cluster_bf16_128x128`].");
 
+tma_entry!(cluster_stream_k_gemm, matmul_cluster_sk_bf16_128x256, CLUSTER_SK_BF16_128X256, Bf16N256, u16, stages 4,
+    launch stream_k_config,
+    "Kernel 24 walked stream-K on BF16 inputs, `f32` output (sm_90a): the 128×256 pairs' K-steps dealt out \
+     evenly to the clusters, the shared tiles fixed up through the counters in `flags`.");
+tma_entry!(cluster_stream_k_gemm, matmul_cluster_sk_f16_128x256, CLUSTER_SK_F16_128X256, F16N256, u16, stages 4,
+    launch stream_k_config,
+    "Kernel 24 walked stream-K on FP16 inputs, `f32` output (sm_90a): as [`matmul_cluster_sk_bf16_128x256`].");
+tma_entry!(cluster_stream_k_gemm, matmul_cluster_sk_bf16_128x192, CLUSTER_SK_BF16_128X192, Bf16N192, u16, stages 5,
+    launch stream_k_config,
+    "Kernel 24 walked stream-K on BF16 inputs, `f32` output (sm_90a), 128×192 pairs, 5 stages.");
+tma_entry!(cluster_stream_k_gemm, matmul_cluster_sk_f16_128x192, CLUSTER_SK_F16_128X192, F16N192, u16, stages 5,
+    launch stream_k_config,
+    "Kernel 24 walked stream-K on FP16 inputs, `f32` output (sm_90a), 128×192 pairs: as [`matmul_cluster_sk_bf16_128x192`].");
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +193,18 @@ mod tests {
             assert_eq!(cfg.block.0, 128 * (1 + cfg.bm / 64), "{cfg:?}");
             assert!(cfg.bm == 128 || cfg.bm == 64 || (cfg.bm, cfg.bn) == (192, 192), "{cfg:?}");
             assert!(cfg.shared_bytes <= 227 * 1024, "{cfg:?}");
+        }
+    }
+
+    #[test]
+    fn the_stream_k_entries_are_the_pairs_walked_stream_k() {
+        for (sk, pairs) in [
+            (CLUSTER_SK_BF16_128X256, CLUSTER_BF16_128X256),
+            (CLUSTER_SK_F16_128X256, CLUSTER_F16_128X256),
+            (CLUSTER_SK_BF16_128X192, CLUSTER_BF16_128X192),
+            (CLUSTER_SK_F16_128X192, CLUSTER_F16_128X192),
+        ] {
+            assert_eq!(sk, pairs.stream_k(), "{sk:?}");
         }
     }
 }
