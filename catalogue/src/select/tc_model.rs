@@ -403,8 +403,20 @@ fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32
     // A run's first piece publishes (stores) the end of a shared tile, its last adds the start of
     // another into `C`; the whole tiles between are stored.
     let ends_us = if pieces >= 2.0 { store_us + add_us } else { add_us };
-    PERSISTENT_US + UNIT_US + dp_us + run * stream_step_us + ((pieces - 2.0).max(0.0) * store_us + ends_us) * blocks
+    PERSISTENT_US
+        + UNIT_US
+        + dp_us
+        + run * stream_step_us * STREAM_PART_STEP_FACTOR
+        + ((pieces - 2.0).max(0.0) * store_us + ends_us) * blocks
 }
+
+/// How much longer a K-step of the stream-K part takes than one of whole tiles: runs that start and
+/// end mid-tile, a store or an addition of a whole tile per piece, the publishing piece's counters.
+/// Fitted on the BF16 tuning shapes of `docs/results/2026-12-04-stream-k-fixup/tune-f4a184e` (14
+/// shapes, 1304³–6152³ and four rectangles): kernel 24's stream-K entries ran a median 1.10× the
+/// price of its pairs walked whole (measured ÷ predicted of one over the other, 28 pairs), 1.01×
+/// with this factor (0.87–1.24).
+pub const STREAM_PART_STEP_FACTOR: f64 = 1.2;
 
 /// How the SMs' time and the operands' DRAM time combine: neither hides the other completely near
 /// where they meet, so `(sm^P + dram^P)^(1/P)` rather than the larger alone — which would price every
