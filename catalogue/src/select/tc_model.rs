@@ -392,6 +392,9 @@ fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32
         return PERSISTENT_US + UNIT_US + dp_us;
     }
     let run = (f64::from(part) * steps / f64::from(g)).ceil();
+    if run < f64::from(STREAM_K_MIN_RUN_STEPS) {
+        return f64::INFINITY;
+    }
     // Block b + 1 walks the tiles after block b's, `lag` K-steps behind or ahead of it on the tile
     // that shares its panel; the L2 still holds what b read if the GPU read little enough since.
     let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
@@ -417,6 +420,14 @@ fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32
 /// price of its pairs walked whole (measured ÷ predicted of one over the other, 28 pairs), 1.01×
 /// with this factor (0.87–1.24).
 pub const STREAM_PART_STEP_FACTOR: f64 = 1.2;
+
+/// Fewest K-steps a block's stream-K run may hold for the model to price the launch: on shorter runs
+/// (small products, or shallow K, where every block holds a piece of a tile shared by many) the TMA
+/// stream-K kernels ran 1.5–2.6× their price (`docs/results/2026-12-04-stream-k-fixup/small-5664ab1`:
+/// 20 tuning shapes, runs of 1–5 steps; 1304³, runs of 10–13, 1.13–1.17×), where runs of 13 steps
+/// and more stayed within the price (1536³, 768×3072×4096, every larger tuning shape). Such
+/// launches are left to the kernels that split or widen small products (16, 20, 21).
+pub const STREAM_K_MIN_RUN_STEPS: u32 = 12;
 
 /// How the SMs' time and the operands' DRAM time combine: neither hides the other completely near
 /// where they meet, so `(sm^P + dram^P)^(1/P)` rather than the larger alone — which would price every
@@ -541,10 +552,18 @@ mod tests {
             let mut last = 0.0;
             for depth in [64, 512, 4096, 32768] {
                 let us = predict_us(k.algo, s(1000, 1032, depth), 1, SMS).unwrap();
+                if k.config.stream_k && us.is_infinite() {
+                    // Runs shorter than STREAM_K_MIN_RUN_STEPS are not priced: only at shallow K.
+                    assert!(depth <= 512, "{}: unpriced at K = {depth}", k.label);
+                    continue;
+                }
                 assert!(us.is_finite() && us > last, "{}: {us} after {last} at K = {depth}", k.label);
                 last = us;
             }
         }
+        // Short runs: a small product with deep K (one tile of 128×256, 32 steps on 32 blocks).
+        assert!(predict_us(Algo::StreamKTmaBf16, s(8, 8, 2048), 1, SMS).unwrap().is_infinite());
+        assert!(predict_us(Algo::StreamKTmaBf16, s(768, 3072, 4096), 1, SMS).unwrap().is_finite());
         assert_eq!(predict_us(Algo::Dbuf128x256x16, s(64, 64, 64), 1, SMS), None);
     }
 }
