@@ -226,6 +226,10 @@ pub fn launch_tma(
     };
     let (map_a, map_b) = (map(0, x), map(1, y));
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
+    // C's map where its rows are whole 16-byte units, as the host encodes it.
+    let map_c = tessera_catalogue::registry::tma::c_operand(shape)
+        .map(|op| TensorMap::host_model(c.get().cast::<u8>(), op.elem_bytes, op.dims, op.row_stride, op.boxdim, true));
+    let pmc = SyncPtr::from_const(map_c.as_ref().map_or(std::ptr::null(), |m| m as *const TensorMap));
     let (m, n, k) = (shape.m, shape.n, shape.k);
     // A kernel compiled with `.reqnctapercluster` (kernel 24) runs in clusters of that size whatever
     // the launch asks, as the driver launches it.
@@ -237,9 +241,10 @@ pub fn launch_tma(
     launch(kernel.entry, cfg, || {
         // SAFETY: the maps describe x (A: m × k) and y (B: k × n, or Bᵀ: n × k) in the layouts of the
         // plan (the caller's dense operands, the padded copies above, or prepared TF32 operands with the
-        // plan's leading dimensions), all alive until the launch returns; c holds m·n floats; flags the
+        // plan's leading dimensions), all alive until the launch returns; c holds m·n floats (map_c, if
+        // any, describes exactly them); flags the
         // counters of a stream-K grid of this size, zeroed; the launch is the kernel's own.
-        unsafe { host(pa.get(), pb.get(), c.get(), pf.get(), m, n, k) }
+        unsafe { host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k) }
     })?;
     match flags.iter().position(|&f| f != 0) {
         Some(i) => Err(EmuError::InvalidLaunch {

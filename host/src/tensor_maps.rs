@@ -65,9 +65,12 @@ struct MapKey {
     ops: [TmaOperand; 2],
     x: u64,
     y: u64,
+    /// `C`'s map and address, where the kernel stores through one.
+    c: Option<(TmaOperand, u64)>,
 }
 
-/// Device copies of encoded map pairs (A's map at byte 0, B's at [`MAP_BYTES`]), one per distinct
+/// Device copies of encoded maps (A's map at byte 0, B's at [`MAP_BYTES`], `C`'s at twice that where
+/// there is one), one per distinct
 /// [`MapKey`]: a launch whose maps were uploaded before reuses them, with no encoding and no upload
 /// in its stream (at 512³ the upload was a copy, an allocation and a free per launch). A map is a
 /// pure function of its key, so an entry is right for any buffer that later lives at the same
@@ -80,8 +83,9 @@ impl MapCache {
     /// Entries kept before the cache is emptied (256 bytes of device memory each).
     pub const CAPACITY: usize = 256;
 
-    /// Both operands' maps over `x` and `y` in device memory: the cached pair, or encoded and
-    /// uploaded on `stream` (ordered before any later use on another stream by cudarc's events).
+    /// Both operands' maps over `x` and `y` in device memory, and `C`'s (`f32`) over its address
+    /// where given: the cached ones, or encoded and uploaded on `stream` (ordered before any later use
+    /// on another stream by cudarc's events).
     pub fn maps(
         &self,
         stream: &Arc<CudaStream>,
@@ -89,14 +93,18 @@ impl MapCache {
         precision: Precision,
         x: u64,
         y: u64,
+        c: Option<(TmaOperand, u64)>,
     ) -> Result<Arc<CudaSlice<u64>>> {
-        let key = MapKey { precision, ops: *ops, x, y };
+        let key = MapKey { precision, ops: *ops, x, y, c };
         let mut cache = self.0.lock().map_err(|_| Error::ContextPoisoned("the tensor-map cache lock was poisoned".into()))?;
         if let Some(maps) = cache.get(&key) {
             return Ok(maps.clone());
         }
         let (a, b) = (encode(&ops[0], precision, x)?, encode(&ops[1], precision, y)?);
-        let words: Vec<u64> = a.opaque.iter().chain(b.opaque.iter()).copied().collect();
+        let mut words: Vec<u64> = a.opaque.iter().chain(b.opaque.iter()).copied().collect();
+        if let Some((op, base)) = c {
+            words.extend(encode(&op, Precision::Fp32, base)?.opaque);
+        }
         let maps = Arc::new(stream.clone_htod(&words).map_err(Error::driver("uploading TMA tensor maps", 0))?);
         if cache.len() >= Self::CAPACITY {
             cache.clear();

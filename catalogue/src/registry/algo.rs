@@ -19,9 +19,11 @@ pub type MatmulFn = unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32);
 /// The host build of a matmul entry on 16-bit inputs (BF16 or FP16 bit patterns), `f32` output.
 pub type HalfMatmulFn = unsafe fn(*const u16, *const u16, *mut f32, u32, u32, u32);
 
-/// The host build of a matmul entry that reads A and B through TMA tensor maps (kernel 15):
-/// `(map_a, map_b, c, m, n, k)`; the maps' element type is the kernel's precision's.
-pub type TmaMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32);
+/// The host build of a matmul entry that reads A and B through TMA tensor maps (kernels 15, 16, 22,
+/// 24): `(map_a, map_b, map_c, c, flags, m, n, k)`; A's and B's maps of the kernel's precision's
+/// element type, `C`'s (or null) of `f32` ([`crate::registry::tma::c_operand`]), `flags` the stream-K
+/// kernels' counters.
+pub type TmaMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32);
 
 /// A kernel's host build, for the CPU executor: its signature depends on the input element type.
 #[derive(Debug, Clone, Copy)]

@@ -151,10 +151,31 @@ pub fn operands(config: TileConfig, packing: &Packing, elem_bytes: u32) -> Resul
     Ok(ops)
 }
 
+/// `C`'s tensor map for a TMA kernel's stores ([`k15_tma::c_box`] boxes, `f32`, the 128-byte
+/// swizzle), or `None` where its rows are not whole 16-byte units (`N % 4 ≠ 0`): the kernels then
+/// store with their threads.
+pub fn c_operand(shape: MatmulShape) -> Option<TmaOperand> {
+    let row_stride = u64::from(shape.n) * 4;
+    (row_stride.is_multiple_of(ALIGN) && shape.m > 0 && shape.n > 0).then_some(TmaOperand {
+        name: "C",
+        elem_bytes: 4,
+        dims: [u64::from(shape.n), u64::from(shape.m)],
+        row_stride,
+        boxdim: k15_tma::c_box(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::registry::algo::{Algo, MATMUL_KERNELS};
+
+    #[test]
+    fn c_is_mapped_where_its_rows_are_whole_16_byte_units() {
+        let c = c_operand(MatmulShape { m: 300, n: 520, k: 7 }).unwrap();
+        assert_eq!((c.dims, c.row_stride, c.boxdim[0] * c.elem_bytes), ([520, 300], 2080, 128));
+        assert!(c_operand(MatmulShape { m: 300, n: 522, k: 7 }).is_none());
+    }
 
     #[test]
     fn boxes_are_within_the_tma_limits_and_fill_128_byte_swizzle_rows() {

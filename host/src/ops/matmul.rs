@@ -225,14 +225,20 @@ impl Gpu {
             (Some(p), None) => return Err(Error::OutOfMemory { bytes: usize::try_from(p.copy_bytes(elem_bytes)).unwrap_or(usize::MAX) }),
             (None, _) => (x, y),
         };
+        // C's map where it starts and its rows are on 16-byte units: the TMA kernels store through it.
+        let c_map = tma::c_operand(launch.shape).filter(|_| c.is_multiple_of(tma::ALIGN)).map(|op| (op, c));
         let maps = match packing {
-            Some(p) => Some(self.tensor_maps.maps(stream, &tma::operands(kernel.config, &p, elem_bytes)?, kernel.precision, x, y)?),
+            Some(p) => {
+                Some(self.tensor_maps.maps(stream, &tma::operands(kernel.config, &p, elem_bytes)?, kernel.precision, x, y, c_map)?)
+            }
             None => None,
         };
         let map_guard = maps.as_ref().map(|m| m.device_ptr(stream));
-        let (x, y) = match &map_guard {
-            Some((p, _)) => (*p, *p + crate::tensor_maps::MAP_BYTES),
-            None => (x, y),
+        let (x, y, map_c) = match &map_guard {
+            Some((p, _)) => {
+                (*p, *p + crate::tensor_maps::MAP_BYTES, if c_map.is_some() { *p + 2 * crate::tensor_maps::MAP_BYTES } else { 0 })
+            }
+            None => (x, y, 0),
         };
         // The stream-K kernels' counters, locked (and their use recorded as a write, so that launches
         // on other streams queue behind this one) until the launch below is queued; 0 for the others.
@@ -241,7 +247,7 @@ impl Gpu {
         let flags = flags_guard.as_ref().map_or(0, |(p, _)| *p);
         let mut builder = stream.launch_builder(f);
         if kernel.config.tma {
-            builder.arg(&x).arg(&y).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
+            builder.arg(&x).arg(&y).arg(&map_c).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
         } else {
             builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
         }
@@ -253,7 +259,8 @@ impl Gpu {
         // it); the launch is the one the plan states (the kernel's TileConfig: threads and dynamic
         // shared memory, planned for this GPU's SMs, as the zeroing of C for split-K and stream-K; kernel
         // 24's grid, whole clusters, at most those the GPU keeps resident: its walk takes any number);
-        // a TMA kernel's `flags` are the plan's `flag_words` zeroed counters (or null where it names
+        // `map_c` describes exactly C (m × n f32, 16-byte rows) or is null; a TMA kernel's `flags` are
+        // the plan's `flag_words` zeroed counters (or null where it names
         // none), which the launch leaves zero; a stream-K kernel's grid is resident at once (one block
         // per SM), and its blocks wait only on lower ones, which the GPU dispatches first.
         let mut config = launch_config(launch.dims);

@@ -86,6 +86,93 @@ pub unsafe fn load_2d_multicast(dst: u32, map: *const TensorMap, c0: i32, c1: i3
     }
 }
 
+/// `cp.async.bulk.tensor.2d.global.shared::cta.bulk_group`: copies the box at shared byte `src` (in
+/// the map's swizzle) to the box of `map` whose first element has coordinates `(c0, c1)`; elements of
+/// the box outside the tensor are not written, so tiles at the matrix edges need no guards. The copy
+/// joins this thread's current bulk group ([`commit_stores`]); `src` may be rewritten only after
+/// [`wait_stores_read`].
+///
+/// # Safety
+/// `map` points to a valid tensor map over global memory nobody else touches where the box lands
+/// during the copy; `src` is a shared address holding the box (`box0 · box1 · elem` bytes), 1024-byte
+/// aligned for the 128-byte swizzle (128 otherwise), its writes made visible to the copy engine
+/// first ([`fence_shared_to_async`], then a barrier among the writers).
+#[inline(always)]
+pub unsafe fn store_2d(map: *const TensorMap, c0: i32, c1: i32, src: u32) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: register operands only; the caller's contract covers the addresses. A memory clobber.
+    unsafe {
+        core::arch::asm!(
+            "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [{map}, {{{c0}, {c1}}}], [{src}];",
+            map = in(reg64) map as u64,
+            c0 = in(reg32) c0,
+            c1 = in(reg32) c1,
+            src = in(reg32) src,
+            options(nostack, preserves_flags)
+        )
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded contract.
+    unsafe {
+        host_impl::store_2d(map, c0, c1, src)
+    }
+}
+
+/// `cp.async.bulk.commit_group`: closes this thread's current bulk group of [`store_2d`] copies.
+///
+/// # Safety
+/// None beyond being called by the thread that issued the copies (an instruction without operands).
+#[inline(always)]
+pub unsafe fn commit_stores() {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: no operands.
+    unsafe {
+        core::arch::asm!("cp.async.bulk.commit_group;", options(nostack, preserves_flags))
+    }
+}
+
+/// `cp.async.bulk.wait_group.read 0`: waits until every committed bulk group of this thread has read
+/// its shared source, which may then be rewritten (the global writes may still be in flight).
+///
+/// # Safety
+/// None beyond being called by the thread that issued the copies.
+#[inline(always)]
+pub unsafe fn wait_stores_read() {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: no register operands; a memory clobber orders later shared writes after the wait.
+    unsafe {
+        core::arch::asm!("cp.async.bulk.wait_group.read 0;", options(nostack, preserves_flags))
+    }
+}
+
+/// `cp.async.bulk.wait_group 0`: waits until every committed bulk group of this thread has completed,
+/// its global writes performed.
+///
+/// # Safety
+/// None beyond being called by the thread that issued the copies.
+#[inline(always)]
+pub unsafe fn wait_stores() {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: no register operands; a memory clobber.
+    unsafe {
+        core::arch::asm!("cp.async.bulk.wait_group 0;", options(nostack, preserves_flags))
+    }
+}
+
+/// `fence.proxy.async.shared::cta`: makes this thread's earlier writes to shared memory visible to the
+/// copy engine (the async proxy), before a [`store_2d`] that reads them.
+///
+/// # Safety
+/// None (a fence).
+#[inline(always)]
+pub unsafe fn fence_shared_to_async() {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: no operands; a memory clobber.
+    unsafe {
+        core::arch::asm!("fence.proxy.async.shared::cta;", options(nostack, preserves_flags))
+    }
+}
+
 /// `prefetch.tensormap [map]`: brings the tensor map into the TMA unit's cache ahead of the first
 /// copy (one thread, once per kernel).
 ///
@@ -175,5 +262,45 @@ mod host_impl {
             }
         }
         mbarrier::host_update(bar, -(bytes as i64), 0);
+    }
+
+    /// The host model's [`super::store_2d`], performed at once: the box's elements inside the tensor
+    /// written from this block's shared memory at `src` (through the map's swizzle), the rest dropped.
+    ///
+    /// # Safety
+    /// As [`load_2d`], with the tensor's memory writable.
+    pub(super) unsafe fn store_2d(map: *const TensorMap, c0: i32, c1: i32, src: u32) {
+        // SAFETY: the caller's contract.
+        let w = unsafe { (*map).words };
+        if w[0] != HOST_MODEL_TAG {
+            host::out_of_bounds(format_args!("TMA store to a tensor map the host model did not make"));
+        }
+        let (base, elem, dims, stride) = (w[1] as *mut u8, w[2] as usize, [w[3] as i64, w[4] as i64], w[5] as usize);
+        let (box0, box1, swizzle) = (w[6] as usize, w[7] as usize, w[8] != 0);
+        let bytes = box0 * box1 * elem;
+        let (region, src) = host::cluster_region(src);
+        let align = if swizzle { 1024 } else { 128 };
+        if !src.is_multiple_of(align) || src + bytes > region.bytes || (swizzle && box0 * elem != 128) {
+            host::out_of_bounds(format_args!(
+                "TMA store of a {box0}×{box1} × {elem}-byte box from shared byte {src}: outside the block's {} bytes, \
+                 not {align}-byte aligned, or not 128-byte rows under the 128-byte swizzle",
+                region.bytes
+            ));
+        }
+        for j in 0..box1 {
+            for i in 0..box0 {
+                let (g0, g1) = (c0 as i64 + i as i64, c1 as i64 + j as i64);
+                if !((0..dims[0]).contains(&g0) && (0..dims[1]).contains(&g1)) {
+                    continue;
+                }
+                let at = src + (j * box0 + i) * elem;
+                let phys = if swizzle { swizzle_sw128(at as u32) as usize } else { at };
+                for b in 0..elem {
+                    // SAFETY: an in-range element of the tensor (the map's contract); `phys` lies
+                    // inside the checked box.
+                    unsafe { base.add(g1 as usize * stride + g0 as usize * elem + b).write(region.base.add(phys + b).read()) };
+                }
+            }
+        }
     }
 }

@@ -135,6 +135,12 @@ pub const fn a_box(cfg: TileConfig) -> [u32; 2] {
     [cfg.bk, cfg.bm]
 }
 
+/// The TMA box of `C`'s tensor map (`f32`, the 128-byte swizzle): one consumer warp's staged chunk,
+/// [`STAGE_COLS`] columns × 16 rows ([`store`]).
+pub const fn c_box() -> [u32; 2] {
+    [STAGE_COLS, 16]
+}
+
 /// The TMA box of B's tensor map for `cfg`: N-major `64 × BK` (one 128-byte row of N, `BK` rows of K;
 /// `bn / 64` of them per stage), or K-major `BK × bn` over the prepared `Bᵀ` (TF32).
 pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
@@ -192,12 +198,13 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
         let lead = (wgmma::SW128_ATOM_BYTES - base % wgmma::SW128_ATOM_BYTES) % wgmma::SW128_ATOM_BYTES;
         // SAFETY: the stages' S·stage bytes from `lead` (1024-aligned) lie inside the region.
         let halves = unsafe { View::new(smem.ptr(lead as usize).cast::<u16>(), (S * stage / 2) as usize) };
-        // The staging follows the barriers: 16-byte aligned (stages of whole atoms, 16 bytes of
-        // barriers per stage).
-        let staged_at = (lead + S * stage + BARRIER_BYTES * S) as usize;
+        // The staging follows the stages, 1024-byte aligned (stages of whole atoms): each warp's area
+        // is a box the TMA stores from in the 128-byte swizzle. The barriers follow it.
+        let staged_at = (lead + S * stage) as usize;
         // SAFETY: staging_bytes(BM) from `staged_at` end at most at the region's end (lead < one atom).
         let staging = unsafe { View::new(smem.ptr(staged_at).cast::<f32>(), (staging_bytes(Self::BM) / 4) as usize) };
         let p = Self { tiles: base + lead, stage, halves, staging };
+        const { assert!(staging_bytes(Self::BM).is_multiple_of(wgmma::SW128_ATOM_BYTES)) };
         if thread::thread_idx_x() == 0 {
             for s in 0..S {
                 // SAFETY: 8-byte slots after the tiles, inside the region; the barrier below precedes use.
@@ -261,12 +268,14 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
         }
     }
 
-    /// Consumer warpgroup `cw`'s calling warp's staging area for [`store`].
+    /// Consumer warpgroup `cw`'s calling warp's staging area for [`store`]: the view, and its shared
+    /// address (1024-byte aligned).
     #[inline(always)]
-    pub(crate) fn warp_staging(self, cw: u32) -> View<f32> {
+    pub(crate) fn warp_staging(self, cw: u32) -> Staging {
         let warp = cw * 4 + thread::thread_idx_x() % 128 / 32;
         // SAFETY: warp < BM / 16 areas of WARP_STAGE_FLOATS in the staging view.
-        unsafe { self.staging.sub((warp * WARP_STAGE_FLOATS) as usize, WARP_STAGE_FLOATS as usize) }
+        let view = unsafe { self.staging.sub((warp * WARP_STAGE_FLOATS) as usize, WARP_STAGE_FLOATS as usize) };
+        Staging { view, addr: self.tiles + S * self.stage + warp * WARP_STAGE_FLOATS * 4 }
     }
 
     /// The stages' bytes as elements of `T` (2 or 4 bytes): a producer that copies the operands
@@ -304,13 +313,13 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// Stage `s`'s "full" barrier: its bytes have landed.
     #[inline(always)]
     pub(crate) fn full(self, s: u32) -> u32 {
-        self.tiles + S * self.stage + 8 * s
+        self.tiles + S * self.stage + staging_bytes(Self::BM) + 8 * s
     }
 
     /// Stage `s`'s "empty" barrier: its consumers are done with it.
     #[inline(always)]
     pub(crate) fn empty(self, s: u32) -> u32 {
-        self.tiles + S * self.stage + 8 * (S + s)
+        self.tiles + S * self.stage + staging_bytes(Self::BM) + 8 * (S + s)
     }
 
     /// The producer (one thread): loads K-tiles `first_step .. first_step + steps` of the output tile
@@ -511,13 +520,21 @@ pub(crate) const fn staging_bytes(bm: u32) -> u32 {
     bm / 16 * WARP_STAGE_FLOATS * 4
 }
 
+/// A consumer warp's staging area: the floats, and their shared address for the TMA.
+#[derive(Clone, Copy)]
+pub(crate) struct Staging {
+    pub(crate) view: View<f32>,
+    pub(crate) addr: u32,
+}
+
 /// Where accumulator `(r, col)` (`r` < 16, `col` < [`STAGE_COLS`]) of a warp's chunk lies in its
-/// staging area: rows of 32 floats whose 8-column groups are permuted by `r % 4` (an XOR swizzle), so
-/// that the fragments' pair writes (eight rows, the same columns) spread over all 32 banks, and a
-/// row's reads stay a permutation of them.
+/// staging area: rows of 32 floats (128 bytes) whose 4-column (16-byte) groups are permuted by
+/// `r % 8` — the TMA's 128-byte swizzle on a 1024-byte aligned area, so that a [`tma::store_2d`]
+/// reads the chunk as it is; the fragments' pair writes (eight rows, the same columns) land in eight
+/// different groups, all 32 banks, and a row's reads stay a permutation of them.
 #[inline(always)]
 const fn staged(r: u32, col: u32) -> usize {
-    (r * STAGE_COLS + (((col / 8) ^ (r % 4)) * 8) + col % 8) as usize
+    (r * STAGE_COLS + (((col / 4) ^ (r % 8)) * 4) + col % 4) as usize
 }
 
 /// Stores consumer warpgroup `cw`'s accumulators of the output tile at `(row0, col0)` into `c`
@@ -540,7 +557,8 @@ const fn staged(r: u32, col: u32) -> usize {
 pub(crate) unsafe fn store<O: WgmmaTile>(
     acc: &O::Acc,
     c: View<f32>,
-    stage: View<f32>,
+    map_c: *const TensorMap,
+    staging: Staging,
     m: u32,
     n: u32,
     row0: u32,
@@ -550,8 +568,12 @@ pub(crate) unsafe fn store<O: WgmmaTile>(
 ) {
     let wtid = thread::thread_idx_x() % 128;
     let lane = wtid % 32;
+    let stage = staging.view;
     // This warp's rows of the tile: 16 from `first`.
     let first = row0 + cw * WG_ROWS + 16 * (wtid / 32);
+    // Stored by the TMA where C has a map (rows of whole 16-byte units) and the tile is stored, not
+    // added.
+    let by_tma = !map_c.is_null() && !accumulate;
     let width = if n.is_multiple_of(4) {
         4
     } else if n.is_multiple_of(2) {
@@ -560,15 +582,32 @@ pub(crate) unsafe fn store<O: WgmmaTile>(
         1
     };
     // Accumulators 16j .. 16j + 16 are columns 32j .. 32j + 32 (`acc_position`), as whole chunks: no
-    // index can fail, so no bounds-check branch (a panic call) enters the kernel.
-    for (j, chunk) in acc.as_ref().as_chunks::<16>().0.iter().enumerate() {
-        for (p, &[v0, v1]) in chunk.as_chunks::<2>().0.iter().enumerate() {
-            let (r, col) = wgmma::acc_position(lane, 2 * p as u32);
-            let (v0, v1) = (wgmma::settled(v0), wgmma::settled(v1));
-            // SAFETY: r < 16, col + 1 < 32 and col even: in the area, 8-byte aligned (the swizzle
-            // moves whole 8-column groups).
-            unsafe { stage.set2(staged(r, col), Float2([v0, v1])) };
+    // index can fail, so no bounds-check branch (a panic call) enters the kernel. One loop per path,
+    // each simple enough to unroll: the accumulators stay in registers.
+    let chunks = acc.as_ref().as_chunks::<16>().0;
+    if by_tma {
+        for (j, chunk) in chunks.iter().enumerate() {
+            // SAFETY: this warp's area, the previous chunk read out of it (the wait below).
+            unsafe { stage_chunk(chunk, lane, stage) };
+            // SAFETY: every lane's writes fenced for the copy engine, then the warp's barrier; one lane
+            // copies the staged 16 × 32 box (the TMA drops what lies outside C) and waits until it
+            // has read the area before the warp writes the next chunk into it.
+            unsafe {
+                tma::fence_shared_to_async();
+                thread::sync_warp();
+                if lane == 0 {
+                    tma::store_2d(map_c, (col0 + STAGE_COLS * j as u32) as i32, first as i32, staging.addr);
+                    tma::commit_stores();
+                    tma::wait_stores_read();
+                }
+                thread::sync_warp();
+            }
         }
+        return;
+    }
+    for (j, chunk) in chunks.iter().enumerate() {
+        // SAFETY: this warp's area, the previous chunk read out of it (the barrier below).
+        unsafe { stage_chunk(chunk, lane, stage) };
         // SAFETY: every lane of the warp, once per chunk (the loop is warp-uniform).
         unsafe { thread::sync_warp() };
         let col = col0 + STAGE_COLS * j as u32;
@@ -583,6 +622,22 @@ pub(crate) unsafe fn store<O: WgmmaTile>(
         }
         // SAFETY: as above; the next chunk overwrites the area only after every lane read it.
         unsafe { thread::sync_warp() };
+    }
+}
+
+/// Writes this lane's 16 accumulators of one chunk (32 columns of the warp's 16 rows) into the warp's
+/// staging area at their [`staged`] places.
+///
+/// # Safety
+/// `stage` is this warp's staging area, which no lane of the warp reads meanwhile.
+#[inline(always)]
+unsafe fn stage_chunk(chunk: &[f32; 16], lane: u32, stage: View<f32>) {
+    for (p, &[v0, v1]) in chunk.as_chunks::<2>().0.iter().enumerate() {
+        let (r, col) = wgmma::acc_position(lane, 2 * p as u32);
+        let (v0, v1) = (wgmma::settled(v0), wgmma::settled(v1));
+        // SAFETY: r < 16, col + 1 < 32 and col even: in the area, 8-byte aligned (the swizzle moves
+        // whole 4-column groups).
+        unsafe { stage.set2(staged(r, col), Float2([v0, v1])) };
     }
 }
 
@@ -629,12 +684,14 @@ unsafe fn store_rows<const W: u32>(c: View<f32>, stage: View<f32>, m: u32, n: u3
 /// `map_a`, `map_b` are valid tensor maps in global memory as described, over buffers of `m·k` and
 /// `k·n` elements that stay unchanged during the launch; `c` holds `m·n` floats; the launch has
 /// [`config`]`(64·NC, O::N, S, size_of::<O::Elem>())`'s threads and shared bytes and a
-/// `⌈n/N⌉ × ⌈m/(64·NC)⌉` grid; sm_90a. `_flags` is unused: every TMA entry takes the stream-K
-/// kernels' counters (kernels 22 and 24), so that the host launches them all alike.
+/// `⌈n/N⌉ × ⌈m/(64·NC)⌉` grid; sm_90a; `map_c` is null or a tensor map of `C` ([`c_box`] boxes, the
+/// 128-byte swizzle, `f32`), through which the tiles are stored. `_flags` is unused: every TMA entry
+/// takes the stream-K kernels' counters (kernels 22 and 24), so that the host launches them all alike.
 #[inline(always)]
 pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
+    map_c: *const TensorMap,
     c: *mut f32,
     _flags: *mut u32,
     m: u32,
@@ -666,7 +723,7 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     // SAFETY: warpgroup-uniform; the producer loads these steps; c holds m·n floats.
     unsafe {
         pipe.consume::<O>(&mut acc, wg - 1, steps, 0);
-        store::<O>(&acc, View::new(c, (m * n) as usize), pipe.warp_staging(wg - 1), m, n, row0, col0, wg - 1, false);
+        store::<O>(&acc, View::new(c, (m * n) as usize), map_c, pipe.warp_staging(wg - 1), m, n, row0, col0, wg - 1, false);
     }
 }
 
@@ -693,9 +750,18 @@ macro_rules! tma_entry {
             ///
             /// # Safety
             #[doc = concat!("As [`", stringify!($gemm), "`], with the launch its `TileConfig` constant states.")]
-            pub unsafe fn $name(map_a: *const TensorMap, map_b: *const TensorMap, c: *mut f32, flags: *mut u32, m: u32, n: u32, k: u32) {
+            pub unsafe fn $name(
+                map_a: *const TensorMap,
+                map_b: *const TensorMap,
+                map_c: *const TensorMap,
+                c: *mut f32,
+                flags: *mut u32,
+                m: u32,
+                n: u32,
+                k: u32,
+            ) {
                 // SAFETY: forwarded contract.
-                unsafe { $gemm::<super::k14_wgmma::$tile, $s, $c>(map_a, map_b, c, flags, m, n, k) }
+                unsafe { $gemm::<super::k14_wgmma::$tile, $s, $c>(map_a, map_b, map_c, c, flags, m, n, k) }
             }
         }
     };

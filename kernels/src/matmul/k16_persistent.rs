@@ -71,6 +71,7 @@ pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bm: u32, bn: u32) -> (u32
 pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
+    map_c: *const TensorMap,
     c: *mut f32,
     flags: *mut u32,
     m: u32,
@@ -78,7 +79,7 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, c, flags, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
 }
 
 /// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, whether the
@@ -175,11 +176,13 @@ impl Feed for TmaFeed {
 ///
 /// # Safety
 /// As [`k15_tma::tma_gemm`] (with `feed` describing A and B), with the grid `W` expects; `C` zeroed
-/// first where `W` adds; where `W` shares tiles ([`Fix`]), `flags` holds the counters its pieces name,
+/// first where `W` adds; `map_c` null or `C`'s tensor map (as [`k15_tma::tma_gemm`]'s); where `W`
+/// shares tiles ([`Fix`]), `flags` holds the counters its pieces name,
 /// zero at the launch (the walk leaves them zero), and the grid is resident at once.
 #[inline(always)]
 pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk, F: Feed>(
     feed: F,
+    map_c: *const TensorMap,
     c: *mut f32,
     flags: *mut u32,
     m: u32,
@@ -220,9 +223,14 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
             unsafe { flag::wait_at_least(counter(flag), 32) };
         }
         let adds = p.adds || matches!(p.fix, Fix::Await { .. });
-        // SAFETY: c holds m·n floats, zeroed by the host where the walk adds, stored first by the
-        // publishing piece where it awaits.
-        unsafe { k15_tma::store::<O>(&acc, c, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, adds) };
+        // A publishing piece stores with the threads' own stores, which its release covers (the
+        // TMA's would still be in flight).
+        // Three consumer warpgroups (152 registers each) have none to spare for the TMA's path: ptxas
+        // spilled 48 bytes there.
+        let map = if p.fix == Fix::Alone && NC < 3 { map_c } else { core::ptr::null() };
+        // SAFETY: c holds m·n floats (map_c, if any, describes it), zeroed by the host where the walk
+        // adds, stored first by the publishing piece where it awaits.
+        unsafe { k15_tma::store::<O>(&acc, c, map, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, adds) };
         match p.fix {
             // SAFETY (both arms): the walk's counters; every lane's stores above precede its own release.
             Fix::Publish { flag } => unsafe { flag::release_add(counter(flag), 1) },

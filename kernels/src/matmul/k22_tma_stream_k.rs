@@ -49,6 +49,7 @@ pub const fn flag_words(blocks: u32) -> u32 {
 pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
+    map_c: *const TensorMap,
     c: *mut f32,
     flags: *mut u32,
     m: u32,
@@ -56,7 +57,7 @@ pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, 1, StreamK<1>, TmaFeed>(TmaFeed { map_a, map_b }, c, flags, m, n, k) }
+    unsafe { k16_persistent::walk_gemm::<O, S, NC, 1, StreamK<1>, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
 }
 
 /// The walk of a block of a `P`-block cluster among `G = gridDim.x / P` clusters, over units of `P`

@@ -51,6 +51,7 @@ pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
 pub unsafe fn cluster_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
+    map_c: *const TensorMap,
     c: *mut f32,
     flags: *mut u32,
     m: u32,
@@ -58,7 +59,9 @@ pub unsafe fn cluster_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, CLUSTER, ClusterUnits<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, c, flags, m, n, k) }
+    unsafe {
+        k16_persistent::walk_gemm::<O, S, NC, CLUSTER, ClusterUnits<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k)
+    }
 }
 
 /// The launch of a kernel-24 stream-K entry: the pairs' launch, walking [`StreamK`]`<2>` (whole
@@ -80,6 +83,7 @@ pub const fn stream_k_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileCo
 pub unsafe fn cluster_stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
+    map_c: *const TensorMap,
     c: *mut f32,
     flags: *mut u32,
     m: u32,
@@ -87,7 +91,7 @@ pub unsafe fn cluster_stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     k: u32,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, CLUSTER, StreamK<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, c, flags, m, n, k) }
+    unsafe { k16_persistent::walk_gemm::<O, S, NC, CLUSTER, StreamK<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
 }
 
 /// The walk of a block of a `P`-block cluster: the clusters take groups of `P` vertically adjacent
