@@ -136,6 +136,31 @@ pub const ATOMIC_PAIRS_PER_US: f64 = 1_420_000.0;
 /// `docs/results/2026-12-02-staged-epilogue/measure`: 16 shapes in three precisions and 11 short-K
 /// products of each alignment of N): 16-byte rows near DRAM's 4.2 TB/s, 8- and 4-byte rows at half.
 pub fn epilogue_bytes_per_us(persistent: bool, n: u32) -> f64 {
+    thread_stores_bytes_per_us(persistent, n)
+}
+
+/// How many times faster than [`epilogue_bytes_per_us`] the TMA stores the tiles of two consumer
+/// warpgroups where `C`'s rows are 16-byte units (`k15_tma::c_map_for`). Fitted on
+/// `docs/results/2026-12-04-stream-k-fixup/tma-store-2004287` (12 shallow-K BF16 tuning products, 60
+/// launches of kernels 15, 16 and 24 on 128-row tiles): measured ÷ predicted a median 0.81 with the
+/// threads' rate, 0.99 with this one (the same launches ran 0.97 of the threads' rate before the TMA
+/// stored there, `shallow-6d02423`). The calibration table's rows predate it: their 90th percentile
+/// error rose from 0.21 to 0.23, the median stayed 0.076.
+pub const TMA_STORE_SPEEDUP: f64 = 1.8;
+
+/// The epilogue's rate for a launch of `cfg` on `n` columns that stores its tiles (not split-K's
+/// additions): [`epilogue_bytes_per_us`], times [`TMA_STORE_SPEEDUP`] where the TMA stores them.
+pub fn store_bytes_per_us(cfg: TileConfig, n: u32) -> f64 {
+    let rate = thread_stores_bytes_per_us(cfg.persistent, n);
+    // Two consumer warpgroups: 128-row tiles.
+    if cfg.tma && cfg.bm == 128 && n.is_multiple_of(4) {
+        rate * TMA_STORE_SPEEDUP
+    } else {
+        rate
+    }
+}
+
+fn thread_stores_bytes_per_us(persistent: bool, n: u32) -> f64 {
     let width = if n.is_multiple_of(4) {
         4
     } else if n.is_multiple_of(2) {
@@ -285,11 +310,8 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     // outputs (on average) stored at this SM's share of the epilogue's rate, or with split-K added
     // at its share of the L2's atomic rate.
     let (busy, outputs) = (f64::from(units.min(sms.max(1))), m * n / f64::from(tiles.max(1)));
-    let epilogue_us = if splits > 1 {
-        outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy)
-    } else {
-        4.0 * outputs / (epilogue_bytes_per_us(cfg.persistent, shape.n) / busy)
-    };
+    let epilogue_us =
+        if splits > 1 { outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy) } else { 4.0 * outputs / (store_bytes_per_us(cfg, shape.n) / busy) };
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
     let sm_us = if cfg.stream_k {
         stream_k_sm_us(
@@ -298,7 +320,7 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
             elem_bytes,
             sms,
             step_us,
-            4.0 * outputs / epilogue_bytes_per_us(true, shape.n),
+            4.0 * outputs / store_bytes_per_us(cfg, shape.n),
             outputs / 2.0 / ATOMIC_PAIRS_PER_US,
         )
     } else if cfg.persistent {

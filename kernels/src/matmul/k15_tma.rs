@@ -520,6 +520,19 @@ pub(crate) const fn staging_bytes(bm: u32) -> u32 {
     bm / 16 * WARP_STAGE_FLOATS * 4
 }
 
+/// `C`'s map for the stores of a block of `NC` consumer warpgroups: the TMA stores the tiles of two
+/// (0.79–0.87 of the threads' stores' time on shallow K, `docs/results/2026-12-04-stream-k-fixup/tma-store-2004287`);
+/// one warpgroup's tiles (64 rows) ran 1.06× slower so, and three have no registers to spare for
+/// it (ptxas spilled 48 bytes): their threads store.
+#[inline(always)]
+pub(crate) fn c_map_for<const NC: u32>(map_c: *const TensorMap) -> *const TensorMap {
+    if NC == 2 {
+        map_c
+    } else {
+        core::ptr::null()
+    }
+}
+
 /// A consumer warp's staging area: the floats, and their shared address for the TMA.
 #[derive(Clone, Copy)]
 pub(crate) struct Staging {
@@ -723,7 +736,18 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     // SAFETY: warpgroup-uniform; the producer loads these steps; c holds m·n floats.
     unsafe {
         pipe.consume::<O>(&mut acc, wg - 1, steps, 0);
-        store::<O>(&acc, View::new(c, (m * n) as usize), map_c, pipe.warp_staging(wg - 1), m, n, row0, col0, wg - 1, false);
+        store::<O>(
+            &acc,
+            View::new(c, (m * n) as usize),
+            c_map_for::<NC>(map_c),
+            pipe.warp_staging(wg - 1),
+            m,
+            n,
+            row0,
+            col0,
+            wg - 1,
+            false,
+        );
     }
 }
 

@@ -225,9 +225,7 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
         let adds = p.adds || matches!(p.fix, Fix::Await { .. });
         // A publishing piece stores with the threads' own stores, which its release covers (the
         // TMA's would still be in flight).
-        // Three consumer warpgroups (152 registers each) have none to spare for the TMA's path: ptxas
-        // spilled 48 bytes there.
-        let map = if p.fix == Fix::Alone && NC < 3 { map_c } else { core::ptr::null() };
+        let map = if p.fix == Fix::Alone { k15_tma::c_map_for::<NC>(map_c) } else { core::ptr::null() };
         // SAFETY: c holds m·n floats (map_c, if any, describes it), zeroed by the host where the walk
         // adds, stored first by the publishing piece where it awaits.
         unsafe { k15_tma::store::<O>(&acc, c, map, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, adds) };
