@@ -140,20 +140,28 @@ pub fn epilogue_bytes_per_us(persistent: bool, n: u32) -> f64 {
 }
 
 /// How many times faster than [`epilogue_bytes_per_us`] the TMA stores the tiles of two consumer
-/// warpgroups where `C`'s rows are 16-byte units (`k15_tma::c_map_for`). Fitted on
-/// `docs/results/2026-12-04-stream-k-fixup/tma-store-2004287` (12 shallow-K BF16 tuning products, 60
-/// launches of kernels 15, 16 and 24 on 128-row tiles): measured ÷ predicted a median 0.81 with the
-/// threads' rate, 0.99 with this one (the same launches ran 0.97 of the threads' rate before the TMA
-/// stored there, `shallow-6d02423`). The calibration table's rows predate it: their 90th percentile
-/// error rose from 0.21 to 0.23, the median stayed 0.076.
-pub const TMA_STORE_SPEEDUP: f64 = 1.8;
+/// warpgroups where `C`'s rows are 16-byte units (`k15_tma::c_map_for`), on units of at most
+/// [`TMA_STORE_STEPS`]. Fitted on two sets measured with the TMA's stores: the 12 shallow-K BF16
+/// tuning products of `docs/results/2026-12-04-stream-k-fixup/tma-store-2004287` (60 launches of
+/// kernels 15, 16 and 24 on 128-row tiles: measured ÷ predicted a median 0.81 at 1.0, 0.92 at 1.4,
+/// 0.99 at 1.8) and the calibration table's 43 shallow rows of those kernels, measured again in
+/// `calib-90ed892` (the table's median error 0.079 at 1.0, 0.075 at 1.4, 0.085 at 1.8).
+pub const TMA_STORE_SPEEDUP: f64 = 1.4;
 
-/// The epilogue's rate for a launch of `cfg` on `n` columns that stores its tiles (not split-K's
-/// additions): [`epilogue_bytes_per_us`], times [`TMA_STORE_SPEEDUP`] where the TMA stores them.
-pub fn store_bytes_per_us(cfg: TileConfig, n: u32) -> f64 {
+/// Deepest work unit (K-steps) whose stores [`TMA_STORE_SPEEDUP`] prices: on deep K the TMA's stores
+/// measured no faster than the threads' (8192³ and 4096³ within a lease's spread of `squares-all-b54aa9f`,
+/// `tma-store-2004287/large`): there the stores are a small share, written while the next tile's
+/// stages load; on shallow K they are most of the time, and the TMA writes them without holding
+/// the consumers.
+pub const TMA_STORE_STEPS: u32 = 8;
+
+/// The epilogue's rate for a launch of `cfg` on `n` columns whose units are `steps` K-steps deep,
+/// storing its tiles (not split-K's additions): [`epilogue_bytes_per_us`], times
+/// [`TMA_STORE_SPEEDUP`] where the TMA stores them and the units are shallow ([`TMA_STORE_STEPS`]).
+pub fn store_bytes_per_us(cfg: TileConfig, n: u32, steps: u32) -> f64 {
     let rate = thread_stores_bytes_per_us(cfg.persistent, n);
     // Two consumer warpgroups: 128-row tiles.
-    if cfg.tma && cfg.bm == 128 && n.is_multiple_of(4) {
+    if cfg.tma && cfg.bm == 128 && n.is_multiple_of(4) && steps <= TMA_STORE_STEPS {
         rate * TMA_STORE_SPEEDUP
     } else {
         rate
@@ -310,8 +318,11 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     // outputs (on average) stored at this SM's share of the epilogue's rate, or with split-K added
     // at its share of the L2's atomic rate.
     let (busy, outputs) = (f64::from(units.min(sms.max(1))), m * n / f64::from(tiles.max(1)));
-    let epilogue_us =
-        if splits > 1 { outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy) } else { 4.0 * outputs / (store_bytes_per_us(cfg, shape.n) / busy) };
+    let epilogue_us = if splits > 1 {
+        outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy)
+    } else {
+        4.0 * outputs / (store_bytes_per_us(cfg, shape.n, steps) / busy)
+    };
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
     let sm_us = if cfg.stream_k {
         stream_k_sm_us(
@@ -320,7 +331,7 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
             elem_bytes,
             sms,
             step_us,
-            4.0 * outputs / store_bytes_per_us(cfg, shape.n),
+            4.0 * outputs / store_bytes_per_us(cfg, shape.n, shape.k.div_ceil(cfg.bk)),
             outputs / 2.0 / ATOMIC_PAIRS_PER_US,
         )
     } else if cfg.persistent {
