@@ -136,7 +136,7 @@ pub const fn a_box(cfg: TileConfig) -> [u32; 2] {
 }
 
 /// The TMA box of `C`'s tensor map (`f32`, the 128-byte swizzle): one consumer warp's staged chunk,
-/// [`STAGE_COLS`] columns × 16 rows ([`store`]).
+/// 32 columns (128 bytes) × 16 rows (the epilogue stores chunk by chunk).
 pub const fn c_box() -> [u32; 2] {
     [STAGE_COLS, 16]
 }
@@ -701,6 +701,7 @@ unsafe fn store_rows<const W: u32>(c: View<f32>, stage: View<f32>, m: u32, n: u3
 /// 128-byte swizzle, `f32`), through which the tiles are stored. `_flags` is unused: every TMA entry
 /// takes the stream-K kernels' counters (kernels 22 and 24), so that the host launches them all alike.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the entries' launch arguments
 pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
@@ -774,6 +775,7 @@ macro_rules! tma_entry {
             ///
             /// # Safety
             #[doc = concat!("As [`", stringify!($gemm), "`], with the launch its `TileConfig` constant states.")]
+            #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
             pub unsafe fn $name(
                 map_a: *const TensorMap,
                 map_b: *const TensorMap,

@@ -68,6 +68,7 @@ pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bm: u32, bn: u32) -> (u32
 /// As [`k15_tma::tma_gemm`], with a grid of any size (one block per SM is the intent); `gridDim.y` is
 /// the number of K slices, and `C` must be zeroed first when it is above 1.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the entries' launch arguments
 pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,

@@ -46,6 +46,7 @@ pub const fn flag_words(blocks: u32) -> u32 {
 /// (one block per SM is the intent), and `flags` [`flag_words`]`(gridDim.x)` zeroed `u32` (the launch
 /// leaves them zero).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the entries' launch arguments
 pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,

@@ -48,6 +48,7 @@ pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
 /// As [`k16_persistent::persistent_gemm`] with one K slice (`gridDim.y = 1`), launched in clusters of
 /// [`CLUSTER`] blocks along `x` (the entry's `.reqnctapercluster`; `gridDim.x` a multiple of it).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the entries' launch arguments
 pub unsafe fn cluster_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
@@ -80,6 +81,7 @@ pub const fn stream_k_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileCo
 /// As [`cluster_gemm`], with the grid resident at once and `flags` holding
 /// [`super::k22_tma_stream_k::flag_words`]`(gridDim.x)` zeroed `u32` (the launch leaves them zero).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the entries' launch arguments
 pub unsafe fn cluster_stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
     map_a: *const TensorMap,
     map_b: *const TensorMap,
