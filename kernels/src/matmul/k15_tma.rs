@@ -533,6 +533,21 @@ pub(crate) fn c_map_for<const NC: u32>(map_c: *const TensorMap) -> *const Tensor
     }
 }
 
+/// The launch arguments of every TMA entry (kernels 15, 16, 22, 24), in the entries' order: A's and
+/// B's tensor maps, `C`'s (or null: the threads store), `C`, the stream-K kernels' counters (or
+/// null), and the shape.
+#[derive(Clone, Copy)]
+pub struct TmaArgs {
+    pub map_a: *const TensorMap,
+    pub map_b: *const TensorMap,
+    pub map_c: *const TensorMap,
+    pub c: *mut f32,
+    pub flags: *mut u32,
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+}
+
 /// A consumer warp's staging area: the floats, and their shared address for the TMA.
 #[derive(Clone, Copy)]
 pub(crate) struct Staging {
@@ -697,21 +712,12 @@ unsafe fn store_rows<const W: u32>(c: View<f32>, stage: View<f32>, m: u32, n: u3
 /// `map_a`, `map_b` are valid tensor maps in global memory as described, over buffers of `m·k` and
 /// `k·n` elements that stay unchanged during the launch; `c` holds `m·n` floats; the launch has
 /// [`config`]`(64·NC, O::N, S, size_of::<O::Elem>())`'s threads and shared bytes and a
-/// `⌈n/N⌉ × ⌈m/(64·NC)⌉` grid; sm_90a; `map_c` is null or a tensor map of `C` ([`c_box`] boxes, the
-/// 128-byte swizzle, `f32`), through which the tiles are stored. `_flags` is unused: every TMA entry
+/// `⌈n/N⌉ × ⌈m/(64·NC)⌉` grid; sm_90a; `args.map_c` is null or a tensor map of `C` ([`c_box`] boxes, the
+/// 128-byte swizzle, `f32`), through which the tiles are stored. `args.flags` is unused: every TMA entry
 /// takes the stream-K kernels' counters (kernels 22 and 24), so that the host launches them all alike.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the entries' launch arguments
-pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
-    map_a: *const TensorMap,
-    map_b: *const TensorMap,
-    map_c: *const TensorMap,
-    c: *mut f32,
-    _flags: *mut u32,
-    m: u32,
-    n: u32,
-    k: u32,
-) {
+pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs) {
+    let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
     let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, 1) };
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
@@ -787,7 +793,7 @@ macro_rules! tma_entry {
                 k: u32,
             ) {
                 // SAFETY: forwarded contract.
-                unsafe { $gemm::<super::k14_wgmma::$tile, $s, $c>(map_a, map_b, map_c, c, flags, m, n, k) }
+                unsafe { $gemm::<super::k14_wgmma::$tile, $s, $c>(TmaArgs { map_a, map_b, map_c, c, flags, m, n, k }) }
             }
         }
     };

@@ -34,7 +34,7 @@
 //!
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::{self, Pipeline, ROW_BYTES, WG_ROWS};
+use super::k15_tma::{self, Pipeline, TmaArgs, ROW_BYTES, WG_ROWS};
 use crate::device::mem::View;
 use crate::device::tma::{self, TensorMap};
 use crate::device::{flag, thread};
@@ -68,19 +68,20 @@ pub fn tile_origin(i: u32, tiles_m: u32, tiles_n: u32, bm: u32, bn: u32) -> (u32
 /// As [`k15_tma::tma_gemm`], with a grid of any size (one block per SM is the intent); `gridDim.y` is
 /// the number of K slices, and `C` must be zeroed first when it is above 1.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the entries' launch arguments
-pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
-    map_a: *const TensorMap,
-    map_b: *const TensorMap,
-    map_c: *const TensorMap,
-    c: *mut f32,
-    flags: *mut u32,
-    m: u32,
-    n: u32,
-    k: u32,
-) {
+pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs) {
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
+    unsafe { walk_tma::<O, S, NC, 1, WorkUnits>(args) }
+}
+
+/// [`walk_gemm`] of a TMA entry: walk `W` in clusters of `P` blocks, A and B through their maps.
+///
+/// # Safety
+/// As [`walk_gemm`], with `args` the entry's arguments.
+#[inline(always)]
+pub(crate) unsafe fn walk_tma<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(args: TmaArgs) {
+    let TmaArgs { map_a, map_b, map_c, c, flags, m, n, k } = args;
+    // SAFETY: forwarded contract.
+    unsafe { walk_gemm::<O, S, NC, P, W, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
 }
 
 /// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, whether the

@@ -20,8 +20,8 @@
 //! **Everything else** is kernel 16's body (`k16_persistent::walk_gemm`): only the walk differs.
 //! Kernel 24's stream-K entries walk the same way over its pairs of tiles (`StreamK<2>`).
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::WG_ROWS;
-use super::k16_persistent::{self, tile_origin, Fix, Piece, TmaFeed, Walk};
+use super::k15_tma::{TmaArgs, WG_ROWS};
+use super::k16_persistent::{self, tile_origin, Fix, Piece, Walk};
 use crate::device::tma::TensorMap;
 use crate::device::{cluster, thread};
 use crate::launch::TileConfig;
@@ -46,19 +46,9 @@ pub const fn flag_words(blocks: u32) -> u32 {
 /// (one block per SM is the intent), and `flags` [`flag_words`]`(gridDim.x)` zeroed `u32` (the launch
 /// leaves them zero).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the entries' launch arguments
-pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
-    map_a: *const TensorMap,
-    map_b: *const TensorMap,
-    map_c: *const TensorMap,
-    c: *mut f32,
-    flags: *mut u32,
-    m: u32,
-    n: u32,
-    k: u32,
-) {
+pub unsafe fn stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, 1, StreamK<1>, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
+    unsafe { k16_persistent::walk_tma::<O, S, NC, 1, StreamK<1>>(args) }
 }
 
 /// The walk of a block of a `P`-block cluster among `G = gridDim.x / P` clusters, over units of `P`

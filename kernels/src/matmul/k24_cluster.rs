@@ -26,8 +26,8 @@
 //! **Everything else** is kernel 16's body (`k16_persistent::walk_gemm` with `P = 2`): the pipeline,
 //! the consumers, the staged epilogue.
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::WG_ROWS;
-use super::k16_persistent::{self, tile_origin, Fix, Piece, TmaFeed, Walk};
+use super::k15_tma::{TmaArgs, WG_ROWS};
+use super::k16_persistent::{self, tile_origin, Fix, Piece, Walk};
 use super::k22_tma_stream_k::StreamK;
 use crate::device::tma::TensorMap;
 use crate::device::{cluster, thread};
@@ -48,21 +48,9 @@ pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
 /// As [`k16_persistent::persistent_gemm`] with one K slice (`gridDim.y = 1`), launched in clusters of
 /// [`CLUSTER`] blocks along `x` (the entry's `.reqnctapercluster`; `gridDim.x` a multiple of it).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the entries' launch arguments
-pub unsafe fn cluster_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
-    map_a: *const TensorMap,
-    map_b: *const TensorMap,
-    map_c: *const TensorMap,
-    c: *mut f32,
-    flags: *mut u32,
-    m: u32,
-    n: u32,
-    k: u32,
-) {
+pub unsafe fn cluster_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs) {
     // SAFETY: forwarded contract.
-    unsafe {
-        k16_persistent::walk_gemm::<O, S, NC, CLUSTER, ClusterUnits<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k)
-    }
+    unsafe { k16_persistent::walk_tma::<O, S, NC, CLUSTER, ClusterUnits<CLUSTER>>(args) }
 }
 
 /// The launch of a kernel-24 stream-K entry: the pairs' launch, walking [`StreamK`]`<2>` (whole
@@ -81,19 +69,9 @@ pub const fn stream_k_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileCo
 /// As [`cluster_gemm`], with the grid resident at once and `flags` holding
 /// [`super::k22_tma_stream_k::flag_words`]`(gridDim.x)` zeroed `u32` (the launch leaves them zero).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the entries' launch arguments
-pub unsafe fn cluster_stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
-    map_a: *const TensorMap,
-    map_b: *const TensorMap,
-    map_c: *const TensorMap,
-    c: *mut f32,
-    flags: *mut u32,
-    m: u32,
-    n: u32,
-    k: u32,
-) {
+pub unsafe fn cluster_stream_k_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs) {
     // SAFETY: forwarded contract.
-    unsafe { k16_persistent::walk_gemm::<O, S, NC, CLUSTER, StreamK<CLUSTER>, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
+    unsafe { k16_persistent::walk_tma::<O, S, NC, CLUSTER, StreamK<CLUSTER>>(args) }
 }
 
 /// The walk of a block of a `P`-block cluster: the clusters take groups of `P` vertically adjacent
