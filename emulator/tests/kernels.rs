@@ -366,7 +366,8 @@ fn copy_fed_blocks_walk_several_tiles() -> Result<(), Failed> {
 /// pairs, so that each cluster walks several pairs: 300 × 520 × 136 is 3 × 3 tiles of 128×256 (an
 /// odd number of tile rows: the last pairs' second tiles lie below the matrix) and 3 × 5 of 128×128;
 /// one cluster (2 blocks) and two (4 blocks); K = 136 leaves rows off a sector, K = 4096 runs the
-/// stages through many rounds.
+/// stages through many rounds. The 160- and 224-wide tiles load their last 64-column box of B whole
+/// (at 520 and 330 columns, the last tile's box partly past the matrix).
 fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
     let cases = [
         (Algo::ClusterBf16, (300, 520, 136), 2),
@@ -378,6 +379,10 @@ fn cluster_blocks_walk_several_tiles() -> Result<(), Failed> {
         (Algo::ClusterBf16Rows64Wide, (200, 520, 1032), 2),
         (Algo::ClusterBf16Narrow, (300, 520, 136), 2),
         (Algo::ClusterBf16Narrow, (200, 136, 4096), 2),
+        (Algo::ClusterBf16N160, (300, 520, 136), 4),
+        (Algo::ClusterBf16N224, (300, 520, 1032), 2),
+        (Algo::ClusterBf16Tall160, (420, 330, 136), 2),
+        (Algo::ClusterBf16Tall160, (420, 200, 1032), 4),
     ];
     for (algo, (m, n, k), walkers) in cases {
         let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };

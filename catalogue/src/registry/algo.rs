@@ -299,6 +299,18 @@ matmul_catalogue! {
     ClusterBf16Narrow = k24_cluster::matmul_cluster_bf16_128x128, "cluster-bf16-128x128", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X128;
     /// Kernel 24 on FP16, 128×128 tiles.
     ClusterF16Narrow = k24_cluster::matmul_cluster_f16_128x128, "cluster-f16-128x128", Fp16 via tma, k24_cluster::CLUSTER_F16_128X128;
+    /// Kernel 24 on BF16, 128×160 tiles, 5 stages.
+    ClusterBf16N160 = k24_cluster::matmul_cluster_bf16_128x160, "cluster-bf16-128x160", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X160;
+    /// Kernel 24 on FP16, 128×160 tiles.
+    ClusterF16N160 = k24_cluster::matmul_cluster_f16_128x160, "cluster-f16-128x160", Fp16 via tma, k24_cluster::CLUSTER_F16_128X160;
+    /// Kernel 24 on BF16, 128×224 tiles, 4 stages.
+    ClusterBf16N224 = k24_cluster::matmul_cluster_bf16_128x224, "cluster-bf16-128x224", Bf16 via tma, k24_cluster::CLUSTER_BF16_128X224;
+    /// Kernel 24 on FP16, 128×224 tiles.
+    ClusterF16N224 = k24_cluster::matmul_cluster_f16_128x224, "cluster-f16-128x224", Fp16 via tma, k24_cluster::CLUSTER_F16_128X224;
+    /// Kernel 24 on BF16, 192×160 tiles (three consumer warpgroups), 4 stages.
+    ClusterBf16Tall160 = k24_cluster::matmul_cluster_bf16_192x160, "cluster-bf16-192x160", Bf16 via tma, k24_cluster::CLUSTER_BF16_192X160;
+    /// Kernel 24 on FP16, 192×160 tiles.
+    ClusterF16Tall160 = k24_cluster::matmul_cluster_f16_192x160, "cluster-f16-192x160", Fp16 via tma, k24_cluster::CLUSTER_F16_192X160;
     /// `k24_cluster` walked stream-K (`StreamK<2>`): the 128×256 pairs' K-steps dealt out evenly to the clusters.
     ClusterStreamKBf16 = k24_cluster::matmul_cluster_sk_bf16_128x256, "cluster-sk-bf16-128x256", Bf16 via tma, k24_cluster::CLUSTER_SK_BF16_128X256;
     /// `k24_cluster` walked stream-K on FP16, 128×256 pairs.

@@ -52,10 +52,19 @@ pub const NARROW_RATE: f64 = 0.90;
 pub fn tile_rate(bn: u32, b_shared: bool) -> f64 {
     if bn >= 256 || (b_shared && bn >= 192) {
         1.0
+    } else if b_shared && bn >= 160 {
+        SHARED_160_RATE
     } else {
         NARROW_RATE
     }
 }
+
+/// [`tile_rate`] of kernel 24's 160-wide tiles (B multicast, its third 64-column box loaded whole):
+/// fitted on the tuning set `docs/results/2026-12-04-fitted-tiles/tune-*` (14 BF16 shapes, none of
+/// the report's), measured ÷ priced time of the 128×160 and 192×160 tiles against the 128×192 and
+/// 192×192 ones: 0.93 and 0.95. The 224-wide tiles measured 0.97 of the 256-wide rate there and are
+/// priced at it.
+pub const SHARED_160_RATE: f64 = 0.94;
 
 /// A 64-row tile (one consumer warpgroup) against a 128-row tile of the same width: one warpgroup
 /// keeps at most one group of `wgmma`s in flight while it waits for the last (none for register-fed

@@ -180,6 +180,42 @@ wgmma_tile!(Bf16N128, u16, 128, 16, false, wgmma::mma_m64n128k16_bf16, "BF16, `m
 wgmma_tile!(F16N128, u16, 128, 16, false, wgmma::mma_m64n128k16_f16, "FP16, `m64n128k16`, B N-major.");
 wgmma_tile!(Bf16N192, u16, 192, 16, false, wgmma::mma_m64n192k16_bf16, "BF16, `m64n192k16`, B N-major.");
 wgmma_tile!(F16N192, u16, 192, 16, false, wgmma::mma_m64n192k16_f16, "FP16, `m64n192k16`, B N-major.");
+wgmma_tile!(
+    Bf16N160,
+    u16,
+    160,
+    16,
+    false,
+    wgmma::mma_m64n160k16_bf16,
+    "BF16, `m64n160k16`, B N-major (the third 64-column block half read)."
+);
+wgmma_tile!(
+    F16N160,
+    u16,
+    160,
+    16,
+    false,
+    wgmma::mma_m64n160k16_f16,
+    "FP16, `m64n160k16`, B N-major (the third 64-column block half read)."
+);
+wgmma_tile!(
+    Bf16N224,
+    u16,
+    224,
+    16,
+    false,
+    wgmma::mma_m64n224k16_bf16,
+    "BF16, `m64n224k16`, B N-major (the fourth 64-column block half read)."
+);
+wgmma_tile!(
+    F16N224,
+    u16,
+    224,
+    16,
+    false,
+    wgmma::mma_m64n224k16_f16,
+    "FP16, `m64n224k16`, B N-major (the fourth 64-column block half read)."
+);
 wgmma_tile!(Bf16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_bf16, "BF16, `m64n256k16`, B N-major.");
 wgmma_tile!(F16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_f16, "FP16, `m64n256k16`, B N-major.");
 wgmma_tile!(Tf32N128, f32, 128, 8, true, wgmma::mma_m64n128k8_tf32, "TF32, `m64n128k8`, B K-major (`Bᵀ`).");

@@ -107,9 +107,11 @@ const fn b_step<O: WgmmaTile>() -> u32 {
 /// Barrier bytes per stage: "full" and "empty".
 const BARRIER_BYTES: u32 = 16;
 
-/// Bytes of one stage: A's `bm` rows and B's `bn` columns, each 128 bytes of K.
+/// Bytes of one stage: A's `bm` rows and B's `bn` columns, each 128 bytes of K; B's columns in whole
+/// 64-column blocks (the N-major boxes: a 160- or 224-wide tile loads its last block whole and its
+/// `wgmma`s read half of it).
 const fn stage_bytes(bm: u32, bn: u32) -> u32 {
-    (bm + bn) * ROW_BYTES
+    (bm + bn.next_multiple_of(64)) * ROW_BYTES
 }
 
 /// The launch of a kernel-15 entry with `bm × bn` tiles (`bm` = 64 per consumer warpgroup),
@@ -362,7 +364,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
                     let (per_row, rank) = (ROW_BYTES / elem, cluster::rank());
                     let all = ((1u32 << P) - 1) as u16;
                     let mut j = rank;
-                    while j < O::N / per_row {
+                    while j < O::N.div_ceil(per_row) {
                         tma::load_2d_multicast(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, self.full(s), all);
                         j += P;
                     }
@@ -370,7 +372,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
                     tma::load_2d(b, map_b, k0, col0 as i32, self.full(s));
                 } else {
                     let per_row = ROW_BYTES / elem;
-                    for j in 0..O::N / per_row {
+                    for j in 0..O::N.div_ceil(per_row) {
                         tma::load_2d(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, self.full(s));
                     }
                 }

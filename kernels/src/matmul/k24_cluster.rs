@@ -138,6 +138,20 @@ tma_entry!(cluster_gemm, matmul_cluster_bf16_128x128, CLUSTER_BF16_128X128, Bf16
 tma_entry!(cluster_gemm, matmul_cluster_f16_128x128, CLUSTER_F16_128X128, F16N128, u16, stages 6,
     "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 128×128 tiles: as [`matmul_cluster_bf16_128x128`].");
 
+tma_entry!(cluster_gemm, matmul_cluster_bf16_128x160, CLUSTER_BF16_128X160, Bf16N160, u16, stages 5,
+    "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 128×160×64 tiles, 5 stages: the width between 128 and 192 \
+     that fills the SMs' rounds where neither does (B's third 64-column box loaded whole, half of it used).");
+tma_entry!(cluster_gemm, matmul_cluster_f16_128x160, CLUSTER_F16_128X160, F16N160, u16, stages 5,
+    "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 128×160 tiles: as [`matmul_cluster_bf16_128x160`].");
+tma_entry!(cluster_gemm, matmul_cluster_bf16_128x224, CLUSTER_BF16_128X224, Bf16N224, u16, stages 4,
+    "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 128×224×64 tiles, 4 stages: between 192 and 256 (B's \
+     fourth 64-column box loaded whole, half of it used).");
+tma_entry!(cluster_gemm, matmul_cluster_f16_128x224, CLUSTER_F16_128X224, F16N224, u16, stages 4,
+    "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 128×224 tiles: as [`matmul_cluster_bf16_128x224`].");
+tma_entry!(cluster_gemm, matmul_cluster_bf16_192x160, CLUSTER_BF16_192X160, Bf16N160, u16, stages 4, consumers 3,
+    "Kernel 24 on BF16 inputs, `f32` output (sm_90a), 192×160×64 tiles (three consumer warpgroups), 4 stages.");
+tma_entry!(cluster_gemm, matmul_cluster_f16_192x160, CLUSTER_F16_192X160, F16N160, u16, stages 4, consumers 3,
+    "Kernel 24 on FP16 inputs, `f32` output (sm_90a), 192×160 tiles: as [`matmul_cluster_bf16_192x160`].");
 tma_entry!(cluster_stream_k_gemm, matmul_cluster_sk_bf16_128x256, CLUSTER_SK_BF16_128X256, Bf16N256, u16, stages 4,
     launch stream_k_config,
     "Kernel 24 walked stream-K on BF16 inputs, `f32` output (sm_90a): the 128×256 pairs' K-steps dealt out \
@@ -171,11 +185,17 @@ mod tests {
             CLUSTER_F16_64X128,
             CLUSTER_BF16_64X256,
             CLUSTER_F16_64X256,
+            CLUSTER_BF16_128X160,
+            CLUSTER_F16_128X160,
+            CLUSTER_BF16_128X224,
+            CLUSTER_F16_128X224,
+            CLUSTER_BF16_192X160,
+            CLUSTER_F16_192X160,
         ] {
             assert!(cfg.persistent && cfg.tma && !cfg.stream_k && !cfg.tf32_operands, "{cfg:?}");
             assert_eq!(cfg.cluster, 2, "{cfg:?}");
             assert_eq!(cfg.block.0, 128 * (1 + cfg.bm / 64), "{cfg:?}");
-            assert!(cfg.bm == 128 || cfg.bm == 64 || (cfg.bm, cfg.bn) == (192, 192), "{cfg:?}");
+            assert!(cfg.bm == 128 || cfg.bm == 64 || (cfg.bm == 192 && (cfg.bn == 160 || cfg.bn == 192)), "{cfg:?}");
             assert!(cfg.shared_bytes <= 227 * 1024, "{cfg:?}");
         }
     }
