@@ -132,6 +132,12 @@ pub const PERSISTENT_US: f64 = 1.05;
 /// (`tests/data/tc-calibration.csv`) says nothing of the kind: priced there too, the model's median
 /// error grew from 0.076 to 0.105. The intercept stays in [`LAUNCH_US`].
 pub const BLOCK_START_US: f64 = 0.02;
+/// GPU time a launch of three consumer warpgroups (192-row tiles, whose epilogue the threads store)
+/// takes beyond its price where its units are at most [`TMA_STORE_STEPS`] deep: kernel 24's 192×160
+/// and 192×192 tiles ran a median 3.2 and 4.75 µs over it on a shallow-K tuning set of 10 BF16
+/// shapes (K = 16–64, one K-step; `docs/results/2026-12-04-fitted-tiles/shallow-54aacca`), whatever
+/// their rounds; on deep K the calibration and tuning sets show no such excess.
+pub const THREE_CONSUMER_SHALLOW_US: f64 = 3.75;
 /// The deepest unit (K-steps) [`BLOCK_START_US`] is priced on.
 pub const SHORT_UNIT_STEPS: u32 = 2;
 /// Split-K's column pairs the L2 adds per microsecond (the staged epilogue adds 16, 8 or 4 bytes per
@@ -374,6 +380,7 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         }
     }
     let start_us = if steps <= SHORT_UNIT_STEPS { BLOCK_START_US * busy } else { 0.0 };
+    let start_us = start_us + if cfg.tma && cfg.bm >= 192 && steps <= TMA_STORE_STEPS { THREE_CONSUMER_SHALLOW_US } else { 0.0 };
     Some(host_us + start_us + bound(sm_us, gpu_us))
 }
 
