@@ -216,7 +216,10 @@ pub const STREAM_BYTES_PER_US: f64 = 3.34e6;
 /// bytes — 1.5–3.7 TB/s, median 2.25 (`docs/results/2026-12-03-cluster/tune`), below the element-wise
 /// kernels' [`STREAM_BYTES_PER_US`]. Applied to copies of more than [`L2_BYTES`] (every pair above
 /// copies 25–150 MB per operand): a smaller copy is still in L2 when the product reads it (the
-/// calibration table's short-K and mid-size rows keep [`STREAM_BYTES_PER_US`]).
+/// calibration table's short-K and mid-size rows keep [`STREAM_BYTES_PER_US`]), and to copies that more
+/// than one row (B) or column (A) of tiles reads: a copy one row of tiles streams once cost the rate
+/// of the copy alone (`docs/results/2026-12-04-fitted-tiles/oddrows-e83f078`: B's copies of 0.2–0.5 GB
+/// for 1–32 rows, the TMA kernels at 0.74–0.85 of their price at 2.25, 0.95–1.05 at the stream rate).
 pub const PACK_BYTES_PER_US: f64 = 2.25e6;
 /// The H200's L2 cache (50 MiB): a packed copy beyond it reaches the product from DRAM.
 pub const L2_BYTES: f64 = 50.0 * 1024.0 * 1024.0;
@@ -373,9 +376,11 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         }
     } else {
         // A (m × k) and B (k × n) padded by the packing are copied first.
-        for l in [packing.a, packing.b].iter().filter(|l| l.padded()) {
+        // A's copy is read by every column of tiles, B's by every row of them.
+        let readers = [shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm)];
+        for (l, readers) in [packing.a, packing.b].iter().zip(readers).filter(|(l, _)| l.padded()) {
             let bytes = 2.0 * elem * f64::from(l.rows) * f64::from(l.cols);
-            let rate = if bytes > L2_BYTES { PACK_BYTES_PER_US } else { STREAM_BYTES_PER_US };
+            let rate = if bytes > L2_BYTES && readers > 1 { PACK_BYTES_PER_US } else { STREAM_BYTES_PER_US };
             host_us += STREAM_OP_US + bytes / rate;
         }
     }

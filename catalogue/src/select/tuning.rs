@@ -429,8 +429,18 @@ fn narrow_step(t: TileConfig, c: Cost, shape: MatmulShape) -> Option<f64> {
 fn dram_floor_us(c: Cost, shape: MatmulShape, sms: u32) -> f64 {
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
     let elem = f64::from(16 / c.vector.max(1));
-    elem * (m * k + k * n) / (ZERO_GB_PER_S * 1e3 * f64::from(sms.max(1)) / f64::from(SMS))
+    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
+    let element_wise = elem == 2.0 && !aligned && narrow_pieces(c, shape).is_none();
+    let rate = if element_wise { ODD_ROWS_GB_PER_S } else { ZERO_GB_PER_S };
+    elem * (m * k + k * n) / (rate * 1e3 * f64::from(sms.max(1)) / f64::from(SMS))
 }
+
+/// The fastest rate (GB/s) at which an in-place kernel read odd 16-bit rows (element by element) on a
+/// tuning set of ten few-row products with B of 54–250 MB (`docs/results/2026-12-04-fitted-tiles/
+/// oddrows-e83f078`): kernel 20's 64×128 tile 0.56–0.82 TB/s, its 16×128 0.32–0.69, kernel 18
+/// 0.20–0.73, kernel 21's 32×128 0.36–0.59 — where the TMA kernels on a packed copy moved the same
+/// bytes twice over and still finished first. The floor of [`dram_floor_us`] for such rows.
+pub const ODD_ROWS_GB_PER_S: f64 = 820.0;
 
 /// The split-K terms of [`predict`] (zeroing `C`, the atomic adds, the slices adding into a tile),
 /// or storing `C`, for a launch of `splits` slices.
