@@ -451,7 +451,9 @@ fn stream_k_sm_us(cfg: TileConfig, shape: MatmulShape, elem_bytes: u32, sms: u32
     }
     // Block b + 1 walks the tiles after block b's, `lag` K-steps behind or ahead of it on the tile
     // that shares its panel; the L2 still holds what b read if the GPU read little enough since.
-    let stage_bytes = f64::from(cfg.bm + cfg.bn) * f64::from(cfg.bk) * f64::from(elem_bytes);
+    // A block's own bytes of a stage: its A rows, and its share of B's columns where the cluster
+    // multicasts them (kernel 24: each block of a pair loads half).
+    let stage_bytes = (f64::from(cfg.bm) + f64::from(cfg.bn) / f64::from(p)) * f64::from(cfg.bk) * f64::from(elem_bytes);
     let lag = (run % steps).min(steps - run % steps);
     // The lag first: it is arithmetic, the working set walks the part's tiles.
     let from_dram = lag * blocks * stage_bytes > STREAM_K_REUSE_BYTES && stream_working_set(cfg, shape, part, elem_bytes) > L2_BYTES;
