@@ -67,7 +67,15 @@ mod kernels {
 
         // The root manifest: the kernels are a member of its workspace (its lock file, its profiles,
         // though the settings that shape the PTX are passed below).
-        for watched in ["kernels/src", "kernels/Cargo.toml", "kernels/ptx-link.sh", "rust-toolchain.toml", "Cargo.toml"] {
+        for watched in [
+            "device/src",
+            "device/Cargo.toml",
+            "kernels/src",
+            "kernels/Cargo.toml",
+            "kernels/ptx-link.sh",
+            "rust-toolchain.toml",
+            "Cargo.toml",
+        ] {
             println!("cargo:rerun-if-changed={}", root.join(watched).display());
         }
 

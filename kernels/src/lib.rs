@@ -14,16 +14,13 @@
 //! executor (crate `tessera-emulator`), which runs a launch with CUDA's thread and barrier semantics
 //! and checks every index. Only the nvptx64 build is `no_std` and uses nightly features.
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-#![cfg_attr(
-    target_arch = "nvptx64",
-    feature(abi_ptx, f16, stdarch_nvptx, asm_experimental_arch, core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)
-)]
-#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, stdarch_nvptx))]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 #[macro_use]
 mod macros;
-pub mod device;
+/// The device vocabulary ([`tessera_device`]): the kernels use it as any kernel crate would.
+pub use tessera_device as device;
 pub mod diagnostics;
 pub mod epilogue;
 pub mod iterated_fma;

@@ -439,7 +439,7 @@ fn dram_floor_us(c: Cost, shape: MatmulShape, sms: u32) -> f64 {
 /// tuning set of ten few-row products with B of 54–250 MB (`docs/results/2026-12-04-fitted-tiles/
 /// oddrows-e83f078`): kernel 20's 64×128 tile 0.56–0.82 TB/s, its 16×128 0.32–0.69, kernel 18
 /// 0.20–0.73, kernel 21's 32×128 0.36–0.59 — where the TMA kernels on a packed copy moved the same
-/// bytes twice over and still finished first. The floor of [`dram_floor_us`] for such rows.
+/// bytes twice over and still finished first. The floor of `dram_floor_us` for such rows.
 pub const ODD_ROWS_GB_PER_S: f64 = 820.0;
 
 /// The split-K terms of [`predict`] (zeroing `C`, the atomic adds, the slices adding into a tile),

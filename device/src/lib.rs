@@ -1,9 +1,11 @@
-//! The device vocabulary kernels are written in (modelled on cuda_std's names).
+//! tessera's device vocabulary: what a kernel written in plain Rust says to the GPU (modelled on
+//! cuda_std's names), for tessera's kernels and any other kernel crate.
 //!
 //! - [`thread`]: where am I (thread/block indices and dimensions, the lane) and the block and warp barriers;
 //! - [`shared`]: the block's shared memory;
 //! - [`mem`]: typed views over global or shared memory;
-//! - [`math`]: fused multiply-add;
+//! - [`math`]: fused multiply-add, the 16-bit formats' exact widening;
+//! - [`atomic`]: atomic additions in global memory;
 //! - [`async_copy`]: `cp.async` global → shared copies (sm_80+), each PTX instruction one wrapper;
 //! - [`mma`]: tensor-core `mma.sync` (TF32, BF16, FP16 with f32 accumulation), `ldmatrix` and the
 //!   TF32 rounding, warp-collective wrappers of one PTX instruction each;
@@ -12,11 +14,25 @@
 //! - [`mbarrier`]: shared-memory barriers with phases and transaction counts (what TMA signals);
 //! - [`flag`]: counters in global memory that hand work between the blocks of a launch (release / acquire);
 //! - [`cluster`]: thread-block clusters — ranks, peers' shared memory, the cluster barrier (sm_90);
-//! - [`warpgroup`]: `setmaxnreg`, moving registers between warpgroups (sm_90a).
+//! - [`warpgroup`]: `setmaxnreg`, moving registers between warpgroups (sm_90a);
+//! - [`unroll`]: loops the compiler must unroll.
 //!
 //! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
-//! barriers, `.shared` memory) and a host implementation that reads the context a CPU executor
-//! installs per thread ([`host`], host builds only). Kernels are written once against these names.
+//! barriers, `.shared` memory, one PTX instruction per inline-assembly wrapper where Rust has no
+//! word for it) and a host implementation that reads the context a CPU executor installs per thread
+//! ([`host`], host builds only: the `tessera-emulator` crate is such an executor). A kernel is
+//! written once against these names and runs on both.
+//!
+//! The nvptx64 build is `no_std` and needs the nightly features below; the host build is plain
+//! stable Rust with `std`.
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(f16, stdarch_nvptx, asm_experimental_arch, core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)
+)]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+#![deny(unsafe_op_in_unsafe_fn)]
+
 pub mod async_copy;
 pub mod atomic;
 pub mod cluster;
