@@ -49,3 +49,44 @@ pub mod tma;
 pub mod unroll;
 pub mod warpgroup;
 pub mod wgmma;
+
+/// Declares a kernel entry point, written once for the GPU and the host.
+///
+/// On the GPU target the function becomes `#[no_mangle] pub unsafe extern "ptx-kernel"`: a `.entry`
+/// of the PTX module named as the function (the kernel crate enables `#![feature(abi_ptx)]` for its
+/// nvptx64 build). On the host it is a plain `pub unsafe fn` with the same parameters, which a CPU
+/// executor (`tessera-emulator`) calls once per emulated thread. The body uses this crate's words.
+///
+/// ```
+/// use tessera_device::{kernel, thread};
+///
+/// kernel! {
+///     /// `y[i] = 2·x[i]` for `i < n`.
+///     ///
+///     /// # Safety
+///     /// `x` and `y` hold `n` floats; one thread per element.
+///     pub unsafe fn double(x: *const f32, y: *mut f32, n: u32) {
+///         let i = thread::index_1d();
+///         if i < n as usize {
+///             // SAFETY: i < n (the contract).
+///             unsafe { *y.add(i) = 2.0 * *x.add(i) }
+///         }
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! kernel {
+    (
+        $(#[$meta:meta])*
+        pub unsafe fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) $body:block
+    ) => {
+        $(#[$meta])*
+        #[cfg(target_arch = "nvptx64")]
+        #[no_mangle]
+        pub unsafe extern "ptx-kernel" fn $name($($arg: $ty),*) $body
+
+        $(#[$meta])*
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub unsafe fn $name($($arg: $ty),*) $body
+    };
+}

@@ -38,3 +38,23 @@ pub fn f16_to_f32(bits: u16) -> f32 {
 pub fn f16_to_f32(bits: u16) -> f32 {
     half::f16::from_bits(bits).to_f32()
 }
+
+/// `2^x`, approximated (`ex2.approx.ftz.f32`: maximum relative error 2⁻²² over the normal range,
+/// subnormal inputs and results flushed to zero) — the instruction CUDA's `exp2f`/`__expf` use;
+/// `exp(x)` is `exp2(x · log₂e)`. Rust's `f32::exp2` lives in `std`, which the GPU build lacks.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn exp2(x: f32) -> f32 {
+    let y: f32;
+    // SAFETY: a register-to-register arithmetic instruction with no memory or control effects.
+    unsafe { core::arch::asm!("ex2.approx.ftz.f32 {y}, {x};", x = in(reg32) x, y = out(reg32) y, options(pure, nomem, nostack)) };
+    y
+}
+
+/// `2^x` on the host: `f32::exp2` (correctly rounded or within an ulp: at least as accurate as the
+/// GPU's approximation, so tolerances written for the GPU hold here).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn exp2(x: f32) -> f32 {
+    x.exp2()
+}

@@ -139,3 +139,19 @@ pub fn lane_id() -> u32 {
 pub fn lane_id() -> u32 {
     super::host::with(|ctx| ctx.lane() as u32)
 }
+
+/// Ends this thread's kernel with an error (`trap`): the launch fails with
+/// `CUDA_ERROR_LAUNCH_FAILED`. A kernel crate's `#[panic_handler]` calls it on the GPU.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn trap() -> ! {
+    // SAFETY: `trap` has no preconditions; it aborts this thread's kernel execution.
+    unsafe { core::arch::nvptx::trap() }
+}
+
+/// On the host: a panic, which the CPU executor reports as the thread's fault.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn trap() -> ! {
+    panic!("trap: the kernel ended itself")
+}

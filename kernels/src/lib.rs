@@ -20,7 +20,7 @@
 #[macro_use]
 mod macros;
 /// The device vocabulary ([`tessera_device`]): the kernels use it as any kernel crate would.
-pub use tessera_device as device;
+pub use ::tessera_device as device;
 pub mod diagnostics;
 pub mod epilogue;
 pub mod iterated_fma;
