@@ -24,12 +24,16 @@ use std::sync::Arc;
 /// A CUDA `dim3`: a 3-D index or extent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Dim3 {
+    /// The `x` component.
     pub x: u32,
+    /// The `y` component.
     pub y: u32,
+    /// The `z` component.
     pub z: u32,
 }
 
 impl Dim3 {
+    /// `(x, y, z)`.
     pub const fn new(x: u32, y: u32, z: u32) -> Self {
         Self { x, y, z }
     }
@@ -58,6 +62,7 @@ impl fmt::Display for Dim3 {
 /// (a divergent barrier, or another thread of the block faulted) it must not return and must not hang:
 /// it unwinds this thread (e.g. with `std::panic::resume_unwind`) and the executor reports why.
 pub trait BlockBarrier: Send + Sync {
+    /// `bar.sync 0`: waits for every thread of the block.
     fn sync(&self);
 
     /// One round of a spin-wait on shared-memory state (an `mbarrier` phase, [`super::mbarrier`]) in
@@ -98,6 +103,7 @@ pub type LaneWords = [u32; LANE_WORDS];
 /// thread of the block faulted) it must not return and must not hang: it unwinds this thread and the
 /// executor reports why.
 pub trait WarpExchange: Send + Sync {
+    /// Deposits this lane's `words` for the warp-collective `op` and returns every lane's, in lane order.
     fn exchange(&self, op: &'static str, words: LaneWords) -> Arc<[LaneWords; WARP_SIZE]>;
 }
 
@@ -105,20 +111,27 @@ pub trait WarpExchange: Send + Sync {
 /// zeroed at block start and shared by all threads of the block.
 #[derive(Debug, Clone, Copy)]
 pub struct SharedRegion {
+    /// The region's first byte (16-byte aligned, as CUDA's).
     pub base: *mut u8,
+    /// Its size in bytes: the launch's dynamic shared memory.
     pub bytes: usize,
 }
 
 /// Everything a device function may ask about the calling GPU thread.
 pub struct ThreadContext {
+    /// `threadIdx`.
     pub thread_idx: Dim3,
+    /// `blockIdx`.
     pub block_idx: Dim3,
+    /// `blockDim`.
     pub block_dim: Dim3,
+    /// `gridDim`.
     pub grid_dim: Dim3,
     /// This thread's handle on its block's barrier.
     pub barrier: Arc<dyn BlockBarrier>,
     /// This thread's handle on its warp's exchange (warp-collective instructions).
     pub warp: Arc<dyn WarpExchange>,
+    /// The block's dynamic shared memory.
     pub shared: SharedRegion,
     /// The thread's cluster (`%cluster_ctarank`, `%cluster_nctaid`) and the shared memory of each
     /// of its blocks by rank, which `mapa` addresses reach ([`super::cluster`]).
@@ -129,8 +142,11 @@ pub struct ThreadContext {
 /// every block's shared memory by rank (this block's is `regions[rank]`).
 #[derive(Clone)]
 pub struct ClusterContext {
+    /// `%cluster_ctarank`: this block's rank in its cluster.
     pub rank: u32,
+    /// `%cluster_nctaid`: the cluster's extent in blocks.
     pub dim: Dim3,
+    /// Every block's shared memory, by rank.
     pub regions: Arc<[SharedRegion]>,
 }
 
@@ -221,7 +237,12 @@ pub(crate) fn spin_wait(what: &'static str, since: std::time::Instant) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelFault {
     /// An access outside a view or outside the dynamic shared memory.
-    OutOfBounds { message: String, location: &'static Location<'static> },
+    OutOfBounds {
+        /// What was accessed, and where it lay.
+        message: String,
+        /// The access in the kernel's source.
+        location: &'static Location<'static>,
+    },
 }
 
 impl fmt::Display for KernelFault {

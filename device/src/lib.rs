@@ -32,6 +32,7 @@
 )]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 pub mod async_copy;
 pub mod atomic;

@@ -17,6 +17,7 @@
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TensorMap {
+    /// The 128 bytes, as the driver (or the host model) encodes them.
     pub words: [u64; 16],
 }
 
