@@ -7,7 +7,7 @@
 #   scripts/ptx.sh --check   rebuild them and fail unless each is byte-for-byte the committed file (CI)
 #
 # The rebuild is tessera's own build script with the `build-kernels` feature (host/build.rs): the
-# pinned nightly of rust-toolchain.toml compiles kernels/ for nvptx64-nvidia-cuda, kernels/ptx-link.sh
+# pinned nightly of rust-toolchain.toml compiles kernels/ for nvptx64-nvidia-cuda through tessera-builder, which
 # links it and applies the catalogue's launch bounds. The output is deterministic (no paths, no dates).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"

@@ -1,6 +1,7 @@
 //! tessera's device vocabulary: what a kernel written in plain Rust says to the GPU (modelled on
 //! cuda_std's names), for tessera's kernels and any other kernel crate.
 //!
+//! - [`launch`]: a kernel's launch geometry ([`launch::LaunchDims`]), exported beside it for the host;
 //! - [`thread`]: where am I (thread/block indices and dimensions, the lane) and the block and warp barriers;
 //! - [`shared`]: the block's shared memory;
 //! - [`mem`]: typed views over global or shared memory;
@@ -40,6 +41,7 @@ pub mod cluster;
 pub mod flag;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod host;
+pub mod launch;
 pub mod math;
 pub mod mbarrier;
 pub mod mem;
@@ -50,6 +52,8 @@ pub mod tma;
 pub mod unroll;
 pub mod warpgroup;
 pub mod wgmma;
+
+pub use launch::LaunchDims;
 
 /// Declares a kernel entry point, written once for the GPU and the host.
 ///

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tessera_kernels::device::host::{BlockBarrier, Dim3, LaneWords, WarpExchange, LANE_WORDS, WARP_SIZE};
+use tessera_device::host::{BlockBarrier, Dim3, LaneWords, WarpExchange, LANE_WORDS, WARP_SIZE};
 
 use crate::fiber::park;
 use crate::EmuError;

@@ -1,5 +1,5 @@
 //! What can go wrong in an emulated launch.
-use tessera_kernels::device::host::Dim3;
+use tessera_device::host::Dim3;
 
 /// A launch the executor refused, or the first fault of a launch it ran.
 ///

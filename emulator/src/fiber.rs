@@ -15,7 +15,7 @@ use std::ptr;
 
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
-use tessera_kernels::device::host::{self, ThreadContext};
+use tessera_device::host::{self, ThreadContext};
 
 /// Stack of each emulated thread: kernels keep their state in registers-worth of locals. Reserved,
 /// not committed: only the pages a kernel touches cost memory.

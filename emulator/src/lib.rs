@@ -1,8 +1,10 @@
 //! A CPU executor for tessera's kernels: one kernel source, run without a GPU.
 //!
-//! The kernels crate compiles for the host as an ordinary library; there each kernel is a plain
-//! `pub unsafe fn` and the device vocabulary (`thread::*`, `sync_threads`, `shared::*`) reads the
-//! per-thread context this executor installs. [`launch`] runs a grid with CUDA's semantics:
+//! A kernel crate (tessera's `tessera-kernels`, or a user's on `tessera-device`) compiles for the
+//! host as an ordinary library; there each kernel is a plain `pub unsafe fn` and the device
+//! vocabulary (`thread::*`, `sync_threads`, `shared::*`) reads the per-thread context this executor
+//! installs. The executor itself depends on `tessera-device` alone; the default feature `kernels`
+//! adds tessera's own kernels and the interpreter of its plans ([`gemm`], [`ops`]). [`launch`] runs a grid with CUDA's semantics:
 //!
 //! - every thread of a block is a coroutine on the launching OS thread, run until it waits and then
 //!   suspended, so `sync_threads` is a real barrier (one that also tracks returned threads) and a
@@ -28,8 +30,22 @@
 //! fault aborts the process instead of being reported.
 //!
 //! ```
+//! use tessera_device::{kernel, thread};
 //! use tessera_emulator::{launch, Launch, SyncPtr};
-//! use tessera_kernels::vec_add::vec_add;
+//!
+//! kernel! {
+//!     /// `c[i] = a[i] + b[i]` for `i < n`.
+//!     ///
+//!     /// # Safety
+//!     /// `a`, `b` and `c` hold `n` floats.
+//!     pub unsafe fn vec_add(a: *const f32, b: *const f32, c: *mut f32, n: u32) {
+//!         let i = thread::index_1d();
+//!         if i < n as usize {
+//!             // SAFETY: i < n (the contract).
+//!             unsafe { *c.add(i) = *a.add(i) + *b.add(i) }
+//!         }
+//!     }
+//! }
 //!
 //! let (a, b, mut c) = (vec![1.0f32; 300], vec![2.0f32; 300], vec![0.0f32; 300]);
 //! let (pa, pb, pc) = (SyncPtr::from_const(a.as_ptr()), SyncPtr::from_const(b.as_ptr()), SyncPtr::new(c.as_mut_ptr()));
@@ -45,15 +61,17 @@
 mod barrier;
 mod error;
 mod fiber;
+#[cfg(feature = "kernels")]
 pub mod gemm;
+#[cfg(feature = "kernels")]
 pub mod ops;
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 pub use error::EmuError;
-pub use tessera_kernels::device::host::Dim3;
-use tessera_kernels::device::host::{ClusterContext, KernelFault, SharedRegion, ThreadContext};
+pub use tessera_device::host::Dim3;
+use tessera_device::host::{ClusterContext, KernelFault, SharedRegion, ThreadContext};
 
 use barrier::{Aborted, BlockSync, ClusterSync, ThreadHandle};
 
@@ -128,9 +146,9 @@ impl Launch {
     }
 }
 
-impl From<tessera_catalogue::LaunchDims> for Launch {
-    /// The catalogue's launch dimensions, as the GPU launches them.
-    fn from(d: tessera_catalogue::LaunchDims) -> Self {
+impl From<tessera_device::LaunchDims> for Launch {
+    /// A kernel's launch dimensions (tessera's catalogue or a user's kernel crate), as the GPU launches them.
+    fn from(d: tessera_device::LaunchDims) -> Self {
         Self::new(d.grid, d.block, d.shared_bytes as usize)
     }
 }

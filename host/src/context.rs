@@ -263,6 +263,13 @@ impl Gpu {
         Ok(f)
     }
 
+    /// Remembers `name` as the last kernel launched, so that a later fault can name it.
+    pub(crate) fn note_launch(&self, name: &'static str) {
+        if let Ok(mut k) = self.last_kernel.lock() {
+            *k = name;
+        }
+    }
+
     /// How many clusters of kernel `name` (`f`, launched with `config`'s blocks and shared memory; its
     /// cluster size is the kernel's `.reqnctapercluster`) the GPU keeps resident at once: the plan
     /// sizes kernel 24's grid by SMs / cluster size, which a GPU whose SMs do not all pair up cannot

@@ -69,6 +69,16 @@ pub enum Error {
     /// capability 9.0). Nothing was launched.
     #[error("{kernel} needs {needs}, which this GPU does not have")]
     UnsupportedDevice { kernel: &'static str, needs: &'static str },
+    /// A PTX module has no entry of this name.
+    #[error("no kernel `{name}` in the module; it defines: {available}")]
+    UnknownKernel { name: String, available: String },
+    /// A launch's arguments do not fit the kernel's PTX parameters (count or kind). Nothing was launched.
+    #[error("wrong arguments for kernel `{kernel}`: {detail}")]
+    KernelArguments { kernel: String, detail: String },
+    /// A launch's geometry is outside CUDA's limits, the kernel's launch bound or the device's shared
+    /// memory. Nothing was launched.
+    #[error("invalid launch of kernel `{kernel}`: {detail}")]
+    InvalidLaunch { kernel: String, detail: String },
     /// The device has not enough free memory for an allocation.
     #[error("out of GPU memory allocating {bytes} bytes")]
     OutOfMemory { bytes: usize },

@@ -19,7 +19,8 @@
 //! Layers, bottom up: [`context`] (device, context, stream, module), [`buffer`] (device and page-locked
 //! host memory), [`event`] (GPU timing), [`ops`] (planning on this GPU — [`Gpu::plan`] prints what a
 //! product runs — and running the plan; BLAS-style [`Gpu::gemm`] on [`view`]s), [`multi`] (several
-//! GPUs), [`pipeline`] (copy/compute overlap over several streams), [`error`].
+//! GPUs), [`pipeline`] (copy/compute overlap over several streams), [`user_module`] (your own
+//! kernels' PTX, launched with [`kernel_args`] checked against it), [`error`].
 //! Everything that needs no GPU — the kernel [`catalogue`] ([`Algo`], shapes, the `Auto` rule
 //! [`tuning`]), [`HostMatrix`] and the f64 [`reference`](mod@reference) — comes from crate `tessera-catalogue`.
 //! Its few fallible constructors (`HostMatrix::new`, `MatmulShape::check`) return the catalogue's
@@ -34,6 +35,7 @@ pub mod error;
 pub mod event;
 #[cfg(any(feature = "ndarray", feature = "faer"))]
 pub mod interop;
+pub mod kernel_args;
 pub mod matrix;
 pub mod module;
 pub mod multi;
@@ -42,6 +44,7 @@ pub mod pipeline;
 pub(crate) mod plan_cache;
 pub(crate) mod tensor_maps;
 pub mod tuning_state;
+pub mod user_module;
 pub mod view;
 
 pub use buffer::{DeviceBuffer, PinnedBuffer};
@@ -49,12 +52,15 @@ pub use context::{device_count, DeviceInfo, Gpu};
 pub use error::{Error, Result};
 pub use event::{GpuTimer, QueuedTime, QueuedTimer};
 pub use half::{bf16, f16};
+pub use kernel_args::{KernelArg, KernelArgs, ParamKind};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use tessera_catalogue::select::tuning;
 pub use tessera_catalogue::testkit::reference;
+pub use tessera_catalogue::LaunchDims;
 pub use tessera_catalogue::{self as catalogue, Algo, Choice, HostMatrix, MatmulShape, Plan, Precision, ShapeError, Target};
 pub use tuning_state::{AutoTuning, TunedPick};
+pub use user_module::{EntrySignature, UserKernel, UserModule};
 pub use view::{MatrixMut, MatrixRef};

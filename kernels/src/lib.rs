@@ -1,7 +1,7 @@
 //! tessera's GPU kernels, written in Rust and compiled by rustc's NVPTX backend into two PTX modules
 //! (`tessera.ptx` for sm_90, `tessera_sm90a.ptx` for the Hopper-only kernels).
 //!
-//! The pipeline is one straight line: this crate → `ptx-link.sh` (the PTX link step) → the modules,
+//! The pipeline is one straight line: this crate → tessera-builder (compile, the PTX link step) → the modules,
 //! committed in `host/ptx/` (`scripts/ptx.sh` rebuilds them through `host/build.rs`) → the `tessera`
 //! host crate embeds them and launches the kernels.
 //!

@@ -1,4 +1,4 @@
-//! Every entry of the two PTX modules, with the launch bound ptx-link.sh writes into it: the `sm_90`
+//! Every entry of the two PTX modules, with the launch bound the PTX link step (tessera-builder) writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
 use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate};
@@ -62,25 +62,6 @@ pub fn entries() -> Vec<Entry> {
     matmul.chain(other).chain(other_sm90a).collect()
 }
 
-/// The launch bounds in the form `kernels/ptx-link.sh` reads: one `entry threads min_blocks` line per
-/// bounded entry, with ` cluster` appended for an entry launched in clusters. `host/build.rs` writes it for the PTX link step.
-pub fn launch_bounds() -> String {
-    entries()
-        .iter()
-        .filter(|e| e.min_blocks_per_sm > 0)
-        .map(|e| match e.cluster {
-            1 => format!("{} {} {}\n", e.name, e.threads, e.min_blocks_per_sm),
-            c => format!("{} {} {} {c}\n", e.name, e.threads, e.min_blocks_per_sm),
-        })
-        .collect()
-}
-
-/// The entry names of one module (`sm90a`: the `sm_90a` one), one per line: the list ptx-link.sh
-/// keeps when it links that module (`host/build.rs` writes it).
-pub fn module_entries(sm90a: bool) -> String {
-    entries().iter().filter(|e| e.sm90a == sm90a).map(|e| format!("{}\n", e.name)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,10 +92,13 @@ mod tests {
     }
 
     #[test]
-    fn launch_bounds_list_the_bounded_kernels() {
-        let text = launch_bounds();
-        assert!(text.contains("matmul_dbuf_64x64x16 128 4\n"), "{text}");
-        assert!(!text.contains("matmul_naive"), "{text}");
-        assert!(text.contains("matmul_cluster_bf16_128x256 384 1 2\n"), "{text}");
+    fn launch_bounds_come_from_the_tile_configs() {
+        let all = entries();
+        let entry = |name: &str| *all.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("no entry {name}"));
+        let dbuf = entry("matmul_dbuf_64x64x16");
+        assert_eq!((dbuf.threads, dbuf.min_blocks_per_sm, dbuf.cluster), (128, 4, 1));
+        assert_eq!(entry("matmul_naive").min_blocks_per_sm, 0);
+        let cluster = entry("matmul_cluster_bf16_128x256");
+        assert_eq!((cluster.threads, cluster.min_blocks_per_sm, cluster.cluster, cluster.sm90a), (384, 1, 2, true));
     }
 }

@@ -4,13 +4,9 @@ use tessera_kernels::{pack, tf32_operands, vec_add_vec4};
 
 use crate::shape::ShapeError;
 
-/// Grid, block and dynamic shared memory of one launch (the fields of `cuLaunchKernel`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaunchDims {
-    pub grid: (u32, u32, u32),
-    pub block: (u32, u32, u32),
-    pub shared_bytes: u32,
-}
+/// Grid, block and dynamic shared memory of one launch: the device crate's type, which user kernel
+/// crates export too.
+pub use tessera_kernels::device::launch::LaunchDims;
 
 /// The launch of the one-element-per-thread kernels (`vec_add`, `iterated_fma`) for `n` elements:
 /// `block` threads per block, `⌈n / block⌉` blocks. [`ShapeError::TooLarge`] (naming `op`) past the
