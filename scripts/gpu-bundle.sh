@@ -72,6 +72,13 @@ if [[ $parts == *" examples "* ]]; then
   scripts/cuda-stub.sh target/cuda-stub >&2
   (cd examples/cust-interop && CUDA_LIBRARY_PATH="$PWD/../../target/cuda-stub" cargo build --release)
   cp "${edir:-examples/cust-interop/target}"/release/tessera-cust-interop .gpu/bin/cust-interop
+  # A user's own kernels (built by tessera-builder in its build.rs): parity and bandwidth, its GPU tests,
+  # and the torch anchor of the same lease.
+  (cd examples/own-kernel && cargo build --release --bin own-kernel-gpu && cargo test --release --test gpu --no-run --message-format=json 2>/dev/null \
+    | python3 -c 'import json, sys; [print(m["executable"]) for m in map(json.loads, sys.stdin) if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "gpu"]' \
+    | xargs -I{} cp {} ../../.gpu/tests/own-kernel-gpu)
+  cp "${edir:-examples/own-kernel/target}"/release/own-kernel-gpu .gpu/bin/own-kernel-gpu
+  cp examples/own-kernel/scripts/torch_anchor.py .gpu/bin/
 fi
 
 find .gpu/tests .gpu/bin -type f -exec strip {} +

@@ -9,23 +9,17 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use tessera_device::math::{bf16_to_f32, exp2};
-use tessera_device::mem::View;
+use tessera_device::mem::{Float4, View};
 use tessera_device::shared::SharedTiles;
 use tessera_device::{kernel, thread};
 
 /// Threads per block of the softmax: one block per row.
-pub const SOFTMAX_THREADS: u32 = 256;
+pub const SOFTMAX_THREADS: u32 = 512;
 /// Longest row the softmax takes: the row is staged in shared memory (4 bytes a column) beside the
 /// reduction's `SOFTMAX_THREADS` floats, within sm_90's 227 KiB.
 pub const SOFTMAX_MAX_COLS: u32 = 227 * 1024 / 4 - SOFTMAX_THREADS;
 
-/// A launch: grid, block, bytes of dynamic shared memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaunchDims {
-    pub grid: (u32, u32, u32),
-    pub block: (u32, u32, u32),
-    pub shared_bytes: u32,
-}
+pub use tessera_device::LaunchDims;
 
 /// The softmax's launch for `rows × cols`: one block per row, the row and the reduction's slots in
 /// shared memory. `None` where `cols` is 0 or past [`SOFTMAX_MAX_COLS`], or `rows` is 0.
@@ -78,74 +72,151 @@ unsafe fn block_reduce(slots: View<f32>, value: f32, op: impl Fn(f32, f32) -> f3
     }
 }
 
-/// The softmax of row `blockIdx.x`, its elements read through `load` (the row's `i`-th as `f32`).
+/// The softmax of row `blockIdx.x`. `load(i)` reads element `i` of `x` as `f32`; `load4(i)` reads
+/// elements `i .. i + 4` (`i % 4 == 0`) in one access, used when `vector` (block-uniform: every row
+/// start and `y` are then 16-byte aligned, so the row moves in 128-bit accesses).
+///
+/// Three passes over the row, two block reductions: global → shared memory and its maximum; the sum
+/// of `exp(x − max)` from shared memory; `exp(x − max) / sum` to global memory (the same operations as
+/// the second pass, so the same values). Global memory is read once and written once.
 ///
 /// # Safety
 /// As the entries: the launch is [`softmax_launch`]`(rows, cols)`'s; `y` holds `rows·cols` floats.
 #[inline(always)]
-unsafe fn softmax_row(load: impl Fn(usize) -> f32, y: *mut f32, rows: u32, cols: u32) {
+unsafe fn softmax_row(load: impl Fn(usize) -> f32, load4: impl Fn(usize) -> Float4, vector: bool, y: *mut f32, rows: u32, cols: u32) {
     let row = thread::block_idx_x();
     if row >= rows {
         return; // block-uniform: the whole block leaves
     }
-    let (t, n) = (thread::thread_idx_x(), thread::block_dim_x());
+    let (t, n) = (thread::thread_idx_x() as usize, thread::block_dim_x() as usize);
+    let cols = cols as usize;
     let mut shared = SharedTiles::<f32>::new();
-    // SAFETY: the launch gives 4·(cols + blockDim.x) bytes (softmax_launch).
-    let (staged, slots) = unsafe { (shared.tile(cols as usize), shared.tile(n as usize)) };
-    let base = row as usize * cols as usize;
-    // The row is read from global memory once, into shared memory; its maximum on the way.
+    // SAFETY: the launch gives 4·(cols + blockDim.x) bytes (softmax_launch); `staged` starts the
+    // dynamic shared memory, 16-byte aligned.
+    let (staged, slots) = unsafe { (shared.tile(cols), shared.tile(n)) };
+    let base = row as usize * cols;
+    // SAFETY: y holds rows·cols floats and row < rows.
+    let out = unsafe { View::new(y.add(base), cols) };
+    let vector = vector && cols.is_multiple_of(4);
+    let (step, width) = if vector { (4 * n, 4) } else { (n, 1) };
+
+    // 1. The row into shared memory, its maximum on the way; two loads in flight per thread.
     let mut max = f32::NEG_INFINITY;
-    let mut c = t;
-    while c < cols {
-        let v = load(base + c as usize);
-        // SAFETY: c < cols.
-        unsafe { staged.set(c as usize, v) };
-        max = max.max(v);
-        c += n;
+    let mut c = width * t;
+    while c + step < cols {
+        // SAFETY (both branches): c and c + step are below cols (and multiples of 4 when vector).
+        unsafe {
+            if vector {
+                let (a, b) = (load4(base + c), load4(base + c + step));
+                staged.set4(c, a);
+                staged.set4(c + step, b);
+                max = max.max(max4(a)).max(max4(b));
+            } else {
+                let (a, b) = (load(base + c), load(base + c + step));
+                staged.set(c, a);
+                staged.set(c + step, b);
+                max = max.max(a).max(b);
+            }
+        }
+        c += 2 * step;
+    }
+    if c < cols {
+        // SAFETY: c < cols, as above.
+        unsafe {
+            if vector {
+                let a = load4(base + c);
+                staged.set4(c, a);
+                max = max.max(max4(a));
+            } else {
+                let a = load(base + c);
+                staged.set(c, a);
+                max = max.max(a);
+            }
+        }
     }
     // SAFETY: every thread of the block, converged (the loops above end for all).
     let max = unsafe { block_reduce(slots, max, f32::max) };
+
+    // 2. The sum of the exponentials; each thread reads the columns it staged itself.
+    let e = |v: f32| exp2((v - max) * LOG2_E);
     let mut sum = 0.0f32;
-    let mut c = t;
+    let mut c = width * t;
     while c < cols {
-        // SAFETY: c < cols; this thread staged column c itself.
-        let e = exp2((unsafe { staged.get(c as usize) } - max) * LOG2_E);
-        // SAFETY: as above.
-        unsafe { staged.set(c as usize, e) };
-        sum += e;
-        c += n;
+        // SAFETY: c < cols (a multiple of 4 when vector).
+        unsafe {
+            if vector {
+                let v = staged.get4(c).0;
+                sum += (e(v[0]) + e(v[1])) + (e(v[2]) + e(v[3]));
+            } else {
+                sum += e(staged.get(c));
+            }
+        }
+        c += step;
     }
     // SAFETY: as above.
     let sum = unsafe { block_reduce(slots, sum, |a, b| a + b) };
     let scale = 1.0 / sum;
-    let mut c = t;
+
+    // 3. The result, written once.
+    let mut c = width * t;
     while c < cols {
-        // SAFETY: c < cols, base + c < rows·cols; column c is this thread's.
-        unsafe { *y.add(base + c as usize) = staged.get(c as usize) * scale };
-        c += n;
+        // SAFETY: c < cols; out starts 16-byte aligned when vector.
+        unsafe {
+            if vector {
+                let v = staged.get4(c).0;
+                out.set4(c, Float4([e(v[0]) * scale, e(v[1]) * scale, e(v[2]) * scale, e(v[3]) * scale]));
+            } else {
+                out.set(c, e(staged.get(c)) * scale);
+            }
+        }
+        c += step;
     }
+}
+
+#[inline(always)]
+fn max4(v: Float4) -> f32 {
+    v.0[0].max(v.0[1]).max(v.0[2].max(v.0[3]))
+}
+
+/// Whether `ptr` is `align`-byte aligned.
+#[inline(always)]
+fn aligned<T>(ptr: *const T, align: usize) -> bool {
+    (ptr as usize).is_multiple_of(align)
 }
 
 kernel! {
     /// `y = softmax(x)` along each row of the row-major `rows × cols` matrix `x` (`f32`): `exp(x − max)`
-    /// over its sum, `exp` through `ex2.approx`.
+    /// over its sum, `exp` through `ex2.approx`. Rows move in 128-bit accesses when `cols % 4 == 0`
+    /// and `x`, `y` are 16-byte aligned, else element by element.
     ///
     /// # Safety
     /// `x` and `y` hold `rows·cols` floats; the launch is [`softmax_launch`]`(rows, cols)`'s.
     pub unsafe fn softmax_rows_f32(x: *const f32, y: *mut f32, rows: u32, cols: u32) {
-        // SAFETY: the contract; every index the body reads is below rows·cols.
-        unsafe { softmax_row(|i| *x.add(i), y, rows, cols) }
+        // SAFETY: x holds rows·cols floats, and every index the body reads is below that.
+        let xs = unsafe { View::from_const(x, rows as usize * cols as usize) };
+        let vector = aligned(x, 16) && aligned(y, 16);
+        // SAFETY: the contract; the body reads below rows·cols, 4-aligned indices when vector.
+        unsafe { softmax_row(|i| xs.get(i), |i| xs.get4(i), vector, y, rows, cols) }
     }
 }
 
 kernel! {
-    /// As [`softmax_rows_f32`] on a BF16 `x` (bit patterns; exactly widened to `f32`), `f32` out.
+    /// As [`softmax_rows_f32`] on a BF16 `x` (bit patterns; exactly widened to `f32`), `f32` out; 64-bit
+    /// loads of four values when `cols % 4 == 0`, `x` is 8-byte and `y` 16-byte aligned.
     ///
     /// # Safety
     /// `x` holds `rows·cols` BF16 values, `y` as many floats; the launch is [`softmax_launch`]'s.
     pub unsafe fn softmax_rows_bf16(x: *const u16, y: *mut f32, rows: u32, cols: u32) {
+        // SAFETY: x holds rows·cols values, and every index the body reads is below that.
+        let xs = unsafe { View::from_const(x, rows as usize * cols as usize) };
+        let vector = aligned(x, 8) && aligned(y, 16);
+        let load4 = |i| {
+            // SAFETY: i % 4 == 0 and i + 4 <= rows·cols when vector (the body's contract).
+            let h = unsafe { xs.get4(i) }.0;
+            Float4([bf16_to_f32(h[0]), bf16_to_f32(h[1]), bf16_to_f32(h[2]), bf16_to_f32(h[3])])
+        };
         // SAFETY: as softmax_rows_f32.
-        unsafe { softmax_row(|i| bf16_to_f32(*x.add(i)), y, rows, cols) }
+        unsafe { softmax_row(|i| bf16_to_f32(xs.get(i)), load4, vector, y, rows, cols) }
     }
 }
 
