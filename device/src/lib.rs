@@ -16,6 +16,7 @@
 //! - [`flag`]: counters in global memory that hand work between the blocks of a launch (release / acquire);
 //! - [`cluster`]: thread-block clusters — ranks, peers' shared memory, the cluster barrier (sm_90);
 //! - [`warpgroup`]: `setmaxnreg`, moving registers between warpgroups (sm_90a);
+//! - [`warp`]: warp shuffles and warp reductions (`shfl.sync`);
 //! - [`unroll`]: loops the compiler must unroll.
 //!
 //! Every function has a GPU implementation (`target_arch = "nvptx64"`: special registers, PTX
@@ -50,6 +51,7 @@ pub mod shared;
 pub mod thread;
 pub mod tma;
 pub mod unroll;
+pub mod warp;
 pub mod warpgroup;
 pub mod wgmma;
 

@@ -19,7 +19,13 @@ pub struct OwnKernels {
 impl OwnKernels {
     /// Loads the module and resolves its three kernels.
     pub fn load(gpu: &Gpu) -> Result<Self> {
-        let module = gpu.load_module(PTX)?;
+        Self::load_ptx(gpu, PTX)
+    }
+
+    /// As [`OwnKernels::load`] from another build of the kernel crate (another architecture, other
+    /// launch bounds): the PTX text.
+    pub fn load_ptx(gpu: &Gpu, ptx: &str) -> Result<Self> {
+        let module = gpu.load_module(ptx)?;
         Ok(Self {
             softmax_f32: module.kernel("softmax_rows_f32")?,
             softmax_bf16: module.kernel("softmax_rows_bf16")?,

@@ -11,13 +11,13 @@
 use tessera_device::math::{bf16_to_f32, exp2};
 use tessera_device::mem::{Float4, View};
 use tessera_device::shared::SharedTiles;
-use tessera_device::{kernel, thread};
+use tessera_device::{kernel, thread, warp};
 
 /// Threads per block of the softmax: one block per row.
 pub const SOFTMAX_THREADS: u32 = 512;
 /// Longest row the softmax takes: the row is staged in shared memory (4 bytes a column) beside the
-/// reduction's `SOFTMAX_THREADS` floats, within sm_90's 227 KiB.
-pub const SOFTMAX_MAX_COLS: u32 = 227 * 1024 / 4 - SOFTMAX_THREADS;
+/// reduction's 32 floats (one a warp), within sm_90's 227 KiB.
+pub const SOFTMAX_MAX_COLS: u32 = 227 * 1024 / 4 - 32;
 
 pub use tessera_device::LaunchDims;
 
@@ -27,7 +27,7 @@ pub const fn softmax_launch(rows: u32, cols: u32) -> Option<LaunchDims> {
     if rows == 0 || cols == 0 || cols > SOFTMAX_MAX_COLS {
         return None;
     }
-    Some(LaunchDims { grid: (rows, 1, 1), block: (SOFTMAX_THREADS, 1, 1), shared_bytes: 4 * (cols + SOFTMAX_THREADS) })
+    Some(LaunchDims { grid: (rows, 1, 1), block: (SOFTMAX_THREADS, 1, 1), shared_bytes: 4 * (cols + 32) })
 }
 
 /// Threads per block of `SiLU(x)·y`.
@@ -45,28 +45,25 @@ pub const fn silu_mul_launch(n: u32) -> Option<LaunchDims> {
 
 const LOG2_E: f32 = core::f32::consts::LOG2_E;
 
-/// `op` over the block's `slots` (one per thread, `slots[t]` this thread's value), left in every
-/// thread's hands: a tree in shared memory, one barrier a level.
+/// `op` over the block's values (`value` from each thread), left in every thread's hands: a warp
+/// shuffle reduction, each warp's result in `slots`, then every warp reduces those. Two barriers.
 ///
 /// # Safety
-/// Every thread of the block calls it, converged; `slots` holds `blockDim.x` floats, a power of two.
+/// Every thread of the block calls it, converged; `blockDim.x` is a multiple of 32 (at most 1024)
+/// and `slots` holds 32 floats; `identity` is `op`'s neutral element.
 #[inline(always)]
-unsafe fn block_reduce(slots: View<f32>, value: f32, op: impl Fn(f32, f32) -> f32) -> f32 {
-    let (t, n) = (thread::thread_idx_x(), thread::block_dim_x());
-    // SAFETY (all accesses): t < n and t + s < n slots; every thread passes each barrier once.
+unsafe fn block_reduce(slots: View<f32>, value: f32, identity: f32, op: impl Fn(f32, f32) -> f32 + Copy) -> f32 {
+    let (t, n) = (thread::thread_idx_x() as usize, thread::block_dim_x() as usize);
+    let (warp_index, lane, warps) = (t / 32, t % 32, n / 32);
+    // SAFETY (all): whole warps, converged (the contract); warp_index and lane are below 32 slots.
     unsafe {
-        slots.set(t as usize, value);
-        thread::sync_threads();
-        let mut s = n / 2;
-        while s > 0 {
-            if t < s {
-                slots.set(t as usize, op(slots.get(t as usize), slots.get((t + s) as usize)));
-            }
-            thread::sync_threads();
-            s /= 2;
+        let per_warp = warp::reduce_f32(value, op);
+        if lane == 0 {
+            slots.set(warp_index, per_warp);
         }
-        let total = slots.get(0);
-        // Nobody overwrites slot 0 (the next reduction) before every thread has read it.
+        thread::sync_threads();
+        let total = warp::reduce_f32(if lane < warps { slots.get(lane) } else { identity }, op);
+        // Nobody overwrites the slots (the next reduction) before every warp has read them.
         thread::sync_threads();
         total
     }
@@ -91,51 +88,57 @@ unsafe fn softmax_row(load: impl Fn(usize) -> f32, load4: impl Fn(usize) -> Floa
     let (t, n) = (thread::thread_idx_x() as usize, thread::block_dim_x() as usize);
     let cols = cols as usize;
     let mut shared = SharedTiles::<f32>::new();
-    // SAFETY: the launch gives 4·(cols + blockDim.x) bytes (softmax_launch); `staged` starts the
+    // SAFETY: the launch gives 4·(cols + 32) bytes (softmax_launch); `staged` starts the
     // dynamic shared memory, 16-byte aligned.
-    let (staged, slots) = unsafe { (shared.tile(cols), shared.tile(n)) };
+    let (staged, slots) = unsafe { (shared.tile(cols), shared.tile(32)) };
     let base = row as usize * cols;
     // SAFETY: y holds rows·cols floats and row < rows.
     let out = unsafe { View::new(y.add(base), cols) };
     let vector = vector && cols.is_multiple_of(4);
     let (step, width) = if vector { (4 * n, 4) } else { (n, 1) };
 
-    // 1. The row into shared memory, its maximum on the way; two loads in flight per thread.
+    // 1. The row into shared memory, its maximum on the way: four loads in flight per thread
+    //    before any is stored (a 8192-column row is four 128-bit loads a thread at 512 threads).
     let mut max = f32::NEG_INFINITY;
     let mut c = width * t;
-    while c + step < cols {
-        // SAFETY (both branches): c and c + step are below cols (and multiples of 4 when vector).
+    while c + 3 * step < cols {
+        // SAFETY (both branches): c + 3·step < cols (and all four multiples of 4 when vector).
         unsafe {
             if vector {
-                let (a, b) = (load4(base + c), load4(base + c + step));
+                let (a, b, c2, d) = (load4(base + c), load4(base + c + step), load4(base + c + 2 * step), load4(base + c + 3 * step));
                 staged.set4(c, a);
                 staged.set4(c + step, b);
-                max = max.max(max4(a)).max(max4(b));
+                staged.set4(c + 2 * step, c2);
+                staged.set4(c + 3 * step, d);
+                max = max.max(max4(a).max(max4(b))).max(max4(c2).max(max4(d)));
             } else {
-                let (a, b) = (load(base + c), load(base + c + step));
+                let (a, b, c2, d) = (load(base + c), load(base + c + step), load(base + c + 2 * step), load(base + c + 3 * step));
                 staged.set(c, a);
                 staged.set(c + step, b);
-                max = max.max(a).max(b);
+                staged.set(c + 2 * step, c2);
+                staged.set(c + 3 * step, d);
+                max = max.max(a.max(b)).max(c2.max(d));
             }
         }
-        c += 2 * step;
+        c += 4 * step;
     }
-    if c < cols {
+    while c < cols {
         // SAFETY: c < cols, as above.
         unsafe {
             if vector {
-                let a = load4(base + c);
-                staged.set4(c, a);
-                max = max.max(max4(a));
+                let v = load4(base + c);
+                staged.set4(c, v);
+                max = max.max(max4(v));
             } else {
-                let a = load(base + c);
-                staged.set(c, a);
-                max = max.max(a);
+                let v = load(base + c);
+                staged.set(c, v);
+                max = max.max(v);
             }
         }
+        c += step;
     }
     // SAFETY: every thread of the block, converged (the loops above end for all).
-    let max = unsafe { block_reduce(slots, max, f32::max) };
+    let max = unsafe { block_reduce(slots, max, f32::NEG_INFINITY, f32::max) };
 
     // 2. The sum of the exponentials; each thread reads the columns it staged itself.
     let e = |v: f32| exp2((v - max) * LOG2_E);
@@ -154,7 +157,7 @@ unsafe fn softmax_row(load: impl Fn(usize) -> f32, load4: impl Fn(usize) -> Floa
         c += step;
     }
     // SAFETY: as above.
-    let sum = unsafe { block_reduce(slots, sum, |a, b| a + b) };
+    let sum = unsafe { block_reduce(slots, sum, 0.0, |a, b| a + b) };
     let scale = 1.0 / sum;
 
     // 3. The result, written once.

@@ -23,6 +23,9 @@ struct Args {
     /// Timed launches per figure (after as many warm-up launches).
     #[arg(long, default_value_t = 50)]
     iters: usize,
+    /// A PTX file to load instead of the embedded build (another build of kernels/).
+    #[arg(long)]
+    ptx: Option<PathBuf>,
     /// Folder for the timed softmax's input and output (`x.f32`, `y.f32`, raw little-endian) and `meta.json`.
     #[arg(long)]
     dump: Option<PathBuf>,
@@ -39,7 +42,10 @@ fn main() -> Res<()> {
             return Ok(());
         }
     };
-    let kernels = OwnKernels::load(&gpu)?;
+    let kernels = match &args.ptx {
+        Some(path) => OwnKernels::load_ptx(&gpu, &std::fs::read_to_string(path)?)?,
+        None => OwnKernels::load(&gpu)?,
+    };
     let info = gpu.info()?;
     eprintln!("{} ({} SMs)", info.name, info.sm_count);
     parity(&gpu, &kernels)?;
