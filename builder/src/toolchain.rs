@@ -41,6 +41,8 @@ impl Toolchain {
         let rustc = |args: &[&str]| -> Result<String, BuildError> {
             let mut cmd = Command::new("rustup");
             cmd.args(["run", channel, "rustc"]).args(args);
+            // Never install behind the user's back: a missing toolchain is an error naming the command.
+            cmd.env("RUSTUP_AUTO_INSTALL", "0");
             clean_env(&mut cmd);
             let out = cmd.output().map_err(BuildError::NoRustup)?;
             if !out.status.success() {

@@ -1,4 +1,4 @@
-//! The warp-collective device functions (`device::mma`: `mma.sync`, `ldmatrix`, `cvt.rna.tf32`) on
+//! The warp-collective device functions (`device::mma`: `mma.sync`, `ldmatrix`, `cvt.rna.tf32`; `device::warp`: shuffles) on
 //! the CPU executor, and the faults it reports for them.
 //!
 //! The test kernels below load fragments straight from memory following the PTX ISA's fragment
@@ -562,4 +562,40 @@ fn ldmatrix_checks_its_addresses() {
     })
     .unwrap_err();
     assert!(matches!(&err, EmuError::OutOfBounds { thread, .. } if thread.x == 20), "{err}");
+}
+
+/// `warp::shfl_xor_u32` and `warp::reduce_f32` (the shuffles' host model on the same exchange).
+#[test]
+fn shuffles_read_the_partner_lane_and_reduce_the_warp() {
+    use tessera_kernels::device::warp::{reduce_f32, shfl_xor_u32};
+    let mut out = vec![0u32; 3 * 64];
+    let po = SyncPtr::new(out.as_mut_ptr());
+    launch("shuffles", Launch::new((1, 1, 1), (64, 1, 1), 0), || {
+        let t = thread::thread_idx_x() as usize;
+        // SAFETY: both full warps call each shuffle, converged; t < 64 and out holds 3·64 words.
+        unsafe {
+            let partner = shfl_xor_u32(1000 + t as u32, 5);
+            let sum = reduce_f32(t as f32, |a, b| a + b);
+            let max = reduce_f32(t as f32, f32::max);
+            *po.get().add(t) = partner;
+            *po.get().add(64 + t) = sum as u32;
+            *po.get().add(128 + t) = max as u32;
+        }
+    })
+    .unwrap();
+    for t in 0..64 {
+        let warp = t / 32 * 32;
+        assert_eq!(out[t], 1000 + (t ^ 5) as u32, "lane {t}'s partner");
+        assert_eq!(out[64 + t], (warp..warp + 32).sum::<usize>() as u32, "lane {t}'s warp sum");
+        assert_eq!(out[128 + t], (warp + 31) as u32, "lane {t}'s warp max");
+    }
+    // Half a warp in a shuffle is reported, not waited for.
+    let err = launch("half_warp_shuffle", Launch::new((1, 1, 1), (32, 1, 1), 0), || {
+        if thread::thread_idx_x() < 16 {
+            // SAFETY: deliberately broken: only half the warp shuffles (the executor must report it).
+            let _ = unsafe { shfl_xor_u32(1, 1) };
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, EmuError::DivergentWarp { .. } | EmuError::PartialWarp { .. }), "{err}");
 }
