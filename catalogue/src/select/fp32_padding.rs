@@ -10,7 +10,7 @@
 //! cost some 30 µs at 1000×1037×519 where ~10 were assumed: five stream operations, pitched copies of
 //! odd rows. One zero-filling kernel per operand replaces the zeroing and the copy.
 use crate::registry::algo::Algo;
-use crate::select::tuning::least_expected_on;
+use crate::select::tuning::{least_expected_on, rows_aligned};
 use crate::shape::MatmulShape;
 
 /// The rate of `copy_padded_f32`, bytes read plus written per second: the H200's one-thread-per-element
@@ -70,7 +70,7 @@ pub fn runs_on_padded_copies(algo: Algo) -> bool {
 /// `shape` with N and K rounded up to multiples of 4; `None` when it is aligned already or the padded
 /// product would not pass [`MatmulShape::check`] (one launch's limits).
 pub fn padded_shape(shape: MatmulShape) -> Option<MatmulShape> {
-    if shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4) {
+    if rows_aligned(shape, 4) {
         return None;
     }
     let (m, n4, k4) = (shape.m as usize, shape.n.checked_next_multiple_of(4)? as usize, shape.k.checked_next_multiple_of(4)? as usize);

@@ -76,10 +76,15 @@ pub const ONE_CONSUMER_WAIT: f64 = 0.19;
 /// [`ONE_CONSUMER_WAIT`] for A fed from registers (TF32): the whole step's latency is exposed.
 pub const ONE_CONSUMER_WAIT_REGISTERS: f64 = 0.43;
 
+/// Consumer warpgroups of a `bm`-row tile: each owns 64 rows (`wgmma`'s M).
+pub fn consumer_warpgroups(bm: u32) -> u32 {
+    bm / 64
+}
+
 /// The rate factor of a `bm × bn` tile's consumers ([`ONE_CONSUMER_WAIT`]): 1 for two consumer
 /// warpgroups (128 rows).
 pub fn consumer_rate(bm: u32, bn: u32, a_in_registers: bool) -> f64 {
-    if bm >= 128 {
+    if consumer_warpgroups(bm) >= 2 {
         return 1.0;
     }
     let c = if a_in_registers { ONE_CONSUMER_WAIT_REGISTERS } else { ONE_CONSUMER_WAIT };
@@ -385,7 +390,8 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         }
     }
     let start_us = if steps <= SHORT_UNIT_STEPS { BLOCK_START_US * busy } else { 0.0 };
-    let start_us = start_us + if cfg.tma && cfg.bm >= 192 && steps <= TMA_STORE_STEPS { THREE_CONSUMER_SHALLOW_US } else { 0.0 };
+    let start_us =
+        start_us + if cfg.tma && consumer_warpgroups(cfg.bm) >= 3 && steps <= TMA_STORE_STEPS { THREE_CONSUMER_SHALLOW_US } else { 0.0 };
     Some(host_us + start_us + bound(sm_us, gpu_us))
 }
 

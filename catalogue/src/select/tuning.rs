@@ -403,13 +403,19 @@ pub const TC_NARROW_STEP_8: f64 = 1.2;
 /// 1.72, median |log error| 0.12), and 1.65 for TF32's odd rows (seven shapes, 2026-12-02).
 pub const TC_NARROW_STEP_4: f64 = 1.7;
 
+/// Whether `shape`'s rows are 16-byte aligned for inputs of `vector` elements per 16 bytes: N (B's
+/// and C's rows) and K (A's rows) multiples of it. The kernels copy such rows in whole 16-byte chunks.
+pub fn rows_aligned(shape: MatmulShape, vector: u32) -> bool {
+    shape.n.is_multiple_of(vector) && shape.k.is_multiple_of(vector)
+}
+
 /// The `cp.async` piece size, in bytes, in which an in-place tensor-core kernel with inputs of
 /// `c.vector` elements per 16 bytes copies `shape`'s rows (`mma_tile::mma_gemm`: the widest both
 /// operands' rows allow): 8 where K and N are multiples of 8 bytes, 4 where of 4 bytes, `None` for
 /// 16-byte rows (whole chunks) and odd 16-bit rows (element by element).
 pub fn narrow_pieces(c: Cost, shape: MatmulShape) -> Option<u32> {
     let (n, k, elem) = (shape.n, shape.k, 16 / c.vector);
-    if n.is_multiple_of(c.vector) && k.is_multiple_of(c.vector) {
+    if rows_aligned(shape, c.vector) {
         return None;
     }
     [8, 4].into_iter().find(|w| n.is_multiple_of(w / elem) && k.is_multiple_of(w / elem))
@@ -429,7 +435,7 @@ fn narrow_step(t: TileConfig, c: Cost, shape: MatmulShape) -> Option<f64> {
 fn dram_floor_us(c: Cost, shape: MatmulShape, sms: u32) -> f64 {
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
     let elem = f64::from(16 / c.vector.max(1));
-    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
+    let aligned = rows_aligned(shape, c.vector);
     let element_wise = elem == 2.0 && !aligned && narrow_pieces(c, shape).is_none();
     let rate = if element_wise { ODD_ROWS_GB_PER_S } else { ZERO_GB_PER_S };
     elem * (m * k + k * n) / (rate * 1e3 * f64::from(sms.max(1)) / f64::from(SMS))
@@ -447,7 +453,7 @@ pub const ODD_ROWS_GB_PER_S: f64 = 820.0;
 fn split_terms_us(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32) -> f64 {
     let splits = u64::from(splits.max(1));
     let (m, n) = (u64::from(shape.m), u64::from(shape.n));
-    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
+    let aligned = rows_aligned(shape, c.vector);
     if t.split_k && (splits > 1 || !t.stores_unsplit) {
         zeroing_us(shape) + atomic_us(shape, (m * n * splits) as f64) + adds_depth_us(shape, t.bm, splits as f64, aligned)
     } else {
@@ -467,7 +473,7 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     let steps = k.div_ceil(splits).div_ceil(bk);
     let unroll = u64::from(c.unroll.max(1));
     let steps = steps / unroll + steps % unroll;
-    let aligned = shape.n.is_multiple_of(c.vector) && shape.k.is_multiple_of(c.vector);
+    let aligned = rows_aligned(shape, c.vector);
     // The busiest block's rows: a whole tile, unless M is smaller (only kernel 18's time sees it).
     let rows = m.min(u64::from(t.bm)).max(1) as f64;
     let step = c.step_us * rows.powf(c.rows_exponent) * if aligned { 1.0 } else { c.unaligned };
@@ -591,7 +597,7 @@ fn predict_stream_k(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64
         return LAUNCH_US;
     }
     let (m, n) = (u64::from(shape.m), u64::from(shape.n));
-    let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
+    let aligned = rows_aligned(shape, 4);
     let step_us = c.step_us * if aligned { 1.0 } else { c.unaligned } * (1.0 - interior_share(t, shape) * (1.0 - c.interior));
     let q = c.overlap.clamp(1.0, f64::from(resident));
     let sm_blocks = walk.blocks.div_ceil(u64::from(sms.max(1))) as f64;
@@ -871,7 +877,7 @@ mod tests {
             let mn = f64::from(shape.m) * f64::from(shape.n);
             let stores = stores_us(c, shape);
             let gap = predict(adding, c, shape, 1, SMS) - predict(t, c, shape, 1, SMS);
-            let aligned = shape.n.is_multiple_of(4) && shape.k.is_multiple_of(4);
+            let aligned = rows_aligned(shape, 4);
             let adds = zeroing_us(shape) + atomic_us(shape, mn) + adds_depth_us(shape, t.bm, 1.0, aligned);
             assert!((gap - (adds - stores)).abs() < 1e-9, "{shape:?}: {gap}");
             // Several slices add into C like kernel 10's: the same price either way.
