@@ -155,6 +155,7 @@ fn tensor_core_benches(c: &mut Criterion, gpu: &Gpu, timer: &GpuTimer, cublas: &
                                 Precision::Bf16 => gpu.matmul(algo, &ha, &hb, &mut dc)?,
                                 Precision::Fp16 => gpu.matmul(algo, &fa, &fb, &mut dc)?,
                                 Precision::Fp32 => gpu.matmul(algo, &da, &db, &mut dc)?,
+                                Precision::Fp8E4m3 | Precision::Fp8E5m2 => unreachable!("the precisions benched above have no FP8"),
                             }
                             Ok(())
                         })
@@ -169,6 +170,7 @@ fn tensor_core_benches(c: &mut Criterion, gpu: &Gpu, timer: &GpuTimer, cublas: &
                             Precision::Bf16 => cublas.gemm_bf16(ha.buffer(), hb.buffer(), dc.buffer_mut(), n, n, n)?,
                             Precision::Fp16 => cublas.gemm_f16(fa.buffer(), fb.buffer(), dc.buffer_mut(), n, n, n)?,
                             Precision::Fp32 => cublas.gemm_f32(da.buffer(), db.buffer(), dc.buffer_mut(), n, n, n)?,
+                            Precision::Fp8E4m3 | Precision::Fp8E5m2 => unreachable!("the precisions benched above have no FP8"),
                         }
                         Ok(())
                     })

@@ -35,6 +35,39 @@ fn main() {
             let mut c = DeviceMatrix::<f32>::zeros(g, 7, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Naive, &a, &b, &mut c), |e| matches!(e, Error::ShapeMismatch { .. }), "C 7×4")
         }),
+        gpu_trial("fp8_matrices_store_but_do_not_multiply_yet", |g| {
+            use tessera::float8::{F8E4M3, F8E5M2};
+            let values = [1.0f32, -2.5, 448.0, 1000.0];
+            let a = DeviceMatrix::from_slice(g, 2, 2, &values.map(F8E4M3::from_f32)).map_err(|e| e.to_string())?;
+            let back: Vec<f32> = a.buffer().to_host(g).map_err(|e| e.to_string())?.iter().map(|v| v.to_f32()).collect();
+            if back != [1.0, -2.5, 448.0, 448.0] {
+                return Err(format!("E4M3 round trip gave {back:?} (1000 saturates to 448)"));
+            }
+            let b = DeviceMatrix::<F8E4M3>::zeros(g, 2, 3).map_err(|e| e.to_string())?;
+            let mut c = DeviceMatrix::<f32>::zeros(g, 2, 3).map_err(|e| e.to_string())?;
+            expect(g.matmul(Algo::Auto, &a, &b, &mut c), |e| matches!(e, Error::NoKernel { .. }), "E4M3 Auto")?;
+            let e5 = DeviceMatrix::<F8E5M2>::zeros(g, 2, 2).map_err(|e| e.to_string())?;
+            expect(g.matmul(Algo::Auto, &e5, &e5, &mut c), |e| matches!(e, Error::NoKernel { .. } | Error::ShapeMismatch { .. }), "E5M2")?;
+            expect(
+                g.matmul_host_in(
+                    Precision::Fp8E4m3,
+                    Algo::Auto,
+                    &HostMatrix::from_fn(2, 2, |_, _| 1.0),
+                    &HostMatrix::from_fn(2, 2, |_, _| 1.0),
+                ),
+                |e| matches!(e, Error::NoKernel { .. }),
+                "matmul_host_in E4M3",
+            )?;
+            // Refused before the GPU: it still computes.
+            let ok = g
+                .matmul_host(Algo::Tiled, &HostMatrix::from_fn(2, 2, |_, _| 1.0), &HostMatrix::from_fn(2, 2, |_, _| 1.0))
+                .map_err(|e| e.to_string())?;
+            if ok.data == [2.0; 4] {
+                Ok(())
+            } else {
+                Err(format!("after the refusals: {:?}", ok.data))
+            }
+        }),
         gpu_trial("matmul_kernel_of_another_type_is_typed", |g| {
             let a = DeviceMatrix::<bf16>::zeros(g, 4, 5).map_err(|e| e.to_string())?;
             let b = DeviceMatrix::<bf16>::zeros(g, 5, 7).map_err(|e| e.to_string())?;

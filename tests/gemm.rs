@@ -34,6 +34,7 @@ fn run_case(gpu: &Gpu, case: &GemmCase, algo: Algo) -> Result<(), String> {
         Precision::Fp32 | Precision::Tf32 => run_as::<f32>(gpu, case, algo, seed),
         Precision::Bf16 => run_as::<bf16>(gpu, case, algo, seed),
         Precision::Fp16 => run_as::<f16>(gpu, case, algo, seed),
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(format!("{}: no FP8 GEMM kernel yet", case.label())),
     }
 }
 

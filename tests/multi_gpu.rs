@@ -65,6 +65,7 @@ fn check_root_seeded(multi: &MultiGpu, precision: Precision, (m, n, k): (usize, 
             let (da, db) = (DeviceMatrix::<f16>::from_host(root, &a).map_err(e)?, DeviceMatrix::<f16>::from_host(root, &b).map_err(e)?);
             multi.matmul(Algo::Auto, &da, &db, &mut c).map_err(e)?
         }
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => return Err(format!("{precision:?}: no FP8 GEMM kernel yet")),
     }
     let got = c.to_host(root).map_err(e)?;
     check_in(precision, &a, &b, &got).map_err(|err| format!("{precision:?} {m}×{n}×{k} on {} GPU(s), seed {s}: {err}", multi.len()))?;

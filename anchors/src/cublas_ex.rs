@@ -142,7 +142,7 @@ impl Cublas {
     }
 
     /// The f32-input GEMM of `precision` ([`Precision::Fp32`] or [`Precision::Tf32`]);
-    /// [`tessera::Error::InvalidArgument`] for the 16-bit precisions, whose inputs are other types.
+    /// [`tessera::Error::InvalidArgument`] for the 16-bit and 8-bit precisions, whose inputs are other types.
     #[allow(clippy::too_many_arguments)] // the arguments of gemm_f32 / gemm_tf32, plus the precision
     pub fn gemm_f32_inputs(
         &self,
@@ -157,9 +157,9 @@ impl Cublas {
         match precision {
             Precision::Fp32 => self.gemm_f32(a, b, c, m, n, k),
             Precision::Tf32 => self.gemm_tf32(a, b, c, m, n, k),
-            Precision::Bf16 | Precision::Fp16 => Err(tessera::Error::InvalidArgument {
+            Precision::Bf16 | Precision::Fp16 | Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(tessera::Error::InvalidArgument {
                 op: "cuBLAS gemm_f32_inputs",
-                detail: format!("{} takes {} inputs: use gemm_bf16 / gemm_f16", precision.label(), precision.label()),
+                detail: format!("{} takes {} inputs, not f32", precision.label(), precision.label()),
             }
             .into()),
         }

@@ -32,6 +32,10 @@ pub enum PlanError {
     /// The kernel asked for computes in another precision than the one asked for.
     #[error("precision mismatch in {op}: {kernel} computes in {kernel_precision:?}, {requested:?} was asked for")]
     PrecisionMismatch { op: &'static str, kernel: &'static str, kernel_precision: Precision, requested: Precision },
+    /// No kernel computes products in this precision yet (the FP8 formats: stored today, multiplied
+    /// once the FP8 GEMM lands). Nothing was planned.
+    #[error("{op}: no kernel multiplies {precision:?} inputs yet (FP8 matrices can be stored; the FP8 GEMM is to come)")]
+    NoKernel { op: &'static str, precision: Precision },
     /// A choice that cannot run the product (a saved pick of another shape, a kernel the path cannot use).
     #[error("invalid argument to {op}: {detail}")]
     Invalid { op: &'static str, detail: String },

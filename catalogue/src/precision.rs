@@ -34,6 +34,7 @@
 //! `8·u_tf32 = 1/256` dominates and it catches one (on average) only for K below about 256.
 /// The safety factor on the √K·ε bound of every precision's tolerance rule.
 pub const C_TOL: f64 = 4.0;
+use float8::{F8E4M3, F8E5M2};
 use half::{bf16, f16};
 
 /// The number formats a GEMM baseline multiplies in. Output and accumulation are f32 in all four.
@@ -47,6 +48,10 @@ pub enum Precision {
     Bf16,
     /// `f16` inputs (5-bit exponent, 10-bit mantissa).
     Fp16,
+    /// FP8 E4M3 inputs (4-bit exponent, 3-bit mantissa, no infinities, ±448).
+    Fp8E4m3,
+    /// FP8 E5M2 inputs (5-bit exponent, 2-bit mantissa, ±57344).
+    Fp8E5m2,
 }
 
 /// An element type of GEMM inputs: `f32` (FP32, or TF32 when the caller asks for it), `bf16`, `f16`.
@@ -98,7 +103,35 @@ impl Element for f16 {
     }
 }
 
+impl Element for F8E4M3 {
+    const PRECISION: Precision = Precision::Fp8E4m3;
+    /// Round to nearest even, saturating to ±448 (E4M3 has no infinities; NaN stays NaN).
+    fn from_f32(x: f32) -> Self {
+        F8E4M3::from_f32(x)
+    }
+    fn to_f32(self) -> f32 {
+        F8E4M3::to_f32(&self)
+    }
+}
+
+impl Element for F8E5M2 {
+    const PRECISION: Precision = Precision::Fp8E5m2;
+    /// Round to nearest even, saturating to ±57344 (NaN stays NaN).
+    fn from_f32(x: f32) -> Self {
+        F8E5M2::from_f32(x)
+    }
+    fn to_f32(self) -> f32 {
+        F8E5M2::to_f32(&self)
+    }
+}
+
 impl Precision {
+    /// Whether this is one of the FP8 formats (E4M3, E5M2): stored today, no GEMM kernel yet — every
+    /// product refuses them with a typed error ([`crate::PlanError::NoKernel`]).
+    pub fn is_fp8(self) -> bool {
+        matches!(self, Self::Fp8E4m3 | Self::Fp8E5m2)
+    }
+
     /// Whether inputs of this precision are stored as `f32` (FP32, TF32) rather than 16-bit values.
     pub fn takes_f32(self) -> bool {
         matches!(self, Self::Fp32 | Self::Tf32)
@@ -110,46 +143,53 @@ impl Precision {
         self == requested || (self == Self::Fp32 && requested == Self::Tf32)
     }
 
-    /// Bytes of one input element: 4 (`f32`) or 2 (BF16, FP16).
+    /// Bytes of one input element: 4 (`f32`), 2 (BF16, FP16) or 1 (FP8).
     pub fn input_bytes(self) -> u32 {
-        if self.takes_f32() {
-            4
-        } else {
-            2
+        match self {
+            Self::Fp32 | Self::Tf32 => 4,
+            Self::Bf16 | Self::Fp16 => 2,
+            Self::Fp8E4m3 | Self::Fp8E5m2 => 1,
         }
     }
 
-    /// Every precision, widest first.
+    /// Every precision a GEMM runs in, widest first (the FP8 formats are not among them yet).
     pub const ALL: [Precision; 4] = [Self::Fp32, Self::Tf32, Self::Bf16, Self::Fp16];
 
-    /// A short lowercase name ("fp32", "tf32", "bf16", "fp16").
+    /// A short lowercase name ("fp32", "tf32", "bf16", "fp16", "fp8e4m3", "fp8e5m2").
     pub fn label(self) -> &'static str {
         match self {
             Self::Fp32 => "fp32",
             Self::Tf32 => "tf32",
             Self::Bf16 => "bf16",
             Self::Fp16 => "fp16",
+            Self::Fp8E4m3 => "fp8e4m3",
+            Self::Fp8E5m2 => "fp8e5m2",
         }
     }
 
     /// The unit roundoff `u = 2^-p` of the format the multiplier reads (p = significand bits with
-    /// the implicit one): f32 2⁻²⁴, TF32 2⁻¹¹, BF16 2⁻⁸, FP16 2⁻¹¹.
+    /// the implicit one): f32 2⁻²⁴, TF32 2⁻¹¹, BF16 2⁻⁸, FP16 2⁻¹¹, E4M3 2⁻⁴, E5M2 2⁻³.
     pub fn input_unit_roundoff(self) -> f64 {
         match self {
             Self::Fp32 => 2f64.powi(-24),
             Self::Tf32 | Self::Fp16 => 2f64.powi(-11),
             Self::Bf16 => 2f64.powi(-8),
+            Self::Fp8E4m3 => 2f64.powi(-4),
+            Self::Fp8E5m2 => 2f64.powi(-3),
         }
     }
 
     /// `x` rounded (to nearest, ties to even) to the input format, as an f32 (every value of the
-    /// four formats is one exactly). The reference is computed from these values.
+    /// six formats is one exactly); the FP8 formats saturate to their largest finite value, as the
+    /// GPU's `cvt.rn.satfinite` does. The reference is computed from these values.
     pub fn round_input(self, x: f32) -> f32 {
         match self {
             Self::Fp32 => x,
             Self::Tf32 => round_to_tf32(x),
             Self::Bf16 => bf16::from_f32(x).to_f32(),
             Self::Fp16 => f16::from_f32(x).to_f32(),
+            Self::Fp8E4m3 => F8E4M3::from_f32(x).to_f32(),
+            Self::Fp8E5m2 => F8E5M2::from_f32(x).to_f32(),
         }
     }
 
@@ -159,7 +199,8 @@ impl Precision {
         let accumulation = (k.max(1) as f64).sqrt() * f64::from(f32::EPSILON);
         let device_rounding = match self {
             Self::Tf32 => 2.0 * self.input_unit_roundoff(),
-            Self::Fp32 | Self::Bf16 | Self::Fp16 => 0.0,
+            // FP8: the rule for a product accumulated in f32 (issue 35's promotion), as BF16's.
+            Self::Fp32 | Self::Bf16 | Self::Fp16 | Self::Fp8E4m3 | Self::Fp8E5m2 => 0.0,
         };
         C_TOL * (accumulation + device_rounding) * abs_sum + f64::from(f32::MIN_POSITIVE)
     }
@@ -227,6 +268,33 @@ mod tests {
 
     fn truncate_to_tf32(x: f32) -> f32 {
         f32::from_bits(x.to_bits() & !0x1FFF)
+    }
+
+    #[test]
+    fn fp8_rounds_to_nearest_and_saturates() {
+        let (e4, e5) = (Precision::Fp8E4m3, Precision::Fp8E5m2);
+        assert_eq!((e4.input_bytes(), e5.input_bytes()), (1, 1));
+        assert_eq!((e4.label(), e5.label()), ("fp8e4m3", "fp8e5m2"));
+        // E4M3: 3 mantissa bits, so between 1 and 2 the step is 1/8; 1 + 1/16 is a tie to even (1).
+        assert_eq!(e4.round_input(1.0625), 1.0);
+        assert_eq!(e4.round_input(1.1875), 1.25);
+        assert_eq!((e4.round_input(1000.0), e4.round_input(-1e30)), (448.0, -448.0));
+        assert_eq!((e5.round_input(1e6), e5.round_input(f32::INFINITY)), (57344.0, 57344.0));
+        assert!(e4.round_input(f32::NAN).is_nan() && e5.round_input(f32::NAN).is_nan());
+        assert!(e4.is_fp8() && e5.is_fp8() && !Precision::ALL.iter().any(|p| p.is_fp8()));
+    }
+
+    #[test]
+    fn fp8_products_are_refused_before_planning() {
+        use crate::plan::blocks::GemmDims;
+        use crate::{Algo, PlanError, Planner, Target};
+        for p in [Precision::Fp8E4m3, Precision::Fp8E5m2] {
+            let planner = Planner::new("matmul", Algo::Auto, p, Target::H200);
+            assert!(
+                matches!(planner.product(GemmDims { m: 64, n: 64, k: 64 }), Err(PlanError::NoKernel { precision, .. }) if precision == p)
+            );
+            assert!(matches!(planner.product(GemmDims { m: 0, n: 64, k: 64 }), Err(PlanError::NoKernel { .. })));
+        }
     }
 
     #[test]

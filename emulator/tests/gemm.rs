@@ -22,6 +22,7 @@ fn run(case: &GemmCase, algo: Algo) -> Result<(), String> {
         Precision::Fp32 | Precision::Tf32 => run_as::<f32>(case, algo),
         Precision::Bf16 => run_as::<half::bf16>(case, algo),
         Precision::Fp16 => run_as::<half::f16>(case, algo),
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(format!("{}: no FP8 GEMM kernel yet", case.label())),
     }
 }
 

@@ -69,6 +69,10 @@ pub enum Error {
     /// capability 9.0). Nothing was launched.
     #[error("{kernel} needs {needs}, which this GPU does not have")]
     UnsupportedDevice { kernel: &'static str, needs: &'static str },
+    /// No kernel multiplies inputs of this precision yet (FP8: a [`crate::DeviceMatrix`] stores them;
+    /// the FP8 GEMM is to come). Nothing was launched.
+    #[error("{op}: no kernel multiplies {precision:?} inputs yet (FP8 matrices can be stored)")]
+    NoKernel { op: &'static str, precision: tessera_catalogue::Precision },
     /// A PTX module has no entry of this name.
     #[error("no kernel `{name}` in the module; it defines: {available}")]
     UnknownKernel { name: String, available: String },
@@ -115,6 +119,7 @@ impl From<tessera_catalogue::PlanError> for Error {
         use tessera_catalogue::PlanError;
         match e {
             PlanError::Shape(e) => e.into(),
+            PlanError::NoKernel { op, precision } => Error::NoKernel { op, precision },
             PlanError::PrecisionMismatch { op, kernel, kernel_precision, requested } => {
                 Error::PrecisionMismatch { op, kernel, kernel_precision, requested }
             }

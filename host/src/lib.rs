@@ -51,6 +51,8 @@ pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use context::{device_count, DeviceInfo, Gpu};
 pub use error::{Error, Result};
 pub use event::{GpuTimer, QueuedTime, QueuedTimer};
+/// The FP8 element types (E4M3, E5M2) [`DeviceMatrix`] holds; cudarc's `f8` feature uses the same crate.
+pub use float8;
 pub use half::{bf16, f16};
 pub use kernel_args::{KernelArg, KernelArgs, ParamKind};
 pub use matrix::{DeviceElement, DeviceMatrix};

@@ -32,6 +32,8 @@ pub fn encode(op: &TmaOperand, precision: Precision, base: u64) -> Result<sys::C
         // TF32 operands are f32 words (A as the caller holds it, which the kernels round in
         // registers; the prepared Bᵀ): the copy moves them unchanged.
         Precision::Tf32 | Precision::Fp32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        // FP8 elements are bytes to the copy engine.
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8,
     };
     let mut map = sys::CUtensorMap { opaque: [0; 16] };
     let (strides, element_strides) = ([op.row_stride], [1u32, 1]);

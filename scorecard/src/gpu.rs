@@ -267,6 +267,7 @@ fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, im
                 let (a, b) = ops.f16.as_ref().ok_or_else(|| missing("f16"))?;
                 gpu.matmul(al, a, b, dc).map_err(s)
             }
+            Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(missing(p.label())),
         },
         Impl::Padded => {
             let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
@@ -300,6 +301,7 @@ fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, im
                 let (a, b) = ops.f16.as_ref().ok_or_else(|| missing("f16"))?;
                 cublas.gemm_f16(a.buffer(), b.buffer(), dc.buffer_mut(), m, n, a.cols()).map_err(s)
             }
+            Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(missing(p.label())),
         },
     }
 }

@@ -19,6 +19,8 @@ pub fn colour(p: Precision) -> RGBColor {
         Precision::Tf32 => RGBColor(255, 127, 14),
         Precision::Bf16 => RGBColor(44, 160, 44),
         Precision::Fp16 => RGBColor(214, 39, 40),
+        Precision::Fp8E4m3 => RGBColor(148, 103, 189),
+        Precision::Fp8E5m2 => RGBColor(140, 86, 75),
     }
 }
 
@@ -31,6 +33,8 @@ pub fn outline(p: Precision, r: i32) -> Option<Vec<(i32, i32)>> {
         Precision::Tf32 => Some(vec![(1 - r, 1 - r), (r - 1, 1 - r), (r - 1, r - 1), (1 - r, r - 1)]),
         Precision::Bf16 => Some(vec![(0, -r - 1), (r, r - 1), (-r, r - 1)]),
         Precision::Fp16 => Some(vec![(0, -r - 1), (r + 1, 0), (0, r + 1), (-r - 1, 0)]),
+        // Not measured yet (no FP8 GEMM): an inverted triangle each.
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => Some(vec![(0, r + 1), (r, 1 - r), (-r, 1 - r)]),
     }
 }
 

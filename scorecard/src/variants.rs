@@ -182,6 +182,7 @@ pub fn measure(gpu: &Gpu, problems: &[Problem], precisions: &[Precision], repeat
                 Precision::Fp32 | Precision::Tf32 => measure_precision::<f32>(gpu, &cublas, problem, p, repeat)?,
                 Precision::Bf16 => measure_precision::<bf16>(gpu, &cublas, problem, p, repeat)?,
                 Precision::Fp16 => measure_precision::<f16>(gpu, &cublas, problem, p, repeat)?,
+                Precision::Fp8E4m3 | Precision::Fp8E5m2 => return Err(format!("{}: no FP8 GEMM kernel yet", p.label()).into()),
             });
         }
     }

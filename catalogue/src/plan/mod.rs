@@ -234,6 +234,7 @@ impl<'t> Planner<'t> {
 
     /// The choice for one launch-sized `shape`: the one function every path chooses through.
     pub fn choice(&self, shape: MatmulShape) -> Result<Choice, PlanError> {
+        self.supported()?;
         let tuned = if self.requested == Algo::Auto { self.tuned.pick(shape, self.precision) } else { None };
         choose(self.op, self.requested, shape, self.precision, self.target, tuned)
     }
@@ -257,6 +258,14 @@ impl<'t> Planner<'t> {
         Ok(LaunchPlan { shape, precision: self.precision, choice, launch: KernelLaunch::new(choice.kernel(), on, self.target)? })
     }
 
+    /// [`PlanError::NoKernel`] for a precision no kernel multiplies in (FP8, for now).
+    fn supported(&self) -> Result<(), PlanError> {
+        if self.precision.is_fp8() {
+            return Err(PlanError::NoKernel { op: self.op, precision: self.precision });
+        }
+        Ok(())
+    }
+
     /// The block alignment of the kernel a large product runs (its tile, rounded up to 8).
     pub fn align(&self) -> Result<Align, PlanError> {
         let large = MatmulShape { m: 1 << 14, n: 1 << 14, k: 1 << 14 };
@@ -267,9 +276,11 @@ impl<'t> Planner<'t> {
 
     /// The whole plan of `C = A · B` for `dims`.
     ///
-    /// Errors: [`PlanError::PrecisionMismatch`] when the kernel asked for computes in another
+    /// Errors: [`PlanError::NoKernel`] in a precision no kernel multiplies in (FP8),
+    /// [`PlanError::PrecisionMismatch`] when the kernel asked for computes in another
     /// precision (whatever the size), [`PlanError::Shape`] when a launch cannot be planned.
     pub fn product(&self, dims: GemmDims) -> Result<Plan, PlanError> {
+        self.supported()?;
         if let Some(kernel) = self.requested.kernel().filter(|k| k.precision != self.precision) {
             return Err(PlanError::PrecisionMismatch {
                 op: self.op,

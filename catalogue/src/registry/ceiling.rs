@@ -9,7 +9,8 @@ use crate::Precision;
 /// (`2·64·256·K`: `m64n256k8` for TF32, `m64n256k16` for BF16 and FP16); `None` for FP32.
 pub fn wgmma_rate_entry(precision: Precision) -> Option<(&'static str, f64)> {
     match precision {
-        Precision::Fp32 => None,
+        // FP8: no rate kernel yet (issue 35).
+        Precision::Fp32 | Precision::Fp8E4m3 | Precision::Fp8E5m2 => None,
         Precision::Tf32 => Some(("wgmma_rate_tf32", 2.0 * 64.0 * 256.0 * 8.0)),
         Precision::Bf16 => Some(("wgmma_rate_bf16", 2.0 * 64.0 * 256.0 * 16.0)),
         Precision::Fp16 => Some(("wgmma_rate_f16", 2.0 * 64.0 * 256.0 * 16.0)),
@@ -32,7 +33,7 @@ pub fn wgmma_rate_flops(precision: Precision, blocks: u32, iters: u32) -> Option
 /// kernel's sums stay below 2^24, which holds for `iters ≤ 8`. `None` for FP32.
 pub fn wgmma_rate_expected(precision: Precision, tid: u32, iters: u32) -> Option<f64> {
     let k = match precision {
-        Precision::Fp32 => return None,
+        Precision::Fp32 | Precision::Fp8E4m3 | Precision::Fp8E5m2 => return None,
         Precision::Tf32 => 8,
         Precision::Bf16 | Precision::Fp16 => 16,
     };
@@ -57,14 +58,14 @@ pub struct DatasheetPeak {
 
 /// The H200 datasheet's dense (no sparsity) tensor-core peak of `precision` for a device named
 /// `device` (the driver's name): NVIDIA H200 Tensor Core GPU datasheet, H200 SXM column — BF16 and
-/// FP16 1,979 TFLOP/s, TF32 989 TFLOP/s, each *with sparsity*; dense is half, 989.4 and 494.7 as
+/// FP16 1,979 TFLOP/s, TF32 989 TFLOP/s, FP8 3,958, each *with sparsity*; dense is half, 989.4, 494.7 and 1,978.9 as
 /// NVIDIA's H100 SXM figures state it (the same 132 SMs and clocks). By arithmetic, 989.4 TFLOP/s
 /// = 132 SMs × 4096 dense BF16 FLOP per clock × 1.83 GHz: the figure assumes a 1830 MHz clock
 /// (nvidia-smi's maximum SM clock on our H200 is 1980 MHz). `None` for other devices (no figure is
 /// guessed) and for FP32 (no tensor cores).
 pub fn datasheet_dense_peak(device: &str, precision: Precision) -> Option<DatasheetPeak> {
-    const SOURCE: &str = "NVIDIA H200 datasheet, H200 SXM: BF16/FP16 1,979 and TF32 989 TFLOP/s with sparsity, dense half of it \
-                          (989.4 / 494.7 as NVIDIA states the H100 SXM's, same SMs and clocks)";
+    const SOURCE: &str = "NVIDIA H200 datasheet, H200 SXM: FP8 3,958, BF16/FP16 1,979 and TF32 989 TFLOP/s with sparsity, dense half \
+                          of it (1,978.9 / 989.4 / 494.7 as NVIDIA states the H100 SXM's, same SMs and clocks)";
     if !device.contains("H200") {
         return None;
     }
@@ -72,6 +73,7 @@ pub fn datasheet_dense_peak(device: &str, precision: Precision) -> Option<Datash
         Precision::Fp32 => None,
         Precision::Tf32 => Some(DatasheetPeak { tflops: 494.7, source: SOURCE }),
         Precision::Bf16 | Precision::Fp16 => Some(DatasheetPeak { tflops: 989.4, source: SOURCE }),
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => Some(DatasheetPeak { tflops: 1978.9, source: SOURCE }),
     }
 }
 

@@ -137,6 +137,7 @@ impl MultiGpu {
             Precision::Fp32 | Precision::Tf32 => self.matmul_from_host::<f32>(precision, algo, dims, a, b),
             Precision::Bf16 => self.matmul_from_host::<bf16>(precision, algo, dims, a, b),
             Precision::Fp16 => self.matmul_from_host::<f16>(precision, algo, dims, a, b),
+            Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(Error::NoKernel { op: OP, precision }),
         }
     }
 

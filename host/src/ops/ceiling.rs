@@ -28,7 +28,8 @@ pub const MMA_RATE_BLOCK: u32 = mma_rate::BLOCK;
 /// (`2·16·8·K`: `m16n8k8` for TF32, `m16n8k16` for BF16 and FP16); `None` for FP32 (no tensor cores).
 pub fn mma_rate_entry(precision: Precision) -> Option<(&'static str, f64)> {
     match precision {
-        Precision::Fp32 => None,
+        // FP8 (`m16n8k32` e4m3/e5m2): no rate kernel yet.
+        Precision::Fp32 | Precision::Fp8E4m3 | Precision::Fp8E5m2 => None,
         Precision::Tf32 => Some(("mma_rate_tf32", 2.0 * 16.0 * 8.0 * 8.0)),
         Precision::Bf16 => Some(("mma_rate_bf16", 2.0 * 16.0 * 8.0 * 16.0)),
         Precision::Fp16 => Some(("mma_rate_f16", 2.0 * 16.0 * 8.0 * 16.0)),

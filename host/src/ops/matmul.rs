@@ -378,6 +378,9 @@ impl Gpu {
     /// Uploads `a` and `b` rounded to `precision`'s input type (`f32`, `bf16`, `f16`), runs the
     /// product in `precision` (TF32 through [`Gpu::matmul_tf32`]), and downloads `C`.
     pub fn matmul_host_in(&self, precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix> {
+        if precision.is_fp8() {
+            return Err(Error::NoKernel { op: "Gpu::matmul_host_in", precision });
+        }
         GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))?;
         let mut dc = DeviceMatrix::<f32>::zeros(self, a.rows, b.cols)?;
         match precision {
@@ -393,6 +396,7 @@ impl Gpu {
                 let (da, db) = (DeviceMatrix::<f16>::from_host(self, a)?, DeviceMatrix::<f16>::from_host(self, b)?);
                 self.matmul(algo, &da, &db, &mut dc)?;
             }
+            Precision::Fp8E4m3 | Precision::Fp8E5m2 => return Err(Error::NoKernel { op: "Gpu::matmul_host_in", precision }),
         }
         self.synchronize()?;
         dc.to_host(self)

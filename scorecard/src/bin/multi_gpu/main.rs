@@ -218,6 +218,7 @@ fn scaling(multi: &MultiGpu, args: &Args, t0: Instant, report: &mut Report) -> R
                 Precision::Fp32 | Precision::Tf32 => scaling_typed::<f32>(trio, precision, &a, &b, args, t0)?,
                 Precision::Bf16 => scaling_typed::<bf16>(trio, precision, &a, &b, args, t0)?,
                 Precision::Fp16 => scaling_typed::<f16>(trio, precision, &a, &b, args, t0)?,
+                Precision::Fp8E4m3 | Precision::Fp8E5m2 => return Err(format!("{label}: no FP8 GEMM kernel yet").into()),
             };
             let mut row = row;
             if let Some(link) = &report.link {
