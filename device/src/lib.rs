@@ -5,7 +5,7 @@
 //! - [`thread`]: where am I (thread/block indices and dimensions, the lane) and the block and warp barriers;
 //! - [`shared`]: the block's shared memory;
 //! - [`mem`]: typed views over global or shared memory;
-//! - [`math`]: fused multiply-add, the 16-bit formats' exact widening;
+//! - [`math`]: fused multiply-add, the 16-bit formats' exact widening, the FP8 conversions;
 //! - [`atomic`]: atomic additions in global memory;
 //! - [`async_copy`]: `cp.async` global → shared copies (sm_80+), each PTX instruction one wrapper;
 //! - [`mma`]: tensor-core `mma.sync` (TF32, BF16, FP16 with f32 accumulation), `ldmatrix` and the

@@ -23,6 +23,7 @@ mod macros;
 pub use ::tessera_device as device;
 pub mod diagnostics;
 pub mod epilogue;
+pub mod fp8;
 pub mod iterated_fma;
 pub mod launch;
 pub mod matmul;

@@ -1,7 +1,7 @@
 //! Every entry of the two PTX modules, with the launch bound the PTX link step (tessera-builder) writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
-use tessera_kernels::{epilogue, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate};
+use tessera_kernels::{epilogue, fp8, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate};
 
 use crate::registry::algo::MATMUL_KERNELS;
 
@@ -20,7 +20,7 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 15] = [
+const OTHER_KERNELS: [(&str, u32); 19] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
@@ -36,6 +36,10 @@ const OTHER_KERNELS: [(&str, u32); 15] = [
     ("copy_padded_f32", pack::BLOCK.0 * pack::BLOCK.1),
     ("gemm_epilogue", epilogue::BLOCK.0 * epilogue::BLOCK.1),
     ("gemm_scale", epilogue::BLOCK.0 * epilogue::BLOCK.1),
+    ("f32_to_e4m3", fp8::BLOCK),
+    ("f32_to_e5m2", fp8::BLOCK),
+    ("bf16_to_e4m3", fp8::BLOCK),
+    ("bf16_to_e5m2", fp8::BLOCK),
 ];
 
 /// The kernels other than matmul in the `sm_90a` module: entry name and threads per block.
@@ -86,6 +90,10 @@ mod tests {
         assert!(std::any::type_name_of_val(&tf32_operands::tf32_transpose_round).ends_with("::tf32_transpose_round"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_epilogue).ends_with("::gemm_epilogue"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_scale).ends_with("::gemm_scale"));
+        assert!(std::any::type_name_of_val(&fp8::f32_to_e4m3).ends_with("::f32_to_e4m3"));
+        assert!(std::any::type_name_of_val(&fp8::f32_to_e5m2).ends_with("::f32_to_e5m2"));
+        assert!(std::any::type_name_of_val(&fp8::bf16_to_e4m3).ends_with("::bf16_to_e4m3"));
+        assert!(std::any::type_name_of_val(&fp8::bf16_to_e5m2).ends_with("::bf16_to_e5m2"));
         assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_bf16).ends_with("::wgmma_rate_bf16"));
         assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_f16).ends_with("::wgmma_rate_f16"));
         assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_tf32).ends_with("::wgmma_rate_tf32"));

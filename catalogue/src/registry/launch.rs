@@ -19,6 +19,12 @@ pub fn elementwise(op: &'static str, n: usize, block: u32) -> Result<LaunchDims,
     Ok(LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 })
 }
 
+/// The launch of an FP8 conversion (`tessera_kernels::fp8`) of `n` elements: one thread per pair.
+/// [`ShapeError::TooLarge`] past the grid limit.
+pub fn fp8_convert(n: usize) -> Result<LaunchDims, ShapeError> {
+    elementwise("convert to FP8", n.div_ceil(tessera_kernels::fp8::PER_THREAD), tessera_kernels::fp8::BLOCK)
+}
+
 /// The launch of `tf32_round` over a `rows × cols` matrix: the pack walk's ([`tiles`]).
 pub fn tf32_round(rows: u32, cols: u32) -> LaunchDims {
     tiles(rows as usize, cols as usize, tf32_operands::shared_bytes())

@@ -4,7 +4,8 @@
 //!   [`auto_tuning`]: FP32 `Auto` tuned on request (its shortlist timed on a shape's first product);
 //! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
 //! - [`planning`]: this GPU's [`Target`](crate::Target) and tuned picks handed to the planner ([`crate::Gpu::plan`]);
-//! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`.
+//! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`;
+//! - [`fp8`]: `f32` / BF16 matrices converted to FP8 E4M3 or E5M2 ([`crate::Gpu::convert_to_fp8`]).
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
 
@@ -12,6 +13,7 @@ pub mod auto_tuning;
 pub mod ceiling;
 pub mod elementwise;
 pub mod fp32_padding;
+pub mod fp8;
 pub mod gemm;
 pub mod matmul;
 pub mod planning;
