@@ -448,6 +448,8 @@ fn wgmma_rate_entries_keep_their_wgmma_instructions() -> Result<(), Failed> {
         ("wgmma_rate_bf16", "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"),
         ("wgmma_rate_f16", "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"),
         ("wgmma_rate_tf32", "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32"),
+        ("wgmma_rate_e4m3", "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3"),
+        ("wgmma_rate_e5m2", "wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2"),
     ] {
         let start = PTX_SM90A.find(&format!(".visible .entry {entry}(")).ok_or(format!("no entry {entry}"))?;
         let end = PTX_SM90A[start..].find("\n}\n").ok_or("no end of the entry")?;

@@ -329,6 +329,24 @@ wgmma_op!(
     mma_m64n256k8_tf32, "m64n256k8.f32.tf32.tf32", "", 128, host_impl::TF32, host_impl::tf32,
     [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
 );
+wgmma_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3`: `acc += A·B` on a 64×256×32 tile of
+    /// FP8 E4M3 operands, A and B both K-major (B given as `Bᵀ`, 256 rows of K: FP8 has no transposed
+    /// form), accumulated by the tensor core in its own reduced-precision FP8 accumulator path.
+    ///
+    /// # Safety
+    /// As [`mma_m64n128k16_bf16`].
+    mma_m64n256k32_e4m3, "m64n256k32.f32.e4m3.e4m3", "", 128, host_impl::FP8, host_impl::e4m3,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
+);
+wgmma_op!(
+    /// `wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2`: as [`mma_m64n256k32_e4m3`] on FP8 E5M2.
+    ///
+    /// # Safety
+    /// As [`mma_m64n128k16_bf16`].
+    mma_m64n256k32_e5m2, "m64n256k32.f32.e5m2.e5m2", "", 128, host_impl::FP8, host_impl::e5m2,
+    [d0 = 0, d1 = 1, d2 = 2, d3 = 3, d4 = 4, d5 = 5, d6 = 6, d7 = 7, d8 = 8, d9 = 9, d10 = 10, d11 = 11, d12 = 12, d13 = 13, d14 = 14, d15 = 15, d16 = 16, d17 = 17, d18 = 18, d19 = 19, d20 = 20, d21 = 21, d22 = 22, d23 = 23, d24 = 24, d25 = 25, d26 = 26, d27 = 27, d28 = 28, d29 = 29, d30 = 30, d31 = 31, d32 = 32, d33 = 33, d34 = 34, d35 = 35, d36 = 36, d37 = 37, d38 = 38, d39 = 39, d40 = 40, d41 = 41, d42 = 42, d43 = 43, d44 = 44, d45 = 45, d46 = 46, d47 = 47, d48 = 48, d49 = 49, d50 = 50, d51 = 51, d52 = 52, d53 = 53, d54 = 54, d55 = 55, d56 = 56, d57 = 57, d58 = 58, d59 = 59, d60 = 60, d61 = 61, d62 = 62, d63 = 63, d64 = 64, d65 = 65, d66 = 66, d67 = 67, d68 = 68, d69 = 69, d70 = 70, d71 = 71, d72 = 72, d73 = 73, d74 = 74, d75 = 75, d76 = 76, d77 = 77, d78 = 78, d79 = 79, d80 = 80, d81 = 81, d82 = 82, d83 = 83, d84 = 84, d85 = 85, d86 = 86, d87 = 87, d88 = 88, d89 = 89, d90 = 90, d91 = 91, d92 = 92, d93 = 93, d94 = 94, d95 = 95, d96 = 96, d97 = 97, d98 = 98, d99 = 99, d100 = 100, d101 = 101, d102 = 102, d103 = 103, d104 = 104, d105 = 105, d106 = 106, d107 = 107, d108 = 108, d109 = 109, d110 = 110, d111 = 111, d112 = 112, d113 = 113, d114 = 114, d115 = 115, d116 = 116, d117 = 117, d118 = 118, d119 = 119, d120 = 120, d121 = 121, d122 = 122, d123 = 123, d124 = 124, d125 = 125, d126 = 126, d127 = 127]
+);
 
 wgmma_op!(
     /// `wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32`: as [`mma_m64n256k8_tf32`] on a
@@ -381,7 +399,7 @@ mod host_impl {
         (field(0), field(16), field(32))
     }
 
-    /// The `bytes`-byte element (2 or 4) at the unswizzled shared address `addr`, as raw bits.
+    /// The `bytes`-byte element (1, 2 or 4) at the unswizzled shared address `addr`, as raw bits.
     fn element(addr: u32, bytes: u32) -> u32 {
         let phys = swizzle_sw128(addr) as usize;
         if phys + bytes as usize > shared::dynamic_bytes() || !addr.is_multiple_of(bytes) {
@@ -393,10 +411,10 @@ mod host_impl {
         // SAFETY: inside the block's dynamic shared memory (checked above), aligned.
         unsafe {
             let p = shared::dynamic::<u8>().add(phys);
-            if bytes == 2 {
-                p.cast::<u16>().read() as u32
-            } else {
-                p.cast::<u32>().read()
+            match bytes {
+                1 => p.read() as u32,
+                2 => p.cast::<u16>().read() as u32,
+                _ => p.cast::<u32>().read(),
             }
         }
     }
@@ -416,6 +434,16 @@ mod host_impl {
         f32::from_bits(bits & 0xFFFF_E000) as f64
     }
 
+    /// An FP8 E4M3 bit pattern's value.
+    pub(super) fn e4m3(bits: u32) -> f64 {
+        float8::F8E4M3::from_bits(bits as u8).to_f64()
+    }
+
+    /// An FP8 E5M2 bit pattern's value.
+    pub(super) fn e5m2(bits: u32) -> f64 {
+        float8::F8E5M2::from_bits(bits as u8).to_f64()
+    }
+
     /// The operand format of an instruction: element bytes, K per instruction, B K-major or not.
     #[derive(Clone, Copy)]
     pub(super) struct Format {
@@ -428,6 +456,9 @@ mod host_impl {
     pub(super) const HALF: Format = Format { bytes: 2, k: 16, b_k_major: false };
     /// TF32: 4-byte elements, K = 8, B K-major.
     pub(super) const TF32: Format = Format { bytes: 4, k: 8, b_k_major: true };
+    /// FP8 (E4M3, E5M2): 1-byte elements, K = 32, B K-major. The host sums exactly in `f64` and
+    /// rounds once: the promoted accumulation, not the tensor core's reduced-precision FP8 path.
+    pub(super) const FP8: Format = Format { bytes: 1, k: 32, b_k_major: true };
 
     /// One thread's part of a `wgmma` with A from registers: the warp's fragments exchanged (A's rows
     /// of this thread's outputs are in its own warp), B through its descriptor as in [`mma`].

@@ -6,14 +6,16 @@
 use tessera_catalogue::registry::ceiling::wgmma_rate_expected;
 use tessera_catalogue::Precision;
 use tessera_emulator::{launch, Launch, SyncPtr};
-use tessera_kernels::wgmma_rate::{wgmma_rate_bf16, wgmma_rate_f16, wgmma_rate_tf32, SHARED_BYTES};
+use tessera_kernels::wgmma_rate::{wgmma_rate_bf16, wgmma_rate_e4m3, wgmma_rate_e5m2, wgmma_rate_f16, wgmma_rate_tf32, SHARED_BYTES};
 
 type Kernel = unsafe fn(*mut f32, u32);
 
-const KERNELS: [(&str, Kernel, Precision); 3] = [
+const KERNELS: [(&str, Kernel, Precision); 5] = [
     ("wgmma_rate_bf16", wgmma_rate_bf16, Precision::Bf16),
     ("wgmma_rate_f16", wgmma_rate_f16, Precision::Fp16),
     ("wgmma_rate_tf32", wgmma_rate_tf32, Precision::Tf32),
+    ("wgmma_rate_e4m3", wgmma_rate_e4m3, Precision::Fp8E4m3),
+    ("wgmma_rate_e5m2", wgmma_rate_e5m2, Precision::Fp8E5m2),
 ];
 
 /// Runs `kernel` on `grid` blocks of `block` threads for `iters` groups; each thread's output.

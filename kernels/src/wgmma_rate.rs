@@ -4,7 +4,7 @@
 //! Each block is one warpgroup (128 threads). It writes one fixed operand pair into shared memory
 //! once (A `64 × 128 bytes` K-major, B `128 bytes of K × 256` in the 128-byte swizzle layout of
 //! [`wgmma`]), then issues `iters` groups of [`GROUP`] back-to-back `wgmma.mma_async` `m64n256k16`
-//! (BF16, FP16) or `m64n256k8` (TF32) into one set of `f32` accumulators (128 registers per thread),
+//! (BF16, FP16), `m64n256k8` (TF32) or `m64n256k32` (FP8 E4M3, E5M2) into one set of `f32` accumulators (128 registers per thread),
 //! instruction `s` of a group reading the `s`-th K-slice of the 128-byte rows (as kernel 14 steps
 //! through a tile). Each group is `wgmma.fence`, [`GROUP`] instructions, `commit_group`,
 //! `wait_group 1` (`wait_group 0` after the last): one group runs while the next is issued, and nothing but the tensor core's rate
@@ -13,7 +13,7 @@
 //! registers below).
 //!
 //! **FLOPs per launch**: `blocks · iters · GROUP · 2·64·256·K`, `K = 16` for BF16 and FP16
-//! (524 288 FLOPs per `wgmma`), `K = 8` for TF32 (262 144). Rate = FLOPs / kernel time (time a
+//! (524 288 FLOPs per `wgmma`), `K = 8` for TF32 (262 144), `K = 32` for FP8 (1 048 576). Rate = FLOPs / kernel time (time a
 //! launch with large `iters` so that the fill and launch overhead vanish).
 //!
 //! **Operands**: small integers in `[-3, 4]` ([`a_value`], [`b_value`]: a hash of the element's
@@ -62,10 +62,10 @@ pub const fn operand_value(x: u32) -> i32 {
     (x.wrapping_mul(0x9E37_79B1) >> 29) as i32 - 3
 }
 
-/// `A[m][k]` (`m < 64`; `k` < 64 for BF16/FP16, < 32 for TF32).
+/// `A[m][k]` (`m < 64`; `k` < 128 bytes of elements: 128 for FP8, 64 for BF16/FP16, 32 for TF32).
 #[inline(always)]
 pub const fn a_value(m: u32, k: u32) -> i32 {
-    operand_value(m * 64 + k)
+    operand_value(m * 128 + k)
 }
 
 /// `B[k][n]` (`n < 256`; `k` as in [`a_value`]).
@@ -91,6 +91,19 @@ pub const fn f16_bits(v: i32) -> u16 {
     (((bits >> 16) & 0x8000) | ((exp as u32) << 10) | ((bits >> 13) & 0x3FF)) as u16
 }
 
+/// The FP8 bits of a small integer exact in the format (`|v| ≤ 15` in E4M3, `≤ 7` in E5M2; the
+/// operands are in `[-3, 4]`): sign, exponent with `bias`, the `mantissa` bits after the leading one.
+#[inline(always)]
+pub const fn fp8_bits(v: i32, bias: u32, mantissa: u32) -> u8 {
+    if v == 0 {
+        return 0;
+    }
+    let a = v.unsigned_abs();
+    let e = 31 - a.leading_zeros(); // ⌊log₂ a⌋
+    let m = ((a << mantissa) >> e) & ((1 << mantissa) - 1);
+    ((if v < 0 { 0x80 } else { 0 }) | ((e + bias) << mantissa) | m) as u8
+}
+
 /// One precision's `wgmma`: operand format and instruction.
 pub trait RateOp {
     /// Bytes per element (2, or 4 for TF32).
@@ -114,6 +127,10 @@ pub struct Bf16;
 pub struct F16;
 /// TF32, `m64n256k8`, B K-major.
 pub struct Tf32;
+/// FP8 E4M3, `m64n256k32`, B K-major.
+pub struct E4m3;
+/// FP8 E5M2, `m64n256k32`, B K-major.
+pub struct E5m2;
 
 impl RateOp for Bf16 {
     const ELEM: u32 = 2;
@@ -160,8 +177,38 @@ impl RateOp for Tf32 {
     }
 }
 
+impl RateOp for E4m3 {
+    const ELEM: u32 = 1;
+    const K: u32 = 32;
+    const B_K_MAJOR: bool = true;
+    #[inline(always)]
+    fn bits(v: i32) -> u32 {
+        fp8_bits(v, 7, 3) as u32
+    }
+    #[inline(always)]
+    unsafe fn mma(acc: &mut [f32; ACC], a: u64, b: u64) {
+        // SAFETY: forwarded contract.
+        unsafe { wgmma::mma_m64n256k32_e4m3(acc, a, b, true) }
+    }
+}
+
+impl RateOp for E5m2 {
+    const ELEM: u32 = 1;
+    const K: u32 = 32;
+    const B_K_MAJOR: bool = true;
+    #[inline(always)]
+    fn bits(v: i32) -> u32 {
+        fp8_bits(v, 15, 2) as u32
+    }
+    #[inline(always)]
+    unsafe fn mma(acc: &mut [f32; ACC], a: u64, b: u64) {
+        // SAFETY: forwarded contract.
+        unsafe { wgmma::mma_m64n256k32_e5m2(acc, a, b, true) }
+    }
+}
+
 /// The 32-bit word at (unswizzled) byte offset `o` of the operand tiles (A then B): one TF32
-/// element, or two 16-bit ones (the lower address in the low half).
+/// element, two 16-bit ones or four FP8 ones (the lower address in the lower bits).
 #[inline(always)]
 fn tile_word<O: RateOp>(o: u32) -> u32 {
     let per_row = 128 / O::ELEM;
@@ -179,10 +226,10 @@ fn tile_word<O: RateOp>(o: u32) -> u32 {
             }
         }
     };
-    if O::ELEM == 4 {
-        O::bits(element(o))
-    } else {
-        (O::bits(element(o)) & 0xFFFF) | (O::bits(element(o + 2)) << 16)
+    match O::ELEM {
+        4 => O::bits(element(o)),
+        2 => (O::bits(element(o)) & 0xFFFF) | (O::bits(element(o + 2)) << 16),
+        _ => (0..4).fold(0, |w, j| w | (O::bits(element(o + j)) & 0xFF) << (8 * j)),
     }
 }
 
@@ -288,5 +335,29 @@ kernel! {
     pub unsafe fn wgmma_rate_tf32(out: *mut f32, iters: u32) {
         // SAFETY: the kernel's contract is `run`'s.
         unsafe { run::<Tf32>(out, iters) }
+    }
+}
+
+kernel! {
+    /// `iters` × [`GROUP`] `wgmma.mma_async.m64n256k32` FP8 E4M3 per warpgroup (1 048 576 FLOPs each);
+    /// see the module docs.
+    ///
+    /// # Safety
+    /// As `run`: 1-D launch of 128-thread multiples, [`SHARED_BYTES`] shared, `grid · block` floats.
+    pub unsafe fn wgmma_rate_e4m3(out: *mut f32, iters: u32) {
+        // SAFETY: the kernel's contract is `run`'s.
+        unsafe { run::<E4m3>(out, iters) }
+    }
+}
+
+kernel! {
+    /// `iters` × [`GROUP`] `wgmma.mma_async.m64n256k32` FP8 E5M2 per warpgroup (1 048 576 FLOPs each);
+    /// see the module docs.
+    ///
+    /// # Safety
+    /// As `run`: 1-D launch of 128-thread multiples, [`SHARED_BYTES`] shared, `grid · block` floats.
+    pub unsafe fn wgmma_rate_e5m2(out: *mut f32, iters: u32) {
+        // SAFETY: the kernel's contract is `run`'s.
+        unsafe { run::<E5m2>(out, iters) }
     }
 }

@@ -345,6 +345,17 @@ pub fn measure_all(
             card.datasheet_peaks.push(PeakFigure { precision: p.label().into(), tflops: peak.tflops, source: peak.source.into() });
         }
     }
+    if args.fp8_ceilings && gpu.has_sm90a() {
+        for p in [Precision::Fp8E4m3, Precision::Fp8E5m2] {
+            eprintln!("[scorecard] wgmma ceiling {} (wgmma_rate, 1–3 warpgroups per SM)…", p.label());
+            let w = measure_wgmma_ceiling(gpu, p, repeat)?;
+            eprintln!("[scorecard] wgmma ceiling {}: {:.1} TFLOP/s ({} warpgroup(s) per SM)", p.label(), w.tflops, w.warpgroups_per_sm);
+            card.wgmma_ceilings.push(w);
+            if let Some(peak) = datasheet_dense_peak(&info.name, p) {
+                card.datasheet_peaks.push(PeakFigure { precision: p.label().into(), tflops: peak.tflops, source: peak.source.into() });
+            }
+        }
+    }
 
     let cuda_c = CudaC::new(gpu).map_err(s)?;
     let cublas = Cublas::new(gpu).map_err(s)?;

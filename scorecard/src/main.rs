@@ -177,6 +177,10 @@ pub struct Args {
     /// column-major) beside matmul and cuBLAS with the same transposes, at each size and precision.
     #[arg(long)]
     gemm_variants: bool,
+    /// Also measure the FP8 `wgmma` ceilings (E4M3, E5M2: `wgmma_rate`, `m64n256k32`) beside the
+    /// datasheet's dense FP8 peak (no FP8 GEMM is measured: tessera has none yet).
+    #[arg(long)]
+    fp8_ceilings: bool,
     /// Skip the multi-core CPU baseline above this many FLOPs (it is slow on small machines).
     #[arg(long, default_value_t = 2.0 * 8192.0 * 8192.0 * 8192.0)]
     cpu_max_flops: f64,

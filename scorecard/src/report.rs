@@ -659,7 +659,7 @@ impl Scorecard {
         let opt = |v: Option<f64>, f: &dyn Fn(f64) -> String| v.map(f).unwrap_or_else(|| "—".into());
         let mut s = String::from(
             "Tensor-core ceilings beside the datasheet (`wgmma` issue rate: `wgmma_rate`, one warpgroup per block, back-to-back \
-             `m64n256k16` / `m64n256k8` on a fixed shared tile, all SMs, CUDA events; the fastest of 1–3 warpgroups per SM):\n\n\
+             `m64n256k16` / `m64n256k8` / `m64n256k32` (FP8) on a fixed shared tile, all SMs, CUDA events; the fastest of 1–3 warpgroups per SM):\n\n\
              | precision | datasheet dense peak TFLOP/s | `wgmma` TFLOP/s | `wgmma` ÷ peak | `mma.sync` TFLOP/s | `mma.sync` ÷ peak | `wgmma` by warpgroups per SM | iters | ms per launch |\n\
              |---|---:|---:|---:|---:|---:|---|---:|---:|\n",
         );

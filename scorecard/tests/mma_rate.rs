@@ -68,14 +68,15 @@ fn wgmma_errors_are_typed(g: &Gpu) -> Result<(), String> {
     }
 }
 
-/// Every thread's output after 1 and 5 groups, on 3 warpgroups per SM, is the exact expected value.
+/// Every thread's output after 1 and 5 groups, on 3 warpgroups per SM, is the exact expected value
+/// (FP8 too: its integer sums stay within the FP8 accumulator's exact range).
 fn wgmma_exact_per_precision(g: &Gpu) -> Result<(), String> {
     if !g.has_sm90a() {
         return Err("not compute capability 9.0: the wgmma kernels are not loaded".into());
     }
     let blocks = 3 * g.sm_count();
     let mut out = DeviceBuffer::<f32>::zeros(g, (blocks * WGMMA_RATE_BLOCK) as usize).map_err(|e| e.to_string())?;
-    for p in [Precision::Tf32, Precision::Bf16, Precision::Fp16] {
+    for p in [Precision::Tf32, Precision::Bf16, Precision::Fp16, Precision::Fp8E4m3, Precision::Fp8E5m2] {
         for iters in [1, 5] {
             let flops = g.wgmma_rate(p, blocks, iters, &mut out).map_err(|e| format!("{p:?}: {e}"))?;
             if Some(flops) != wgmma_rate_flops(p, blocks, iters) {

@@ -6,11 +6,13 @@ use tessera_kernels::wgmma_rate::{self, a_value, b_value, weight, ACC, GROUP};
 use crate::Precision;
 
 /// The `wgmma_rate` entry of `precision` and the FLOPs of one of its `wgmma` instructions
-/// (`2·64·256·K`: `m64n256k8` for TF32, `m64n256k16` for BF16 and FP16); `None` for FP32.
+/// (`2·64·256·K`: `m64n256k8` for TF32, `m64n256k16` for BF16 and FP16, `m64n256k32` for FP8);
+/// `None` for FP32.
 pub fn wgmma_rate_entry(precision: Precision) -> Option<(&'static str, f64)> {
     match precision {
-        // FP8: no rate kernel yet (issue 35).
-        Precision::Fp32 | Precision::Fp8E4m3 | Precision::Fp8E5m2 => None,
+        Precision::Fp32 => None,
+        Precision::Fp8E4m3 => Some(("wgmma_rate_e4m3", 2.0 * 64.0 * 256.0 * 32.0)),
+        Precision::Fp8E5m2 => Some(("wgmma_rate_e5m2", 2.0 * 64.0 * 256.0 * 32.0)),
         Precision::Tf32 => Some(("wgmma_rate_tf32", 2.0 * 64.0 * 256.0 * 8.0)),
         Precision::Bf16 => Some(("wgmma_rate_bf16", 2.0 * 64.0 * 256.0 * 16.0)),
         Precision::Fp16 => Some(("wgmma_rate_f16", 2.0 * 64.0 * 256.0 * 16.0)),
@@ -33,8 +35,9 @@ pub fn wgmma_rate_flops(precision: Precision, blocks: u32, iters: u32) -> Option
 /// kernel's sums stay below 2^24, which holds for `iters ≤ 8`. `None` for FP32.
 pub fn wgmma_rate_expected(precision: Precision, tid: u32, iters: u32) -> Option<f64> {
     let k = match precision {
-        Precision::Fp32 | Precision::Fp8E4m3 | Precision::Fp8E5m2 => return None,
+        Precision::Fp32 => return None,
         Precision::Tf32 => 8,
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => 32,
         Precision::Bf16 | Precision::Fp16 => 16,
     };
     let (warp, lane) = ((tid % 128) / 32, tid % 32);
@@ -80,6 +83,18 @@ pub fn datasheet_dense_peak(device: &str, precision: Precision) -> Option<Datash
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fp8_operand_bits_are_the_formats_values() {
+        use tessera_kernels::wgmma_rate::fp8_bits;
+        for v in -15..=15 {
+            assert_eq!(fp8_bits(v, 7, 3), float8::F8E4M3::from_f32(v as f32).to_bits(), "E4M3 {v}");
+        }
+        for v in -7..=7 {
+            assert_eq!(fp8_bits(v, 15, 2), float8::F8E5M2::from_f32(v as f32).to_bits(), "E5M2 {v}");
+        }
+        assert_eq!(wgmma_rate_flops(Precision::Fp8E4m3, 1, 1), Some(4.0 * 1_048_576.0));
+    }
 
     #[test]
     fn flops_per_launch_match_hand_worked_values() {

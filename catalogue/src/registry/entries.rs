@@ -43,8 +43,13 @@ const OTHER_KERNELS: [(&str, u32); 19] = [
 ];
 
 /// The kernels other than matmul in the `sm_90a` module: entry name and threads per block.
-const OTHER_SM90A_KERNELS: [(&str, u32); 3] =
-    [("wgmma_rate_bf16", wgmma_rate::BLOCK), ("wgmma_rate_f16", wgmma_rate::BLOCK), ("wgmma_rate_tf32", wgmma_rate::BLOCK)];
+const OTHER_SM90A_KERNELS: [(&str, u32); 5] = [
+    ("wgmma_rate_bf16", wgmma_rate::BLOCK),
+    ("wgmma_rate_f16", wgmma_rate::BLOCK),
+    ("wgmma_rate_tf32", wgmma_rate::BLOCK),
+    ("wgmma_rate_e4m3", wgmma_rate::BLOCK),
+    ("wgmma_rate_e5m2", wgmma_rate::BLOCK),
+];
 
 /// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`] (with their by-rows twins), then the others (`sm_90` ones, then
 /// `sm_90a` ones).
@@ -97,6 +102,8 @@ mod tests {
         assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_bf16).ends_with("::wgmma_rate_bf16"));
         assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_f16).ends_with("::wgmma_rate_f16"));
         assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_tf32).ends_with("::wgmma_rate_tf32"));
+        assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_e4m3).ends_with("::wgmma_rate_e4m3"));
+        assert!(std::any::type_name_of_val(&wgmma_rate::wgmma_rate_e5m2).ends_with("::wgmma_rate_e5m2"));
     }
 
     #[test]
