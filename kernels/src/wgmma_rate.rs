@@ -34,7 +34,8 @@
 //! the accumulators are read. 3 warpgroups fit on an SM (3 · 128 · 160 registers ≤ 64 Ki).
 //!
 //! **Measured** (H200, `docs/results/2026-11-30-wgmma-rate`): BF16 897.5, FP16 843.1, TF32 490.0
-//! TFLOP/s, 0.907 / 0.852 / 0.991 of the datasheet's dense peaks (989.4, 989.4, 494.7 TFLOP/s).
+//! TFLOP/s, 0.907 / 0.852 / 0.991 of the datasheet's dense peaks (989.4, 989.4, 494.7 TFLOP/s); FP8
+//! (`docs/results/2026-12-04-fp8-types/ceiling-7ba2179`) E4M3 1,701.4 and E5M2 1,701.7, 0.860 of 1,978.9.
 use crate::device::async_copy::SharedPtr;
 use crate::device::mem::View;
 use crate::device::shared::SharedTiles;
