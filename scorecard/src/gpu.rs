@@ -314,6 +314,20 @@ fn cublas_name(p: Precision) -> String {
     }
 }
 
+/// `precision`'s `wgmma` ceiling (sm_90a GPUs) and its datasheet peak (named devices), into `card`.
+fn wgmma_ceiling_beside_peak(gpu: &Gpu, device: &str, precision: Precision, repeat: usize, card: &mut Scorecard) -> Result<(), Fail> {
+    if gpu.has_sm90a() {
+        eprintln!("[scorecard] wgmma ceiling {} (wgmma_rate, 1–3 warpgroups per SM)…", precision.label());
+        let w = measure_wgmma_ceiling(gpu, precision, repeat)?;
+        eprintln!("[scorecard] wgmma ceiling {}: {:.1} TFLOP/s ({} warpgroup(s) per SM)", precision.label(), w.tflops, w.warpgroups_per_sm);
+        card.wgmma_ceilings.push(w);
+    }
+    if let Some(peak) = datasheet_dense_peak(device, precision) {
+        card.datasheet_peaks.push(PeakFigure { precision: precision.label().into(), tflops: peak.tflops, source: peak.source.into() });
+    }
+    Ok(())
+}
+
 pub fn measure_all(
     gpu: &Gpu,
     problems: &[Problem],
@@ -335,25 +349,11 @@ pub fn measure_all(
         let c = measure_mma_ceiling(gpu, p, repeat)?;
         eprintln!("[scorecard] mma.sync ceiling {}: {:.1} TFLOP/s ({} iters, {:.1} ms per launch)", p.label(), c.tflops, c.iters, c.ms);
         card.mma_ceilings.push(c);
-        if gpu.has_sm90a() {
-            eprintln!("[scorecard] wgmma ceiling {} (wgmma_rate, 1–3 warpgroups per SM)…", p.label());
-            let w = measure_wgmma_ceiling(gpu, p, repeat)?;
-            eprintln!("[scorecard] wgmma ceiling {}: {:.1} TFLOP/s ({} warpgroup(s) per SM)", p.label(), w.tflops, w.warpgroups_per_sm);
-            card.wgmma_ceilings.push(w);
-        }
-        if let Some(peak) = datasheet_dense_peak(&info.name, p) {
-            card.datasheet_peaks.push(PeakFigure { precision: p.label().into(), tflops: peak.tflops, source: peak.source.into() });
-        }
+        wgmma_ceiling_beside_peak(gpu, &info.name, p, repeat, card)?;
     }
-    if args.fp8_ceilings && gpu.has_sm90a() {
+    if args.fp8_ceilings {
         for p in [Precision::Fp8E4m3, Precision::Fp8E5m2] {
-            eprintln!("[scorecard] wgmma ceiling {} (wgmma_rate, 1–3 warpgroups per SM)…", p.label());
-            let w = measure_wgmma_ceiling(gpu, p, repeat)?;
-            eprintln!("[scorecard] wgmma ceiling {}: {:.1} TFLOP/s ({} warpgroup(s) per SM)", p.label(), w.tflops, w.warpgroups_per_sm);
-            card.wgmma_ceilings.push(w);
-            if let Some(peak) = datasheet_dense_peak(&info.name, p) {
-                card.datasheet_peaks.push(PeakFigure { precision: p.label().into(), tflops: peak.tflops, source: peak.source.into() });
-            }
+            wgmma_ceiling_beside_peak(gpu, &info.name, p, repeat, card)?;
         }
     }
 
