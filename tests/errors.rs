@@ -35,34 +35,60 @@ fn main() {
             let mut c = DeviceMatrix::<f32>::zeros(g, 7, 4).map_err(|e| e.to_string())?;
             expect(g.matmul(Algo::Naive, &a, &b, &mut c), |e| matches!(e, Error::ShapeMismatch { .. }), "C 7×4")
         }),
-        gpu_trial("fp8_matrices_store_but_do_not_multiply_yet", |g| {
+        gpu_trial("fp8_products_refuse_what_they_cannot_run", |g| {
             use tessera::float8::{F8E4M3, F8E5M2};
+            use tessera::{DeviceBuffer, Fp8Rhs, Fp8Scales, GemmParams, MatrixMut, MatrixRef};
+            let e = |e: Error| e.to_string();
             let values = [1.0f32, -2.5, 448.0, 1000.0];
-            let a = DeviceMatrix::from_slice(g, 2, 2, &values.map(F8E4M3::from_f32)).map_err(|e| e.to_string())?;
-            let back: Vec<f32> = a.buffer().to_host(g).map_err(|e| e.to_string())?.iter().map(|v| v.to_f32()).collect();
+            let a = DeviceMatrix::from_slice(g, 2, 2, &values.map(F8E4M3::from_f32)).map_err(e)?;
+            let back: Vec<f32> = a.buffer().to_host(g).map_err(e)?.iter().map(|v| v.to_f32()).collect();
             if back != [1.0, -2.5, 448.0, 448.0] {
                 return Err(format!("E4M3 round trip gave {back:?} (1000 saturates to 448)"));
             }
-            let b = DeviceMatrix::<F8E4M3>::zeros(g, 2, 3).map_err(|e| e.to_string())?;
-            let mut c = DeviceMatrix::<f32>::zeros(g, 2, 3).map_err(|e| e.to_string())?;
-            expect(g.matmul(Algo::Auto, &a, &b, &mut c), |e| matches!(e, Error::NoKernel { .. }), "E4M3 Auto")?;
-            let e5 = DeviceMatrix::<F8E5M2>::zeros(g, 2, 2).map_err(|e| e.to_string())?;
-            expect(g.matmul(Algo::Auto, &e5, &e5, &mut c), |e| matches!(e, Error::NoKernel { .. } | Error::ShapeMismatch { .. }), "E5M2")?;
+            // K = 2: not a multiple of 16.
+            let b = DeviceMatrix::<F8E4M3>::zeros(g, 2, 3).map_err(e)?;
+            let mut c = DeviceMatrix::<f32>::zeros(g, 2, 3).map_err(e)?;
+            expect(g.matmul(Algo::Auto, &a, &b, &mut c), |e| matches!(e, Error::Unaligned { .. }), "E4M3 K = 2")?;
+            // A kernel of the other format, and a 16-bit kernel.
+            let (a16, b16) = (DeviceMatrix::<F8E4M3>::zeros(g, 4, 16).map_err(e)?, DeviceMatrix::<F8E4M3>::zeros(g, 16, 8).map_err(e)?);
+            let mut c48 = DeviceMatrix::<f32>::zeros(g, 4, 8).map_err(e)?;
+            for algo in [Algo::Fp8E5m2, Algo::TmaBf16] {
+                expect(g.matmul(algo, &a16, &b16, &mut c48), |e| matches!(e, Error::PrecisionMismatch { .. }), algo.label())?;
+            }
+            // Bᵀ of the wrong shape, an empty scale, gemm's views.
             expect(
-                g.matmul_host_in(
-                    Precision::Fp8E4m3,
-                    Algo::Auto,
-                    &HostMatrix::from_fn(2, 2, |_, _| 1.0),
-                    &HostMatrix::from_fn(2, 2, |_, _| 1.0),
+                g.matmul_fp8(Algo::Auto, &a16, Fp8Rhs::Bt(&b16), Fp8Scales::Unit, &mut c48),
+                |e| matches!(e, Error::ShapeMismatch { .. }),
+                "Bᵀ 16×8 for K = 16, N = 8",
+            )?;
+            let (one, empty) = (DeviceBuffer::from_host(g, &[1.0f32]).map_err(e)?, DeviceBuffer::<f32>::zeros(g, 0).map_err(e)?);
+            expect(
+                g.matmul_fp8(Algo::Auto, &a16, Fp8Rhs::B(&b16), Fp8Scales::PerTensor { a: &one, b: &empty }, &mut c48),
+                |e| matches!(e, Error::BufferTooSmall { name: "scale_b", .. }),
+                "an empty scale",
+            )?;
+            let e5 = DeviceMatrix::<F8E5M2>::zeros(g, 16, 16).map_err(e)?;
+            let mut c16 = DeviceBuffer::<f32>::zeros(g, 256).map_err(e)?;
+            expect(
+                g.gemm(
+                    &GemmParams::new(),
+                    MatrixRef::row_major(e5.buffer(), 16, 16),
+                    MatrixRef::row_major(e5.buffer(), 16, 16),
+                    MatrixMut::row_major(&mut c16, 16, 16),
                 ),
                 |e| matches!(e, Error::NoKernel { .. }),
-                "matmul_host_in E4M3",
+                "gemm on E5M2 views",
             )?;
-            // Refused before the GPU: it still computes.
+            // Refused before the GPU: it still computes, FP8 included.
             let ok = g
-                .matmul_host(Algo::Tiled, &HostMatrix::from_fn(2, 2, |_, _| 1.0), &HostMatrix::from_fn(2, 2, |_, _| 1.0))
-                .map_err(|e| e.to_string())?;
-            if ok.data == [2.0; 4] {
+                .matmul_host_in(
+                    Precision::Fp8E4m3,
+                    Algo::Auto,
+                    &HostMatrix::from_fn(2, 16, |_, _| 1.0),
+                    &HostMatrix::from_fn(16, 2, |_, _| 0.5),
+                )
+                .map_err(e)?;
+            if ok.data == [8.0; 4] {
                 Ok(())
             } else {
                 Err(format!("after the refusals: {:?}", ok.data))

@@ -3,9 +3,15 @@
 //! emulator use — bit for bit, over every BF16 value and random `f32` bit patterns; NaN inputs give a
 //! NaN of the format (its sign and payload are the instruction's: for E5M2 the GPU writes 0x7F where
 //! `float8` writes 0x7E, both NaN in the OCP format — and `float8`'s `F8E5M2::is_nan` knows only
-//! 0x7E/0xFE, so the NaN test here reads the bits). Without a GPU each trial is reported ignored.
+//! 0x7E/0xFE, so the NaN test here reads the bits). Then the FP8 products (kernel 25): every FP8
+//! kernel and `Auto` on odd shapes with per-tensor scales, `B` given and `Bᵀ` given, against the f64
+//! product of the FP8 inputs within FP8's rule (`Precision::tolerance`); at K = 16384 the promoted
+//! kernels within that rule and the unpromoted ones further off. Without a GPU each trial is
+//! reported ignored.
+use tessera::catalogue::registry::algo::fp8_cases;
+use tessera::catalogue::testkit::check::check_in;
 use tessera::float8::{F8E4M3, F8E5M2};
-use tessera::{bf16, DeviceMatrix, Error, Gpu};
+use tessera::{bf16, Algo, DeviceBuffer, DeviceMatrix, Error, Fp8Format, Fp8Rhs, Fp8Scales, Gpu, HostMatrix, Precision};
 use tessera_tests::{gpu_trial, run};
 
 /// Every BF16 value (as f32: all exponents, 7-bit mantissas, both signs, subnormals, ±∞, NaNs) and
@@ -95,6 +101,96 @@ fn typed_errors(gpu: &Gpu) -> Result<(), String> {
     gpu.convert_to_fp8(&DeviceMatrix::<f32>::zeros(gpu, 0, 4).map_err(|e| e.to_string())?, &mut empty).map_err(|e| e.to_string())
 }
 
+/// `scale_a · scale_b · a · b` by `algo` in format `F` on the GPU, `B` uploaded as given or as `Bᵀ`
+/// (`transposed`), the scales as device scalars.
+fn product<F: Fp8Format>(
+    gpu: &Gpu,
+    algo: Algo,
+    a: &HostMatrix,
+    b: &HostMatrix,
+    transposed: bool,
+    scales: [f32; 2],
+) -> Result<HostMatrix, String> {
+    let e = |e: Error| e.to_string();
+    let da = DeviceMatrix::<F>::from_host(gpu, a).map_err(e)?;
+    let bt = HostMatrix::from_fn(b.cols, b.rows, |r, c| b.get(c, r));
+    let db = DeviceMatrix::<F>::from_host(gpu, if transposed { &bt } else { b }).map_err(e)?;
+    let (sa, sb) = (DeviceBuffer::from_host(gpu, &scales[..1]).map_err(e)?, DeviceBuffer::from_host(gpu, &scales[1..]).map_err(e)?);
+    let mut dc = DeviceMatrix::<f32>::zeros(gpu, a.rows, b.cols).map_err(e)?;
+    let rhs = if transposed { Fp8Rhs::Bt(&db) } else { Fp8Rhs::B(&db) };
+    gpu.matmul_fp8(algo, &da, rhs, Fp8Scales::PerTensor { a: &sa, b: &sb }, &mut dc).map_err(e)?;
+    gpu.synchronize().map_err(e)?;
+    dc.to_host(gpu).map_err(e)
+}
+
+/// `got / s` (a power of two: exact) checked against the f64 product of the FP8 inputs.
+fn check_scaled(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, s: f32) -> Result<(), String> {
+    let unscaled = HostMatrix { rows: got.rows, cols: got.cols, data: got.data.iter().map(|x| x / s).collect() };
+    check_in(p, a, b, &unscaled).map_err(|e| e.to_string())
+}
+
+fn products_on_odd_shapes(gpu: &Gpu) -> Result<(), String> {
+    let shapes = [(1, 1, 16), (130, 70, 272), (65, 257, 144), (200, 136, 528), (257, 1000, 1040), (1024, 1024, 4096)];
+    for (algo, precision) in fp8_cases() {
+        for (i, &(m, n, k)) in shapes.iter().enumerate() {
+            let (a, b) = (HostMatrix::random(m, k, 10 + i as u64), HostMatrix::random(k, n, 20 + i as u64));
+            for (transposed, scales) in [(false, [1.0, 1.0]), (true, [0.5, 4.0])] {
+                let got = match precision {
+                    Precision::Fp8E5m2 => product::<F8E5M2>(gpu, algo, &a, &b, transposed, scales)?,
+                    _ => product::<F8E4M3>(gpu, algo, &a, &b, transposed, scales)?,
+                };
+                // The unpromoted kernels hold no bound at depth: checked at these K within the rule too
+                // (K ≤ 4096), which they meet on inputs of mixed sign.
+                check_scaled(precision, &a, &b, &got, scales[0] * scales[1])
+                    .map_err(|err| format!("{} {m}×{n}×{k} Bᵀ given {transposed}: {err}", algo.label()))?;
+            }
+        }
+    }
+    // Gpu::matmul runs the same kernels with unit scales.
+    let (a, b) = (HostMatrix::random(96, 160, 5), HostMatrix::random(160, 80, 6));
+    let got = gpu.matmul_host_in(Precision::Fp8E5m2, Algo::Auto, &a, &b).map_err(|e| e.to_string())?;
+    check_in(Precision::Fp8E5m2, &a, &b, &got).map_err(|e| format!("matmul_host_in E5M2: {e}"))
+}
+
+/// The largest `|got − reference| / Σ|a'·b'|` over the elements.
+fn worst_relative(a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, p: Precision) -> f64 {
+    let round = |m: &HostMatrix| HostMatrix { rows: m.rows, cols: m.cols, data: m.data.iter().map(|&x| p.round_input(x)).collect() };
+    let r = tessera::reference::matmul_reference(&round(a), &round(b));
+    got.data.iter().enumerate().map(|(i, &g)| (f64::from(g) - r.value[i]).abs() / r.abs_sum[i].max(f64::MIN_POSITIVE)).fold(0.0, f64::max)
+}
+
+fn promotion_at_depth(gpu: &Gpu) -> Result<(), String> {
+    // K = 16384 of positive products: the sums grow with K, which is where an FP8 accumulator loses
+    // bits. Values in [0.25, 1.25): exact in both formats' ranges.
+    let (m, n, k) = (256, 256, 16384);
+    let a = HostMatrix::from_fn(m, k, |r, c| 0.25 + ((r * 131 + c * 7) % 97) as f32 / 97.0);
+    let b = HostMatrix::from_fn(k, n, |r, c| 0.25 + ((r * 17 + c * 29) % 89) as f32 / 89.0);
+    for (p, promoted, fast) in
+        [(Precision::Fp8E4m3, Algo::Fp8E4m3, Algo::Fp8E4m3Fast), (Precision::Fp8E5m2, Algo::Fp8E5m2, Algo::Fp8E5m2Fast)]
+    {
+        let run = |algo| match p {
+            Precision::Fp8E5m2 => product::<F8E5M2>(gpu, algo, &a, &b, true, [1.0, 1.0]),
+            _ => product::<F8E4M3>(gpu, algo, &a, &b, true, [1.0, 1.0]),
+        };
+        let (good, quick) = (run(promoted)?, run(fast)?);
+        let (e_good, e_quick) = (worst_relative(&a, &b, &good, p), worst_relative(&a, &b, &quick, p));
+        println!(
+            "{p:?} K = {k}: worst |error| / Σ|a·b|: promoted {e_good:.3e}, unpromoted {e_quick:.3e} (rule's ρ: {:.3e})",
+            tessera::catalogue::precision::FP8_WINDOW_ROUNDOFF
+        );
+        check_in(p, &a, &b, &good).map_err(|e| format!("{p:?} promoted at K = {k}: {e}"))?;
+        if e_quick <= e_good {
+            return Err(format!("{p:?}: the unpromoted kernel ({e_quick:.3e}) is not less accurate than the promoted one ({e_good:.3e})"));
+        }
+    }
+    Ok(())
+}
+
 fn main() {
-    run(vec![gpu_trial("fp8_conversions_match_satfinite", conversions), gpu_trial("fp8_conversion_errors_are_typed", typed_errors)])
+    run(vec![
+        gpu_trial("fp8_conversions_match_satfinite", conversions),
+        gpu_trial("fp8_conversion_errors_are_typed", typed_errors),
+        gpu_trial("fp8_products_match_the_reference_on_odd_shapes", products_on_odd_shapes),
+        gpu_trial("fp8_promotion_holds_the_rule_at_k_16384", promotion_at_depth),
+    ])
 }

@@ -34,7 +34,7 @@ pub enum PlanError {
     PrecisionMismatch { op: &'static str, kernel: &'static str, kernel_precision: Precision, requested: Precision },
     /// No kernel computes products in this precision yet (the FP8 formats: stored today, multiplied
     /// once the FP8 GEMM lands). Nothing was planned.
-    #[error("{op}: no kernel multiplies {precision:?} inputs yet (FP8 matrices can be stored; the FP8 GEMM is to come)")]
+    #[error("{op}: no kernel multiplies {precision:?} inputs on this GPU (the FP8 kernels need sm_90a: Hopper)")]
     NoKernel { op: &'static str, precision: Precision },
     /// A choice that cannot run the product (a saved pick of another shape, a kernel the path cannot use).
     #[error("invalid argument to {op}: {detail}")]

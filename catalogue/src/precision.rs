@@ -22,9 +22,14 @@
 //!    sum by at most that times `Σ|a'·b'|` — a worst case with no √K in it. The rule allows
 //!    `C_TOL · 2·u_tf32 · Σ|a'·b'|` = `8·u_tf32 · Σ|a'·b'|`: twice the worst case.
 //!
-//! So `tol = C_TOL · (√K · ε₃₂ + ρ) · Σ|a'·b'| + f32::MIN_POSITIVE` with `ρ = 2·u_tf32` for TF32 and
-//! `ρ = 0` for FP32, BF16 and FP16 (the device reads exactly the reference's inputs). For FP32 this is
-//! exactly tessera's FP32 rule.
+//! 4. **FP8 only: the tensor core's FP8 accumulator.** FP8 products (at most 8 significant bits) are
+//!    exact, but Hopper sums them in an accumulator of about 14 bits; kernel 25 promotes every 128
+//!    products into f32, so each window's sum is off by at most about `2⁻¹³` of its absolute sum:
+//!    `ρ = FP8_WINDOW_ROUNDOFF` bounds the whole product's share.
+//!
+//! So `tol = C_TOL · (√K · ε₃₂ + ρ) · Σ|a'·b'| + f32::MIN_POSITIVE` with `ρ = 2·u_tf32` for TF32,
+//! `ρ = 2⁻¹³` for FP8 and `ρ = 0` for FP32, BF16 and FP16 (the device reads exactly the reference's
+//! inputs). For FP32 this is exactly tessera's FP32 rule.
 //!
 //! Why not `c · √K · u_in · Σ|a·b|` with the input format's unit roundoff: that shape bounds the error
 //! against the reference of the *unrounded* inputs. Against the rounded ones it only adds slack, and a
@@ -34,6 +39,14 @@
 //! `8·u_tf32 = 1/256` dominates and it catches one (on average) only for K below about 256.
 /// The safety factor on the √K·ε bound of every precision's tolerance rule.
 pub const C_TOL: f64 = 4.0;
+
+/// The relative rounding of one promotion window of an FP8 product (kernel 25: 128 products of K
+/// summed in the tensor core before they are added into `f32`): Hopper's FP8 accumulator keeps about
+/// 14 significant bits (DeepSeek-V3's report, §3.3.2), so each window's sum may be off by `2⁻¹³` of
+/// its absolute sum, and the windows' errors add to at most `2⁻¹³ · Σ|a'·b'|`. FP8's `ρ` in the rule
+/// of the module documentation; the unpromoted kernels have no such bound (their whole K range sums
+/// in that accumulator).
+pub const FP8_WINDOW_ROUNDOFF: f64 = 1.0 / 8192.0;
 use float8::{F8E4M3, F8E5M2};
 use half::{bf16, f16};
 
@@ -199,8 +212,9 @@ impl Precision {
         let accumulation = (k.max(1) as f64).sqrt() * f64::from(f32::EPSILON);
         let device_rounding = match self {
             Self::Tf32 => 2.0 * self.input_unit_roundoff(),
-            // FP8: the rule for a product accumulated in f32 (issue 35's promotion), as BF16's.
-            Self::Fp32 | Self::Bf16 | Self::Fp16 | Self::Fp8E4m3 | Self::Fp8E5m2 => 0.0,
+            // FP8: each promotion window's sum in the tensor core's accumulator, then f32.
+            Self::Fp8E4m3 | Self::Fp8E5m2 => FP8_WINDOW_ROUNDOFF,
+            Self::Fp32 | Self::Bf16 | Self::Fp16 => 0.0,
         };
         C_TOL * (accumulation + device_rounding) * abs_sum + f64::from(f32::MIN_POSITIVE)
     }
@@ -285,15 +299,27 @@ mod tests {
     }
 
     #[test]
-    fn fp8_products_are_refused_before_planning() {
+    fn fp8_products_plan_promoted_kernels_on_sm90a_and_are_refused_elsewhere() {
         use crate::plan::blocks::GemmDims;
-        use crate::{Algo, PlanError, Planner, Target};
+        use crate::{Algo, Plan, PlanError, Planner, Target};
+        let off_hopper = Target { sms: 132, sm90a: false };
         for p in [Precision::Fp8E4m3, Precision::Fp8E5m2] {
             let planner = Planner::new("matmul", Algo::Auto, p, Target::H200);
-            assert!(
-                matches!(planner.product(GemmDims { m: 64, n: 64, k: 64 }), Err(PlanError::NoKernel { precision, .. }) if precision == p)
-            );
-            assert!(matches!(planner.product(GemmDims { m: 0, n: 64, k: 64 }), Err(PlanError::NoKernel { .. })));
+            for (m, n, k) in [(64, 64, 64), (1, 1, 16), (8192, 8192, 8192), (33, 4097, 1040)] {
+                let Ok(Plan::One(launch)) = planner.product(GemmDims { m, n, k }) else { panic!("{p:?} {m}×{n}×{k}") };
+                let kernel = launch.launch.kernel();
+                assert!(kernel.precision == p && kernel.config.fp8_operands && !kernel.config.unpromoted, "{}", kernel.label);
+            }
+            let unaligned = planner.product(GemmDims { m: 64, n: 64, k: 72 }).unwrap_err().to_string();
+            assert!(unaligned.contains("multiple of 16"), "{unaligned}");
+            let refused = Planner::new("matmul", Algo::Auto, p, off_hopper).product(GemmDims { m: 64, n: 64, k: 64 });
+            assert!(matches!(refused, Err(PlanError::NoKernel { precision, .. }) if precision == p));
+            // An FP8 kernel of the other format, or a 16-bit kernel, is refused as a mismatch.
+            let other = if p == Precision::Fp8E4m3 { Algo::Fp8E5m2 } else { Algo::Fp8E4m3 };
+            for algo in [other, Algo::TmaBf16] {
+                let r = Planner::new("matmul", algo, p, Target::H200).product(GemmDims { m: 64, n: 64, k: 64 });
+                assert!(matches!(r, Err(PlanError::PrecisionMismatch { .. })), "{algo:?}");
+            }
         }
     }
 

@@ -3,11 +3,11 @@
 //! (`scorecard --device cpu`).
 use tessera_catalogue::plan::blocks::{GemmDims, Loc};
 use tessera_catalogue::plan::{BlockedPlan, KernelLaunch, Op};
-use tessera_catalogue::registry::algo::{HostKernel, TmaMatmulFn};
+use tessera_catalogue::registry::algo::{Fp8MatmulFn, HostKernel, TmaMatmulFn};
 use tessera_catalogue::registry::tma::{Layout, Packing};
 use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, Plan, Planner, Precision, Target};
 use tessera_kernels::device::tma::TensorMap;
-use tessera_kernels::pack::pad_b16;
+use tessera_kernels::pack::{pack_b8, pad_b16};
 
 use crate::{launch, EmuError, Launch, SyncPtr};
 
@@ -120,9 +120,40 @@ fn run_blocked(plan: &BlockedPlan, a: &HostMatrix, b: &HostMatrix) -> Result<Hos
     Ok(HostMatrix { rows: m, cols: n, data: c })
 }
 
+/// `scale_a · scale_b · a · b` in FP8 (`precision` E4M3 or E5M2: `a` and `b` rounded to it, as
+/// `Gpu::convert_to_fp8` rounds) by `algo` (an FP8 kernel or `Auto`) on the CPU executor: the plan the
+/// host makes for the H200, its kernel given the two per-tensor scales as the GPU's kernel reads them
+/// from device memory. Without a GPU's FP8 accumulator, the unpromoted kernels sum as the promoted
+/// ones do (see `tessera_device::wgmma`'s host model).
+pub fn matmul_fp8(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix, scales: [f32; 2]) -> Result<HostMatrix, EmuError> {
+    let planner = Planner::new("matmul_fp8", algo, precision, Target::H200);
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: planner.requested.kernel_name(), detail };
+    if !precision.is_fp8() {
+        return Err(invalid(format!("{precision:?} is not an FP8 format")));
+    }
+    let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
+    match planner.product(dims).map_err(|e| invalid(e.to_string()))? {
+        Plan::One(LaunchPlan { launch, .. }) => run_kernel_scaled(&launch, precision, a, b, Some(scales)),
+        Plan::Nothing { .. } | Plan::ZeroC { .. } => Ok(HostMatrix::from_fn(dims.m, dims.n, |_, _| 0.0)),
+        Plan::Blocks(_) => Err(invalid("a product past one launch's limits".into())),
+    }
+}
+
 /// One planned kernel launch on the CPU executor (`C` starts as NaN — zeros where the launch adds
 /// into it, as the host zeroes it — so an element no thread writes shows up in any check).
 fn run_kernel(planned: &KernelLaunch, precision: Precision, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix, EmuError> {
+    run_kernel_scaled(planned, precision, a, b, None)
+}
+
+/// [`run_kernel`], an FP8 kernel given the per-tensor scales `scales` (`None`: null, which it reads
+/// as 1).
+fn run_kernel_scaled(
+    planned: &KernelLaunch,
+    precision: Precision,
+    a: &HostMatrix,
+    b: &HostMatrix,
+    scales: Option<[f32; 2]>,
+) -> Result<HostMatrix, EmuError> {
     let kernel = planned.kernel();
     let shape = planned.shape;
     if (a.rows, a.cols, b.cols) != (shape.m as usize, shape.k as usize, shape.n as usize) {
@@ -154,11 +185,21 @@ fn run_kernel(planned: &KernelLaunch, precision: Precision, a: &HostMatrix, b: &
         }
         HostKernel::Tma(host) if kernel.config.tf32_operands => {
             let (a_prep, bt_prep) = prepare_tf32_for(kernel, a, b)?;
-            launch_tma(kernel, host, cfg, shape, tma_packing(planned)?, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
+            let call = TmaCall::Plain(host);
+            launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
         }
         HostKernel::Tma(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
-            launch_tma(kernel, host, cfg, shape, tma_packing(planned)?, a16.as_ptr().cast(), b16.as_ptr().cast(), pc)?;
+            launch_tma(kernel, TmaCall::Plain(host), cfg, shape, tma_packing(planned)?, a16.as_ptr().cast(), b16.as_ptr().cast(), pc)?;
+        }
+        HostKernel::Fp8(host) => {
+            // As the host: A's bytes read in place, B transposed into Bᵀ by `pack_b8`.
+            let (a8, b8) = (fp8_bits(precision, a), fp8_bits(precision, b));
+            let bt = transpose_b8(&b8, shape.k, shape.n)?;
+            let scale_values = scales.unwrap_or([1.0; 2]);
+            let scale_ptr = |i: usize| if scales.is_some() { &scale_values[i] as *const f32 } else { std::ptr::null() };
+            let call = TmaCall::Fp8(host, SyncPtr::from_const(scale_ptr(0)), SyncPtr::from_const(scale_ptr(1)));
+            launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a8.as_ptr(), bt.as_ptr(), pc)?;
         }
         HostKernel::Half(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
@@ -180,6 +221,39 @@ fn half_bits(precision: Precision, m: &HostMatrix) -> Vec<u16> {
     }
 }
 
+/// `m`'s elements rounded to FP8 (`precision` E4M3 or E5M2) as bit patterns.
+fn fp8_bits(precision: Precision, m: &HostMatrix) -> Vec<u8> {
+    match precision {
+        Precision::Fp8E5m2 => m.data.iter().map(|&x| float8::F8E5M2::from_f32(x).to_bits()).collect(),
+        _ => m.data.iter().map(|&x| float8::F8E4M3::from_f32(x).to_bits()).collect(),
+    }
+}
+
+/// `b` (`k × n` bytes, row-major) transposed into `Bᵀ` (`n × k`) by `pack_b8`, as the host prepares
+/// an FP8 kernel's B.
+pub fn transpose_b8(b: &[u8], k: u32, n: u32) -> Result<Vec<u8>, EmuError> {
+    let len = k as usize * n as usize;
+    if b.len() != len {
+        return Err(EmuError::InvalidLaunch { kernel: "pack_b8", detail: format!("{} bytes for a {k} × {n} B", b.len()) });
+    }
+    let mut bt = vec![0u8; len];
+    let (ps, pd) = (SyncPtr::from_const(b.as_ptr()), SyncPtr::new(bt.as_mut_ptr()));
+    launch("pack_b8", Launch::from(tessera_catalogue::registry::launch::pack_transpose(k, n, 1)), || {
+        // SAFETY: B holds k·n bytes, read transposed ((cols-1)·ld + rows = (k-1)·n + n), Bᵀ n·k;
+        // no overlap; the launch is the pack walk's.
+        unsafe { pack_b8(ps.get(), len, n as usize, n, k, 1, pd.get()) }
+    })?;
+    Ok(bt)
+}
+
+/// How [`launch_tma`] calls a TMA kernel's host build: the common arguments, or an FP8 entry's with
+/// its two scale pointers (null: 1).
+#[derive(Clone, Copy)]
+pub enum TmaCall {
+    Plain(TmaMatmulFn),
+    Fp8(Fp8MatmulFn, SyncPtr<f32>, SyncPtr<f32>),
+}
+
 /// The planned TMA layouts of a TMA kernel's launch.
 fn tma_packing(planned: &KernelLaunch) -> Result<Packing, EmuError> {
     planned.tma.ok_or_else(|| EmuError::InvalidLaunch { kernel: planned.entry, detail: "a TMA kernel planned without its layouts".into() })
@@ -193,7 +267,7 @@ fn tma_packing(planned: &KernelLaunch) -> Result<Packing, EmuError> {
 #[allow(clippy::too_many_arguments)]
 pub fn launch_tma(
     kernel: &MatmulKernel,
-    host: TmaMatmulFn,
+    call: TmaCall,
     cfg: Launch,
     shape: MatmulShape,
     packing: Packing,
@@ -206,7 +280,7 @@ pub fn launch_tma(
         .map_err(|e| EmuError::InvalidLaunch { kernel: kernel.entry, detail: e.to_string() })?;
     // The padded copies (the GPU's workspace), made before the launch as the host queues them.
     let copy = |src: *const u8, layout: Layout| -> Result<Option<Vec<u16>>, EmuError> {
-        if kernel.config.tf32_operands || !layout.padded() {
+        if kernel.config.b_k_major() || !layout.padded() {
             return Ok(None);
         }
         if elem_bytes != 2 {
@@ -244,7 +318,13 @@ pub fn launch_tma(
         // plan's leading dimensions), all alive until the launch returns; c holds m·n floats (map_c, if
         // any, describes exactly them); flags the
         // counters of a stream-K grid of this size, zeroed; the launch is the kernel's own.
-        unsafe { host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k) }
+        unsafe {
+            match call {
+                TmaCall::Plain(host) => host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k),
+                // The scales: null, or one float each that outlives the launch (the caller's).
+                TmaCall::Fp8(host, sa, sb) => host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k, sa.get(), sb.get()),
+            }
+        }
     })?;
     match flags.iter().position(|&f| f != 0) {
         Some(i) => Err(EmuError::InvalidLaunch {

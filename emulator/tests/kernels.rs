@@ -131,7 +131,7 @@ fn run_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix
     let (a16, b16) = match host_build {
         HostKernel::F32(_) => (Vec::new(), Vec::new()),
         HostKernel::Half(_) => (half_bits(kernel.precision, a), half_bits(kernel.precision, b)),
-        HostKernel::Tma(_) => return Err(format!("{}: a TMA kernel", kernel.label).into()),
+        HostKernel::Tma(_) | HostKernel::Fp8(_) => return Err(format!("{}: a TMA kernel", kernel.label).into()),
     };
     let (pa, pb) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()));
     let (pa16, pb16) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()));
@@ -141,7 +141,7 @@ fn run_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix
         HostKernel::F32(host) => unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) },
         // SAFETY: as above, on the operands' 16-bit patterns.
         HostKernel::Half(host) => unsafe { host(pa16.get(), pb16.get(), pc.get(), shape.m, shape.n, shape.k) },
-        HostKernel::Tma(_) => unreachable!("returned above"),
+        HostKernel::Tma(_) | HostKernel::Fp8(_) => unreachable!("returned above"),
     };
     launch(entry, cfg, run).map_err(|e| format!("{}: {e}", kernel.label))?;
     Ok(HostMatrix { rows: m, cols: n, data: c })
@@ -169,7 +169,7 @@ fn aligned_packings_copy_rows_off_a_sector() -> Result<(), Failed> {
             let c_ptr = SyncPtr::new(c.as_mut_ptr());
             tessera_emulator::ops::launch_tma(
                 kernel,
-                host,
+                tessera_emulator::ops::TmaCall::Plain(host),
                 Launch::from(planned.dims),
                 shape,
                 packing,
@@ -325,7 +325,8 @@ fn run_tma_walk(algo: Algo, (m, n, k): (usize, usize, usize), grid: (u32, u32, u
     let mut c = vec![if zeroed { 0.0 } else { f32::NAN }; m * n];
     let c_ptr = SyncPtr::new(c.as_mut_ptr());
     let packing = tessera_catalogue::plan::KernelLaunch::new(algo, shape, H).map_err(|e| e.to_string())?.tma.ok_or("no TMA layouts")?;
-    tessera_emulator::ops::launch_tma(kernel, host, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
+    let call = tessera_emulator::ops::TmaCall::Plain(host);
+    tessera_emulator::ops::launch_tma(kernel, call, cfg, shape, packing, a16.as_ptr().cast(), b16.as_ptr().cast(), c_ptr)
         .map_err(|e| format!("{}: {e}", kernel.label))?;
     check_in(Precision::Bf16, &a, &b, &HostMatrix { rows: m, cols: n, data: c })
         .map_err(|e| format!("{} on {shape:?}, grid {grid:?}: {e}", kernel.label).into())

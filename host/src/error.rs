@@ -69,9 +69,9 @@ pub enum Error {
     /// capability 9.0). Nothing was launched.
     #[error("{kernel} needs {needs}, which this GPU does not have")]
     UnsupportedDevice { kernel: &'static str, needs: &'static str },
-    /// No kernel multiplies inputs of this precision yet (FP8: a [`crate::DeviceMatrix`] stores them;
-    /// the FP8 GEMM is to come). Nothing was launched.
-    #[error("{op}: no kernel multiplies {precision:?} inputs yet (FP8 matrices can be stored)")]
+    /// No kernel of this GPU multiplies inputs of this precision: FP8 off Hopper (sm_90a), or FP8
+    /// through a path with no FP8 kernels (`gemm`'s views). Nothing was launched.
+    #[error("{op}: no kernel multiplies {precision:?} inputs here (the FP8 kernels need sm_90a and dense matrices: Gpu::matmul, Gpu::matmul_fp8)")]
     NoKernel { op: &'static str, precision: tessera_catalogue::Precision },
     /// A PTX module has no entry of this name.
     #[error("no kernel `{name}` in the module; it defines: {available}")]

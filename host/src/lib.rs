@@ -57,6 +57,8 @@ pub use half::{bf16, f16};
 pub use kernel_args::{KernelArg, KernelArgs, ParamKind};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
+pub use ops::fp8::{Fp8Format, Fp8Source};
+pub use ops::fp8_matmul::{Fp8Rhs, Fp8Scales};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use tessera_catalogue::select::tuning;

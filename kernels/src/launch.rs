@@ -34,6 +34,14 @@ pub struct TileConfig {
     /// so the host prepares only `Bᵀ` and passes `A` as the caller holds it (a rounded, padded copy
     /// where its rows are not whole 16-byte units).
     pub rounds_a: bool,
+    /// The kernel takes FP8 operands (kernel 25): `A` as the caller holds it, `B` transposed by the
+    /// host into `Bᵀ` (`N × K`: FP8 `wgmma` reads both operands K-major), and two more arguments,
+    /// the per-tensor scales of A and B (device `f32` scalars, or null for 1).
+    pub fp8_operands: bool,
+    /// With `fp8_operands`: the kernel accumulates the whole K range in the tensor core's
+    /// reduced-precision FP8 path instead of promoting its sums into `f32` every K-step (kernel 25's
+    /// `*_fast` entries): faster, less accurate, so `Auto` never picks it.
+    pub unpromoted: bool,
     /// The kernel reads A and B through TMA tensor maps (kernel 15): its first two arguments are the
     /// maps' addresses, which the host builds (boxes from the kernel's `a_box` / `b_box`).
     pub tma: bool,
@@ -73,6 +81,8 @@ impl TileConfig {
             sm90a: false,
             tf32_operands: false,
             rounds_a: false,
+            fp8_operands: false,
+            unpromoted: false,
             tma: false,
             persistent: false,
             stream_k: false,
@@ -121,6 +131,22 @@ impl TileConfig {
     /// The same kernel, rounding TF32 `A` itself (see the `rounds_a` field).
     pub const fn rounds_a(self) -> Self {
         Self { rounds_a: true, ..self }
+    }
+
+    /// The same kernel, marked as taking FP8 operands (see the `fp8_operands` field).
+    pub const fn fp8_operands(self) -> Self {
+        Self { fp8_operands: true, ..self }
+    }
+
+    /// The same kernel, its FP8 sums left unpromoted (see the `unpromoted` field).
+    pub const fn unpromoted(self) -> Self {
+        Self { unpromoted: true, ..self }
+    }
+
+    /// Whether the kernel reads B K-major, as `Bᵀ` (`N × K`) that the host prepares: TF32's and
+    /// FP8's operands.
+    pub const fn b_k_major(&self) -> bool {
+        self.tf32_operands || self.fp8_operands
     }
 
     /// The same kernel, reading A and B through TMA tensor maps.

@@ -145,6 +145,18 @@ kernel! {
 }
 
 kernel! {
+    /// Packs 8-bit elements (FP8 bits); otherwise as [`pack_b32`]. Transposing is how the host turns
+    /// an FP8 `B` (`k × n`) into the `Bᵀ` (`n × k`) that FP8 `wgmma` reads (kernel 25).
+    ///
+    /// # Safety
+    /// As [`pack_b32`], in 8-bit elements, with [`shared_bytes`]`(1)` bytes of dynamic shared memory.
+    pub unsafe fn pack_b8(src: *const u8, src_len: usize, ld: usize, rows: u32, cols: u32, transposed: u32, dst: *mut u8) {
+        // SAFETY: the contract above is `pack`'s.
+        unsafe { pack(src, src_len, ld, rows, cols, transposed, dst) }
+    }
+}
+
+kernel! {
     /// Pads the rows of 16-bit elements (`bf16` / `f16` bits): `dst[r·ld + c] = src[r·cols + c]` for
     /// `(r, c) < (rows, cols)`, a dense `rows × cols` matrix copied into one whose rows start `ld ≥ cols`
     /// elements apart. The padding (elements `cols..ld` of each row) is not written.

@@ -28,6 +28,10 @@ use crate::select::{choose, tc_model, Choice};
 use crate::shape::MatmulShape;
 use crate::target::Target;
 
+/// What K an FP8 product must be a multiple of: its one-byte rows are read in place by the TMA,
+/// which needs them 16 bytes apart.
+pub const FP8_K_MULTIPLE: u32 = 16;
+
 /// One launch of a matmul kernel, as planned: everything the host needs to queue it and the emulator
 /// to run it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,9 +60,18 @@ pub struct KernelLaunch {
 
 impl KernelLaunch {
     /// Plans `algo` (a concrete kernel) on `shape` for `target`. Errors: [`PlanError::Invalid`] for
-    /// `Auto`, [`PlanError::Shape`] when the TMA cannot describe the operands.
+    /// `Auto`, [`PlanError::Shape`] when the TMA cannot describe the operands (for FP8: K not a
+    /// multiple of [`FP8_K_MULTIPLE`]).
     pub fn new(algo: Algo, shape: MatmulShape, target: Target) -> Result<KernelLaunch, PlanError> {
         let kernel = algo.kernel().ok_or(PlanError::Invalid { op: "matmul", detail: "Auto is not a kernel: choose first".into() })?;
+        if kernel.config.fp8_operands && !shape.k.is_multiple_of(FP8_K_MULTIPLE) {
+            let detail = format!(
+                "K = {} is not a multiple of {FP8_K_MULTIPLE}: FP8 operands are read in place, in rows of whole 16-byte units \
+                 (pad K with zeros to the next multiple)",
+                shape.k
+            );
+            return Err(crate::error::ShapeError::Unaligned { op: "matmul (FP8)", detail }.into());
+        }
         let tma = if kernel.config.tma {
             let elem_bytes = kernel.precision.input_bytes();
             let splits = kernel.splits(shape, target);
@@ -258,9 +271,10 @@ impl<'t> Planner<'t> {
         Ok(LaunchPlan { shape, precision: self.precision, choice, launch: KernelLaunch::new(choice.kernel(), on, self.target)? })
     }
 
-    /// [`PlanError::NoKernel`] for a precision no kernel multiplies in (FP8, for now).
+    /// [`PlanError::NoKernel`] for a precision no kernel of the target multiplies in: FP8 off sm_90a
+    /// (its only kernels use Hopper's FP8 `wgmma`).
     fn supported(&self) -> Result<(), PlanError> {
-        if self.precision.is_fp8() {
+        if self.precision.is_fp8() && !self.target.sm90a {
             return Err(PlanError::NoKernel { op: self.op, precision: self.precision });
         }
         Ok(())

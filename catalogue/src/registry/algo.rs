@@ -9,10 +9,10 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster,
+    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster, k25_fp8,
 };
 
-use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Tf32};
+use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Fp8E4m3, Fp8E5m2, Tf32};
 
 /// The host build of a matmul entry on `f32` inputs (FP32 or TF32): `(a, b, c, m, n, k)`.
 pub type MatmulFn = unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32);
@@ -25,16 +25,25 @@ pub type HalfMatmulFn = unsafe fn(*const u16, *const u16, *mut f32, u32, u32, u3
 /// kernels' counters.
 pub type TmaMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32);
 
+/// The host build of an FP8 entry (kernel 25): a TMA entry's arguments, then the per-tensor scales of
+/// A and B (device `f32` scalars, or null for 1); B's map is over `Bᵀ` (`n × k` bytes).
+pub type Fp8MatmulFn =
+    unsafe fn(*const TensorMap, *const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32, *const f32, *const f32);
+
 /// A kernel's host build, for the CPU executor: its signature depends on the input element type.
 #[derive(Debug, Clone, Copy)]
 pub enum HostKernel {
     F32(MatmulFn),
     Half(HalfMatmulFn),
     Tma(TmaMatmulFn),
+    Fp8(Fp8MatmulFn),
 }
 
 /// The `HostKernel` of an entry of `precision` (the macro's way to pick the variant).
 macro_rules! host_kernel {
+    ($precision:ident via fp8, $f:path) => {
+        HostKernel::Fp8($f)
+    };
     ($precision:ident via tma, $f:path) => {
         HostKernel::Tma($f)
     };
@@ -378,6 +387,16 @@ matmul_catalogue! {
     TiledBf16 = k02_tiled::matmul_tiled_bf16, "tiled-bf16", Bf16, k02_tiled::CONFIG;
     /// Kernel 2 on FP16 inputs widened to f32.
     TiledF16 = k02_tiled::matmul_tiled_f16, "tiled-f16", Fp16, k02_tiled::CONFIG;
+    /// Kernel 25: FP8 E4M3 on kernel 16's pipeline (`Bᵀ` prepared), 128×128×128 tiles, sums promoted
+    /// into `f32` every K-step, per-tensor scales.
+    Fp8E4m3 = k25_fp8::matmul_fp8_e4m3_128x128, "fp8-e4m3-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_128X128;
+    /// Kernel 25 on FP8 E5M2.
+    Fp8E5m2 = k25_fp8::matmul_fp8_e5m2_128x128, "fp8-e5m2-128x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_128X128;
+    /// Kernel 25 on FP8 E4M3, unpromoted (the tensor core's FP8 accumulation over all of K: faster,
+    /// less accurate; never `Auto`'s), 128×256 tiles.
+    Fp8E4m3Fast = k25_fp8::matmul_fp8_e4m3_fast_128x256, "fp8-e4m3-fast-128x256", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_FAST_128X256;
+    /// Kernel 25 on FP8 E5M2, unpromoted.
+    Fp8E5m2Fast = k25_fp8::matmul_fp8_e5m2_fast_128x256, "fp8-e5m2-fast-128x256", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_FAST_128X256;
 }
 
 impl Algo {
@@ -412,10 +431,18 @@ impl Algo {
     }
 }
 
-/// Every product a test suite runs: each kernel in its own precision, then `Auto` in each precision.
+/// Every product a test suite runs on its odd shapes: each kernel in its own precision, then `Auto`
+/// in each precision of [`Precision::ALL`]. FP8 is not among them (its K must be a multiple of 16,
+/// its inputs one byte): [`fp8_cases`].
 pub fn matmul_cases() -> Vec<(Algo, Precision)> {
-    let kernels = MATMUL_KERNELS.iter().map(|k| (k.algo, k.precision));
+    let kernels = MATMUL_KERNELS.iter().filter(|k| !k.precision.is_fp8()).map(|k| (k.algo, k.precision));
     kernels.chain(Precision::ALL.into_iter().map(|p| (Algo::Auto, p))).collect()
+}
+
+/// The FP8 products a test suite runs: each FP8 kernel in its format, then `Auto` in each format.
+pub fn fp8_cases() -> Vec<(Algo, Precision)> {
+    let kernels = MATMUL_KERNELS.iter().filter(|k| k.precision.is_fp8()).map(|k| (k.algo, k.precision));
+    kernels.chain([Precision::Fp8E4m3, Precision::Fp8E5m2].map(|p| (Algo::Auto, p))).collect()
 }
 
 /// The label of a case of [`matmul_cases`]: the kernel's label, or `auto-<precision>`.

@@ -20,7 +20,7 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 19] = [
+const OTHER_KERNELS: [(&str, u32); 20] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
@@ -32,6 +32,7 @@ const OTHER_KERNELS: [(&str, u32); 19] = [
     ("tf32_transpose_round", pack::BLOCK.0 * pack::BLOCK.1),
     ("pack_b32", pack::BLOCK.0 * pack::BLOCK.1),
     ("pack_b16", pack::BLOCK.0 * pack::BLOCK.1),
+    ("pack_b8", pack::BLOCK.0 * pack::BLOCK.1),
     ("pad_b16", pack::BLOCK.0 * pack::BLOCK.1),
     ("copy_padded_f32", pack::BLOCK.0 * pack::BLOCK.1),
     ("gemm_epilogue", epilogue::BLOCK.0 * epilogue::BLOCK.1),
@@ -89,6 +90,7 @@ mod tests {
         assert!(std::any::type_name_of_val(&iterated_fma::iterated_fma).ends_with("::iterated_fma"));
         assert!(std::any::type_name_of_val(&pack::pack_b32).ends_with("::pack_b32"));
         assert!(std::any::type_name_of_val(&pack::pack_b16).ends_with("::pack_b16"));
+        assert!(std::any::type_name_of_val(&pack::pack_b8).ends_with("::pack_b8"));
         assert!(std::any::type_name_of_val(&pack::pad_b16).ends_with("::pad_b16"));
         assert!(std::any::type_name_of_val(&pack::copy_padded_f32).ends_with("::copy_padded_f32"));
         assert!(std::any::type_name_of_val(&tf32_operands::tf32_round).ends_with("::tf32_round"));

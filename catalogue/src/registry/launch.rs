@@ -36,6 +36,13 @@ pub fn tf32_transpose(rows: u32, cols: u32) -> LaunchDims {
     tiles(cols as usize, rows as usize, tf32_operands::shared_bytes())
 }
 
+/// The launch of a transposing pack (`pack_b8`: an FP8 `B` into `Bᵀ`) of a `rows × cols` matrix of
+/// `elem_bytes`-byte elements: the pack walk's over its `cols × rows` result ([`tiles`]), with the
+/// shared tile of the transposition.
+pub fn pack_transpose(rows: u32, cols: u32, elem_bytes: u32) -> LaunchDims {
+    tiles(cols as usize, rows as usize, pack::shared_bytes(elem_bytes))
+}
+
 /// The launch of `pad_b16` of a `rows × cols` matrix into rows `ld` elements apart on a GPU of `sms`
 /// SMs: for rows of whole vector units on both sides (`cols`, `ld` multiples of 8: 16-byte units;
 /// of 4: 8-byte ones), or destination rows of whole 16-byte units (`ld` a multiple of 8: the

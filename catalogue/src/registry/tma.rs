@@ -90,16 +90,16 @@ pub fn plan(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> Packing 
         let ld = if cols.is_multiple_of(per_row) { cols } else { cols.next_multiple_of(per_copy_row) };
         Layout { rows, cols, ld }
     };
-    let b = if config.tf32_operands { layout(shape.n, shape.k) } else { layout(shape.k, shape.n) };
+    let b = if config.b_k_major() { layout(shape.n, shape.k) } else { layout(shape.k, shape.n) };
     Packing { a: layout(shape.m, shape.k), b }
 }
 
 /// [`plan`], with every 16-bit operand whose rows lie off a 32-byte sector ([`FAST_ROW_BYTES`])
 /// packed too, into rows of whole 128-byte lines: the layouts the tensor cores read at full rate, at
-/// the cost of the copies ([`crate::select::tc_model`] weighs the two). TF32's is [`plan`]'s.
+/// the cost of the copies ([`crate::select::tc_model`] weighs the two). TF32's and FP8's are [`plan`]'s.
 pub fn plan_aligned(config: TileConfig, shape: MatmulShape, elem_bytes: u32) -> Packing {
     let mut packing = plan(config, shape, elem_bytes);
-    if config.tf32_operands {
+    if config.b_k_major() {
         return packing;
     }
     let per_copy_row = (COPY_ROW_BYTES / elem_bytes).max(1);
@@ -124,7 +124,7 @@ pub fn slow_rows(layout: Layout, elem_bytes: u32) -> bool {
 pub fn operands(config: TileConfig, packing: &Packing, elem_bytes: u32) -> Result<[TmaOperand; 2], ShapeError> {
     const OP: &str = "matmul (TMA kernel)";
     let e = elem_bytes as u64;
-    let b_name = if config.tf32_operands { "Bᵀ" } else { "B" };
+    let b_name = if config.b_k_major() { "Bᵀ" } else { "B" };
     let ops = [("A", packing.a, k15_tma::a_box(config)), (b_name, packing.b, k15_tma::b_box(config))].map(|(name, l, boxdim)| TmaOperand {
         name,
         elem_bytes,
@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn boxes_are_within_the_tma_limits_and_fill_128_byte_swizzle_rows() {
         for k in MATMUL_KERNELS.iter().filter(|k| k.config.tma) {
-            let elem = if k.config.tf32_operands { 4 } else { 2 };
+            let elem = k.precision.input_bytes();
             let packing = plan(k.config, MatmulShape { m: 256, n: 512, k: 128 }, elem);
             assert!(packing.in_place(), "{}", k.label);
             let [a, b] = operands(k.config, &packing, elem).unwrap();

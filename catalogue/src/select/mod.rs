@@ -108,6 +108,8 @@ pub fn choose(
 ///   place ([`in_place_pick`]: 11–13, 18–21, and 14's 16-bit entries on sm_90a). The in-place kernels
 ///   take the small products, where a TMA kernel's fixed costs are most of its time
 ///   (docs/results/2026-12-02-tc-small).
+/// - FP8 (E4M3, E5M2; sm_90a only): the promoted kernel-25 entry of least predicted time — never an
+///   unpromoted one (`TileConfig::unpromoted`: less accurate, the caller's explicit choice alone).
 /// - TF32 only: FP32's pick in place too ([`least_expected_on`]) where its expected time is lower —
 ///   products of a few microseconds, where TF32's preparation of `Bᵀ` (one more launch) and the
 ///   tensor cores' fixed costs outweigh the work. Its products are exact `f32`: more precise than
@@ -120,6 +122,12 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
         };
     }
     let tma = if target.sm90a { crate::select::tc_model::pick_timed(shape, precision, target.sms) } else { None };
+    if precision.is_fp8() {
+        // Kernel 25's promoted entries alone (`pick_timed` leaves out the unpromoted ones); the
+        // planner refuses FP8 off sm_90a before choosing.
+        let promoted = if precision == Precision::Fp8E5m2 { Algo::Fp8E5m2 } else { Algo::Fp8E4m3 };
+        return Choice::Kernel(tma.map_or(promoted, |(algo, _)| algo));
+    }
     let in_place = in_place_pick(shape, precision, target);
     let exact = (precision == Precision::Tf32).then(|| least_expected_on(shape, target.sms));
     // Ties go to the TMA kernel (the first), then to the tensor cores.

@@ -34,8 +34,12 @@ pub fn sustained_tflops(precision: Precision) -> f64 {
         Precision::Bf16 => 712.0,
         Precision::Fp16 => 687.0,
         Precision::Tf32 => 382.0,
-        // No tensor-core kernel (FP32) or none yet (FP8, issue 35).
-        Precision::Fp32 | Precision::Fp8E4m3 | Precision::Fp8E5m2 => 0.0,
+        // Provisional until kernel 25 is measured: cuBLASLt's FP8 rate on the large LLM shapes
+        // (1,269–1,329 TFLOP/s, issue 35), less a tenth for the promotion's lost overlap. It only
+        // weighs kernel 25's split-K against its fixed costs.
+        Precision::Fp8E4m3 | Precision::Fp8E5m2 => 1150.0,
+        // No tensor-core kernel.
+        Precision::Fp32 => 0.0,
     }
 }
 
@@ -374,7 +378,10 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
         let packed = [packing.a, packing.b].iter().filter(|l| l.padded()).count();
         host_us += STREAM_K_FIXED_US + STREAM_K_PACK_US * packed as f64;
     }
-    if cfg.tf32_operands {
+    if cfg.fp8_operands {
+        // B transposed into Bᵀ (one byte read, one written per element); A read in place.
+        host_us += STREAM_OP_US + 2.0 * k * n / STREAM_BYTES_PER_US;
+    } else if cfg.tf32_operands {
         // Read f32, write f32: B into Bᵀ, and A too unless the kernel rounds it and reads it in place.
         host_us += STREAM_OP_US + 8.0 * k * n / STREAM_BYTES_PER_US;
         if !cfg.rounds_a || packing.a.padded() {
@@ -538,7 +545,7 @@ pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> 
 pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
     MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == precision && (k.config.tma || k.config.producer_copies))
+        .filter(|k| k.precision == precision && (k.config.tma || k.config.producer_copies) && !k.config.unpromoted)
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }

@@ -37,6 +37,7 @@ impl Gpu {
     /// [`tessera_catalogue::plan::gemm`] for the plan.
     ///
     /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::UnsupportedPrecision`] for a precision the inputs cannot take,
+    /// [`Error::NoKernel`] for FP8 inputs (their products take dense matrices: [`Gpu::matmul_fp8`]),
     /// [`Error::PrecisionMismatch`] for a kernel of another precision, [`Error::WrongContext`],
     /// [`Error::LeadingDimension`] and [`Error::BufferTooSmall`] for a view that does not fit its
     /// buffer, [`Error::ShapeMismatch`] when `op(A)` (m×k), `op(B)` (k×n) and `C` (m×n) disagree,
@@ -67,6 +68,10 @@ impl Gpu {
             requested: params.precision.unwrap_or(T::PRECISION),
             input: T::PRECISION,
         })?;
+        if precision.is_fp8() {
+            // Kernel 25 reads dense A and Bᵀ only: `Gpu::matmul_fp8`.
+            return Err(Error::NoKernel { op: OP, precision });
+        }
         a.buffer().check_context(self, OP)?;
         b.buffer().check_context(self, OP)?;
         c.buffer().check_context(self, OP)?;

@@ -3,6 +3,7 @@
 use std::sync::{Arc, MutexGuard};
 
 use cudarc::driver::{result, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
+use float8::{F8E4M3, F8E5M2};
 use half::{bf16, f16};
 use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::KernelLaunch;
@@ -171,8 +172,12 @@ impl Gpu {
             // SAFETY: forwarded contract.
             return unsafe { self.matmul_prepared_tf32(stream, f, launch, a, b, c) };
         }
+        if launch.kernel().config.fp8_operands {
+            // SAFETY: forwarded contract (B as the caller's k × n bytes); no scales (null: 1).
+            return unsafe { self.launch_fp8(stream, f, launch, a, super::fp8_matmul::BGiven::Rows, b, (0, 0), c) };
+        }
         // SAFETY: forwarded contract; C is zeroed above for the kernels that add into it.
-        unsafe { self.launch_product(stream, f, launch, a, b, c) }
+        unsafe { self.launch_product(stream, f, launch, a, b, c, (0, 0)) }
     }
 
     /// Queues the matmul kernel `f` (`launch`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
@@ -182,10 +187,15 @@ impl Gpu {
     /// workspace with rows padded to them (stream-ordered, inside the caller's timing); prepared TF32
     /// operands come with those rows already ([`Gpu::matmul_prepared_tf32`]).
     ///
+    /// An FP8 kernel (kernel 25) gets `y` as `Bᵀ` and its two scale pointers after the common
+    /// arguments (`scales`, 0 for null: 1).
+    ///
     /// # Safety
     /// As [`Gpu::launch_kernel`] for `x`, `y`, `c`; `C` zeroed first when the launch accumulates; for a
-    /// TMA kernel with prepared TF32 operands, `x` and `y` have the plan's leading dimensions.
-    unsafe fn launch_product(
+    /// TMA kernel with prepared TF32 operands, `x` and `y` have the plan's leading dimensions; for an
+    /// FP8 kernel `y` is `Bᵀ` (`n × k` bytes) and each scale null or one `f32` of this context.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn launch_product(
         &self,
         stream: &Arc<CudaStream>,
         f: &cudarc::driver::CudaFunction,
@@ -193,13 +203,14 @@ impl Gpu {
         x: u64,
         y: u64,
         c: u64,
+        scales: (u64, u64),
     ) -> Result<()> {
         let kernel = launch.kernel();
         let (m, n, k) = (launch.shape.m, launch.shape.n, launch.shape.k);
         let elem_bytes = kernel.precision.input_bytes();
         let packing = launch.tma;
         // Operands the TMA cannot read in place (prepared TF32 operands are already laid out).
-        let copies = packing.filter(|p| !kernel.config.tf32_operands && !p.in_place());
+        let copies = packing.filter(|p| !kernel.config.b_k_major() && !p.in_place());
         // The workspace stays locked (and its use recorded) until the launch below is queued.
         let work = match copies {
             Some(p) => Some(self.workspace_at_least(stream, workspace_floats(p.copy_bytes(elem_bytes))?)?),
@@ -248,6 +259,9 @@ impl Gpu {
         let mut builder = stream.launch_builder(f);
         if kernel.config.tma {
             builder.arg(&x).arg(&y).arg(&map_c).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
+            if kernel.config.fp8_operands {
+                builder.arg(&scales.0).arg(&scales.1);
+            }
         } else {
             builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
         }
@@ -367,7 +381,7 @@ impl Gpu {
         // and lda = k) and Bᵀ' (n × k, rows ldb apart), prepared above in stream order with the
         // leading dimensions it reads (the plan's for a TMA kernel, dense for kernel 14), and writes
         // C < m·n (the caller's contract).
-        unsafe { self.launch_product(stream, f, launch, a_prep, bt_prep, c) }
+        unsafe { self.launch_product(stream, f, launch, a_prep, bt_prep, c, (0, 0)) }
     }
 
     /// Uploads `a` and `b`, runs [`Gpu::matmul`] (FP32), and downloads the product.
@@ -375,12 +389,9 @@ impl Gpu {
         self.matmul_host_in(Precision::Fp32, algo, a, b)
     }
 
-    /// Uploads `a` and `b` rounded to `precision`'s input type (`f32`, `bf16`, `f16`), runs the
-    /// product in `precision` (TF32 through [`Gpu::matmul_tf32`]), and downloads `C`.
+    /// Uploads `a` and `b` rounded to `precision`'s input type (`f32`, `bf16`, `f16`, FP8: nearest,
+    /// saturated), runs the product in `precision` (TF32 through [`Gpu::matmul_tf32`]), and downloads `C`.
     pub fn matmul_host_in(&self, precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix) -> Result<HostMatrix> {
-        if precision.is_fp8() {
-            return Err(Error::NoKernel { op: "Gpu::matmul_host_in", precision });
-        }
         GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols))?;
         let mut dc = DeviceMatrix::<f32>::zeros(self, a.rows, b.cols)?;
         match precision {
@@ -396,7 +407,14 @@ impl Gpu {
                 let (da, db) = (DeviceMatrix::<f16>::from_host(self, a)?, DeviceMatrix::<f16>::from_host(self, b)?);
                 self.matmul(algo, &da, &db, &mut dc)?;
             }
-            Precision::Fp8E4m3 | Precision::Fp8E5m2 => return Err(Error::NoKernel { op: "Gpu::matmul_host_in", precision }),
+            Precision::Fp8E4m3 => {
+                let (da, db) = (DeviceMatrix::<F8E4M3>::from_host(self, a)?, DeviceMatrix::<F8E4M3>::from_host(self, b)?);
+                self.matmul(algo, &da, &db, &mut dc)?;
+            }
+            Precision::Fp8E5m2 => {
+                let (da, db) = (DeviceMatrix::<F8E5M2>::from_host(self, a)?, DeviceMatrix::<F8E5M2>::from_host(self, b)?);
+                self.matmul(algo, &da, &db, &mut dc)?;
+            }
         }
         self.synchronize()?;
         dc.to_host(self)

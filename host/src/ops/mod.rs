@@ -5,7 +5,8 @@
 //! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
 //! - [`planning`]: this GPU's [`Target`](crate::Target) and tuned picks handed to the planner ([`crate::Gpu::plan`]);
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`;
-//! - [`fp8`]: `f32` / BF16 matrices converted to FP8 E4M3 or E5M2 ([`crate::Gpu::convert_to_fp8`]).
+//! - [`fp8`]: `f32` / BF16 matrices converted to FP8 E4M3 or E5M2 ([`crate::Gpu::convert_to_fp8`]);
+//!   [`fp8_matmul`]: FP8 products with per-tensor scales ([`crate::Gpu::matmul_fp8`]).
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
 
@@ -14,6 +15,7 @@ pub mod ceiling;
 pub mod elementwise;
 pub mod fp32_padding;
 pub mod fp8;
+pub mod fp8_matmul;
 pub mod gemm;
 pub mod matmul;
 pub mod planning;

@@ -38,13 +38,13 @@ use crate::launch::TileConfig;
 
 /// One `wgmma` shape and operand type of kernel 14.
 pub trait WgmmaTile {
-    /// The element type in memory: raw `u16` bits (BF16, FP16) or `f32` (TF32).
+    /// The element type in memory: raw `u16` bits (BF16, FP16), `f32` (TF32) or FP8 bytes (`u8`).
     type Elem: Copy + Default;
     /// N of the instruction, which is also the block tile's width.
     const N: u32;
-    /// K of one instruction (16, or 8 for TF32).
+    /// K of one instruction (16; 8 for TF32, 32 for FP8).
     const K: u32;
-    /// Whether B is read K-major (`Bᵀ`, `N × K`: TF32) rather than N-major (our row-major `B`).
+    /// Whether B is read K-major (`Bᵀ`, `N × K`: TF32, FP8) rather than N-major (our row-major `B`).
     const B_K_MAJOR: bool;
     /// This thread's accumulators (`N / 2` floats).
     type Acc: Copy + AsRef<[f32]>;
@@ -218,6 +218,10 @@ wgmma_tile!(
 );
 wgmma_tile!(Bf16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_bf16, "BF16, `m64n256k16`, B N-major.");
 wgmma_tile!(F16N256, u16, 256, 16, false, wgmma::mma_m64n256k16_f16, "FP16, `m64n256k16`, B N-major.");
+wgmma_tile!(E4m3N128, u8, 128, 32, true, wgmma::mma_m64n128k32_e4m3, "FP8 E4M3, `m64n128k32`, B K-major (`Bᵀ`): kernel 25.");
+wgmma_tile!(E5m2N128, u8, 128, 32, true, wgmma::mma_m64n128k32_e5m2, "FP8 E5M2, `m64n128k32`, B K-major (`Bᵀ`): kernel 25.");
+wgmma_tile!(E4m3N256, u8, 256, 32, true, wgmma::mma_m64n256k32_e4m3, "FP8 E4M3, `m64n256k32`, B K-major (`Bᵀ`): kernel 25.");
+wgmma_tile!(E5m2N256, u8, 256, 32, true, wgmma::mma_m64n256k32_e5m2, "FP8 E5M2, `m64n256k32`, B K-major (`Bᵀ`): kernel 25.");
 wgmma_tile!(Tf32N128, f32, 128, 8, true, wgmma::mma_m64n128k8_tf32, "TF32, `m64n128k8`, B K-major (`Bᵀ`).");
 wgmma_tile!(Tf32N256, f32, 256, 8, true, wgmma::mma_m64n256k8_tf32, "TF32, `m64n256k8`, B K-major (`Bᵀ`).");
 wgmma_tile!(

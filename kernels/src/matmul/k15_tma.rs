@@ -144,9 +144,9 @@ pub const fn c_box() -> [u32; 2] {
 }
 
 /// The TMA box of B's tensor map for `cfg`: N-major `64 × BK` (one 128-byte row of N, `BK` rows of K;
-/// `bn / 64` of them per stage), or K-major `BK × bn` over the prepared `Bᵀ` (TF32).
+/// `bn / 64` of them per stage), or K-major `BK × bn` over the prepared `Bᵀ` (TF32, FP8).
 pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
-    if cfg.tf32_operands {
+    if cfg.b_k_major() {
         [cfg.bk, cfg.bn]
     } else {
         // 128 bytes of N are BK elements for the 2-byte types.
@@ -461,7 +461,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// Warpgroup-uniform; the producer loads step `g`; the stage is not released before the group
     /// completes.
     #[inline(always)]
-    unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32) {
+    pub(crate) unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32) {
         // Four instructions per K-step for every tile (64 BF16/FP16 with k16, 32 TF32 with k8).
         const { assert!(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32 / O::K == K_INSTRUCTIONS) };
         let b_step = b_step::<O>();
@@ -503,7 +503,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// # Safety
     /// Warpgroup-uniform; step `g`'s `wgmma`s are complete.
     #[inline(always)]
-    unsafe fn release(self, g: u32) {
+    pub(crate) unsafe fn release(self, g: u32) {
         if thread::thread_idx_x().is_multiple_of(32) {
             // SAFETY: lane 0 of a consumer warp, once per step; the step's wgmmas are complete.
             unsafe { self.arrive_empty(g % S) };

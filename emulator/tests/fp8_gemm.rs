@@ -1,0 +1,75 @@
+//! Kernel 25 (FP8 E4M3 / E5M2, `Bᵀ` prepared by `pack_b8`) on the CPU executor, through the plan the
+//! host makes for the H200: every FP8 kernel and `Auto` in both formats on odd shapes (K multiples of
+//! 16, partial K-steps, partial and several tiles), per-tensor scales applied, K not a multiple of 16
+//! refused before any launch, and the transposing pack on its own.
+use tessera_catalogue::registry::algo::fp8_cases;
+use tessera_catalogue::testkit::check::check_in;
+use tessera_catalogue::{Algo, HostMatrix, Precision};
+use tessera_emulator::ops::{matmul_fp8, transpose_b8};
+
+/// Shapes: one element; a partial K-step (K = 272: two whole steps of 128 and 16); rows past one
+/// 128-row tile and columns below one tile; several column tiles with a ragged last one.
+const SHAPES: [(usize, usize, usize); 4] = [(1, 1, 16), (130, 70, 272), (65, 257, 144), (200, 136, 528)];
+
+/// `got / (sa·sb)` checked against the f64 product of the FP8-rounded inputs (`sa·sb` a power of
+/// two: the division is exact).
+fn check_scaled(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, scale: f32) -> Result<(), String> {
+    let unscaled = HostMatrix { rows: got.rows, cols: got.cols, data: got.data.iter().map(|x| x / scale).collect() };
+    check_in(p, a, b, &unscaled).map_err(|e| e.to_string())
+}
+
+#[test]
+fn every_fp8_kernel_and_auto_matches_the_reference_with_per_tensor_scales() {
+    let cases = fp8_cases();
+    assert_eq!(cases.len(), 6, "four kernels and Auto in two formats");
+    for (algo, precision) in cases {
+        for (i, &(m, n, k)) in SHAPES.iter().enumerate() {
+            // Inputs of a few units: well inside both formats' ranges (E4M3's ±448).
+            let a = HostMatrix::random(m, k, 100 + i as u64);
+            let b = HostMatrix::random(k, n, 200 + i as u64);
+            for scales in [[1.0, 1.0], [0.5, 4.0]] {
+                let got = matmul_fp8(precision, algo, &a, &b, scales).unwrap_or_else(|e| panic!("{algo:?} {m}×{n}×{k}: {e}"));
+                check_scaled(precision, &a, &b, &got, scales[0] * scales[1])
+                    .unwrap_or_else(|e| panic!("{} ({precision:?}) {m}×{n}×{k} scales {scales:?}: {e}", algo.label()));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_missing_scale_is_one_and_saturated_inputs_multiply_as_rounded() {
+    // Values past E4M3's range saturate to ±448 on the way in (as `Gpu::convert_to_fp8` does); the
+    // reference rounds them alike, so the product must still match.
+    let a = HostMatrix::from_fn(64, 32, |r, c| if (r + c) % 7 == 0 { 1000.0 } else { (r as f32 - c as f32) * 0.25 });
+    let b = HostMatrix::from_fn(32, 48, |r, c| if (r * c) % 5 == 1 { -600.0 } else { 0.125 * (r % 4) as f32 });
+    let got = matmul_fp8(Precision::Fp8E4m3, Algo::Auto, &a, &b, [1.0, 1.0]).unwrap();
+    check_in(Precision::Fp8E4m3, &a, &b, &got).unwrap();
+}
+
+#[test]
+fn k_not_a_multiple_of_16_is_refused_before_any_launch() {
+    for k in [1, 15, 24, 100] {
+        let (a, b) = (HostMatrix::random(8, k, 1), HostMatrix::random(k, 8, 2));
+        let err = matmul_fp8(Precision::Fp8E5m2, Algo::Auto, &a, &b, [1.0; 2]).unwrap_err().to_string();
+        assert!(err.contains("multiple of 16"), "K = {k}: {err}");
+    }
+    let (a, b) = (HostMatrix::random(8, 16, 1), HostMatrix::random(16, 8, 2));
+    let err = matmul_fp8(Precision::Bf16, Algo::Auto, &a, &b, [1.0; 2]).unwrap_err().to_string();
+    assert!(err.contains("not an FP8 format"), "{err}");
+    let err = matmul_fp8(Precision::Fp8E4m3, Algo::Fp8E5m2, &a, &b, [1.0; 2]).unwrap_err().to_string();
+    assert!(err.contains("Fp8E5m2") || err.contains("e5m2"), "a kernel of the other format: {err}");
+}
+
+#[test]
+fn pack_b8_transposes_every_byte_once() {
+    for (k, n) in [(1, 1), (16, 33), (100, 7), (64, 300)] {
+        let b: Vec<u8> = (0..k * n).map(|i| (i * 7 % 251) as u8).collect();
+        let bt = transpose_b8(&b, k as u32, n as u32).unwrap();
+        for r in 0..k {
+            for c in 0..n {
+                assert_eq!(bt[c * k + r], b[r * n + c], "{k}×{n} at {r},{c}");
+            }
+        }
+    }
+    assert!(transpose_b8(&[0; 10], 3, 4).is_err());
+}

@@ -1,0 +1,206 @@
+//! FP8 products (kernel 25, Hopper): `C = scale_a · scale_b · A · B` on E4M3 or E5M2 matrices, `C`
+//! in `f32`, the sums promoted into `f32` every 128 elements of K unless the caller names an
+//! unpromoted kernel ([`Gpu::matmul_fp8`]). [`Gpu::matmul`] runs the same kernels with unit scales.
+//!
+//! FP8 `wgmma` reads both operands K-major: `A` (`m × k`, row-major) as it is, `B` as `Bᵀ`
+//! (`n × k`). Given `B` (`k × n`), the host transposes it first (`pack_b8`, one read and one write
+//! of its bytes, stream-ordered into this GPU's workspace); given `Bᵀ` — the layout of torch's
+//! `_scaled_mm(a, b.t())` and cuBLASLt's FP8 "TN" — nothing runs before the kernel.
+use std::sync::Arc;
+
+use cudarc::driver::{result, CudaFunction, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
+use tessera_catalogue::plan::blocks::GemmDims;
+use tessera_catalogue::plan::KernelLaunch;
+use tessera_catalogue::registry::launch;
+use tessera_catalogue::{Algo, Plan};
+
+use super::fp8::Fp8Format;
+use super::launch_config;
+use crate::buffer::DeviceBuffer;
+use crate::context::Gpu;
+use crate::error::{Error, Result};
+use crate::matrix::DeviceMatrix;
+
+/// How the caller gives `B` to an FP8 product.
+#[derive(Clone, Copy)]
+pub enum Fp8Rhs<'a, F> {
+    /// `B` itself, `k × n` row-major: transposed by the host before the kernel.
+    B(&'a DeviceMatrix<F>),
+    /// `Bᵀ`, `n × k` row-major (B column-major): read as it is.
+    Bt(&'a DeviceMatrix<F>),
+}
+
+/// The scales of an FP8 product, as device `f32` scalars (computed on the GPU by a quantisation step
+/// and never copied to the host): `C = scale_a · scale_b · A·B`.
+#[derive(Clone, Copy, Default)]
+pub enum Fp8Scales<'a> {
+    /// `scale_a = scale_b = 1`.
+    #[default]
+    Unit,
+    /// One scale per tensor: element 0 of each buffer.
+    PerTensor { a: &'a DeviceBuffer<f32>, b: &'a DeviceBuffer<f32> },
+}
+
+/// Whether the kernel's `y` operand is the caller's `B` (transposed first) or its `Bᵀ`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BGiven {
+    Rows,
+    Transposed,
+}
+
+impl Gpu {
+    /// `c = scale_a · scale_b · a · b` in FP8 (`F`: [`float8::F8E4M3`] or [`float8::F8E5M2`], both
+    /// operands of one format), `c` in `f32`, queued on the stream. `b` is `B` (`k × n`) or `Bᵀ`
+    /// (`n × k`, no transposition: [`Fp8Rhs`]); `scales` per tensor or unit ([`Fp8Scales`]).
+    ///
+    /// `algo`: `Auto` (kernel 25's promoted entry of the format: sums moved into `f32` every 128
+    /// elements of K, within [`tessera_catalogue::precision::FP8_WINDOW_ROUNDOFF`]'s rule) or an FP8
+    /// kernel of the format by name — the `*_fast` ones keep the whole sum in the tensor core's
+    /// narrower FP8 accumulator: faster, less accurate, never picked for you. Needs a Hopper GPU.
+    ///
+    /// Errors, before any GPU work (the `Gpu` stays usable): [`Error::ShapeMismatch`] when the shapes
+    /// disagree, [`Error::Unaligned`] when K is not a multiple of 16 (FP8 rows
+    /// are read in place, 16 bytes apart: pad K with zeros), [`Error::PrecisionMismatch`] for a
+    /// kernel of another precision, [`Error::NoKernel`] off sm_90a, [`Error::WrongContext`],
+    /// [`Error::BufferTooSmall`] (an empty scale buffer included), [`Error::TooLarge`] for a matrix
+    /// of 2³¹ elements or more.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), tessera::Error> {
+    /// use tessera::float8::F8E4M3;
+    /// use tessera::{Algo, DeviceBuffer, DeviceMatrix, Fp8Rhs, Fp8Scales, Gpu};
+    /// let gpu = Gpu::new(0)?;
+    /// let (m, n, k) = (256, 512, 1024);
+    /// let (x, w) = (DeviceMatrix::<f32>::zeros(&gpu, m, k)?, DeviceMatrix::<f32>::zeros(&gpu, n, k)?);
+    /// let (mut xq, mut wq) = (DeviceMatrix::<F8E4M3>::zeros(&gpu, m, k)?, DeviceMatrix::<F8E4M3>::zeros(&gpu, n, k)?);
+    /// gpu.convert_to_fp8(&x, &mut xq)?;
+    /// gpu.convert_to_fp8(&w, &mut wq)?; // the weight as Bᵀ: n × k, as a linear layer stores it
+    /// let (sx, sw) = (DeviceBuffer::from_host(&gpu, &[1.0f32])?, DeviceBuffer::from_host(&gpu, &[1.0f32])?);
+    /// let mut y = DeviceMatrix::<f32>::zeros(&gpu, m, n)?;
+    /// gpu.matmul_fp8(Algo::Auto, &xq, Fp8Rhs::Bt(&wq), Fp8Scales::PerTensor { a: &sx, b: &sw }, &mut y)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul_fp8<F: Fp8Format>(
+        &self,
+        algo: Algo,
+        a: &DeviceMatrix<F>,
+        b: Fp8Rhs<'_, F>,
+        scales: Fp8Scales<'_>,
+        c: &mut DeviceMatrix,
+    ) -> Result<()> {
+        const OP: &str = "Gpu::matmul_fp8";
+        let (given, bm) = match b {
+            Fp8Rhs::B(m) => (BGiven::Rows, m),
+            Fp8Rhs::Bt(m) => (BGiven::Transposed, m),
+        };
+        // The (k × n) shape of B, whichever way it is given.
+        let b_shape = if given == BGiven::Rows { (bm.rows(), bm.cols()) } else { (bm.cols(), bm.rows()) };
+        let dims = GemmDims::check((a.rows(), a.cols()), b_shape, (c.rows(), c.cols()))?;
+        let plan = self.plan_as(OP, algo, F::PRECISION, dims)?;
+        a.buffer().check_context(self, OP)?;
+        bm.buffer().check_context(self, OP)?;
+        c.buffer().check_context(self, OP)?;
+        let scale_buffers = match scales {
+            Fp8Scales::Unit => None,
+            Fp8Scales::PerTensor { a, b } => Some((a, b)),
+        };
+        if let Some((sa, sb)) = scale_buffers {
+            for (name, s) in [("scale_a", sa), ("scale_b", sb)] {
+                s.check_context(self, OP)?;
+                if s.is_empty() {
+                    return Err(Error::BufferTooSmall { op: OP, name, len: 0, needed: 1 });
+                }
+            }
+        }
+        for (name, len, needed) in
+            [("A", a.buffer().len(), dims.m * dims.k), ("B", bm.buffer().len(), dims.k * dims.n), ("C", c.buffer().len(), dims.m * dims.n)]
+        {
+            if len < needed {
+                return Err(Error::BufferTooSmall { op: OP, name, len, needed });
+            }
+        }
+        self.check_usable()?;
+        let stream = self.stream();
+        let (pa, _read_a) = a.buffer().slice.device_ptr(stream);
+        let (pb, _read_b) = bm.buffer().slice.device_ptr(stream);
+        let (pc, _write_c) = c.buffer_mut().slice.device_ptr_mut(stream);
+        let sa = scale_buffers.map(|(s, _)| s.slice.device_ptr(stream));
+        let sb = scale_buffers.map(|(_, s)| s.slice.device_ptr(stream));
+        let scale_ptrs = (sa.as_ref().map_or(0, |s| s.0), sb.as_ref().map_or(0, |s| s.0));
+        match &plan {
+            Plan::Nothing { .. } => Ok(()),
+            Plan::ZeroC { .. } => {
+                // SAFETY: c addresses m·n floats (checked above).
+                unsafe { self.zero_floats(stream, pc, dims.m * dims.n) }
+            }
+            Plan::One(l) => {
+                // SAFETY: A holds m·k bytes, B (or Bᵀ) k·n, C m·n floats, the scales one float each
+                // or null (all checked above), of this context; the guards record their use after
+                // the launches are queued; the plan is this GPU's for these dimensions.
+                unsafe {
+                    if l.launch.zero_c {
+                        self.zero_floats(stream, pc, dims.m * dims.n)?;
+                    }
+                    let f = self.kernel(l.launch.entry)?;
+                    self.launch_fp8(stream, f, &l.launch, pa, given, pb, scale_ptrs, pc)
+                }
+            }
+            Plan::Blocks(_) => Err(Error::TooLarge {
+                op: OP,
+                detail: format!("{}×{}×{}: an FP8 product past one launch's limits (2³¹ elements a matrix)", dims.m, dims.n, dims.k),
+            }),
+        }
+    }
+
+    /// Queues `c = 0` over `len` floats at `c`.
+    ///
+    /// # Safety
+    /// `c` addresses `len` floats of this context, not used by other work until the memset completes.
+    unsafe fn zero_floats(&self, stream: &Arc<CudaStream>, c: u64, len: usize) -> Result<()> {
+        self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
+        // SAFETY: the caller's contract.
+        unsafe { result::memset_d8_async(c, 0, len * 4, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))
+    }
+
+    /// Queues an FP8 kernel (`launch`'s entry `f`) on `a` and `b` — `B` (`k × n`, transposed first by
+    /// `pack_b8` into this GPU's workspace) or `Bᵀ` (`given`) — with the scale pointers `scales` (0:
+    /// null, read as 1).
+    ///
+    /// # Safety
+    /// As [`Gpu::launch_kernel`], with `a` `m·k` bytes, `b` `k·n` bytes, each scale null or one `f32`
+    /// of this context; `C` zeroed first where the launch adds into it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn launch_fp8(
+        &self,
+        stream: &Arc<CudaStream>,
+        f: &CudaFunction,
+        launch: &KernelLaunch,
+        a: u64,
+        given: BGiven,
+        b: u64,
+        scales: (u64, u64),
+        c: u64,
+    ) -> Result<()> {
+        let (n, k) = (launch.shape.n, launch.shape.k);
+        if given == BGiven::Transposed {
+            // SAFETY: forwarded contract, B given as Bᵀ.
+            return unsafe { self.launch_product(stream, f, launch, a, b, c, scales) };
+        }
+        let len = n as usize * k as usize;
+        let floats = len.div_ceil(4);
+        // The workspace stays locked (and its use recorded) until the kernel is queued;
+        // `launch_product` takes no workspace of its own for FP8 operands (read in place).
+        let work = self.workspace_at_least(stream, floats)?;
+        let Some(work) = work.as_ref() else { return Err(Error::OutOfMemory { bytes: len }) };
+        let (bt, _record) = work.device_ptr(stream);
+        let (transposed, ld) = (1u32, n as usize);
+        let mut pack = stream.launch_builder(self.kernel("pack_b8")?);
+        pack.arg(&b).arg(&len).arg(&ld).arg(&n).arg(&k).arg(&transposed).arg(&bt);
+        // SAFETY: pack_b8(src, src_len, ld, rows = n, cols = k, transposed, dst) reads B's k·n bytes
+        // ((cols-1)·ld + rows = k·n) and writes n·k bytes from dst: the workspace holds ⌈n·k / 4⌉
+        // floats; no overlap (the workspace is tessera's own); the launch is the pack walk's.
+        self.launched(unsafe { pack.launch(launch_config(launch::pack_transpose(k, n, 1))) })?;
+        // SAFETY: the kernel reads A (the caller's) and Bᵀ (n × k, queued above in stream order).
+        unsafe { self.launch_product(stream, f, launch, a, bt, c, scales) }
+    }
+}

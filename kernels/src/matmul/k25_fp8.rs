@@ -1,0 +1,201 @@
+//! Kernel 25: FP8 (E4M3, E5M2) on kernel 16's persistent TMA pipeline, its sums promoted into `f32`
+//! every K-step, scaled per tensor (sm_90a).
+//!
+//! **What is new beside kernel 16**: the operands are one byte each, so a 128-byte swizzle row holds
+//! 128 elements of K and each K-step is four `m64nNk32` instructions. FP8 `wgmma` reads both operands
+//! K-major: `A` as the caller holds it (`M × K`, row-major), `B` as `Bᵀ` (`N × K`), which the host
+//! transposes first (`tessera_kernels::pack::transpose_b8`).
+//!
+//! **Promotion**: Hopper's tensor core adds FP8 products in an accumulator narrower than `f32`
+//! (DeepSeek-V3's report measured about 14 bits kept), and the loss grows with K when a whole product
+//! accumulates there. The promoted entries give each K-step (128 elements of K) fresh accumulators,
+//! wait for its group, and add the partial sums into `f32` registers — DeepGEMM's recipe; the tensor
+//! core's rounding then touches only 128-long sums. That costs the overlap of one step's `wgmma`s with
+//! the next (the block's other consumer warpgroup fills the tensor core meanwhile) and 64 more
+//! registers per thread, so the promoted tile is 128×128. The `*_fast` entries accumulate the whole
+//! K range in the tensor core (kernel 16's loop, one group in flight, 128×256 tiles): the caller's
+//! explicit choice, never `Auto`'s.
+//!
+//! **Scales** (per tensor, as torch's `_scaled_mm`): `C = scale_a · scale_b · A·B`, the two scales
+//! read from device memory (null: 1), applied to the `f32` sums once before the store.
+//!
+//! **Edges**: as kernel 15's, with K a multiple of 16 (rows of whole 16-byte units, the TMA's rule;
+//! the host refuses other K).
+use super::k14_wgmma::WgmmaTile;
+use super::k15_tma::{self, Pipeline, TmaArgs, ROW_BYTES};
+use super::k16_persistent::{Feed, TmaFeed, Walk, WorkUnits};
+use crate::device::mem::View;
+use crate::device::tma::TensorMap;
+use crate::device::{thread, wgmma};
+use crate::launch::TileConfig;
+
+/// The launch of a kernel-25 entry: kernel 16's with one-byte elements, taking FP8 operands.
+pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    super::k16_persistent::config(bm, bn, stages, elem).fp8_operands()
+}
+
+/// The launch of a `*_fast` entry: [`config`], accumulating in the tensor core's FP8 path.
+pub const fn fast_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    config(bm, bn, stages, elem).unpromoted()
+}
+
+/// A per-tensor scale: the `f32` at `p`, or 1 where `p` is null.
+///
+/// # Safety
+/// `p` is null or valid for one `f32`.
+#[inline(always)]
+unsafe fn scale_at(p: *const f32) -> f32 {
+    if p.is_null() {
+        1.0
+    } else {
+        // SAFETY: one float (the caller's contract).
+        unsafe { View::from_const(p, 1).get(0) }
+    }
+}
+
+/// Consumer warpgroup `cw`'s sums of global K-steps `g0 .. g0 + steps`, promoted: each step's four
+/// `wgmma`s into fresh accumulators, the group awaited, the stage released, the partial sums added
+/// into `acc` in `f32`.
+///
+/// # Safety
+/// As `Pipeline::consume`: warpgroup-uniform; the producer loads these steps.
+#[inline(always)]
+unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(pipe: Pipeline<S, NC>, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32)
+where
+    O::Acc: AsMut<[f32]>,
+{
+    for t in 0..steps {
+        let mut part = O::ZERO;
+        // SAFETY: warpgroup-uniform (the caller's contract); the step's group completes (wait 0)
+        // before its stage is released and before its accumulators are read.
+        unsafe {
+            pipe.issue::<O>(&mut part, cw, g0 + t);
+            wgmma::wait_group(0);
+            pipe.release(g0 + t);
+        }
+        for (sum, &p) in acc.as_mut().iter_mut().zip(part.as_ref()) {
+            *sum += wgmma::settled(p);
+        }
+    }
+}
+
+/// `C = scale_a · scale_b · A·B` with FP8 tile `O` (`B` given as `Bᵀ`), `NC` consumer warpgroups and
+/// `S` stages, one persistent block per SM walking kernel 16's work units (split-K slices add into
+/// a zeroed `C`); promoted every K-step when `PROMOTE` (see the module documentation).
+///
+/// # Safety
+/// As [`super::k16_persistent::persistent_gemm`], with `map_b` over `Bᵀ` (`n × k` bytes) and the
+/// launch of [`config`]`(64·NC, O::N, S, 1)` (or [`fast_config`]); `scale_a`, `scale_b` null or
+/// valid for one `f32` each.
+#[inline(always)]
+pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const PROMOTE: bool>(
+    args: TmaArgs,
+    scale_a: *const f32,
+    scale_b: *const f32,
+) where
+    O::Acc: AsMut<[f32]>,
+{
+    let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
+    // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
+    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
+    let bm = Pipeline::<S, NC>::BM;
+    let steps = k.div_ceil(ROW_BYTES);
+    let walk = WorkUnits::start(m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
+    let wg = thread::thread_idx_x() / 128;
+    if wg == 0 {
+        // SAFETY: warpgroup 0, all 128 threads, converged; the pipeline was set up for the TMA feed.
+        unsafe {
+            k15_tma::release_producer_registers::<NC>();
+            TmaFeed { map_a, map_b }.produce::<O, S, NC, 1, WorkUnits>(pipe, walk);
+        }
+        return;
+    }
+    // SAFETY: each consumer warpgroup, all 128 threads, converged.
+    unsafe { k15_tma::claim_consumer_registers::<NC>() };
+    // SAFETY: null or one float each (the caller's contract).
+    let scale = unsafe { scale_at(scale_a) * scale_at(scale_b) };
+    // SAFETY: the caller passes m·n floats.
+    let c = unsafe { View::new(c, (m * n) as usize) };
+    let (mut walk, mut g) = (walk, 0);
+    while let Some(p) = walk.next() {
+        let mut acc = O::ZERO;
+        // SAFETY: warpgroup-uniform (the walk is block-uniform); the producer loads these steps.
+        unsafe {
+            if PROMOTE {
+                consume_promoted::<O, S, NC>(pipe, &mut acc, wg - 1, p.ke - p.kb, g);
+            } else {
+                pipe.consume::<O>(&mut acc, wg - 1, p.ke - p.kb, g);
+            }
+        }
+        for x in acc.as_mut() {
+            *x = wgmma::settled(*x) * scale;
+        }
+        // SAFETY: c holds m·n floats (map_c, if any, describes it), zeroed by the host where the walk
+        // adds.
+        let map = if p.adds { core::ptr::null() } else { k15_tma::c_map_for::<NC>(map_c) };
+        unsafe { k15_tma::store::<O>(&acc, c, map, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, p.adds) };
+        g += p.ke - p.kb;
+    }
+}
+
+/// Declares a kernel-25 entry and its launch constant.
+macro_rules! fp8_entry {
+    ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, promote $promote:literal, $doc:literal) => {
+        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
+        pub const $config: TileConfig = $launch(2 * k15_tma::WG_ROWS, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 1);
+
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// # Safety
+            /// As [`fp8_gemm`], with the launch its `TileConfig` constant states.
+            #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
+            pub unsafe fn $name(
+                map_a: *const TensorMap,
+                map_b: *const TensorMap,
+                map_c: *const TensorMap,
+                c: *mut f32,
+                flags: *mut u32,
+                m: u32,
+                n: u32,
+                k: u32,
+                scale_a: *const f32,
+                scale_b: *const f32,
+            ) {
+                // SAFETY: forwarded contract.
+                unsafe {
+                    fp8_gemm::<super::k14_wgmma::$tile, $s, 2, $promote>(TmaArgs { map_a, map_b, map_c, c, flags, m, n, k }, scale_a, scale_b)
+                }
+            }
+        }
+    };
+}
+
+fp8_entry!(matmul_fp8_e4m3_128x128, FP8_E4M3_128X128, config, E4m3N128, stages 6, promote true,
+    "Kernel 25 on FP8 E4M3 (`a` `m × k`, `b` the transposed `Bᵀ`, `n × k`), `f32` output scaled per tensor \
+     (sm_90a): 128×128×128 tiles (`m64n128k32`), 6 stages, sums promoted into `f32` every K-step.");
+fp8_entry!(matmul_fp8_e5m2_128x128, FP8_E5M2_128X128, config, E5m2N128, stages 6, promote true,
+    "Kernel 25 on FP8 E5M2: as [`matmul_fp8_e4m3_128x128`].");
+fp8_entry!(matmul_fp8_e4m3_fast_128x256, FP8_E4M3_FAST_128X256, fast_config, E4m3N256, stages 4, promote false,
+    "Kernel 25 on FP8 E4M3, unpromoted (the whole K range accumulated in the tensor core's FP8 path: \
+     faster, less accurate; only when asked for), 128×256×128 tiles (`m64n256k32`), 4 stages.");
+fp8_entry!(matmul_fp8_e5m2_fast_128x256, FP8_E5M2_FAST_128X256, fast_config, E5m2N256, stages 4, promote false,
+    "Kernel 25 on FP8 E5M2, unpromoted: as [`matmul_fp8_e4m3_fast_128x256`].");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tiles_take_as_many_stages_as_fit_one_block() {
+        const MAX_SHARED: u32 = 227 * 1024;
+        for (cfg, bn) in [(FP8_E4M3_128X128, 128), (FP8_E5M2_128X128, 128), (FP8_E4M3_FAST_128X256, 256), (FP8_E5M2_FAST_128X256, 256)] {
+            assert_eq!((cfg.bm, cfg.bn, cfg.bk, cfg.block.0), (128, bn, 128, 384));
+            assert!(cfg.fp8_operands && cfg.b_k_major() && cfg.persistent && cfg.tma && cfg.sm90a, "{cfg:?}");
+            assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
+            let stages = cfg.shared_bytes / ((128 + bn) * 128);
+            assert!(config(128, bn, stages + 1, 1).shared_bytes > MAX_SHARED, "{cfg:?}: another stage would fit");
+        }
+        const { assert!(FP8_E4M3_FAST_128X256.unpromoted && !FP8_E4M3_128X128.unpromoted) };
+    }
+}
