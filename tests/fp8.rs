@@ -101,26 +101,44 @@ fn typed_errors(gpu: &Gpu) -> Result<(), String> {
     gpu.convert_to_fp8(&DeviceMatrix::<f32>::zeros(gpu, 0, 4).map_err(|e| e.to_string())?, &mut empty).map_err(|e| e.to_string())
 }
 
-/// `scale_a · scale_b · a · b` by `algo` in format `F` on the GPU, `B` uploaded as given or as `Bᵀ`
-/// (`transposed`), the scales as device scalars.
+/// `a · b` by `algo` in format `F` on the GPU, `B` uploaded as given or as `Bᵀ` (`transposed`),
+/// scaled per tensor by `scales` (two floats) or by block scales (`blocks`: A's and `Bᵀ`'s), as
+/// device buffers.
 fn product<F: Fp8Format>(
     gpu: &Gpu,
     algo: Algo,
     a: &HostMatrix,
     b: &HostMatrix,
     transposed: bool,
-    scales: [f32; 2],
+    (sa, sb, blocks): (&[f32], &[f32], bool),
 ) -> Result<HostMatrix, String> {
     let e = |e: Error| e.to_string();
     let da = DeviceMatrix::<F>::from_host(gpu, a).map_err(e)?;
     let bt = HostMatrix::from_fn(b.cols, b.rows, |r, c| b.get(c, r));
     let db = DeviceMatrix::<F>::from_host(gpu, if transposed { &bt } else { b }).map_err(e)?;
-    let (sa, sb) = (DeviceBuffer::from_host(gpu, &scales[..1]).map_err(e)?, DeviceBuffer::from_host(gpu, &scales[1..]).map_err(e)?);
+    let (sa, sb) = (DeviceBuffer::from_host(gpu, sa).map_err(e)?, DeviceBuffer::from_host(gpu, sb).map_err(e)?);
     let mut dc = DeviceMatrix::<f32>::zeros(gpu, a.rows, b.cols).map_err(e)?;
     let rhs = if transposed { Fp8Rhs::Bt(&db) } else { Fp8Rhs::B(&db) };
-    gpu.matmul_fp8(algo, &da, rhs, Fp8Scales::PerTensor { a: &sa, b: &sb }, &mut dc).map_err(e)?;
+    let scales = if blocks { Fp8Scales::Blocks { a: &sa, b: &sb } } else { Fp8Scales::PerTensor { a: &sa, b: &sb } };
+    gpu.matmul_fp8(algo, &da, rhs, scales, &mut dc).map_err(e)?;
     gpu.synchronize().map_err(e)?;
     dc.to_host(gpu).map_err(e)
+}
+
+/// [`product`] in `precision`'s FP8 format.
+fn product_in(
+    precision: Precision,
+    gpu: &Gpu,
+    algo: Algo,
+    a: &HostMatrix,
+    b: &HostMatrix,
+    transposed: bool,
+    scales: (&[f32], &[f32], bool),
+) -> Result<HostMatrix, String> {
+    match precision {
+        Precision::Fp8E5m2 => product::<F8E5M2>(gpu, algo, a, b, transposed, scales),
+        _ => product::<F8E4M3>(gpu, algo, a, b, transposed, scales),
+    }
 }
 
 /// `got / s` (a power of two: exact) checked against the f64 product of the FP8 inputs.
@@ -129,16 +147,40 @@ fn check_scaled(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, 
     check_in(p, a, b, &unscaled).map_err(|e| e.to_string())
 }
 
+/// Block scales for `m × n × k`: powers of two from 1/8 to 8 that differ from block to block.
+fn block_scales(m: usize, n: usize, k: usize) -> (Vec<f32>, Vec<f32>) {
+    let kb = k.div_ceil(128);
+    let p2 = |i: usize| 2f32.powi((i % 7) as i32 - 3);
+    ((0..m * kb).map(|i| p2(i * 3 + 1)).collect(), (0..n.div_ceil(128) * kb).map(|i| p2(i * 5 + 2)).collect())
+}
+
+/// The block-scaled product against the f64 reference of the FP8 inputs times their blocks' scales.
+fn check_blocks(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, sa: &[f32], sb: &[f32]) -> Result<(), String> {
+    let kb = a.cols.div_ceil(128);
+    let ascaled = HostMatrix::from_fn(a.rows, a.cols, |r, c| p.round_input(a.get(r, c)) * sa[r * kb + c / 128]);
+    let bscaled = HostMatrix::from_fn(b.rows, b.cols, |r, c| p.round_input(b.get(r, c)) * sb[(c / 128) * kb + r / 128]);
+    let reference = tessera::reference::matmul_reference(&ascaled, &bscaled);
+    tessera::catalogue::testkit::check::check_product(p, &got.data, &reference).map_err(|e| e.to_string())
+}
+
 fn products_on_odd_shapes(gpu: &Gpu) -> Result<(), String> {
     let shapes = [(1, 1, 16), (130, 70, 272), (65, 257, 144), (200, 136, 528), (257, 1000, 1040), (1024, 1024, 4096)];
     for (algo, precision) in fp8_cases() {
+        let blocked = algo.config().is_some_and(|c| c.fp8_block_scales);
         for (i, &(m, n, k)) in shapes.iter().enumerate() {
             let (a, b) = (HostMatrix::random(m, k, 10 + i as u64), HostMatrix::random(k, n, 20 + i as u64));
-            for (transposed, scales) in [(false, [1.0, 1.0]), (true, [0.5, 4.0])] {
-                let got = match precision {
-                    Precision::Fp8E5m2 => product::<F8E5M2>(gpu, algo, &a, &b, transposed, scales)?,
-                    _ => product::<F8E4M3>(gpu, algo, &a, &b, transposed, scales)?,
-                };
+            let run = |transposed, scales: (&[f32], &[f32], bool)| product_in(precision, gpu, algo, &a, &b, transposed, scales);
+            if blocked {
+                let (sa, sb) = block_scales(m, n, k);
+                for transposed in [false, true] {
+                    let got = run(transposed, (&sa, &sb, true))?;
+                    check_blocks(precision, &a, &b, &got, &sa, &sb)
+                        .map_err(|err| format!("{} {m}×{n}×{k} block scales, Bᵀ given {transposed}: {err}", algo.label()))?;
+                }
+                continue;
+            }
+            for (transposed, scales) in [(false, [1.0f32, 1.0]), (true, [0.5, 4.0])] {
+                let got = run(transposed, (&scales[..1], &scales[1..], false))?;
                 // The unpromoted kernels hold no bound at depth: checked at these K within the rule too
                 // (K ≤ 4096), which they meet on inputs of mixed sign.
                 check_scaled(precision, &a, &b, &got, scales[0] * scales[1])
@@ -168,10 +210,7 @@ fn promotion_at_depth(gpu: &Gpu) -> Result<(), String> {
     for (p, promoted, fast) in
         [(Precision::Fp8E4m3, Algo::Fp8E4m3, Algo::Fp8E4m3Fast), (Precision::Fp8E5m2, Algo::Fp8E5m2, Algo::Fp8E5m2Fast)]
     {
-        let run = |algo| match p {
-            Precision::Fp8E5m2 => product::<F8E5M2>(gpu, algo, &a, &b, true, [1.0, 1.0]),
-            _ => product::<F8E4M3>(gpu, algo, &a, &b, true, [1.0, 1.0]),
-        };
+        let run = |algo| product_in(p, gpu, algo, &a, &b, true, (&[1.0], &[1.0], false));
         let (good, quick) = (run(promoted)?, run(fast)?);
         let (e_good, e_quick) = (worst_relative(&a, &b, &good, p), worst_relative(&a, &b, &quick, p));
         println!(

@@ -120,18 +120,41 @@ fn run_blocked(plan: &BlockedPlan, a: &HostMatrix, b: &HostMatrix) -> Result<Hos
     Ok(HostMatrix { rows: m, cols: n, data: c })
 }
 
-/// `scale_a · scale_b · a · b` in FP8 (`precision` E4M3 or E5M2: `a` and `b` rounded to it, as
-/// `Gpu::convert_to_fp8` rounds) by `algo` (an FP8 kernel or `Auto`) on the CPU executor: the plan the
-/// host makes for the H200, its kernel given the two per-tensor scales as the GPU's kernel reads them
-/// from device memory. Without a GPU's FP8 accumulator, the unpromoted kernels sum as the promoted
-/// ones do (see `tessera_device::wgmma`'s host model).
-pub fn matmul_fp8(precision: Precision, algo: Algo, a: &HostMatrix, b: &HostMatrix, scales: [f32; 2]) -> Result<HostMatrix, EmuError> {
-    let planner = Planner::new("matmul_fp8", algo, precision, Target::H200);
-    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: planner.requested.kernel_name(), detail };
+/// The scales of an FP8 product on the CPU executor: per tensor (`scale_a`, `scale_b`), or block
+/// scales (`a`: `m × ⌈k/128⌉`, `b`: `⌈n/128⌉ × ⌈k/128⌉`, row-major; kernel 25's `*_blocks` entries).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostFp8Scales {
+    PerTensor([f32; 2]),
+    Blocks { a: Vec<f32>, b: Vec<f32> },
+}
+
+/// `a · b` in FP8 (`precision` E4M3 or E5M2: `a` and `b` rounded to it, as `Gpu::convert_to_fp8`
+/// rounds), scaled by `scales`, by `algo` (an FP8 kernel or `Auto`) on the CPU executor: the plan the
+/// host makes for the H200, its kernel given the scales as the GPU's kernel reads them from device
+/// memory. Without a GPU's FP8 accumulator, the unpromoted kernels sum as the promoted ones do (see
+/// `tessera_device::wgmma`'s host model).
+pub fn matmul_fp8(
+    precision: Precision,
+    algo: Algo,
+    a: &HostMatrix,
+    b: &HostMatrix,
+    scales: &HostFp8Scales,
+) -> Result<HostMatrix, EmuError> {
+    use tessera_catalogue::select::{fp8_scaled, Fp8Scaling};
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: algo.kernel_name(), detail };
     if !precision.is_fp8() {
         return Err(invalid(format!("{precision:?} is not an FP8 format")));
     }
     let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
+    let scaling = if matches!(scales, HostFp8Scales::Blocks { .. }) { Fp8Scaling::Blocks } else { Fp8Scaling::PerTensor };
+    let requested = fp8_scaled("matmul_fp8", algo, precision, scaling).map_err(|e| invalid(e.to_string()))?;
+    if let HostFp8Scales::Blocks { a: sa, b: sb } = scales {
+        let blocks = dims.k.div_ceil(128);
+        if sa.len() != dims.m * blocks || sb.len() != dims.n.div_ceil(128) * blocks {
+            return Err(invalid(format!("block scales of {} and {} floats for {}×{}×{}", sa.len(), sb.len(), dims.m, dims.n, dims.k)));
+        }
+    }
+    let planner = Planner::new("matmul_fp8", requested, precision, Target::H200);
     match planner.product(dims).map_err(|e| invalid(e.to_string()))? {
         Plan::One(LaunchPlan { launch, .. }) => run_kernel_scaled(&launch, precision, a, b, Some(scales)),
         Plan::Nothing { .. } | Plan::ZeroC { .. } => Ok(HostMatrix::from_fn(dims.m, dims.n, |_, _| 0.0)),
@@ -145,14 +168,13 @@ fn run_kernel(planned: &KernelLaunch, precision: Precision, a: &HostMatrix, b: &
     run_kernel_scaled(planned, precision, a, b, None)
 }
 
-/// [`run_kernel`], an FP8 kernel given the per-tensor scales `scales` (`None`: null, which it reads
-/// as 1).
+/// [`run_kernel`], an FP8 kernel given the scales `scales` (`None`: null, which it reads as 1).
 fn run_kernel_scaled(
     planned: &KernelLaunch,
     precision: Precision,
     a: &HostMatrix,
     b: &HostMatrix,
-    scales: Option<[f32; 2]>,
+    scales: Option<&HostFp8Scales>,
 ) -> Result<HostMatrix, EmuError> {
     let kernel = planned.kernel();
     let shape = planned.shape;
@@ -196,9 +218,17 @@ fn run_kernel_scaled(
             // As the host: A's bytes read in place, B transposed into Bᵀ by `pack_b8`.
             let (a8, b8) = (fp8_bits(precision, a), fp8_bits(precision, b));
             let bt = transpose_b8(&b8, shape.k, shape.n)?;
-            let scale_values = scales.unwrap_or([1.0; 2]);
-            let scale_ptr = |i: usize| if scales.is_some() { &scale_values[i] as *const f32 } else { std::ptr::null() };
-            let call = TmaCall::Fp8(host, SyncPtr::from_const(scale_ptr(0)), SyncPtr::from_const(scale_ptr(1)));
+            let (sa, sb): (&[f32], &[f32]) = match scales {
+                None => (&[], &[]),
+                Some(HostFp8Scales::PerTensor(s)) => (&s[..1], &s[1..]),
+                Some(HostFp8Scales::Blocks { a, b }) => (a, b),
+            };
+            if kernel.config.fp8_block_scales != matches!(scales, Some(HostFp8Scales::Blocks { .. })) {
+                let detail = "block scales go to the block-scaled kernels alone".to_string();
+                return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail });
+            }
+            let ptr = |s: &[f32]| if s.is_empty() { std::ptr::null() } else { s.as_ptr() };
+            let call = TmaCall::Fp8(host, SyncPtr::from_const(ptr(sa)), SyncPtr::from_const(ptr(sb)));
             launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a8.as_ptr(), bt.as_ptr(), pc)?;
         }
         HostKernel::Half(host) => {

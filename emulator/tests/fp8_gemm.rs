@@ -1,11 +1,12 @@
 //! Kernel 25 (FP8 E4M3 / E5M2, `Bᵀ` prepared by `pack_b8`) on the CPU executor, through the plan the
 //! host makes for the H200: every FP8 kernel and `Auto` in both formats on odd shapes (K multiples of
-//! 16, partial K-steps, partial and several tiles), per-tensor scales applied, K not a multiple of 16
+//! 16, partial K-steps, partial and several tiles), per-tensor and block scales applied, K not a multiple of 16
 //! refused before any launch, and the transposing pack on its own.
 use tessera_catalogue::registry::algo::fp8_cases;
-use tessera_catalogue::testkit::check::check_in;
+use tessera_catalogue::testkit::check::{check_in, check_product};
+use tessera_catalogue::testkit::reference::matmul_reference;
 use tessera_catalogue::{Algo, HostMatrix, Precision};
-use tessera_emulator::ops::{matmul_fp8, transpose_b8};
+use tessera_emulator::ops::{matmul_fp8, transpose_b8, HostFp8Scales};
 
 /// Shapes: one element; a partial K-step (K = 272: two whole steps of 128 and 16); rows past one
 /// 128-row tile and columns below one tile; several column tiles with a ragged last one.
@@ -18,17 +19,50 @@ fn check_scaled(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, 
     check_in(p, a, b, &unscaled).map_err(|e| e.to_string())
 }
 
+/// Block scales for `m × n × k` (`a`: `m × ⌈k/128⌉`, `b`: `⌈n/128⌉ × ⌈k/128⌉`): powers of two from
+/// 1/8 to 8 that differ from block to block, so that a scale applied to the wrong block shows.
+fn block_scales(m: usize, n: usize, k: usize) -> (Vec<f32>, Vec<f32>) {
+    let kb = k.div_ceil(128);
+    let p2 = |i: usize| 2f32.powi((i % 7) as i32 - 3);
+    ((0..m * kb).map(|i| p2(i * 3 + 1)).collect(), (0..n.div_ceil(128) * kb).map(|i| p2(i * 5 + 2)).collect())
+}
+
+/// The f64 reference of a block-scaled product: each FP8 input times its block's scale (exact: powers
+/// of two), summed.
+fn block_reference(
+    p: Precision,
+    a: &HostMatrix,
+    b: &HostMatrix,
+    sa: &[f32],
+    sb: &[f32],
+) -> tessera_catalogue::testkit::reference::ReferenceProduct {
+    let kb = a.cols.div_ceil(128);
+    let ascaled = HostMatrix::from_fn(a.rows, a.cols, |r, c| p.round_input(a.get(r, c)) * sa[r * kb + c / 128]);
+    let bscaled = HostMatrix::from_fn(b.rows, b.cols, |r, c| p.round_input(b.get(r, c)) * sb[(c / 128) * kb + r / 128]);
+    matmul_reference(&ascaled, &bscaled)
+}
+
 #[test]
-fn every_fp8_kernel_and_auto_matches_the_reference_with_per_tensor_scales() {
+fn every_fp8_kernel_and_auto_matches_the_reference_with_its_scales() {
     let cases = fp8_cases();
-    assert_eq!(cases.len(), 6, "four kernels and Auto in two formats");
+    assert_eq!(cases.len(), 8, "six kernels and Auto in two formats");
     for (algo, precision) in cases {
+        let blocked = algo.config().is_some_and(|c| c.fp8_block_scales);
         for (i, &(m, n, k)) in SHAPES.iter().enumerate() {
             // Inputs of a few units: well inside both formats' ranges (E4M3's ±448).
             let a = HostMatrix::random(m, k, 100 + i as u64);
             let b = HostMatrix::random(k, n, 200 + i as u64);
+            if blocked {
+                let (sa, sb) = block_scales(m, n, k);
+                let scales = HostFp8Scales::Blocks { a: sa.clone(), b: sb.clone() };
+                let got = matmul_fp8(precision, algo, &a, &b, &scales).unwrap_or_else(|e| panic!("{algo:?} {m}×{n}×{k}: {e}"));
+                check_product(precision, &got.data, &block_reference(precision, &a, &b, &sa, &sb))
+                    .unwrap_or_else(|e| panic!("{} ({precision:?}) {m}×{n}×{k} block scales: {e}", algo.label()));
+                continue;
+            }
             for scales in [[1.0, 1.0], [0.5, 4.0]] {
-                let got = matmul_fp8(precision, algo, &a, &b, scales).unwrap_or_else(|e| panic!("{algo:?} {m}×{n}×{k}: {e}"));
+                let got = matmul_fp8(precision, algo, &a, &b, &HostFp8Scales::PerTensor(scales))
+                    .unwrap_or_else(|e| panic!("{algo:?} {m}×{n}×{k}: {e}"));
                 check_scaled(precision, &a, &b, &got, scales[0] * scales[1])
                     .unwrap_or_else(|e| panic!("{} ({precision:?}) {m}×{n}×{k} scales {scales:?}: {e}", algo.label()));
             }
@@ -37,12 +71,28 @@ fn every_fp8_kernel_and_auto_matches_the_reference_with_per_tensor_scales() {
 }
 
 #[test]
+fn auto_takes_the_block_scaled_kernel_for_block_scales_and_named_kernels_must_match() {
+    let (m, n, k) = (70, 130, 384);
+    let (a, b) = (HostMatrix::random(m, k, 7), HostMatrix::random(k, n, 8));
+    let (sa, sb) = block_scales(m, n, k);
+    let scales = HostFp8Scales::Blocks { a: sa.clone(), b: sb.clone() };
+    let got = matmul_fp8(Precision::Fp8E5m2, Algo::Auto, &a, &b, &scales).unwrap();
+    check_product(Precision::Fp8E5m2, &got.data, &block_reference(Precision::Fp8E5m2, &a, &b, &sa, &sb)).unwrap();
+    let err = matmul_fp8(Precision::Fp8E4m3, Algo::Fp8E4m3, &a, &b, &scales).unwrap_err().to_string();
+    assert!(err.contains("per-tensor scales"), "{err}");
+    let err = matmul_fp8(Precision::Fp8E4m3, Algo::Fp8E4m3Blocks, &a, &b, &HostFp8Scales::PerTensor([1.0; 2])).unwrap_err().to_string();
+    assert!(err.contains("block scales"), "{err}");
+    let short = HostFp8Scales::Blocks { a: sa[1..].to_vec(), b: sb };
+    assert!(matmul_fp8(Precision::Fp8E4m3, Algo::Auto, &a, &b, &short).is_err());
+}
+
+#[test]
 fn a_missing_scale_is_one_and_saturated_inputs_multiply_as_rounded() {
     // Values past E4M3's range saturate to ±448 on the way in (as `Gpu::convert_to_fp8` does); the
     // reference rounds them alike, so the product must still match.
     let a = HostMatrix::from_fn(64, 32, |r, c| if (r + c) % 7 == 0 { 1000.0 } else { (r as f32 - c as f32) * 0.25 });
     let b = HostMatrix::from_fn(32, 48, |r, c| if (r * c) % 5 == 1 { -600.0 } else { 0.125 * (r % 4) as f32 });
-    let got = matmul_fp8(Precision::Fp8E4m3, Algo::Auto, &a, &b, [1.0, 1.0]).unwrap();
+    let got = matmul_fp8(Precision::Fp8E4m3, Algo::Auto, &a, &b, &HostFp8Scales::PerTensor([1.0, 1.0])).unwrap();
     check_in(Precision::Fp8E4m3, &a, &b, &got).unwrap();
 }
 
@@ -50,13 +100,13 @@ fn a_missing_scale_is_one_and_saturated_inputs_multiply_as_rounded() {
 fn k_not_a_multiple_of_16_is_refused_before_any_launch() {
     for k in [1, 15, 24, 100] {
         let (a, b) = (HostMatrix::random(8, k, 1), HostMatrix::random(k, 8, 2));
-        let err = matmul_fp8(Precision::Fp8E5m2, Algo::Auto, &a, &b, [1.0; 2]).unwrap_err().to_string();
+        let err = matmul_fp8(Precision::Fp8E5m2, Algo::Auto, &a, &b, &HostFp8Scales::PerTensor([1.0; 2])).unwrap_err().to_string();
         assert!(err.contains("multiple of 16"), "K = {k}: {err}");
     }
     let (a, b) = (HostMatrix::random(8, 16, 1), HostMatrix::random(16, 8, 2));
-    let err = matmul_fp8(Precision::Bf16, Algo::Auto, &a, &b, [1.0; 2]).unwrap_err().to_string();
+    let err = matmul_fp8(Precision::Bf16, Algo::Auto, &a, &b, &HostFp8Scales::PerTensor([1.0; 2])).unwrap_err().to_string();
     assert!(err.contains("not an FP8 format"), "{err}");
-    let err = matmul_fp8(Precision::Fp8E4m3, Algo::Fp8E5m2, &a, &b, [1.0; 2]).unwrap_err().to_string();
+    let err = matmul_fp8(Precision::Fp8E4m3, Algo::Fp8E5m2, &a, &b, &HostFp8Scales::PerTensor([1.0; 2])).unwrap_err().to_string();
     assert!(err.contains("Fp8E5m2") || err.contains("e5m2"), "a kernel of the other format: {err}");
 }
 

@@ -42,6 +42,9 @@ pub struct TileConfig {
     /// reduced-precision FP8 path instead of promoting its sums into `f32` every K-step (kernel 25's
     /// `*_fast` entries): faster, less accurate, so `Auto` never picks it.
     pub unpromoted: bool,
+    /// With `fp8_operands`: the scale arguments are block scales (one per row of A and 128 of K, one
+    /// per 128 × 128 block of `Bᵀ`: kernel 25's `*_blocks` entries) rather than one per tensor.
+    pub fp8_block_scales: bool,
     /// The kernel reads A and B through TMA tensor maps (kernel 15): its first two arguments are the
     /// maps' addresses, which the host builds (boxes from the kernel's `a_box` / `b_box`).
     pub tma: bool,
@@ -83,6 +86,7 @@ impl TileConfig {
             rounds_a: false,
             fp8_operands: false,
             unpromoted: false,
+            fp8_block_scales: false,
             tma: false,
             persistent: false,
             stream_k: false,
@@ -141,6 +145,11 @@ impl TileConfig {
     /// The same kernel, its FP8 sums left unpromoted (see the `unpromoted` field).
     pub const fn unpromoted(self) -> Self {
         Self { unpromoted: true, ..self }
+    }
+
+    /// The same kernel, taking FP8 block scales (see the `fp8_block_scales` field).
+    pub const fn fp8_block_scales(self) -> Self {
+        Self { fp8_block_scales: true, ..self }
     }
 
     /// Whether the kernel reads B K-major, as `Bᵀ` (`N × K`) that the host prepares: TF32's and

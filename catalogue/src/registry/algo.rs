@@ -392,6 +392,11 @@ matmul_catalogue! {
     Fp8E4m3 = k25_fp8::matmul_fp8_e4m3_128x128, "fp8-e4m3-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_128X128;
     /// Kernel 25 on FP8 E5M2.
     Fp8E5m2 = k25_fp8::matmul_fp8_e5m2_128x128, "fp8-e5m2-128x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_128X128;
+    /// Kernel 25 on FP8 E4M3 with block scales (1 × 128 of A, 128 × 128 of `Bᵀ`: DeepSeek-V3's
+    /// recipe), promoted every K-step.
+    Fp8E4m3Blocks = k25_fp8::matmul_fp8_e4m3_blocks_128x128, "fp8-e4m3-blocks-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_BLOCKS_128X128;
+    /// Kernel 25 on FP8 E5M2 with block scales.
+    Fp8E5m2Blocks = k25_fp8::matmul_fp8_e5m2_blocks_128x128, "fp8-e5m2-blocks-128x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_BLOCKS_128X128;
     /// Kernel 25 on FP8 E4M3, unpromoted (the tensor core's FP8 accumulation over all of K: faster,
     /// less accurate; never `Auto`'s), 128×256 tiles.
     Fp8E4m3Fast = k25_fp8::matmul_fp8_e4m3_fast_128x256, "fp8-e4m3-fast-128x256", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_FAST_128X256;
@@ -439,7 +444,8 @@ pub fn matmul_cases() -> Vec<(Algo, Precision)> {
     kernels.chain(Precision::ALL.into_iter().map(|p| (Algo::Auto, p))).collect()
 }
 
-/// The FP8 products a test suite runs: each FP8 kernel in its format, then `Auto` in each format.
+/// The FP8 products a test suite runs: each FP8 kernel in its format (the block-scaled ones,
+/// `TileConfig::fp8_block_scales`, take block scales), then `Auto` in each format.
 pub fn fp8_cases() -> Vec<(Algo, Precision)> {
     let kernels = MATMUL_KERNELS.iter().filter(|k| k.precision.is_fp8()).map(|k| (k.algo, k.precision));
     kernels.chain([Precision::Fp8E4m3, Precision::Fp8E5m2].map(|p| (Algo::Auto, p))).collect()

@@ -98,6 +98,33 @@ pub fn choose(
     Ok(Choice::Kernel(requested))
 }
 
+/// How an FP8 product's scales are given: one per tensor (or none), or per block (1 × 128 of A,
+/// 128 × 128 of `Bᵀ`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fp8Scaling {
+    PerTensor,
+    Blocks,
+}
+
+/// The kernel an FP8 product with `scaling` asks the planner for, given `requested`: `Auto` stays
+/// `Auto` for per-tensor scales (the models choose) and becomes the block-scaled kernel of the
+/// format for block scales; a named kernel must take the scales it is given.
+///
+/// Errors: [`PlanError::Invalid`] for a kernel that takes the other kind of scales (`op` names the
+/// caller); a kernel of another precision is left to the planner ([`PlanError::PrecisionMismatch`]).
+pub fn fp8_scaled(op: &'static str, requested: Algo, precision: Precision, scaling: Fp8Scaling) -> Result<Algo, PlanError> {
+    let blocks = scaling == Fp8Scaling::Blocks;
+    match requested.kernel() {
+        None if blocks => Ok(if precision == Precision::Fp8E5m2 { Algo::Fp8E5m2Blocks } else { Algo::Fp8E4m3Blocks }),
+        None => Ok(Algo::Auto),
+        Some(k) if k.precision.is_fp8() && k.config.fp8_block_scales != blocks => {
+            let (takes, given) = if blocks { ("per-tensor", "block") } else { ("block", "per-tensor") };
+            Err(PlanError::Invalid { op, detail: format!("{} takes {takes} scales, {given} scales were given", k.label) })
+        }
+        Some(_) => Ok(requested),
+    }
+}
+
 /// `Auto`'s choice from the models alone (deterministic: the same shape, precision and target always
 /// give the same choice).
 ///
@@ -109,7 +136,8 @@ pub fn choose(
 ///   take the small products, where a TMA kernel's fixed costs are most of its time
 ///   (docs/results/2026-12-02-tc-small).
 /// - FP8 (E4M3, E5M2; sm_90a only): the promoted kernel-25 entry of least predicted time — never an
-///   unpromoted one (`TileConfig::unpromoted`: less accurate, the caller's explicit choice alone).
+///   unpromoted one (`TileConfig::unpromoted`: less accurate, the caller's explicit choice alone) —
+///   for per-tensor scales; block scales go through [`fp8_scaled`] first.
 /// - TF32 only: FP32's pick in place too ([`least_expected_on`]) where its expected time is lower —
 ///   products of a few microseconds, where TF32's preparation of `Bᵀ` (one more launch) and the
 ///   tensor cores' fixed costs outweigh the work. Its products are exact `f32`: more precise than

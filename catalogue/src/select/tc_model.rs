@@ -545,7 +545,9 @@ pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> 
 pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
     MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == precision && (k.config.tma || k.config.producer_copies) && !k.config.unpromoted)
+        .filter(|k| {
+            k.precision == precision && (k.config.tma || k.config.producer_copies) && !k.config.unpromoted && !k.config.fp8_block_scales
+        })
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }

@@ -12,7 +12,9 @@ use cudarc::driver::{result, CudaFunction, CudaStream, DevicePtr, DevicePtrMut, 
 use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::registry::launch;
+use tessera_catalogue::select::{fp8_scaled, Fp8Scaling};
 use tessera_catalogue::{Algo, Plan};
+use tessera_kernels::matmul::k25_fp8::SCALE_BLOCK;
 
 use super::fp8::Fp8Format;
 use super::launch_config;
@@ -39,6 +41,10 @@ pub enum Fp8Scales<'a> {
     Unit,
     /// One scale per tensor: element 0 of each buffer.
     PerTensor { a: &'a DeviceBuffer<f32>, b: &'a DeviceBuffer<f32> },
+    /// Block scales (DeepSeek-V3's recipe): `a` one per row of A and 128 elements of K
+    /// (`m × ⌈k/128⌉`, row-major), `b` one per 128 × 128 block of `Bᵀ` (`⌈n/128⌉ × ⌈k/128⌉`,
+    /// row-major). Run by kernel 25's block-scaled entries.
+    Blocks { a: &'a DeviceBuffer<f32>, b: &'a DeviceBuffer<f32> },
 }
 
 /// Whether the kernel's `y` operand is the caller's `B` (transposed first) or its `Bᵀ`.
@@ -54,16 +60,18 @@ impl Gpu {
     /// (`n × k`, no transposition: [`Fp8Rhs`]); `scales` per tensor or unit ([`Fp8Scales`]).
     ///
     /// `algo`: `Auto` (kernel 25's promoted entry of the format: sums moved into `f32` every 128
-    /// elements of K, within [`tessera_catalogue::precision::FP8_WINDOW_ROUNDOFF`]'s rule) or an FP8
-    /// kernel of the format by name — the `*_fast` ones keep the whole sum in the tensor core's
-    /// narrower FP8 accumulator: faster, less accurate, never picked for you. Needs a Hopper GPU.
+    /// elements of K, within [`tessera_catalogue::precision::FP8_WINDOW_ROUNDOFF`]'s rule; its
+    /// block-scaled entry for [`Fp8Scales::Blocks`]) or an FP8 kernel of the format by name, which
+    /// must take the scales given — the `*_fast` ones keep the whole sum in the tensor core's narrower
+    /// FP8 accumulator: faster, less accurate, never picked for you. Needs a Hopper GPU.
     ///
     /// Errors, before any GPU work (the `Gpu` stays usable): [`Error::ShapeMismatch`] when the shapes
     /// disagree, [`Error::Unaligned`] when K is not a multiple of 16 (FP8 rows
     /// are read in place, 16 bytes apart: pad K with zeros), [`Error::PrecisionMismatch`] for a
-    /// kernel of another precision, [`Error::NoKernel`] off sm_90a, [`Error::WrongContext`],
-    /// [`Error::BufferTooSmall`] (an empty scale buffer included), [`Error::TooLarge`] for a matrix
-    /// of 2³¹ elements or more.
+    /// kernel of another precision, [`Error::InvalidArgument`] for a kernel that takes the other kind
+    /// of scales, [`Error::NoKernel`] off sm_90a, [`Error::WrongContext`], [`Error::BufferTooSmall`]
+    /// (a scale buffer shorter than its scales included), [`Error::TooLarge`] for a matrix of 2³¹
+    /// elements or more.
     ///
     /// ```no_run
     /// # fn main() -> Result<(), tessera::Error> {
@@ -96,19 +104,24 @@ impl Gpu {
         // The (k × n) shape of B, whichever way it is given.
         let b_shape = if given == BGiven::Rows { (bm.rows(), bm.cols()) } else { (bm.cols(), bm.rows()) };
         let dims = GemmDims::check((a.rows(), a.cols()), b_shape, (c.rows(), c.cols()))?;
-        let plan = self.plan_as(OP, algo, F::PRECISION, dims)?;
+        let (scale_buffers, scaling, needed) = match scales {
+            Fp8Scales::Unit => (None, Fp8Scaling::PerTensor, (0, 0)),
+            Fp8Scales::PerTensor { a, b } => (Some((a, b)), Fp8Scaling::PerTensor, (1, 1)),
+            Fp8Scales::Blocks { a, b } => {
+                let (block, blocks) = (SCALE_BLOCK as usize, dims.k.div_ceil(SCALE_BLOCK as usize));
+                (Some((a, b)), Fp8Scaling::Blocks, (dims.m * blocks, dims.n.div_ceil(block) * blocks))
+            }
+        };
+        let requested = fp8_scaled(OP, algo, F::PRECISION, scaling)?;
+        let plan = self.plan_as(OP, requested, F::PRECISION, dims)?;
         a.buffer().check_context(self, OP)?;
         bm.buffer().check_context(self, OP)?;
         c.buffer().check_context(self, OP)?;
-        let scale_buffers = match scales {
-            Fp8Scales::Unit => None,
-            Fp8Scales::PerTensor { a, b } => Some((a, b)),
-        };
         if let Some((sa, sb)) = scale_buffers {
-            for (name, s) in [("scale_a", sa), ("scale_b", sb)] {
+            for (name, s, needed) in [("scale_a", sa, needed.0), ("scale_b", sb, needed.1)] {
                 s.check_context(self, OP)?;
-                if s.is_empty() {
-                    return Err(Error::BufferTooSmall { op: OP, name, len: 0, needed: 1 });
+                if s.len() < needed.max(1) {
+                    return Err(Error::BufferTooSmall { op: OP, name, len: s.len(), needed: needed.max(1) });
                 }
             }
         }

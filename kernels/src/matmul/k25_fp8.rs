@@ -17,7 +17,12 @@
 //! explicit choice, never `Auto`'s.
 //!
 //! **Scales** (per tensor, as torch's `_scaled_mm`): `C = scale_a · scale_b · A·B`, the two scales
-//! read from device memory (null: 1), applied to the `f32` sums once before the store.
+//! read from device memory (null: 1), applied to the `f32` sums once before the store. **Block
+//! scales** (the `*_blocks` entries, DeepSeek-V3's recipe): one scale per row of A and 128 elements
+//! of K (`scale_a`, `m × ⌈k/128⌉`), one per 128 × 128 block of `Bᵀ` (`scale_b`, `⌈n/128⌉ × ⌈k/128⌉`),
+//! both row-major. A K-step is one block of K and a 128-wide tile one block of N, so each step's
+//! promotion weighs its partial sums by `scale_a[row][step] · scale_b[tile][step]`: the two rows a
+//! thread's accumulators cover, loaded before the step's group is awaited.
 //!
 //! **Edges**: as kernel 15's, with K a multiple of 16 (rows of whole 16-byte units, the TMA's rule;
 //! the host refuses other K).
@@ -39,6 +44,11 @@ pub const fn fast_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig
     config(bm, bn, stages, elem).unpromoted()
 }
 
+/// The launch of a `*_blocks` entry: [`config`], taking block scales.
+pub const fn blocks_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    config(bm, bn, stages, elem).fp8_block_scales()
+}
+
 /// A per-tensor scale: the `f32` at `p`, or 1 where `p` is null.
 ///
 /// # Safety
@@ -53,19 +63,67 @@ unsafe fn scale_at(p: *const f32) -> f32 {
     }
 }
 
-/// Consumer warpgroup `cw`'s sums of global K-steps `g0 .. g0 + steps`, promoted: each step's four
-/// `wgmma`s into fresh accumulators, the group awaited, the stage released, the partial sums added
-/// into `acc` in `f32`.
+/// How an entry sums and scales (the `MODE` of [`fp8_gemm`]).
+pub mod mode {
+    /// Promoted into `f32` every K-step, per-tensor scales.
+    pub const PROMOTED: u32 = 0;
+    /// The whole K range in the tensor core's FP8 accumulator, per-tensor scales.
+    pub const UNPROMOTED: u32 = 1;
+    /// Promoted every K-step, each step weighed by its block scales.
+    pub const BLOCK_SCALED: u32 = 2;
+}
+
+/// Elements of K (and columns of `Bᵀ`'s rows) one block scale covers: one K-step, one 128-wide tile.
+pub const SCALE_BLOCK: u32 = 128;
+
+/// One consumer thread's view of the block scales: its two rows' scales of A, its tile's of `Bᵀ`.
+#[derive(Clone, Copy)]
+struct BlockScales {
+    a: View<f32>,
+    b: View<f32>,
+    /// The first scale of the thread's two rows (`r·blocks`, rows past `m` clamped to `m − 1`).
+    rows: [u32; 2],
+    /// The first scale of the tile's block of `Bᵀ`.
+    tile: u32,
+}
+
+impl BlockScales {
+    /// The weights of K-block `kb` for the thread's two rows: `scale_a[row][kb] · scale_b[tile][kb]`.
+    ///
+    /// # Safety
+    /// `kb < ⌈k/128⌉`; the views hold the scales [`fp8_gemm`]'s contract states.
+    #[inline(always)]
+    unsafe fn weights(self, kb: u32) -> [f32; 2] {
+        // SAFETY: rows < m and tile < ⌈n/128⌉ (clamped by the constructor), kb < ⌈k/128⌉.
+        unsafe {
+            let b = self.b.get((self.tile + kb) as usize);
+            [self.a.get((self.rows[0] + kb) as usize) * b, self.a.get((self.rows[1] + kb) as usize) * b]
+        }
+    }
+}
+
+/// Consumer warpgroup `cw`'s sums of global K-steps `g0 .. g0 + steps` (K-blocks `kb0 ..`), promoted:
+/// each step's four `wgmma`s into fresh accumulators, the group awaited, the stage released, the
+/// partial sums added into `acc` in `f32` — weighed by the step's block scales where `scales` has them.
 ///
 /// # Safety
-/// As `Pipeline::consume`: warpgroup-uniform; the producer loads these steps.
+/// As `Pipeline::consume`: warpgroup-uniform; the producer loads these steps; `scales` as
+/// [`BlockScales::weights`] for K-blocks `kb0 .. kb0 + steps`.
 #[inline(always)]
-unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(pipe: Pipeline<S, NC>, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32)
-where
+unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(
+    pipe: Pipeline<S, NC>,
+    acc: &mut O::Acc,
+    cw: u32,
+    (steps, g0, kb0): (u32, u32, u32),
+    scales: Option<BlockScales>,
+) where
     O::Acc: AsMut<[f32]>,
 {
     for t in 0..steps {
         let mut part = O::ZERO;
+        // Loaded before the wait: their latency hides behind the step's products.
+        // SAFETY: kb0 + t < ⌈k/128⌉ (the caller's contract).
+        let w = scales.map_or([1.0; 2], |s| unsafe { s.weights(kb0 + t) });
         // SAFETY: warpgroup-uniform (the caller's contract); the step's group completes (wait 0)
         // before its stage is released and before its accumulators are read.
         unsafe {
@@ -73,26 +131,27 @@ where
             wgmma::wait_group(0);
             pipe.release(g0 + t);
         }
-        for (sum, &p) in acc.as_mut().iter_mut().zip(part.as_ref()) {
-            *sum += wgmma::settled(p);
+        // Accumulators 4j, 4j + 1 lie in the thread's first row, 4j + 2, 4j + 3 in its second
+        // (`wgmma::acc_position`).
+        for (i, (sum, &p)) in acc.as_mut().iter_mut().zip(part.as_ref()).enumerate() {
+            *sum =
+                if scales.is_some() { crate::device::math::fma(wgmma::settled(p), w[(i % 4) / 2], *sum) } else { *sum + wgmma::settled(p) };
         }
     }
 }
 
 /// `C = scale_a · scale_b · A·B` with FP8 tile `O` (`B` given as `Bᵀ`), `NC` consumer warpgroups and
 /// `S` stages, one persistent block per SM walking kernel 16's work units (split-K slices add into
-/// a zeroed `C`); promoted every K-step when `PROMOTE` (see the module documentation).
+/// a zeroed `C`), summing and scaling as `MODE` says ([`mode`], the module documentation).
 ///
 /// # Safety
 /// As [`super::k16_persistent::persistent_gemm`], with `map_b` over `Bᵀ` (`n × k` bytes) and the
-/// launch of [`config`]`(64·NC, O::N, S, 1)` (or [`fast_config`]); `scale_a`, `scale_b` null or
-/// valid for one `f32` each.
+/// launch of [`config`]`(64·NC, O::N, S, 1)` (or [`fast_config`], [`blocks_config`]); `scale_a`,
+/// `scale_b` null or valid for one `f32` each — for [`mode::BLOCK_SCALED`] valid for `m·⌈k/128⌉` and
+/// `⌈n/128⌉·⌈k/128⌉` floats, with `O::N = 128`.
 #[inline(always)]
-pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const PROMOTE: bool>(
-    args: TmaArgs,
-    scale_a: *const f32,
-    scale_b: *const f32,
-) where
+pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32>(args: TmaArgs, scale_a: *const f32, scale_b: *const f32)
+where
     O::Acc: AsMut<[f32]>,
 {
     let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
@@ -112,19 +171,34 @@ pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const PROMOTE:
     }
     // SAFETY: each consumer warpgroup, all 128 threads, converged.
     unsafe { k15_tma::claim_consumer_registers::<NC>() };
-    // SAFETY: null or one float each (the caller's contract).
-    let scale = unsafe { scale_at(scale_a) * scale_at(scale_b) };
+    const { assert!(MODE != mode::BLOCK_SCALED || O::N == SCALE_BLOCK, "a block-scaled tile is one block of Bᵀ wide") };
+    let blocked = MODE == mode::BLOCK_SCALED;
+    // SAFETY: null or one float each (the caller's contract), per-tensor modes only.
+    let scale = if blocked { 1.0 } else { unsafe { scale_at(scale_a) * scale_at(scale_b) } };
+    let blocks = k.div_ceil(SCALE_BLOCK);
+    // This thread's first accumulator row within a consumer warpgroup's 64 (`wgmma::acc_position`).
+    let lane_row = 16 * (thread::thread_idx_x() % 128 / 32) + thread::lane_id() / 4;
     // SAFETY: the caller passes m·n floats.
     let c = unsafe { View::new(c, (m * n) as usize) };
     let (mut walk, mut g) = (walk, 0);
     while let Some(p) = walk.next() {
         let mut acc = O::ZERO;
-        // SAFETY: warpgroup-uniform (the walk is block-uniform); the producer loads these steps.
+        let scales = blocked.then(|| {
+            let row = |r: u32| (if r < m { r } else { m - 1 }) * blocks;
+            let first = p.row0 + (wg - 1) * k15_tma::WG_ROWS + lane_row;
+            // SAFETY: m·blocks and ⌈n/128⌉·blocks floats (the caller's contract).
+            let (a, b) = unsafe {
+                (View::from_const(scale_a, (m * blocks) as usize), View::from_const(scale_b, (n.div_ceil(SCALE_BLOCK) * blocks) as usize))
+            };
+            BlockScales { a, b, rows: [row(first), row(first + 8)], tile: p.col0 / SCALE_BLOCK * blocks }
+        });
+        // SAFETY: warpgroup-uniform (the walk is block-uniform); the producer loads these steps;
+        // K-blocks p.kb .. p.ke < blocks.
         unsafe {
-            if PROMOTE {
-                consume_promoted::<O, S, NC>(pipe, &mut acc, wg - 1, p.ke - p.kb, g);
-            } else {
+            if MODE == mode::UNPROMOTED {
                 pipe.consume::<O>(&mut acc, wg - 1, p.ke - p.kb, g);
+            } else {
+                consume_promoted::<O, S, NC>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales);
             }
         }
         for x in acc.as_mut() {
@@ -140,7 +214,7 @@ pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const PROMOTE:
 
 /// Declares a kernel-25 entry and its launch constant.
 macro_rules! fp8_entry {
-    ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, promote $promote:literal, $doc:literal) => {
+    ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, $mode:ident, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig = $launch(2 * k15_tma::WG_ROWS, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 1);
 
@@ -164,22 +238,31 @@ macro_rules! fp8_entry {
             ) {
                 // SAFETY: forwarded contract.
                 unsafe {
-                    fp8_gemm::<super::k14_wgmma::$tile, $s, 2, $promote>(TmaArgs { map_a, map_b, map_c, c, flags, m, n, k }, scale_a, scale_b)
+                    fp8_gemm::<super::k14_wgmma::$tile, $s, 2, { mode::$mode }>(
+                        TmaArgs { map_a, map_b, map_c, c, flags, m, n, k },
+                        scale_a,
+                        scale_b,
+                    )
                 }
             }
         }
     };
 }
 
-fp8_entry!(matmul_fp8_e4m3_128x128, FP8_E4M3_128X128, config, E4m3N128, stages 6, promote true,
+fp8_entry!(matmul_fp8_e4m3_128x128, FP8_E4M3_128X128, config, E4m3N128, stages 6, PROMOTED,
     "Kernel 25 on FP8 E4M3 (`a` `m × k`, `b` the transposed `Bᵀ`, `n × k`), `f32` output scaled per tensor \
      (sm_90a): 128×128×128 tiles (`m64n128k32`), 6 stages, sums promoted into `f32` every K-step.");
-fp8_entry!(matmul_fp8_e5m2_128x128, FP8_E5M2_128X128, config, E5m2N128, stages 6, promote true,
+fp8_entry!(matmul_fp8_e5m2_128x128, FP8_E5M2_128X128, config, E5m2N128, stages 6, PROMOTED,
     "Kernel 25 on FP8 E5M2: as [`matmul_fp8_e4m3_128x128`].");
-fp8_entry!(matmul_fp8_e4m3_fast_128x256, FP8_E4M3_FAST_128X256, fast_config, E4m3N256, stages 4, promote false,
+fp8_entry!(matmul_fp8_e4m3_blocks_128x128, FP8_E4M3_BLOCKS_128X128, blocks_config, E4m3N128, stages 6, BLOCK_SCALED,
+    "Kernel 25 on FP8 E4M3 with block scales (`scale_a`: `m × ⌈k/128⌉`, `scale_b`: `⌈n/128⌉ × ⌈k/128⌉`, \
+     row-major), 128×128×128 tiles, each K-step's sums weighed by its scales as they are promoted.");
+fp8_entry!(matmul_fp8_e5m2_blocks_128x128, FP8_E5M2_BLOCKS_128X128, blocks_config, E5m2N128, stages 6, BLOCK_SCALED,
+    "Kernel 25 on FP8 E5M2 with block scales: as [`matmul_fp8_e4m3_blocks_128x128`].");
+fp8_entry!(matmul_fp8_e4m3_fast_128x256, FP8_E4M3_FAST_128X256, fast_config, E4m3N256, stages 4, UNPROMOTED,
     "Kernel 25 on FP8 E4M3, unpromoted (the whole K range accumulated in the tensor core's FP8 path: \
      faster, less accurate; only when asked for), 128×256×128 tiles (`m64n256k32`), 4 stages.");
-fp8_entry!(matmul_fp8_e5m2_fast_128x256, FP8_E5M2_FAST_128X256, fast_config, E5m2N256, stages 4, promote false,
+fp8_entry!(matmul_fp8_e5m2_fast_128x256, FP8_E5M2_FAST_128X256, fast_config, E5m2N256, stages 4, UNPROMOTED,
     "Kernel 25 on FP8 E5M2, unpromoted: as [`matmul_fp8_e4m3_fast_128x256`].");
 
 #[cfg(test)]
@@ -189,7 +272,14 @@ mod tests {
     #[test]
     fn the_tiles_take_as_many_stages_as_fit_one_block() {
         const MAX_SHARED: u32 = 227 * 1024;
-        for (cfg, bn) in [(FP8_E4M3_128X128, 128), (FP8_E5M2_128X128, 128), (FP8_E4M3_FAST_128X256, 256), (FP8_E5M2_FAST_128X256, 256)] {
+        for (cfg, bn) in [
+            (FP8_E4M3_128X128, 128),
+            (FP8_E5M2_128X128, 128),
+            (FP8_E4M3_BLOCKS_128X128, 128),
+            (FP8_E5M2_BLOCKS_128X128, 128),
+            (FP8_E4M3_FAST_128X256, 256),
+            (FP8_E5M2_FAST_128X256, 256),
+        ] {
             assert_eq!((cfg.bm, cfg.bn, cfg.bk, cfg.block.0), (128, bn, 128, 384));
             assert!(cfg.fp8_operands && cfg.b_k_major() && cfg.persistent && cfg.tma && cfg.sm90a, "{cfg:?}");
             assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
@@ -197,5 +287,6 @@ mod tests {
             assert!(config(128, bn, stages + 1, 1).shared_bytes > MAX_SHARED, "{cfg:?}: another stage would fit");
         }
         const { assert!(FP8_E4M3_FAST_128X256.unpromoted && !FP8_E4M3_128X128.unpromoted) };
+        const { assert!(FP8_E4M3_BLOCKS_128X128.fp8_block_scales && !FP8_E4M3_128X128.fp8_block_scales) };
     }
 }
