@@ -19,6 +19,8 @@
 #                   RUN_TESTS=0 RUN_EXAMPLES=0 RUN_SANITIZER=0 RUN_STREAMS=0 STAGE_TIMEOUT=420 \
 #                     SCORECARD_PLOTS=sizes SCORECARD_ARGS="--sweep" bash .gpu/gpu-run.sh
 #   streams.json, streams.svg   the copy/compute overlap demo (RUN_STREAMS=1, STREAMS_ARGS)
+#   fp8-*.jsonl     kernel 25 beside cuBLASLt FP8 in one process, and torch's _scaled_mm in the same lease
+#                   (RUN_FP8=1, FP8_SHAPES, FP8_RANDOM / FP8_SEED for random shapes, FP8_FORMATS)
 #   multi-gpu.json, multi-gpu.md, multi-gpu.log   GEMM across the host's GPUs and past 2^31 elements
 #                   (RUN_MULTI_GPU=1, MULTI_GPU_ARGS, MULTI_GPU_TIMEOUT; off by default: with every other
 #                   stage on it would pass the 8 files; run it with RUN_SCORECARD=0 RUN_STREAMS=0)
@@ -85,6 +87,18 @@ if [ "${RUN_STREAMS:-1}" = 1 ]; then
   cp /tmp/streams-out/streams.json /tmp/streams-out/streams.svg "$OUT/" 2>/dev/null
 fi
 
+if [ "${RUN_FP8:-0}" = 1 ]; then
+  fp8_shapes=${FP8_SHAPES:-4096x4096x4096,8192x8192x8192,8192x14336x4096,8192x4096x14336}
+  for f in ${FP8_FORMATS:-e4m3 e5m2}; do
+    stage .gpu/bin/fp8 --format "$f" --shapes "$fp8_shapes" --out "$OUT/fp8-$f.jsonl" > /dev/null 2>> "$OUT/fp8.log" || status=1
+    stage python3 .gpu/bin/fp8_torch_anchor.py --format "$f" --shapes "$fp8_shapes" > "$OUT/fp8-torch-$f.jsonl" 2>> "$OUT/fp8.log" || status=1
+  done
+  if [ "${FP8_RANDOM:-0}" -gt 0 ]; then
+    stage .gpu/bin/fp8 --shapes "" --random "$FP8_RANDOM" --seed "${FP8_SEED:-1}" --out "$OUT/fp8-random-seed${FP8_SEED:-1}.jsonl" > /dev/null 2>> "$OUT/fp8.log" || status=1
+  fi
+  grep "^\[fp8\]" "$OUT/fp8.log"
+fi
+
 if [ "${RUN_MULTI_GPU:-0}" = 1 ]; then
   # Link bandwidth, scaling over the GPUs, products past 2^31 elements (see the binary's --help).
   # shellcheck disable=SC2086
@@ -132,12 +146,15 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   [ "${SANITIZER_EXTRAS:-1}" = 1 ] && runs+=(".gpu/tests/tests-gpu_parity vec_add_scalar_1" ".gpu/tests/tests-gpu_parity vec_add_1" ".gpu/tests/tests-streams sequential_257_")
   # Gpu::gemm's pack and α/β epilogue kernels in each element type (SANITIZER_GEMM=0 leaves them out).
   [ "${SANITIZER_GEMM:-1}" = 1 ] && runs+=(".gpu/tests/tests-gemm _TT_ccc_17x33x9_a-1.5_b0.75" ".gpu/tests/tests-gemm _NT_rcc_17x33x9_a-1.5_b0.75")
+  # Kernel 25 (every FP8 entry, pack_b8) and cuBLASLt on one small odd shape, one batch each.
+  [ "${SANITIZER_FP8:-1}" = 1 ] && runs+=(".gpu/bin/fp8 --shapes 130x264x272 --repeat 1 --out /tmp/fp8-sanitizer.jsonl")
   LIMIT=${SANITIZER_TIMEOUT:-90}
   for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     for cmd in "${runs[@]}"; do
       echo "=== compute-sanitizer --tool $tool $cmd" >> "$OUT/tools.log"
       # shellcheck disable=SC2086
-      stage compute-sanitizer --tool "$tool" --error-exitcode 3 $cmd --test-threads 1 >> "$OUT/tools.log" 2>&1 \
+      threads="--test-threads 1"; [[ $cmd == .gpu/bin/* ]] && threads=""  # test executables run serially
+      stage compute-sanitizer --tool "$tool" --error-exitcode 3 $cmd $threads >> "$OUT/tools.log" 2>&1 \
         || { status=1; echo "SANITIZER FAILED: $tool $cmd" >> "$OUT/tools.log"; }
     done
   done

@@ -7,7 +7,8 @@
 //!   [`cublas_ex`]) `cublasGemmEx` with f32 output and accumulation in each [`Precision`] —
 //!   FP32, TF32, BF16, FP16 — the same-precision baselines of the tensor-core kernels; (module
 //!   [`cublas_views`]) the same on matrix views with transposes and leading dimensions, the baseline of
-//!   `tessera::Gpu::gemm`.
+//!   `tessera::Gpu::gemm`; (module [`cublaslt_fp8`]) cuBLASLt FP8 with per-tensor scales, the
+//!   baseline of kernel 25.
 //!
 //! The precisions, their input rounding and their tolerance rule are the catalogue's
 //! (`tessera::catalogue::precision`).
@@ -22,6 +23,7 @@ use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu};
 
 pub mod cublas_ex;
 pub mod cublas_views;
+pub mod cublaslt_fp8;
 
 pub use cublas_ex::GemmDims;
 pub use tessera::catalogue::precision::Precision;
