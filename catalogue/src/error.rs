@@ -32,8 +32,8 @@ pub enum PlanError {
     /// The kernel asked for computes in another precision than the one asked for.
     #[error("precision mismatch in {op}: {kernel} computes in {kernel_precision:?}, {requested:?} was asked for")]
     PrecisionMismatch { op: &'static str, kernel: &'static str, kernel_precision: Precision, requested: Precision },
-    /// No kernel computes products in this precision yet (the FP8 formats: stored today, multiplied
-    /// once the FP8 GEMM lands). Nothing was planned.
+    /// No kernel of the target computes products in this precision: FP8 off sm_90a (kernel 25 uses
+    /// Hopper's FP8 `wgmma`). Nothing was planned.
     #[error("{op}: no kernel multiplies {precision:?} inputs on this GPU (the FP8 kernels need sm_90a: Hopper)")]
     NoKernel { op: &'static str, precision: Precision },
     /// A choice that cannot run the product (a saved pick of another shape, a kernel the path cannot use).

@@ -139,8 +139,8 @@ impl Element for F8E5M2 {
 }
 
 impl Precision {
-    /// Whether this is one of the FP8 formats (E4M3, E5M2): stored today, no GEMM kernel yet — every
-    /// product refuses them with a typed error ([`crate::PlanError::NoKernel`]).
+    /// Whether this is one of the FP8 formats (E4M3, E5M2): multiplied by kernel 25 on sm_90a only
+    /// (elsewhere [`crate::PlanError::NoKernel`]), never part of [`Precision::ALL`]'s suites.
     pub fn is_fp8(self) -> bool {
         matches!(self, Self::Fp8E4m3 | Self::Fp8E5m2)
     }
@@ -165,7 +165,8 @@ impl Precision {
         }
     }
 
-    /// Every precision a GEMM runs in, widest first (the FP8 formats are not among them yet).
+    /// The precisions of the general suites (every layout, `gemm`, odd K), widest first; the FP8 formats
+    /// have their own (K a multiple of 16, dense operands: `registry::algo::fp8_cases`).
     pub const ALL: [Precision; 4] = [Self::Fp32, Self::Tf32, Self::Bf16, Self::Fp16];
 
     /// A short lowercase name ("fp32", "tf32", "bf16", "fp16", "fp8e4m3", "fp8e5m2").

@@ -290,7 +290,8 @@ impl<'t> Planner<'t> {
 
     /// The whole plan of `C = A · B` for `dims`.
     ///
-    /// Errors: [`PlanError::NoKernel`] in a precision no kernel multiplies in (FP8),
+    /// Errors: [`PlanError::NoKernel`] in a precision no kernel of the target multiplies in (FP8 off
+    /// sm_90a), [`PlanError::Shape`] for FP8 with K not a multiple of 16,
     /// [`PlanError::PrecisionMismatch`] when the kernel asked for computes in another
     /// precision (whatever the size), [`PlanError::Shape`] when a launch cannot be planned.
     pub fn product(&self, dims: GemmDims) -> Result<Plan, PlanError> {
