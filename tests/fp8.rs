@@ -225,8 +225,28 @@ fn promotion_at_depth(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
+fn bf16_output(gpu: &Gpu) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    // N a multiple of 4, even, odd; a deep-K product that f32 would slice.
+    for (m, n, k) in [(130, 136, 272), (65, 70, 144), (33, 257, 160), (64, 64, 4096), (1000, 1000, 1024)] {
+        let (a, b) = (HostMatrix::random(m, k, 41), HostMatrix::random(k, n, 42));
+        let p = Precision::Fp8E4m3;
+        let da = DeviceMatrix::<F8E4M3>::from_host(gpu, &a).map_err(e)?;
+        let db = DeviceMatrix::<F8E4M3>::from_host(gpu, &b).map_err(e)?;
+        let mut dc = DeviceMatrix::<bf16>::zeros(gpu, m, n).map_err(e)?;
+        gpu.matmul_fp8(Algo::Auto, &da, Fp8Rhs::B(&db), Fp8Scales::Unit, &mut dc).map_err(e)?;
+        let got: Vec<f32> = dc.buffer().to_host(gpu).map_err(e)?.iter().map(|x| x.to_f32()).collect();
+        let round = |x: &HostMatrix| HostMatrix { rows: x.rows, cols: x.cols, data: x.data.iter().map(|&v| p.round_input(v)).collect() };
+        let reference = tessera::reference::matmul_reference(&round(&a), &round(&b));
+        tessera::catalogue::testkit::check::check_product_out(p, tessera::OutputFormat::Bf16, &got, &reference)
+            .map_err(|err| format!("{m}×{n}×{k} BF16 out: {err}"))?;
+    }
+    Ok(())
+}
+
 fn main() {
     run(vec![
+        gpu_trial("fp8_bf16_output_is_rounded_once", bf16_output),
         gpu_trial("fp8_conversions_match_satfinite", conversions),
         gpu_trial("fp8_conversion_errors_are_typed", typed_errors),
         gpu_trial("fp8_products_match_the_reference_on_odd_shapes", products_on_odd_shapes),

@@ -543,6 +543,13 @@ fn main() {
                 if !serialized.is_empty() {
                     return Err(format!("serialized wgmma ({arch}):\n{}", serialized.join("\n")).into());
                 }
+                // C7519, "warpgroup.arrive is injected … to allow use of registers in GMMA": ptxas
+                // fenced `wgmma`s whose accumulators other code touches (kernel 25's unpromoted tile
+                // with a BF16 store beside it, once).
+                let fenced: Vec<_> = report.lines().filter(|l| l.contains("warpgroup.arrive is injected")).collect();
+                if !fenced.is_empty() {
+                    return Err(format!("wgmma fenced by ptxas ({arch}):\n{}", fenced.join("\n")).into());
+                }
             }
             Ok(())
         })

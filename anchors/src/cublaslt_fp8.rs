@@ -1,4 +1,4 @@
-//! cuBLASLt FP8 (E4M3 or E5M2 inputs, f32 output and accumulation, per-tensor scales): the
+//! cuBLASLt FP8 (E4M3 or E5M2 inputs, f32 accumulation, f32 or BF16 output, per-tensor scales): the
 //! same-precision baseline of tessera's kernel 25, in the same process. cudarc's safe `CudaBlasLT`
 //! has no FP8 matmul, so this drives its `result` layer: one matmul descriptor
 //! (`CUBLAS_COMPUTE_32F`, scale type f32), the FP8 operands in the only layout cuBLASLt takes them
@@ -17,7 +17,7 @@ use std::ffi::c_void;
 
 use cudarc::cublaslt::{result as lt, sys};
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
-use tessera::{DeviceBuffer, DeviceMatrix, Fp8Format, Gpu};
+use tessera::{DeviceBuffer, DeviceMatrix, Fp8Format, Fp8Output, Gpu, OutputFormat};
 
 use crate::{AnchorError, Precision, Result};
 
@@ -46,17 +46,18 @@ impl CublasLtFp8 {
     }
 
     /// `c = scale_a · scale_b · a · b` with `bt` = `Bᵀ` (`n × k`), all row-major, queued on the
-    /// stream; `F`'s format for both operands; each scale element 0 of its buffer.
+    /// stream; `F`'s format for both operands; each scale element 0 of its buffer; `C` in `f32` or
+    /// BF16 (`O`).
     ///
     /// Errors: [`tessera::Error::ShapeMismatch`] for shapes that disagree (as [`AnchorError::Tessera`]),
     /// [`tessera::Error::BufferTooSmall`] for an empty scale, [`AnchorError::Cublas`] where cuBLASLt
     /// has no algorithm for the product (K not a multiple of 16, for one) or fails.
-    pub fn matmul<F: Fp8Format>(
+    pub fn matmul<F: Fp8Format, O: Fp8Output>(
         &self,
         a: &DeviceMatrix<F>,
         bt: &DeviceMatrix<F>,
         scales: (&DeviceBuffer<f32>, &DeviceBuffer<f32>),
-        c: &mut DeviceMatrix,
+        c: &mut DeviceMatrix<O>,
         fast_accum: bool,
     ) -> Result<()> {
         const OP: &str = "CublasLtFp8::matmul";
@@ -88,7 +89,11 @@ impl CublasLtFp8 {
         // Column-major: first operand Bᵀ as k × n (transposed), second A as k × m, output n × m.
         let first = lt::create_matrix_layout(dtype, k, n, k as i64).map_err(lt_err("layout of Bᵀ"))?;
         let second = lt::create_matrix_layout(dtype, k, m, k as i64).map_err(lt_err("layout of A"))?;
-        let out = lt::create_matrix_layout(sys::cudaDataType::CUDA_R_32F, n, m, n as i64).map_err(lt_err("layout of C"))?;
+        let out_type = match O::FORMAT {
+            OutputFormat::Bf16 => sys::cudaDataType::CUDA_R_16BF,
+            OutputFormat::F32 => sys::cudaDataType::CUDA_R_32F,
+        };
+        let out = lt::create_matrix_layout(out_type, n, m, n as i64).map_err(lt_err("layout of C"))?;
         let desc = lt::create_matmul_desc(sys::cublasComputeType_t::CUBLAS_COMPUTE_32F, sys::cudaDataType::CUDA_R_32F)
             .map_err(lt_err("matmul descriptor"))?;
         let pref = lt::create_matmul_pref().map_err(lt_err("preference"))?;

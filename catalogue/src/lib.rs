@@ -38,7 +38,7 @@ pub mod testkit;
 pub use error::{PlanError, ShapeError};
 pub use plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use plan::{LaunchPlan, Plan, Planner};
-pub use precision::Precision;
+pub use precision::{OutputFormat, Precision};
 pub use registry::algo::{Algo, MatmulKernel, MATMUL_KERNELS};
 pub use registry::launch::LaunchDims;
 pub use select::Choice;

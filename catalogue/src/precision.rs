@@ -67,6 +67,32 @@ pub enum Precision {
     Fp8E5m2,
 }
 
+/// The element type a product writes `C` in: `f32` (every kernel), or BF16 rounded from the `f32`
+/// sums in the kernel's epilogue (kernel 25's promoted entries for now: [`OutputFormat::written_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OutputFormat {
+    #[default]
+    F32,
+    Bf16,
+}
+
+impl OutputFormat {
+    /// The unit roundoff of the output's own rounding: 0 for `f32` (inside the accumulation's rule),
+    /// 2⁻⁸ for BF16 (round to nearest: half a BF16 ulp of the value).
+    pub fn unit_roundoff(self) -> f64 {
+        match self {
+            Self::F32 => 0.0,
+            Self::Bf16 => 2f64.powi(-8),
+        }
+    }
+
+    /// Whether a kernel of `config` writes this format: `f32` every kernel, BF16 the promoted FP8
+    /// kernels.
+    pub fn written_by(self, config: &crate::TileConfig) -> bool {
+        self == Self::F32 || (config.fp8_operands && !config.unpromoted)
+    }
+}
+
 /// An element type of GEMM inputs: `f32` (FP32, or TF32 when the caller asks for it), `bf16`, `f16`.
 pub trait Element: Copy + Default + Send + Sync + 'static {
     /// The precision a product of this type runs in unless the caller asks for another

@@ -18,6 +18,13 @@ pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     a.mul_add(b, c)
 }
 
+/// `x` rounded to BF16 (to nearest, ties to even; NaN stays NaN) as its bit pattern: the `half`
+/// crate's conversion, the same integer code on the GPU and the host.
+#[inline(always)]
+pub fn f32_to_bf16_bits(x: f32) -> u16 {
+    half::bf16::from_f32(x).to_bits()
+}
+
 /// A BF16 bit pattern's value as `f32` (exact: every BF16 value is an `f32`).
 #[inline(always)]
 pub fn bf16_to_f32(bits: u16) -> f32 {

@@ -277,4 +277,29 @@ impl View<u16> {
             *self.ptr.add(i).cast::<Half4>()
         }
     }
+
+    /// Writes elements `i .. i + 4` as one 64-bit store.
+    ///
+    /// # Safety
+    /// As [`View::<u16>::get4`]; no other thread accesses those elements meanwhile.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn set4(&self, i: usize, value: Half4) {
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            if !i.is_multiple_of(4) || i + 4 > self.len {
+                super::host::out_of_bounds(format_args!(
+                    "64-bit store at element {i} of a view of {} 16-bit elements (needs i % 4 == 0 and i + 4 <= len)",
+                    self.len
+                ));
+            }
+            // SAFETY: i + 4 <= len (checked); host memory is only 2-aligned: an unaligned write.
+            unsafe { self.ptr.add(i).cast::<Half4>().write_unaligned(value) }
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: in range and 8-byte aligned by the caller's contract.
+        unsafe {
+            *self.ptr.add(i).cast::<Half4>() = value
+        }
+    }
 }

@@ -5,7 +5,7 @@ use tessera_catalogue::plan::blocks::{GemmDims, Loc};
 use tessera_catalogue::plan::{BlockedPlan, KernelLaunch, Op};
 use tessera_catalogue::registry::algo::{Fp8MatmulFn, HostKernel, TmaMatmulFn};
 use tessera_catalogue::registry::tma::{Layout, Packing};
-use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, Plan, Planner, Precision, Target};
+use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, OutputFormat, Plan, Planner, Precision, Target};
 use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::pack::{pack_b8, pad_b16};
 
@@ -133,12 +133,15 @@ pub enum HostFp8Scales {
 /// host makes for the H200, its kernel given the scales as the GPU's kernel reads them from device
 /// memory. Without a GPU's FP8 accumulator, the unpromoted kernels sum as the promoted ones do (see
 /// `tessera_device::wgmma`'s host model).
+///
+/// `output` BF16: the kernel rounds `C` to BF16 as it stores it; the result holds those values.
 pub fn matmul_fp8(
     precision: Precision,
     algo: Algo,
     a: &HostMatrix,
     b: &HostMatrix,
     scales: &HostFp8Scales,
+    output: OutputFormat,
 ) -> Result<HostMatrix, EmuError> {
     use tessera_catalogue::select::{fp8_scaled, Fp8Scaling};
     let invalid = |detail: String| EmuError::InvalidLaunch { kernel: algo.kernel_name(), detail };
@@ -154,7 +157,7 @@ pub fn matmul_fp8(
             return Err(invalid(format!("block scales of {} and {} floats for {}×{}×{}", sa.len(), sb.len(), dims.m, dims.n, dims.k)));
         }
     }
-    let planner = Planner::new("matmul_fp8", requested, precision, Target::H200);
+    let planner = Planner::new("matmul_fp8", requested, precision, Target::H200).with_output(output);
     match planner.product(dims).map_err(|e| invalid(e.to_string()))? {
         Plan::One(LaunchPlan { launch, .. }) => run_kernel_scaled(&launch, precision, a, b, Some(scales)),
         Plan::Nothing { .. } | Plan::ZeroC { .. } => Ok(HostMatrix::from_fn(dims.m, dims.n, |_, _| 0.0)),
@@ -181,7 +184,8 @@ fn run_kernel_scaled(
     if (a.rows, a.cols, b.cols) != (shape.m as usize, shape.k as usize, shape.n as usize) {
         return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail: format!("operands of another shape than {shape:?}") });
     }
-    let mut c = vec![if planned.zero_c { 0.0 } else { f32::NAN }; a.rows * b.cols];
+    // NaN whose two halves are BF16 NaNs too: an element a BF16-writing kernel skips shows as well.
+    let mut c = vec![if planned.zero_c { 0.0 } else { f32::from_bits(u32::MAX) }; a.rows * b.cols];
     let pc = SyncPtr::new(c.as_mut_ptr());
     let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(planned.dims));
     let entry = planned.entry;
@@ -228,8 +232,23 @@ fn run_kernel_scaled(
                 return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail });
             }
             let ptr = |s: &[f32]| if s.is_empty() { std::ptr::null() } else { s.as_ptr() };
-            let call = TmaCall::Fp8(host, SyncPtr::from_const(ptr(sa)), SyncPtr::from_const(ptr(sb)));
+            let bf16 = planned.output == OutputFormat::Bf16;
+            let call = TmaCall::Fp8(host, SyncPtr::from_const(ptr(sa)), SyncPtr::from_const(ptr(sb)), u32::from(bf16));
             launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a8.as_ptr(), bt.as_ptr(), pc)?;
+            if bf16 {
+                // The kernel wrote m·n BF16 elements at the start of C's buffer: widen them in place.
+                let bits: Vec<u16> = c
+                    .iter()
+                    .flat_map(|x| {
+                        let b = x.to_bits();
+                        [(b & 0xFFFF) as u16, (b >> 16) as u16]
+                    })
+                    .take(c.len())
+                    .collect();
+                for (x, b) in c.iter_mut().zip(bits) {
+                    *x = half::bf16::from_bits(b).to_f32();
+                }
+            }
         }
         HostKernel::Half(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
@@ -277,11 +296,12 @@ pub fn transpose_b8(b: &[u8], k: u32, n: u32) -> Result<Vec<u8>, EmuError> {
 }
 
 /// How [`launch_tma`] calls a TMA kernel's host build: the common arguments, or an FP8 entry's with
-/// its two scale pointers (null: 1).
+/// its two scale pointers (null: 1) and whether `C` is BF16 (1: `c` then holds `m·n` BF16 elements
+/// and has no tensor map).
 #[derive(Clone, Copy)]
 pub enum TmaCall {
     Plain(TmaMatmulFn),
-    Fp8(Fp8MatmulFn, SyncPtr<f32>, SyncPtr<f32>),
+    Fp8(Fp8MatmulFn, SyncPtr<f32>, SyncPtr<f32>, u32),
 }
 
 /// The planned TMA layouts of a TMA kernel's launch.
@@ -331,7 +351,9 @@ pub fn launch_tma(
     let (map_a, map_b) = (map(0, x), map(1, y));
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
     // C's map where its rows are whole 16-byte units, as the host encodes it.
+    let f32_out = !matches!(call, TmaCall::Fp8(_, _, _, 1));
     let map_c = tessera_catalogue::registry::tma::c_operand(shape)
+        .filter(|_| f32_out)
         .map(|op| TensorMap::host_model(c.get().cast::<u8>(), op.elem_bytes, op.dims, op.row_stride, op.boxdim, true));
     let pmc = SyncPtr::from_const(map_c.as_ref().map_or(std::ptr::null(), |m| m as *const TensorMap));
     let (m, n, k) = (shape.m, shape.n, shape.k);
@@ -352,7 +374,7 @@ pub fn launch_tma(
             match call {
                 TmaCall::Plain(host) => host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k),
                 // The scales: null, or one float each that outlives the launch (the caller's).
-                TmaCall::Fp8(host, sa, sb) => host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k, sa.get(), sb.get()),
+                TmaCall::Fp8(host, sa, sb, out) => host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k, sa.get(), sb.get(), out),
             }
         }
     })?;

@@ -5,27 +5,27 @@
 use std::collections::HashMap;
 
 use tessera_catalogue::plan::blocks::GemmDims;
-use tessera_catalogue::{Algo, Plan, Precision};
+use tessera_catalogue::{Algo, OutputFormat, Plan, Precision};
 
-/// The plans, by (kernel asked for, precision, dimensions).
+/// The plans, by (kernel asked for, precision, dimensions, output format).
 #[derive(Default)]
-pub(crate) struct PlanCache(HashMap<(Algo, Precision, GemmDims), Plan>);
+pub(crate) struct PlanCache(HashMap<(Algo, Precision, GemmDims, OutputFormat), Plan>);
 
 impl PlanCache {
     /// Plans kept before the cache is emptied (a blocked plan holds a few hundred operations at most).
     pub const CAPACITY: usize = 1024;
 
     /// The plan made for this request, if any.
-    pub fn get(&self, algo: Algo, precision: Precision, dims: GemmDims) -> Option<&Plan> {
-        self.0.get(&(algo, precision, dims))
+    pub fn get(&self, algo: Algo, precision: Precision, dims: GemmDims, output: OutputFormat) -> Option<&Plan> {
+        self.0.get(&(algo, precision, dims, output))
     }
 
     /// Keeps `plan` for this request.
-    pub fn insert(&mut self, algo: Algo, precision: Precision, dims: GemmDims, plan: Plan) {
+    pub fn insert(&mut self, algo: Algo, precision: Precision, dims: GemmDims, output: OutputFormat, plan: Plan) {
         if self.0.len() >= Self::CAPACITY {
             self.0.clear();
         }
-        self.0.insert((algo, precision, dims), plan);
+        self.0.insert((algo, precision, dims, output), plan);
     }
 
     /// Forgets every plan.

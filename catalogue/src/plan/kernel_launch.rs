@@ -13,7 +13,14 @@ impl MatmulKernel {
     /// [`tuning::stream_k_blocks`]; persistent kernels: one block per SM at most), with the kernel's
     /// threads and shared memory.
     pub fn launch(&self, shape: MatmulShape, target: Target) -> LaunchDims {
+        self.launch_sliced(shape, target, self.splits(shape, target))
+    }
+
+    /// [`MatmulKernel::launch`] with `splits` K slices for the split-K and persistent kernels (1: each
+    /// tile whole, what a product whose `C` is not `f32` needs: its slices could not add in it).
+    pub fn launch_sliced(&self, shape: MatmulShape, target: Target, splits: u32) -> LaunchDims {
         let (algo, cfg, sms) = (self.algo, self.config, target.sms);
+        let splits = splits.max(1);
         if cfg.cluster > 1 {
             // Whole clusters, one block per SM, at most one cluster per group of `cluster` tiles
             // along M (kernel 24's walk) — per K-step of the groups when it walks them stream-K; no
@@ -31,13 +38,12 @@ impl MatmulKernel {
         if cfg.persistent {
             // One block per SM, at most one per work unit (a tile, or a K slice of one): each block
             // walks units; gridDim.y carries the number of slices per tile.
-            let splits = tuning::splits_on(algo, shape, sms);
             let units = shape.n.div_ceil(cfg.bn) * shape.m.div_ceil(cfg.bm) * splits;
             let grid = (units.clamp(1, sms.max(1)).div_ceil(splits), splits, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
         LaunchDims {
-            grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), tuning::splits_on(algo, shape, sms)),
+            grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), splits),
             block: (cfg.block.0, cfg.block.1, 1),
             shared_bytes: cfg.shared_bytes,
         }
@@ -56,8 +62,13 @@ impl MatmulKernel {
     /// persistent kernel when it splits K. The TMA stream-K kernels (22, 24's stream-K entries) store
     /// first and add after, through counters ([`MatmulKernel::flag_words`]).
     pub fn accumulates_into_c(&self, shape: MatmulShape, target: Target) -> bool {
+        self.accumulates_sliced(self.splits(shape, target))
+    }
+
+    /// [`MatmulKernel::accumulates_into_c`] launched with `splits` slices ([`MatmulKernel::launch_sliced`]).
+    pub fn accumulates_sliced(&self, splits: u32) -> bool {
         let t = self.config;
-        let sliced = || self.splits(shape, target) > 1;
+        let sliced = || splits > 1;
         (t.split_k && (!t.stores_unsplit || sliced())) || (t.stream_k && !t.tma) || (t.persistent && !t.stream_k && sliced())
     }
 

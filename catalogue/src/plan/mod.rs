@@ -20,7 +20,7 @@ use std::fmt;
 
 use crate::error::PlanError;
 use crate::plan::blocks::{plan_steps, step_ops, workspace_of, Align, BlockOp, BlockPlan, GemmDims, Limits, Loc, Step, Workspace};
-use crate::precision::Precision;
+use crate::precision::{OutputFormat, Precision};
 use crate::registry::algo::{Algo, MatmulKernel};
 use crate::registry::launch::LaunchDims;
 use crate::registry::tma::{self, Packing};
@@ -56,6 +56,8 @@ pub struct KernelLaunch {
     /// model finds reading them off a 32-byte sector slower than copying them: `tc_model::best_packing`);
     /// `None` for kernels that read pointers.
     pub tma: Option<Packing>,
+    /// The element type the kernel writes `C` in (not `f32`: no K slices, `splits` is 1).
+    pub output: OutputFormat,
 }
 
 impl KernelLaunch {
@@ -63,7 +65,19 @@ impl KernelLaunch {
     /// `Auto`, [`PlanError::Shape`] when the TMA cannot describe the operands (for FP8: K not a
     /// multiple of [`FP8_K_MULTIPLE`]).
     pub fn new(algo: Algo, shape: MatmulShape, target: Target) -> Result<KernelLaunch, PlanError> {
+        Self::with_output(algo, shape, target, OutputFormat::F32)
+    }
+
+    /// [`KernelLaunch::new`] writing `C` in `output`: a format other than `f32` takes each tile whole
+    /// (no K slices). Errors as `new`'s, and [`PlanError::Invalid`] for a kernel that does not write
+    /// `output` ([`OutputFormat::written_by`]).
+    pub fn with_output(algo: Algo, shape: MatmulShape, target: Target, output: OutputFormat) -> Result<KernelLaunch, PlanError> {
         let kernel = algo.kernel().ok_or(PlanError::Invalid { op: "matmul", detail: "Auto is not a kernel: choose first".into() })?;
+        if !output.written_by(&kernel.config) {
+            let detail = format!("{} writes C in f32 only, not {output:?}", kernel.label);
+            return Err(PlanError::Invalid { op: "matmul", detail });
+        }
+        let splits = if output == OutputFormat::F32 { kernel.splits(shape, target) } else { 1 };
         if kernel.config.fp8_operands && !shape.k.is_multiple_of(FP8_K_MULTIPLE) {
             let detail = format!(
                 "K = {} is not a multiple of {FP8_K_MULTIPLE}: FP8 operands are read in place, in rows of whole 16-byte units \
@@ -74,7 +88,6 @@ impl KernelLaunch {
         }
         let tma = if kernel.config.tma {
             let elem_bytes = kernel.precision.input_bytes();
-            let splits = kernel.splits(shape, target);
             let packing = tc_model::best_packing(algo, shape, splits, target.sms)
                 .map_or_else(|| tma::plan(kernel.config, shape, elem_bytes), |p| p.0);
             tma::operands(kernel.config, &packing, elem_bytes)?;
@@ -86,11 +99,12 @@ impl KernelLaunch {
             algo,
             shape,
             entry: kernel.launched(shape.n).0,
-            dims: kernel.launch(shape, target),
-            splits: kernel.splits(shape, target),
-            zero_c: kernel.accumulates_into_c(shape, target),
+            dims: kernel.launch_sliced(shape, target, splits),
+            splits,
+            zero_c: kernel.accumulates_sliced(splits),
             flag_words: kernel.flag_words(shape, target),
             tma,
+            output,
         })
     }
 
@@ -213,6 +227,8 @@ pub struct Planner<'t> {
     pub limits: Limits,
     /// Picks measured on request (`Auto` only).
     pub tuned: &'t dyn Picks,
+    /// The element type of `C` (`f32` unless the caller asks for another: [`Planner::with_output`]).
+    pub output: OutputFormat,
 }
 
 impl fmt::Debug for Planner<'_> {
@@ -223,6 +239,7 @@ impl fmt::Debug for Planner<'_> {
             .field("precision", &self.precision)
             .field("target", &self.target)
             .field("limits", &self.limits)
+            .field("output", &self.output)
             .finish_non_exhaustive()
     }
 }
@@ -230,14 +247,21 @@ impl fmt::Debug for Planner<'_> {
 impl Planner<'static> {
     /// A planner for `requested` in `precision` on `target`, with the kernels' limits and no tuned picks.
     pub fn new(op: &'static str, requested: Algo, precision: Precision, target: Target) -> Self {
-        Planner { op, requested, precision, target, limits: Limits::KERNELS, tuned: &NoPicks }
+        Planner { op, requested, precision, target, limits: Limits::KERNELS, tuned: &NoPicks, output: OutputFormat::F32 }
     }
 }
 
 impl<'t> Planner<'t> {
     /// The same planner, consulting `tuned` for picks measured on request.
     pub fn with_tuned<'u>(self, tuned: &'u dyn Picks) -> Planner<'u> {
-        Planner { op: self.op, requested: self.requested, precision: self.precision, target: self.target, limits: self.limits, tuned }
+        let Planner { op, requested, precision, target, limits, output, .. } = self;
+        Planner { op, requested, precision, target, limits, tuned, output }
+    }
+
+    /// The same planner, its products writing `C` in `output` (each launch's tiles whole; a product
+    /// past one launch's limits is refused: its blocks add partial sums in `f32`).
+    pub fn with_output(self, output: OutputFormat) -> Self {
+        Planner { output, ..self }
     }
 
     /// The same planner with other launch limits (tests cut small products into blocks with them).
@@ -268,7 +292,8 @@ impl<'t> Planner<'t> {
             Choice::Kernel(_) => shape,
             Choice::Padded(p) => p.padded,
         };
-        Ok(LaunchPlan { shape, precision: self.precision, choice, launch: KernelLaunch::new(choice.kernel(), on, self.target)? })
+        let launch = KernelLaunch::with_output(choice.kernel(), on, self.target, self.output)?;
+        Ok(LaunchPlan { shape, precision: self.precision, choice, launch })
     }
 
     /// [`PlanError::NoKernel`] for a precision no kernel of the target multiplies in: FP8 off sm_90a
@@ -313,6 +338,11 @@ impl<'t> Planner<'t> {
         if self.limits.fits(dims.m, dims.n, dims.k) {
             let shape = MatmulShape::check((dims.m, dims.k), (dims.k, dims.n), (dims.m, dims.n))?;
             return Ok(Plan::One(self.launch(shape)?));
+        }
+        if self.output != OutputFormat::F32 {
+            let detail =
+                format!("{}×{}×{} past one launch's limits with C in {:?}: its blocks add in f32", dims.m, dims.n, dims.k, self.output);
+            return Err(PlanError::Invalid { op: self.op, detail });
         }
         let schedule = BlockPlan::new(dims, self.limits, self.align()?);
         let steps = plan_steps(&schedule, 0, &[]);
@@ -377,6 +407,12 @@ impl fmt::Display for KernelLaunch {
         }
         if self.prepares_tf32() {
             write!(f, ", operands prepared (TF32)")?;
+        }
+        if self.kernel().config.fp8_operands {
+            write!(f, ", Bᵀ read K-major (FP8)")?;
+        }
+        if self.output != OutputFormat::F32 {
+            write!(f, ", C in {:?}", self.output)?;
         }
         if let Some(p) = self.tma.filter(|p| !p.in_place()) {
             write!(f, ", rows padded for the TMA (lda {}, ldb {})", p.a.ld, p.b.ld)?;

@@ -1,7 +1,7 @@
 //! The checks every suite (emulator, GPU parity, properties, scorecard) applies to a result: the f64
 //! reference of the inputs rounded to the precision's format, compared element by element within the
 //! precision's tolerance rule ([`Precision::tolerance`], derived in [`crate::precision`]).
-use crate::precision::{Precision, C_TOL};
+use crate::precision::{OutputFormat, Precision, C_TOL};
 use crate::testkit::matrix::HostMatrix;
 use crate::testkit::reference::{self, Mismatch, ReferenceProduct};
 
@@ -9,6 +9,15 @@ use crate::testkit::reference::{self, Mismatch, ReferenceProduct};
 /// element by element with [`Precision::tolerance`]. NaN never passes; the lengths must agree.
 pub fn check_product(precision: Precision, got: &[f32], reference: &ReferenceProduct) -> Result<(), Mismatch> {
     reference::check_elements(got, reference, |k, abs_sum| precision.tolerance(k, abs_sum))
+}
+
+/// [`check_product`] for a result written in `output`: the product's tolerance, plus the output's
+/// own rounding of the value (`u_out · (|value| + tol)`, [`OutputFormat::unit_roundoff`]).
+pub fn check_product_out(precision: Precision, output: OutputFormat, got: &[f32], reference: &ReferenceProduct) -> Result<(), Mismatch> {
+    reference::check_elements_valued(got, reference, |k, abs_sum, value| {
+        let tol = precision.tolerance(k, abs_sum);
+        tol + output.unit_roundoff() * (value.abs() + tol)
+    })
 }
 
 /// Checks `got = a · b` computed in `precision`: the f64 reference of the inputs rounded to the

@@ -85,13 +85,23 @@ pub fn check_matmul(got: &HostMatrix, reference: &ReferenceProduct) -> Result<()
 /// `tolerance(k, Σ|a·b|)`; NaN (in `got` or the reference) never passes, and the lengths must agree.
 /// The one comparison loop behind [`check_matmul`] and the per-precision checks.
 pub fn check_elements(got: &[f32], reference: &ReferenceProduct, tolerance: impl Fn(usize, f64) -> f64) -> Result<(), Mismatch> {
+    check_elements_valued(got, reference, |k, abs_sum, _| tolerance(k, abs_sum))
+}
+
+/// [`check_elements`] with a tolerance that also sees the reference value (`tolerance(k, Σ|a·b|,
+/// value)`): for results rounded to a narrower output format, whose error scales with the value.
+pub fn check_elements_valued(
+    got: &[f32],
+    reference: &ReferenceProduct,
+    tolerance: impl Fn(usize, f64, f64) -> f64,
+) -> Result<(), Mismatch> {
     if got.len() != reference.value.len() || got.len() != reference.rows * reference.cols {
         return Err(Mismatch::shape());
     }
     let mut first: Option<Mismatch> = None;
     let mut count = 0;
     for (idx, (&g, (&v, &s))) in got.iter().zip(reference.value.iter().zip(&reference.abs_sum)).enumerate() {
-        let tol = tolerance(reference.k, s);
+        let tol = tolerance(reference.k, s, v);
         if !approx::abs_diff_eq!(g as f64, v, epsilon = tol) {
             count += 1;
             first.get_or_insert(Mismatch {

@@ -13,7 +13,7 @@ use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::registry::launch;
 use tessera_catalogue::select::{fp8_scaled, Fp8Scaling};
-use tessera_catalogue::{Algo, Plan};
+use tessera_catalogue::{Algo, OutputFormat, Plan};
 use tessera_kernels::matmul::k25_fp8::SCALE_BLOCK;
 
 use super::fp8::Fp8Format;
@@ -21,7 +21,7 @@ use super::launch_config;
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-use crate::matrix::DeviceMatrix;
+use crate::matrix::{DeviceElement, DeviceMatrix};
 
 /// How the caller gives `B` to an FP8 product.
 #[derive(Clone, Copy)]
@@ -47,6 +47,20 @@ pub enum Fp8Scales<'a> {
     Blocks { a: &'a DeviceBuffer<f32>, b: &'a DeviceBuffer<f32> },
 }
 
+/// An element type an FP8 product writes `C` in: `f32`, or [`half::bf16`] (the `f32` sums rounded
+/// once to nearest as the kernel stores them).
+pub trait Fp8Output: DeviceElement {
+    /// The catalogue's name for it.
+    #[doc(hidden)]
+    const FORMAT: OutputFormat;
+}
+impl Fp8Output for f32 {
+    const FORMAT: OutputFormat = OutputFormat::F32;
+}
+impl Fp8Output for half::bf16 {
+    const FORMAT: OutputFormat = OutputFormat::Bf16;
+}
+
 /// Whether the kernel's `y` operand is the caller's `B` (transposed first) or its `Bᵀ`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BGiven {
@@ -56,7 +70,8 @@ pub(crate) enum BGiven {
 
 impl Gpu {
     /// `c = scale_a · scale_b · a · b` in FP8 (`F`: [`float8::F8E4M3`] or [`float8::F8E5M2`], both
-    /// operands of one format), `c` in `f32`, queued on the stream. `b` is `B` (`k × n`) or `Bᵀ`
+    /// operands of one format), `c` in `f32` or BF16 (`O`: [`Fp8Output`]; BF16 rounds each `f32` sum
+    /// once as it is stored, and each tile is computed whole), queued on the stream. `b` is `B` (`k × n`) or `Bᵀ`
     /// (`n × k`, no transposition: [`Fp8Rhs`]); `scales` per tensor or unit ([`Fp8Scales`]).
     ///
     /// `algo`: `Auto` (kernel 25's promoted entry of the format: sums moved into `f32` every 128
@@ -88,13 +103,13 @@ impl Gpu {
     /// gpu.matmul_fp8(Algo::Auto, &xq, Fp8Rhs::Bt(&wq), Fp8Scales::PerTensor { a: &sx, b: &sw }, &mut y)?;
     /// # Ok(()) }
     /// ```
-    pub fn matmul_fp8<F: Fp8Format>(
+    pub fn matmul_fp8<F: Fp8Format, O: Fp8Output>(
         &self,
         algo: Algo,
         a: &DeviceMatrix<F>,
         b: Fp8Rhs<'_, F>,
         scales: Fp8Scales<'_>,
-        c: &mut DeviceMatrix,
+        c: &mut DeviceMatrix<O>,
     ) -> Result<()> {
         const OP: &str = "Gpu::matmul_fp8";
         let (given, bm) = match b {
@@ -113,7 +128,7 @@ impl Gpu {
             }
         };
         let requested = fp8_scaled(OP, algo, F::PRECISION, scaling)?;
-        let plan = self.plan_as(OP, requested, F::PRECISION, dims)?;
+        let plan = self.plan_out(OP, requested, F::PRECISION, dims, O::FORMAT)?;
         a.buffer().check_context(self, OP)?;
         bm.buffer().check_context(self, OP)?;
         c.buffer().check_context(self, OP)?;
@@ -143,16 +158,16 @@ impl Gpu {
         match &plan {
             Plan::Nothing { .. } => Ok(()),
             Plan::ZeroC { .. } => {
-                // SAFETY: c addresses m·n floats (checked above).
-                unsafe { self.zero_floats(stream, pc, dims.m * dims.n) }
+                // SAFETY: c addresses m·n elements of O (checked above).
+                unsafe { self.zero_bytes(stream, pc, dims.m * dims.n * std::mem::size_of::<O>()) }
             }
             Plan::One(l) => {
-                // SAFETY: A holds m·k bytes, B (or Bᵀ) k·n, C m·n floats, the scales one float each
-                // or null (all checked above), of this context; the guards record their use after
+                // SAFETY: A holds m·k bytes, B (or Bᵀ) k·n, C m·n elements of O (the plan's output
+                // format), the scales their floats or null (all checked above), of this context; the guards record their use after
                 // the launches are queued; the plan is this GPU's for these dimensions.
                 unsafe {
                     if l.launch.zero_c {
-                        self.zero_floats(stream, pc, dims.m * dims.n)?;
+                        self.zero_bytes(stream, pc, dims.m * dims.n * std::mem::size_of::<O>())?;
                     }
                     let f = self.kernel(l.launch.entry)?;
                     self.launch_fp8(stream, f, &l.launch, pa, given, pb, scale_ptrs, pc)
@@ -165,14 +180,14 @@ impl Gpu {
         }
     }
 
-    /// Queues `c = 0` over `len` floats at `c`.
+    /// Queues zeros over `bytes` bytes at `c`.
     ///
     /// # Safety
-    /// `c` addresses `len` floats of this context, not used by other work until the memset completes.
-    unsafe fn zero_floats(&self, stream: &Arc<CudaStream>, c: u64, len: usize) -> Result<()> {
+    /// `c` addresses `bytes` bytes of this context, not used by other work until the memset completes.
+    unsafe fn zero_bytes(&self, stream: &Arc<CudaStream>, c: u64, bytes: usize) -> Result<()> {
         self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
         // SAFETY: the caller's contract.
-        unsafe { result::memset_d8_async(c, 0, len * 4, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))
+        unsafe { result::memset_d8_async(c, 0, bytes, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))
     }
 
     /// Queues an FP8 kernel (`launch`'s entry `f`) on `a` and `b` — `B` (`k × n`, transposed first by

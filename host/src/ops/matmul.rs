@@ -8,7 +8,7 @@ use half::{bf16, f16};
 use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::registry::tma::{self, Layout};
-use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, Plan, Precision};
+use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, OutputFormat, Plan, Precision};
 
 use super::launch_config;
 use crate::blocked::Homes;
@@ -237,7 +237,8 @@ impl Gpu {
             (None, _) => (x, y),
         };
         // C's map where it starts and its rows are on 16-byte units: the TMA kernels store through it.
-        let c_map = tma::c_operand(launch.shape).filter(|_| c.is_multiple_of(tma::ALIGN)).map(|op| (op, c));
+        let f32_out = launch.output == OutputFormat::F32;
+        let c_map = tma::c_operand(launch.shape).filter(|_| f32_out && c.is_multiple_of(tma::ALIGN)).map(|op| (op, c));
         let maps = match packing {
             Some(p) => {
                 Some(self.tensor_maps.maps(stream, &tma::operands(kernel.config, &p, elem_bytes)?, kernel.precision, x, y, c_map)?)
@@ -256,11 +257,12 @@ impl Gpu {
         let mut counters = self.flags_at_least(stream, launch.flag_words as usize)?;
         let flags_guard = counters.as_mut().filter(|_| launch.flag_words > 0).map(|f| f.device_ptr_mut(stream));
         let flags = flags_guard.as_ref().map_or(0, |(p, _)| *p);
+        let out_bf16 = u32::from(launch.output == OutputFormat::Bf16);
         let mut builder = stream.launch_builder(f);
         if kernel.config.tma {
             builder.arg(&x).arg(&y).arg(&map_c).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
             if kernel.config.fp8_operands {
-                builder.arg(&scales.0).arg(&scales.1);
+                builder.arg(&scales.0).arg(&scales.1).arg(&out_bf16);
             }
         } else {
             builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);

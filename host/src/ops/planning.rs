@@ -2,7 +2,7 @@
 //! Every operation that multiplies plans here, once, and then runs the plan.
 use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::Picks;
-use tessera_catalogue::{Algo, Choice, MatmulShape, Plan, Planner, Precision, Target};
+use tessera_catalogue::{Algo, Choice, MatmulShape, OutputFormat, Plan, Planner, Precision, Target};
 
 use crate::context::Gpu;
 use crate::error::Result;
@@ -39,12 +39,24 @@ impl Gpu {
     /// Plans are kept by request ([`crate::plan_cache`]): a repeated product is planned once. A request
     /// that fails is planned (and refused) again each time, naming `op`.
     pub(crate) fn plan_as(&self, op: &'static str, algo: Algo, precision: Precision, dims: GemmDims) -> Result<Plan> {
-        if let Some(plan) = self.plans.lock().ok().and_then(|cache| cache.get(algo, precision, dims).cloned()) {
+        self.plan_out(op, algo, precision, dims, OutputFormat::F32)
+    }
+
+    /// [`Gpu::plan_as`] for a product that writes `C` in `output`.
+    pub(crate) fn plan_out(
+        &self,
+        op: &'static str,
+        algo: Algo,
+        precision: Precision,
+        dims: GemmDims,
+        output: OutputFormat,
+    ) -> Result<Plan> {
+        if let Some(plan) = self.plans.lock().ok().and_then(|cache| cache.get(algo, precision, dims, output).cloned()) {
             return Ok(plan);
         }
-        let plan = self.planner(op, algo, precision).product(dims)?;
+        let plan = self.planner(op, algo, precision).with_output(output).product(dims)?;
         if let Ok(mut cache) = self.plans.lock() {
-            cache.insert(algo, precision, dims, plan.clone());
+            cache.insert(algo, precision, dims, output, plan.clone());
         }
         Ok(plan)
     }

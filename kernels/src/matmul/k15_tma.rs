@@ -41,7 +41,7 @@
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::{ASlice, WgmmaTile};
 use crate::device::async_copy::SharedPtr;
-use crate::device::mem::{Float2, View};
+use crate::device::mem::{Float2, Half4, View};
 use crate::device::shared::SharedTiles;
 use crate::device::tma::{self, TensorMap};
 use crate::device::{atomic, cluster, mbarrier, thread, warpgroup, wgmma};
@@ -652,6 +652,73 @@ pub(crate) unsafe fn store<O: WgmmaTile>(
         }
         // SAFETY: as above; the next chunk overwrites the area only after every lane read it.
         unsafe { thread::sync_warp() };
+    }
+}
+
+/// Stores consumer warpgroup `cw`'s accumulators of the output tile at `(row0, col0)` into `c`
+/// (`m × n` BF16 bit patterns, row-major), each rounded to nearest once; only in-range elements. As
+/// [`store`]'s threads store: each warp stages its 16 rows as `f32` ([`staged`]), then each lane
+/// rounds `W` consecutive columns and writes them in one store — 8 bytes where `n` is a multiple of 4,
+/// 2 bytes an element otherwise (rows of odd length are not 4-byte aligned).
+///
+/// # Safety
+/// `c` holds `m·n` 16-bit elements; otherwise as [`store`] (no `accumulate`: BF16 partial sums are
+/// not added).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn store_bf16<O: WgmmaTile>(acc: &O::Acc, c: View<u16>, staging: Staging, m: u32, n: u32, row0: u32, col0: u32, cw: u32) {
+    let wtid = thread::thread_idx_x() % 128;
+    let lane = wtid % 32;
+    let stage = staging.view;
+    let first = row0 + cw * WG_ROWS + 16 * (wtid / 32);
+    let chunks = acc.as_ref().as_chunks::<16>().0;
+    for (j, chunk) in chunks.iter().enumerate() {
+        // SAFETY: this warp's area, the previous chunk read out of it (the barrier below).
+        unsafe { stage_chunk(chunk, lane, stage) };
+        // SAFETY: every lane of the warp, once per chunk (the loop is warp-uniform).
+        unsafe { thread::sync_warp() };
+        let col = col0 + STAGE_COLS * j as u32;
+        // SAFETY: the area holds the chunk (the barrier above); c as the caller states.
+        unsafe {
+            if n.is_multiple_of(4) {
+                store_rows_bf16::<4>(c, stage, m, n, first, col);
+            } else {
+                store_rows_bf16::<1>(c, stage, m, n, first, col);
+            }
+        }
+        // SAFETY: as above; the next chunk overwrites the area only after every lane read it.
+        unsafe { thread::sync_warp() };
+    }
+}
+
+/// One staged chunk of [`store_bf16`]: the warp's 16 rows × [`STAGE_COLS`] columns from
+/// `(first, col)`, `W` consecutive columns per lane (4 or 1).
+///
+/// # Safety
+/// As [`store_bf16`], with the chunk staged; `n` a multiple of `W`.
+#[inline(always)]
+unsafe fn store_rows_bf16<const W: u32>(c: View<u16>, stage: View<f32>, m: u32, n: u32, first: u32, col: u32) {
+    use crate::device::math::f32_to_bf16_bits;
+    let lane = thread::thread_idx_x() % 32;
+    let per_row = STAGE_COLS / W;
+    for q in 0..16 / W {
+        let (r, cc) = (W * q + lane / per_row, W * (lane % per_row));
+        let (gr, gc) = (first + r, col + cc);
+        if gr >= m || gc >= n {
+            continue;
+        }
+        let (at, from) = ((gr * n + gc) as usize, staged(r, cc));
+        // SAFETY: gr < m and gc < n with n and gc multiples of W: the W elements from `at` are in
+        // range of c and 2·W-byte aligned (as the allocation is); `from` lies in the area, aligned
+        // alike (`staged` keeps col % 8).
+        unsafe {
+            if W == 4 {
+                let v = stage.get4(from).0;
+                c.set4(at, Half4(v.map(f32_to_bf16_bits)));
+            } else {
+                c.set(at, f32_to_bf16_bits(stage.get(from)));
+            }
+        }
     }
 }
 

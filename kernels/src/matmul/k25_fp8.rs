@@ -24,6 +24,10 @@
 //! promotion weighs its partial sums by `scale_a[row][step] · scale_b[tile][step]`: the two rows a
 //! thread's accumulators cover, loaded before the step's group is awaited.
 //!
+//! **Output**: `f32`, or BF16 from the promoted entries (`out_bf16`: the `f32` sums, scaled, rounded
+//! once to nearest as they are stored, `k15_tma::store_bf16`; then one slice per tile, never added
+//! into).
+//!
 //! **Edges**: as kernel 15's, with K a multiple of 16 (rows of whole 16-byte units, the TMA's rule;
 //! the host refuses other K).
 use super::k14_wgmma::WgmmaTile;
@@ -148,10 +152,41 @@ unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(
 /// As [`super::k16_persistent::persistent_gemm`], with `map_b` over `Bᵀ` (`n × k` bytes) and the
 /// launch of [`config`]`(64·NC, O::N, S, 1)` (or [`fast_config`], [`blocks_config`]); `scale_a`,
 /// `scale_b` null or valid for one `f32` each — for [`mode::BLOCK_SCALED`] valid for `m·⌈k/128⌉` and
-/// `⌈n/128⌉·⌈k/128⌉` floats, with `O::N = 128`.
+/// `⌈n/128⌉·⌈k/128⌉` floats, with `O::N = 128`. With `out_bf16 != 0` (not [`mode::UNPROMOTED`]:
+/// it writes `f32` only), `C` is `m·n` BF16 elements (`args.c` points at them), `args.map_c` is null
+/// and the grid has one slice (`gridDim.y = 1`).
 #[inline(always)]
-pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32>(args: TmaArgs, scale_a: *const f32, scale_b: *const f32)
-where
+pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32>(
+    args: TmaArgs,
+    scale_a: *const f32,
+    scale_b: *const f32,
+    out_bf16: u32,
+) where
+    O::Acc: AsMut<[f32]>,
+{
+    // Two copies of the whole body, one per output type, chosen once. The unpromoted 256-wide tile
+    // writes f32 only: with a BF16 store beside its 128 accumulators ptxas fenced its `wgmma`s
+    // (C7519) and, with two bodies, spilled 1.7 KB and serialised them (C7511).
+    // SAFETY (both): forwarded contract.
+    unsafe {
+        if out_bf16 != 0 && MODE != mode::UNPROMOTED {
+            fp8_walk::<O, S, NC, MODE, true>(args, scale_a, scale_b)
+        } else {
+            fp8_walk::<O, S, NC, MODE, false>(args, scale_a, scale_b)
+        }
+    }
+}
+
+/// [`fp8_gemm`]'s body for one output type: BF16 where `BF16`, `f32` otherwise.
+///
+/// # Safety
+/// As [`fp8_gemm`], with `out_bf16 = BF16 as u32`.
+#[inline(always)]
+unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, const BF16: bool>(
+    args: TmaArgs,
+    scale_a: *const f32,
+    scale_b: *const f32,
+) where
     O::Acc: AsMut<[f32]>,
 {
     let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
@@ -178,8 +213,14 @@ where
     let blocks = k.div_ceil(SCALE_BLOCK);
     // This thread's first accumulator row within a consumer warpgroup's 64 (`wgmma::acc_position`).
     let lane_row = 16 * (thread::thread_idx_x() % 128 / 32) + thread::lane_id() / 4;
-    // SAFETY: the caller passes m·n floats.
-    let c = unsafe { View::new(c, (m * n) as usize) };
+    // SAFETY: the caller passes m·n elements of C's type (f32, or BF16 with out_bf16).
+    let (c32, c16) = unsafe {
+        if BF16 {
+            (View::new(c, 0), View::new(c.cast::<u16>(), (m * n) as usize))
+        } else {
+            (View::new(c, (m * n) as usize), View::new(c.cast::<u16>(), 0))
+        }
+    };
     let (mut walk, mut g) = (walk, 0);
     while let Some(p) = walk.next() {
         let mut acc = O::ZERO;
@@ -204,10 +245,17 @@ where
         for x in acc.as_mut() {
             *x = wgmma::settled(*x) * scale;
         }
-        // SAFETY: c holds m·n floats (map_c, if any, describes it), zeroed by the host where the walk
-        // adds.
         let map = if p.adds { core::ptr::null() } else { k15_tma::c_map_for::<NC>(map_c) };
-        unsafe { k15_tma::store::<O>(&acc, c, map, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, p.adds) };
+        let staging = pipe.warp_staging(wg - 1);
+        // SAFETY: c holds m·n elements of its type (map_c, if any, describes an f32 C), zeroed by the
+        // host where the walk adds; a BF16 C is never added into (one slice: the caller's contract).
+        unsafe {
+            if BF16 {
+                k15_tma::store_bf16::<O>(&acc, c16, staging, m, n, p.row0, p.col0, wg - 1);
+            } else {
+                k15_tma::store::<O>(&acc, c32, map, staging, m, n, p.row0, p.col0, wg - 1, p.adds);
+            }
+        }
         g += p.ke - p.kb;
     }
 }
@@ -235,6 +283,7 @@ macro_rules! fp8_entry {
                 k: u32,
                 scale_a: *const f32,
                 scale_b: *const f32,
+                out_bf16: u32,
             ) {
                 // SAFETY: forwarded contract.
                 unsafe {
@@ -242,6 +291,7 @@ macro_rules! fp8_entry {
                         TmaArgs { map_a, map_b, map_c, c, flags, m, n, k },
                         scale_a,
                         scale_b,
+                        out_bf16,
                     )
                 }
             }

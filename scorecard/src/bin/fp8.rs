@@ -17,13 +17,13 @@ use std::time::Instant;
 use clap::Parser;
 use tessera::catalogue::precision::Precision;
 use tessera::float8::{F8E4M3, F8E5M2};
-use tessera::{Algo, DeviceBuffer, DeviceMatrix, Fp8Format, Fp8Rhs, Fp8Scales, Gpu, GpuTimer};
+use tessera::{bf16, Algo, DeviceBuffer, DeviceMatrix, Fp8Format, Fp8Rhs, Fp8Scales, Gpu, GpuTimer, OutputFormat};
 use tessera_anchors::cublaslt_fp8::CublasLtFp8;
 
 type Fail = Box<dyn std::error::Error + Send + Sync>;
 
-/// One implementation's product into `C`.
-type Product<'a> = Box<dyn Fn(&mut DeviceMatrix) -> Result<(), Fail> + 'a>;
+/// One implementation's product into its `C` (f32 or BF16, held by the closure).
+type Product<'a> = Box<dyn Fn() -> Result<(), Fail> + 'a>;
 
 #[derive(Parser, Debug)]
 #[command(about = "kernel 25 (FP8) beside cuBLASLt FP8, same process")]
@@ -95,15 +95,16 @@ fn reference_row(a: &[f32], bt: &[f32], k: usize, r: usize, scale: f64) -> (Vec<
         .unzip()
 }
 
-/// The worst `|got − reference| / tolerance` over sampled rows (≤ 1 passes) and the worst
-/// `|got − reference| / Σ|a·b|`.
-fn sampled_error(got: &[f32], n: usize, rows: &[(usize, Vec<f64>, Vec<f64>)], p: Precision, k: usize) -> (f64, f64) {
+/// The worst `|got − reference| / tolerance` over sampled rows (≤ 1 passes; the tolerance of
+/// `check_product_out`: the product's, plus `output`'s rounding) and the worst `|got − reference| / Σ|a·b|`.
+fn sampled_error(got: &[f32], n: usize, rows: &[(usize, Vec<f64>, Vec<f64>)], p: Precision, output: OutputFormat, k: usize) -> (f64, f64) {
     let (mut worst_tol, mut worst_rel) = (0.0f64, 0.0f64);
     for (r, value, abs) in rows {
         for c in 0..n {
             let err = (f64::from(got[r * n + c]) - value[c]).abs();
             let err = if err.is_nan() { f64::INFINITY } else { err };
-            worst_tol = worst_tol.max(err / p.tolerance(k, abs[c]));
+            let tol = p.tolerance(k, abs[c]);
+            worst_tol = worst_tol.max(err / (tol + output.unit_roundoff() * (value[c].abs() + tol)));
             worst_rel = worst_rel.max(err / abs[c].max(f64::MIN_POSITIVE));
         }
     }
@@ -130,7 +131,8 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
         let kb = k.div_ceil(128);
         let (bsa, bsb) =
             (DeviceBuffer::from_host(gpu, &vec![0.5f32; m * kb])?, DeviceBuffer::from_host(gpu, &vec![2.0f32; n.div_ceil(128) * kb])?);
-        let mut c = DeviceMatrix::<f32>::zeros(gpu, m, n)?;
+        let c = std::cell::RefCell::new(DeviceMatrix::<f32>::zeros(gpu, m, n)?);
+        let c16 = std::cell::RefCell::new(DeviceMatrix::<bf16>::zeros(gpu, m, n)?);
         let sampled: Vec<(usize, Vec<f64>, Vec<f64>)> = (0..args.sampled_rows.min(m))
             .map(|i| {
                 let r = if args.sampled_rows <= 1 { 0 } else { i * (m - 1) / (args.sampled_rows - 1).max(1) };
@@ -147,30 +149,40 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
         let flops = 2.0 * (m * n * k) as f64;
         let mut row = serde_json::json!({ "m": m, "n": n, "k": k, "format": p.label() });
         let mut times = std::collections::BTreeMap::new();
-        let cases: [(&str, Product<'_>); 5] = [
-            ("tessera_auto", Box::new(|c| Ok(gpu.matmul_fp8(Algo::Auto, &a, Fp8Rhs::Bt(&bt), per_tensor, c)?))),
-            ("tessera_fast", Box::new(|c| Ok(gpu.matmul_fp8(fast, &a, Fp8Rhs::Bt(&bt), per_tensor, c)?))),
-            ("tessera_blocks", Box::new(|c| Ok(gpu.matmul_fp8(blocked, &a, Fp8Rhs::Bt(&bt), blocks, c)?))),
-            ("cublaslt", Box::new(|c| Ok(lt.matmul(&a, &bt, (&sa, &sb), c, false)?))),
-            ("cublaslt_fast", Box::new(|c| Ok(lt.matmul(&a, &bt, (&sa, &sb), c, true)?))),
+        let (f32_out, bf16_out) = (OutputFormat::F32, OutputFormat::Bf16);
+        let cases: [(&str, OutputFormat, Product<'_>); 7] = [
+            ("tessera_auto", f32_out, Box::new(|| Ok(gpu.matmul_fp8(Algo::Auto, &a, Fp8Rhs::Bt(&bt), per_tensor, &mut *c.borrow_mut())?))),
+            ("tessera_fast", f32_out, Box::new(|| Ok(gpu.matmul_fp8(fast, &a, Fp8Rhs::Bt(&bt), per_tensor, &mut *c.borrow_mut())?))),
+            ("tessera_blocks", f32_out, Box::new(|| Ok(gpu.matmul_fp8(blocked, &a, Fp8Rhs::Bt(&bt), blocks, &mut *c.borrow_mut())?))),
+            (
+                "tessera_auto_bf16",
+                bf16_out,
+                Box::new(|| Ok(gpu.matmul_fp8(Algo::Auto, &a, Fp8Rhs::Bt(&bt), per_tensor, &mut *c16.borrow_mut())?)),
+            ),
+            ("cublaslt", f32_out, Box::new(|| Ok(lt.matmul(&a, &bt, (&sa, &sb), &mut *c.borrow_mut(), false)?))),
+            ("cublaslt_fast", f32_out, Box::new(|| Ok(lt.matmul(&a, &bt, (&sa, &sb), &mut *c.borrow_mut(), true)?))),
+            ("cublaslt_bf16", bf16_out, Box::new(|| Ok(lt.matmul(&a, &bt, (&sa, &sb), &mut *c16.borrow_mut(), false)?))),
         ];
-        for (name, work) in &cases {
+        for (name, output, work) in &cases {
             // Checked first: C zeroed (an output left unwritten shows), one product, the sampled rows.
-            gpu.stream().memset_zeros(c.buffer_mut().as_cuda_slice_mut())?;
-            work(&mut c)?;
+            gpu.stream().memset_zeros(c.borrow_mut().buffer_mut().as_cuda_slice_mut())?;
+            gpu.stream().memset_zeros(c16.borrow_mut().buffer_mut().as_cuda_slice_mut())?;
+            work()?;
             gpu.synchronize()?;
-            let got = c.buffer().to_host(gpu)?;
-            let (tol, rel) = sampled_error(&got, n, &sampled, p, k);
+            let got: Vec<f32> = match output {
+                OutputFormat::Bf16 => c16.borrow().buffer().to_host(gpu)?.iter().map(|x| x.to_f32()).collect(),
+                OutputFormat::F32 => c.borrow().buffer().to_host(gpu)?,
+            };
+            let (tol, rel) = sampled_error(&got, n, &sampled, p, *output, k);
             row[format!("{name}_error_over_tolerance")] = serde_json::json!(tol);
             row[format!("{name}_error_over_abs_sum")] = serde_json::json!(rel);
-            if (*name == "tessera_auto" || *name == "tessera_blocks") && tol > 1.0 {
+            if name.starts_with("tessera") && *name != "tessera_fast" && tol > 1.0 {
                 return Err(format!("{name} {m}×{n}×{k}: error {tol:.3} of the tolerance on the sampled rows").into());
             }
             // Batches of about 50 ms of GPU time.
-            let trial = timer.time_ms(gpu, 1, 1, || work(&mut c))?;
+            let trial = timer.time_ms(gpu, 1, 1, work)?;
             let iters = ((50.0 / trial.max(1e-3)).ceil() as usize).clamp(3, 2000);
-            let mut batch: Vec<f64> =
-                (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 1, iters, || work(&mut c))).collect::<Result<_, Fail>>()?;
+            let mut batch: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 1, iters, work)).collect::<Result<_, Fail>>()?;
             batch.sort_by(f64::total_cmp);
             let ms = batch[batch.len() / 2];
             times.insert(*name, ms);
@@ -182,6 +194,7 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
             ("tessera_fast", "cublaslt_fast"),
             ("tessera_blocks", "tessera_auto"),
             ("tessera_auto", "cublaslt_fast"),
+            ("tessera_auto_bf16", "cublaslt_bf16"),
         ] {
             row[format!("{num}_over_{den}")] = serde_json::json!(times[den] / times[num]);
         }
