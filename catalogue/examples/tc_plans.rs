@@ -21,6 +21,8 @@ fn main() -> Result<(), String> {
             "bf16" => Precision::Bf16,
             "fp16" => Precision::Fp16,
             "tf32" => Precision::Tf32,
+            "fp8e4m3" => Precision::Fp8E4m3,
+            "fp8e5m2" => Precision::Fp8E5m2,
             other => return Err(format!("no tensor-core precision `{other}`")),
         });
     }

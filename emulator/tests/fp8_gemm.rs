@@ -46,7 +46,7 @@ fn block_reference(
 #[test]
 fn every_fp8_kernel_and_auto_matches_the_reference_with_its_scales() {
     let cases = fp8_cases();
-    assert_eq!(cases.len(), 8, "six kernels and Auto in two formats");
+    assert_eq!(cases.len(), 10, "eight kernels and Auto in two formats");
     for (algo, precision) in cases {
         let blocked = algo.config().is_some_and(|c| c.fp8_block_scales);
         for (i, &(m, n, k)) in SHAPES.iter().enumerate() {
@@ -61,12 +61,12 @@ fn every_fp8_kernel_and_auto_matches_the_reference_with_its_scales() {
                     .unwrap_or_else(|e| panic!("{} ({precision:?}) {m}×{n}×{k} block scales: {e}", algo.label()));
                 continue;
             }
-            for scales in [[1.0, 1.0], [0.5, 4.0]] {
-                let got = matmul_fp8(precision, algo, &a, &b, &HostFp8Scales::PerTensor(scales), F32)
-                    .unwrap_or_else(|e| panic!("{algo:?} {m}×{n}×{k}: {e}"));
-                check_scaled(precision, &a, &b, &got, scales[0] * scales[1])
-                    .unwrap_or_else(|e| panic!("{} ({precision:?}) {m}×{n}×{k} scales {scales:?}: {e}", algo.label()));
-            }
+            // Unit scales on every other shape, two powers of two on the rest (CI's time).
+            let scales = if i % 2 == 0 { [1.0, 1.0] } else { [0.5, 4.0] };
+            let got = matmul_fp8(precision, algo, &a, &b, &HostFp8Scales::PerTensor(scales), F32)
+                .unwrap_or_else(|e| panic!("{algo:?} {m}×{n}×{k}: {e}"));
+            check_scaled(precision, &a, &b, &got, scales[0] * scales[1])
+                .unwrap_or_else(|e| panic!("{} ({precision:?}) {m}×{n}×{k} scales {scales:?}: {e}", algo.label()));
         }
     }
 }

@@ -394,6 +394,10 @@ matmul_catalogue! {
     Fp8E4m3 = k25_fp8::matmul_fp8_e4m3_128x128, "fp8-e4m3-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_128X128;
     /// Kernel 25 on FP8 E5M2.
     Fp8E5m2 = k25_fp8::matmul_fp8_e5m2_128x128, "fp8-e5m2-128x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_128X128;
+    /// Kernel 25 on FP8 E4M3, 64×128 tiles (one consumer warpgroup), 9 stages: few rows, few tiles.
+    Fp8E4m3Rows64 = k25_fp8::matmul_fp8_e4m3_64x128, "fp8-e4m3-64x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_64X128;
+    /// Kernel 25 on FP8 E5M2, 64×128 tiles.
+    Fp8E5m2Rows64 = k25_fp8::matmul_fp8_e5m2_64x128, "fp8-e5m2-64x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_64X128;
     /// Kernel 25 on FP8 E4M3 with block scales (1 × 128 of A, 128 × 128 of `Bᵀ`: DeepSeek-V3's
     /// recipe), promoted every K-step.
     Fp8E4m3Blocks = k25_fp8::matmul_fp8_e4m3_blocks_128x128, "fp8-e4m3-blocks-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_BLOCKS_128X128;

@@ -488,7 +488,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// Stage `s`'s operands for consumer warpgroup `cw`: its 64-row A slice and B's descriptor (a
     /// `BK × N` N-major tile in 64-column blocks, or K-major `Bᵀ`).
     #[inline(always)]
-    fn operands<O: WgmmaTile>(self, cw: u32, s: u32) -> (ASlice, u64) {
+    pub(crate) fn operands<O: WgmmaTile>(self, cw: u32, s: u32) -> (ASlice, u64) {
         let elem = core::mem::size_of::<O::Elem>() as u32;
         let b_lbo = if O::B_K_MAJOR { 16 } else { ROW_BYTES / elem * ROW_BYTES };
         let at = self.tiles + s * self.stage;

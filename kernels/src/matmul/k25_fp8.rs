@@ -263,8 +263,11 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
 /// Declares a kernel-25 entry and its launch constant.
 macro_rules! fp8_entry {
     ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, $mode:ident, $doc:literal) => {
+        fp8_entry!($name, $config, $launch, $tile, stages $s, consumers 2, $mode, $doc);
+    };
+    ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, consumers $c:literal, $mode:ident, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: TileConfig = $launch(2 * k15_tma::WG_ROWS, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 1);
+        pub const $config: TileConfig = $launch($c * k15_tma::WG_ROWS, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 1);
 
         kernel! {
             #[doc = $doc]
@@ -287,7 +290,7 @@ macro_rules! fp8_entry {
             ) {
                 // SAFETY: forwarded contract.
                 unsafe {
-                    fp8_gemm::<super::k14_wgmma::$tile, $s, 2, { mode::$mode }>(
+                    fp8_gemm::<super::k14_wgmma::$tile, $s, $c, { mode::$mode }>(
                         TmaArgs { map_a, map_b, map_c, c, flags, m, n, k },
                         scale_a,
                         scale_b,
@@ -304,6 +307,11 @@ fp8_entry!(matmul_fp8_e4m3_128x128, FP8_E4M3_128X128, config, E4m3N128, stages 6
      (sm_90a): 128×128×128 tiles (`m64n128k32`), 6 stages, sums promoted into `f32` every K-step.");
 fp8_entry!(matmul_fp8_e5m2_128x128, FP8_E5M2_128X128, config, E5m2N128, stages 6, PROMOTED,
     "Kernel 25 on FP8 E5M2: as [`matmul_fp8_e4m3_128x128`].");
+fp8_entry!(matmul_fp8_e4m3_64x128, FP8_E4M3_64X128, config, E4m3N128, stages 9, consumers 1, PROMOTED,
+    "Kernel 25 on FP8 E4M3, 64×128×128 tiles (one consumer warpgroup, 255 registers a thread), 9 stages, \
+     promoted, per-tensor scales: outputs of few rows (decode) or few 128-row tiles.");
+fp8_entry!(matmul_fp8_e5m2_64x128, FP8_E5M2_64X128, config, E5m2N128, stages 9, consumers 1, PROMOTED,
+    "Kernel 25 on FP8 E5M2, 64×128 tiles: as [`matmul_fp8_e4m3_64x128`].");
 fp8_entry!(matmul_fp8_e4m3_blocks_128x128, FP8_E4M3_BLOCKS_128X128, blocks_config, E4m3N128, stages 6, BLOCK_SCALED,
     "Kernel 25 on FP8 E4M3 with block scales (`scale_a`: `m × ⌈k/128⌉`, `scale_b`: `⌈n/128⌉ × ⌈k/128⌉`, \
      row-major), 128×128×128 tiles, each K-step's sums weighed by its scales as they are promoted.");
@@ -322,6 +330,12 @@ mod tests {
     #[test]
     fn the_tiles_take_as_many_stages_as_fit_one_block() {
         const MAX_SHARED: u32 = 227 * 1024;
+        for (cfg, bm, bn) in [(FP8_E4M3_64X128, 64, 128), (FP8_E5M2_64X128, 64, 128)] {
+            assert_eq!((cfg.bm, cfg.bn, cfg.bk, cfg.block.0), (bm, bn, 128, 256));
+            assert!(cfg.shared_bytes <= MAX_SHARED, "{cfg:?}");
+            let stages = cfg.shared_bytes / ((bm + bn) * 128);
+            assert!(config(bm, bn, stages + 1, 1).shared_bytes > MAX_SHARED, "{cfg:?}: another stage would fit");
+        }
         for (cfg, bn) in [
             (FP8_E4M3_128X128, 128),
             (FP8_E5M2_128X128, 128),
