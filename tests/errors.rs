@@ -37,7 +37,7 @@ fn main() {
         }),
         gpu_trial("fp8_products_refuse_what_they_cannot_run", |g| {
             use tessera::float8::{F8E4M3, F8E5M2};
-            use tessera::{DeviceBuffer, Fp8Rhs, Fp8Scales, GemmParams, MatrixMut, MatrixRef};
+            use tessera::{DeviceBuffer, Fp8Params, Fp8Rhs, Fp8Scales, GemmParams, MatrixMut, MatrixRef};
             let e = |e: Error| e.to_string();
             let values = [1.0f32, -2.5, 448.0, 1000.0];
             let a = DeviceMatrix::from_slice(g, 2, 2, &values.map(F8E4M3::from_f32)).map_err(e)?;
@@ -57,15 +57,30 @@ fn main() {
             }
             // Bᵀ of the wrong shape, an empty scale, gemm's views.
             expect(
-                g.matmul_fp8(Algo::Auto, &a16, Fp8Rhs::Bt(&b16), Fp8Scales::Unit, &mut c48),
+                g.matmul_fp8(&Fp8Params::new(), &a16, Fp8Rhs::Bt(&b16), &mut c48),
                 |e| matches!(e, Error::ShapeMismatch { .. }),
                 "Bᵀ 16×8 for K = 16, N = 8",
             )?;
             let (one, empty) = (DeviceBuffer::from_host(g, &[1.0f32]).map_err(e)?, DeviceBuffer::<f32>::zeros(g, 0).map_err(e)?);
             expect(
-                g.matmul_fp8(Algo::Auto, &a16, Fp8Rhs::B(&b16), Fp8Scales::PerTensor { a: &one, b: &empty }, &mut c48),
+                g.matmul_fp8(&Fp8Params::new().scales(Fp8Scales::PerTensor { a: &one, b: &empty }), &a16, Fp8Rhs::B(&b16), &mut c48),
                 |e| matches!(e, Error::BufferTooSmall { name: "scale_b", .. }),
                 "an empty scale",
+            )?;
+            expect(
+                g.matmul_fp8(&Fp8Params::new().bias(tessera::BiasKind::PerColumn, &one), &a16, Fp8Rhs::B(&b16), &mut c48),
+                |e| matches!(e, Error::BufferTooSmall { name: "bias", .. }),
+                "a bias of 1 value for 8 columns",
+            )?;
+            expect(
+                g.matmul_fp8(
+                    &Fp8Params::new().algo(Algo::Fp8E4m3Fast).activation(tessera::Activation::Relu),
+                    &a16,
+                    Fp8Rhs::B(&b16),
+                    &mut c48,
+                ),
+                |e| matches!(e, Error::InvalidArgument { .. }),
+                "an epilogue on an unpromoted kernel",
             )?;
             let e5 = DeviceMatrix::<F8E5M2>::zeros(g, 16, 16).map_err(e)?;
             let mut c16 = DeviceBuffer::<f32>::zeros(g, 256).map_err(e)?;

@@ -11,7 +11,10 @@
 use tessera::catalogue::registry::algo::fp8_cases;
 use tessera::catalogue::testkit::check::check_in;
 use tessera::float8::{F8E4M3, F8E5M2};
-use tessera::{bf16, Algo, DeviceBuffer, DeviceMatrix, Error, Fp8Format, Fp8Rhs, Fp8Scales, Gpu, HostMatrix, Precision};
+use tessera::{
+    bf16, Activation, Algo, BiasKind, DeviceBuffer, DeviceMatrix, Error, Fp8Format, Fp8Params, Fp8Rhs, Fp8Scales, Gpu, HostMatrix,
+    Precision,
+};
 use tessera_tests::{gpu_trial, run};
 
 /// Every BF16 value (as f32: all exponents, 7-bit mantissas, both signs, subnormals, ±∞, NaNs) and
@@ -120,7 +123,7 @@ fn product<F: Fp8Format>(
     let mut dc = DeviceMatrix::<f32>::zeros(gpu, a.rows, b.cols).map_err(e)?;
     let rhs = if transposed { Fp8Rhs::Bt(&db) } else { Fp8Rhs::B(&db) };
     let scales = if blocks { Fp8Scales::Blocks { a: &sa, b: &sb } } else { Fp8Scales::PerTensor { a: &sa, b: &sb } };
-    gpu.matmul_fp8(algo, &da, rhs, scales, &mut dc).map_err(e)?;
+    gpu.matmul_fp8(&Fp8Params::new().algo(algo).scales(scales), &da, rhs, &mut dc).map_err(e)?;
     gpu.synchronize().map_err(e)?;
     dc.to_host(gpu).map_err(e)
 }
@@ -234,7 +237,7 @@ fn bf16_output(gpu: &Gpu) -> Result<(), String> {
         let da = DeviceMatrix::<F8E4M3>::from_host(gpu, &a).map_err(e)?;
         let db = DeviceMatrix::<F8E4M3>::from_host(gpu, &b).map_err(e)?;
         let mut dc = DeviceMatrix::<bf16>::zeros(gpu, m, n).map_err(e)?;
-        gpu.matmul_fp8(Algo::Auto, &da, Fp8Rhs::B(&db), Fp8Scales::Unit, &mut dc).map_err(e)?;
+        gpu.matmul_fp8(&Fp8Params::new(), &da, Fp8Rhs::B(&db), &mut dc).map_err(e)?;
         let got: Vec<f32> = dc.buffer().to_host(gpu).map_err(e)?.iter().map(|x| x.to_f32()).collect();
         let round = |x: &HostMatrix| HostMatrix { rows: x.rows, cols: x.cols, data: x.data.iter().map(|&v| p.round_input(v)).collect() };
         let reference = tessera::reference::matmul_reference(&round(&a), &round(&b));
@@ -244,8 +247,35 @@ fn bf16_output(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
+fn fused_epilogues(gpu: &Gpu) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    let p = Precision::Fp8E4m3;
+    for (m, n, k) in [(130, 70, 272), (33, 136, 144), (512, 1000, 2048)] {
+        let (a, b) = (HostMatrix::random(m, k, 61), HostMatrix::random(k, n, 62));
+        let da = DeviceMatrix::<F8E4M3>::from_host(gpu, &a).map_err(e)?;
+        let db = DeviceMatrix::<F8E4M3>::from_host(gpu, &b).map_err(e)?;
+        let round = |x: &HostMatrix| HostMatrix { rows: x.rows, cols: x.cols, data: x.data.iter().map(|&v| p.round_input(v)).collect() };
+        let reference = tessera::reference::matmul_reference(&round(&a), &round(&b));
+        for activation in Activation::ALL {
+            for kind in [BiasKind::PerColumn, BiasKind::PerRow] {
+                let values: Vec<f32> = (0..kind.len(m, n)).map(|x| ((x * 7 % 11) as f32 - 5.0) * 0.25).collect();
+                let bias = DeviceBuffer::from_host(gpu, &values).map_err(e)?;
+                let params = Fp8Params::new().bias(kind, &bias).activation(activation);
+                let mut dc = DeviceMatrix::<bf16>::zeros(gpu, m, n).map_err(e)?;
+                gpu.matmul_fp8(&params, &da, Fp8Rhs::B(&db), &mut dc).map_err(e)?;
+                let got: Vec<f32> = dc.buffer().to_host(gpu).map_err(e)?.iter().map(|x| x.to_f32()).collect();
+                let at = |row: usize, col: usize| f64::from(values[if kind == BiasKind::PerColumn { col } else { row }]);
+                tessera::catalogue::testkit::check::check_epilogue(p, tessera::OutputFormat::Bf16, activation, at, &got, &reference)
+                    .map_err(|err| format!("{m}×{n}×{k} {activation:?} {kind:?}: {err}"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     run(vec![
+        gpu_trial("fp8_fused_epilogues_match_their_reference", fused_epilogues),
         gpu_trial("fp8_bf16_output_is_rounded_once", bf16_output),
         gpu_trial("fp8_conversions_match_satfinite", conversions),
         gpu_trial("fp8_conversion_errors_are_typed", typed_errors),

@@ -26,6 +26,7 @@
 //!
 //! Adding a matmul kernel: its file in `kernels/src/matmul/` (the kernel and its `TileConfig`
 //! constant), its `pub mod` line in `kernels/src/matmul/mod.rs`, and its line in [`registry::algo`].
+pub mod epilogue;
 pub mod error;
 pub mod plan;
 pub mod precision;
@@ -35,6 +36,7 @@ pub mod shape;
 pub mod target;
 pub mod testkit;
 
+pub use epilogue::{Activation, BiasKind};
 pub use error::{PlanError, ShapeError};
 pub use plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use plan::{LaunchPlan, Plan, Planner};

@@ -89,8 +89,14 @@ impl OutputFormat {
     /// Whether a kernel of `config` writes this format: `f32` every kernel, BF16 the promoted FP8
     /// kernels.
     pub fn written_by(self, config: &crate::TileConfig) -> bool {
-        self == Self::F32 || (config.fp8_operands && !config.unpromoted)
+        self == Self::F32 || fuses_epilogue(config)
     }
+}
+
+/// Whether a kernel of `config` finishes each sum in its own store (a fused bias and activation,
+/// `tessera_kernels::activation`; a BF16 `C`): the promoted FP8 kernels for now.
+pub fn fuses_epilogue(config: &crate::TileConfig) -> bool {
+    config.fp8_operands && !config.unpromoted
 }
 
 /// An element type of GEMM inputs: `f32` (FP32, or TF32 when the caller asks for it), `bf16`, `f16`.

@@ -18,6 +18,44 @@ pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     a.mul_add(b, c)
 }
 
+/// `eˣ` as `2^(x·log₂e)` ([`exp2`]: on the GPU `ex2.approx`, relative error about 2⁻²¹ with the
+/// product's rounding; 0 below about −87, infinity above 88.7).
+#[inline(always)]
+pub fn exp(x: f32) -> f32 {
+    exp2(x * core::f32::consts::LOG2_E)
+}
+
+/// The hyperbolic tangent from [`exp`]: `sign(x)·(1 − e^(−2|x|)) / (1 + e^(−2|x|))`, which never
+/// overflows; absolute error a few 2⁻²⁴ (near 0 the division's, relatively larger for |x| < 2⁻¹²).
+#[inline(always)]
+pub fn tanh(x: f32) -> f32 {
+    let t = exp(-2.0 * x.abs());
+    let y = (1.0 - t) / (1.0 + t);
+    if x < 0.0 {
+        -y
+    } else {
+        y
+    }
+}
+
+/// The error function, Abramowitz and Stegun 7.1.26 (`1 − (a₁t + … + a₅t⁵)·e^(−x²)`, `t = 1/(1 + p|x|)`,
+/// odd in x): absolute error below 1.5·10⁻⁷ plus [`exp`]'s. A formula, not `libm`'s `erff`, whose
+/// floating-point-exception idiom (a volatile store) put a stack frame into every kernel using it.
+#[inline(always)]
+pub fn erf(x: f32) -> f32 {
+    const P: f32 = 0.327_591_1;
+    const A: [f32; 5] = [0.254_829_6, -0.284_496_72, 1.421_413_8, -1.453_152_1, 1.061_405_4];
+    let ax = x.abs();
+    let t = 1.0 / (1.0 + P * ax);
+    let poly = t * (A[0] + t * (A[1] + t * (A[2] + t * (A[3] + t * A[4]))));
+    let y = 1.0 - poly * exp(-ax * ax);
+    if x < 0.0 {
+        -y
+    } else {
+        y
+    }
+}
+
 /// `x` rounded to BF16 (to nearest, ties to even; NaN stays NaN) as its bit pattern: the `half`
 /// crate's conversion, the same integer code on the GPU and the host.
 #[inline(always)]

@@ -5,7 +5,9 @@ use tessera_catalogue::plan::blocks::{GemmDims, Loc};
 use tessera_catalogue::plan::{BlockedPlan, KernelLaunch, Op};
 use tessera_catalogue::registry::algo::{Fp8MatmulFn, HostKernel, TmaMatmulFn};
 use tessera_catalogue::registry::tma::{Layout, Packing};
-use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, OutputFormat, Plan, Planner, Precision, Target};
+use tessera_catalogue::{
+    Activation, Algo, BiasKind, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, OutputFormat, Plan, Planner, Precision, Target,
+};
 use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::pack::{pack_b8, pad_b16};
 
@@ -120,6 +122,20 @@ fn run_blocked(plan: &BlockedPlan, a: &HostMatrix, b: &HostMatrix) -> Result<Hos
     Ok(HostMatrix { rows: m, cols: n, data: c })
 }
 
+/// A fused epilogue on the CPU executor: the activation, and the bias with its values.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HostEpilogue {
+    pub bias: Option<(BiasKind, Vec<f32>)>,
+    pub activation: Activation,
+}
+
+impl HostEpilogue {
+    /// The launch's code word.
+    pub fn code(&self) -> u32 {
+        tessera_catalogue::epilogue::code(self.bias.as_ref().map(|(k, _)| *k), self.activation)
+    }
+}
+
 /// The scales of an FP8 product on the CPU executor: per tensor (`scale_a`, `scale_b`), or block
 /// scales (`a`: `m × ⌈k/128⌉`, `b`: `⌈n/128⌉ × ⌈k/128⌉`, row-major; kernel 25's `*_blocks` entries).
 #[derive(Debug, Clone, PartialEq)]
@@ -142,6 +158,7 @@ pub fn matmul_fp8(
     b: &HostMatrix,
     scales: &HostFp8Scales,
     output: OutputFormat,
+    epilogue: &HostEpilogue,
 ) -> Result<HostMatrix, EmuError> {
     use tessera_catalogue::select::{fp8_scaled, Fp8Scaling};
     let invalid = |detail: String| EmuError::InvalidLaunch { kernel: algo.kernel_name(), detail };
@@ -157,9 +174,15 @@ pub fn matmul_fp8(
             return Err(invalid(format!("block scales of {} and {} floats for {}×{}×{}", sa.len(), sb.len(), dims.m, dims.n, dims.k)));
         }
     }
-    let planner = Planner::new("matmul_fp8", requested, precision, Target::H200).with_output(output);
+    if let Some((kind, values)) = &epilogue.bias {
+        if values.len() != kind.len(dims.m, dims.n) {
+            return Err(invalid(format!("a bias of {} values {kind:?} for {}×{}", values.len(), dims.m, dims.n)));
+        }
+    }
+    let fused = epilogue.code() != 0;
+    let planner = Planner::new("matmul_fp8", requested, precision, Target::H200).with_output(output).with_fused_epilogue(fused);
     match planner.product(dims).map_err(|e| invalid(e.to_string()))? {
-        Plan::One(LaunchPlan { launch, .. }) => run_kernel_scaled(&launch, precision, a, b, Some(scales)),
+        Plan::One(LaunchPlan { launch, .. }) => run_kernel_scaled(&launch, precision, a, b, Some((scales, epilogue))),
         Plan::Nothing { .. } | Plan::ZeroC { .. } => Ok(HostMatrix::from_fn(dims.m, dims.n, |_, _| 0.0)),
         Plan::Blocks(_) => Err(invalid("a product past one launch's limits".into())),
     }
@@ -177,8 +200,9 @@ fn run_kernel_scaled(
     precision: Precision,
     a: &HostMatrix,
     b: &HostMatrix,
-    scales: Option<&HostFp8Scales>,
+    fp8: Option<(&HostFp8Scales, &HostEpilogue)>,
 ) -> Result<HostMatrix, EmuError> {
+    let (scales, epilogue) = (fp8.map(|f| f.0), fp8.map(|f| f.1));
     let kernel = planned.kernel();
     let shape = planned.shape;
     if (a.rows, a.cols, b.cols) != (shape.m as usize, shape.k as usize, shape.n as usize) {
@@ -233,7 +257,21 @@ fn run_kernel_scaled(
             }
             let ptr = |s: &[f32]| if s.is_empty() { std::ptr::null() } else { s.as_ptr() };
             let bf16 = planned.output == OutputFormat::Bf16;
-            let call = TmaCall::Fp8(host, SyncPtr::from_const(ptr(sa)), SyncPtr::from_const(ptr(sb)), u32::from(bf16));
+            let (bias, code) = match epilogue {
+                Some(e) => (e.bias.as_ref().map_or(std::ptr::null(), |(_, v)| v.as_ptr()), e.code()),
+                None => (std::ptr::null(), 0),
+            };
+            if planned.fused != (code != 0) {
+                let detail = "a fused epilogue planned without one, or one given to a plan without it".to_string();
+                return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail });
+            }
+            let call = TmaCall::Fp8 {
+                host,
+                scales: (SyncPtr::from_const(ptr(sa)), SyncPtr::from_const(ptr(sb))),
+                out_bf16: u32::from(bf16),
+                bias: SyncPtr::from_const(bias),
+                epilogue: code,
+            };
             launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a8.as_ptr(), bt.as_ptr(), pc)?;
             if bf16 {
                 // The kernel wrote m·n BF16 elements at the start of C's buffer: widen them in place.
@@ -296,12 +334,12 @@ pub fn transpose_b8(b: &[u8], k: u32, n: u32) -> Result<Vec<u8>, EmuError> {
 }
 
 /// How [`launch_tma`] calls a TMA kernel's host build: the common arguments, or an FP8 entry's with
-/// its two scale pointers (null: 1) and whether `C` is BF16 (1: `c` then holds `m·n` BF16 elements
-/// and has no tensor map).
+/// its two scale pointers (null: 1), whether `C` is BF16 (1: `c` then holds `m·n` BF16 elements and
+/// has no tensor map), and its fused epilogue (bias or null, code).
 #[derive(Clone, Copy)]
 pub enum TmaCall {
     Plain(TmaMatmulFn),
-    Fp8(Fp8MatmulFn, SyncPtr<f32>, SyncPtr<f32>, u32),
+    Fp8 { host: Fp8MatmulFn, scales: (SyncPtr<f32>, SyncPtr<f32>), out_bf16: u32, bias: SyncPtr<f32>, epilogue: u32 },
 }
 
 /// The planned TMA layouts of a TMA kernel's launch.
@@ -351,7 +389,7 @@ pub fn launch_tma(
     let (map_a, map_b) = (map(0, x), map(1, y));
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
     // C's map where its rows are whole 16-byte units, as the host encodes it.
-    let f32_out = !matches!(call, TmaCall::Fp8(_, _, _, 1));
+    let f32_out = !matches!(call, TmaCall::Fp8 { out_bf16: 1, .. });
     let map_c = tessera_catalogue::registry::tma::c_operand(shape)
         .filter(|_| f32_out)
         .map(|op| TensorMap::host_model(c.get().cast::<u8>(), op.elem_bytes, op.dims, op.row_stride, op.boxdim, true));
@@ -374,7 +412,9 @@ pub fn launch_tma(
             match call {
                 TmaCall::Plain(host) => host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k),
                 // The scales: null, or one float each that outlives the launch (the caller's).
-                TmaCall::Fp8(host, sa, sb, out) => host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k, sa.get(), sb.get(), out),
+                TmaCall::Fp8 { host, scales: (sa, sb), out_bf16, bias, epilogue } => {
+                    host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k, sa.get(), sb.get(), out_bf16, bias.get(), epilogue)
+                }
             }
         }
     })?;

@@ -58,13 +58,15 @@ pub use kernel_args::{KernelArg, KernelArgs, ParamKind};
 pub use matrix::{DeviceElement, DeviceMatrix};
 pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use ops::fp8::{Fp8Format, Fp8Source};
-pub use ops::fp8_matmul::{Fp8Output, Fp8Rhs, Fp8Scales};
+pub use ops::fp8_matmul::{Fp8Output, Fp8Params, Fp8Rhs, Fp8Scales};
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use tessera_catalogue::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 pub use tessera_catalogue::select::tuning;
 pub use tessera_catalogue::testkit::reference;
 pub use tessera_catalogue::LaunchDims;
-pub use tessera_catalogue::{self as catalogue, Algo, Choice, HostMatrix, MatmulShape, OutputFormat, Plan, Precision, ShapeError, Target};
+pub use tessera_catalogue::{
+    self as catalogue, Activation, Algo, BiasKind, Choice, HostMatrix, MatmulShape, OutputFormat, Plan, Precision, ShapeError, Target,
+};
 pub use tuning_state::{AutoTuning, TunedPick};
 pub use user_module::{EntrySignature, UserKernel, UserModule};
 pub use view::{MatrixMut, MatrixRef};

@@ -21,6 +21,7 @@
 mod macros;
 /// The device vocabulary ([`tessera_device`]): the kernels use it as any kernel crate would.
 pub use ::tessera_device as device;
+pub mod activation;
 pub mod diagnostics;
 pub mod epilogue;
 pub mod fp8;

@@ -58,6 +58,9 @@ pub struct KernelLaunch {
     pub tma: Option<Packing>,
     /// The element type the kernel writes `C` in (not `f32`: no K slices, `splits` is 1).
     pub output: OutputFormat,
+    /// Whether the kernel applies a fused epilogue (bias, activation) to each sum as it stores it
+    /// (then too no K slices).
+    pub fused: bool,
 }
 
 impl KernelLaunch {
@@ -65,19 +68,24 @@ impl KernelLaunch {
     /// `Auto`, [`PlanError::Shape`] when the TMA cannot describe the operands (for FP8: K not a
     /// multiple of [`FP8_K_MULTIPLE`]).
     pub fn new(algo: Algo, shape: MatmulShape, target: Target) -> Result<KernelLaunch, PlanError> {
-        Self::with_output(algo, shape, target, OutputFormat::F32)
+        Self::finishing(algo, shape, target, OutputFormat::F32, false)
     }
 
-    /// [`KernelLaunch::new`] writing `C` in `output`: a format other than `f32` takes each tile whole
-    /// (no K slices). Errors as `new`'s, and [`PlanError::Invalid`] for a kernel that does not write
-    /// `output` ([`OutputFormat::written_by`]).
-    pub fn with_output(algo: Algo, shape: MatmulShape, target: Target, output: OutputFormat) -> Result<KernelLaunch, PlanError> {
+    /// [`KernelLaunch::new`] writing `C` in `output`, with a fused epilogue where `fused`: either
+    /// takes each tile whole (no K slices: partial sums cannot be added in BF16 or after an
+    /// activation). Errors as `new`'s, and [`PlanError::Invalid`] for a kernel that does not write
+    /// `output` or fuse ([`OutputFormat::written_by`], [`crate::precision::fuses_epilogue`]).
+    pub fn finishing(algo: Algo, shape: MatmulShape, target: Target, output: OutputFormat, fused: bool) -> Result<KernelLaunch, PlanError> {
         let kernel = algo.kernel().ok_or(PlanError::Invalid { op: "matmul", detail: "Auto is not a kernel: choose first".into() })?;
         if !output.written_by(&kernel.config) {
             let detail = format!("{} writes C in f32 only, not {output:?}", kernel.label);
             return Err(PlanError::Invalid { op: "matmul", detail });
         }
-        let splits = if output == OutputFormat::F32 { kernel.splits(shape, target) } else { 1 };
+        if fused && !crate::precision::fuses_epilogue(&kernel.config) {
+            let detail = format!("{} has no fused epilogue (bias, activation)", kernel.label);
+            return Err(PlanError::Invalid { op: "matmul", detail });
+        }
+        let splits = if output == OutputFormat::F32 && !fused { kernel.splits(shape, target) } else { 1 };
         if kernel.config.fp8_operands && !shape.k.is_multiple_of(FP8_K_MULTIPLE) {
             let detail = format!(
                 "K = {} is not a multiple of {FP8_K_MULTIPLE}: FP8 operands are read in place, in rows of whole 16-byte units \
@@ -105,6 +113,7 @@ impl KernelLaunch {
             flag_words: kernel.flag_words(shape, target),
             tma,
             output,
+            fused,
         })
     }
 
@@ -229,6 +238,8 @@ pub struct Planner<'t> {
     pub tuned: &'t dyn Picks,
     /// The element type of `C` (`f32` unless the caller asks for another: [`Planner::with_output`]).
     pub output: OutputFormat,
+    /// Whether the kernel applies a fused epilogue ([`Planner::with_fused_epilogue`]).
+    pub fused: bool,
 }
 
 impl fmt::Debug for Planner<'_> {
@@ -240,6 +251,7 @@ impl fmt::Debug for Planner<'_> {
             .field("target", &self.target)
             .field("limits", &self.limits)
             .field("output", &self.output)
+            .field("fused", &self.fused)
             .finish_non_exhaustive()
     }
 }
@@ -247,21 +259,27 @@ impl fmt::Debug for Planner<'_> {
 impl Planner<'static> {
     /// A planner for `requested` in `precision` on `target`, with the kernels' limits and no tuned picks.
     pub fn new(op: &'static str, requested: Algo, precision: Precision, target: Target) -> Self {
-        Planner { op, requested, precision, target, limits: Limits::KERNELS, tuned: &NoPicks, output: OutputFormat::F32 }
+        Planner { op, requested, precision, target, limits: Limits::KERNELS, tuned: &NoPicks, output: OutputFormat::F32, fused: false }
     }
 }
 
 impl<'t> Planner<'t> {
     /// The same planner, consulting `tuned` for picks measured on request.
     pub fn with_tuned<'u>(self, tuned: &'u dyn Picks) -> Planner<'u> {
-        let Planner { op, requested, precision, target, limits, output, .. } = self;
-        Planner { op, requested, precision, target, limits, tuned, output }
+        let Planner { op, requested, precision, target, limits, output, fused, .. } = self;
+        Planner { op, requested, precision, target, limits, tuned, output, fused }
     }
 
     /// The same planner, its products writing `C` in `output` (each launch's tiles whole; a product
     /// past one launch's limits is refused: its blocks add partial sums in `f32`).
     pub fn with_output(self, output: OutputFormat) -> Self {
         Planner { output, ..self }
+    }
+
+    /// The same planner, its products finishing each sum with a fused epilogue (bias, activation:
+    /// tiles whole, as [`Planner::with_output`]'s; kernels that fuse only).
+    pub fn with_fused_epilogue(self, fused: bool) -> Self {
+        Planner { fused, ..self }
     }
 
     /// The same planner with other launch limits (tests cut small products into blocks with them).
@@ -292,7 +310,7 @@ impl<'t> Planner<'t> {
             Choice::Kernel(_) => shape,
             Choice::Padded(p) => p.padded,
         };
-        let launch = KernelLaunch::with_output(choice.kernel(), on, self.target, self.output)?;
+        let launch = KernelLaunch::finishing(choice.kernel(), on, self.target, self.output, self.fused)?;
         Ok(LaunchPlan { shape, precision: self.precision, choice, launch })
     }
 
@@ -339,9 +357,12 @@ impl<'t> Planner<'t> {
             let shape = MatmulShape::check((dims.m, dims.k), (dims.k, dims.n), (dims.m, dims.n))?;
             return Ok(Plan::One(self.launch(shape)?));
         }
-        if self.output != OutputFormat::F32 {
-            let detail =
-                format!("{}×{}×{} past one launch's limits with C in {:?}: its blocks add in f32", dims.m, dims.n, dims.k, self.output);
+        if self.output != OutputFormat::F32 || self.fused {
+            let fused = if self.fused { " and a fused epilogue" } else { "" };
+            let detail = format!(
+                "{}×{}×{} past one launch's limits with C in {:?}{fused}: its blocks add partial sums in f32",
+                dims.m, dims.n, dims.k, self.output
+            );
             return Err(PlanError::Invalid { op: self.op, detail });
         }
         let schedule = BlockPlan::new(dims, self.limits, self.align()?);
@@ -413,6 +434,9 @@ impl fmt::Display for KernelLaunch {
         }
         if self.output != OutputFormat::F32 {
             write!(f, ", C in {:?}", self.output)?;
+        }
+        if self.fused {
+            write!(f, ", fused epilogue")?;
         }
         if let Some(p) = self.tma.filter(|p| !p.in_place()) {
             write!(f, ", rows padded for the TMA (lda {}, ldb {})", p.a.ld, p.b.ld)?;

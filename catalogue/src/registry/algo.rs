@@ -26,11 +26,24 @@ pub type HalfMatmulFn = unsafe fn(*const u16, *const u16, *mut f32, u32, u32, u3
 pub type TmaMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32);
 
 /// The host build of an FP8 entry (kernel 25): a TMA entry's arguments, then the scales of A and B
-/// (per tensor: device `f32` scalars, or null for 1; per block for the block-scaled entries) and
-/// whether `C` is BF16 (then the `*mut f32` points at BF16 elements); B's map is over `Bᵀ` (`n × k`
-/// bytes).
-pub type Fp8MatmulFn =
-    unsafe fn(*const TensorMap, *const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32, *const f32, *const f32, u32);
+/// (per tensor: device `f32` scalars, or null for 1; per block for the block-scaled entries),
+/// whether `C` is BF16 (then the `*mut f32` points at BF16 elements), and the fused epilogue's bias
+/// (or null) and code (`tessera_kernels::activation`); B's map is over `Bᵀ` (`n × k` bytes).
+pub type Fp8MatmulFn = unsafe fn(
+    *const TensorMap,
+    *const TensorMap,
+    *const TensorMap,
+    *mut f32,
+    *mut u32,
+    u32,
+    u32,
+    u32,
+    *const f32,
+    *const f32,
+    u32,
+    *const f32,
+    u32,
+);
 
 /// A kernel's host build, for the CPU executor: its signature depends on the input element type.
 #[derive(Debug, Clone, Copy)]

@@ -20,6 +20,50 @@ pub fn check_product_out(precision: Precision, output: OutputFormat, got: &[f32]
     })
 }
 
+/// The largest slope of the fused activations (GELU's, 1.129 at x ≈ 2.4; SiLU's 1.100, ReLU's 1):
+/// how much an error in the sum can grow through the activation.
+pub const ACTIVATION_SLOPE: f64 = 1.13;
+
+/// The activations' own error in f32, in units of `ε₃₂ · (|y| + 1)` (libm's `expf`, `tanhf`, `erff`
+/// are within a few ulps; the formulas add a few roundings).
+pub const ACTIVATION_ULPS: f64 = 16.0;
+
+/// Checks a result of a fused epilogue, `got = out(act(α·A·B + bias))`, against `reference` (the f64
+/// product of the rounded inputs, `α` applied) and the bias `bias(row, col)`: the product's tolerance
+/// carried through the activation ([`ACTIVATION_SLOPE`]), the activation's own f32 error
+/// ([`ACTIVATION_ULPS`]), then the output's rounding ([`OutputFormat::unit_roundoff`]). The one rule
+/// for every fused epilogue.
+pub fn check_epilogue(
+    precision: Precision,
+    output: OutputFormat,
+    activation: crate::Activation,
+    bias: impl Fn(usize, usize) -> f64,
+    got: &[f32],
+    reference: &ReferenceProduct,
+) -> Result<(), Mismatch> {
+    let (m, n) = (reference.rows, reference.cols);
+    if got.len() != m * n || reference.value.len() != m * n {
+        return Err(Mismatch::shape());
+    }
+    let mut first: Option<Mismatch> = None;
+    let mut count = 0;
+    for (idx, &g) in got.iter().enumerate() {
+        let (row, col) = (idx / n, idx % n);
+        let y = activation.reference(reference.value[idx] + bias(row, col));
+        let tol = ACTIVATION_SLOPE * precision.tolerance(reference.k, reference.abs_sum[idx])
+            + ACTIVATION_ULPS * f64::from(f32::EPSILON) * (y.abs() + 1.0);
+        let tol = tol + output.unit_roundoff() * (y.abs() + tol);
+        if !approx::abs_diff_eq!(f64::from(g), y, epsilon = tol) {
+            count += 1;
+            first.get_or_insert(Mismatch { row, col, got: g, expected: y, tolerance: tol, mismatches: 0 });
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some(f) => Err(Mismatch { mismatches: count, ..f }),
+    }
+}
+
 /// Checks `got = a · b` computed in `precision`: the f64 reference of the inputs rounded to the
 /// precision's format, compared element by element with [`Precision::tolerance`]. The one check every
 /// suite (emulator, GPU parity, properties, scorecard) applies to a product of any precision.

@@ -13,7 +13,7 @@ use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::registry::launch;
 use tessera_catalogue::select::{fp8_scaled, Fp8Scaling};
-use tessera_catalogue::{Algo, OutputFormat, Plan};
+use tessera_catalogue::{Activation, Algo, BiasKind, OutputFormat, Plan};
 use tessera_kernels::matmul::k25_fp8::SCALE_BLOCK;
 
 use super::fp8::Fp8Format;
@@ -61,6 +61,70 @@ impl Fp8Output for half::bf16 {
     const FORMAT: OutputFormat = OutputFormat::Bf16;
 }
 
+/// What an FP8 product does beside `A·B`: the kernel (`Auto` unless named), the scales, and a fused
+/// epilogue (`C = act(scale_a · scale_b · A·B + bias)`, bias per column or per row).
+///
+/// ```
+/// use tessera::{Activation, Algo, Fp8Params};
+/// let p = Fp8Params::new().activation(Activation::GeluTanh);
+/// assert_eq!((p.algo, p.activation), (Algo::Auto, Activation::GeluTanh));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Fp8Params<'a> {
+    pub algo: Algo,
+    pub scales: Fp8Scales<'a>,
+    /// A bias and where it applies (`n` values per column, `m` per row), added before the activation.
+    pub bias: Option<(BiasKind, &'a DeviceBuffer<f32>)>,
+    pub activation: Activation,
+}
+
+impl<'a> Fp8Params<'a> {
+    /// `Auto`, unit scales, no epilogue.
+    pub fn new() -> Self {
+        Self { algo: Algo::Auto, scales: Fp8Scales::Unit, bias: None, activation: Activation::Identity }
+    }
+
+    /// The kernel (`Auto` by default).
+    pub fn algo(self, algo: Algo) -> Self {
+        Self { algo, ..self }
+    }
+
+    /// The scales.
+    pub fn scales(self, scales: Fp8Scales<'a>) -> Self {
+        Self { scales, ..self }
+    }
+
+    /// A bias of `kind`, its values in `bias`.
+    pub fn bias(self, kind: BiasKind, bias: &'a DeviceBuffer<f32>) -> Self {
+        Self { bias: Some((kind, bias)), ..self }
+    }
+
+    /// The activation.
+    pub fn activation(self, activation: Activation) -> Self {
+        Self { activation, ..self }
+    }
+
+    /// Whether the kernel applies a fused epilogue.
+    fn fused(&self) -> bool {
+        self.bias.is_some() || self.activation != Activation::Identity
+    }
+}
+
+impl Default for Fp8Params<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The FP8 kernels' arguments beyond the common TMA ones: the scales' and bias's device pointers (0:
+/// none) and the epilogue's code word.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Fp8Args {
+    pub(crate) scales: (u64, u64),
+    pub(crate) bias: u64,
+    pub(crate) epilogue: u32,
+}
+
 /// Whether the kernel's `y` operand is the caller's `B` (transposed first) or its `Bᵀ`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BGiven {
@@ -69,12 +133,15 @@ pub(crate) enum BGiven {
 }
 
 impl Gpu {
-    /// `c = scale_a · scale_b · a · b` in FP8 (`F`: [`float8::F8E4M3`] or [`float8::F8E5M2`], both
-    /// operands of one format), `c` in `f32` or BF16 (`O`: [`Fp8Output`]; BF16 rounds each `f32` sum
-    /// once as it is stored, and each tile is computed whole), queued on the stream. `b` is `B` (`k × n`) or `Bᵀ`
-    /// (`n × k`, no transposition: [`Fp8Rhs`]); `scales` per tensor or unit ([`Fp8Scales`]).
+    /// `c = act(scale_a · scale_b · a · b + bias)` in FP8 (`F`: [`float8::F8E4M3`] or
+    /// [`float8::F8E5M2`], both operands of one format), `c` in `f32` or BF16 (`O`: [`Fp8Output`]; BF16
+    /// rounds each `f32` result once as it is stored), queued on the stream. `b` is `B` (`k × n`) or
+    /// `Bᵀ` (`n × k`, no transposition: [`Fp8Rhs`]); `params` ([`Fp8Params`]) the kernel, the scales
+    /// (per tensor, per block or unit: [`Fp8Scales`]) and the fused epilogue (a bias, an
+    /// [`Activation`]), applied in the kernel's store — with BF16 output or an epilogue every tile is
+    /// computed whole (no K slices).
     ///
-    /// `algo`: `Auto` (kernel 25's promoted entry of the format: sums moved into `f32` every 128
+    /// `params.algo`: `Auto` (kernel 25's promoted entry of the format: sums moved into `f32` every 128
     /// elements of K, within [`tessera_catalogue::precision::FP8_WINDOW_ROUNDOFF`]'s rule; its
     /// block-scaled entry for [`Fp8Scales::Blocks`]) or an FP8 kernel of the format by name, which
     /// must take the scales given — the `*_fast` ones keep the whole sum in the tensor core's narrower
@@ -84,14 +151,14 @@ impl Gpu {
     /// disagree, [`Error::Unaligned`] when K is not a multiple of 16 (FP8 rows
     /// are read in place, 16 bytes apart: pad K with zeros), [`Error::PrecisionMismatch`] for a
     /// kernel of another precision, [`Error::InvalidArgument`] for a kernel that takes the other kind
-    /// of scales, [`Error::NoKernel`] off sm_90a, [`Error::WrongContext`], [`Error::BufferTooSmall`]
-    /// (a scale buffer shorter than its scales included), [`Error::TooLarge`] for a matrix of 2³¹
-    /// elements or more.
+    /// of scales or has no epilogue (the unpromoted ones), [`Error::NoKernel`] off sm_90a,
+    /// [`Error::WrongContext`], [`Error::BufferTooSmall`] (a scale or bias buffer shorter than its
+    /// values included), [`Error::TooLarge`] for a matrix of 2³¹ elements or more.
     ///
     /// ```no_run
     /// # fn main() -> Result<(), tessera::Error> {
     /// use tessera::float8::F8E4M3;
-    /// use tessera::{Algo, DeviceBuffer, DeviceMatrix, Fp8Rhs, Fp8Scales, Gpu};
+    /// use tessera::{bf16, Activation, BiasKind, DeviceBuffer, DeviceMatrix, Fp8Params, Fp8Rhs, Fp8Scales, Gpu};
     /// let gpu = Gpu::new(0)?;
     /// let (m, n, k) = (256, 512, 1024);
     /// let (x, w) = (DeviceMatrix::<f32>::zeros(&gpu, m, k)?, DeviceMatrix::<f32>::zeros(&gpu, n, k)?);
@@ -99,18 +166,24 @@ impl Gpu {
     /// gpu.convert_to_fp8(&x, &mut xq)?;
     /// gpu.convert_to_fp8(&w, &mut wq)?; // the weight as Bᵀ: n × k, as a linear layer stores it
     /// let (sx, sw) = (DeviceBuffer::from_host(&gpu, &[1.0f32])?, DeviceBuffer::from_host(&gpu, &[1.0f32])?);
-    /// let mut y = DeviceMatrix::<f32>::zeros(&gpu, m, n)?;
-    /// gpu.matmul_fp8(Algo::Auto, &xq, Fp8Rhs::Bt(&wq), Fp8Scales::PerTensor { a: &sx, b: &sw }, &mut y)?;
+    /// let bias = DeviceBuffer::<f32>::zeros(&gpu, n)?;
+    /// let mut y = DeviceMatrix::<bf16>::zeros(&gpu, m, n)?;
+    /// // y = GELU(sx · sw · xq · wqᵀ + bias), in BF16: a linear layer in one launch.
+    /// let params = Fp8Params::new()
+    ///     .scales(Fp8Scales::PerTensor { a: &sx, b: &sw })
+    ///     .bias(BiasKind::PerColumn, &bias)
+    ///     .activation(Activation::GeluTanh);
+    /// gpu.matmul_fp8(&params, &xq, Fp8Rhs::Bt(&wq), &mut y)?;
     /// # Ok(()) }
     /// ```
     pub fn matmul_fp8<F: Fp8Format, O: Fp8Output>(
         &self,
-        algo: Algo,
+        params: &Fp8Params<'_>,
         a: &DeviceMatrix<F>,
         b: Fp8Rhs<'_, F>,
-        scales: Fp8Scales<'_>,
         c: &mut DeviceMatrix<O>,
     ) -> Result<()> {
+        let (algo, scales) = (params.algo, params.scales);
         const OP: &str = "Gpu::matmul_fp8";
         let (given, bm) = match b {
             Fp8Rhs::B(m) => (BGiven::Rows, m),
@@ -128,7 +201,7 @@ impl Gpu {
             }
         };
         let requested = fp8_scaled(OP, algo, F::PRECISION, scaling)?;
-        let plan = self.plan_out(OP, requested, F::PRECISION, dims, O::FORMAT)?;
+        let plan = self.plan_finishing(OP, requested, F::PRECISION, dims, (O::FORMAT, params.fused()))?;
         a.buffer().check_context(self, OP)?;
         bm.buffer().check_context(self, OP)?;
         c.buffer().check_context(self, OP)?;
@@ -138,6 +211,13 @@ impl Gpu {
                 if s.len() < needed.max(1) {
                     return Err(Error::BufferTooSmall { op: OP, name, len: s.len(), needed: needed.max(1) });
                 }
+            }
+        }
+        if let Some((kind, bias)) = params.bias {
+            bias.check_context(self, OP)?;
+            let needed = kind.len(dims.m, dims.n);
+            if bias.len() < needed {
+                return Err(Error::BufferTooSmall { op: OP, name: "bias", len: bias.len(), needed });
             }
         }
         for (name, len, needed) in
@@ -154,7 +234,12 @@ impl Gpu {
         let (pc, _write_c) = c.buffer_mut().slice.device_ptr_mut(stream);
         let sa = scale_buffers.map(|(s, _)| s.slice.device_ptr(stream));
         let sb = scale_buffers.map(|(_, s)| s.slice.device_ptr(stream));
-        let scale_ptrs = (sa.as_ref().map_or(0, |s| s.0), sb.as_ref().map_or(0, |s| s.0));
+        let bias = params.bias.map(|(_, b)| b.slice.device_ptr(stream));
+        let fp8 = Fp8Args {
+            scales: (sa.as_ref().map_or(0, |s| s.0), sb.as_ref().map_or(0, |s| s.0)),
+            bias: bias.as_ref().map_or(0, |b| b.0),
+            epilogue: tessera_catalogue::epilogue::code(params.bias.map(|(k, _)| k), params.activation),
+        };
         match &plan {
             Plan::Nothing { .. } => Ok(()),
             Plan::ZeroC { .. } => {
@@ -170,7 +255,7 @@ impl Gpu {
                         self.zero_bytes(stream, pc, dims.m * dims.n * std::mem::size_of::<O>())?;
                     }
                     let f = self.kernel(l.launch.entry)?;
-                    self.launch_fp8(stream, f, &l.launch, pa, given, pb, scale_ptrs, pc)
+                    self.launch_fp8(stream, f, &l.launch, pa, given, pb, fp8, pc)
                 }
             }
             Plan::Blocks(_) => Err(Error::TooLarge {
@@ -191,12 +276,13 @@ impl Gpu {
     }
 
     /// Queues an FP8 kernel (`launch`'s entry `f`) on `a` and `b` — `B` (`k × n`, transposed first by
-    /// `pack_b8` into this GPU's workspace) or `Bᵀ` (`given`) — with the scale pointers `scales` (0:
-    /// null, read as 1).
+    /// `pack_b8` into this GPU's workspace) or `Bᵀ` (`given`) — with `fp8`'s scales (0: null, read as
+    /// 1) and epilogue.
     ///
     /// # Safety
-    /// As [`Gpu::launch_kernel`], with `a` `m·k` bytes, `b` `k·n` bytes, each scale null or one `f32`
-    /// of this context; `C` zeroed first where the launch adds into it.
+    /// As [`Gpu::launch_kernel`], with `a` `m·k` bytes, `b` `k·n` bytes, each scale null or its `f32`s
+    /// of this context, the bias null or the values its code names; `C` zeroed first where the launch
+    /// adds into it.
     #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn launch_fp8(
         &self,
@@ -206,13 +292,13 @@ impl Gpu {
         a: u64,
         given: BGiven,
         b: u64,
-        scales: (u64, u64),
+        fp8: Fp8Args,
         c: u64,
     ) -> Result<()> {
         let (n, k) = (launch.shape.n, launch.shape.k);
         if given == BGiven::Transposed {
             // SAFETY: forwarded contract, B given as Bᵀ.
-            return unsafe { self.launch_product(stream, f, launch, a, b, c, scales) };
+            return unsafe { self.launch_product(stream, f, launch, a, b, c, fp8) };
         }
         let len = n as usize * k as usize;
         let floats = len.div_ceil(4);
@@ -229,6 +315,6 @@ impl Gpu {
         // floats; no overlap (the workspace is tessera's own); the launch is the pack walk's.
         self.launched(unsafe { pack.launch(launch_config(launch::pack_transpose(k, n, 1))) })?;
         // SAFETY: the kernel reads A (the caller's) and Bᵀ (n × k, queued above in stream order).
-        unsafe { self.launch_product(stream, f, launch, a, bt, c, scales) }
+        unsafe { self.launch_product(stream, f, launch, a, bt, c, fp8) }
     }
 }

@@ -10,6 +10,7 @@ use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::registry::tma::{self, Layout};
 use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, OutputFormat, Plan, Precision};
 
+use super::fp8_matmul::Fp8Args;
 use super::launch_config;
 use crate::blocked::Homes;
 use crate::context::Gpu;
@@ -173,11 +174,11 @@ impl Gpu {
             return unsafe { self.matmul_prepared_tf32(stream, f, launch, a, b, c) };
         }
         if launch.kernel().config.fp8_operands {
-            // SAFETY: forwarded contract (B as the caller's k × n bytes); no scales (null: 1).
-            return unsafe { self.launch_fp8(stream, f, launch, a, super::fp8_matmul::BGiven::Rows, b, (0, 0), c) };
+            // SAFETY: forwarded contract (B as the caller's k × n bytes); no scales (null: 1), no epilogue.
+            return unsafe { self.launch_fp8(stream, f, launch, a, super::fp8_matmul::BGiven::Rows, b, Fp8Args::default(), c) };
         }
         // SAFETY: forwarded contract; C is zeroed above for the kernels that add into it.
-        unsafe { self.launch_product(stream, f, launch, a, b, c, (0, 0)) }
+        unsafe { self.launch_product(stream, f, launch, a, b, c, Fp8Args::default()) }
     }
 
     /// Queues the matmul kernel `f` (`launch`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
@@ -187,8 +188,9 @@ impl Gpu {
     /// workspace with rows padded to them (stream-ordered, inside the caller's timing); prepared TF32
     /// operands come with those rows already ([`Gpu::matmul_prepared_tf32`]).
     ///
-    /// An FP8 kernel (kernel 25) gets `y` as `Bᵀ` and its two scale pointers after the common
-    /// arguments (`scales`, 0 for null: 1).
+    /// An FP8 kernel (kernel 25) gets `y` as `Bᵀ` and after the common arguments `fp8`'s: its two
+    /// scale pointers (0: null, 1), whether `C` is BF16 (the launch's output), the fused epilogue's
+    /// bias (0: none) and code.
     ///
     /// # Safety
     /// As [`Gpu::launch_kernel`] for `x`, `y`, `c`; `C` zeroed first when the launch accumulates; for a
@@ -203,7 +205,7 @@ impl Gpu {
         x: u64,
         y: u64,
         c: u64,
-        scales: (u64, u64),
+        fp8: Fp8Args,
     ) -> Result<()> {
         let kernel = launch.kernel();
         let (m, n, k) = (launch.shape.m, launch.shape.n, launch.shape.k);
@@ -262,7 +264,7 @@ impl Gpu {
         if kernel.config.tma {
             builder.arg(&x).arg(&y).arg(&map_c).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
             if kernel.config.fp8_operands {
-                builder.arg(&scales.0).arg(&scales.1).arg(&out_bf16);
+                builder.arg(&fp8.scales.0).arg(&fp8.scales.1).arg(&out_bf16).arg(&fp8.bias).arg(&fp8.epilogue);
             }
         } else {
             builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
@@ -383,7 +385,7 @@ impl Gpu {
         // and lda = k) and Bᵀ' (n × k, rows ldb apart), prepared above in stream order with the
         // leading dimensions it reads (the plan's for a TMA kernel, dense for kernel 14), and writes
         // C < m·n (the caller's contract).
-        unsafe { self.launch_product(stream, f, launch, a_prep, bt_prep, c, (0, 0)) }
+        unsafe { self.launch_product(stream, f, launch, a_prep, bt_prep, c, Fp8Args::default()) }
     }
 
     /// Uploads `a` and `b`, runs [`Gpu::matmul`] (FP32), and downloads the product.

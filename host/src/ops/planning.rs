@@ -39,24 +39,25 @@ impl Gpu {
     /// Plans are kept by request ([`crate::plan_cache`]): a repeated product is planned once. A request
     /// that fails is planned (and refused) again each time, naming `op`.
     pub(crate) fn plan_as(&self, op: &'static str, algo: Algo, precision: Precision, dims: GemmDims) -> Result<Plan> {
-        self.plan_out(op, algo, precision, dims, OutputFormat::F32)
+        self.plan_finishing(op, algo, precision, dims, (OutputFormat::F32, false))
     }
 
-    /// [`Gpu::plan_as`] for a product that writes `C` in `output`.
-    pub(crate) fn plan_out(
+    /// [`Gpu::plan_as`] for a product that writes `C` in `finish.0`, with a fused epilogue where
+    /// `finish.1`.
+    pub(crate) fn plan_finishing(
         &self,
         op: &'static str,
         algo: Algo,
         precision: Precision,
         dims: GemmDims,
-        output: OutputFormat,
+        finish: (OutputFormat, bool),
     ) -> Result<Plan> {
-        if let Some(plan) = self.plans.lock().ok().and_then(|cache| cache.get(algo, precision, dims, output).cloned()) {
+        if let Some(plan) = self.plans.lock().ok().and_then(|cache| cache.get(algo, precision, dims, finish).cloned()) {
             return Ok(plan);
         }
-        let plan = self.planner(op, algo, precision).with_output(output).product(dims)?;
+        let plan = self.planner(op, algo, precision).with_output(finish.0).with_fused_epilogue(finish.1).product(dims)?;
         if let Ok(mut cache) = self.plans.lock() {
-            cache.insert(algo, precision, dims, output, plan.clone());
+            cache.insert(algo, precision, dims, finish, plan.clone());
         }
         Ok(plan)
     }

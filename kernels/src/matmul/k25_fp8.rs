@@ -28,11 +28,15 @@
 //! once to nearest as they are stored, `k15_tma::store_bf16`; then one slice per tile, never added
 //! into).
 //!
+//! **Epilogue** (`bias`, `epilogue`: `crate::activation`): `act(scale · sum + bias)` on each element
+//! before its store, bias per column or per row, activation ReLU, GELU (tanh or erf) or SiLU.
+//!
 //! **Edges**: as kernel 15's, with K a multiple of 16 (rows of whole 16-byte units, the TMA's rule;
 //! the host refuses other K).
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Pipeline, TmaArgs, ROW_BYTES};
 use super::k16_persistent::{Feed, TmaFeed, Walk, WorkUnits};
+use crate::activation::Fused;
 use crate::device::mem::View;
 use crate::device::tma::TensorMap;
 use crate::device::{thread, wgmma};
@@ -154,25 +158,30 @@ unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(
 /// `scale_b` null or valid for one `f32` each — for [`mode::BLOCK_SCALED`] valid for `m·⌈k/128⌉` and
 /// `⌈n/128⌉·⌈k/128⌉` floats, with `O::N = 128`. With `out_bf16 != 0` (not [`mode::UNPROMOTED`]:
 /// it writes `f32` only), `C` is `m·n` BF16 elements (`args.c` points at them), `args.map_c` is null
-/// and the grid has one slice (`gridDim.y = 1`).
+/// and the grid has one slice (`gridDim.y = 1`). `fused` other than the identity (the entries'
+/// `bias`, `epilogue`: [`crate::activation`]) is applied to each scaled sum before the store; then
+/// too the grid has one slice.
 #[inline(always)]
 pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32>(
     args: TmaArgs,
     scale_a: *const f32,
     scale_b: *const f32,
     out_bf16: u32,
+    fused: Fused,
 ) where
     O::Acc: AsMut<[f32]>,
 {
     // Two copies of the whole body, one per output type, chosen once. The unpromoted 256-wide tile
     // writes f32 only: with a BF16 store beside its 128 accumulators ptxas fenced its `wgmma`s
     // (C7519) and, with two bodies, spilled 1.7 KB and serialised them (C7511).
+    // The unpromoted entries write f32 sums alone (the host asks nothing else of them).
+    let fused = if MODE == mode::UNPROMOTED { Fused::none() } else { fused };
     // SAFETY (both): forwarded contract.
     unsafe {
         if out_bf16 != 0 && MODE != mode::UNPROMOTED {
-            fp8_walk::<O, S, NC, MODE, true>(args, scale_a, scale_b)
+            fp8_walk::<O, S, NC, MODE, true>(args, scale_a, scale_b, fused)
         } else {
-            fp8_walk::<O, S, NC, MODE, false>(args, scale_a, scale_b)
+            fp8_walk::<O, S, NC, MODE, false>(args, scale_a, scale_b, fused)
         }
     }
 }
@@ -186,6 +195,7 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
     args: TmaArgs,
     scale_a: *const f32,
     scale_b: *const f32,
+    fused: Fused,
 ) where
     O::Acc: AsMut<[f32]>,
 {
@@ -242,8 +252,20 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
                 consume_promoted::<O, S, NC>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales);
             }
         }
-        for x in acc.as_mut() {
-            *x = wgmma::settled(*x) * scale;
+        if fused.is_identity() {
+            for x in acc.as_mut() {
+                *x = wgmma::settled(*x) * scale;
+            }
+        } else {
+            // The fused epilogue on each scaled sum; rows and columns past C (not stored) read the
+            // last bias.
+            let (tid, first) = (thread::thread_idx_x() % 128, p.row0 + (wg - 1) * k15_tma::WG_ROWS);
+            for (i, x) in acc.as_mut().iter_mut().enumerate() {
+                let (r, col) = wgmma::acc_position(tid, i as u32);
+                let (row, col) = ((first + r).min(m - 1), (p.col0 + col).min(n - 1));
+                // SAFETY: row < m, col < n.
+                *x = unsafe { fused.apply(wgmma::settled(*x) * scale, row, col) };
+            }
         }
         let map = if p.adds { core::ptr::null() } else { k15_tma::c_map_for::<NC>(map_c) };
         let staging = pipe.warp_staging(wg - 1);
@@ -287,14 +309,17 @@ macro_rules! fp8_entry {
                 scale_a: *const f32,
                 scale_b: *const f32,
                 out_bf16: u32,
+                bias: *const f32,
+                epilogue: u32,
             ) {
-                // SAFETY: forwarded contract.
+                // SAFETY: forwarded contract (the bias holds what `epilogue` names).
                 unsafe {
                     fp8_gemm::<super::k14_wgmma::$tile, $s, $c, { mode::$mode }>(
                         TmaArgs { map_a, map_b, map_c, c, flags, m, n, k },
                         scale_a,
                         scale_b,
                         out_bf16,
+                        Fused::new(bias, epilogue, m, n),
                     )
                 }
             }

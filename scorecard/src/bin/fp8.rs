@@ -17,7 +17,9 @@ use std::time::Instant;
 use clap::Parser;
 use tessera::catalogue::precision::Precision;
 use tessera::float8::{F8E4M3, F8E5M2};
-use tessera::{bf16, Algo, DeviceBuffer, DeviceMatrix, Fp8Format, Fp8Rhs, Fp8Scales, Gpu, GpuTimer, OutputFormat};
+use tessera::{
+    bf16, Activation, Algo, BiasKind, DeviceBuffer, DeviceMatrix, Fp8Format, Fp8Params, Fp8Rhs, Fp8Scales, Gpu, GpuTimer, OutputFormat,
+};
 use tessera_anchors::cublaslt_fp8::CublasLtFp8;
 
 type Fail = Box<dyn std::error::Error + Send + Sync>;
@@ -150,15 +152,35 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
         let mut row = serde_json::json!({ "m": m, "n": n, "k": k, "format": p.label() });
         let mut times = std::collections::BTreeMap::new();
         let (f32_out, bf16_out) = (OutputFormat::F32, OutputFormat::Bf16);
-        let cases: [(&str, OutputFormat, Product<'_>); 7] = [
-            ("tessera_auto", f32_out, Box::new(|| Ok(gpu.matmul_fp8(Algo::Auto, &a, Fp8Rhs::Bt(&bt), per_tensor, &mut *c.borrow_mut())?))),
-            ("tessera_fast", f32_out, Box::new(|| Ok(gpu.matmul_fp8(fast, &a, Fp8Rhs::Bt(&bt), per_tensor, &mut *c.borrow_mut())?))),
-            ("tessera_blocks", f32_out, Box::new(|| Ok(gpu.matmul_fp8(blocked, &a, Fp8Rhs::Bt(&bt), blocks, &mut *c.borrow_mut())?))),
+        let bias_values: Vec<f32> = (0..n).map(|j| ((j * 7 % 11) as f32 - 5.0) * 0.25).collect();
+        let bias = DeviceBuffer::from_host(gpu, &bias_values)?;
+        let gelu = Fp8Params::new().scales(per_tensor).bias(BiasKind::PerColumn, &bias).activation(Activation::GeluTanh);
+        let cases: [(&str, OutputFormat, Product<'_>); 8] = [
+            (
+                "tessera_auto",
+                f32_out,
+                Box::new(|| Ok(gpu.matmul_fp8(&Fp8Params::new().scales(per_tensor), &a, Fp8Rhs::Bt(&bt), &mut *c.borrow_mut())?)),
+            ),
+            (
+                "tessera_fast",
+                f32_out,
+                Box::new(|| {
+                    Ok(gpu.matmul_fp8(&Fp8Params::new().algo(fast).scales(per_tensor), &a, Fp8Rhs::Bt(&bt), &mut *c.borrow_mut())?)
+                }),
+            ),
+            (
+                "tessera_blocks",
+                f32_out,
+                Box::new(|| {
+                    Ok(gpu.matmul_fp8(&Fp8Params::new().algo(blocked).scales(blocks), &a, Fp8Rhs::Bt(&bt), &mut *c.borrow_mut())?)
+                }),
+            ),
             (
                 "tessera_auto_bf16",
                 bf16_out,
-                Box::new(|| Ok(gpu.matmul_fp8(Algo::Auto, &a, Fp8Rhs::Bt(&bt), per_tensor, &mut *c16.borrow_mut())?)),
+                Box::new(|| Ok(gpu.matmul_fp8(&Fp8Params::new().scales(per_tensor), &a, Fp8Rhs::Bt(&bt), &mut *c16.borrow_mut())?)),
             ),
+            ("tessera_gelu_bf16", bf16_out, Box::new(|| Ok(gpu.matmul_fp8(&gelu, &a, Fp8Rhs::Bt(&bt), &mut *c16.borrow_mut())?))),
             ("cublaslt", f32_out, Box::new(|| Ok(lt.matmul(&a, &bt, (&sa, &sb), &mut *c.borrow_mut(), false)?))),
             ("cublaslt_fast", f32_out, Box::new(|| Ok(lt.matmul(&a, &bt, (&sa, &sb), &mut *c.borrow_mut(), true)?))),
             ("cublaslt_bf16", bf16_out, Box::new(|| Ok(lt.matmul(&a, &bt, (&sa, &sb), &mut *c16.borrow_mut(), false)?))),
@@ -173,7 +195,27 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
                 OutputFormat::Bf16 => c16.borrow().buffer().to_host(gpu)?.iter().map(|x| x.to_f32()).collect(),
                 OutputFormat::F32 => c.borrow().buffer().to_host(gpu)?,
             };
-            let (tol, rel) = sampled_error(&got, n, &sampled, p, *output, k);
+            let (tol, rel) = if *name == "tessera_gelu_bf16" {
+                // The sampled rows through the epilogue's rule (`check_epilogue`).
+                let mut worst = 0.0f64;
+                for (r, value, abs) in &sampled {
+                    let row_ref = tessera::reference::ReferenceProduct { rows: 1, cols: n, k, value: value.clone(), abs_sum: abs.clone() };
+                    let outcome = tessera::catalogue::testkit::check::check_epilogue(
+                        p,
+                        OutputFormat::Bf16,
+                        Activation::GeluTanh,
+                        |_, col| f64::from(bias_values[col]),
+                        &got[r * n..(r + 1) * n],
+                        &row_ref,
+                    );
+                    if outcome.is_err() {
+                        worst = f64::INFINITY;
+                    }
+                }
+                (worst, f64::NAN)
+            } else {
+                sampled_error(&got, n, &sampled, p, *output, k)
+            };
             row[format!("{name}_error_over_tolerance")] = serde_json::json!(tol);
             row[format!("{name}_error_over_abs_sum")] = serde_json::json!(rel);
             if name.starts_with("tessera") && *name != "tessera_fast" && tol > 1.0 {
@@ -195,6 +237,7 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
             ("tessera_blocks", "tessera_auto"),
             ("tessera_auto", "cublaslt_fast"),
             ("tessera_auto_bf16", "cublaslt_bf16"),
+            ("tessera_gelu_bf16", "tessera_auto_bf16"),
         ] {
             row[format!("{num}_over_{den}")] = serde_json::json!(times[den] / times[num]);
         }
