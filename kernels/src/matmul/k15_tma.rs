@@ -699,6 +699,24 @@ pub(crate) unsafe fn store_bf16<O: WgmmaTile>(acc: &O::Acc, c: View<u16>, stagin
 #[inline(always)]
 unsafe fn store_rows_bf16<const W: u32>(c: View<u16>, stage: View<f32>, m: u32, n: u32, first: u32, col: u32) {
     use crate::device::math::f32_to_bf16_bits;
+    // SAFETY: `at` names W elements in range of c, 2·W-byte aligned (as the allocation is), `from`
+    // W staged floats aligned alike (`for_each_staged_row`'s contract).
+    for_each_staged_row::<W>(m, n, first, col, |at, from| unsafe {
+        if W == 4 {
+            c.set4(at, Half4(stage.get4(from).0.map(f32_to_bf16_bits)));
+        } else {
+            c.set(at, f32_to_bf16_bits(stage.get(from)));
+        }
+    });
+}
+
+/// The in-range pieces of one staged chunk, as [`store_rows`] and [`store_rows_bf16`] write them:
+/// the warp's 16 rows × [`STAGE_COLS`] columns from `(first, col)`, `W` rows per pass and `W`
+/// consecutive columns per lane; `write(at, from)` gets the element index in `C` (`m × n`,
+/// row-major; in range, and with `n` a multiple of `W` the first of `W` in range and `W`-aligned) and
+/// the staged index ([`staged`]: `W`-aligned within the area).
+#[inline(always)]
+fn for_each_staged_row<const W: u32>(m: u32, n: u32, first: u32, col: u32, mut write: impl FnMut(usize, usize)) {
     let lane = thread::thread_idx_x() % 32;
     let per_row = STAGE_COLS / W;
     for q in 0..16 / W {
@@ -707,18 +725,7 @@ unsafe fn store_rows_bf16<const W: u32>(c: View<u16>, stage: View<f32>, m: u32, 
         if gr >= m || gc >= n {
             continue;
         }
-        let (at, from) = ((gr * n + gc) as usize, staged(r, cc));
-        // SAFETY: gr < m and gc < n with n and gc multiples of W: the W elements from `at` are in
-        // range of c and 2·W-byte aligned (as the allocation is); `from` lies in the area, aligned
-        // alike (`staged` keeps col % 8).
-        unsafe {
-            if W == 4 {
-                let v = stage.get4(from).0;
-                c.set4(at, Half4(v.map(f32_to_bf16_bits)));
-            } else {
-                c.set(at, f32_to_bf16_bits(stage.get(from)));
-            }
-        }
+        write((gr * n + gc) as usize, staged(r, cc));
     }
 }
 
@@ -746,29 +753,18 @@ unsafe fn stage_chunk(chunk: &[f32; 16], lane: u32, stage: View<f32>) {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn store_rows<const W: u32>(c: View<f32>, stage: View<f32>, m: u32, n: u32, first: u32, col: u32, accumulate: bool) {
-    let lane = thread::thread_idx_x() % 32;
-    let per_row = STAGE_COLS / W;
-    for q in 0..16 / W {
-        let (r, cc) = (W * q + lane / per_row, W * (lane % per_row));
-        let (gr, gc) = (first + r, col + cc);
-        if gr >= m || gc >= n {
-            continue;
+    // SAFETY: `at` names W elements in range of c, W·4-byte aligned (as the allocation is), `from` W
+    // staged floats aligned alike (`for_each_staged_row`'s contract); the caller's for the rest.
+    for_each_staged_row::<W>(m, n, first, col, |at, from| unsafe {
+        match (W, accumulate) {
+            (4, true) => atomic::add_f32x4(c, at, stage.get4(from).0),
+            (4, false) => c.set4(at, stage.get4(from)),
+            (2, true) => atomic::add_f32x2(c, at, stage.get2(from).0),
+            (2, false) => c.set2(at, stage.get2(from)),
+            (_, true) => atomic::add_f32(c, at, stage.get(from)),
+            (_, false) => c.set(at, stage.get(from)),
         }
-        let (at, from) = ((gr * n + gc) as usize, staged(r, cc));
-        // SAFETY: gr < m and gc < n with n and gc multiples of W: the W elements from `at` are in
-        // range of c and W·4-byte aligned (as the allocation is); `from` lies in the area, aligned
-        // alike (`staged` keeps col % 8).
-        unsafe {
-            match (W, accumulate) {
-                (4, true) => atomic::add_f32x4(c, at, stage.get4(from).0),
-                (4, false) => c.set4(at, stage.get4(from)),
-                (2, true) => atomic::add_f32x2(c, at, stage.get2(from).0),
-                (2, false) => c.set2(at, stage.get2(from)),
-                (_, true) => atomic::add_f32(c, at, stage.get(from)),
-                (_, false) => c.set(at, stage.get(from)),
-            }
-        }
-    }
+    });
 }
 
 /// `C = A·B` with `wgmma` tile `O`, `NC` consumer warpgroups (block tile `64·NC × O::N`) and `S`
