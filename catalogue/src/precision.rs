@@ -341,8 +341,15 @@ mod tests {
             for (m, n, k) in [(64, 64, 64), (1, 1, 16), (8192, 8192, 8192), (33, 4097, 1040)] {
                 let Ok(Plan::One(launch)) = planner.product(GemmDims { m, n, k }) else { panic!("{p:?} {m}×{n}×{k}") };
                 let kernel = launch.launch.kernel();
-                assert!(kernel.precision == p && kernel.config.fp8_operands && !kernel.config.unpromoted, "{}", kernel.label);
+                let cfg = kernel.config;
+                assert!(kernel.precision == p && cfg.fp8_operands && !cfg.unpromoted && !cfg.fp8_block_scales, "{}", kernel.label);
             }
+            // Decode-like rows take the 64-row tile, large products the 128-row one.
+            let tile = |m, n, k| match planner.product(GemmDims { m, n, k }) {
+                Ok(Plan::One(l)) => l.launch.kernel().config.bm,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!((tile(32, 4096, 4096), tile(8192, 8192, 8192)), (64, 128), "{p:?}");
             let unaligned = planner.product(GemmDims { m: 64, n: 64, k: 72 }).unwrap_err().to_string();
             assert!(unaligned.contains("multiple of 16"), "{unaligned}");
             let refused = Planner::new("matmul", Algo::Auto, p, off_hopper).product(GemmDims { m: 64, n: 64, k: 64 });
