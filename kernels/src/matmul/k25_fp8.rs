@@ -1,10 +1,10 @@
 //! Kernel 25: FP8 (E4M3, E5M2) on kernel 16's persistent TMA pipeline, its sums promoted into `f32`
-//! every K-step, scaled per tensor (sm_90a).
+//! every K-step, scaled per tensor or per block (sm_90a).
 //!
 //! **What is new beside kernel 16**: the operands are one byte each, so a 128-byte swizzle row holds
 //! 128 elements of K and each K-step is four `m64nNk32` instructions. FP8 `wgmma` reads both operands
 //! K-major: `A` as the caller holds it (`M × K`, row-major), `B` as `Bᵀ` (`N × K`), which the host
-//! transposes first (`tessera_kernels::pack::transpose_b8`).
+//! transposes first (`crate::pack::pack_b8`) unless the caller gives it so.
 //!
 //! **Promotion**: Hopper's tensor core adds FP8 products in an accumulator narrower than `f32`
 //! (DeepSeek-V3's report measured about 14 bits kept), and the loss grows with K when a whole product
@@ -12,9 +12,10 @@
 //! wait for its group, and add the partial sums into `f32` registers — DeepGEMM's recipe; the tensor
 //! core's rounding then touches only 128-long sums. That costs the overlap of one step's `wgmma`s with
 //! the next (the block's other consumer warpgroup fills the tensor core meanwhile) and 64 more
-//! registers per thread, so the promoted tile is 128×128. The `*_fast` entries accumulate the whole
-//! K range in the tensor core (kernel 16's loop, one group in flight, 128×256 tiles): the caller's
-//! explicit choice, never `Auto`'s.
+//! registers per thread, so the promoted tiles are 128×128 and 64×128 (a 128×256 one would need 192
+//! accumulator registers; ptxas allocates 168 to each of 384 threads). The `*_fast` entries
+//! accumulate the whole K range in the tensor core (kernel 16's loop, one group in flight, 128×256
+//! tiles): the caller's explicit choice, never `Auto`'s.
 //!
 //! **Scales** (per tensor, as torch's `_scaled_mm`): `C = scale_a · scale_b · A·B`, the two scales
 //! read from device memory (null: 1), applied to the `f32` sums once before the store. **Block
