@@ -227,7 +227,21 @@ mod tests {
         for ptx in [crate::module::PTX, crate::module::PTX_SM90A] {
             let sigs = entry_signatures(ptx);
             assert_eq!(sigs.len(), ptx.matches(".visible .entry ").count());
-            let declared = ptx.lines().filter(|l| l.trim_start().starts_with(".param ")).count();
+            // The entries' own parameter lines: from `.entry` to the `)` that closes its list (call
+            // sites and `.func` declarations declare `.param`s of their own).
+            let mut in_entry = false;
+            let declared = ptx
+                .lines()
+                .filter(|l| {
+                    let l = l.trim_start();
+                    if l.starts_with(".visible .entry ") || l.starts_with(".entry ") {
+                        in_entry = true;
+                    } else if l.starts_with(')') {
+                        in_entry = false;
+                    }
+                    in_entry && l.starts_with(".param ")
+                })
+                .count();
             assert_eq!(sigs.iter().map(|s| s.params.len()).sum::<usize>(), declared, "every .param line is read");
         }
         let vec_add = entry_signatures(crate::module::PTX).into_iter().find(|s| s.name == "vec_add").expect("vec_add is shipped");
