@@ -10,6 +10,7 @@
 //! reported ignored.
 use tessera::catalogue::registry::algo::fp8_cases;
 use tessera::catalogue::testkit::check::check_in;
+use tessera::catalogue::testkit::fp8::{block_reference, block_scales};
 use tessera::float8::{F8E4M3, F8E5M2};
 use tessera::{
     bf16, Activation, Algo, BiasKind, DeviceBuffer, DeviceMatrix, Error, Fp8Format, Fp8Params, Fp8Rhs, Fp8Scales, Gpu, HostMatrix,
@@ -150,19 +151,9 @@ fn check_scaled(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, 
     check_in(p, a, b, &unscaled).map_err(|e| e.to_string())
 }
 
-/// Block scales for `m × n × k`: powers of two from 1/8 to 8 that differ from block to block.
-fn block_scales(m: usize, n: usize, k: usize) -> (Vec<f32>, Vec<f32>) {
-    let kb = k.div_ceil(128);
-    let p2 = |i: usize| 2f32.powi((i % 7) as i32 - 3);
-    ((0..m * kb).map(|i| p2(i * 3 + 1)).collect(), (0..n.div_ceil(128) * kb).map(|i| p2(i * 5 + 2)).collect())
-}
-
 /// The block-scaled product against the f64 reference of the FP8 inputs times their blocks' scales.
 fn check_blocks(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, sa: &[f32], sb: &[f32]) -> Result<(), String> {
-    let kb = a.cols.div_ceil(128);
-    let ascaled = HostMatrix::from_fn(a.rows, a.cols, |r, c| p.round_input(a.get(r, c)) * sa[r * kb + c / 128]);
-    let bscaled = HostMatrix::from_fn(b.rows, b.cols, |r, c| p.round_input(b.get(r, c)) * sb[(c / 128) * kb + r / 128]);
-    let reference = tessera::reference::matmul_reference(&ascaled, &bscaled);
+    let reference = block_reference(p, a, b, sa, sb);
     tessera::catalogue::testkit::check::check_product(p, &got.data, &reference).map_err(|e| e.to_string())
 }
 

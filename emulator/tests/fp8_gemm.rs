@@ -5,6 +5,7 @@
 use tessera_catalogue::registry::algo::fp8_cases;
 use tessera_catalogue::testkit::check::check_epilogue;
 use tessera_catalogue::testkit::check::{check_in, check_product, check_product_out};
+use tessera_catalogue::testkit::fp8::{block_reference, block_scales};
 use tessera_catalogue::testkit::reference::matmul_reference;
 use tessera_catalogue::OutputFormat::{Bf16, F32};
 use tessera_catalogue::{Activation, BiasKind};
@@ -25,29 +26,6 @@ const SHAPES: [(usize, usize, usize); 4] = [(1, 1, 16), (130, 70, 272), (65, 257
 fn check_scaled(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, scale: f32) -> Result<(), String> {
     let unscaled = HostMatrix { rows: got.rows, cols: got.cols, data: got.data.iter().map(|x| x / scale).collect() };
     check_in(p, a, b, &unscaled).map_err(|e| e.to_string())
-}
-
-/// Block scales for `m × n × k` (`a`: `m × ⌈k/128⌉`, `b`: `⌈n/128⌉ × ⌈k/128⌉`): powers of two from
-/// 1/8 to 8 that differ from block to block, so that a scale applied to the wrong block shows.
-fn block_scales(m: usize, n: usize, k: usize) -> (Vec<f32>, Vec<f32>) {
-    let kb = k.div_ceil(128);
-    let p2 = |i: usize| 2f32.powi((i % 7) as i32 - 3);
-    ((0..m * kb).map(|i| p2(i * 3 + 1)).collect(), (0..n.div_ceil(128) * kb).map(|i| p2(i * 5 + 2)).collect())
-}
-
-/// The f64 reference of a block-scaled product: each FP8 input times its block's scale (exact: powers
-/// of two), summed.
-fn block_reference(
-    p: Precision,
-    a: &HostMatrix,
-    b: &HostMatrix,
-    sa: &[f32],
-    sb: &[f32],
-) -> tessera_catalogue::testkit::reference::ReferenceProduct {
-    let kb = a.cols.div_ceil(128);
-    let ascaled = HostMatrix::from_fn(a.rows, a.cols, |r, c| p.round_input(a.get(r, c)) * sa[r * kb + c / 128]);
-    let bscaled = HostMatrix::from_fn(b.rows, b.cols, |r, c| p.round_input(b.get(r, c)) * sb[(c / 128) * kb + r / 128]);
-    matmul_reference(&ascaled, &bscaled)
 }
 
 #[test]
