@@ -5,7 +5,7 @@
 //!
 //! The tensor is described by a [`TensorMap`] (CUDA's `CUtensorMap`, 128 opaque bytes): base address,
 //! element size, the two dimensions (inner first), the outer dimension's stride in bytes, the box and
-//! the swizzle. The host encodes it (`cuTensorMapEncodeTiled`) into global memory before the launch;
+//! the swizzle — or three dimensions ([`load_3d`]: a stack of matrices, one box from one of them). The host encodes it (`cuTensorMapEncodeTiled`) into global memory before the launch;
 //! the kernel passes its address to the instruction and never reads it.
 //!
 //! The host build (the CPU executor) performs each copy at once on the calling thread, from a map in
@@ -49,7 +49,36 @@ pub unsafe fn load_2d(dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u3
     #[cfg(not(target_arch = "nvptx64"))]
     // SAFETY: forwarded contract.
     unsafe {
-        host_impl::load_2d(dst, map, c0, c1, bar)
+        host_impl::load(dst, map, [c0, c1, 0], 2, bar)
+    }
+}
+
+/// `cp.async.bulk.tensor.3d…`: [`load_2d`] from matrix `c2` of a 3-D map (a stack of matrices, the
+/// batch of a strided-batched product or the weights of a grouped one): the box covers
+/// `(c0, c1)` as in [`load_2d`] and one layer; a layer outside the stack reads as zeros.
+///
+/// # Safety
+/// As [`load_2d`], with `map` a 3-D map whose box is one layer deep.
+#[inline(always)]
+pub unsafe fn load_3d(dst: u32, map: *const TensorMap, c0: i32, c1: i32, c2: i32, bar: u32) {
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: register operands only; the caller's contract covers the addresses. A memory clobber.
+    unsafe {
+        core::arch::asm!(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{dst}], [{map}, {{{c0}, {c1}, {c2}}}], [{bar}];",
+            dst = in(reg32) dst,
+            map = in(reg64) map as u64,
+            c0 = in(reg32) c0,
+            c1 = in(reg32) c1,
+            c2 = in(reg32) c2,
+            bar = in(reg32) bar,
+            options(nostack, preserves_flags)
+        )
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    // SAFETY: forwarded contract.
+    unsafe {
+        host_impl::load(dst, map, [c0, c1, c2], 3, bar)
     }
 }
 
@@ -82,7 +111,7 @@ pub unsafe fn load_2d_multicast(dst: u32, map: *const TensorMap, c0: i32, c1: i3
         // SAFETY: forwarded contract, for each block of `ranks` (`map_shared` checks the rank).
         unsafe {
             let (dst, bar) = (super::cluster::map_shared(dst, rank), super::cluster::map_shared(bar, rank));
-            host_impl::load_2d(dst, map, c0, c1, bar)
+            host_impl::load(dst, map, [c0, c1, 0], 2, bar)
         }
     }
 }
@@ -200,17 +229,30 @@ impl TensorMap {
     /// written with the 128-byte swizzle when `swizzle_128` (then `boxdim[0] · elem_bytes` must be 128).
     /// Only the host build's [`load_2d`] reads it; the GPU takes the driver's encoding instead.
     pub fn host_model(base: *const u8, elem_bytes: u32, dims: [u64; 2], row_stride: u64, boxdim: [u32; 2], swizzle_128: bool) -> Self {
+        Self::encode_host(2, base, elem_bytes, [dims[0], dims[1], 1], [row_stride, 0], boxdim, swizzle_128)
+    }
+
+    /// [`TensorMap::host_model`] of a 3-D tensor: `dims[2]` matrices `strides[1]` bytes apart, each as
+    /// a 2-D map's (`strides[0]` between rows), boxes one matrix deep. Only [`load_3d`] reads it.
+    pub fn host_model_3d(base: *const u8, elem_bytes: u32, dims: [u64; 3], strides: [u64; 2], boxdim: [u32; 2], swizzle_128: bool) -> Self {
+        Self::encode_host(3, base, elem_bytes, dims, strides, boxdim, swizzle_128)
+    }
+
+    fn encode_host(rank: u64, base: *const u8, elem: u32, dims: [u64; 3], strides: [u64; 2], boxdim: [u32; 2], swizzle: bool) -> Self {
         let mut words = [0u64; 16];
-        words[..9].copy_from_slice(&[
+        words[..12].copy_from_slice(&[
             HOST_MODEL_TAG,
             base as u64,
-            elem_bytes as u64,
+            elem as u64,
             dims[0],
             dims[1],
-            row_stride,
+            strides[0],
             boxdim[0] as u64,
             boxdim[1] as u64,
-            swizzle_128 as u64,
+            swizzle as u64,
+            dims[2],
+            strides[1],
+            rank,
         ]);
         Self { words }
     }
@@ -222,19 +264,23 @@ mod host_impl {
     use super::super::{host, mbarrier};
     use super::{TensorMap, HOST_MODEL_TAG};
 
-    /// `dst` and `bar` are shared::cluster addresses (this block's own bytes, or a peer's).
+    /// A `rank`-D load (2 or 3) of the box at `c` (the third coordinate 0 for a 2-D map); `dst` and
+    /// `bar` are shared::cluster addresses (this block's own bytes, or a peer's).
     ///
     /// # Safety
-    /// `map` points to a `TensorMap` made by [`TensorMap::host_model`] over memory that holds the
-    /// tensor it describes.
-    pub(super) unsafe fn load_2d(dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u32) {
+    /// `map` points to a `TensorMap` made by [`TensorMap::host_model`] or
+    /// [`TensorMap::host_model_3d`] over memory that holds the tensor it describes.
+    pub(super) unsafe fn load(dst: u32, map: *const TensorMap, c: [i32; 3], rank: u64, bar: u32) {
         // SAFETY: the caller's contract.
         let w = unsafe { (*map).words };
         if w[0] != HOST_MODEL_TAG {
             host::out_of_bounds(format_args!("TMA load from a tensor map the host model did not make"));
         }
-        let (base, elem, dims, stride) = (w[1] as *const u8, w[2] as usize, [w[3] as i64, w[4] as i64], w[5] as usize);
-        let (box0, box1, swizzle) = (w[6] as usize, w[7] as usize, w[8] != 0);
+        if w[11] != rank {
+            host::out_of_bounds(format_args!("a {rank}-D TMA load from a {}-D tensor map", w[11]));
+        }
+        let (base, elem, dims, stride) = (w[1] as *const u8, w[2] as usize, [w[3] as i64, w[4] as i64, w[9] as i64], w[5] as usize);
+        let (box0, box1, swizzle, layer_stride) = (w[6] as usize, w[7] as usize, w[8] != 0, w[10] as usize);
         let bytes = box0 * box1 * elem;
         let (region, dst) = host::cluster_region(dst);
         let shared_bytes = region.bytes;
@@ -246,17 +292,22 @@ mod host_impl {
             ));
         }
         let smem = region.base;
+        let layer = c[2] as i64;
         for j in 0..box1 {
             for i in 0..box0 {
-                let (g0, g1) = (c0 as i64 + i as i64, c1 as i64 + j as i64);
+                let (g0, g1) = (c[0] as i64 + i as i64, c[1] as i64 + j as i64);
                 let at = dst + (j * box0 + i) * elem;
                 let phys = if swizzle { swizzle_sw128(at as u32) as usize } else { at };
-                let inside = (0..dims[0]).contains(&g0) && (0..dims[1]).contains(&g1);
+                let inside = (0..dims[0]).contains(&g0) && (0..dims[1]).contains(&g1) && (0..dims[2]).contains(&layer);
                 for b in 0..elem {
                     // SAFETY: an in-range element of the tensor (the map's contract) or nothing; `phys`
                     // lies inside the checked box (the swizzle permutes 16-byte chunks within 1024).
                     unsafe {
-                        let v = if inside { base.add(g1 as usize * stride + g0 as usize * elem + b).read() } else { 0 };
+                        let v = if inside {
+                            base.add(layer as usize * layer_stride + g1 as usize * stride + g0 as usize * elem + b).read()
+                        } else {
+                            0
+                        };
                         smem.add(phys + b).write(v);
                     }
                 }
@@ -275,6 +326,9 @@ mod host_impl {
         let w = unsafe { (*map).words };
         if w[0] != HOST_MODEL_TAG {
             host::out_of_bounds(format_args!("TMA store to a tensor map the host model did not make"));
+        }
+        if w[11] != 2 {
+            host::out_of_bounds(format_args!("a 2-D TMA store to a {}-D tensor map", w[11]));
         }
         let (base, elem, dims, stride) = (w[1] as *mut u8, w[2] as usize, [w[3] as i64, w[4] as i64], w[5] as usize);
         let (box0, box1, swizzle) = (w[6] as usize, w[7] as usize, w[8] != 0);

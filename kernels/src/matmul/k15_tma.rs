@@ -325,20 +325,21 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     }
 
     /// The producer (one thread): loads K-tiles `first_step .. first_step + steps` of the output tile
-    /// at `(row0, col0)` as global K-steps `g0 ..`, each into its stage once the consumers released the stage's previous
-    /// round.
+    /// at `(row0, col0)` as global K-steps `g0 ..`, each into its stage once the consumers released the
+    /// stage's previous round; `depth` says which matrix of a stack the boxes come from ([`Depth`]).
     ///
     /// # Safety
-    /// One thread of the block; the maps as [`tma_gemm`] states; the consumers consume the same
-    /// global steps in the same order ([`Pipeline::consume`]).
+    /// One thread of the block; the maps as [`tma_gemm`] states (of `D`'s rank); the consumers consume
+    /// the same global steps in the same order ([`Pipeline::consume`]).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub(crate) unsafe fn produce<O: WgmmaTile>(
+    pub(crate) unsafe fn produce<O: WgmmaTile, D: Depth>(
         self,
         map_a: *const TensorMap,
         map_b: *const TensorMap,
         row0: u32,
         col0: u32,
+        depth: D,
         first_step: u32,
         steps: u32,
         g0: u32,
@@ -356,11 +357,12 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
             unsafe {
                 mbarrier::wait_parity(self.empty(s), (round + 1) % 2);
                 mbarrier::arrive_expect_tx(self.full(s), self.stage);
-                tma::load_2d(dst, map_a, k0, row0 as i32, self.full(s));
+                depth.load_a(dst, map_a, k0, row0 as i32, self.full(s));
                 let b = dst + Self::BM * ROW_BYTES;
                 if P > 1 {
                     // B's boxes shared by the cluster: this block loads every P-th into all blocks.
                     const { assert!(P == 1 || !O::B_K_MAJOR, "a cluster shares B's N-major boxes only") };
+                    const { assert!(P == 1 || !D::STACKED, "a cluster shares the boxes of 2-D maps only") };
                     let (per_row, rank) = (ROW_BYTES / elem, cluster::rank());
                     let all = ((1u32 << P) - 1) as u16;
                     let mut j = rank;
@@ -369,11 +371,11 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
                         j += P;
                     }
                 } else if O::B_K_MAJOR {
-                    tma::load_2d(b, map_b, k0, col0 as i32, self.full(s));
+                    depth.load_b(b, map_b, k0, col0 as i32, self.full(s));
                 } else {
                     let per_row = ROW_BYTES / elem;
                     for j in 0..O::N.div_ceil(per_row) {
-                        tma::load_2d(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, self.full(s));
+                        depth.load_b(b + j * bk * ROW_BYTES, map_b, (col0 + j * per_row) as i32, k0, self.full(s));
                     }
                 }
             }
@@ -532,6 +534,55 @@ pub(crate) fn c_map_for<const NC: u32>(map_c: *const TensorMap) -> *const Tensor
         map_c
     } else {
         core::ptr::null()
+    }
+}
+
+/// Which matrix of a stack a piece of work reads and writes: none ([`Flat`], 2-D maps and one `C`), or
+/// one layer of 3-D maps and its own rows of `C` (kernel 26's `Stacked`: the batch of a strided-batched
+/// product, the group of a grouped one).
+pub trait Depth: Copy {
+    /// Whether the maps are 3-D.
+    const STACKED: bool;
+
+    /// Loads A's box at `(k0, row0)` ([`tma::load_2d`]'s contract).
+    ///
+    /// # Safety
+    /// As [`tma::load_2d`], `map` of this depth's rank.
+    unsafe fn load_a(self, dst: u32, map: *const TensorMap, k0: i32, row0: i32, bar: u32);
+
+    /// Loads B's box at `(c0, c1)` ([`tma::load_2d`]'s contract).
+    ///
+    /// # Safety
+    /// As [`tma::load_2d`], `map` of this depth's rank.
+    unsafe fn load_b(self, dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u32);
+
+    /// Where the piece's output lies in `C` (an `m`-row product's): the element its matrix starts
+    /// at, and the rows it may store below.
+    fn output(self, m: u32) -> (usize, u32);
+}
+
+/// 2-D maps, one `C` of `m` rows.
+#[derive(Clone, Copy)]
+pub struct Flat;
+
+impl Depth for Flat {
+    const STACKED: bool = false;
+
+    #[inline(always)]
+    unsafe fn load_a(self, dst: u32, map: *const TensorMap, k0: i32, row0: i32, bar: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { tma::load_2d(dst, map, k0, row0, bar) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_b(self, dst: u32, map: *const TensorMap, c0: i32, c1: i32, bar: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { tma::load_2d(dst, map, c0, c1, bar) }
+    }
+
+    #[inline(always)]
+    fn output(self, m: u32) -> (usize, u32) {
+        (0, m)
     }
 }
 
@@ -797,7 +848,7 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs)
             unsafe {
                 tma::prefetch(map_a);
                 tma::prefetch(map_b);
-                pipe.produce::<O>(map_a, map_b, row0, col0, 0, steps, 0);
+                pipe.produce::<O, Flat>(map_a, map_b, row0, col0, Flat, 0, steps, 0);
             }
         }
         return;

@@ -34,7 +34,7 @@
 //!
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::{self, Pipeline, TmaArgs, ROW_BYTES, WG_ROWS};
+use super::k15_tma::{self, Depth, Flat, Pipeline, TmaArgs, ROW_BYTES, WG_ROWS};
 use crate::device::mem::View;
 use crate::device::tma::{self, TensorMap};
 use crate::device::{flag, thread};
@@ -78,23 +78,25 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: T
 /// # Safety
 /// As [`walk_gemm`], with `args` the entry's arguments.
 #[inline(always)]
-pub(crate) unsafe fn walk_tma<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk>(args: TmaArgs) {
+pub(crate) unsafe fn walk_tma<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk<Args: Default>>(args: TmaArgs) {
     let TmaArgs { map_a, map_b, map_c, c, flags, m, n, k } = args;
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, P, W, TmaFeed>(TmaFeed { map_a, map_b }, map_c, c, flags, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, P, W, TmaFeed>(TmaFeed { map_a, map_b }, W::Args::default(), map_c, c, flags, m, n, k) }
 }
 
 /// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, whether the
-/// piece's partial product is added into `C` (zeroed by the host) rather than stored, and its part in
-/// a tile shared with other blocks without zeroing ([`Fix`]).
+/// piece's partial product is added into `C` (zeroed by the host) rather than stored, its part in
+/// a tile shared with other blocks without zeroing ([`Fix`]), and which matrix of a stack it is
+/// ([`Depth`]: [`Flat`] but in kernel 26).
 #[derive(Clone, Copy)]
-pub struct Piece {
+pub struct Piece<D = Flat> {
     pub row0: u32,
     pub col0: u32,
     pub kb: u32,
     pub ke: u32,
     pub adds: bool,
     pub fix: Fix,
+    pub depth: D,
 }
 
 /// How the pieces of one tile that several blocks share meet in `C` without zeroing it (stream-K's
@@ -115,10 +117,14 @@ pub enum Fix {
 /// The pieces one block computes, in order: the producer and the consumers each walk their own copy.
 /// Every bound depends on the launch and the shape only (block-uniform).
 pub trait Walk: Copy {
+    /// What the walk reads besides the shape (kernel 26's groups; `()` for one product).
+    type Args: Copy;
+    /// Which matrix of a stack each piece is.
+    type Depth: Depth;
     /// This block's walk over `tiles_m × tiles_n` tiles of `bm × bn`, `steps` K-steps each.
-    fn start(tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self;
+    fn start(args: Self::Args, tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self;
     /// The next piece, `None` at the end.
-    fn next(&mut self) -> Option<Piece>;
+    fn next(&mut self) -> Option<Piece<Self::Depth>>;
 }
 
 /// Where the producer warpgroup gets the operands from: the TMA ([`TmaFeed`], kernels 16 and 22) or
@@ -162,7 +168,7 @@ impl Feed for TmaFeed {
         let (mut walk, mut g) = (walk, 0);
         while let Some(p) = walk.next() {
             // SAFETY: one thread; the consumers consume the same pieces' steps in the same order.
-            unsafe { pipe.produce::<O>(self.map_a, self.map_b, p.row0, p.col0, p.kb, p.ke - p.kb, g) };
+            unsafe { pipe.produce::<O, W::Depth>(self.map_a, self.map_b, p.row0, p.col0, p.depth, p.kb, p.ke - p.kb, g) };
             g += p.ke - p.kb;
         }
         if P > 1 {
@@ -172,18 +178,21 @@ impl Feed for TmaFeed {
     }
 }
 
-/// The body of kernels 16, 22 and 23: the pipeline of kernel 15 over the pieces of walk `W`, fed by
-/// `F`, the global K-step count running on across pieces (the producer loads the next piece while
+/// The body of kernels 16, 22, 23 and 26: the pipeline of kernel 15 over the pieces of walk `W`, fed
+/// by `F`, the global K-step count running on across pieces (the producer loads the next piece while
 /// the consumers store the last).
 ///
 /// # Safety
 /// As [`k15_tma::tma_gemm`] (with `feed` describing A and B), with the grid `W` expects; `C` zeroed
 /// first where `W` adds; `map_c` null or `C`'s tensor map (as [`k15_tma::tma_gemm`]'s); where `W`
 /// shares tiles ([`Fix`]), `flags` holds the counters its pieces name,
-/// zero at the launch (the walk leaves them zero), and the grid is resident at once.
+/// zero at the launch (the walk leaves them zero), and the grid is resident at once; `C` holds
+/// every piece's output rows ([`Depth::output`]: `m·n` floats for [`Flat`] pieces).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk, F: Feed>(
     feed: F,
+    args: W::Args,
     map_c: *const TensorMap,
     c: *mut f32,
     flags: *mut u32,
@@ -196,7 +205,7 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
     let pipe = unsafe { Pipeline::<S, NC, P>::setup(O::N, F::FULL_ARRIVALS) };
     let bm = Pipeline::<S, NC, P>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
-    let walk = W::start(m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
+    let walk = W::start(args, m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform); the
@@ -209,8 +218,6 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
     }
     // SAFETY: each consumer warpgroup, all 128 threads, converged.
     unsafe { k15_tma::claim_consumer_registers::<NC>() };
-    // SAFETY: the caller passes m·n floats.
-    let c = unsafe { View::new(c, (m * n) as usize) };
     // This consumer warp's counter of a shared tile's `flag` (see `Fix`).
     let warp = thread::thread_idx_x() / 32 - 4;
     let counter = |flag: u32| flags.wrapping_add((flag * 4 * NC + warp) as usize);
@@ -228,9 +235,13 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
         // A publishing piece stores with the threads' own stores, which its release covers (the
         // TMA's would still be in flight).
         let map = if p.fix == Fix::Alone { k15_tma::c_map_for::<NC>(map_c) } else { core::ptr::null() };
-        // SAFETY: c holds m·n floats (map_c, if any, describes it), zeroed by the host where the walk
-        // adds, stored first by the publishing piece where it awaits.
-        unsafe { k15_tma::store::<O>(&acc, c, map, pipe.warp_staging(wg - 1), m, n, p.row0, p.col0, wg - 1, adds) };
+        let (at, rows) = p.depth.output(m);
+        // SAFETY: the caller's C holds the piece's `rows` rows of n floats from `at` (map_c, if any,
+        // describes them), zeroed by the host where the walk adds, stored first by the publishing
+        // piece where it awaits.
+        let out = unsafe { View::new(c.wrapping_add(at), (rows * n) as usize) };
+        // SAFETY: as above.
+        unsafe { k15_tma::store::<O>(&acc, out, map, pipe.warp_staging(wg - 1), rows, n, p.row0, p.col0, wg - 1, adds) };
         match p.fix {
             // SAFETY (both arms): the walk's counters; every lane's stores above precede its own release.
             Fix::Publish { flag } => unsafe { flag::release_add(counter(flag), 1) },
@@ -268,8 +279,11 @@ pub struct WorkUnits {
 }
 
 impl Walk for WorkUnits {
+    type Args = ();
+    type Depth = Flat;
+
     #[inline(always)]
-    fn start(tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
+    fn start(_: (), tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
         let splits = thread::grid_dim_y().max(1);
         let u = thread::block_idx_x() + thread::grid_dim_x() * thread::block_idx_y();
         let stride = (thread::grid_dim_x() * splits).max(1);
@@ -285,7 +299,7 @@ impl Walk for WorkUnits {
         let kb = (self.u % self.splits) * self.per_slice;
         let ke = if kb + self.per_slice < self.steps { kb + self.per_slice } else { self.steps };
         self.u += self.stride;
-        Some(Piece { row0, col0, kb: kb.min(ke), ke, adds: self.splits > 1, fix: Fix::Alone })
+        Some(Piece { row0, col0, kb: kb.min(ke), ke, adds: self.splits > 1, fix: Fix::Alone, depth: Flat })
     }
 }
 

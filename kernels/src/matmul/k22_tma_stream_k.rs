@@ -20,7 +20,7 @@
 //! **Everything else** is kernel 16's body (`k16_persistent::walk_gemm`): only the walk differs.
 //! Kernel 24's stream-K entries walk the same way over its pairs of tiles (`StreamK<2>`).
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::{TmaArgs, WG_ROWS};
+use super::k15_tma::{Flat, TmaArgs, WG_ROWS};
 use super::k16_persistent::{self, tile_origin, Fix, Piece, Walk};
 use crate::device::tma::TensorMap;
 use crate::device::{cluster, thread};
@@ -110,8 +110,11 @@ impl<const P: u32> StreamK<P> {
 }
 
 impl<const P: u32> Walk for StreamK<P> {
+    type Args = ();
+    type Depth = Flat;
+
     #[inline(always)]
-    fn start(tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
+    fn start(_: (), tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
         let units_m = tiles_m.div_ceil(P);
         let (units, clusters) = (units_m * tiles_n, (thread::grid_dim_x() / P).max(1));
         let c = thread::block_idx_x() / P;
@@ -134,7 +137,7 @@ impl<const P: u32> Walk for StreamK<P> {
         if self.dp_next < self.dp_end {
             let (row0, col0) = origin(self.dp_next, self);
             self.dp_next += self.clusters;
-            return Some(Piece { row0, col0, kb: 0, ke: self.steps, adds: false, fix: Fix::Alone });
+            return Some(Piece { row0, col0, kb: 0, ke: self.steps, adds: false, fix: Fix::Alone, depth: Flat });
         }
         if self.next >= self.end {
             return None;
@@ -154,7 +157,7 @@ impl<const P: u32> Walk for StreamK<P> {
             let runs = Self::run_of(first + steps - 1, self.total, self.clusters) - Self::run_of(first, self.total, self.clusters);
             Fix::Await { flag, sharers: runs as u32 + 1 }
         };
-        Some(Piece { row0, col0, kb, ke, adds: false, fix })
+        Some(Piece { row0, col0, kb, ke, adds: false, fix, depth: Flat })
     }
 }
 

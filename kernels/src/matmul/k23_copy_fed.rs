@@ -215,7 +215,7 @@ pub unsafe fn copy_fed_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
 ) {
     let feed = CopyFeed { a: a.cast(), b: b.cast(), m, n, k };
     // SAFETY: forwarded contract; the feed describes A and B.
-    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, CopyFeed>(feed, core::ptr::null(), c, core::ptr::null_mut(), m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, CopyFeed>(feed, (), core::ptr::null(), c, core::ptr::null_mut(), m, n, k) }
 }
 
 /// Declares a kernel-23 entry (16-bit operands) and its launch constant.

@@ -26,7 +26,7 @@
 //! **Everything else** is kernel 16's body (`k16_persistent::walk_gemm` with `P = 2`): the pipeline,
 //! the consumers, the staged epilogue.
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::{TmaArgs, WG_ROWS};
+use super::k15_tma::{Flat, TmaArgs, WG_ROWS};
 use super::k16_persistent::{self, tile_origin, Fix, Piece, Walk};
 use super::k22_tma_stream_k::StreamK;
 use crate::device::tma::TensorMap;
@@ -92,8 +92,11 @@ pub struct ClusterUnits<const P: u32> {
 }
 
 impl<const P: u32> Walk for ClusterUnits<P> {
+    type Args = ();
+    type Depth = Flat;
+
     #[inline(always)]
-    fn start(tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
+    fn start(_: (), tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self {
         let (u, stride) = (thread::block_idx_x() / P, (thread::grid_dim_x() / P).max(1));
         ClusterUnits { tiles_m: tiles_m.div_ceil(P), tiles_n, bm, bn, steps, rank: cluster::rank(), u, stride }
     }
@@ -105,7 +108,7 @@ impl<const P: u32> Walk for ClusterUnits<P> {
         }
         let (row0, col0) = tile_origin(self.u, self.tiles_m, self.tiles_n, P * self.bm, self.bn);
         self.u += self.stride;
-        Some(Piece { row0: row0 + self.rank * self.bm, col0, kb: 0, ke: self.steps, adds: false, fix: Fix::Alone })
+        Some(Piece { row0: row0 + self.rank * self.bm, col0, kb: 0, ke: self.steps, adds: false, fix: Fix::Alone, depth: Flat })
     }
 }
 

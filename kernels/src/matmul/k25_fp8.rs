@@ -205,7 +205,7 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
     let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
     let bm = Pipeline::<S, NC>::BM;
     let steps = k.div_ceil(ROW_BYTES);
-    let walk = WorkUnits::start(m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
+    let walk = WorkUnits::start((), m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged; the pipeline was set up for the TMA feed.
