@@ -64,6 +64,8 @@ mod fiber;
 #[cfg(feature = "kernels")]
 pub mod gemm;
 #[cfg(feature = "kernels")]
+pub mod grouped;
+#[cfg(feature = "kernels")]
 pub mod ops;
 
 use std::panic::{self, AssertUnwindSafe};

@@ -14,6 +14,7 @@
 pub mod blocks;
 pub mod distribute;
 pub mod gemm;
+pub mod grouped;
 pub mod kernel_launch;
 
 use std::fmt;

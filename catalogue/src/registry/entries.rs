@@ -52,7 +52,8 @@ const OTHER_SM90A_KERNELS: [(&str, u32); 5] = [
     ("wgmma_rate_e5m2", wgmma_rate::BLOCK),
 ];
 
-/// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`] (with their by-rows twins), then the others (`sm_90` ones, then
+/// Every PTX entry: the matmul kernels of [`MATMUL_KERNELS`] (with their by-rows twins), kernel 26's
+/// ([`crate::registry::grouped`]), then the others (`sm_90` ones, then
 /// `sm_90a` ones).
 pub fn entries() -> Vec<Entry> {
     // Each kernel's entry, then its by-rows twin (same launch) where it has one.
@@ -69,7 +70,14 @@ pub fn entries() -> Vec<Entry> {
     let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, cluster: 1, sm90a: false });
     let other_sm90a =
         OTHER_SM90A_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, cluster: 1, sm90a: true });
-    matmul.chain(other).chain(other_sm90a).collect()
+    let grouped = crate::registry::grouped::GROUPED_KERNELS.iter().map(|k| Entry {
+        name: k.entry,
+        threads: k.config.threads(),
+        min_blocks_per_sm: k.config.min_blocks_per_sm,
+        cluster: k.config.cluster,
+        sm90a: k.config.sm90a,
+    });
+    matmul.chain(grouped).chain(other).chain(other_sm90a).collect()
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub const FAST_ROW_BYTES: u64 = 32;
 
 /// One operand's 2-D tensor map: a row-major matrix of `dims[1]` rows of `dims[0]` elements of
 /// `elem_bytes`, rows `row_stride` bytes apart, copied in boxes of `boxdim` (inner, outer) with the
-/// 128-byte swizzle.
+/// 128-byte swizzle — or a 3-D map of a stack of such matrices ([`Layers`], kernel 26).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TmaOperand {
     /// `"A"` or `"B"` (`"Bᵀ"` for the prepared TF32 operand), for messages.
@@ -33,6 +33,15 @@ pub struct TmaOperand {
     pub dims: [u64; 2],
     pub row_stride: u64,
     pub boxdim: [u32; 2],
+    /// `None` for a 2-D map; the stack of a 3-D one (boxes one matrix deep).
+    pub layers: Option<Layers>,
+}
+
+/// The third dimension of a 3-D tensor map: `count` matrices, `stride` bytes apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Layers {
+    pub count: u64,
+    pub stride: u64,
 }
 
 /// One operand as a TMA kernel reads it: `rows × cols` elements, row `r` starting `r·ld` elements in.
@@ -131,6 +140,7 @@ pub fn operands(config: TileConfig, packing: &Packing, elem_bytes: u32) -> Resul
         dims: [l.cols as u64, l.rows as u64],
         row_stride: l.ld as u64 * e,
         boxdim,
+        layers: None,
     });
     for (op, l) in ops.iter().zip([packing.a, packing.b]) {
         if l.ld < l.cols {
@@ -162,6 +172,7 @@ pub fn c_operand(shape: MatmulShape) -> Option<TmaOperand> {
         dims: [u64::from(shape.n), u64::from(shape.m)],
         row_stride,
         boxdim: k15_tma::c_box(),
+        layers: None,
     })
 }
 

@@ -210,6 +210,41 @@ fn thread_stores_bytes_per_us(persistent: bool, n: u32) -> f64 {
         (false, _) => 2.34e6,
     }
 }
+/// The model's time (µs) of a kernel-26 launch of `cfg` in `precision` (`crate::plan::grouped`): products
+/// of `rows` rows each, `n` columns and depth `k`, reading `operand_bytes` of A and B, on a GPU of
+/// `sms` SMs. Kernel 16's model with every product's tiles as units of one walk: the rounds of units
+/// over the SMs at kernel 16's K-step time and epilogue (the threads' stores: a tile may end inside a
+/// group), against the operands' DRAM time ([`bound`]). Not yet calibrated on kernel 26's own runs:
+/// it ranks its tiles as it ranks kernel 16's.
+pub fn predict_products_us(
+    cfg: TileConfig,
+    precision: Precision,
+    rows: impl Iterator<Item = u32>,
+    n: u32,
+    k: u32,
+    operand_bytes: f64,
+    sms: u32,
+) -> f64 {
+    let tiles_n = n.div_ceil(cfg.bn);
+    let (mut tiles, mut outputs) = (0u64, 0.0);
+    for r in rows {
+        tiles += u64::from(r.div_ceil(cfg.bm)) * u64::from(tiles_n);
+        outputs += f64::from(r) * f64::from(n);
+    }
+    if tiles == 0 {
+        return LAUNCH_US;
+    }
+    let steps = k.div_ceil(cfg.bk).max(1);
+    let rounds = tiles.div_ceil(u64::from(sms.max(1))) as f64;
+    let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn, false) * consumer_rate(cfg.bm, cfg.bn, false);
+    let step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
+    let busy = tiles.min(u64::from(sms.max(1))) as f64;
+    let epilogue_us = 4.0 * outputs / tiles as f64 / (epilogue_bytes_per_us(true, n) / busy);
+    let sm_us = PERSISTENT_US + UNIT_US + rounds * (f64::from(steps) * step_us + epilogue_us);
+    let start_us = if steps <= SHORT_UNIT_STEPS { BLOCK_START_US * busy } else { 0.0 };
+    LAUNCH_US + start_us + bound(sm_us, operand_bytes / OPERAND_BYTES_PER_US)
+}
+
 /// DRAM bytes per microsecond the TMA streams operands at when the kernel is bound by them. First
 /// fitted at 2.9 TB/s on 8192×128×8192 and 128×8192×8192 BF16 (128 MB operands); refitted on decode
 /// (`docs/results/2026-12-02-tc-small-squares/diagnosis`: kernel 16's 64×128 tile read

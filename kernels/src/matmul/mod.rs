@@ -33,6 +33,7 @@ pub mod k22_tma_stream_k;
 pub mod k23_copy_fed;
 pub mod k24_cluster;
 pub mod k25_fp8;
+pub mod k26_grouped;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;

@@ -1,0 +1,66 @@
+//! Batched and grouped products as test problems ([`crate::plan::grouped`]): their operand buffers,
+//! and the check of every product's output (and of everything outside the outputs, untouched).
+use crate::plan::grouped::{Products, Stack};
+use crate::precision::Precision;
+use crate::testkit::check::check_in;
+use crate::testkit::matrix::HostMatrix;
+use crate::testkit::random;
+
+/// What an output buffer holds before the products run: an element the products must not write
+/// shows up if it changes, and one they must write cannot pass unwritten.
+pub const UNTOUCHED: f32 = -12345.0;
+
+/// The buffer under `stack`: every matrix's elements random (`seed`) and already rounded to
+/// `precision` (the values its bit patterns hold), NaN in the gaps between matrices — which no
+/// kernel may read.
+pub fn stack_values(stack: Stack, precision: Precision, seed: u64) -> Vec<f32> {
+    let span = stack.span().unwrap_or(0);
+    let mut out = vec![f32::NAN; span];
+    let values = random::operands(span, seed);
+    for i in 0..stack.count {
+        let start = i * stack.stride;
+        for at in start..start + stack.rows * stack.cols {
+            out[at] = precision.round_input(values[at]);
+        }
+    }
+    out
+}
+
+/// Product `i`'s operand as a matrix: `rows × cols` from element `start` of `buffer`.
+fn matrix(buffer: &[f32], start: usize, rows: usize, cols: usize) -> HostMatrix {
+    HostMatrix { rows, cols, data: buffer[start..start + rows * cols].to_vec() }
+}
+
+/// Checks `c` after `products` ran in `precision` on `a` and `b`: each product's output against the
+/// f64 reference ([`check_in`]), and every element outside the outputs still [`UNTOUCHED`] (the
+/// buffer was filled with it before the run).
+pub fn check_products(precision: Precision, products: Products<'_>, a: &[f32], b: &[f32], c: &[f32]) -> Result<(), String> {
+    let mut written = vec![false; c.len()];
+    let mut mark = |start: usize, len: usize| written[start..start + len].iter_mut().for_each(|w| *w = true);
+    match products {
+        Products::Batched { a: sa, b: sb, c: sc } => {
+            for i in 0..sc.count {
+                let (m, k, n) = (sa.rows, sa.cols, sb.cols);
+                let got = matrix(c, i * sc.stride, m, n);
+                check_in(precision, &matrix(a, i * sa.stride, m, k), &matrix(b, i * sb.stride, k, n), &got)
+                    .map_err(|e| format!("matrix {i} of {}: {e}", sc.count))?;
+                mark(i * sc.stride, m * n);
+            }
+        }
+        Products::Grouped { k, b: sb, offsets, .. } => {
+            let n = sb.cols;
+            for (g, w) in offsets.windows(2).enumerate() {
+                let rows = (w[1] - w[0]) as usize;
+                let start = w[0] as usize;
+                let got = matrix(c, start * n, rows, n);
+                check_in(precision, &matrix(a, start * k, rows, k), &matrix(b, g * sb.stride, k, n), &got)
+                    .map_err(|e| format!("group {g} (rows {} .. {}): {e}", w[0], w[1]))?;
+                mark(start * n, rows * n);
+            }
+        }
+    }
+    match written.iter().zip(c).position(|(&w, &v)| !w && v.to_bits() != UNTOUCHED.to_bits()) {
+        Some(at) => Err(format!("element {at} of C lies outside every output and was written ({})", c[at])),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,96 @@
+//! Kernel 26 (a batch or groups of products in one launch) on the CPU executor, through the plan the
+//! host makes for the H200: every tile and `Auto`, BF16 and FP16, on odd shapes — partial K-steps,
+//! partial tiles, groups of 0 and 1 rows and groups that end inside a tile, broadcast operands,
+//! gaps (NaN) between a batch's matrices and outputs — each product against the f64 reference and
+//! nothing outside the outputs written.
+use tessera_catalogue::plan::grouped::{Products, ProductsPlan, Stack};
+use tessera_catalogue::registry::grouped::{GroupedAlgo, GROUPED_KERNELS};
+use tessera_catalogue::testkit::grouped::{check_products, stack_values, UNTOUCHED};
+use tessera_catalogue::Precision;
+use tessera_emulator::grouped::matmul_products;
+
+fn bits(precision: Precision, values: &[f32]) -> Vec<u16> {
+    match precision {
+        Precision::Bf16 => values.iter().map(|&x| half::bf16::from_f32(x).to_bits()).collect(),
+        _ => values.iter().map(|&x| half::f16::from_f32(x).to_bits()).collect(),
+    }
+}
+
+/// Runs `products` with `algo` on inputs drawn from `seed` and checks them; returns the plan.
+fn run(products: Products<'_>, a: Stack, b: Stack, c_len: usize, precision: Precision, algo: GroupedAlgo, seed: u64) -> ProductsPlan {
+    let (va, vb) = (stack_values(a, precision, seed), stack_values(b, precision, seed + 1));
+    let mut c = vec![UNTOUCHED; c_len];
+    let plan = matmul_products(products, precision, algo, &bits(precision, &va), &bits(precision, &vb), &mut c)
+        .unwrap_or_else(|e| panic!("{algo:?} {precision:?}: {e}"));
+    check_products(precision, products, &va, &vb, &c).unwrap_or_else(|e| panic!("{algo:?} {precision:?} {products:?}: {e}"));
+    plan
+}
+
+fn algos(precision: Precision) -> impl Iterator<Item = GroupedAlgo> {
+    GROUPED_KERNELS.iter().filter(move |k| k.precision == precision).map(|k| k.algo).chain([GroupedAlgo::Auto])
+}
+
+#[test]
+fn a_strided_batch_matches_the_reference_in_every_tile() {
+    // 3 products of 130×136×72: rows past one 128-row tile, columns past one 128-wide tile, a
+    // partial K-step; A's and C's matrices with gaps between them, B shared (stride 0).
+    let (m, n, k, count) = (130, 136, 72, 3);
+    let a = Stack { count, rows: m, cols: k, stride: m * k + 24 };
+    let b = Stack { count, rows: k, cols: n, stride: 0 };
+    let c = Stack { count, rows: m, cols: n, stride: m * n + 5 };
+    for precision in [Precision::Bf16, Precision::Fp16] {
+        for (i, algo) in algos(precision).enumerate() {
+            let plan = run(Products::Batched { a, b, c }, a, b, c.span().unwrap(), precision, algo, 10 + i as u64);
+            assert!(matches!(plan, ProductsPlan::Launch(_)), "{plan:?}");
+        }
+    }
+}
+
+#[test]
+fn a_batch_with_its_own_b_per_matrix_and_a_shared_a() {
+    let (m, n, k, count) = (64, 40, 136, 4);
+    let a = Stack { count, rows: m, cols: k, stride: 0 };
+    let b = Stack { count, rows: k, cols: n, stride: k * n };
+    let c = Stack { count, rows: m, cols: n, stride: m * n };
+    run(Products::Batched { a, b, c }, a, b, c.span().unwrap(), Precision::Bf16, GroupedAlgo::Auto, 3);
+}
+
+#[test]
+fn groups_of_any_size_match_the_reference_and_leave_other_rows_alone() {
+    // Groups of 0, 1, 127, 129 and 0 rows (rows 0..3 and 260.. of C belong to no group), N = 264
+    // (past two 128-wide tiles), K = 200.
+    let offsets = [3u32, 3, 4, 131, 260, 260];
+    let (m, n, k) = (270, 264, 200);
+    let a = Stack { count: 1, rows: m, cols: k, stride: 0 };
+    let b = Stack { count: 5, rows: k, cols: n, stride: k * n + 8 };
+    for precision in [Precision::Bf16, Precision::Fp16] {
+        for (i, algo) in algos(precision).enumerate() {
+            run(Products::Grouped { m, k, b, offsets: &offsets }, a, b, m * n, precision, algo, 40 + i as u64);
+        }
+    }
+}
+
+#[test]
+fn k_zero_writes_zeros_and_empty_products_write_nothing() {
+    let a = Stack { count: 2, rows: 5, cols: 0, stride: 0 };
+    let b = Stack { count: 2, rows: 0, cols: 8, stride: 0 };
+    let c = Stack { count: 2, rows: 5, cols: 8, stride: 50 };
+    let plan = run(Products::Batched { a, b, c }, a, b, c.span().unwrap(), Precision::Bf16, GroupedAlgo::Auto, 1);
+    assert_eq!(plan, ProductsPlan::Zero);
+    let b = Stack { count: 2, rows: 8, cols: 8, stride: 64 };
+    let a = Stack { count: 1, rows: 9, cols: 8, stride: 0 };
+    let plan = run(Products::Grouped { m: 9, k: 8, b, offsets: &[2, 2, 2] }, a, b, 72, Precision::Bf16, GroupedAlgo::Auto, 2);
+    assert_eq!(plan, ProductsPlan::Nothing);
+}
+
+#[test]
+fn what_the_plan_refuses_never_launches() {
+    let a = Stack { count: 2, rows: 8, cols: 8, stride: 64 };
+    let c = Stack { count: 2, rows: 8, cols: 8, stride: 32 };
+    let mut out = vec![UNTOUCHED; 100];
+    let err = matmul_products(Products::Batched { a, b: a, c }, Precision::Bf16, GroupedAlgo::Auto, &[0; 128], &[0; 128], &mut out)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("overlap"), "{err}");
+    assert!(out.iter().all(|&x| x == UNTOUCHED));
+}
