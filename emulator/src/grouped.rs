@@ -24,10 +24,10 @@ pub fn matmul_products(
     let lens = BufferLens { a: a.len(), b: b.len(), c: c.len() };
     let planned = plan(products, lens, precision, algo, Target::H200)
         .map_err(|e| EmuError::InvalidLaunch { kernel: "matmul_grouped", detail: e.to_string() })?;
-    match planned {
+    match &planned {
         ProductsPlan::Nothing => {}
         ProductsPlan::Zero => zero_outputs(products, c),
-        ProductsPlan::Launch(l) => run(&l, products, a, b, c)?,
+        ProductsPlan::Launch(l) => run(l, products, a, b, c)?,
     }
     Ok(planned)
 }

@@ -77,14 +77,14 @@ pub struct ProductsLaunch {
 }
 
 /// How a set of products runs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ProductsPlan {
     /// No output element (no matrix, no row or no column).
     Nothing,
     /// `K = 0`: every output is zero, nothing is read (the host zeroes `C`'s matrices).
     Zero,
     /// One launch of kernel 26.
-    Launch(ProductsLaunch),
+    Launch(Box<ProductsLaunch>),
 }
 
 /// Lengths (elements) of the buffers under A, B and `C`.
@@ -235,7 +235,7 @@ pub fn plan(
         Products::Batched { .. } => c.stride,
         Products::Grouped { .. } => 0,
     };
-    Ok(ProductsPlan::Launch(ProductsLaunch {
+    Ok(ProductsPlan::Launch(Box::new(ProductsLaunch {
         kernel,
         maps,
         m: m32,
@@ -247,7 +247,7 @@ pub fn plan(
         c_stride,
         launch,
         predicted_us,
-    }))
+    })))
 }
 
 /// Group offsets: non-decreasing, the last at most A's `m` rows.
@@ -286,7 +286,7 @@ mod tests {
 
     fn launch(p: Result<ProductsPlan, PlanError>) -> ProductsLaunch {
         match p {
-            Ok(ProductsPlan::Launch(l)) => l,
+            Ok(ProductsPlan::Launch(l)) => *l,
             other => panic!("not a launch: {other:?}"),
         }
     }
