@@ -36,18 +36,26 @@ pub fn encode(op: &TmaOperand, precision: Precision, base: u64) -> Result<sys::C
         Precision::Fp8E4m3 | Precision::Fp8E5m2 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8,
     };
     let mut map = sys::CUtensorMap { opaque: [0; 16] };
-    let (strides, element_strides) = ([op.row_stride], [1u32, 1]);
-    // SAFETY: every pointer names a live local array of the rank's length (2 dims, 1 stride, 2 box
-    // sizes, 2 element strides); the driver only encodes (it does not access `base`).
+    // A 3-D map (a stack of matrices, kernel 26) has one more dimension and stride, boxes one deep.
+    let (rank, layers) = match op.layers {
+        Some(l) => (3, l),
+        None => (2, tessera_catalogue::registry::tma::Layers { count: 1, stride: 0 }),
+    };
+    let dims = [op.dims[0], op.dims[1], layers.count];
+    let strides = [op.row_stride, layers.stride];
+    let boxdim = [op.boxdim[0], op.boxdim[1], 1];
+    let element_strides = [1u32; 3];
+    // SAFETY: every pointer names a live local array of at least the rank's length (`rank` dims, box
+    // sizes and element strides, `rank - 1` strides); the driver only encodes (it does not access `base`).
     let status = unsafe {
         sys::cuTensorMapEncodeTiled(
             &mut map,
             dtype,
-            2,
+            rank,
             base as *mut std::ffi::c_void,
-            op.dims.as_ptr(),
+            dims.as_ptr(),
             strides.as_ptr(),
-            op.boxdim.as_ptr(),
+            boxdim.as_ptr(),
             element_strides.as_ptr(),
             CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
             CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,

@@ -214,7 +214,7 @@ fn thread_stores_bytes_per_us(persistent: bool, n: u32) -> f64 {
 /// of `rows` rows each, `n` columns and depth `k`, reading `operand_bytes` of A and B, on a GPU of
 /// `sms` SMs. Kernel 16's model with every product's tiles as units of one walk: the rounds of units
 /// over the SMs at kernel 16's K-step time and epilogue (the threads' stores: a tile may end inside a
-/// group), against the operands' DRAM time ([`bound`]). Not yet calibrated on kernel 26's own runs:
+/// group), against the operands' DRAM time (combined as [`BOUND_POWER`] says). Not yet calibrated on kernel 26's own runs:
 /// it ranks its tiles as it ranks kernel 16's.
 pub fn predict_products_us(
     cfg: TileConfig,

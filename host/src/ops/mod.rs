@@ -2,6 +2,8 @@
 //!
 //! - [`matmul`]: `C = A · B` with any [`Algo`](crate::Algo); [`fp32_padding`]: FP32 `Auto`'s unaligned path;
 //!   [`auto_tuning`]: FP32 `Auto` tuned on request (its shortlist timed on a shape's first product);
+//! - [`grouped`]: a strided batch or grouped products in one launch ([`crate::Gpu::matmul_batched`],
+//!   [`crate::Gpu::matmul_grouped`]);
 //! - [`gemm`]: BLAS-style `C = α·op(A)·op(B) + β·C` on matrix views ([`crate::MatrixRef`]);
 //! - [`planning`]: this GPU's [`Target`](crate::Target) and tuned picks handed to the planner ([`crate::Gpu::plan`]);
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`;
@@ -17,6 +19,7 @@ pub mod fp32_padding;
 pub mod fp8;
 pub mod fp8_matmul;
 pub mod gemm;
+pub mod grouped;
 pub mod matmul;
 pub mod planning;
 
