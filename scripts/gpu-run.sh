@@ -21,6 +21,8 @@
 #   streams.json, streams.svg   the copy/compute overlap demo (RUN_STREAMS=1, STREAMS_ARGS)
 #   fp8-*.jsonl     kernel 25 beside cuBLASLt FP8 in one process, and torch's _scaled_mm in the same lease
 #                   (RUN_FP8=1, FP8_SHAPES, FP8_RANDOM / FP8_SEED for random shapes, FP8_FORMATS)
+#   grouped-*.jsonl kernel 26 (batched, grouped) beside cuBLAS in one process, torch's bmm and grouped
+#                   GEMM in the same lease (RUN_GROUPED=1, GROUPED_PRECISIONS, GROUPED_ARGS)
 #   multi-gpu.json, multi-gpu.md, multi-gpu.log   GEMM across the host's GPUs and past 2^31 elements
 #                   (RUN_MULTI_GPU=1, MULTI_GPU_ARGS, MULTI_GPU_TIMEOUT; off by default: with every other
 #                   stage on it would pass the 8 files; run it with RUN_SCORECARD=0 RUN_STREAMS=0)
@@ -99,6 +101,17 @@ if [ "${RUN_FP8:-0}" = 1 ]; then
   grep "^\[fp8\]" "$OUT/fp8.log"
 fi
 
+if [ "${RUN_GROUPED:-0}" = 1 ]; then
+  # Kernel 26 beside cuBLAS (strided-batched, a loop per group) in one process, then torch's bmm and
+  # grouped GEMM in the same lease; GROUPED_ARGS adds to both (e.g. --seed 7).
+  for p in ${GROUPED_PRECISIONS:-bf16 f16}; do
+    # shellcheck disable=SC2086
+    stage .gpu/bin/grouped --precision "$p" --out "$OUT/grouped-$p.jsonl" ${GROUPED_ARGS:-} > /dev/null 2>> "$OUT/grouped.log" || status=1
+    # shellcheck disable=SC2086
+    stage python3 .gpu/bin/grouped_torch_anchor.py --precision "$p" ${GROUPED_ARGS:-} > "$OUT/grouped-torch-$p.jsonl" 2>> "$OUT/grouped.log" || status=1
+  done
+fi
+
 if [ "${RUN_MULTI_GPU:-0}" = 1 ]; then
   # Link bandwidth, scaling over the GPUs, products past 2^31 elements (see the binary's --help).
   # shellcheck disable=SC2086
@@ -148,6 +161,8 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   [ "${SANITIZER_GEMM:-1}" = 1 ] && runs+=(".gpu/tests/tests-gemm _TT_ccc_17x33x9_a-1.5_b0.75" ".gpu/tests/tests-gemm _NT_rcc_17x33x9_a-1.5_b0.75")
   # Kernel 25 (every FP8 entry, pack_b8) and cuBLASLt on one small odd shape, one batch each.
   [ "${SANITIZER_FP8:-1}" = 1 ] && runs+=(".gpu/bin/fp8 --shapes 130x264x272 --repeat 1 --out /tmp/fp8-sanitizer.jsonl")
+  # Kernel 26 (every tile, batched and grouped, odd shapes) through its GPU trials.
+  [ "${SANITIZER_GROUPED:-1}" = 1 ] && runs+=(".gpu/tests/tests-grouped")
   LIMIT=${SANITIZER_TIMEOUT:-90}
   for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     for cmd in "${runs[@]}"; do

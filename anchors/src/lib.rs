@@ -21,6 +21,7 @@ use tessera::ops::launch_config;
 use tessera::MatmulShape;
 use tessera::{Algo, DeviceBuffer, DeviceMatrix, Gpu};
 
+pub mod cublas_batched;
 pub mod cublas_ex;
 pub mod cublas_views;
 pub mod cublaslt_fp8;
