@@ -18,7 +18,7 @@
 //! 3. **[`plan`]** — every step of one product for one [`Target`]: [`Planner`], [`Plan`],
 //!    [`LaunchPlan`]; [`plan::blocks`] (products past one launch's 32-bit limits),
 //!    [`plan::distribute`] (a product over several GPUs), [`plan::gemm`] (BLAS-style views: packs,
-//!    the product, the epilogue).
+//!    the product, the epilogue), [`plan::grouped`] (a batch or groups of products in one launch).
 //! 4. **[`testkit`]** — what checks a result: [`HostMatrix`], the seeded operand and shape
 //!    generators, the f64 reference, GEMM test problems.
 //!

@@ -11,6 +11,8 @@
 //!   copies where the choice is [`Choice::Padded`].
 //! - [`Plan`]: nothing, `C = 0`, one [`LaunchPlan`], or a product past one launch's limits cut into
 //!   blocks ([`crate::plan::blocks`]) whose every product is a [`LaunchPlan`].
+//! - [`grouped`]: a batch or groups of products, one launch of kernel 26 (its own plan: the products
+//!   are many, the kernel one).
 pub mod blocks;
 pub mod distribute;
 pub mod gemm;
