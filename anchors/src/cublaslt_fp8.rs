@@ -17,7 +17,7 @@ use std::ffi::c_void;
 
 use cudarc::cublaslt::{result as lt, sys};
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
-use tessera::{DeviceBuffer, DeviceMatrix, Fp8Format, Fp8Output, Gpu, OutputFormat};
+use tessera::{DeviceBuffer, DeviceMatrix, Fp8Format, Gpu, OutputElement, OutputFormat};
 
 use crate::{AnchorError, Precision, Result};
 
@@ -52,7 +52,7 @@ impl CublasLtFp8 {
     /// Errors: [`tessera::Error::ShapeMismatch`] for shapes that disagree (as [`AnchorError::Tessera`]),
     /// [`tessera::Error::BufferTooSmall`] for an empty scale, [`AnchorError::Cublas`] where cuBLASLt
     /// has no algorithm for the product (K not a multiple of 16, for one) or fails.
-    pub fn matmul<F: Fp8Format, O: Fp8Output>(
+    pub fn matmul<F: Fp8Format, O: OutputElement>(
         &self,
         a: &DeviceMatrix<F>,
         bt: &DeviceMatrix<F>,
@@ -91,6 +91,7 @@ impl CublasLtFp8 {
         let second = lt::create_matrix_layout(dtype, k, m, k as i64).map_err(lt_err("layout of A"))?;
         let out_type = match O::FORMAT {
             OutputFormat::Bf16 => sys::cudaDataType::CUDA_R_16BF,
+            OutputFormat::F16 => sys::cudaDataType::CUDA_R_16F,
             OutputFormat::F32 => sys::cudaDataType::CUDA_R_32F,
         };
         let out = lt::create_matrix_layout(out_type, n, m, n as i64).map_err(lt_err("layout of C"))?;

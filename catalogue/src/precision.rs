@@ -67,36 +67,54 @@ pub enum Precision {
     Fp8E5m2,
 }
 
-/// The element type a product writes `C` in: `f32` (every kernel), or BF16 rounded from the `f32`
-/// sums in the kernel's epilogue (kernel 25's promoted entries for now: [`OutputFormat::written_by`]).
+/// The element type a product writes `C` in: `f32` (every kernel), or BF16 or FP16 rounded from the
+/// `f32` sums in the kernel's epilogue (the kernels that finish their sums:
+/// [`OutputFormat::written_by`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum OutputFormat {
     #[default]
     F32,
     Bf16,
+    F16,
 }
 
 impl OutputFormat {
     /// The unit roundoff of the output's own rounding: 0 for `f32` (inside the accumulation's rule),
-    /// 2⁻⁸ for BF16 (round to nearest: half a BF16 ulp of the value).
+    /// 2⁻⁸ for BF16 and 2⁻¹¹ for FP16 (round to nearest: half an ulp of the value).
     pub fn unit_roundoff(self) -> f64 {
         match self {
             Self::F32 => 0.0,
             Self::Bf16 => 2f64.powi(-8),
+            Self::F16 => 2f64.powi(-11),
         }
     }
 
-    /// Whether a kernel of `config` writes this format: `f32` every kernel, BF16 the promoted FP8
-    /// kernels.
+    /// Whether a kernel of `config` writes this format: `f32` every kernel; BF16 the kernels that
+    /// finish their sums ([`fuses_epilogue`]); FP16 those of them on 16-bit or `f32` inputs (kernel
+    /// 27: kernel 25 writes `f32` or BF16).
     pub fn written_by(self, config: &crate::TileConfig) -> bool {
-        self == Self::F32 || fuses_epilogue(config)
+        match self {
+            Self::F32 => true,
+            Self::Bf16 => fuses_epilogue(config),
+            Self::F16 => fuses_epilogue(config) && !config.fp8_operands,
+        }
+    }
+
+    /// The code kernel 27 takes for it (`k27_fused::out`).
+    pub fn code(self) -> u32 {
+        match self {
+            Self::F32 => tessera_kernels::matmul::k27_fused::out::F32,
+            Self::Bf16 => tessera_kernels::matmul::k27_fused::out::BF16,
+            Self::F16 => tessera_kernels::matmul::k27_fused::out::F16,
+        }
     }
 }
 
 /// Whether a kernel of `config` finishes each sum in its own store (a fused bias and activation,
-/// `tessera_kernels::activation`; a BF16 `C`): the promoted FP8 kernels for now.
+/// `tessera_kernels::activation`; a 16-bit `C`): kernel 27's entries and kernel 25's promoted ones
+/// (`TileConfig::fused_epilogue`).
 pub fn fuses_epilogue(config: &crate::TileConfig) -> bool {
-    config.fp8_operands && !config.unpromoted
+    config.fused_epilogue
 }
 
 /// An element type of GEMM inputs: `f32` (FP32, or TF32 when the caller asks for it), `bf16`, `f16`.

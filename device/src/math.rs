@@ -63,6 +63,21 @@ pub fn f32_to_bf16_bits(x: f32) -> u16 {
     half::bf16::from_f32(x).to_bits()
 }
 
+/// `x` rounded to IEEE binary16 (to nearest, ties to even; overflow to ±∞, NaN stays NaN) as its bit
+/// pattern: one `cvt.rn.f16.f32` on the GPU, the `half` crate's conversion on the host.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn f32_to_f16_bits(x: f32) -> u16 {
+    (x as f16).to_bits()
+}
+
+/// `x` rounded to IEEE binary16 as its bit pattern, on the host.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn f32_to_f16_bits(x: f32) -> u16 {
+    half::f16::from_f32(x).to_bits()
+}
+
 /// A BF16 bit pattern's value as `f32` (exact: every BF16 value is an `f32`).
 #[inline(always)]
 pub fn bf16_to_f32(bits: u16) -> f32 {

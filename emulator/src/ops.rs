@@ -3,7 +3,7 @@
 //! (`scorecard --device cpu`).
 use tessera_catalogue::plan::blocks::{GemmDims, Loc};
 use tessera_catalogue::plan::{BlockedPlan, KernelLaunch, Op};
-use tessera_catalogue::registry::algo::{Fp8MatmulFn, HostKernel, TmaMatmulFn};
+use tessera_catalogue::registry::algo::{Fp8MatmulFn, FusedMatmulFn, HostKernel, TmaMatmulFn};
 use tessera_catalogue::registry::tma::{Layout, Packing};
 use tessera_catalogue::{
     Activation, Algo, BiasKind, Choice, HostMatrix, LaunchPlan, MatmulKernel, MatmulShape, OutputFormat, Plan, Planner, Precision, Target,
@@ -180,10 +180,52 @@ pub fn matmul_fp8(
         }
     }
     let fused = epilogue.code() != 0;
+    if dims.k == 0 && fused {
+        return Err(invalid("K = 0 with a bias or an activation: the epilogue of an empty sum".into()));
+    }
     let planner = Planner::new("matmul_fp8", requested, precision, Target::H200).with_output(output).with_fused_epilogue(fused);
     match planner.product(dims).map_err(|e| invalid(e.to_string()))? {
-        Plan::One(LaunchPlan { launch, .. }) => run_kernel_scaled(&launch, precision, a, b, Some((scales, epilogue))),
+        Plan::One(LaunchPlan { launch, .. }) => {
+            run_kernel_scaled(&launch, precision, a, b, Some(Finishing { scales: Some(scales), alpha: 1.0, epilogue }))
+        }
         Plan::Nothing { .. } | Plan::ZeroC { .. } => Ok(HostMatrix::from_fn(dims.m, dims.n, |_, _| 0.0)),
+        Plan::Blocks(_) => Err(invalid("a product past one launch's limits".into())),
+    }
+}
+
+/// `act(α·a·b + bias)` in `precision` (BF16, FP16 or TF32: the inputs rounded to it) with `C` in
+/// `output`, by `algo` (a kernel-27 entry or `Auto`) on the CPU executor: the plan the host makes
+/// for the H200 (`Planner::with_output`, `with_fused_epilogue`), the kernel finishing each sum in its
+/// store. `output` BF16 or FP16: the result holds the rounded values.
+pub fn matmul_finished(
+    precision: Precision,
+    algo: Algo,
+    a: &HostMatrix,
+    b: &HostMatrix,
+    alpha: f32,
+    output: OutputFormat,
+    epilogue: &HostEpilogue,
+) -> Result<HostMatrix, EmuError> {
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: algo.kernel_name(), detail };
+    if precision.is_fp8() || precision == Precision::Fp32 {
+        return Err(invalid(format!("{precision:?}: kernel 27 multiplies BF16, FP16 and TF32 (FP8: matmul_fp8)")));
+    }
+    let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
+    if let Some((kind, values)) = &epilogue.bias {
+        if values.len() != kind.len(dims.m, dims.n) {
+            return Err(invalid(format!("a bias of {} values {kind:?} for {}×{}", values.len(), dims.m, dims.n)));
+        }
+    }
+    let fused = epilogue.code() != 0;
+    // α ≠ 1 needs a kernel that finishes its sums as much as an epilogue does.
+    let planner =
+        Planner::new("matmul_finished", algo, precision, Target::H200).with_output(output).with_fused_epilogue(fused || alpha != 1.0);
+    match planner.product(dims).map_err(|e| invalid(e.to_string()))? {
+        Plan::One(LaunchPlan { launch, .. }) => {
+            run_kernel_scaled(&launch, precision, a, b, Some(Finishing { scales: None, alpha, epilogue }))
+        }
+        Plan::Nothing { .. } => Ok(HostMatrix::from_fn(dims.m, dims.n, |_, _| 0.0)),
+        Plan::ZeroC { .. } => Err(invalid("K = 0: the epilogue of an empty sum is the host's".into())),
         Plan::Blocks(_) => Err(invalid("a product past one launch's limits".into())),
     }
 }
@@ -194,15 +236,25 @@ fn run_kernel(planned: &KernelLaunch, precision: Precision, a: &HostMatrix, b: &
     run_kernel_scaled(planned, precision, a, b, None)
 }
 
-/// [`run_kernel`], an FP8 kernel given the scales `scales` (`None`: null, which it reads as 1).
+/// What a kernel that finishes its sums is given besides the operands: FP8 scales (kernel 25;
+/// `None`: null, which it reads as 1), `α` (kernel 27), the fused epilogue.
+#[derive(Clone, Copy)]
+struct Finishing<'a> {
+    scales: Option<&'a HostFp8Scales>,
+    alpha: f32,
+    epilogue: &'a HostEpilogue,
+}
+
+/// [`run_kernel`], a finishing kernel given `finishing` (`None`: unit scales, `α = 1`, no epilogue).
 fn run_kernel_scaled(
     planned: &KernelLaunch,
     precision: Precision,
     a: &HostMatrix,
     b: &HostMatrix,
-    fp8: Option<(&HostFp8Scales, &HostEpilogue)>,
+    finishing: Option<Finishing<'_>>,
 ) -> Result<HostMatrix, EmuError> {
-    let (scales, epilogue) = (fp8.map(|f| f.0), fp8.map(|f| f.1));
+    let (scales, epilogue) = (finishing.and_then(|f| f.scales), finishing.map(|f| f.epilogue));
+    let alpha = finishing.map_or(1.0, |f| f.alpha);
     let kernel = planned.kernel();
     let shape = planned.shape;
     if (a.rows, a.cols, b.cols) != (shape.m as usize, shape.k as usize, shape.n as usize) {
@@ -257,14 +309,7 @@ fn run_kernel_scaled(
             }
             let ptr = |s: &[f32]| if s.is_empty() { std::ptr::null() } else { s.as_ptr() };
             let bf16 = planned.output == OutputFormat::Bf16;
-            let (bias, code) = match epilogue {
-                Some(e) => (e.bias.as_ref().map_or(std::ptr::null(), |(_, v)| v.as_ptr()), e.code()),
-                None => (std::ptr::null(), 0),
-            };
-            if planned.fused != (code != 0) {
-                let detail = "a fused epilogue planned without one, or one given to a plan without it".to_string();
-                return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail });
-            }
+            let (bias, code) = fused_args(planned, epilogue)?;
             let call = TmaCall::Fp8 {
                 host,
                 scales: (SyncPtr::from_const(ptr(sa)), SyncPtr::from_const(ptr(sb))),
@@ -273,20 +318,20 @@ fn run_kernel_scaled(
                 epilogue: code,
             };
             launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a8.as_ptr(), bt.as_ptr(), pc)?;
-            if bf16 {
-                // The kernel wrote m·n BF16 elements at the start of C's buffer: widen them in place.
-                let bits: Vec<u16> = c
-                    .iter()
-                    .flat_map(|x| {
-                        let b = x.to_bits();
-                        [(b & 0xFFFF) as u16, (b >> 16) as u16]
-                    })
-                    .take(c.len())
-                    .collect();
-                for (x, b) in c.iter_mut().zip(bits) {
-                    *x = half::bf16::from_bits(b).to_f32();
-                }
+            widen_output(&mut c, planned.output);
+        }
+        HostKernel::Fused(host) => {
+            // As the host: TF32's operands prepared, 16-bit ones read in place (padded where the plan says).
+            let (bias, code) = fused_args(planned, epilogue)?;
+            let call = TmaCall::Fused { host, alpha, out: planned.output.code(), bias: SyncPtr::from_const(bias), epilogue: code };
+            if kernel.config.tf32_operands {
+                let (a_prep, bt_prep) = prepare_tf32_for(kernel, a, b)?;
+                launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a_prep.as_ptr().cast(), bt_prep.as_ptr().cast(), pc)?;
+            } else {
+                let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
+                launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a16.as_ptr().cast(), b16.as_ptr().cast(), pc)?;
             }
+            widen_output(&mut c, planned.output);
         }
         HostKernel::Half(host) => {
             let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
@@ -298,6 +343,41 @@ fn run_kernel_scaled(
         }
     }
     Ok(HostMatrix { rows: a.rows, cols: b.cols, data: c })
+}
+
+/// The fused epilogue's bias pointer (or null) and code word for a launch ([`KernelLaunch::fused`]);
+/// [`EmuError::InvalidLaunch`] for an epilogue given to a launch planned without one.
+fn fused_args(planned: &KernelLaunch, epilogue: Option<&HostEpilogue>) -> Result<(*const f32, u32), EmuError> {
+    let (bias, code) = match epilogue {
+        Some(e) => (e.bias.as_ref().map_or(std::ptr::null(), |(_, v)| v.as_ptr()), e.code()),
+        None => (std::ptr::null(), 0),
+    };
+    if code != 0 && !planned.fused {
+        let detail = "a fused epilogue given to a launch planned without one".to_string();
+        return Err(EmuError::InvalidLaunch { kernel: planned.entry, detail });
+    }
+    Ok((bias, code))
+}
+
+/// A 16-bit `C` the kernel wrote as `m·n` elements at the start of `c`'s buffer, widened in place
+/// (nothing for `f32`).
+fn widen_output(c: &mut [f32], output: OutputFormat) {
+    let widen: fn(u16) -> f32 = match output {
+        OutputFormat::F32 => return,
+        OutputFormat::Bf16 => |b| half::bf16::from_bits(b).to_f32(),
+        OutputFormat::F16 => |b| half::f16::from_bits(b).to_f32(),
+    };
+    let bits: Vec<u16> = c
+        .iter()
+        .flat_map(|x| {
+            let b = x.to_bits();
+            [(b & 0xFFFF) as u16, (b >> 16) as u16]
+        })
+        .take(c.len())
+        .collect();
+    for (x, b) in c.iter_mut().zip(bits) {
+        *x = widen(b);
+    }
 }
 
 /// `m`'s elements as BF16 (`precision` Bf16) or FP16 bit patterns.
@@ -340,6 +420,18 @@ pub fn transpose_b8(b: &[u8], k: u32, n: u32) -> Result<Vec<u8>, EmuError> {
 pub enum TmaCall {
     Plain(TmaMatmulFn),
     Fp8 { host: Fp8MatmulFn, scales: (SyncPtr<f32>, SyncPtr<f32>), out_bf16: u32, bias: SyncPtr<f32>, epilogue: u32 },
+    Fused { host: FusedMatmulFn, alpha: f32, out: u32, bias: SyncPtr<f32>, epilogue: u32 },
+}
+
+impl TmaCall {
+    /// Whether the kernel writes an `f32` `C` (then the host gives it `C`'s tensor map).
+    fn writes_f32(&self) -> bool {
+        match self {
+            TmaCall::Plain(_) => true,
+            TmaCall::Fp8 { out_bf16, .. } => *out_bf16 == 0,
+            TmaCall::Fused { out, .. } => *out == OutputFormat::F32.code(),
+        }
+    }
 }
 
 /// The planned TMA layouts of a TMA kernel's launch.
@@ -389,7 +481,7 @@ pub fn launch_tma(
     let (map_a, map_b) = (map(0, x), map(1, y));
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
     // C's map where its rows are whole 16-byte units, as the host encodes it.
-    let f32_out = !matches!(call, TmaCall::Fp8 { out_bf16: 1, .. });
+    let f32_out = call.writes_f32();
     let map_c = tessera_catalogue::registry::tma::c_operand(shape)
         .filter(|_| f32_out)
         .map(|op| TensorMap::host_model(c.get().cast::<u8>(), op.elem_bytes, op.dims, op.row_stride, op.boxdim, true));
@@ -414,6 +506,10 @@ pub fn launch_tma(
                 // The scales: null, or one float each that outlives the launch (the caller's).
                 TmaCall::Fp8 { host, scales: (sa, sb), out_bf16, bias, epilogue } => {
                     host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k, sa.get(), sb.get(), out_bf16, bias.get(), epilogue)
+                }
+                // The bias: null, or the values its kind needs, alive until the launch returns (the caller's).
+                TmaCall::Fused { host, alpha, out, bias, epilogue } => {
+                    host(pa.get(), pb.get(), pmc.get(), c.get(), pf.get(), m, n, k, alpha, out, bias.get(), epilogue)
                 }
             }
         }

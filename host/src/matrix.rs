@@ -15,6 +15,24 @@ use crate::HostMatrix;
 pub trait DeviceElement: Element + DeviceRepr + ValidAsZeroBits {}
 impl<T: Element + DeviceRepr + ValidAsZeroBits> DeviceElement for T {}
 
+/// An element type a product can write `C` in: `f32`, or [`half::bf16`] / [`half::f16`] (the `f32`
+/// sums rounded once to nearest as the kernel stores them: the kernels that finish their sums,
+/// [`crate::Gpu::matmul_fused`] and [`crate::Gpu::matmul_fp8`] — FP8's BF16 and `f32` only).
+pub trait OutputElement: DeviceElement {
+    /// The catalogue's name for it.
+    #[doc(hidden)]
+    const FORMAT: tessera_catalogue::OutputFormat;
+}
+impl OutputElement for f32 {
+    const FORMAT: tessera_catalogue::OutputFormat = tessera_catalogue::OutputFormat::F32;
+}
+impl OutputElement for half::bf16 {
+    const FORMAT: tessera_catalogue::OutputFormat = tessera_catalogue::OutputFormat::Bf16;
+}
+impl OutputElement for half::f16 {
+    const FORMAT: tessera_catalogue::OutputFormat = tessera_catalogue::OutputFormat::F16;
+}
+
 /// A dense row-major matrix in device memory (`f32` unless said otherwise).
 ///
 /// Its shape and its buffer agree: the buffer holds exactly `rows · cols` elements, row after row.

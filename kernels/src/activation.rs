@@ -34,9 +34,18 @@ pub const BIAS_MASK: u32 = 3 << 8;
 /// `act` (a code of this module) applied to `x`; an unknown code leaves `x` (the host refuses them).
 /// Not inlined: one copy of the functions per module, called once per output element, rather than
 /// one per element of every unrolled epilogue (with `libm`'s, inlined, the sm_90a module grew from 12
-/// to 49 MB).
+/// to 49 MB) — for epilogues applied to registers few enough to stay live across the call (kernel
+/// 25's 64 accumulators a thread).
 #[inline(never)]
 pub fn activate(act: u32, x: f32) -> f32 {
+    activate_inline(act, x)
+}
+
+/// [`activate`], inlined: for epilogues applied while many accumulators are live (kernel 27's
+/// 128-column tiles keep up to 112 of them across each element's activation), where a call makes
+/// ptxas save every live register around it (measured: 13 KB of spills at 128×256).
+#[inline(always)]
+pub fn activate_inline(act: u32, x: f32) -> f32 {
     match act {
         RELU => {
             if x < 0.0 {
@@ -100,15 +109,36 @@ impl Fused {
     /// `row < m` and `col < n` of [`Fused::new`].
     #[inline(always)]
     pub unsafe fn apply(self, v: f32, row: u32, col: u32) -> f32 {
+        // SAFETY: the caller's contract.
+        let b = unsafe { self.bias_at(row, col) };
+        activate(self.code & 0xFF, v + b)
+    }
+
+    /// [`Fused::apply`] with the activation inlined ([`activate_inline`]).
+    ///
+    /// # Safety
+    /// As [`Fused::apply`].
+    #[inline(always)]
+    pub unsafe fn apply_inline(self, v: f32, row: u32, col: u32) -> f32 {
+        // SAFETY: the caller's contract.
+        let b = unsafe { self.bias_at(row, col) };
+        activate_inline(self.code & 0xFF, v + b)
+    }
+
+    /// The bias of `(row, col)` (0 without one).
+    ///
+    /// # Safety
+    /// As [`Fused::apply`].
+    #[inline(always)]
+    unsafe fn bias_at(self, row: u32, col: u32) -> f32 {
         // SAFETY: the index is in range (the caller's contract) for the bias kind of the code.
-        let b = unsafe {
+        unsafe {
             match self.code & BIAS_MASK {
                 BIAS_PER_COLUMN => self.bias.get(col as usize),
                 BIAS_PER_ROW => self.bias.get(row as usize),
                 _ => 0.0,
             }
-        };
-        activate(self.code & 0xFF, v + b)
+        }
     }
 }
 

@@ -45,6 +45,10 @@ pub struct TileConfig {
     /// With `fp8_operands`: the scale arguments are block scales (one per row of A and 128 of K, one
     /// per 128 × 128 block of `Bᵀ`: kernel 25's `*_blocks` entries) rather than one per tensor.
     pub fp8_block_scales: bool,
+    /// The kernel finishes each sum in its own store — `α`, a bias, an activation
+    /// (`crate::activation`), `C` in `f32`, BF16 or FP16 — and takes those as arguments after the TMA
+    /// entry's (kernel 27; kernel 25's promoted entries after their scales).
+    pub fused_epilogue: bool,
     /// The kernel reads A and B through TMA tensor maps (kernel 15): its first two arguments are the
     /// maps' addresses, which the host builds (boxes from the kernel's `a_box` / `b_box`).
     pub tma: bool,
@@ -87,6 +91,7 @@ impl TileConfig {
             fp8_operands: false,
             unpromoted: false,
             fp8_block_scales: false,
+            fused_epilogue: false,
             tma: false,
             persistent: false,
             stream_k: false,
@@ -150,6 +155,19 @@ impl TileConfig {
     /// The same kernel, taking FP8 block scales (see the `fp8_block_scales` field).
     pub const fn fp8_block_scales(self) -> Self {
         Self { fp8_block_scales: true, ..self }
+    }
+
+    /// Whether the kernel's walk may cut K into slices whose partial sums are added into a zeroed `C`
+    /// (`gridDim.y` slices: kernel 16's walk, and kernel 25's on `f32` output): persistent, not
+    /// stream-K, not in clusters — and not kernel 27, whose store finishes each sum and so takes whole
+    /// ones.
+    pub const fn slices_k(&self) -> bool {
+        self.persistent && !self.stream_k && self.cluster <= 1 && !(self.fused_epilogue && !self.fp8_operands)
+    }
+
+    /// The same kernel, finishing its sums in its store (see the `fused_epilogue` field).
+    pub const fn fused_epilogue(self) -> Self {
+        Self { fused_epilogue: true, ..self }
     }
 
     /// Whether the kernel reads B K-major, as `Bᵀ` (`N × K`) that the host prepares: TF32's and

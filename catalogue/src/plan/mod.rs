@@ -294,7 +294,8 @@ impl<'t> Planner<'t> {
     pub fn choice(&self, shape: MatmulShape) -> Result<Choice, PlanError> {
         self.supported()?;
         let tuned = if self.requested == Algo::Auto { self.tuned.pick(shape, self.precision) } else { None };
-        choose(self.op, self.requested, shape, self.precision, self.target, tuned)
+        let finishing = self.output != OutputFormat::F32 || self.fused;
+        choose(self.op, self.requested, shape, self.precision, self.target, tuned, finishing)
     }
 
     /// `shape` (within one launch's limits) planned with [`Planner::choice`].

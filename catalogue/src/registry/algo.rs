@@ -9,7 +9,7 @@ use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
-    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster, k25_fp8,
+    k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster, k25_fp8, k27_fused,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Fp8E4m3, Fp8E5m2, Tf32};
@@ -45,6 +45,12 @@ pub type Fp8MatmulFn = unsafe fn(
     u32,
 );
 
+/// The host build of a kernel-27 entry: a TMA entry's arguments, then `α`, the output type's code
+/// (`k27_fused::out`: then the `*mut f32` points at elements of that type), and the fused epilogue's
+/// bias (or null) and code (`tessera_kernels::activation`).
+pub type FusedMatmulFn =
+    unsafe fn(*const TensorMap, *const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32, f32, u32, *const f32, u32);
+
 /// A kernel's host build, for the CPU executor: its signature depends on the input element type.
 #[derive(Debug, Clone, Copy)]
 pub enum HostKernel {
@@ -52,6 +58,7 @@ pub enum HostKernel {
     Half(HalfMatmulFn),
     Tma(TmaMatmulFn),
     Fp8(Fp8MatmulFn),
+    Fused(FusedMatmulFn),
 }
 
 /// The `HostKernel` of an entry of `precision` (the macro's way to pick the variant).
@@ -61,6 +68,9 @@ macro_rules! host_kernel {
     };
     ($precision:ident via tma, $f:path) => {
         HostKernel::Tma($f)
+    };
+    ($precision:ident via fused, $f:path) => {
+        HostKernel::Fused($f)
     };
     (Fp32, $f:path) => {
         HostKernel::F32($f)
@@ -421,6 +431,19 @@ matmul_catalogue! {
     Fp8E4m3Fast = k25_fp8::matmul_fp8_e4m3_fast_128x256, "fp8-e4m3-fast-128x256", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_FAST_128X256;
     /// Kernel 25 on FP8 E5M2, unpromoted.
     Fp8E5m2Fast = k25_fp8::matmul_fp8_e5m2_fast_128x256, "fp8-e5m2-fast-128x256", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_FAST_128X256;
+    /// Kernel 27: kernel 16 finishing its sums in its store (`α`, bias, activation, `f32`/BF16/FP16
+    /// `C`), BF16, 128×128; `Auto`'s only where a product asks for that.
+    FusedBf16 = k27_fused::matmul_fused_bf16_128x128, "fused-bf16-128x128", Bf16 via fused, k27_fused::FUSED_BF16_128X128;
+    /// Kernel 27 on BF16, 64×128.
+    FusedBf16Rows64 = k27_fused::matmul_fused_bf16_64x128, "fused-bf16-64x128", Bf16 via fused, k27_fused::FUSED_BF16_64X128;
+    /// Kernel 27 on FP16, 128×128.
+    FusedF16 = k27_fused::matmul_fused_f16_128x128, "fused-f16-128x128", Fp16 via fused, k27_fused::FUSED_F16_128X128;
+    /// Kernel 27 on FP16, 64×128.
+    FusedF16Rows64 = k27_fused::matmul_fused_f16_64x128, "fused-f16-64x128", Fp16 via fused, k27_fused::FUSED_F16_64X128;
+    /// Kernel 27 in TF32, 128×128.
+    FusedTf32 = k27_fused::matmul_fused_tf32_128x128, "fused-tf32-128x128", Tf32 via fused, k27_fused::FUSED_TF32_128X128;
+    /// Kernel 27 in TF32, 64×128.
+    FusedTf32Rows64 = k27_fused::matmul_fused_tf32_64x128, "fused-tf32-64x128", Tf32 via fused, k27_fused::FUSED_TF32_64X128;
 }
 
 impl Algo {

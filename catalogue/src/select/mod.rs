@@ -78,9 +78,13 @@ impl Choice {
 
 /// What runs `shape` in `precision` on `target` when the caller asked for `requested`: that kernel
 /// (it must compute in `precision`), or for `Auto` the `tuned` pick where there is one that runs the
-/// shape, else [`model_choice`].
+/// shape, else [`model_choice`] — or, where the product is `finishing` (a fused epilogue or a
+/// 16-bit `C`), the kernel that finishes its sums in its store of least predicted time
+/// ([`tc_model::pick_finishing`]).
 ///
-/// Errors: [`PlanError::PrecisionMismatch`] for a kernel of another precision (`op` names the caller).
+/// Errors: [`PlanError::PrecisionMismatch`] for a kernel of another precision (`op` names the
+/// caller); [`PlanError::Invalid`] for `Auto` on a finishing product where no kernel of the target
+/// finishes its sums in `precision` (FP32; off sm_90a).
 pub fn choose(
     op: &'static str,
     requested: Algo,
@@ -88,8 +92,20 @@ pub fn choose(
     precision: Precision,
     target: Target,
     tuned: Option<Choice>,
+    finishing: bool,
 ) -> Result<Choice, PlanError> {
     let Some(kernel) = requested.kernel() else {
+        if finishing && !precision.is_fp8() {
+            let pick = if target.sm90a { tc_model::pick_finishing(shape, precision, target.sms) } else { None };
+            return pick.map(|(algo, _)| Choice::Kernel(algo)).ok_or_else(|| PlanError::Invalid {
+                op,
+                detail: format!(
+                    "no {} kernel of this GPU finishes its sums in its store (a fused epilogue, a 16-bit C): \
+                     kernel 27 runs BF16, FP16 and TF32 on sm_90a",
+                    precision.label()
+                ),
+            });
+        }
         return Ok(tuned.filter(|t| t.runs(shape, precision)).unwrap_or_else(|| model_choice(shape, precision, target)));
     };
     if kernel.precision != precision {

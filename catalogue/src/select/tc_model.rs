@@ -550,7 +550,7 @@ fn bound(sm_us: f64, dram_us: f64) -> f64 {
 pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     let Some(cfg) = pipelined_config(algo) else { return (1, f64::INFINITY) };
     let one = predict_us(algo, shape, 1, sms).unwrap_or(f64::INFINITY);
-    if !cfg.persistent || cfg.stream_k || cfg.cluster > 1 {
+    if !cfg.slices_k() {
         return (1, one);
     }
     let mut most = (shape.k.div_ceil(cfg.bk) / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);
@@ -576,14 +576,31 @@ pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> 
     pick_timed(shape, precision, sms).map(|(algo, _)| algo)
 }
 
-/// [`pick`] and its predicted time (µs).
+/// [`pick`] and its predicted time (µs). Kernel 27's entries are kernel 16's with a finishing store:
+/// [`pick_finishing`]'s, never this.
 pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
     MATMUL_KERNELS
         .iter()
         .filter(|k| {
-            k.precision == precision && (k.config.tma || k.config.producer_copies) && !k.config.unpromoted && !k.config.fp8_block_scales
+            k.precision == precision
+                && (k.config.tma || k.config.producer_copies)
+                && !k.config.unpromoted
+                && !k.config.fp8_block_scales
+                && (k.precision.is_fp8() || !k.config.fused_epilogue)
         })
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+}
+
+/// The kernel of `precision` that finishes its sums in its store (`TileConfig::fused_epilogue`:
+/// kernel 27, kernel 25's promoted entries) of least predicted time on `shape`, unsplit, and that
+/// time: what runs a product with a fused epilogue or a 16-bit `C`. `None` where no such kernel
+/// computes in `precision` (FP32).
+pub fn pick_finishing(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
+    MATMUL_KERNELS
+        .iter()
+        .filter(|k| k.precision == precision && k.config.fused_epilogue)
+        .filter_map(|k| Some((k.algo, predict_us(k.algo, shape, 1, sms)?)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }
 

@@ -13,15 +13,16 @@ use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::registry::launch;
 use tessera_catalogue::select::{fp8_scaled, Fp8Scaling};
-use tessera_catalogue::{Activation, Algo, BiasKind, OutputFormat, Plan};
+use tessera_catalogue::{Activation, Algo, BiasKind, Plan};
 use tessera_kernels::matmul::k25_fp8::SCALE_BLOCK;
 
+use super::finishing::FinishArgs;
 use super::fp8::Fp8Format;
 use super::launch_config;
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-use crate::matrix::{DeviceElement, DeviceMatrix};
+use crate::matrix::{DeviceMatrix, OutputElement};
 
 /// How the caller gives `B` to an FP8 product.
 #[derive(Clone, Copy)]
@@ -45,20 +46,6 @@ pub enum Fp8Scales<'a> {
     /// (`m × ⌈k/128⌉`, row-major), `b` one per 128 × 128 block of `Bᵀ` (`⌈n/128⌉ × ⌈k/128⌉`,
     /// row-major). Run by kernel 25's block-scaled entries.
     Blocks { a: &'a DeviceBuffer<f32>, b: &'a DeviceBuffer<f32> },
-}
-
-/// An element type an FP8 product writes `C` in: `f32`, or [`half::bf16`] (the `f32` sums rounded
-/// once to nearest as the kernel stores them).
-pub trait Fp8Output: DeviceElement {
-    /// The catalogue's name for it.
-    #[doc(hidden)]
-    const FORMAT: OutputFormat;
-}
-impl Fp8Output for f32 {
-    const FORMAT: OutputFormat = OutputFormat::F32;
-}
-impl Fp8Output for half::bf16 {
-    const FORMAT: OutputFormat = OutputFormat::Bf16;
 }
 
 /// What an FP8 product does beside `A·B`: the kernel (`Auto` unless named), the scales, and a fused
@@ -116,15 +103,6 @@ impl Default for Fp8Params<'_> {
     }
 }
 
-/// The FP8 kernels' arguments beyond the common TMA ones: the scales' and bias's device pointers (0:
-/// none) and the epilogue's code word.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Fp8Args {
-    pub(crate) scales: (u64, u64),
-    pub(crate) bias: u64,
-    pub(crate) epilogue: u32,
-}
-
 /// Whether the kernel's `y` operand is the caller's `B` (transposed first) or its `Bᵀ`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BGiven {
@@ -134,7 +112,7 @@ pub(crate) enum BGiven {
 
 impl Gpu {
     /// `c = act(scale_a · scale_b · a · b + bias)` in FP8 (`F`: [`float8::F8E4M3`] or
-    /// [`float8::F8E5M2`], both operands of one format), `c` in `f32` or BF16 (`O`: [`Fp8Output`]; BF16
+    /// [`float8::F8E5M2`], both operands of one format), `c` in `f32` or BF16 (`O`: [`OutputElement`]; FP16 is refused; BF16
     /// rounds each `f32` result once as it is stored), queued on the stream. `b` is `B` (`k × n`) or
     /// `Bᵀ` (`n × k`, no transposition: [`Fp8Rhs`]); `params` ([`Fp8Params`]) the kernel, the scales
     /// (per tensor, per block or unit: [`Fp8Scales`]) and the fused epilogue (a bias, an
@@ -151,7 +129,8 @@ impl Gpu {
     /// disagree, [`Error::Unaligned`] when K is not a multiple of 16 (FP8 rows
     /// are read in place, 16 bytes apart: pad K with zeros), [`Error::PrecisionMismatch`] for a
     /// kernel of another precision, [`Error::InvalidArgument`] for a kernel that takes the other kind
-    /// of scales or has no epilogue (the unpromoted ones), [`Error::NoKernel`] off sm_90a,
+    /// of scales or has no epilogue (the unpromoted ones), for an FP16 `C` (kernel 25 writes `f32` or
+    /// BF16) and for `K = 0` with a bias or an activation, [`Error::NoKernel`] off sm_90a,
     /// [`Error::WrongContext`], [`Error::BufferTooSmall`] (a scale or bias buffer shorter than its
     /// values included), [`Error::TooLarge`] for a matrix of 2³¹ elements or more.
     ///
@@ -176,7 +155,7 @@ impl Gpu {
     /// gpu.matmul_fp8(&params, &xq, Fp8Rhs::Bt(&wq), &mut y)?;
     /// # Ok(()) }
     /// ```
-    pub fn matmul_fp8<F: Fp8Format, O: Fp8Output>(
+    pub fn matmul_fp8<F: Fp8Format, O: OutputElement>(
         &self,
         params: &Fp8Params<'_>,
         a: &DeviceMatrix<F>,
@@ -200,6 +179,12 @@ impl Gpu {
                 (Some((a, b)), Fp8Scaling::Blocks, (dims.m * blocks, dims.n.div_ceil(block) * blocks))
             }
         };
+        if dims.k == 0 && params.fused() {
+            return Err(Error::InvalidArgument {
+                op: OP,
+                detail: "K = 0 with a bias or an activation: the epilogue of an empty sum".into(),
+            });
+        }
         let requested = fp8_scaled(OP, algo, F::PRECISION, scaling)?;
         let plan = self.plan_finishing(OP, requested, F::PRECISION, dims, (O::FORMAT, params.fused()))?;
         a.buffer().check_context(self, OP)?;
@@ -235,10 +220,11 @@ impl Gpu {
         let sa = scale_buffers.map(|(s, _)| s.slice.device_ptr(stream));
         let sb = scale_buffers.map(|(_, s)| s.slice.device_ptr(stream));
         let bias = params.bias.map(|(_, b)| b.slice.device_ptr(stream));
-        let fp8 = Fp8Args {
+        let fp8 = FinishArgs {
             scales: (sa.as_ref().map_or(0, |s| s.0), sb.as_ref().map_or(0, |s| s.0)),
             bias: bias.as_ref().map_or(0, |b| b.0),
             epilogue: tessera_catalogue::epilogue::code(params.bias.map(|(k, _)| k), params.activation),
+            ..FinishArgs::default()
         };
         match &plan {
             Plan::Nothing { .. } => Ok(()),
@@ -269,7 +255,7 @@ impl Gpu {
     ///
     /// # Safety
     /// `c` addresses `bytes` bytes of this context, not used by other work until the memset completes.
-    unsafe fn zero_bytes(&self, stream: &Arc<CudaStream>, c: u64, bytes: usize) -> Result<()> {
+    pub(crate) unsafe fn zero_bytes(&self, stream: &Arc<CudaStream>, c: u64, bytes: usize) -> Result<()> {
         self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
         // SAFETY: the caller's contract.
         unsafe { result::memset_d8_async(c, 0, bytes, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))
@@ -292,7 +278,7 @@ impl Gpu {
         a: u64,
         given: BGiven,
         b: u64,
-        fp8: Fp8Args,
+        fp8: FinishArgs,
         c: u64,
     ) -> Result<()> {
         let (n, k) = (launch.shape.n, launch.shape.k);

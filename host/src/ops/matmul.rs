@@ -10,7 +10,7 @@ use tessera_catalogue::plan::KernelLaunch;
 use tessera_catalogue::registry::tma::{self, Layout};
 use tessera_catalogue::{Algo, Choice, HostMatrix, LaunchPlan, OutputFormat, Plan, Precision};
 
-use super::fp8_matmul::Fp8Args;
+use super::finishing::FinishArgs;
 use super::launch_config;
 use crate::blocked::Homes;
 use crate::context::Gpu;
@@ -161,6 +161,25 @@ impl Gpu {
     /// (`launch.shape`), in this GPU's context, 16-byte aligned, not written by other work until the
     /// launch completes on `stream` (a stream of this context); `launch` was planned for this GPU.
     pub(crate) unsafe fn launch_kernel(&self, stream: &Arc<CudaStream>, launch: &KernelLaunch, a: u64, b: u64, c: u64) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.launch_finishing(stream, launch, a, b, c, FinishArgs::default()) }
+    }
+
+    /// [`Gpu::launch_kernel`], a kernel that finishes its sums given `finish` (`α`, the epilogue; a
+    /// 16-bit `C` as the launch's output format says).
+    ///
+    /// # Safety
+    /// As [`Gpu::launch_kernel`], with `c` addressing `m·n` elements of the launch's output format
+    /// and `finish`'s bias null or the values its code names, of this context.
+    pub(crate) unsafe fn launch_finishing(
+        &self,
+        stream: &Arc<CudaStream>,
+        launch: &KernelLaunch,
+        a: u64,
+        b: u64,
+        c: u64,
+        finish: FinishArgs,
+    ) -> Result<()> {
         let (m, n) = (launch.shape.m, launch.shape.n);
         if launch.zero_c {
             self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
@@ -171,14 +190,14 @@ impl Gpu {
         let f = self.kernel(launch.entry)?;
         if launch.prepares_tf32() {
             // SAFETY: forwarded contract.
-            return unsafe { self.matmul_prepared_tf32(stream, f, launch, a, b, c) };
+            return unsafe { self.matmul_prepared_tf32(stream, f, launch, a, b, c, finish) };
         }
         if launch.kernel().config.fp8_operands {
             // SAFETY: forwarded contract (B as the caller's k × n bytes); no scales (null: 1), no epilogue.
-            return unsafe { self.launch_fp8(stream, f, launch, a, super::fp8_matmul::BGiven::Rows, b, Fp8Args::default(), c) };
+            return unsafe { self.launch_fp8(stream, f, launch, a, super::fp8_matmul::BGiven::Rows, b, FinishArgs::default(), c) };
         }
         // SAFETY: forwarded contract; C is zeroed above for the kernels that add into it.
-        unsafe { self.launch_product(stream, f, launch, a, b, c, Fp8Args::default()) }
+        unsafe { self.launch_product(stream, f, launch, a, b, c, finish) }
     }
 
     /// Queues the matmul kernel `f` (`launch`'s entry) on `x` (`m × k`), `y` (`k × n`, or the prepared
@@ -205,7 +224,7 @@ impl Gpu {
         x: u64,
         y: u64,
         c: u64,
-        fp8: Fp8Args,
+        finish: FinishArgs,
     ) -> Result<()> {
         let kernel = launch.kernel();
         let (m, n, k) = (launch.shape.m, launch.shape.n, launch.shape.k);
@@ -260,11 +279,14 @@ impl Gpu {
         let flags_guard = counters.as_mut().filter(|_| launch.flag_words > 0).map(|f| f.device_ptr_mut(stream));
         let flags = flags_guard.as_ref().map_or(0, |(p, _)| *p);
         let out_bf16 = u32::from(launch.output == OutputFormat::Bf16);
+        let out = launch.output.code();
         let mut builder = stream.launch_builder(f);
         if kernel.config.tma {
             builder.arg(&x).arg(&y).arg(&map_c).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
             if kernel.config.fp8_operands {
-                builder.arg(&fp8.scales.0).arg(&fp8.scales.1).arg(&out_bf16).arg(&fp8.bias).arg(&fp8.epilogue);
+                builder.arg(&finish.scales.0).arg(&finish.scales.1).arg(&out_bf16).arg(&finish.bias).arg(&finish.epilogue);
+            } else if kernel.config.fused_epilogue {
+                builder.arg(&finish.alpha).arg(&out).arg(&finish.bias).arg(&finish.epilogue);
             }
         } else {
             builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
@@ -349,6 +371,7 @@ impl Gpu {
     ///
     /// # Safety
     /// As [`Gpu::launch_kernel`], with `a`, `b` of `f32`; `f` is the launch's entry.
+    #[allow(clippy::too_many_arguments)]
     unsafe fn matmul_prepared_tf32(
         &self,
         stream: &Arc<CudaStream>,
@@ -357,6 +380,7 @@ impl Gpu {
         a: u64,
         b: u64,
         c: u64,
+        finish: FinishArgs,
     ) -> Result<()> {
         let kernel = launch.kernel();
         let (m, n, k) = (launch.shape.m, launch.shape.n, launch.shape.k);
@@ -385,7 +409,7 @@ impl Gpu {
         // and lda = k) and Bᵀ' (n × k, rows ldb apart), prepared above in stream order with the
         // leading dimensions it reads (the plan's for a TMA kernel, dense for kernel 14), and writes
         // C < m·n (the caller's contract).
-        unsafe { self.launch_product(stream, f, launch, a_prep, bt_prep, c, Fp8Args::default()) }
+        unsafe { self.launch_product(stream, f, launch, a_prep, bt_prep, c, finish) }
     }
 
     /// Uploads `a` and `b`, runs [`Gpu::matmul`] (FP32), and downloads the product.

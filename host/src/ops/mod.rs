@@ -8,16 +8,20 @@
 //! - [`planning`]: this GPU's [`Target`](crate::Target) and tuned picks handed to the planner ([`crate::Gpu::plan`]);
 //! - [`elementwise`]: `vec_add` (grid-stride float4) and the seed's one-thread-per-element `vec_add`;
 //! - [`fp8`]: `f32` / BF16 matrices converted to FP8 E4M3 or E5M2 ([`crate::Gpu::convert_to_fp8`]);
-//!   [`fp8_matmul`]: FP8 products with per-tensor scales ([`crate::Gpu::matmul_fp8`]).
+//!   [`fp8_matmul`]: FP8 products with per-tensor scales ([`crate::Gpu::matmul_fp8`]);
+//! - [`fused`]: products finishing their sums in the kernel (`α`, bias, activation, a 16-bit `C`:
+//!   [`crate::Gpu::matmul_fused`]).
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
 
 pub mod auto_tuning;
 pub mod ceiling;
 pub mod elementwise;
+pub(crate) mod finishing;
 pub mod fp32_padding;
 pub mod fp8;
 pub mod fp8_matmul;
+pub mod fused;
 pub mod gemm;
 pub mod grouped;
 pub mod matmul;

@@ -47,7 +47,7 @@ pub trait WgmmaTile {
     /// Whether B is read K-major (`Bᵀ`, `N × K`: TF32, FP8) rather than N-major (our row-major `B`).
     const B_K_MAJOR: bool;
     /// This thread's accumulators (`N / 2` floats).
-    type Acc: Copy + AsRef<[f32]>;
+    type Acc: Copy + AsRef<[f32]> + AsMut<[f32]>;
     /// All-zero accumulators.
     const ZERO: Self::Acc;
     /// How A reaches the tensor core: a shared-memory descriptor (`u64`), or this thread's fragment

@@ -41,7 +41,7 @@
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::{ASlice, WgmmaTile};
 use crate::device::async_copy::SharedPtr;
-use crate::device::mem::{Float2, Half4, View};
+use crate::device::mem::{Float2, Float4, Half4, View};
 use crate::device::shared::SharedTiles;
 use crate::device::tma::{self, TensorMap};
 use crate::device::{atomic, cluster, mbarrier, thread, warpgroup, wgmma};
@@ -707,17 +707,27 @@ pub(crate) unsafe fn store<O: WgmmaTile>(
 }
 
 /// Stores consumer warpgroup `cw`'s accumulators of the output tile at `(row0, col0)` into `c`
-/// (`m × n` BF16 bit patterns, row-major), each rounded to nearest once; only in-range elements. As
-/// [`store`]'s threads store: each warp stages its 16 rows as `f32` ([`staged`]), then each lane
-/// rounds `W` consecutive columns and writes them in one store — 8 bytes where `n` is a multiple of 4,
-/// 2 bytes an element otherwise (rows of odd length are not 4-byte aligned).
+/// (`m × n` 16-bit bit patterns, row-major: FP16 where `F16`, BF16 otherwise), each rounded to
+/// nearest once; only in-range elements. As [`store`]'s threads store: each warp stages its 16 rows
+/// as `f32` ([`staged`]), then each lane rounds `W` consecutive columns and writes them in one store
+/// — 8 bytes where `n` is a multiple of 4, 2 bytes an element otherwise (rows of odd length are not
+/// 4-byte aligned).
 ///
 /// # Safety
-/// `c` holds `m·n` 16-bit elements; otherwise as [`store`] (no `accumulate`: BF16 partial sums are
-/// not added).
+/// `c` holds `m·n` 16-bit elements; otherwise as [`store`] (no `accumulate`: 16-bit partial sums
+/// are not added).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn store_bf16<O: WgmmaTile>(acc: &O::Acc, c: View<u16>, staging: Staging, m: u32, n: u32, row0: u32, col0: u32, cw: u32) {
+pub(crate) unsafe fn store_half<O: WgmmaTile, const F16: bool>(
+    acc: &O::Acc,
+    c: View<u16>,
+    staging: Staging,
+    m: u32,
+    n: u32,
+    row0: u32,
+    col0: u32,
+    cw: u32,
+) {
     let wtid = thread::thread_idx_x() % 128;
     let lane = wtid % 32;
     let stage = staging.view;
@@ -732,9 +742,9 @@ pub(crate) unsafe fn store_bf16<O: WgmmaTile>(acc: &O::Acc, c: View<u16>, stagin
         // SAFETY: the area holds the chunk (the barrier above); c as the caller states.
         unsafe {
             if n.is_multiple_of(4) {
-                store_rows_bf16::<4>(c, stage, m, n, first, col);
+                store_rows_half::<4, F16>(c, stage, m, n, first, col);
             } else {
-                store_rows_bf16::<1>(c, stage, m, n, first, col);
+                store_rows_half::<1, F16>(c, stage, m, n, first, col);
             }
         }
         // SAFETY: as above; the next chunk overwrites the area only after every lane read it.
@@ -742,26 +752,129 @@ pub(crate) unsafe fn store_bf16<O: WgmmaTile>(acc: &O::Acc, c: View<u16>, stagin
     }
 }
 
-/// One staged chunk of [`store_bf16`]: the warp's 16 rows × [`STAGE_COLS`] columns from
+/// One staged chunk of [`store_half`]: the warp's 16 rows × [`STAGE_COLS`] columns from
 /// `(first, col)`, `W` consecutive columns per lane (4 or 1).
 ///
 /// # Safety
-/// As [`store_bf16`], with the chunk staged; `n` a multiple of `W`.
+/// As [`store_half`], with the chunk staged; `n` a multiple of `W`.
 #[inline(always)]
-unsafe fn store_rows_bf16<const W: u32>(c: View<u16>, stage: View<f32>, m: u32, n: u32, first: u32, col: u32) {
-    use crate::device::math::f32_to_bf16_bits;
+unsafe fn store_rows_half<const W: u32, const F16: bool>(c: View<u16>, stage: View<f32>, m: u32, n: u32, first: u32, col: u32) {
+    use crate::device::math::{f32_to_bf16_bits, f32_to_f16_bits};
+    let round = if F16 { f32_to_f16_bits } else { f32_to_bf16_bits };
     // SAFETY: `at` names W elements in range of c, 2·W-byte aligned (as the allocation is), `from`
     // W staged floats aligned alike (`for_each_staged_row`'s contract).
     for_each_staged_row::<W>(m, n, first, col, |at, from| unsafe {
         if W == 4 {
-            c.set4(at, Half4(stage.get4(from).0.map(f32_to_bf16_bits)));
+            c.set4(at, Half4(stage.get4(from).0.map(round)));
         } else {
-            c.set(at, f32_to_bf16_bits(stage.get(from)));
+            c.set(at, round(stage.get(from)));
         }
     });
 }
 
-/// The in-range pieces of one staged chunk, as [`store_rows`] and [`store_rows_bf16`] write them:
+/// Stores consumer warpgroup `cw`'s accumulators of the output tile at `(row0, col0)` into `c`
+/// (`m × n` elements, row-major, of the type `out` names: `f32`, BF16 or FP16 as
+/// `k27_fused::out`'s codes), each through `finish(value, row, col)` and then rounded once; only
+/// in-range elements. As [`store`]'s threads store, one chunk loop for every output type (`out` is
+/// branched on per row write: three loops would each unroll the accumulators, and LLVM then keeps
+/// them in local memory): 4 consecutive columns a lane where `n` is a multiple of 4, 1 otherwise.
+///
+/// # Safety
+/// `c` holds `m·n` elements of `out`'s type; otherwise as [`store`] (no `accumulate`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn store_finished<O: WgmmaTile>(
+    acc: &O::Acc,
+    c: *mut f32,
+    staging: Staging,
+    (m, n): (u32, u32),
+    (row0, col0): (u32, u32),
+    cw: u32,
+    out: u32,
+    finish: impl Fn(f32, u32, u32) -> f32 + Copy,
+) {
+    let wtid = thread::thread_idx_x() % 128;
+    let lane = wtid % 32;
+    let stage = staging.view;
+    let first = row0 + cw * WG_ROWS + 16 * (wtid / 32);
+    let len = (m * n) as usize;
+    // SAFETY: the caller's C, as floats or as 16-bit elements (the one `out` names is written).
+    let (c32, c16) = unsafe { (View::new(c, len), View::new(c.cast::<u16>(), len)) };
+    let chunks = acc.as_ref().as_chunks::<16>().0;
+    for (j, chunk) in chunks.iter().enumerate() {
+        // SAFETY: this warp's area, the previous chunk read out of it (the barrier below).
+        unsafe { stage_chunk(chunk, lane, stage) };
+        // SAFETY: every lane of the warp, once per chunk (the loop is warp-uniform).
+        unsafe { thread::sync_warp() };
+        let col = col0 + STAGE_COLS * j as u32;
+        // SAFETY: the area holds the chunk (the barrier above); C as the caller states.
+        unsafe {
+            if n.is_multiple_of(4) {
+                store_rows_finished::<4>((c32, c16), stage, (m, n), first, col, out, finish);
+            } else {
+                store_rows_finished::<1>((c32, c16), stage, (m, n), first, col, out, finish);
+            }
+        }
+        // SAFETY: as above; the next chunk overwrites the area only after every lane read it.
+        unsafe { thread::sync_warp() };
+    }
+}
+
+/// One staged chunk of [`store_finished`]: `W` consecutive columns a lane (4 or 1).
+///
+/// # Safety
+/// As [`store_finished`], with the chunk staged; `n` a multiple of `W`.
+#[inline(always)]
+unsafe fn store_rows_finished<const W: u32>(
+    (c32, c16): (View<f32>, View<u16>),
+    stage: View<f32>,
+    (m, n): (u32, u32),
+    first: u32,
+    col: u32,
+    out: u32,
+    finish: impl Fn(f32, u32, u32) -> f32,
+) {
+    use crate::device::math::{f32_to_bf16_bits, f32_to_f16_bits};
+    use crate::device::unroll::{keep_rolled, opaque};
+    use crate::matmul::k27_fused::out as format;
+    let lane = thread::thread_idx_x() % 32;
+    let per_row = STAGE_COLS / W;
+    // `for_each_staged_row`'s walk, kept a loop: unrolled, its body (the activation inlined, once
+    // per element) made the chunk loop too large to unroll, and the accumulators went to local memory.
+    let mut q = 0;
+    while q < opaque(16 / W) {
+        keep_rolled();
+        let (r, cc) = (W * q + lane / per_row, W * (lane % per_row));
+        let (row, col) = (first + r, col + cc);
+        q += 1;
+        if row >= m || col >= n {
+            continue;
+        }
+        let (at, from) = ((row * n + col) as usize, staged(r, cc));
+        // SAFETY: `at` names W elements in range of C, aligned to W elements (as the allocation
+        // is; n a multiple of W), `from` W staged floats aligned alike (`staged`).
+        unsafe {
+            if W == 4 {
+                let v = stage.get4(from).0;
+                let v = [finish(v[0], row, col), finish(v[1], row, col + 1), finish(v[2], row, col + 2), finish(v[3], row, col + 3)];
+                match out {
+                    format::BF16 => c16.set4(at, Half4(v.map(f32_to_bf16_bits))),
+                    format::F16 => c16.set4(at, Half4(v.map(f32_to_f16_bits))),
+                    _ => c32.set4(at, Float4(v)),
+                }
+            } else {
+                let v = finish(stage.get(from), row, col);
+                match out {
+                    format::BF16 => c16.set(at, f32_to_bf16_bits(v)),
+                    format::F16 => c16.set(at, f32_to_f16_bits(v)),
+                    _ => c32.set(at, v),
+                }
+            }
+        }
+    }
+}
+
+/// The in-range pieces of one staged chunk, as [`store_rows`] and [`store_rows_half`] write them:
 /// the warp's 16 rows × [`STAGE_COLS`] columns from `(first, col)`, `W` rows per pass and `W`
 /// consecutive columns per lane; `write(at, from)` gets the element index in `C` (`m × n`,
 /// row-major; in range, and with `n` a multiple of `W` the first of `W` in range and `W`-aligned) and

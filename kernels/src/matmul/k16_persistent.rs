@@ -81,7 +81,7 @@ pub unsafe fn persistent_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: T
 pub(crate) unsafe fn walk_tma<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk<Args: Default>>(args: TmaArgs) {
     let TmaArgs { map_a, map_b, map_c, c, flags, m, n, k } = args;
     // SAFETY: forwarded contract.
-    unsafe { walk_gemm::<O, S, NC, P, W, TmaFeed>(TmaFeed { map_a, map_b }, W::Args::default(), map_c, c, flags, m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, P, W, TmaFeed, Plain>(TmaFeed { map_a, map_b }, W::Args::default(), Plain, map_c, c, flags, m, n, k) }
 }
 
 /// One piece of a block's work: an output tile's origin, its K-steps `kb .. ke`, whether the
@@ -178,6 +178,56 @@ impl Feed for TmaFeed {
     }
 }
 
+/// How a piece's sums reach `C`: as they are, in `f32` ([`Plain`]: kernels 16, 22–24 and 26), or
+/// finished first — `α`, a bias, an activation, a 16-bit `C` (kernel 27's `Finished`).
+pub(crate) trait Finish: Copy {
+    /// Stores consumer warpgroup `cw`'s sums `acc` of the piece whose tile starts at `origin`
+    /// (row, column) into `C`: `dims.0` rows of `dims.1` elements (of this finish's type) from element
+    /// `at` of `c`, through `map` where it is not null (an `f32` `C`'s map); `adds`: added into a
+    /// zeroed `C` (split-K, stream-K's shared tiles), not stored.
+    ///
+    /// # Safety
+    /// As [`k15_tma::store`], with `c + at` valid for `dims.0 · dims.1` elements of this finish's type.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn store<O: WgmmaTile>(
+        self,
+        acc: &O::Acc,
+        c: *mut f32,
+        at: usize,
+        map: *const TensorMap,
+        staging: k15_tma::Staging,
+        dims: (u32, u32),
+        origin: (u32, u32),
+        cw: u32,
+        adds: bool,
+    );
+}
+
+/// The sums stored (or added) as they are, in `f32`.
+#[derive(Clone, Copy)]
+pub(crate) struct Plain;
+
+impl Finish for Plain {
+    #[inline(always)]
+    unsafe fn store<O: WgmmaTile>(
+        self,
+        acc: &O::Acc,
+        c: *mut f32,
+        at: usize,
+        map: *const TensorMap,
+        staging: k15_tma::Staging,
+        (rows, n): (u32, u32),
+        (row0, col0): (u32, u32),
+        cw: u32,
+        adds: bool,
+    ) {
+        // SAFETY: the caller's contract: `rows · n` floats from `at`.
+        let out = unsafe { View::new(c.wrapping_add(at), (rows * n) as usize) };
+        // SAFETY: as above, the rest forwarded.
+        unsafe { k15_tma::store::<O>(acc, out, map, staging, rows, n, row0, col0, cw, adds) }
+    }
+}
+
 /// The body of kernels 16, 22, 23 and 26: the pipeline of kernel 15 over the pieces of walk `W`, fed
 /// by `F`, the global K-step count running on across pieces (the producer loads the next piece while
 /// the consumers store the last).
@@ -187,12 +237,14 @@ impl Feed for TmaFeed {
 /// first where `W` adds; `map_c` null or `C`'s tensor map (as [`k15_tma::tma_gemm`]'s); where `W`
 /// shares tiles ([`Fix`]), `flags` holds the counters its pieces name,
 /// zero at the launch (the walk leaves them zero), and the grid is resident at once; `C` holds
-/// every piece's output rows ([`Depth::output`]: `m·n` floats for [`Flat`] pieces).
+/// every piece's output rows ([`Depth::output`]: `m·n` elements for [`Flat`] pieces) in `finish`'s
+/// element type, and `finish`'s own arguments are valid ([`Finish::store`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk, F: Feed>(
+pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const P: u32, W: Walk, F: Feed, Fin: Finish>(
     feed: F,
     args: W::Args,
+    finish: Fin,
     map_c: *const TensorMap,
     c: *mut f32,
     flags: *mut u32,
@@ -236,12 +288,10 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
         // TMA's would still be in flight).
         let map = if p.fix == Fix::Alone { k15_tma::c_map_for::<NC>(map_c) } else { core::ptr::null() };
         let (at, rows) = p.depth.output(m);
-        // SAFETY: the caller's C holds the piece's `rows` rows of n floats from `at` (map_c, if any,
+        // SAFETY: the caller's C holds the piece's `rows` rows of n elements from `at` (map_c, if any,
         // describes them), zeroed by the host where the walk adds, stored first by the publishing
-        // piece where it awaits.
-        let out = unsafe { View::new(c.wrapping_add(at), (rows * n) as usize) };
-        // SAFETY: as above.
-        unsafe { k15_tma::store::<O>(&acc, out, map, pipe.warp_staging(wg - 1), rows, n, p.row0, p.col0, wg - 1, adds) };
+        // piece where it awaits; the finish's own contract is the walk's caller's.
+        unsafe { finish.store::<O>(&acc, c, at, map, pipe.warp_staging(wg - 1), (rows, n), (p.row0, p.col0), wg - 1, adds) };
         match p.fix {
             // SAFETY (both arms): the walk's counters; every lane's stores above precede its own release.
             Fix::Publish { flag } => unsafe { flag::release_add(counter(flag), 1) },

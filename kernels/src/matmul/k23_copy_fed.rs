@@ -33,7 +33,7 @@
 //! (`k16_persistent::walk_gemm` with this feed). Measurements: `docs/ladder/k23-copy-fed.md`.
 use super::k14_wgmma::{k_major_chunk, WgmmaTile};
 use super::k15_tma::{Pipeline, ROW_BYTES, WG_ROWS};
-use super::k16_persistent::{self, walk_gemm, Feed, Walk, WorkUnits};
+use super::k16_persistent::{self, walk_gemm, Feed, Plain, Walk, WorkUnits};
 use crate::device::mem::View;
 use crate::device::{async_copy, mbarrier, thread, wgmma};
 use crate::launch::TileConfig;
@@ -215,7 +215,7 @@ pub unsafe fn copy_fed_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
 ) {
     let feed = CopyFeed { a: a.cast(), b: b.cast(), m, n, k };
     // SAFETY: forwarded contract; the feed describes A and B.
-    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, CopyFeed>(feed, (), core::ptr::null(), c, core::ptr::null_mut(), m, n, k) }
+    unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, CopyFeed, Plain>(feed, (), Plain, core::ptr::null(), c, core::ptr::null_mut(), m, n, k) }
 }
 
 /// Declares a kernel-23 entry (16-bit operands) and its launch constant.

@@ -26,7 +26,7 @@
 //! thread's accumulators cover, loaded before the step's group is awaited.
 //!
 //! **Output**: `f32`, or BF16 from the promoted entries (`out_bf16`: the `f32` sums, scaled, rounded
-//! once to nearest as they are stored, `k15_tma::store_bf16`; then one slice per tile, never added
+//! once to nearest as they are stored, `k15_tma::store_half`; then one slice per tile, never added
 //! into).
 //!
 //! **Epilogue** (`bias`, `epilogue`: `crate::activation`): `act(scale · sum + bias)` on each element
@@ -43,14 +43,16 @@ use crate::device::tma::TensorMap;
 use crate::device::{thread, wgmma};
 use crate::launch::TileConfig;
 
-/// The launch of a kernel-25 entry: kernel 16's with one-byte elements, taking FP8 operands.
+/// The launch of a kernel-25 entry: kernel 16's with one-byte elements, taking FP8 operands, its
+/// sums finished in its store (the fused epilogue, a BF16 `C`).
 pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
-    super::k16_persistent::config(bm, bn, stages, elem).fp8_operands()
+    super::k16_persistent::config(bm, bn, stages, elem).fp8_operands().fused_epilogue()
 }
 
-/// The launch of a `*_fast` entry: [`config`], accumulating in the tensor core's FP8 path.
+/// The launch of a `*_fast` entry: kernel 16's on FP8 operands, accumulating in the tensor core's
+/// FP8 path, storing `f32` only.
 pub const fn fast_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
-    config(bm, bn, stages, elem).unpromoted()
+    super::k16_persistent::config(bm, bn, stages, elem).fp8_operands().unpromoted()
 }
 
 /// The launch of a `*_blocks` entry: [`config`], taking block scales.
@@ -125,9 +127,7 @@ unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(
     cw: u32,
     (steps, g0, kb0): (u32, u32, u32),
     scales: Option<BlockScales>,
-) where
-    O::Acc: AsMut<[f32]>,
-{
+) {
     for t in 0..steps {
         let mut part = O::ZERO;
         // Loaded before the wait: their latency hides behind the step's products.
@@ -169,9 +169,7 @@ pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u3
     scale_b: *const f32,
     out_bf16: u32,
     fused: Fused,
-) where
-    O::Acc: AsMut<[f32]>,
-{
+) {
     // Two copies of the whole body, one per output type, chosen once. The unpromoted 256-wide tile
     // writes f32 only: with a BF16 store beside its 128 accumulators ptxas fenced its `wgmma`s
     // (C7519) and, with two bodies, spilled 1.7 KB and serialised them (C7511).
@@ -197,9 +195,7 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
     scale_a: *const f32,
     scale_b: *const f32,
     fused: Fused,
-) where
-    O::Acc: AsMut<[f32]>,
-{
+) {
     let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
     let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
@@ -253,33 +249,45 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
                 consume_promoted::<O, S, NC>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales);
             }
         }
-        if fused.is_identity() {
-            for x in acc.as_mut() {
-                *x = wgmma::settled(*x) * scale;
-            }
-        } else {
-            // The fused epilogue on each scaled sum; rows and columns past C (not stored) read the
-            // last bias.
-            let (tid, first) = (thread::thread_idx_x() % 128, p.row0 + (wg - 1) * k15_tma::WG_ROWS);
-            for (i, x) in acc.as_mut().iter_mut().enumerate() {
-                let (r, col) = wgmma::acc_position(tid, i as u32);
-                let (row, col) = ((first + r).min(m - 1), (p.col0 + col).min(n - 1));
-                // SAFETY: row < m, col < n.
-                *x = unsafe { fused.apply(wgmma::settled(*x) * scale, row, col) };
-            }
-        }
+        // SAFETY: `fused` made for m × n (the entry's), after the piece's last wait.
+        unsafe { finish_sums::<O>(&mut acc, scale, fused, (m, n), (p.row0, p.col0), wg - 1) };
         let map = if p.adds { core::ptr::null() } else { k15_tma::c_map_for::<NC>(map_c) };
         let staging = pipe.warp_staging(wg - 1);
         // SAFETY: c holds m·n elements of its type (map_c, if any, describes an f32 C), zeroed by the
         // host where the walk adds; a BF16 C is never added into (one slice: the caller's contract).
         unsafe {
             if BF16 {
-                k15_tma::store_bf16::<O>(&acc, c16, staging, m, n, p.row0, p.col0, wg - 1);
+                k15_tma::store_half::<O, false>(&acc, c16, staging, m, n, p.row0, p.col0, wg - 1);
             } else {
                 k15_tma::store::<O>(&acc, c32, map, staging, m, n, p.row0, p.col0, wg - 1, p.adds);
             }
         }
         g += p.ke - p.kb;
+    }
+}
+
+/// Finishes consumer warpgroup `cw`'s sums of the output tile at `(row0, col0)` in place: each
+/// `scale · sum`, then `fused` (bias, activation) where it is not the identity, for the `m × n`
+/// output — rows and columns past it (never stored) clamped to its last, so every bias read is in
+/// range. Each accumulator is read through [`wgmma::settled`] (below the last `wait_group`).
+///
+/// # Safety
+/// `fused` was made for an `m × n` output ([`Fused::new`]); `m, n > 0`; called after the piece's
+/// last `wait_group`.
+#[inline(always)]
+unsafe fn finish_sums<O: WgmmaTile>(acc: &mut O::Acc, scale: f32, fused: Fused, (m, n): (u32, u32), (row0, col0): (u32, u32), cw: u32) {
+    if fused.is_identity() {
+        for x in acc.as_mut() {
+            *x = wgmma::settled(*x) * scale;
+        }
+        return;
+    }
+    let (tid, first) = (thread::thread_idx_x() % 128, row0 + cw * k15_tma::WG_ROWS);
+    for (i, x) in acc.as_mut().iter_mut().enumerate() {
+        let (r, col) = wgmma::acc_position(tid, i as u32);
+        let (row, col) = ((first + r).min(m - 1), (col0 + col).min(n - 1));
+        // SAFETY: row < m, col < n (clamped), `fused` made for m × n (the caller's contract).
+        *x = unsafe { fused.apply(wgmma::settled(*x) * scale, row, col) };
     }
 }
 

@@ -22,7 +22,7 @@
 //! Everything else — stages, barriers, warpgroups, the swizzle, the stores — is kernel 16's.
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Depth, TmaArgs, WG_ROWS};
-use super::k16_persistent::{tile_origin, walk_gemm, Fix, Piece, TmaFeed, Walk};
+use super::k16_persistent::{tile_origin, walk_gemm, Fix, Piece, Plain, TmaFeed, Walk};
 use crate::device::mem::View;
 use crate::device::thread;
 use crate::device::tma::{self, TensorMap};
@@ -179,9 +179,10 @@ pub unsafe fn grouped_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaA
     let TmaArgs { map_a, map_b, c, m, n, k, .. } = args;
     // SAFETY: forwarded contract; C is stored by the threads (no map: a box could cross a group).
     unsafe {
-        walk_gemm::<O, S, NC, 1, GroupUnits, TmaFeed>(
+        walk_gemm::<O, S, NC, 1, GroupUnits, TmaFeed, Plain>(
             TmaFeed { map_a, map_b },
             groups,
+            Plain,
             core::ptr::null(),
             c,
             core::ptr::null_mut(),

@@ -34,6 +34,7 @@ pub mod k23_copy_fed;
 pub mod k24_cluster;
 pub mod k25_fp8;
 pub mod k26_grouped;
+pub mod k27_fused;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;

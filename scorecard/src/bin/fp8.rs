@@ -194,6 +194,7 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
             let got: Vec<f32> = match output {
                 OutputFormat::Bf16 => c16.borrow().buffer().to_host(gpu)?.iter().map(|x| x.to_f32()).collect(),
                 OutputFormat::F32 => c.borrow().buffer().to_host(gpu)?,
+                OutputFormat::F16 => return Err("FP8 products write f32 or BF16".into()),
             };
             let (tol, rel) = if *name == "tessera_gelu_bf16" {
                 // The sampled rows through the epilogue's rule (`check_epilogue`).

@@ -1,0 +1,89 @@
+//! Kernel 27 (kernel 16 finishing its sums in its store: `act(α·A·B + bias)`, `C` in `f32`, BF16 or
+//! FP16) on the CPU executor, through the plan the host makes for the H200: every entry and `Auto` in
+//! BF16, FP16 and TF32 on odd shapes (partial tiles and K-steps, rows of N not a multiple of 4),
+//! every output type, activation and bias kind, `α` a power of two — against the f64 reference
+//! through the one epilogue rule (`check_epilogue`).
+use tessera_catalogue::testkit::check::check_epilogue;
+use tessera_catalogue::testkit::reference::{matmul_reference, ReferenceProduct};
+use tessera_catalogue::OutputFormat::{self, Bf16, F16, F32};
+use tessera_catalogue::{Activation, Algo, BiasKind, HostMatrix, Precision, MATMUL_KERNELS};
+use tessera_emulator::ops::{matmul_finished, HostEpilogue};
+
+/// The f64 product of the inputs rounded to `p`, times `alpha` (a power of two: exact).
+fn reference(p: Precision, a: &HostMatrix, b: &HostMatrix, alpha: f32) -> ReferenceProduct {
+    let round = |x: &HostMatrix| HostMatrix { rows: x.rows, cols: x.cols, data: x.data.iter().map(|&v| p.round_input(v)).collect() };
+    let mut r = matmul_reference(&round(a), &round(b));
+    r.value.iter_mut().chain(r.abs_sum.iter_mut()).for_each(|v| *v *= f64::from(alpha.abs()));
+    if alpha < 0.0 {
+        r.value.iter_mut().for_each(|v| *v = -*v);
+    }
+    r
+}
+
+fn bias_values(kind: BiasKind, m: usize, n: usize) -> Vec<f32> {
+    (0..kind.len(m, n)).map(|i| ((i * 7 % 11) as f32 - 5.0) * 0.25).collect()
+}
+
+/// Runs and checks one case.
+#[allow(clippy::too_many_arguments)]
+fn case(
+    p: Precision,
+    algo: Algo,
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    out: OutputFormat,
+    act: Activation,
+    bias: Option<BiasKind>,
+    seed: u64,
+) {
+    let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, seed + 1));
+    let epilogue = HostEpilogue { bias: bias.map(|kind| (kind, bias_values(kind, m, n))), activation: act };
+    let got = matmul_finished(p, algo, &a, &b, alpha, out, &epilogue).unwrap_or_else(|e| panic!("{algo:?} {p:?}: {e}"));
+    let values = epilogue.bias.as_ref().map(|(_, v)| v.clone());
+    let bias_at = |row: usize, col: usize| match (bias, &values) {
+        (Some(BiasKind::PerColumn), Some(v)) => f64::from(v[col]),
+        (Some(BiasKind::PerRow), Some(v)) => f64::from(v[row]),
+        _ => 0.0,
+    };
+    check_epilogue(p, out, act, bias_at, &got.data, &reference(p, &a, &b, alpha))
+        .unwrap_or_else(|e| panic!("{} ({p:?}) {m}×{n}×{k} α {alpha} {out:?} {act:?} {bias:?}: {e}", algo.label()));
+}
+
+#[test]
+fn every_fused_kernel_and_auto_finish_their_sums() {
+    let kernels: Vec<(Algo, Precision)> = MATMUL_KERNELS
+        .iter()
+        .filter(|k| k.config.fused_epilogue && !k.precision.is_fp8())
+        .map(|k| (k.algo, k.precision))
+        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32].map(|p| (Algo::Auto, p)))
+        .collect();
+    assert_eq!(kernels.len(), 9, "6 entries and Auto in three precisions");
+    let outputs = [F32, Bf16, F16];
+    let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
+    for (i, &(algo, p)) in kernels.iter().enumerate() {
+        // Rows past one 128-row tile, columns past one tile and not a multiple of 4 for half the
+        // kernels, a partial K-step; the output, activation and bias rotate across the kernels.
+        let shape = if i % 2 == 0 { (130, 136, 72) } else { (65, 266, 40) };
+        let bias = [Some(BiasKind::PerColumn), Some(BiasKind::PerRow), None][i % 3];
+        case(p, algo, shape, [1.0, 0.5, -2.0][i % 3], outputs[i % 3], acts[i % acts.len()], bias, 10 + i as u64);
+    }
+}
+
+#[test]
+fn sixteen_bit_outputs_round_once_and_alpha_alone_plans_a_finishing_kernel() {
+    for (p, out) in [(Precision::Bf16, F16), (Precision::Fp16, Bf16), (Precision::Tf32, Bf16)] {
+        case(p, Algo::Auto, (64, 72, 128), 1.0, out, Activation::Identity, None, 3);
+    }
+    // α alone, f32 out: a finishing kernel scales in its store.
+    case(Precision::Bf16, Algo::Auto, (33, 40, 24), 0.25, F32, Activation::Identity, None, 5);
+}
+
+#[test]
+fn kernels_that_do_not_finish_their_sums_are_refused_for_an_epilogue() {
+    let (a, b) = (HostMatrix::random(16, 16, 1), HostMatrix::random(16, 16, 2));
+    let gelu = HostEpilogue { bias: None, activation: Activation::GeluTanh };
+    let err = matmul_finished(Precision::Bf16, Algo::PersistentBf16, &a, &b, 1.0, F32, &gelu).unwrap_err().to_string();
+    assert!(err.contains("no fused epilogue"), "{err}");
+    let err = matmul_finished(Precision::Fp32, Algo::Auto, &a, &b, 1.0, F32, &gelu).unwrap_err().to_string();
+    assert!(err.contains("kernel 27"), "{err}");
+}

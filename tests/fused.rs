@@ -1,0 +1,128 @@
+//! Kernel 27 on the GPU (kernel 16 finishing its sums in its store: `act(α·A·B + bias)`, `C` in
+//! `f32`, BF16 or FP16), through `Gpu::matmul_fused`: every entry and `Auto` in BF16, FP16 and TF32
+//! on odd shapes, every output type, activation and bias kind, against the f64 reference through the
+//! one epilogue rule (`check_epilogue`); and the typed refusals, the `Gpu` usable after them.
+//! Without a GPU each trial is reported ignored.
+use tessera::catalogue::testkit::check::check_epilogue;
+use tessera::catalogue::testkit::reference::{matmul_reference, ReferenceProduct};
+use tessera::catalogue::{OutputFormat, MATMUL_KERNELS};
+use tessera::{
+    bf16, f16, Activation, Algo, BiasKind, DeviceBuffer, DeviceElement, DeviceMatrix, Error, FusedParams, Gpu, HostMatrix, OutputElement,
+    Precision,
+};
+use tessera_tests::{gpu_trial, run};
+
+fn reference(p: Precision, a: &HostMatrix, b: &HostMatrix, alpha: f32) -> ReferenceProduct {
+    let round = |x: &HostMatrix| HostMatrix { rows: x.rows, cols: x.cols, data: x.data.iter().map(|&v| p.round_input(v)).collect() };
+    let mut r = matmul_reference(&round(a), &round(b));
+    r.value.iter_mut().for_each(|v| *v *= f64::from(alpha));
+    r.abs_sum.iter_mut().for_each(|v| *v *= f64::from(alpha.abs()));
+    r
+}
+
+/// `c = act(α·a·b + bias)` with inputs `T` (from `f32` by `from`) and output `O`, checked.
+#[allow(clippy::too_many_arguments)]
+fn case<T: DeviceElement, O: OutputElement>(
+    gpu: &Gpu,
+    p: Precision,
+    algo: Algo,
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    act: Activation,
+    bias: Option<BiasKind>,
+    from: fn(f32) -> T,
+    to: fn(O) -> f32,
+) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    let (a, b) = (HostMatrix::random(m, k, 11), HostMatrix::random(k, n, 12));
+    let up = |x: &HostMatrix| DeviceMatrix::from_slice(gpu, x.rows, x.cols, &x.data.iter().map(|&v| from(v)).collect::<Vec<T>>());
+    let (da, db) = (up(&a).map_err(e)?, up(&b).map_err(e)?);
+    let values: Vec<f32> = bias.map_or(Vec::new(), |kind| (0..kind.len(m, n)).map(|i| ((i * 7 % 11) as f32 - 5.0) * 0.25).collect());
+    let dbias = DeviceBuffer::from_host(gpu, if values.is_empty() { &[0.0f32][..] } else { &values }).map_err(e)?;
+    let mut params = FusedParams::new().algo(algo).alpha(alpha).activation(act);
+    if p == Precision::Tf32 {
+        params = params.precision(Precision::Tf32);
+    }
+    if let Some(kind) = bias {
+        params = params.bias(kind, &dbias);
+    }
+    let mut c = DeviceMatrix::<O>::zeros(gpu, m, n).map_err(e)?;
+    gpu.matmul_fused(&params, &da, &db, &mut c).map_err(|x| format!("{algo:?}: {x}"))?;
+    let got: Vec<f32> = c.to_vec(gpu).map_err(e)?.into_iter().map(to).collect();
+    let bias_at = |row: usize, col: usize| match bias {
+        Some(BiasKind::PerColumn) => f64::from(values[col]),
+        Some(BiasKind::PerRow) => f64::from(values[row]),
+        None => 0.0,
+    };
+    check_epilogue(p, O::FORMAT, act, bias_at, &got, &reference(p, &a, &b, alpha))
+        .map_err(|x| format!("{} ({p:?}) {m}×{n}×{k} α {alpha} {:?} {act:?} {bias:?}: {x}", algo.label(), O::FORMAT))
+}
+
+fn every_kernel(gpu: &Gpu) -> Result<(), String> {
+    let kernels: Vec<(Algo, Precision)> = MATMUL_KERNELS
+        .iter()
+        .filter(|k| k.config.fused_epilogue && !k.precision.is_fp8())
+        .map(|k| (k.algo, k.precision))
+        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32].map(|p| (Algo::Auto, p)))
+        .collect();
+    let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
+    for (i, &(algo, p)) in kernels.iter().enumerate() {
+        let shape = if i % 2 == 0 { (130, 136, 72) } else { (65, 266, 40) };
+        let bias = [Some(BiasKind::PerColumn), Some(BiasKind::PerRow), None][i % 3];
+        let (alpha, act) = ([1.0, 0.5, -2.0][i % 3], acts[i % acts.len()]);
+        for out in [OutputFormat::F32, OutputFormat::Bf16, OutputFormat::F16] {
+            match (p, out) {
+                (Precision::Tf32, OutputFormat::F32) => case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: f32| x),
+                (Precision::Tf32, OutputFormat::Bf16) => case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: bf16| x.to_f32()),
+                (Precision::Tf32, OutputFormat::F16) => case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: f16| x.to_f32()),
+                (Precision::Bf16, OutputFormat::F32) => case(gpu, p, algo, shape, alpha, act, bias, bf16::from_f32, |x: f32| x),
+                (Precision::Bf16, OutputFormat::Bf16) => case(gpu, p, algo, shape, alpha, act, bias, bf16::from_f32, |x: bf16| x.to_f32()),
+                (Precision::Bf16, OutputFormat::F16) => case(gpu, p, algo, shape, alpha, act, bias, bf16::from_f32, |x: f16| x.to_f32()),
+                (_, OutputFormat::F32) => case(gpu, p, algo, shape, alpha, act, bias, f16::from_f32, |x: f32| x),
+                (_, OutputFormat::Bf16) => case(gpu, p, algo, shape, alpha, act, bias, f16::from_f32, |x: bf16| x.to_f32()),
+                (_, OutputFormat::F16) => case(gpu, p, algo, shape, alpha, act, bias, f16::from_f32, |x: f16| x.to_f32()),
+            }?;
+        }
+    }
+    Ok(())
+}
+
+fn refusals(gpu: &Gpu) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    let a = DeviceMatrix::<bf16>::zeros(gpu, 32, 16).map_err(e)?;
+    let b = DeviceMatrix::<bf16>::zeros(gpu, 16, 24).map_err(e)?;
+    let mut c = DeviceMatrix::<bf16>::zeros(gpu, 32, 24).map_err(e)?;
+    let short = DeviceBuffer::<f32>::zeros(gpu, 23).map_err(e)?;
+    let gelu = FusedParams::new().activation(Activation::GeluTanh);
+    let expect = |what: &str, r: Result<(), Error>, ok: fn(&Error) -> bool| match r {
+        Err(x) if ok(&x) => Ok(()),
+        other => Err(format!("{what}: {other:?}")),
+    };
+    expect("a kernel that does not finish its sums", gpu.matmul_fused(&gelu.algo(Algo::PersistentBf16), &a, &b, &mut c), |x| {
+        matches!(x, Error::InvalidArgument { .. })
+    })?;
+    expect("a bias too short", gpu.matmul_fused(&gelu.bias(BiasKind::PerColumn, &short), &a, &b, &mut c), |x| {
+        matches!(x, Error::BufferTooSmall { .. })
+    })?;
+    expect("a kernel of another precision", gpu.matmul_fused(&gelu.algo(Algo::FusedF16), &a, &b, &mut c), |x| {
+        matches!(x, Error::PrecisionMismatch { .. })
+    })?;
+    let x = DeviceMatrix::<f32>::zeros(gpu, 32, 16).map_err(e)?;
+    let w = DeviceMatrix::<f32>::zeros(gpu, 16, 24).map_err(e)?;
+    let mut y = DeviceMatrix::<f32>::zeros(gpu, 32, 24).map_err(e)?;
+    expect("FP32 (no kernel finishes its sums)", gpu.matmul_fused(&gelu, &x, &w, &mut y), |x| matches!(x, Error::InvalidArgument { .. }))?;
+    let a0 = DeviceMatrix::<bf16>::zeros(gpu, 32, 0).map_err(e)?;
+    let b0 = DeviceMatrix::<bf16>::zeros(gpu, 0, 24).map_err(e)?;
+    expect("K = 0 with an activation", gpu.matmul_fused(&gelu, &a0, &b0, &mut c), |x| matches!(x, Error::InvalidArgument { .. }))?;
+    // Still usable, and K = 0 without an epilogue writes zeros.
+    gpu.matmul_fused(&FusedParams::new(), &a0, &b0, &mut c).map_err(e)?;
+    gpu.matmul_fused(&gelu, &a, &b, &mut c).map_err(e)?;
+    gpu.synchronize().map_err(e)
+}
+
+fn main() {
+    run(vec![
+        gpu_trial("fused_kernels_and_auto_match_the_epilogue_rule", every_kernel),
+        gpu_trial("fused_refusals_are_typed_before_any_work", refusals),
+    ]);
+}
