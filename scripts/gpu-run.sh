@@ -23,6 +23,8 @@
 #                   (RUN_FP8=1, FP8_SHAPES, FP8_RANDOM / FP8_SEED for random shapes, FP8_FORMATS)
 #   grouped-*.jsonl kernel 26 (batched, grouped) beside cuBLAS in one process, torch's bmm and grouped
 #                   GEMM in the same lease (RUN_GROUPED=1, GROUPED_PRECISIONS, GROUPED_ARGS)
+#   fused*.jsonl    kernel 27 (bias + GELU, BF16 out) beside the plain product and cuBLAS, and torch's
+#                   _addmm_activation in the same lease (RUN_FUSED=1, FUSED_SHAPES)
 #   multi-gpu.json, multi-gpu.md, multi-gpu.log   GEMM across the host's GPUs and past 2^31 elements
 #                   (RUN_MULTI_GPU=1, MULTI_GPU_ARGS, MULTI_GPU_TIMEOUT; off by default: with every other
 #                   stage on it would pass the 8 files; run it with RUN_SCORECARD=0 RUN_STREAMS=0)
@@ -112,6 +114,14 @@ if [ "${RUN_GROUPED:-0}" = 1 ]; then
   done
 fi
 
+if [ "${RUN_FUSED:-0}" = 1 ]; then
+  # Kernel 27 (bias + GELU into BF16) beside the plain product and cuBLAS in one process, then
+  # torch's _addmm_activation (cuBLASLt's GELU epilogue) in the same lease; FUSED_SHAPES for others.
+  fused_shapes=${FUSED_SHAPES:-8192x4096x4096,8192x14336x4096,4096x4096x4096}
+  stage .gpu/bin/fused --shapes "$fused_shapes" --out "$OUT/fused.jsonl" > /dev/null 2>> "$OUT/fused.log" || status=1
+  stage python3 .gpu/bin/fused_torch_anchor.py --shapes "$fused_shapes" > "$OUT/fused-torch.jsonl" 2>> "$OUT/fused.log" || status=1
+fi
+
 if [ "${RUN_MULTI_GPU:-0}" = 1 ]; then
   # Link bandwidth, scaling over the GPUs, products past 2^31 elements (see the binary's --help).
   # shellcheck disable=SC2086
@@ -163,6 +173,8 @@ if [ "${RUN_SANITIZER:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   [ "${SANITIZER_FP8:-1}" = 1 ] && runs+=(".gpu/bin/fp8 --shapes 130x264x272 --repeat 1 --out /tmp/fp8-sanitizer.jsonl")
   # Kernel 26 (every tile, batched and grouped, odd shapes) through its GPU trials.
   [ "${SANITIZER_GROUPED:-1}" = 1 ] && runs+=(".gpu/tests/tests-grouped")
+  # Kernel 27 (every entry, output type and epilogue, odd shapes) through its GPU trials.
+  [ "${SANITIZER_FUSED:-1}" = 1 ] && runs+=(".gpu/tests/tests-fused")
   LIMIT=${SANITIZER_TIMEOUT:-90}
   for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     for cmd in "${runs[@]}"; do

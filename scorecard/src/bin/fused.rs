@@ -1,0 +1,170 @@
+//! `fused`: kernel 27 (a product finishing its sums in the kernel: `act(A·B + bias)`, a 16-bit `C`)
+//! beside the same product without an epilogue and beside cuBLAS, in one process, on the same
+//! operands: `y = GELU(x·w + bias)` with `y` in BF16 (a linear layer), its identity with BF16 out,
+//! tessera's plain `Auto` (`f32` out) and cuBLAS `GemmEx` (`f32` out). torch's fused
+//! `_addmm_activation` (cuBLASLt's GELU epilogue) is timed in the same lease by
+//! `scripts/fused_torch_anchor.py`.
+//!
+//! Per shape, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
+//! median of `--repeat` batches. Each result is checked first on sampled rows against the f64
+//! reference through the epilogue rule (`check_epilogue`'s tolerance). One JSON object per shape on
+//! stdout and in `--out`; `epilogue_cost` is fused ÷ plain time − 1.
+use std::cell::RefCell;
+
+use clap::Parser;
+use tessera::catalogue::precision::Precision;
+use tessera::catalogue::testkit::check::{ACTIVATION_SLOPE, ACTIVATION_ULPS};
+use tessera::{bf16, Activation, Algo, BiasKind, DeviceBuffer, DeviceMatrix, FusedParams, Gpu, GpuTimer, OutputFormat};
+use tessera_anchors::Cublas;
+
+type Fail = Box<dyn std::error::Error + Send + Sync>;
+
+/// One implementation's product into its `C`.
+type Run<'a> = Box<dyn Fn() -> Result<(), Fail> + 'a>;
+
+#[derive(Parser, Debug)]
+#[command(about = "kernel 27 (fused bias + GELU, BF16 out) beside the plain product and cuBLAS, same process")]
+struct Args {
+    /// Shapes `MxNxK`, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "8192x4096x4096,8192x14336x4096,4096x4096x4096")]
+    shapes: Vec<String>,
+    /// Timed batches per implementation (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    /// Rows of each product checked against the f64 reference.
+    #[arg(long, default_value_t = 3)]
+    sampled_rows: usize,
+    /// Where to write the JSON lines.
+    #[arg(long, default_value = "fused.jsonl")]
+    out: String,
+}
+
+fn parse(s: &str) -> Result<(usize, usize, usize), Fail> {
+    let v: Vec<usize> = s.split('x').map(str::parse).collect::<Result<_, _>>()?;
+    match v[..] {
+        [m, n, k] => Ok((m, n, k)),
+        _ => Err(format!("shape `{s}`: expected MxNxK").into()),
+    }
+}
+
+/// The worst error ÷ tolerance over the sampled rows of `got` (`m × n`), for `act(a·b + bias)`
+/// written in `out` (the epilogue rule of `check_epilogue`).
+#[allow(clippy::too_many_arguments)]
+fn sampled(
+    got: &[f32],
+    a: &[f32],
+    b: &[f32],
+    bias: &[f32],
+    (n, k): (usize, usize),
+    rows: &[usize],
+    act: Activation,
+    out: OutputFormat,
+) -> f64 {
+    let p = Precision::Bf16;
+    let mut worst = 0.0f64;
+    for &r in rows {
+        for c in 0..n {
+            let (mut v, mut abs) = (0.0f64, 0.0f64);
+            for i in 0..k {
+                let t = f64::from(a[r * k + i]) * f64::from(b[i * n + c]);
+                v += t;
+                abs += t.abs();
+            }
+            let y = act.reference(v + f64::from(bias[c]));
+            let tol = ACTIVATION_SLOPE * p.tolerance(k, abs) + ACTIVATION_ULPS * f64::from(f32::EPSILON) * (y.abs() + 1.0);
+            let tol = tol + out.unit_roundoff() * (y.abs() + tol);
+            let err = (f64::from(got[r * n + c]) - y).abs();
+            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err / tol });
+        }
+    }
+    worst
+}
+
+fn main() -> Result<(), Fail> {
+    let args = Args::parse();
+    let gpu = match Gpu::new(0) {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            return Ok(());
+        }
+    };
+    let gpu = &gpu;
+    let blas = Cublas::new(gpu)?;
+    let timer = GpuTimer::new(gpu)?;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
+    for s in &args.shapes {
+        let (m, n, k) = parse(s)?;
+        let round = |v: Vec<f32>| -> Vec<f32> { v.into_iter().map(|x| bf16::from_f32(x).to_f32()).collect() };
+        let (ah, bh) = (
+            round(tessera::catalogue::testkit::random::operands(m * k, 1)),
+            round(tessera::catalogue::testkit::random::operands(k * n, 2)),
+        );
+        let bias_h: Vec<f32> = (0..n).map(|j| ((j * 7 % 11) as f32 - 5.0) * 0.25).collect();
+        let to16 = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<bf16>>();
+        let (a, b) = (DeviceMatrix::from_slice(gpu, m, k, &to16(&ah))?, DeviceMatrix::from_slice(gpu, k, n, &to16(&bh))?);
+        let bias = DeviceBuffer::from_host(gpu, &bias_h)?;
+        let c32 = RefCell::new(DeviceMatrix::<f32>::zeros(gpu, m, n)?);
+        let c16 = RefCell::new(DeviceMatrix::<bf16>::zeros(gpu, m, n)?);
+        let gelu = FusedParams::new().bias(BiasKind::PerColumn, &bias).activation(Activation::GeluTanh);
+        let zero = vec![0.0f32; n];
+        let runs: Vec<(&str, Activation, OutputFormat, &[f32], Run<'_>)> = vec![
+            (
+                "tessera_gelu_bf16",
+                Activation::GeluTanh,
+                OutputFormat::Bf16,
+                &bias_h,
+                Box::new(|| Ok(gpu.matmul_fused(&gelu, &a, &b, &mut c16.borrow_mut())?)),
+            ),
+            (
+                "tessera_bf16_out",
+                Activation::Identity,
+                OutputFormat::Bf16,
+                &zero,
+                Box::new(|| Ok(gpu.matmul_fused(&FusedParams::new(), &a, &b, &mut c16.borrow_mut())?)),
+            ),
+            (
+                "tessera_plain",
+                Activation::Identity,
+                OutputFormat::F32,
+                &zero,
+                Box::new(|| Ok(gpu.matmul(Algo::Auto, &a, &b, &mut c32.borrow_mut())?)),
+            ),
+            (
+                "cublas",
+                Activation::Identity,
+                OutputFormat::F32,
+                &zero,
+                Box::new(|| Ok(blas.gemm_bf16(a.buffer(), b.buffer(), c32.borrow_mut().buffer_mut(), m, n, k)?)),
+            ),
+        ];
+        let rows: Vec<usize> = (0..args.sampled_rows.min(m)).map(|i| i * (m - 1) / args.sampled_rows.saturating_sub(1).max(1)).collect();
+        let mut row = serde_json::json!({ "m": m, "n": n, "k": k, "precision": "bf16" });
+        eprintln!("{m}×{n}×{k}");
+        for (name, act, format, bias_used, run) in &runs {
+            run()?;
+            gpu.synchronize()?;
+            let got: Vec<f32> = match format {
+                OutputFormat::F32 => c32.borrow().to_vec(gpu)?,
+                _ => c16.borrow().to_vec(gpu)?.iter().map(|x| x.to_f32()).collect(),
+            };
+            let err = sampled(&got, &ah, &bh, bias_used, (n, k), &rows, *act, *format);
+            let once = timer.time_ms(gpu, 1, 1, run)?;
+            let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
+            let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
+            times.sort_by(f64::total_cmp);
+            let ms = times[times.len() / 2];
+            let tflops = 2.0 * (m * n * k) as f64 / ms / 1e9;
+            row[*name] = serde_json::json!({ "ms": ms, "tflops": tflops, "error_over_tolerance": err });
+            eprintln!("  {name:<20} {ms:>9.4} ms {tflops:>7.1} TFLOP/s  error/tol {err:.3}{}", if err > 1.0 { "  FAILS" } else { "" });
+        }
+        let ms = |name: &str| row[name]["ms"].as_f64().unwrap_or(f64::NAN);
+        let (cost, over) = (ms("tessera_gelu_bf16") / ms("tessera_plain") - 1.0, ms("cublas") / ms("tessera_gelu_bf16"));
+        row["epilogue_cost"] = serde_json::json!(cost);
+        row["gelu_bf16_over_cublas_f32"] = serde_json::json!(over);
+        println!("{row}");
+        use std::io::Write;
+        writeln!(out, "{row}")?;
+    }
+    Ok(())
+}
