@@ -12,27 +12,7 @@ import json
 
 import torch
 
-
-def timed_ms(fn, repeat):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    end.record()
-    end.synchronize()
-    trial = max(start.elapsed_time(end), 1e-3)
-    iters = max(3, min(2000, int(50.0 / trial) + 1))
-    times = []
-    for _ in range(repeat):
-        start.record()
-        for _ in range(iters):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / iters)
-    times.sort()
-    return times[len(times) // 2]
+from torch_timing import timed_ms
 
 
 def main():

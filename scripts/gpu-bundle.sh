@@ -47,7 +47,7 @@ if [[ $parts == *" bins "* ]]; then
   cargo build --release -p tessera-scorecard --bins
   tdir=${CARGO_TARGET_DIR:-target}
   cp "$tdir"/release/scorecard "$tdir"/release/streams "$tdir"/release/multi-gpu "$tdir"/release/fp8 "$tdir"/release/grouped "$tdir"/release/fused .gpu/bin/
-  cp scripts/fp8_torch_anchor.py scripts/grouped_torch_anchor.py scripts/fused_torch_anchor.py .gpu/bin/
+  cp scripts/torch_timing.py scripts/fp8_torch_anchor.py scripts/grouped_torch_anchor.py scripts/fused_torch_anchor.py .gpu/bin/
 fi
 
 if [[ $parts == *" benches "* ]]; then
