@@ -106,7 +106,7 @@ fi
 if [ "${RUN_GROUPED:-0}" = 1 ]; then
   # Kernel 26 beside cuBLAS (strided-batched, a loop per group) in one process, then torch's bmm and
   # grouped GEMM in the same lease; GROUPED_ARGS adds to both (e.g. --seed 7).
-  for p in ${GROUPED_PRECISIONS:-bf16 f16}; do
+  for p in ${GROUPED_PRECISIONS:-bf16 f16 f32}; do
     # shellcheck disable=SC2086
     stage .gpu/bin/grouped --precision "$p" --out "$OUT/grouped-$p.jsonl" ${GROUPED_ARGS:-} > /dev/null 2>> "$OUT/grouped.log" || status=1
     # shellcheck disable=SC2086

@@ -21,11 +21,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batched", default="64x512x512x64,256x128x128x128,8x2048x2048x2048")
     ap.add_argument("--grouped", default="8x16384x4096x7168,64x16384x4096x7168,8x16384x7168x2048,64x16384x7168x2048")
-    ap.add_argument("--precision", default="bf16", choices=["bf16", "f16"])
+    ap.add_argument("--precision", default="bf16", choices=["bf16", "f16", "f32"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    dtype = torch.bfloat16 if args.precision == "bf16" else torch.float16
+    dtype = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}[args.precision]
+    # FP32 means FP32: no TF32 in torch's matmuls.
+    torch.backends.cuda.matmul.allow_tf32 = False
     dev = torch.device("cuda")
     gen = torch.Generator(device="cpu").manual_seed(args.seed)
     for case in filter(None, args.batched.split(",")):
@@ -35,7 +37,7 @@ def main():
         ms = timed_ms(lambda: torch.bmm(a, b), args.repeat)
         print(json.dumps({"kind": "batched", "precision": args.precision, "count": count, "m": m, "n": n, "k": k,
                           "torch": torch.__version__, "bmm_ms": ms, "bmm_tflops": 2.0 * count * m * n * k / (ms * 1e-3) / 1e12}), flush=True)
-    for case in filter(None, args.grouped.split(",")):
+    for case in filter(None, args.grouped.split(",") if args.precision != "f32" else []):
         groups, m, n, k = (int(x) for x in case.split("x"))
         cuts = sorted(torch.randint(0, m + 1, (groups - 1,), generator=gen).tolist())
         ends = torch.tensor(cuts + [m], dtype=torch.int32, device=dev)

@@ -1,5 +1,5 @@
-//! Kernel 26 on the GPU (a batch or groups of BF16/FP16 products in one launch), through the public
-//! API: every tile and `Auto` on odd shapes — partial K-steps and tiles, broadcast operands, gaps
+//! Kernels 26 and 28 on the GPU (a batch or groups of BF16/FP16 products, or a batch of FP32 ones, in
+//! one launch), through the public API: every tile and `Auto` on odd shapes — partial K-steps and tiles, broadcast operands, gaps
 //! (NaN) between a batch's matrices and outputs, groups of 0 and 1 rows and groups that end inside a
 //! tile — each product against the f64 reference, nothing outside the outputs written, and the
 //! typed refusals before any work (the `Gpu` usable after each). Without a GPU each trial is
@@ -42,6 +42,33 @@ fn batch_in<T: DeviceElement>(gpu: &Gpu, precision: Precision, from: fn(f32) -> 
             let got = c.to_host(gpu).map_err(|e| e.to_string())?;
             check_products(precision, Products::Batched { a: sa, b: sb, c: sc }, &va, &vb, &got)
                 .map_err(|e| format!("{algo:?} case {i}: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// An FP32 batch (kernel 28) on every tile and `Auto`: N = 130 (the by-rows twin) and 136, gaps
+/// between A's and C's matrices, B shared.
+fn batch_f32(gpu: &Gpu) -> Result<(), String> {
+    for n in [130usize, 136] {
+        let (m, k, count) = (70, 36, 3);
+        let sa = Stack { count, rows: m, cols: k, stride: m * k + 12 };
+        let sb = Stack { count, rows: k, cols: n, stride: 0 };
+        let sc = Stack { count, rows: m, cols: n, stride: m * n + 4 };
+        let (va, vb) = (stack_values(sa, Precision::Fp32, 70), stack_values(sb, Precision::Fp32, 71));
+        let (a, b) = (upload(gpu, &va, |x| x)?, upload(gpu, &vb, |x| x)?);
+        for algo in algos(Precision::Fp32) {
+            let mut c = DeviceBuffer::from_host(gpu, &vec![UNTOUCHED; sc.span().unwrap()]).map_err(|e| e.to_string())?;
+            gpu.matmul_batched(
+                algo,
+                MatrixStack::new(&a, count, m, k, sa.stride),
+                MatrixStack::new(&b, count, k, n, 0),
+                MatrixStackMut::new(&mut c, count, m, n, sc.stride),
+            )
+            .map_err(|e| format!("{algo:?}: {e}"))?;
+            let got = c.to_host(gpu).map_err(|e| e.to_string())?;
+            check_products(Precision::Fp32, Products::Batched { a: sa, b: sb, c: sc }, &va, &vb, &got)
+                .map_err(|e| format!("{algo:?} N = {n}: {e}"))?;
         }
     }
     Ok(())
@@ -94,9 +121,9 @@ fn refusals(gpu: &Gpu) -> Result<(), String> {
         |e| matches!(e, Error::PrecisionMismatch { .. }),
     )?;
     let x = DeviceBuffer::<f32>::zeros(gpu, 4 * 64).map_err(|e| e.to_string())?;
-    let sx = MatrixStack::new(&x, 4, 8, 8, 64);
-    expect("FP32 inputs", gpu.matmul_batched(GroupedAlgo::Auto, sx, sx, MatrixStackMut::new(&mut c, 4, 8, 8, 64)), |e| {
-        matches!(e, Error::NoKernel { .. })
+    let sx = MatrixStack::new(&x, 4, 8, 8, 62);
+    expect("FP32 matrices off 16 bytes", gpu.matmul_batched(GroupedAlgo::Auto, sx, sx, MatrixStackMut::new(&mut c, 4, 8, 8, 64)), |e| {
+        matches!(e, Error::Unaligned { .. })
     })?;
     let am = DeviceMatrix::<bf16>::zeros(gpu, 32, 8).map_err(|e| e.to_string())?;
     let mut cm = DeviceMatrix::<f32>::zeros(gpu, 32, 8).map_err(|e| e.to_string())?;
@@ -115,6 +142,7 @@ fn main() {
     run(vec![
         gpu_trial("batched_bf16_matches_the_reference_in_every_tile", |g| batch_in(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("batched_f16_matches_the_reference_in_every_tile", |g| batch_in(g, Precision::Fp16, f16::from_f32)),
+        gpu_trial("batched_f32_matches_the_reference_in_every_tile", batch_f32),
         gpu_trial("grouped_bf16_matches_the_reference_in_every_tile", |g| groups_in(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("grouped_f16_matches_the_reference_in_every_tile", |g| groups_in(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("batched_and_grouped_refusals_are_typed_before_any_work", refusals),

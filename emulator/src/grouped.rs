@@ -1,7 +1,8 @@
-//! Kernel 26 on the CPU: a batch or groups of products ([`tessera_catalogue::plan::grouped`]),
-//! planned as the host plans them and launched with the host model's 3-D tensor maps.
+//! Kernels 26 and 28 on the CPU: a batch or groups of products ([`tessera_catalogue::plan::grouped`]),
+//! planned as the host plans them and launched with the host model's 3-D tensor maps (kernel 26) or
+//! the operands' pointers (kernel 28).
 use tessera_catalogue::plan::grouped::{plan, BufferLens, Products, ProductsLaunch, ProductsPlan};
-use tessera_catalogue::registry::grouped::GroupedAlgo;
+use tessera_catalogue::registry::grouped::{GroupedAlgo, GroupedHost};
 use tessera_catalogue::registry::tma::TmaOperand;
 use tessera_catalogue::{Precision, Target};
 use tessera_kernels::device::tma::TensorMap;
@@ -9,18 +10,23 @@ use tessera_kernels::device::tma::TensorMap;
 use crate::error::EmuError;
 use crate::{launch, Launch, SyncPtr};
 
-/// Runs `products` in `precision` (BF16 or FP16: `a` and `b` hold the inputs' bit patterns, each
-/// buffer laid out as the products' stacks say) into `c` on the H200's plan with `algo`, and returns
-/// the plan. As on the GPU: only the products' outputs are written (`K = 0`: zeros); nothing is
-/// launched for no outputs; a plan error is an [`EmuError::InvalidLaunch`].
-pub fn matmul_products(
+/// Runs `products` in `precision` (BF16 or FP16: `a` and `b` hold the inputs' bit patterns as `u16`;
+/// FP32: `f32`; each buffer laid out as the products' stacks say) into `c` on the H200's plan with
+/// `algo`, and returns the plan. As on the GPU: only the products' outputs are written (`K = 0`:
+/// zeros); nothing is launched for no outputs; a plan error, or inputs of another size than the
+/// precision's, is an [`EmuError::InvalidLaunch`].
+pub fn matmul_products<T: Copy>(
     products: Products<'_>,
     precision: Precision,
     algo: GroupedAlgo,
-    a: &[u16],
-    b: &[u16],
+    a: &[T],
+    b: &[T],
     c: &mut [f32],
 ) -> Result<ProductsPlan, EmuError> {
+    if std::mem::size_of::<T>() != precision.input_bytes() as usize {
+        let detail = format!("{}-byte inputs for {precision:?}", std::mem::size_of::<T>());
+        return Err(EmuError::InvalidLaunch { kernel: "matmul_grouped", detail });
+    }
     let lens = BufferLens { a: a.len(), b: b.len(), c: c.len() };
     let planned = plan(products, lens, precision, algo, Target::H200)
         .map_err(|e| EmuError::InvalidLaunch { kernel: "matmul_grouped", detail: e.to_string() })?;
@@ -47,12 +53,33 @@ fn zero_outputs(products: Products<'_>, c: &mut [f32]) {
     }
 }
 
-fn run(l: &ProductsLaunch, products: Products<'_>, a: &[u16], b: &[u16], c: &mut [f32]) -> Result<(), EmuError> {
+fn run<T>(l: &ProductsLaunch, products: Products<'_>, a: &[T], b: &[T], c: &mut [f32]) -> Result<(), EmuError> {
+    let host = match l.kernel.host {
+        GroupedHost::Tma(host) => host,
+        GroupedHost::Pointers { host, by_rows } => {
+            let host = if l.entry == by_rows.0 { by_rows.1 } else { host };
+            let (pa, pb, pc) = (
+                SyncPtr::from_const(a.as_ptr().cast::<f32>()),
+                SyncPtr::from_const(b.as_ptr().cast::<f32>()),
+                SyncPtr::new(c.as_mut_ptr()),
+            );
+            let (m, n, k) = (l.m, l.n, l.k);
+            let strides = (l.strides.0, l.strides.1, l.c_stride);
+            return launch(l.entry, Launch::from(l.launch), || {
+                // SAFETY: f32 inputs (the size checked by the caller); the plan checked every matrix of
+                // the stacks inside its buffer and C's apart; the launch is the kernel's, z the batch.
+                unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k, strides.0, strides.1, strides.2) }
+            });
+        }
+    };
+    let Some(maps) = l.maps else {
+        return Err(EmuError::InvalidLaunch { kernel: l.entry, detail: "a TMA kernel planned without its maps".into() });
+    };
     let map = |op: &TmaOperand, base: *const u8| {
         let layers = op.layers.map_or((1, 0), |s| (s.count, s.stride));
         TensorMap::host_model_3d(base, op.elem_bytes, [op.dims[0], op.dims[1], layers.0], [op.row_stride, layers.1], op.boxdim, true)
     };
-    let (map_a, map_b) = (map(&l.maps[0], a.as_ptr().cast()), map(&l.maps[1], b.as_ptr().cast()));
+    let (map_a, map_b) = (map(&maps[0], a.as_ptr().cast()), map(&maps[1], b.as_ptr().cast()));
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
     let offsets: Vec<u32> = match products {
         Products::Grouped { offsets, .. } => offsets.to_vec(),
@@ -60,7 +87,7 @@ fn run(l: &ProductsLaunch, products: Products<'_>, a: &[u16], b: &[u16], c: &mut
     };
     let po = SyncPtr::from_const(if offsets.is_empty() { std::ptr::null() } else { offsets.as_ptr() });
     let pc = SyncPtr::new(c.as_mut_ptr());
-    let (host, entry) = (l.kernel.host, l.kernel.entry);
+    let entry = l.entry;
     let (m, n, k, count, c_stride) = (l.m, l.n, l.k, l.count, l.c_stride);
     let (a_batched, b_batched) = (u32::from(l.a_batched), u32::from(l.b_batched));
     launch(entry, Launch::from(l.launch), || {

@@ -1,5 +1,6 @@
-//! Kernel 26 (a batch or groups of products in one launch) on the CPU executor, through the plan the
-//! host makes for the H200: every tile and `Auto`, BF16 and FP16, on odd shapes — partial K-steps,
+//! Kernels 26 and 28 (a batch or groups of products in one launch) on the CPU executor, through the
+//! plan the host makes for the H200: every tile and `Auto`, BF16 and FP16 (and FP32 batches), on odd
+//! shapes — partial K-steps,
 //! partial tiles, groups of 0 and 1 rows and groups that end inside a tile, broadcast operands,
 //! gaps (NaN) between a batch's matrices and outputs — each product against the f64 reference and
 //! nothing outside the outputs written.
@@ -71,6 +72,27 @@ fn groups_of_any_size_match_the_reference_and_leave_other_rows_alone() {
 }
 
 #[test]
+fn an_fp32_batch_runs_kernel_28_in_every_tile_and_row_width() {
+    // N = 130 (the by-rows twin) and 136; A's and C's matrices with gaps (strides multiples of 4), B shared.
+    for (i, n) in [130usize, 136].into_iter().enumerate() {
+        let (m, k, count) = (70, 36, 3);
+        let a = Stack { count, rows: m, cols: k, stride: m * k + 12 };
+        let b = Stack { count, rows: k, cols: n, stride: 0 };
+        let c = Stack { count, rows: m, cols: n, stride: m * n + 4 };
+        for (j, algo) in algos(Precision::Fp32).enumerate() {
+            let (va, vb) = (stack_values(a, Precision::Fp32, 50 + i as u64), stack_values(b, Precision::Fp32, 60 + j as u64));
+            let mut out = vec![UNTOUCHED; c.span().unwrap()];
+            let plan = matmul_products(Products::Batched { a, b, c }, Precision::Fp32, algo, &va, &vb, &mut out)
+                .unwrap_or_else(|e| panic!("{algo:?}: {e}"));
+            let ProductsPlan::Launch(l) = plan else { panic!("{algo:?}: not a launch") };
+            assert_eq!(l.entry.ends_with("_by_rows"), n % 4 != 0, "{}", l.entry);
+            check_products(Precision::Fp32, Products::Batched { a, b, c }, &va, &vb, &out)
+                .unwrap_or_else(|e| panic!("{algo:?} N = {n}: {e}"));
+        }
+    }
+}
+
+#[test]
 fn k_zero_writes_zeros_and_empty_products_write_nothing() {
     let a = Stack { count: 2, rows: 5, cols: 0, stride: 0 };
     let b = Stack { count: 2, rows: 0, cols: 8, stride: 0 };
@@ -88,7 +110,7 @@ fn what_the_plan_refuses_never_launches() {
     let a = Stack { count: 2, rows: 8, cols: 8, stride: 64 };
     let c = Stack { count: 2, rows: 8, cols: 8, stride: 32 };
     let mut out = vec![UNTOUCHED; 100];
-    let err = matmul_products(Products::Batched { a, b: a, c }, Precision::Bf16, GroupedAlgo::Auto, &[0; 128], &[0; 128], &mut out)
+    let err = matmul_products(Products::Batched { a, b: a, c }, Precision::Bf16, GroupedAlgo::Auto, &[0u16; 128], &[0u16; 128], &mut out)
         .unwrap_err()
         .to_string();
     assert!(err.contains("overlap"), "{err}");

@@ -8,7 +8,7 @@
 //! describes the launch: both 3-D tensor maps and one block per SM over every product's tiles.
 use crate::error::{PlanError, ShapeError};
 use crate::precision::Precision;
-use crate::registry::grouped::{GroupedAlgo, GroupedKernel, GROUPED_KERNELS};
+use crate::registry::grouped::{GroupedAlgo, GroupedHost, GroupedKernel, GROUPED_KERNELS};
 use crate::registry::launch::LaunchDims;
 use crate::registry::tma::{Layers, TmaOperand, ALIGN};
 use crate::select::tc_model::predict_products_us;
@@ -59,8 +59,10 @@ pub enum Products<'a> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProductsLaunch {
     pub kernel: &'static GroupedKernel,
-    /// A's and B's 3-D maps.
-    pub maps: [TmaOperand; 2],
+    /// The entry launched: the kernel's, or its by-rows twin (kernel 28, N not a multiple of 4).
+    pub entry: &'static str,
+    /// A's and B's 3-D maps (kernel 26; `None` for kernel 28, which reads through pointers).
+    pub maps: Option<[TmaOperand; 2]>,
     /// The kernel's `m`: rows of one matrix of a batch, or of the grouped A and `C`.
     pub m: u32,
     pub n: u32,
@@ -71,6 +73,8 @@ pub struct ProductsLaunch {
     pub b_batched: bool,
     /// Elements between the outputs of a batch's products (0 for groups).
     pub c_stride: usize,
+    /// Elements between A's and B's matrices (0: one shared; kernel 28 reads them so).
+    pub strides: (usize, usize),
     pub launch: LaunchDims,
     /// The model's time (µs) for the chosen tile.
     pub predicted_us: f64,
@@ -98,13 +102,16 @@ pub struct BufferLens {
 /// Checks `products` in `precision` over buffers of `lens` and plans them for `target` with
 /// `algo`.
 ///
-/// Errors: [`PlanError::NoKernel`] for inputs other than BF16 and FP16 or a GPU without sm_90a;
+/// BF16 and FP16 run kernel 26 (sm_90a); an FP32 batch runs kernel 28 (any GPU).
+///
+/// Errors: [`PlanError::NoKernel`] for other inputs, grouped FP32, BF16/FP16 off sm_90a;
 /// [`PlanError::PrecisionMismatch`] for a kernel of the other precision; [`ShapeError::Mismatch`]
 /// for matrices that do not fit together (or counts that differ); [`PlanError::Invalid`] for `C`'s
 /// matrices overlapping one another and for offsets that decrease or pass A's rows;
 /// [`ShapeError::BufferTooSmall`]; [`ShapeError::Unaligned`] where the TMA cannot read the rows or
-/// matrices (K, N and the strides of A and B multiples of 8 elements); [`ShapeError::TooLarge`] past
-/// the kernels' 32-bit indexing.
+/// matrices (K, N and the strides of A and B multiples of 8 elements), or an FP32 batch's matrices
+/// do not start on 16 bytes (strides multiples of 4); [`ShapeError::TooLarge`] past the kernels'
+/// 32-bit indexing (and an FP32 batch past 65535 matrices: the grid's z).
 pub fn plan(
     products: Products<'_>,
     lens: BufferLens,
@@ -116,7 +123,12 @@ pub fn plan(
         Products::Batched { .. } => OP_BATCHED,
         Products::Grouped { .. } => OP_GROUPED,
     };
-    if !matches!(precision, Precision::Bf16 | Precision::Fp16) || !target.sm90a {
+    let fp32 = precision == Precision::Fp32;
+    let supported = match products {
+        Products::Batched { .. } => fp32 || (matches!(precision, Precision::Bf16 | Precision::Fp16) && target.sm90a),
+        Products::Grouped { .. } => matches!(precision, Precision::Bf16 | Precision::Fp16) && target.sm90a,
+    };
+    if !supported {
         return Err(PlanError::NoKernel { op, precision });
     }
     if let Some(k) = algo.kernel() {
@@ -182,6 +194,9 @@ pub fn plan(
     if u32::try_from(m as u64 * n as u64).is_err() || i32::try_from(m.max(n).max(k)).is_err() {
         return Err(too_large(op, format!("{m}×{n} outputs (K = {k}) pass the kernels' 32-bit indexing")));
     }
+    if fp32 {
+        return plan_f32((a, b, c), (m32, n32, k32), count32, algo, target).map(|l| ProductsPlan::Launch(Box::new(l)));
+    }
     let elem = u64::from(precision.input_bytes());
     let per_row = (ALIGN / elem) as usize;
     for (what, v) in [("K", k), ("N", n), ("A's stride", a.stride), ("B's stride", b.stride)] {
@@ -237,7 +252,8 @@ pub fn plan(
     };
     Ok(ProductsPlan::Launch(Box::new(ProductsLaunch {
         kernel,
-        maps,
+        entry: kernel.entry,
+        maps: Some(maps),
         m: m32,
         n: n32,
         k: k32,
@@ -245,9 +261,69 @@ pub fn plan(
         a_batched,
         b_batched,
         c_stride,
+        strides: (a.stride, b.stride),
         launch,
         predicted_us,
     })))
+}
+
+/// An FP32 batch (kernel 28): its matrices' starts on 16 bytes, the tile of least time in FP32's
+/// model (`select::tuning`) for kernel 8's tile on the batch's rows stacked (`count · m` rows: the
+/// same tiles and traffic), and kernel 8's grid times the batch along z.
+fn plan_f32(
+    (a, b, c): (Stack, Stack, Stack),
+    (m, n, k): (u32, u32, u32),
+    count: u32,
+    algo: GroupedAlgo,
+    target: Target,
+) -> Result<ProductsLaunch, PlanError> {
+    let op = OP_BATCHED;
+    for (what, v) in [("A's stride", a.stride), ("B's stride", b.stride), ("C's stride", c.stride)] {
+        if !v.is_multiple_of(4) {
+            let detail = format!("{what} = {v}: each FP32 matrix must start on 16 bytes (strides multiples of 4)");
+            return Err(ShapeError::Unaligned { op, detail }.into());
+        }
+    }
+    if count > u16::MAX as u32 {
+        return Err(too_large(op, format!("{count} matrices: an FP32 batch takes at most 65535 (the grid's z)")));
+    }
+    let stacked = crate::shape::MatmulShape { m: m.saturating_mul(count), n, k };
+    let twin_of = |kl: &GroupedKernel| match kl.algo {
+        GroupedAlgo::F32 => Some(crate::Algo::Dbuf128x128x16),
+        GroupedAlgo::F32Small => Some(crate::Algo::Dbuf64x64x16),
+        _ => None,
+    };
+    let (kernel, predicted_us) = GROUPED_KERNELS
+        .iter()
+        .filter(|kl| kl.precision == Precision::Fp32 && (algo == GroupedAlgo::Auto || kl.algo == algo))
+        .filter_map(|kl| Some((kl, crate::select::tuning::predict_us(twin_of(kl)?, stacked, 1, target.sms)?)))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .ok_or(PlanError::NoKernel { op, precision: Precision::Fp32 })?;
+    let cfg = kernel.config;
+    let entry = match kernel.host {
+        GroupedHost::Pointers { by_rows, .. } if !n.is_multiple_of(4) => by_rows.0,
+        _ => kernel.entry,
+    };
+    let launch = LaunchDims {
+        grid: (n.div_ceil(cfg.bn), m.div_ceil(cfg.bm), count),
+        block: (cfg.block.0, cfg.block.1, 1),
+        shared_bytes: cfg.shared_bytes,
+    };
+    Ok(ProductsLaunch {
+        kernel,
+        entry,
+        maps: None,
+        m,
+        n,
+        k,
+        count,
+        a_batched: a.batched(),
+        b_batched: b.batched(),
+        c_stride: c.stride,
+        strides: (a.stride, b.stride),
+        launch,
+        predicted_us,
+    })
 }
 
 /// Group offsets: non-decreasing, the last at most A's `m` rows.
@@ -296,9 +372,9 @@ mod tests {
         let (a, b, c) = (stack(64, 512, 64, 512 * 64), stack(64, 64, 512, 0), stack(64, 512, 512, 512 * 512));
         let l = launch(plan(Products::Batched { a, b, c }, LENS, Precision::Bf16, GroupedAlgo::Auto, Target::H200));
         assert_eq!((l.m, l.n, l.k, l.count, l.a_batched, l.b_batched, l.c_stride), (512, 512, 64, 64, true, false, 512 * 512));
-        assert_eq!(l.maps[0].layers, Some(Layers { count: 64, stride: 2 * 512 * 64 }));
-        assert_eq!(l.maps[1].layers, Some(Layers { count: 1, stride: 2 * 64 * 512 }));
-        assert_eq!((l.maps[0].dims, l.maps[1].dims), ([64, 512], [512, 64]));
+        assert_eq!(l.maps.unwrap()[0].layers, Some(Layers { count: 64, stride: 2 * 512 * 64 }));
+        assert_eq!(l.maps.unwrap()[1].layers, Some(Layers { count: 1, stride: 2 * 64 * 512 }));
+        assert_eq!((l.maps.unwrap()[0].dims, l.maps.unwrap()[1].dims), ([64, 512], [512, 64]));
         assert_eq!(l.launch.grid, (132, 1, 1));
         // A named tile is the one launched.
         let l = launch(plan(Products::Batched { a, b, c }, LENS, Precision::Bf16, GroupedAlgo::Bf16Rows64, Target::H200));
@@ -317,8 +393,8 @@ mod tests {
             Target::H200,
         ));
         assert_eq!((l.m, l.count, l.a_batched, l.b_batched), (1000, 5, false, true));
-        assert_eq!(l.maps[0].layers, Some(Layers { count: 1, stride: 2 * 1000 * 256 }));
-        assert_eq!(l.maps[1].layers, Some(Layers { count: 5, stride: 2 * 256 * 4096 }));
+        assert_eq!(l.maps.unwrap()[0].layers, Some(Layers { count: 1, stride: 2 * 1000 * 256 }));
+        assert_eq!(l.maps.unwrap()[1].layers, Some(Layers { count: 5, stride: 2 * 256 * 4096 }));
         let tiles: u32 = [0u32, 5, 295, 0, 700].iter().map(|r| r.div_ceil(l.kernel.config.bm) * 4096u32.div_ceil(l.kernel.config.bn)).sum();
         assert_eq!(l.launch.grid.0, tiles.min(132));
     }
@@ -329,7 +405,7 @@ mod tests {
         let batched = |a, b, c, lens| plan(Products::Batched { a, b, c }, lens, Precision::Bf16, GroupedAlgo::Auto, Target::H200);
         let err = |r: Result<ProductsPlan, PlanError>| r.unwrap_err();
         assert!(matches!(
-            err(plan(Products::Batched { a, b, c }, LENS, Precision::Fp32, GroupedAlgo::Auto, Target::H200)),
+            err(plan(Products::Batched { a, b, c }, LENS, Precision::Tf32, GroupedAlgo::Auto, Target::H200)),
             PlanError::NoKernel { .. }
         ));
         assert!(matches!(
@@ -364,6 +440,34 @@ mod tests {
         assert!(err(grouped(&[0, 50, 60, 101])).to_string().contains("passes A's 100 rows"));
         assert!(matches!(err(grouped(&[0, 50, 100])), PlanError::Shape(ShapeError::Mismatch { .. })));
         assert!(grouped(&[0, 50, 60, 100]).is_ok());
+    }
+
+    #[test]
+    fn an_fp32_batch_runs_kernel_28_on_any_gpu_along_z() {
+        let (a, b, c) = (stack(256, 128, 128, 128 * 128), stack(256, 128, 130, 0), stack(256, 128, 130, 128 * 130));
+        for target in [Target::H200, Target { sms: 80, sm90a: false }] {
+            let l = launch(plan(Products::Batched { a, b, c }, LENS, Precision::Fp32, GroupedAlgo::Auto, target));
+            assert!(l.maps.is_none() && l.kernel.precision == Precision::Fp32);
+            assert_eq!(l.launch.grid.2, 256);
+            // N = 130: the by-rows twin.
+            assert!(l.entry.ends_with("_by_rows"), "{}", l.entry);
+        }
+        let misaligned = plan(
+            Products::Batched { a: stack(2, 8, 8, 66), b: stack(2, 8, 8, 64), c: stack(2, 8, 8, 64) },
+            LENS,
+            Precision::Fp32,
+            GroupedAlgo::Auto,
+            Target::H200,
+        );
+        assert!(matches!(misaligned, Err(PlanError::Shape(ShapeError::Unaligned { .. }))));
+        let groups = plan(
+            Products::Grouped { m: 8, k: 8, b: stack(1, 8, 8, 64), offsets: &[0, 8] },
+            LENS,
+            Precision::Fp32,
+            GroupedAlgo::Auto,
+            Target::H200,
+        );
+        assert!(matches!(groups, Err(PlanError::NoKernel { .. })));
     }
 
     #[test]

@@ -1,14 +1,28 @@
-//! Kernel 26's entries — many products in one launch, strided-batched or grouped — one line each,
-//! and [`GroupedAlgo`], which names them (or `Auto`).
+//! The entries that run many products in one launch — kernel 26 (BF16, FP16: strided-batched or
+//! grouped) and kernel 28 (FP32, strided-batched) — one line each, and [`GroupedAlgo`], which names
+//! them (or `Auto`).
 use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::launch::TileConfig;
-use tessera_kernels::matmul::k26_grouped as k26;
+use tessera_kernels::matmul::{k26_grouped, k28_batched_f32};
 
-use crate::precision::Precision::{self, Bf16, Fp16};
+use crate::precision::Precision::{self, Bf16, Fp16, Fp32};
 
 /// The host build of a kernel-26 entry: `(map_a, map_b, c, m, n, k, offsets, count, a_batched,
 /// b_batched, c_stride)` (`k26_grouped::grouped_gemm`'s contract); A's and B's maps are 3-D.
 pub type GroupedMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *mut f32, u32, u32, u32, *const u32, u32, u32, u32, usize);
+
+/// The host build of a kernel-28 entry: `(a, b, c, m, n, k, stride_a, stride_b, stride_c)`, the
+/// matrix `blockIdx.z`.
+pub type BatchedF32Fn = unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32, usize, usize, usize);
+
+/// An entry's host build (the CPU executor), by how it reads its operands.
+#[derive(Debug, Clone, Copy)]
+pub enum GroupedHost {
+    /// Kernel 26: through 3-D tensor maps.
+    Tma(GroupedMatmulFn),
+    /// Kernel 28: through pointers, and its by-rows twin (`entry`, build) for N not a multiple of 4.
+    Pointers { host: BatchedF32Fn, by_rows: (&'static str, BatchedF32Fn) },
+}
 
 /// One kernel-26 entry.
 #[derive(Debug, Clone, Copy)]
@@ -23,11 +37,21 @@ pub struct GroupedKernel {
     /// Launch geometry, from the kernel file's own constant.
     pub config: TileConfig,
     /// The same kernel compiled for the host (the CPU executor).
-    pub host: GroupedMatmulFn,
+    pub host: GroupedHost,
+}
+
+/// A line's host build, by the kernel's module.
+macro_rules! grouped_host {
+    (k26_grouped, $entry:ident) => {
+        GroupedHost::Tma(k26_grouped::$entry)
+    };
+    (k28_batched_f32, $entry:ident / $twin:ident) => {
+        GroupedHost::Pointers { host: k28_batched_f32::$entry, by_rows: (stringify!($twin), k28_batched_f32::$twin) }
+    };
 }
 
 macro_rules! grouped_catalogue {
-    ($( $(#[$doc:meta])* $variant:ident = $entry:ident, $label:literal, $precision:ident, $config:ident; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident $(/ $twin:ident)?, $label:literal, $precision:ident, $config:ident; )*) => {
         /// Which kernel runs a batch or groups of products ([`crate::plan::grouped`]): one of kernel
         /// 26's tiles, or `Auto` (the model's pick, [`crate::select::tc_model::predict_products_us`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -45,8 +69,8 @@ macro_rules! grouped_catalogue {
                 entry: stringify!($entry),
                 label: $label,
                 precision: $precision,
-                config: k26::$config,
-                host: k26::$entry,
+                config: $module::$config,
+                host: grouped_host!($module, $entry $(/ $twin)?),
             }, )*
         ];
     };
@@ -54,17 +78,21 @@ macro_rules! grouped_catalogue {
 
 grouped_catalogue! {
     /// BF16, 128×128 tiles.
-    Bf16 = matmul_grouped_bf16_128x128, "grouped-bf16-128x128", Bf16, GROUPED_BF16_128X128;
+    Bf16 = k26_grouped::matmul_grouped_bf16_128x128, "grouped-bf16-128x128", Bf16, GROUPED_BF16_128X128;
     /// BF16, 128×256 tiles.
-    Bf16Wide = matmul_grouped_bf16_128x256, "grouped-bf16-128x256", Bf16, GROUPED_BF16_128X256;
+    Bf16Wide = k26_grouped::matmul_grouped_bf16_128x256, "grouped-bf16-128x256", Bf16, GROUPED_BF16_128X256;
     /// BF16, 64×128 tiles.
-    Bf16Rows64 = matmul_grouped_bf16_64x128, "grouped-bf16-64x128", Bf16, GROUPED_BF16_64X128;
+    Bf16Rows64 = k26_grouped::matmul_grouped_bf16_64x128, "grouped-bf16-64x128", Bf16, GROUPED_BF16_64X128;
     /// FP16, 128×128 tiles.
-    F16 = matmul_grouped_f16_128x128, "grouped-f16-128x128", Fp16, GROUPED_F16_128X128;
+    F16 = k26_grouped::matmul_grouped_f16_128x128, "grouped-f16-128x128", Fp16, GROUPED_F16_128X128;
     /// FP16, 128×256 tiles.
-    F16Wide = matmul_grouped_f16_128x256, "grouped-f16-128x256", Fp16, GROUPED_F16_128X256;
+    F16Wide = k26_grouped::matmul_grouped_f16_128x256, "grouped-f16-128x256", Fp16, GROUPED_F16_128X256;
     /// FP16, 64×128 tiles.
-    F16Rows64 = matmul_grouped_f16_64x128, "grouped-f16-64x128", Fp16, GROUPED_F16_64X128;
+    F16Rows64 = k26_grouped::matmul_grouped_f16_64x128, "grouped-f16-64x128", Fp16, GROUPED_F16_64X128;
+    /// FP32 (kernel 28: a batch only), kernel 8's 128×128×16 tiles.
+    F32 = k28_batched_f32::matmul_batched_dbuf_128x128x16 / matmul_batched_dbuf_128x128x16_by_rows, "batched-f32-128x128x16", Fp32, BATCHED_DBUF_128X128X16;
+    /// FP32 (kernel 28), kernel 8's 64×64×16 tiles.
+    F32Small = k28_batched_f32::matmul_batched_dbuf_64x64x16 / matmul_batched_dbuf_64x64x16_by_rows, "batched-f32-64x64x16", Fp32, BATCHED_DBUF_64X64X16;
 }
 
 /// One line per algo: two lines are the same kernel when they name the same one.
@@ -94,9 +122,15 @@ mod tests {
     fn every_line_names_its_own_entry_and_a_tile_that_fits_one_block() {
         const MAX_SHARED: u32 = 227 * 1024;
         for k in &GROUPED_KERNELS {
-            assert!(k.entry.starts_with("matmul_grouped_"), "{}", k.entry);
+            assert!(k.entry.starts_with("matmul_grouped_") || k.entry.starts_with("matmul_batched_"), "{}", k.entry);
             assert!(k.label.contains(&format!("{}x{}", k.config.bm, k.config.bn)), "{}: {:?}", k.label, k.config);
-            assert!(k.config.persistent && k.config.tma && k.config.sm90a && k.config.shared_bytes <= MAX_SHARED, "{}", k.label);
+            match k.host {
+                GroupedHost::Tma(_) => assert!(k.config.persistent && k.config.tma && k.config.sm90a, "{}", k.label),
+                GroupedHost::Pointers { by_rows, .. } => {
+                    assert!(!k.config.tma && !k.config.sm90a && by_rows.0 == format!("{}_by_rows", k.entry), "{}", k.label)
+                }
+            }
+            assert!(k.config.shared_bytes <= MAX_SHARED, "{}", k.label);
             assert_eq!(GroupedAlgo::from_label(k.label), Some(k.algo));
             assert_eq!(k.algo.kernel().map(|l| l.entry), Some(k.entry));
         }

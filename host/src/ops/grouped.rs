@@ -1,5 +1,6 @@
-//! Many products in one launch (kernel 26, Hopper): a strided batch ([`Gpu::matmul_batched`]) and
-//! grouped products in the contiguous layout of a mixture-of-experts layer ([`Gpu::matmul_grouped`]).
+//! Many products in one launch: a strided batch ([`Gpu::matmul_batched`]: kernel 26 on Hopper for
+//! BF16/FP16, kernel 28 for FP32) and grouped products in the contiguous layout of a
+//! mixture-of-experts layer ([`Gpu::matmul_grouped`], kernel 26).
 //! The plan ([`tessera_catalogue::plan::grouped`]) checks everything first; this encodes its two 3-D
 //! tensor maps, uploads the group offsets, and queues the one launch.
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, PushKernelArg};
@@ -18,17 +19,19 @@ impl Gpu {
     ///
     /// Each operand is a [`MatrixStack`]: `count` row-major matrices a stride apart in one buffer
     /// (the strided-batched layout of cuBLAS and `torch.bmm`), or one matrix for all (stride 0: a
-    /// shared weight). BF16 or FP16 inputs, `f32` accumulation and output, on Hopper (sm_90a).
-    /// `algo` names one of kernel 26's tiles, or `Auto` (the model's pick for the batch). Only the
+    /// shared weight). BF16 or FP16 inputs on Hopper (sm_90a: kernel 26), or `f32` inputs in FP32 on
+    /// any GPU (kernel 28: kernel 8's tiles, the matrix along the grid's z, at most 65535 of them);
+    /// `f32` accumulation and output. `algo` names one of those tiles, or `Auto` (the model's pick
+    /// for the batch). Only the
     /// outputs' elements are written, never the gaps between them; `K = 0` writes zeros.
     ///
-    /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::NoKernel`] for inputs other
-    /// than BF16 and FP16 or a GPU without sm_90a; [`Error::PrecisionMismatch`] for a kernel of the
+    /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::NoKernel`] for TF32, FP8,
+    /// or BF16/FP16 on a GPU without sm_90a; [`Error::PrecisionMismatch`] for a kernel of the
     /// other precision; [`Error::WrongContext`]; [`Error::ShapeMismatch`] when the counts or the
     /// shapes (`m × k` by `k × n` into `m × n`) disagree; [`Error::InvalidArgument`] when `C`'s
     /// matrices overlap; [`Error::BufferTooSmall`]; [`Error::Unaligned`] unless K, N and A's and B's
-    /// strides are multiples of 8 elements (the TMA's 16-byte rows); [`Error::TooLarge`] past the
-    /// kernels' 32-bit indexing.
+    /// strides are multiples of 8 elements (16-bit inputs: the TMA's 16-byte rows), or the strides
+    /// multiples of 4 (FP32); [`Error::TooLarge`] past the kernels' 32-bit indexing.
     ///
     /// ```no_run
     /// # fn main() -> Result<(), tessera::Error> {
@@ -158,10 +161,21 @@ impl Gpu {
         c: &mut CudaSlice<f32>,
     ) -> Result<()> {
         let stream = self.stream();
-        let f = self.kernel(l.kernel.entry)?;
+        let f = self.kernel(l.entry)?;
         let (x, _read_a) = a.as_cuda_slice().device_ptr(stream);
         let (y, _read_b) = b.as_cuda_slice().device_ptr(stream);
-        let maps = self.tensor_maps.maps(stream, &l.maps, l.kernel.precision, x, y, None)?;
+        let Some(operand_maps) = l.maps else {
+            // Kernel 28 (FP32): the operands' pointers and strides, the matrix `blockIdx.z`.
+            let (pc, _write_c) = c.device_ptr_mut(stream);
+            let mut builder = stream.launch_builder(f);
+            builder.arg(&x).arg(&y).arg(&pc).arg(&l.m).arg(&l.n).arg(&l.k).arg(&l.strides.0).arg(&l.strides.1).arg(&l.c_stride);
+            // SAFETY: the plan checked every matrix of A's, B's and C's stacks inside its buffer (from
+            // each buffer's first element), C's matrices apart, every stride a multiple of 4 (16-byte
+            // starts); f32 inputs (the plan's precision is T's); the launch is kernel 8's tile with
+            // the batch along z (the plan's).
+            return self.launched(unsafe { builder.launch(launch_config(l.launch)) });
+        };
+        let maps = self.tensor_maps.maps(stream, &operand_maps, l.kernel.precision, x, y, None)?;
         let (pm, _read_maps) = maps.device_ptr(stream);
         let (map_a, map_b) = (pm, pm + crate::tensor_maps::MAP_BYTES);
         let offsets_guard = offsets.map(|o| o.device_ptr(stream));

@@ -35,6 +35,7 @@ pub mod k24_cluster;
 pub mod k25_fp8;
 pub mod k26_grouped;
 pub mod k27_fused;
+pub mod k28_batched_f32;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;

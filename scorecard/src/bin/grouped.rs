@@ -1,7 +1,7 @@
-//! `grouped`: kernel 26 (a batch or groups of products in one launch) beside cuBLAS in the same
-//! process, on the same operands: `cublasGemmStridedBatchedEx` (what `torch.bmm` runs) for a batch,
-//! and one `cublasGemmEx` per group on one stream for grouped products. BF16 or FP16 inputs, `f32`
-//! output.
+//! `grouped`: kernels 26 and 28 (a batch or groups of products in one launch) beside cuBLAS in the
+//! same process, on the same operands: `cublasGemmStridedBatchedEx` (what `torch.bmm` runs) for a
+//! batch, and one `cublasGemmEx` per group on one stream for grouped products. BF16 or FP16 inputs
+//! (kernel 26), or FP32 batches (kernel 28); `f32` output.
 //!
 //! Per case, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
 //! median of `--repeat` batches, for tessera `Auto`, each of kernel 26's tiles of the precision, and
@@ -34,7 +34,7 @@ struct Args {
     /// Grouped products `GxMxNxK` (M: the rows of all groups), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "8x16384x4096x7168,64x16384x4096x7168,8x16384x7168x2048,64x16384x7168x2048")]
     grouped: Vec<String>,
-    /// `bf16` or `f16`.
+    /// `bf16`, `f16`, or `f32` (batches only: kernel 28).
     #[arg(long, default_value = "bf16")]
     precision: String,
     /// Seed of the operands and of the groups' sizes.
@@ -255,7 +255,9 @@ fn run<T: DeviceElement + GemmExInput>(gpu: &Gpu, args: &Args, from: fn(f32) -> 
         println!("{row}");
         writeln!(out, "{row}")?;
     }
-    for s in &args.grouped {
+    // Grouped products run BF16 and FP16 only (kernel 26); FP32 batches run kernel 28.
+    let cases: &[String] = if T::PRECISION == Precision::Fp32 { &[] } else { &args.grouped };
+    for s in cases {
         eprintln!("grouped {s} ({})", T::PRECISION.label());
         let row = grouped(gpu, &blas, args, &mut rng, from, parse4(s)?)?;
         println!("{row}");
@@ -277,6 +279,7 @@ fn main() -> Result<(), Fail> {
     match args.precision.as_str() {
         "bf16" => run(&gpu, &args, bf16::from_f32, &mut out),
         "f16" => run(&gpu, &args, f16::from_f32, &mut out),
-        other => Err(format!("--precision {other}: bf16 or f16").into()),
+        "f32" => run(&gpu, &args, |x| x, &mut out),
+        other => Err(format!("--precision {other}: bf16, f16 or f32 (batches only)").into()),
     }
 }
