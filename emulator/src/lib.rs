@@ -4,7 +4,7 @@
 //! host as an ordinary library; there each kernel is a plain `pub unsafe fn` and the device
 //! vocabulary (`thread::*`, `sync_threads`, `shared::*`) reads the per-thread context this executor
 //! installs. The executor itself depends on `tessera-device` alone; the default feature `kernels`
-//! adds tessera's own kernels and the interpreter of its plans ([`gemm`], [`ops`]). [`launch`] runs a grid with CUDA's semantics:
+//! adds tessera's own kernels and the interpreter of its plans ([`gemm`], [`ops`], [`grouped`]: batched and grouped products). [`launch`] runs a grid with CUDA's semantics:
 //!
 //! - every thread of a block is a coroutine on the launching OS thread, run until it waits and then
 //!   suspended, so `sync_threads` is a real barrier (one that also tracks returned threads) and a
