@@ -1,5 +1,6 @@
-//! Kernel 27 on the GPU (kernel 16 finishing its sums in its store: `act(α·A·B + bias)`, `C` in
-//! `f32`, BF16 or FP16), through `Gpu::matmul_fused`: every entry and `Auto` in BF16, FP16 and TF32
+//! Kernels 27 and 29 on the GPU (kernels 16 and 8 finishing their sums in their store:
+//! `act(α·A·B + bias)`, `C` in `f32`, BF16 or FP16), through `Gpu::matmul_fused`: every entry and
+//! `Auto` in BF16, FP16, TF32 and FP32
 //! on odd shapes, every output type, activation and bias kind, against the f64 reference through the
 //! one epilogue rule (`check_epilogue`); and the typed refusals, the `Gpu` usable after them.
 //! Without a GPU each trial is reported ignored.
@@ -63,7 +64,7 @@ fn every_kernel(gpu: &Gpu) -> Result<(), String> {
         .iter()
         .filter(|k| k.config.fused_epilogue && !k.precision.is_fp8())
         .map(|k| (k.algo, k.precision))
-        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32].map(|p| (Algo::Auto, p)))
+        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p)))
         .collect();
     let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
     for (i, &(algo, p)) in kernels.iter().enumerate() {
@@ -72,9 +73,13 @@ fn every_kernel(gpu: &Gpu) -> Result<(), String> {
         let (alpha, act) = ([1.0, 0.5, -2.0][i % 3], acts[i % acts.len()]);
         for out in [OutputFormat::F32, OutputFormat::Bf16, OutputFormat::F16] {
             match (p, out) {
-                (Precision::Tf32, OutputFormat::F32) => case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: f32| x),
-                (Precision::Tf32, OutputFormat::Bf16) => case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: bf16| x.to_f32()),
-                (Precision::Tf32, OutputFormat::F16) => case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: f16| x.to_f32()),
+                (Precision::Tf32 | Precision::Fp32, OutputFormat::F32) => case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: f32| x),
+                (Precision::Tf32 | Precision::Fp32, OutputFormat::Bf16) => {
+                    case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: bf16| x.to_f32())
+                }
+                (Precision::Tf32 | Precision::Fp32, OutputFormat::F16) => {
+                    case(gpu, p, algo, shape, alpha, act, bias, |x| x, |x: f16| x.to_f32())
+                }
                 (Precision::Bf16, OutputFormat::F32) => case(gpu, p, algo, shape, alpha, act, bias, bf16::from_f32, |x: f32| x),
                 (Precision::Bf16, OutputFormat::Bf16) => case(gpu, p, algo, shape, alpha, act, bias, bf16::from_f32, |x: bf16| x.to_f32()),
                 (Precision::Bf16, OutputFormat::F16) => case(gpu, p, algo, shape, alpha, act, bias, bf16::from_f32, |x: f16| x.to_f32()),
@@ -110,7 +115,11 @@ fn refusals(gpu: &Gpu) -> Result<(), String> {
     let x = DeviceMatrix::<f32>::zeros(gpu, 32, 16).map_err(e)?;
     let w = DeviceMatrix::<f32>::zeros(gpu, 16, 24).map_err(e)?;
     let mut y = DeviceMatrix::<f32>::zeros(gpu, 32, 24).map_err(e)?;
-    expect("FP32 (no kernel finishes its sums)", gpu.matmul_fused(&gelu, &x, &w, &mut y), |x| matches!(x, Error::InvalidArgument { .. }))?;
+    expect(
+        "FP32 on kernel 8 by name (it does not finish its sums)",
+        gpu.matmul_fused(&gelu.algo(Algo::Dbuf128x128x16), &x, &w, &mut y),
+        |x| matches!(x, Error::InvalidArgument { .. }),
+    )?;
     let a0 = DeviceMatrix::<bf16>::zeros(gpu, 32, 0).map_err(e)?;
     let b0 = DeviceMatrix::<bf16>::zeros(gpu, 0, 24).map_err(e)?;
     expect("K = 0 with an activation", gpu.matmul_fused(&gelu, &a0, &b0, &mut c), |x| matches!(x, Error::InvalidArgument { .. }))?;

@@ -193,8 +193,8 @@ pub fn matmul_fp8(
     }
 }
 
-/// `act(α·a·b + bias)` in `precision` (BF16, FP16 or TF32: the inputs rounded to it) with `C` in
-/// `output`, by `algo` (a kernel-27 entry or `Auto`) on the CPU executor: the plan the host makes
+/// `act(α·a·b + bias)` in `precision` (FP32, TF32, BF16 or FP16: the inputs rounded to it) with `C`
+/// in `output`, by `algo` (a kernel-27 or kernel-29 entry, or `Auto`) on the CPU executor: the plan the host makes
 /// for the H200 (`Planner::with_output`, `with_fused_epilogue`), the kernel finishing each sum in its
 /// store. `output` BF16 or FP16: the result holds the rounded values.
 pub fn matmul_finished(
@@ -207,8 +207,8 @@ pub fn matmul_finished(
     epilogue: &HostEpilogue,
 ) -> Result<HostMatrix, EmuError> {
     let invalid = |detail: String| EmuError::InvalidLaunch { kernel: algo.kernel_name(), detail };
-    if precision.is_fp8() || precision == Precision::Fp32 {
-        return Err(invalid(format!("{precision:?}: kernel 27 multiplies BF16, FP16 and TF32 (FP8: matmul_fp8)")));
+    if precision.is_fp8() {
+        return Err(invalid(format!("{precision:?}: kernels 27 and 29 multiply FP32, TF32, BF16 and FP16 (FP8: matmul_fp8)")));
     }
     let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
     if let Some((kind, values)) = &epilogue.bias {
@@ -331,6 +331,18 @@ fn run_kernel_scaled(
                 let (a16, b16) = (half_bits(precision, a), half_bits(precision, b));
                 launch_tma(kernel, call, cfg, shape, tma_packing(planned)?, a16.as_ptr().cast(), b16.as_ptr().cast(), pc)?;
             }
+            widen_output(&mut c, planned.output);
+        }
+        HostKernel::FusedF32(host) => {
+            let (bias, code) = fused_args(planned, epilogue)?;
+            let (pa, pb, pbias) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()), SyncPtr::from_const(bias));
+            let out = planned.output.code();
+            launch(entry, cfg, || {
+                // SAFETY: a, b hold m·k and k·n floats, c m·n floats (room for m·n elements of any
+                // output type); the bias null or its values (the caller's epilogue, alive until the
+                // launch returns); the launch is the kernel's own.
+                unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k, alpha, out, pbias.get(), code) }
+            })?;
             widen_output(&mut c, planned.output);
         }
         HostKernel::Half(host) => {

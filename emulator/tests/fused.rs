@@ -1,6 +1,6 @@
-//! Kernel 27 (kernel 16 finishing its sums in its store: `act(α·A·B + bias)`, `C` in `f32`, BF16 or
-//! FP16) on the CPU executor, through the plan the host makes for the H200: every entry and `Auto` in
-//! BF16, FP16 and TF32 on odd shapes (partial tiles and K-steps, rows of N not a multiple of 4),
+//! Kernels 27 and 29 (kernels 16 and 8 finishing their sums in their store: `act(α·A·B + bias)`, `C`
+//! in `f32`, BF16 or FP16) on the CPU executor, through the plan the host makes for the H200: every
+//! entry and `Auto` in BF16, FP16, TF32 and FP32 on odd shapes (partial tiles and K-steps, rows of N not a multiple of 4),
 //! every output type, activation and bias kind, `α` a power of two — against the f64 reference
 //! through the one epilogue rule (`check_epilogue`).
 use tessera_catalogue::testkit::check::check_epilogue;
@@ -55,9 +55,9 @@ fn every_fused_kernel_and_auto_finish_their_sums() {
         .iter()
         .filter(|k| k.config.fused_epilogue && !k.precision.is_fp8())
         .map(|k| (k.algo, k.precision))
-        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32].map(|p| (Algo::Auto, p)))
+        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p)))
         .collect();
-    assert_eq!(kernels.len(), 9, "6 entries and Auto in three precisions");
+    assert_eq!(kernels.len(), 11, "kernel 27's 6 entries, kernel 29's, and Auto in four precisions");
     let outputs = [F32, Bf16, F16];
     let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
     for (i, &(algo, p)) in kernels.iter().enumerate() {
@@ -71,11 +71,15 @@ fn every_fused_kernel_and_auto_finish_their_sums() {
 
 #[test]
 fn sixteen_bit_outputs_round_once_and_alpha_alone_plans_a_finishing_kernel() {
-    for (p, out) in [(Precision::Bf16, F16), (Precision::Fp16, Bf16), (Precision::Tf32, Bf16)] {
+    for (p, out) in [(Precision::Bf16, F16), (Precision::Fp16, Bf16), (Precision::Tf32, Bf16), (Precision::Fp32, F16)] {
         case(p, Algo::Auto, (64, 72, 128), 1.0, out, Activation::Identity, None, 3);
     }
     // α alone, f32 out: a finishing kernel scales in its store.
     case(Precision::Bf16, Algo::Auto, (33, 40, 24), 0.25, F32, Activation::Identity, None, 5);
+    // Kernel 29's element-by-element stores (N not a multiple of 4), every output type.
+    for (i, out) in [F32, Bf16, F16].into_iter().enumerate() {
+        case(Precision::Fp32, Algo::FusedF32, (33, 45, 24), 0.5, out, Activation::Silu, Some(BiasKind::PerRow), 7 + i as u64);
+    }
 }
 
 #[test]
@@ -84,6 +88,8 @@ fn kernels_that_do_not_finish_their_sums_are_refused_for_an_epilogue() {
     let gelu = HostEpilogue { bias: None, activation: Activation::GeluTanh };
     let err = matmul_finished(Precision::Bf16, Algo::PersistentBf16, &a, &b, 1.0, F32, &gelu).unwrap_err().to_string();
     assert!(err.contains("no fused epilogue"), "{err}");
-    let err = matmul_finished(Precision::Fp32, Algo::Auto, &a, &b, 1.0, F32, &gelu).unwrap_err().to_string();
-    assert!(err.contains("kernel 27"), "{err}");
+    let err = matmul_finished(Precision::Fp8E4m3, Algo::Auto, &a, &b, 1.0, F32, &gelu).unwrap_err().to_string();
+    assert!(err.contains("matmul_fp8"), "{err}");
+    let err = matmul_finished(Precision::Fp32, Algo::Dbuf128x128x16, &a, &b, 1.0, F32, &gelu).unwrap_err().to_string();
+    assert!(err.contains("no fused epilogue"), "{err}");
 }

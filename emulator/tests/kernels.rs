@@ -131,7 +131,9 @@ fn run_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix
     let (a16, b16) = match host_build {
         HostKernel::F32(_) => (Vec::new(), Vec::new()),
         HostKernel::Half(_) => (half_bits(kernel.precision, a), half_bits(kernel.precision, b)),
-        HostKernel::Tma(_) | HostKernel::Fp8(_) | HostKernel::Fused(_) => return Err(format!("{}: a TMA kernel", kernel.label).into()),
+        HostKernel::Tma(_) | HostKernel::Fp8(_) | HostKernel::Fused(_) | HostKernel::FusedF32(_) => {
+            return Err(format!("{}: a TMA kernel", kernel.label).into())
+        }
     };
     let (pa, pb) = (SyncPtr::from_const(a.data.as_ptr()), SyncPtr::from_const(b.data.as_ptr()));
     let (pa16, pb16) = (SyncPtr::from_const(a16.as_ptr()), SyncPtr::from_const(b16.as_ptr()));
@@ -141,7 +143,7 @@ fn run_on_grid(algo: Algo, grid: (u32, u32, u32), a: &HostMatrix, b: &HostMatrix
         HostKernel::F32(host) => unsafe { host(pa.get(), pb.get(), pc.get(), shape.m, shape.n, shape.k) },
         // SAFETY: as above, on the operands' 16-bit patterns.
         HostKernel::Half(host) => unsafe { host(pa16.get(), pb16.get(), pc.get(), shape.m, shape.n, shape.k) },
-        HostKernel::Tma(_) | HostKernel::Fp8(_) | HostKernel::Fused(_) => unreachable!("returned above"),
+        HostKernel::Tma(_) | HostKernel::Fp8(_) | HostKernel::Fused(_) | HostKernel::FusedF32(_) => unreachable!("returned above"),
     };
     launch(entry, cfg, run).map_err(|e| format!("{}: {e}", kernel.label))?;
     Ok(HostMatrix { rows: m, cols: n, data: c })

@@ -10,6 +10,7 @@ use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
     k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster, k25_fp8, k27_fused,
+    k29_fused_f32,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Fp8E4m3, Fp8E5m2, Tf32};
@@ -51,6 +52,10 @@ pub type Fp8MatmulFn = unsafe fn(
 pub type FusedMatmulFn =
     unsafe fn(*const TensorMap, *const TensorMap, *const TensorMap, *mut f32, *mut u32, u32, u32, u32, f32, u32, *const f32, u32);
 
+/// The host build of a kernel-29 entry (FP32 on pointers): `(a, b, c, m, n, k)`, then `α`, the output
+/// type's code and the fused epilogue's bias and code, as kernel 27's.
+pub type FusedF32Fn = unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32, f32, u32, *const f32, u32);
+
 /// A kernel's host build, for the CPU executor: its signature depends on the input element type.
 #[derive(Debug, Clone, Copy)]
 pub enum HostKernel {
@@ -59,6 +64,7 @@ pub enum HostKernel {
     Tma(TmaMatmulFn),
     Fp8(Fp8MatmulFn),
     Fused(FusedMatmulFn),
+    FusedF32(FusedF32Fn),
 }
 
 /// The `HostKernel` of an entry of `precision` (the macro's way to pick the variant).
@@ -71,6 +77,9 @@ macro_rules! host_kernel {
     };
     ($precision:ident via fused, $f:path) => {
         HostKernel::Fused($f)
+    };
+    ($precision:ident via fused_f32, $f:path) => {
+        HostKernel::FusedF32($f)
     };
     (Fp32, $f:path) => {
         HostKernel::F32($f)
@@ -444,6 +453,8 @@ matmul_catalogue! {
     FusedTf32 = k27_fused::matmul_fused_tf32_128x128, "fused-tf32-128x128", Tf32 via fused, k27_fused::FUSED_TF32_128X128;
     /// Kernel 27 in TF32, 64×128.
     FusedTf32Rows64 = k27_fused::matmul_fused_tf32_64x128, "fused-tf32-64x128", Tf32 via fused, k27_fused::FUSED_TF32_64X128;
+    /// Kernel 29: kernel 8's 128×128×16 tile (FP32) finishing its sums in its store, as kernel 27.
+    FusedF32 = k29_fused_f32::matmul_fused_f32_128x128x16, "fused-f32-128x128x16", Fp32 via fused_f32, k29_fused_f32::FUSED_F32_128X128X16;
 }
 
 impl Algo {

@@ -84,7 +84,7 @@ impl Choice {
 ///
 /// Errors: [`PlanError::PrecisionMismatch`] for a kernel of another precision (`op` names the
 /// caller); [`PlanError::Invalid`] for `Auto` on a finishing product where no kernel of the target
-/// finishes its sums in `precision` (FP32; off sm_90a).
+/// finishes its sums in `precision` (BF16, FP16, TF32 off sm_90a).
 pub fn choose(
     op: &'static str,
     requested: Algo,
@@ -96,12 +96,14 @@ pub fn choose(
 ) -> Result<Choice, PlanError> {
     let Some(kernel) = requested.kernel() else {
         if finishing && !precision.is_fp8() {
-            let pick = if target.sm90a { tc_model::pick_finishing(shape, precision, target.sms) } else { None };
+            // Kernel 27 (BF16, FP16, TF32) needs sm_90a; kernel 29 (FP32) runs anywhere.
+            let pick =
+                if target.sm90a || precision == Precision::Fp32 { tc_model::pick_finishing(shape, precision, target.sms) } else { None };
             return pick.map(|(algo, _)| Choice::Kernel(algo)).ok_or_else(|| PlanError::Invalid {
                 op,
                 detail: format!(
                     "no {} kernel of this GPU finishes its sums in its store (a fused epilogue, a 16-bit C): \
-                     kernel 27 runs BF16, FP16 and TF32 on sm_90a",
+                     kernel 27 runs BF16, FP16 and TF32 on sm_90a, kernel 29 FP32",
                     precision.label()
                 ),
             });

@@ -593,14 +593,19 @@ pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<
 }
 
 /// The kernel of `precision` that finishes its sums in its store (`TileConfig::fused_epilogue`:
-/// kernel 27, kernel 25's promoted entries) of least predicted time on `shape`, unsplit, and that
-/// time: what runs a product with a fused epilogue or a 16-bit `C`. `None` where no such kernel
-/// computes in `precision` (FP32).
+/// kernels 27 and 29, kernel 25's promoted entries) of least predicted time on `shape`, unsplit, and
+/// that time: what runs a product with a fused epilogue or a 16-bit `C`. Kernel 29 (FP32) is timed as
+/// the kernel-8 tile it finishes (FP32's model: [`crate::select::tuning::predict_us`]; its store's
+/// epilogue unpriced). `None` where no such kernel computes in `precision`.
 pub fn pick_finishing(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
+    let predicted = |algo: Algo| match algo {
+        Algo::FusedF32 => crate::select::tuning::predict_us(Algo::Dbuf128x128x16, shape, 1, sms),
+        _ => predict_us(algo, shape, 1, sms),
+    };
     MATMUL_KERNELS
         .iter()
         .filter(|k| k.precision == precision && k.config.fused_epilogue)
-        .filter_map(|k| Some((k.algo, predict_us(k.algo, shape, 1, sms)?)))
+        .filter_map(|k| Some((k.algo, predicted(k.algo)?)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }
 

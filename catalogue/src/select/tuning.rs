@@ -31,7 +31,9 @@ pub const SMS: u32 = 132;
 pub fn least_expected_on(shape: MatmulShape, sms: u32) -> (Algo, f64) {
     let near = residuals().near(shape, false);
     let mut best = (Algo::Tiled, f64::INFINITY);
-    for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
+    // Kernel 29 finishes its sums: `Auto`'s for such products alone (`tc_model::pick_finishing`).
+    let plain = |k: &&crate::MatmulKernel| k.precision == Precision::Fp32 && !k.config.fused_epilogue && is_candidate(k.algo, shape);
+    for kernel in MATMUL_KERNELS.iter().filter(plain) {
         if let Some(t) = expected_at_best_splits(kernel.algo, shape, sms, &near) {
             if t < best.1 {
                 best = (kernel.algo, t);
@@ -900,7 +902,10 @@ mod tests {
             let picked = least_expected_on(shape, SMS).0;
             assert_eq!(picked.precision(), Some(Precision::Fp32));
             let t = |a: Algo| expected_us(a, shape, splits_on(a, shape, SMS), SMS).unwrap();
-            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
+            // Kernel 29 finishes its sums: `Auto`'s for such products alone (`tc_model::pick_finishing`).
+            let plain =
+                |k: &&crate::MatmulKernel| k.precision == Precision::Fp32 && !k.config.fused_epilogue && is_candidate(k.algo, shape);
+            for kernel in MATMUL_KERNELS.iter().filter(plain) {
                 assert!(t(picked) <= t(kernel.algo), "{shape:?}: {} over {}", picked.label(), kernel.label);
             }
             assert_eq!(model_choice(shape, Precision::Fp32, Target::H200).kernel(), picked);
@@ -935,7 +940,10 @@ mod tests {
         for sms in [16, 66, 132, 264] {
             let picked = least_expected_on(shape, sms).0;
             let t = |a: Algo| expected_us(a, shape, splits_on(a, shape, sms), sms).unwrap();
-            for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == Precision::Fp32 && is_candidate(k.algo, shape)) {
+            // Kernel 29 finishes its sums: `Auto`'s for such products alone (`tc_model::pick_finishing`).
+            let plain =
+                |k: &&crate::MatmulKernel| k.precision == Precision::Fp32 && !k.config.fused_epilogue && is_candidate(k.algo, shape);
+            for kernel in MATMUL_KERNELS.iter().filter(plain) {
                 assert!(t(picked) <= t(kernel.algo));
             }
         }

@@ -1,6 +1,6 @@
-//! Products that finish their sums in the kernel's store (kernel 27, Hopper): `D = act(α·A·B + bias)`
-//! on BF16, FP16 or TF32 inputs, `D` in `f32`, BF16 or FP16 — a linear layer in one launch
-//! ([`Gpu::matmul_fused`]).
+//! Products that finish their sums in the kernel's store (kernel 27 on Hopper for BF16, FP16, TF32;
+//! kernel 29 for FP32): `D = act(α·A·B + bias)`, `D` in `f32`, BF16 or FP16 — a linear layer in one
+//! launch ([`Gpu::matmul_fused`]).
 use cudarc::driver::{DevicePtr, DevicePtrMut};
 use tessera_catalogue::plan::blocks::GemmDims;
 use tessera_catalogue::{Activation, Algo, BiasKind, Plan, Precision};
@@ -13,13 +13,13 @@ use crate::matrix::{DeviceElement, DeviceMatrix, OutputElement};
 
 const OP: &str = "Gpu::matmul_fused";
 
-/// What a fused product does beside `A·B`: the kernel (`Auto` unless named), the precision (TF32 for
-/// `f32` inputs: kernel 27 has no FP32 entry, so `f32` inputs must ask for it), `α`, and the epilogue
+/// What a fused product does beside `A·B`: the kernel (`Auto` unless named), the precision (`None`:
+/// the inputs' own; TF32 on `f32` inputs only when asked for), `α`, and the epilogue
 /// (`D = act(α·A·B + bias)`, bias per column or per row).
 #[derive(Clone, Copy)]
 pub struct FusedParams<'a> {
     pub algo: Algo,
-    /// `None`: the inputs' own precision (BF16, FP16).
+    /// `None`: the inputs' own precision (FP32, BF16, FP16).
     pub precision: Option<Precision>,
     pub alpha: f32,
     /// A bias and where it applies (`n` values per column, `m` per row), added before the activation.
@@ -72,19 +72,19 @@ impl Default for FusedParams<'_> {
 
 impl Gpu {
     /// `c = act(α · a · b + bias)`, each sum finished in the kernel's store, queued on the stream:
-    /// BF16 or FP16 inputs (or `f32` inputs with `params.precision(Precision::Tf32)`), `f32`
-    /// accumulation, `c` in `f32`, BF16 or FP16 (`O`: [`OutputElement`], each sum rounded once) —
-    /// `x·Wᵀ`-free linear layers: `a` is `m × k`, `b` `k × n`, both row-major.
+    /// BF16 or FP16 inputs (kernel 27, Hopper), `f32` inputs in FP32 (kernel 29, any GPU) or in TF32
+    /// with `params.precision(Precision::Tf32)` (kernel 27); `f32` accumulation, `c` in `f32`, BF16 or
+    /// FP16 (`O`: [`OutputElement`], each sum rounded once). `a` is `m × k`, `b` `k × n`, both row-major.
     ///
-    /// `params.algo`: `Auto` (the kernel-27 tile of least predicted time; a product with nothing to
+    /// `params.algo`: `Auto` (the finishing tile of least predicted time; a product with nothing to
     /// finish — `α = 1`, no bias, no activation, `f32` out — is [`Gpu::matmul`]'s, kernel 27 or not)
-    /// or a kernel by name, which must finish its sums (kernel 27: `Algo::FusedBf16`, …). Every tile
+    /// or a kernel by name, which must finish its sums (`Algo::FusedBf16`, …, `Algo::FusedF32`). Every tile
     /// is computed whole (no K slices: an activation is not additive).
     ///
     /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::UnsupportedPrecision`] for
     /// a precision the inputs cannot take, [`Error::NoKernel`] for FP8 inputs
     /// ([`Gpu::matmul_fp8`] fuses the same epilogue), [`Error::InvalidArgument`] where no kernel of
-    /// this GPU finishes its sums in the precision (FP32; GPUs without sm_90a), for a named kernel
+    /// this GPU finishes its sums in the precision (BF16, FP16, TF32 without sm_90a), for a named kernel
     /// that does not, and for `K = 0` with a bias or an activation (an empty sum's epilogue is
     /// `act(bias)`, which no kernel here computes), [`Error::PrecisionMismatch`],
     /// [`Error::ShapeMismatch`], [`Error::BufferTooSmall`] (the bias too), [`Error::WrongContext`],

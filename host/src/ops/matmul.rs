@@ -290,6 +290,9 @@ impl Gpu {
             }
         } else {
             builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
+            if kernel.config.fused_epilogue {
+                builder.arg(&finish.alpha).arg(&out).arg(&finish.bias).arg(&finish.epilogue);
+            }
         }
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
         // the caller vouches for those sizes, the input type (bf16/f16 have the layout of the u16 bits

@@ -36,6 +36,7 @@ pub mod k25_fp8;
 pub mod k26_grouped;
 pub mod k27_fused;
 pub mod k28_batched_f32;
+pub mod k29_fused_f32;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;
