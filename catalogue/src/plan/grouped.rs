@@ -288,15 +288,10 @@ fn plan_f32(
         return Err(too_large(op, format!("{count} matrices: an FP32 batch takes at most 65535 (the grid's z)")));
     }
     let stacked = crate::shape::MatmulShape { m: m.saturating_mul(count), n, k };
-    let twin_of = |kl: &GroupedKernel| match kl.algo {
-        GroupedAlgo::F32 => Some(crate::Algo::Dbuf128x128x16),
-        GroupedAlgo::F32Small => Some(crate::Algo::Dbuf64x64x16),
-        _ => None,
-    };
     let (kernel, predicted_us) = GROUPED_KERNELS
         .iter()
         .filter(|kl| kl.precision == Precision::Fp32 && (algo == GroupedAlgo::Auto || kl.algo == algo))
-        .filter_map(|kl| Some((kl, crate::select::tuning::predict_us(twin_of(kl)?, stacked, 1, target.sms)?)))
+        .filter_map(|kl| Some((kl, crate::select::tuning::predict_us(kl.algo.single()?, stacked, 1, target.sms)?)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
         .ok_or(PlanError::NoKernel { op, precision: Precision::Fp32 })?;
     let cfg = kernel.config;

@@ -108,6 +108,16 @@ impl GroupedAlgo {
         GROUPED_KERNELS.iter().find(|k| k.algo == self)
     }
 
+    /// The single-product kernel whose tile a kernel-28 entry runs over a batch (kernel 8's), which
+    /// FP32's model times it as; `None` for kernel 26's and `Auto`.
+    pub fn single(self) -> Option<crate::Algo> {
+        match self {
+            GroupedAlgo::F32 => Some(crate::Algo::Dbuf128x128x16),
+            GroupedAlgo::F32Small => Some(crate::Algo::Dbuf64x64x16),
+            _ => None,
+        }
+    }
+
     /// The kernel whose label this is.
     pub fn from_label(label: &str) -> Option<GroupedAlgo> {
         GROUPED_KERNELS.iter().find(|k| k.label == label).map(|k| k.algo)

@@ -594,12 +594,13 @@ pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<
 
 /// The kernel of `precision` that finishes its sums in its store (`TileConfig::fused_epilogue`:
 /// kernels 27 and 29, kernel 25's promoted entries) of least predicted time on `shape`, unsplit, and
-/// that time: what runs a product with a fused epilogue or a 16-bit `C`. Kernel 29 (FP32) is timed as
-/// the kernel-8 tile it finishes (FP32's model: [`crate::select::tuning::predict_us`]; its store's
-/// epilogue unpriced). `None` where no such kernel computes in `precision`.
+/// that time: what runs a product with a fused epilogue or a 16-bit `C`. Kernel 29 (FP32) in FP32's
+/// model ([`crate::select::tuning::predict_us`]: kernel 8's tile's constants). `None` where no such
+/// kernel computes in `precision`.
 pub fn pick_finishing(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
-    let predicted = |algo: Algo| match algo {
-        Algo::FusedF32 => crate::select::tuning::predict_us(Algo::Dbuf128x128x16, shape, 1, sms),
+    // Each precision's model: FP32's for the CUDA cores, this one for the pipelined kernels.
+    let predicted = |algo: Algo| match precision {
+        Precision::Fp32 => crate::select::tuning::predict_us(algo, shape, 1, sms),
         _ => predict_us(algo, shape, 1, sms),
     };
     MATMUL_KERNELS
