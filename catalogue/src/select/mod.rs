@@ -80,7 +80,7 @@ impl Choice {
 /// (it must compute in `precision`), or for `Auto` the `tuned` pick where there is one that runs the
 /// shape, else [`model_choice`] — or, where the product is `finishing` (a fused epilogue or a
 /// 16-bit `C`), the kernel that finishes its sums in its store of least predicted time
-/// ([`tc_model::pick_finishing`]).
+/// ([`finishing_pick`]).
 ///
 /// Errors: [`PlanError::PrecisionMismatch`] for a kernel of another precision (`op` names the
 /// caller); [`PlanError::Invalid`] for `Auto` on a finishing product where no kernel of the target
@@ -97,8 +97,7 @@ pub fn choose(
     let Some(kernel) = requested.kernel() else {
         if finishing && !precision.is_fp8() {
             // Kernel 27 (BF16, FP16, TF32) needs sm_90a; kernel 29 (FP32) runs anywhere.
-            let pick =
-                if target.sm90a || precision == Precision::Fp32 { tc_model::pick_finishing(shape, precision, target.sms) } else { None };
+            let pick = if target.sm90a || precision == Precision::Fp32 { finishing_pick(shape, precision, target.sms) } else { None };
             return pick.map(|(algo, _)| Choice::Kernel(algo)).ok_or_else(|| PlanError::Invalid {
                 op,
                 detail: format!(
@@ -114,6 +113,23 @@ pub fn choose(
         return Err(PlanError::PrecisionMismatch { op, kernel: kernel.entry, kernel_precision: kernel.precision, requested: precision });
     }
     Ok(Choice::Kernel(requested))
+}
+
+/// The kernel of `precision` that finishes its sums in its store (`TileConfig::fused_epilogue`:
+/// kernels 27 and 29, kernel 25's promoted entries) of least predicted time on `shape`, unsplit, and
+/// that time — in FP32's model ([`tuning::predict_us`]) for kernel 29, the tensor cores'
+/// ([`tc_model::predict_us`]) for the others: what runs a product with a fused epilogue or a 16-bit
+/// `C`. `None` where no such kernel computes in `precision`.
+pub fn finishing_pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
+    let predicted = |algo: Algo| match precision {
+        Precision::Fp32 => tuning::predict_us(algo, shape, 1, sms),
+        _ => tc_model::predict_us(algo, shape, 1, sms),
+    };
+    crate::registry::algo::MATMUL_KERNELS
+        .iter()
+        .filter(|k| k.precision == precision && k.config.fused_epilogue)
+        .filter_map(|k| Some((k.algo, predicted(k.algo)?)))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
 }
 
 /// How an FP8 product's scales are given: one per tensor (or none), or per block (1 × 128 of A,

@@ -40,7 +40,7 @@ pub fn priced_on(shape: MatmulShape, sms: u32) -> Vec<Candidate> {
     let near = residuals().near(shape, false);
     let mut out: Vec<Candidate> = MATMUL_KERNELS
         .iter()
-        // Kernel 29 finishes its sums: a finishing product's alone (`tc_model::pick_finishing`).
+        // Kernel 29 finishes its sums: a finishing product's alone (`select::finishing_pick`).
         .filter(|k| k.precision == Precision::Fp32 && !k.config.fused_epilogue)
         .filter_map(|k| {
             let us = expected_at_best_splits(k.algo, shape, sms, &near)?;

@@ -577,7 +577,7 @@ pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> 
 }
 
 /// [`pick`] and its predicted time (µs). Kernel 27's entries are kernel 16's with a finishing store:
-/// [`pick_finishing`]'s, never this.
+/// `select::finishing_pick`'s, never this.
 pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
     MATMUL_KERNELS
         .iter()
@@ -589,24 +589,6 @@ pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<
                 && (k.precision.is_fp8() || !k.config.fused_epilogue)
         })
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))
-        .min_by(|x, y| x.1.total_cmp(&y.1))
-}
-
-/// The kernel of `precision` that finishes its sums in its store (`TileConfig::fused_epilogue`:
-/// kernels 27 and 29, kernel 25's promoted entries) of least predicted time on `shape`, unsplit, and
-/// that time: what runs a product with a fused epilogue or a 16-bit `C`. Kernel 29 (FP32) in FP32's
-/// model ([`crate::select::tuning::predict_us`]: kernel 8's tile's constants). `None` where no such
-/// kernel computes in `precision`.
-pub fn pick_finishing(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
-    // Each precision's model: FP32's for the CUDA cores, this one for the pipelined kernels.
-    let predicted = |algo: Algo| match precision {
-        Precision::Fp32 => crate::select::tuning::predict_us(algo, shape, 1, sms),
-        _ => predict_us(algo, shape, 1, sms),
-    };
-    MATMUL_KERNELS
-        .iter()
-        .filter(|k| k.precision == precision && k.config.fused_epilogue)
-        .filter_map(|k| Some((k.algo, predicted(k.algo)?)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }
 

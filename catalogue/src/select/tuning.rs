@@ -31,9 +31,7 @@ pub const SMS: u32 = 132;
 pub fn least_expected_on(shape: MatmulShape, sms: u32) -> (Algo, f64) {
     let near = residuals().near(shape, false);
     let mut best = (Algo::Tiled, f64::INFINITY);
-    // Kernel 29 finishes its sums: `Auto`'s for such products alone (`tc_model::pick_finishing`).
-    let plain = |k: &&crate::MatmulKernel| k.precision == Precision::Fp32 && !k.config.fused_epilogue && is_candidate(k.algo, shape);
-    for kernel in MATMUL_KERNELS.iter().filter(plain) {
+    for kernel in MATMUL_KERNELS.iter().filter(|k| plain_candidate(k, shape)) {
         if let Some(t) = expected_at_best_splits(kernel.algo, shape, sms, &near) {
             if t < best.1 {
                 best = (kernel.algo, t);
@@ -79,6 +77,12 @@ pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
 /// `⌈N / 4⌉` of its 4-column blocks, each reading `A` again ([`Cost::read_gb_per_s`] prices that). Wider
 /// than that, tiles that read `A` once per 32 or 64 columns win (`docs/tuning.md`).
 pub const FEW_COLS_MAX_N: u32 = 32;
+
+/// Whether `kernel` is one FP32 `Auto` weighs for a plain product of `shape` ([`is_candidate`]):
+/// not kernel 29, which finishes its sums — a finishing product's alone (`select::finishing_pick`).
+pub fn plain_candidate(kernel: &crate::MatmulKernel, shape: MatmulShape) -> bool {
+    kernel.precision == Precision::Fp32 && !kernel.config.fused_epilogue && is_candidate(kernel.algo, shape)
+}
 
 /// Whether `Auto` weighs `algo` for `shape`: every kernel up to its [`Cost::max_rows`] and
 /// [`Cost::max_cols`] (kernel 18: [`FEW_ROWS_MAX_M`] rows; kernel 19: [`FEW_COLS_MAX_N`] columns).
@@ -282,8 +286,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::Warptile => c(0.718, 1.0517, 1.25, 1.14, 1512904.0, 123),
         Algo::Dbuf128x128x8 => c(0.759, 0.8770, 1.14, 1.09, 231959.0, 127),
         Algo::Dbuf128x128x16 => c(0.954, 1.6234, 1.00, 1.08, 1345593.0, 149),
-        // Kernel 29 is this tile with a store that finishes its sums: its constants (the epilogue unpriced).
-        Algo::FusedF32 => cost(Algo::Dbuf128x128x16),
+        // Kernel 29: this tile's main loop with a store that finishes its sums — its constants (not fitted on
+        // its own runs; the epilogue unpriced) and its own registers.
+        Algo::FusedF32 => c(0.954, 1.6234, 1.00, 1.08, 1345593.0, 128),
         Algo::Dbuf128x64x16 => c(0.957, 1.4498, 1.69, 1.14, 3261090.0, 159),
         Algo::Dbuf64x64x16 => c(0.275, 0.6697, 1.48, 1.16, 2490730.0, 109),
         Algo::Dbuf128x256x16 => c(1.642, 2.9432, 1.00, 1.10, 1238259.0, 253),
@@ -904,10 +909,7 @@ mod tests {
             let picked = least_expected_on(shape, SMS).0;
             assert_eq!(picked.precision(), Some(Precision::Fp32));
             let t = |a: Algo| expected_us(a, shape, splits_on(a, shape, SMS), SMS).unwrap();
-            // Kernel 29 finishes its sums: `Auto`'s for such products alone (`tc_model::pick_finishing`).
-            let plain =
-                |k: &&crate::MatmulKernel| k.precision == Precision::Fp32 && !k.config.fused_epilogue && is_candidate(k.algo, shape);
-            for kernel in MATMUL_KERNELS.iter().filter(plain) {
+            for kernel in MATMUL_KERNELS.iter().filter(|k| plain_candidate(k, shape)) {
                 assert!(t(picked) <= t(kernel.algo), "{shape:?}: {} over {}", picked.label(), kernel.label);
             }
             assert_eq!(model_choice(shape, Precision::Fp32, Target::H200).kernel(), picked);
@@ -942,10 +944,7 @@ mod tests {
         for sms in [16, 66, 132, 264] {
             let picked = least_expected_on(shape, sms).0;
             let t = |a: Algo| expected_us(a, shape, splits_on(a, shape, sms), sms).unwrap();
-            // Kernel 29 finishes its sums: `Auto`'s for such products alone (`tc_model::pick_finishing`).
-            let plain =
-                |k: &&crate::MatmulKernel| k.precision == Precision::Fp32 && !k.config.fused_epilogue && is_candidate(k.algo, shape);
-            for kernel in MATMUL_KERNELS.iter().filter(plain) {
+            for kernel in MATMUL_KERNELS.iter().filter(|k| plain_candidate(k, shape)) {
                 assert!(t(picked) <= t(kernel.algo));
             }
         }
