@@ -82,7 +82,7 @@ if [[ $parts == *" examples "* ]]; then
   cp examples/own-kernel/scripts/torch_anchor.py .gpu/bin/
 fi
 
-find .gpu/tests .gpu/bin -type f -exec strip {} +
+find .gpu/tests .gpu/bin -type f ! -name '*.py' -exec strip {} +
 cp scripts/gpu-run.sh scripts/cpu-sgemm-numpy.py .gpu/
 git rev-parse --short HEAD > .gpu/COMMIT
 git diff --quiet HEAD -- . ':!docs' || echo "+uncommitted" >> .gpu/COMMIT
