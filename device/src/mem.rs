@@ -111,6 +111,30 @@ impl<T: Copy> View<T> {
         Self { ptr: unsafe { self.ptr.add(start) }, len }
     }
 
+    /// Host builds: the range and alignment check of a vector access of `lanes` elements at `i` —
+    /// `i` a multiple of `lanes` within the view, and the address itself aligned to the vector's
+    /// bytes, as the GPU requires (a misaligned base faults there with `CUDA_ERROR_MISALIGNED_ADDRESS`;
+    /// the host's allocations, like the CUDA allocator's, start 16-byte aligned, so a base moved off
+    /// the alignment shows here too).
+    #[cfg(not(target_arch = "nvptx64"))]
+    #[inline(always)]
+    #[track_caller]
+    fn check_vector(&self, i: usize, lanes: usize, access: &str) {
+        let bytes = lanes * core::mem::size_of::<T>();
+        if !i.is_multiple_of(lanes) || i + lanes > self.len {
+            super::host::out_of_bounds(format_args!(
+                "{access} at element {i} of a view of {} elements (needs i % {lanes} == 0 and i + {lanes} <= len)",
+                self.len
+            ));
+        }
+        let address = self.ptr.wrapping_add(i) as usize;
+        if !address.is_multiple_of(bytes) {
+            super::host::out_of_bounds(format_args!(
+                "{access} at element {i}: address {address:#x} is not {bytes}-byte aligned (the view starts off the alignment)"
+            ));
+        }
+    }
+
     /// Host builds: unwinds with [`KernelFault::OutOfBounds`](super::host::KernelFault) naming the
     /// index, the length and the kernel's source line, which the CPU executor reports.
     #[cfg(not(target_arch = "nvptx64"))]
@@ -136,7 +160,7 @@ impl View<f32> {
     /// # Safety
     /// `i + 4 <= self.len()`, and the address `ptr + i` is 16-byte aligned (for buffers from the CUDA
     /// allocator or the dynamic shared memory, which start 16-byte aligned: `i % 4 == 0`). A host build
-    /// checks both the range and `i % 4 == 0`, and reads unaligned (host vectors are only 4-aligned).
+    /// checks the range, `i % 4 == 0` and the address's alignment, and reads unaligned.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub unsafe fn get4(&self, i: usize) -> Float4 {
@@ -182,12 +206,7 @@ impl View<f32> {
     pub unsafe fn get2(&self, i: usize) -> Float2 {
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            if !i.is_multiple_of(2) || i + 2 > self.len {
-                super::host::out_of_bounds(format_args!(
-                    "64-bit load at element {i} of a view of {} elements (needs i % 2 == 0 and i + 2 <= len)",
-                    self.len
-                ));
-            }
+            self.check_vector(i, 2, "64-bit load");
             // SAFETY: i + 2 <= len (checked); host memory is only 4-aligned: an unaligned read.
             unsafe { self.ptr.add(i).cast::<Float2>().read_unaligned() }
         }
@@ -202,18 +221,13 @@ impl View<f32> {
     ///
     /// # Safety
     /// `i + 2 <= self.len()`, and the address `ptr + i` is 8-byte aligned (for buffers from the CUDA
-    /// allocator: `i % 2 == 0`). A host build checks both the range and `i % 2 == 0`.
+    /// allocator: `i % 2 == 0`). A host build checks the range, `i % 2 == 0` and the address's alignment.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub unsafe fn set2(&self, i: usize, value: Float2) {
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            if !i.is_multiple_of(2) || i + 2 > self.len {
-                super::host::out_of_bounds(format_args!(
-                    "64-bit store at element {i} of a view of {} elements (needs i % 2 == 0 and i + 2 <= len)",
-                    self.len
-                ));
-            }
+            self.check_vector(i, 2, "64-bit store");
             // SAFETY: i + 2 <= len (checked); host memory is only 4-aligned: an unaligned write.
             unsafe { self.ptr.add(i).cast::<Float2>().write_unaligned(value) }
         }
@@ -242,12 +256,7 @@ impl View<f32> {
     #[inline(always)]
     #[track_caller]
     fn check4(&self, i: usize) {
-        if !i.is_multiple_of(4) || i + 4 > self.len {
-            super::host::out_of_bounds(format_args!(
-                "128-bit access at element {i} of a view of {} elements (needs i % 4 == 0 and i + 4 <= len)",
-                self.len
-            ));
-        }
+        self.check_vector(i, 4, "128-bit access");
     }
 }
 
@@ -256,18 +265,13 @@ impl View<u16> {
     ///
     /// # Safety
     /// `i + 4 <= self.len()`, and the address `ptr + i` is 8-byte aligned (for buffers from the CUDA
-    /// allocator: `i % 4 == 0`). A host build checks both the range and `i % 4 == 0`.
+    /// allocator: `i % 4 == 0`). A host build checks the range, `i % 4 == 0` and the address's alignment.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub unsafe fn get4(&self, i: usize) -> Half4 {
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            if !i.is_multiple_of(4) || i + 4 > self.len {
-                super::host::out_of_bounds(format_args!(
-                    "64-bit load at element {i} of a view of {} 16-bit elements (needs i % 4 == 0 and i + 4 <= len)",
-                    self.len
-                ));
-            }
+            self.check_vector(i, 4, "64-bit load of 16-bit elements");
             // SAFETY: i + 4 <= len (checked); host memory is only 2-aligned: an unaligned read.
             unsafe { self.ptr.add(i).cast::<Half4>().read_unaligned() }
         }
@@ -287,12 +291,7 @@ impl View<u16> {
     pub unsafe fn set4(&self, i: usize, value: Half4) {
         #[cfg(not(target_arch = "nvptx64"))]
         {
-            if !i.is_multiple_of(4) || i + 4 > self.len {
-                super::host::out_of_bounds(format_args!(
-                    "64-bit store at element {i} of a view of {} 16-bit elements (needs i % 4 == 0 and i + 4 <= len)",
-                    self.len
-                ));
-            }
+            self.check_vector(i, 4, "64-bit store of 16-bit elements");
             // SAFETY: i + 4 <= len (checked); host memory is only 2-aligned: an unaligned write.
             unsafe { self.ptr.add(i).cast::<Half4>().write_unaligned(value) }
         }
@@ -301,5 +300,59 @@ impl View<u16> {
         unsafe {
             *self.ptr.add(i).cast::<Half4>() = value
         }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "nvptx64")))]
+mod tests {
+    use super::*;
+    use crate::host::KernelFault;
+
+    /// 16-byte aligned storage, as the CUDA allocator's buffers start.
+    #[repr(C, align(16))]
+    struct Aligned([f32; 16]);
+
+    fn fault(access: impl FnOnce() + std::panic::UnwindSafe) -> Option<String> {
+        let payload = std::panic::catch_unwind(access).err()?;
+        let KernelFault::OutOfBounds { message, .. } = payload.downcast_ref::<KernelFault>()?;
+        Some(message.clone())
+    }
+
+    #[test]
+    fn vector_accesses_need_the_address_aligned_not_only_the_index() {
+        let mut memory = Aligned([0.0; 16]);
+        let base = memory.0.as_mut_ptr();
+        // SAFETY: 16 floats; every view below stays inside them.
+        let (aligned, shifted) = unsafe { (View::new(base, 16), View::new(base.add(1), 15)) };
+        // SAFETY: in range; the host build checks alignment and faults instead of misbehaving.
+        unsafe {
+            aligned.set4(4, Float4([1.0; 4]));
+            assert_eq!(aligned.get2(4), Float2([1.0; 2]));
+        }
+        // Index 0 of a view starting one float past the alignment: the GPU faults there.
+        // SAFETY: as above.
+        let message = fault(|| unsafe { shifted.set4(0, Float4([2.0; 4])) }).expect("a misaligned 128-bit store must fault");
+        assert!(message.contains("not 16-byte aligned"), "{message}");
+        // SAFETY: as above.
+        assert!(
+            fault(|| unsafe {
+                shifted.get2(0);
+            })
+            .is_some(),
+            "a misaligned 64-bit load must fault"
+        );
+        // SAFETY: as above.
+        assert!(
+            fault(|| unsafe {
+                aligned.get4(2);
+            })
+            .is_some(),
+            "an index off the vector must fault"
+        );
+        // SAFETY: 32 16-bit words; the view starts 2 bytes in.
+        let halves = unsafe { View::new(base.cast::<u16>().add(1), 8) };
+        // SAFETY: as above.
+        assert!(fault(|| unsafe { halves.set4(0, Half4([0; 4])) }).is_some(), "a misaligned 64-bit store must fault");
+        assert_eq!(memory.0[4..8], [1.0; 4]);
     }
 }
