@@ -39,14 +39,14 @@ pub fn tanh(x: f32) -> f32 {
 }
 
 /// The error function, Abramowitz and Stegun 7.1.26 (`1 − (a₁t + … + a₅t⁵)·e^(−x²)`, `t = 1/(1 + p|x|)`,
-/// odd in x): absolute error below 1.5·10⁻⁷ plus [`exp`]'s. A formula, not `libm`'s `erff`, whose
+/// odd in x): absolute error below 1.5·10⁻⁷ plus [`exp`]'s and [`rcp`]'s. A formula, not `libm`'s `erff`, whose
 /// floating-point-exception idiom (a volatile store) put a stack frame into every kernel using it.
 #[inline(always)]
 pub fn erf(x: f32) -> f32 {
     const P: f32 = 0.327_591_1;
     const A: [f32; 5] = [0.254_829_6, -0.284_496_72, 1.421_413_8, -1.453_152_1, 1.061_405_4];
     let ax = x.abs();
-    let t = 1.0 / (1.0 + P * ax);
+    let t = rcp(1.0 + P * ax);
     let poly = t * (A[0] + t * (A[1] + t * (A[2] + t * (A[3] + t * A[4]))));
     let y = 1.0 - poly * exp(-ax * ax);
     if x < 0.0 {
@@ -54,6 +54,70 @@ pub fn erf(x: f32) -> f32 {
     } else {
         y
     }
+}
+
+/// `1/x`, approximated (`rcp.approx.ftz.f32`: at most 1 ulp off over the normal range, one
+/// instruction where IEEE division is a dozen with a slow-path branch); `1/±∞ = ±0`, `1/±0 = ±∞`,
+/// subnormal inputs flushed to zero.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn rcp(x: f32) -> f32 {
+    let y: f32;
+    // SAFETY: a register-to-register arithmetic instruction with no memory or control effects.
+    unsafe { core::arch::asm!("rcp.approx.ftz.f32 {y}, {x};", x = in(reg32) x, y = out(reg32) y, options(pure, nomem, nostack)) };
+    y
+}
+
+/// `1/x` on the host: the correctly rounded quotient (within the GPU's ulp, so tolerances written for
+/// the GPU hold here).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn rcp(x: f32) -> f32 {
+    1.0 / x
+}
+
+/// `lo` and `hi` rounded to BF16 (to nearest, ties to even; NaN stays NaN) and packed, `lo` in bits
+/// 0–15: one `cvt.rn.bf16x2.f32` (sm_80+), where [`f32_to_bf16_bits`]'s integer code is about ten
+/// instructions an element.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn f32x2_to_bf16x2(lo: f32, hi: f32) -> u32 {
+    let d: u32;
+    // SAFETY: a register-to-register conversion with no memory or control effects. The instruction
+    // puts its first source in the upper half.
+    unsafe {
+        core::arch::asm!("cvt.rn.bf16x2.f32 {d}, {a}, {b};", d = out(reg32) d, a = in(reg32) hi, b = in(reg32) lo,
+            options(pure, nomem, nostack, preserves_flags))
+    };
+    d
+}
+
+/// [`f32x2_to_bf16x2`] on the host: the `half` crate's rounding (the same round to nearest even).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn f32x2_to_bf16x2(lo: f32, hi: f32) -> u32 {
+    u32::from(f32_to_bf16_bits(lo)) | u32::from(f32_to_bf16_bits(hi)) << 16
+}
+
+/// `lo` and `hi` rounded to IEEE binary16 (to nearest even; overflow to ±∞) and packed, `lo` in bits
+/// 0–15: one `cvt.rn.f16x2.f32`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn f32x2_to_f16x2(lo: f32, hi: f32) -> u32 {
+    let d: u32;
+    // SAFETY: as f32x2_to_bf16x2.
+    unsafe {
+        core::arch::asm!("cvt.rn.f16x2.f32 {d}, {a}, {b};", d = out(reg32) d, a = in(reg32) hi, b = in(reg32) lo,
+            options(pure, nomem, nostack, preserves_flags))
+    };
+    d
+}
+
+/// [`f32x2_to_f16x2`] on the host (the `half` crate's rounding).
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn f32x2_to_f16x2(lo: f32, hi: f32) -> u32 {
+    u32::from(f32_to_f16_bits(lo)) | u32::from(f32_to_f16_bits(hi)) << 16
 }
 
 /// `x` rounded to BF16 (to nearest, ties to even; NaN stays NaN) as its bit pattern: the `half`

@@ -4,9 +4,11 @@
 //! A launch names it by one code word: the activation in bits 0–7 ([`IDENTITY`], [`RELU`],
 //! [`GELU_TANH`], [`GELU_ERF`], [`SILU`]), the bias in bits 8–9 ([`BIAS_NONE`], [`BIAS_PER_COLUMN`]: one
 //! per output column, `n` of them, [`BIAS_PER_ROW`]: one per output row, `m`). The functions are
-//! plain Rust on `tessera_device::math` (erf, tanh and exp from `exp2`, one `ex2.approx` on the GPU,
-//! `f32::exp2` on the host): the GPU and the CPU executor run the same code.
-use crate::device::math::{erf, exp, tanh};
+//! plain Rust on `tessera_device::math` (erf and exp from `exp2` and `rcp`: one `ex2.approx` and one
+//! `rcp.approx` on the GPU, `f32::exp2` and a division on the host): the GPU and the CPU executor run
+//! the same code. GELU's tanh form is computed as `x/(1 + e^(−2u))`, the same function without a
+//! `tanh` (and its division).
+use crate::device::math::{erf, exp, exp2, fma, rcp};
 use crate::device::mem::View;
 
 /// `act(x) = x`.
@@ -55,12 +57,12 @@ pub fn activate_inline(act: u32, x: f32) -> f32 {
             }
         }
         GELU_TANH => {
-            // √(2/π)
-            const K: f32 = 0.797_884_6;
-            0.5 * x * (1.0 + tanh(K * (x + 0.044_715 * x * x * x)))
+            // ½(1 + tanh u) = 1/(1 + e^(−2u)), u = √(2/π)·(x + 0.044715·x³): one ex2, one rcp. −2·√(2/π)·log₂e:
+            const K: f32 = -2.302_208_2;
+            x * rcp(1.0 + exp2(K * x * fma(0.044_715 * x, x, 1.0)))
         }
         GELU_ERF => 0.5 * x * (1.0 + erf(x * core::f32::consts::FRAC_1_SQRT_2)),
-        SILU => x / (1.0 + exp(-x)),
+        SILU => x * rcp(1.0 + exp(-x)),
         _ => x,
     }
 }
@@ -114,15 +116,37 @@ impl Fused {
         activate(self.code & 0xFF, v + b)
     }
 
-    /// [`Fused::apply`] with the activation inlined ([`activate_inline`]).
+    /// The activation alone, inlined ([`activate_inline`] of this epilogue's code).
+    #[inline(always)]
+    pub fn activate_inline(self, x: f32) -> f32 {
+        activate_inline(self.code & 0xFF, x)
+    }
+
+    /// The biases of columns `col .. col + W` where the bias is per column, zeros otherwise: what a
+    /// thread storing the same columns of many rows reads once.
     ///
     /// # Safety
-    /// As [`Fused::apply`].
+    /// `col + W <= n` of [`Fused::new`] where the bias is per column.
     #[inline(always)]
-    pub unsafe fn apply_inline(self, v: f32, row: u32, col: u32) -> f32 {
-        // SAFETY: the caller's contract.
-        let b = unsafe { self.bias_at(row, col) };
-        activate_inline(self.code & 0xFF, v + b)
+    pub unsafe fn column_bias<const W: usize>(self, col: u32) -> [f32; W] {
+        if self.code & BIAS_MASK != BIAS_PER_COLUMN {
+            return [0.0; W];
+        }
+        // SAFETY: in range by the caller's contract.
+        core::array::from_fn(|i| unsafe { self.bias.get(col as usize + i) })
+    }
+
+    /// The bias of row `row` where the bias is per row, 0 otherwise.
+    ///
+    /// # Safety
+    /// `row < m` of [`Fused::new`] where the bias is per row.
+    #[inline(always)]
+    pub unsafe fn row_bias(self, row: u32) -> f32 {
+        if self.code & BIAS_MASK != BIAS_PER_ROW {
+            return 0.0;
+        }
+        // SAFETY: in range by the caller's contract.
+        unsafe { self.bias.get(row as usize) }
     }
 
     /// The bias of `(row, col)` (0 without one).

@@ -40,6 +40,7 @@
 //!
 //! Measurements: `docs/ladder/k15-tma.md`.
 use super::k14_wgmma::{ASlice, WgmmaTile};
+use crate::activation::Fused;
 use crate::device::async_copy::SharedPtr;
 use crate::device::mem::{Float2, Float4, Half4, View};
 use crate::device::shared::SharedTiles;
@@ -774,13 +775,14 @@ unsafe fn store_rows_half<const W: u32, const F16: bool>(c: View<u16>, stage: Vi
 
 /// Stores consumer warpgroup `cw`'s accumulators of the output tile at `(row0, col0)` into `c`
 /// (`m × n` elements, row-major, of the type `out` names: `f32`, BF16 or FP16 as
-/// `k27_fused::out`'s codes), each through `finish(value, row, col)` and then rounded once; only
-/// in-range elements. As [`store`]'s threads store, one chunk loop for every output type (`out` is
-/// branched on per row write: three loops would each unroll the accumulators, and LLVM then keeps
-/// them in local memory): 4 consecutive columns a lane where `n` is a multiple of 4, 1 otherwise.
+/// `k27_fused::out`'s codes), each finished as `act(α·sum + bias)` ([`Fused`]) and then rounded
+/// once; only in-range elements. As [`store`]'s threads store, one chunk loop for every output type
+/// (`out` is branched on per row write: three loops would each unroll the accumulators, and LLVM then
+/// keeps them in local memory): 4 consecutive columns a lane where `n` is a multiple of 4, 1 otherwise.
 ///
 /// # Safety
-/// `c` holds `m·n` elements of `out`'s type; otherwise as [`store`] (no `accumulate`).
+/// `c` holds `m·n` elements of `out`'s type; `fused` was made for the `m × n` output; otherwise as
+/// [`store`] (no `accumulate`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn store_finished<O: WgmmaTile>(
@@ -791,7 +793,7 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile>(
     (row0, col0): (u32, u32),
     cw: u32,
     out: u32,
-    finish: impl Fn(f32, u32, u32) -> f32 + Copy,
+    finish: (Fused, f32),
 ) {
     let wtid = thread::thread_idx_x() % 128;
     let lane = wtid % 32;
@@ -807,7 +809,7 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile>(
         // SAFETY: every lane of the warp, once per chunk (the loop is warp-uniform).
         unsafe { thread::sync_warp() };
         let col = col0 + STAGE_COLS * j as u32;
-        // SAFETY: the area holds the chunk (the barrier above); C as the caller states.
+        // SAFETY: the area holds the chunk (the barrier above); C and the epilogue as the caller states.
         unsafe {
             if n.is_multiple_of(4) {
                 store_rows_finished::<4>((c32, c16), stage, (m, n), first, col, out, finish);
@@ -820,54 +822,68 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile>(
     }
 }
 
-/// One staged chunk of [`store_finished`]: `W` consecutive columns a lane (4 or 1).
+/// One staged chunk of [`store_finished`]: `W` consecutive columns a lane (4 or 1), the same columns
+/// on each of the lane's rows — their biases are read once, a row's once per row.
 ///
 /// # Safety
 /// As [`store_finished`], with the chunk staged; `n` a multiple of `W`.
 #[inline(always)]
-unsafe fn store_rows_finished<const W: u32>(
+unsafe fn store_rows_finished<const W: usize>(
     (c32, c16): (View<f32>, View<u16>),
     stage: View<f32>,
     (m, n): (u32, u32),
     first: u32,
     col: u32,
     out: u32,
-    finish: impl Fn(f32, u32, u32) -> f32,
+    (fused, alpha): (Fused, f32),
 ) {
-    use crate::device::math::{f32_to_bf16_bits, f32_to_f16_bits};
+    use crate::device::math::{f32x2_to_bf16x2, f32x2_to_f16x2, fma};
     use crate::device::unroll::{keep_rolled, opaque};
     use crate::matmul::k27_fused::out as format;
+    let w = W as u32;
     let lane = thread::thread_idx_x() % 32;
-    let per_row = STAGE_COLS / W;
+    let per_row = STAGE_COLS / w;
+    let cc = w * (lane % per_row);
+    let col = col + cc;
+    if col >= n {
+        return;
+    }
+    // SAFETY: col + W <= n (n a multiple of W).
+    let bias = unsafe { fused.column_bias::<W>(col) };
+    // Two finished values rounded and packed at once (one `cvt` for both).
+    let pack = |lo: f32, hi: f32| if out == format::F16 { f32x2_to_f16x2(lo, hi) } else { f32x2_to_bf16x2(lo, hi) };
     // `for_each_staged_row`'s walk, kept a loop: unrolled, its body (the activation inlined, once
     // per element) made the chunk loop too large to unroll, and the accumulators went to local memory.
     let mut q = 0;
-    while q < opaque(16 / W) {
+    while q < opaque(16 / w) {
         keep_rolled();
-        let (r, cc) = (W * q + lane / per_row, W * (lane % per_row));
-        let (row, col) = (first + r, col + cc);
+        let r = w * q + lane / per_row;
+        let row = first + r;
         q += 1;
-        if row >= m || col >= n {
+        if row >= m {
             continue;
         }
+        // SAFETY: row < m.
+        let row_bias = unsafe { fused.row_bias(row) };
         let (at, from) = ((row * n + col) as usize, staged(r, cc));
         // SAFETY: `at` names W elements in range of C, aligned to W elements (as the allocation
         // is; n a multiple of W), `from` W staged floats aligned alike (`staged`).
         unsafe {
             if W == 4 {
                 let v = stage.get4(from).0;
-                let v = [finish(v[0], row, col), finish(v[1], row, col + 1), finish(v[2], row, col + 2), finish(v[3], row, col + 3)];
-                match out {
-                    format::BF16 => c16.set4(at, Half4(v.map(f32_to_bf16_bits))),
-                    format::F16 => c16.set4(at, Half4(v.map(f32_to_f16_bits))),
-                    _ => c32.set4(at, Float4(v)),
+                let v: [f32; 4] = core::array::from_fn(|i| fused.activate_inline(fma(alpha, v[i], bias[i] + row_bias)));
+                if out == format::F32 {
+                    c32.set4(at, Float4(v));
+                } else {
+                    let (lo, hi) = (pack(v[0], v[1]), pack(v[2], v[3]));
+                    c16.set4(at, Half4([lo as u16, (lo >> 16) as u16, hi as u16, (hi >> 16) as u16]));
                 }
             } else {
-                let v = finish(stage.get(from), row, col);
-                match out {
-                    format::BF16 => c16.set(at, f32_to_bf16_bits(v)),
-                    format::F16 => c16.set(at, f32_to_f16_bits(v)),
-                    _ => c32.set(at, v),
+                let v = fused.activate_inline(fma(alpha, stage.get(from), bias[0] + row_bias));
+                if out == format::F32 {
+                    c32.set(at, v);
+                } else {
+                    c16.set(at, pack(v, 0.0) as u16);
                 }
             }
         }

@@ -78,13 +78,11 @@ impl Finish for Finished {
         cw: u32,
         _adds: bool,
     ) {
-        let (fused, alpha) = (self.fused, self.alpha);
         // Applied to each element as its staged row goes out, the activation inlined: the
         // accumulators not yet staged stay live in registers meanwhile.
-        // SAFETY: the stores visit in-range elements only, and `fused` was made for the rows × n output.
-        let finish = move |v: f32, row: u32, col: u32| unsafe { fused.apply_inline(alpha * v, row, col) };
         // SAFETY: `c + at` holds rows · n elements of the entry's `out` type (the caller's
-        // contract); finished sums are stored, never added (the walk is unsplit).
+        // contract), `fused` was made for the rows × n output; finished sums are stored, never
+        // added (the walk is unsplit).
         unsafe {
             k15_tma::store_finished::<O>(
                 acc,
@@ -94,7 +92,7 @@ impl Finish for Finished {
                 (row0, col0),
                 cw,
                 self.out,
-                finish,
+                (self.fused, self.alpha),
             )
         }
     }
