@@ -60,15 +60,16 @@ fn case<T: DeviceElement, O: OutputElement>(
 }
 
 fn every_kernel(gpu: &Gpu) -> Result<(), String> {
-    let kernels: Vec<(Algo, Precision)> = MATMUL_KERNELS
+    let kernels: Vec<(Algo, Precision, (usize, usize))> = MATMUL_KERNELS
         .iter()
         .filter(|k| k.config.fused_epilogue && !k.precision.is_fp8())
-        .map(|k| (k.algo, k.precision))
-        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p)))
+        .map(|k| (k.algo, k.precision, (k.config.bm as usize, k.config.bn as usize)))
+        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p, (128, 128))))
         .collect();
     let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
-    for (i, &(algo, p)) in kernels.iter().enumerate() {
-        let shape = if i % 2 == 0 { (130, 136, 72) } else { (65, 266, 40) };
+    for (i, &(algo, p, (bm, bn))) in kernels.iter().enumerate() {
+        // Past one tile in rows and columns (N a multiple of 4), or half a tile's rows and N not.
+        let shape = if i % 2 == 0 { (bm + 2, bn + 8, 72) } else { (bm / 2 + 1, bn + 10, 40) };
         let bias = [Some(BiasKind::PerColumn), Some(BiasKind::PerRow), None][i % 3];
         let (alpha, act) = ([1.0, 0.5, -2.0][i % 3], acts[i % acts.len()]);
         for out in [OutputFormat::F32, OutputFormat::Bf16, OutputFormat::F16] {

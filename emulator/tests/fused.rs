@@ -51,19 +51,19 @@ fn case(
 
 #[test]
 fn every_fused_kernel_and_auto_finish_their_sums() {
-    let kernels: Vec<(Algo, Precision)> = MATMUL_KERNELS
+    let kernels: Vec<(Algo, Precision, (usize, usize))> = MATMUL_KERNELS
         .iter()
         .filter(|k| k.config.fused_epilogue && !k.precision.is_fp8())
-        .map(|k| (k.algo, k.precision))
-        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p)))
+        .map(|k| (k.algo, k.precision, (k.config.bm as usize, k.config.bn as usize)))
+        .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p, (128, 128))))
         .collect();
-    assert_eq!(kernels.len(), 11, "kernel 27's 6 entries, kernel 29's, and Auto in four precisions");
+    assert_eq!(kernels.len(), 19, "kernel 27's 14 entries, kernel 29's, and Auto in four precisions");
     let outputs = [F32, Bf16, F16];
     let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
-    for (i, &(algo, p)) in kernels.iter().enumerate() {
-        // Rows past one 128-row tile, columns past one tile and not a multiple of 4 for half the
-        // kernels, a partial K-step; the output, activation and bias rotate across the kernels.
-        let shape = if i % 2 == 0 { (130, 136, 72) } else { (65, 266, 40) };
+    for (i, &(algo, p, (bm, bn))) in kernels.iter().enumerate() {
+        // Rows past one tile, columns past one tile (a multiple of 4 for half the kernels, not for
+        // the other half), a partial K-step; the output, activation and bias rotate across the kernels.
+        let shape = if i % 2 == 0 { (bm + 2, bn + 8, 72) } else { (bm / 2 + 1, bn + 10, 40) };
         let bias = [Some(BiasKind::PerColumn), Some(BiasKind::PerRow), None][i % 3];
         case(p, algo, shape, [1.0, 0.5, -2.0][i % 3], outputs[i % 3], acts[i % acts.len()], bias, 10 + i as u64);
     }

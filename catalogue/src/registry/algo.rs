@@ -453,6 +453,22 @@ matmul_catalogue! {
     FusedTf32 = k27_fused::matmul_fused_tf32_128x128, "fused-tf32-128x128", Tf32 via fused, k27_fused::FUSED_TF32_128X128;
     /// Kernel 27 in TF32, 64×128.
     FusedTf32Rows64 = k27_fused::matmul_fused_tf32_64x128, "fused-tf32-64x128", Tf32 via fused, k27_fused::FUSED_TF32_64X128;
+    /// Kernel 27 on BF16, 128×256.
+    FusedBf16Wide = k27_fused::matmul_fused_bf16_128x256, "fused-bf16-128x256", Bf16 via fused, k27_fused::FUSED_BF16_128X256;
+    /// Kernel 27 on BF16, 128×192.
+    FusedBf16Mid = k27_fused::matmul_fused_bf16_128x192, "fused-bf16-128x192", Bf16 via fused, k27_fused::FUSED_BF16_128X192;
+    /// Kernel 27 on BF16, 64×256.
+    FusedBf16Rows64Wide = k27_fused::matmul_fused_bf16_64x256, "fused-bf16-64x256", Bf16 via fused, k27_fused::FUSED_BF16_64X256;
+    /// Kernel 27 on FP16, 128×256.
+    FusedF16Wide = k27_fused::matmul_fused_f16_128x256, "fused-f16-128x256", Fp16 via fused, k27_fused::FUSED_F16_128X256;
+    /// Kernel 27 on FP16, 128×192.
+    FusedF16Mid = k27_fused::matmul_fused_f16_128x192, "fused-f16-128x192", Fp16 via fused, k27_fused::FUSED_F16_128X192;
+    /// Kernel 27 on FP16, 64×256.
+    FusedF16Rows64Wide = k27_fused::matmul_fused_f16_64x256, "fused-f16-64x256", Fp16 via fused, k27_fused::FUSED_F16_64X256;
+    /// Kernel 27 in TF32, 128×256.
+    FusedTf32Wide = k27_fused::matmul_fused_tf32_128x256, "fused-tf32-128x256", Tf32 via fused, k27_fused::FUSED_TF32_128X256;
+    /// Kernel 27 in TF32, 64×256.
+    FusedTf32Rows64Wide = k27_fused::matmul_fused_tf32_64x256, "fused-tf32-64x256", Tf32 via fused, k27_fused::FUSED_TF32_64X256;
     /// Kernel 29: kernel 8's 128×128×16 tile (FP32) finishing its sums in its store, as kernel 27.
     FusedF32 = k29_fused_f32::matmul_fused_f32_128x128x16, "fused-f32-128x128x16", Fp32 via fused_f32, k29_fused_f32::FUSED_F32_128X128X16;
 }

@@ -11,14 +11,16 @@
 //! registers before the store, as kernel 25 does: a 128×256 tile keeps 128 accumulators a thread,
 //! and an activation applied to them all at once — a call per element, or 128 inlined copies — made
 //! ptxas spill 13 KB a thread and serialise the `wgmma`s (C7511). Staged, at most one chunk's values
-//! are in flight, the activation is inlined once per row loop (kept a loop), and nothing spills at
-//! 128×128 and 64×128. An `f32` `D` is stored by the threads too (the TMA's store writes a staged
+//! are in flight, the activation is inlined once per row loop (kept a loop), and nothing spills. An `f32` `D` is stored by the threads too (the TMA's store writes a staged
 //! chunk as it is).
 //!
-//! **Tiles**: 128×128 and 64×128 only. The wider ones (128×192, 128×256, 64×256: 96 or 128
-//! accumulators a thread) left no registers for the epilogue's own state — ptxas (CUDA 13.0) spilled
-//! 1.7–3.4 KB a thread at 128×256 and 64×256 and kept 128×192's accumulators in local memory (C7514),
-//! so they are not built (`docs/ladder/k27-fused.md`).
+//! **Tiles**: kernel 16's — 128×256, 128×192, 128×128, 64×256 and 64×128 (TF32 without 128×192).
+//! The first form of the finishing store (IEEE divisions in GELU and SiLU, a bias load an element,
+//! BF16 rounded by integer code: 3,632 SASS instructions at 128×128) left the wide tiles no
+//! registers: ptxas spilled 1.7–3.4 KB a thread at 128×256 and 64×256 and kept 128×192's
+//! accumulators in local memory (C7514). With `rcp.approx`, a chunk's column biases read once and two
+//! elements rounded by one `cvt` (2,224 instructions), every tile compiles without a spill
+//! (`docs/ladder/k27-fused.md`).
 //!
 //! **Everything else is kernel 16's** — the walk ([`WorkUnits`], never split: 16-bit sums are not
 //! added, and an activation is not additive), the pipeline, the tiles — through its
@@ -162,3 +164,19 @@ fused_entry!(matmul_fused_tf32_128x128, FUSED_TF32_128X128, Tf32RegsN128, f32, s
     "Kernel 27 in TF32 (A rounded in registers, `Bᵀ` prepared: kernel 16's TF32 entries), 128×128×32 tiles.");
 fused_entry!(matmul_fused_tf32_64x128, FUSED_TF32_64X128, Tf32RegsN128, f32, stages 9, consumers 1,
     "Kernel 27 in TF32: kernel 16's 64×128×32 tiles.");
+fused_entry!(matmul_fused_bf16_128x256, FUSED_BF16_128X256, Bf16N256, u16, stages 4, consumers 2,
+    "Kernel 27 on BF16 inputs: kernel 16's 128×256×64 tiles, 4 stages.");
+fused_entry!(matmul_fused_bf16_128x192, FUSED_BF16_128X192, Bf16N192, u16, stages 5, consumers 2,
+    "Kernel 27 on BF16 inputs: kernel 16's 128×192×64 tiles, 5 stages.");
+fused_entry!(matmul_fused_bf16_64x256, FUSED_BF16_64X256, Bf16N256, u16, stages 5, consumers 1,
+    "Kernel 27 on BF16 inputs: kernel 16's 64×256×64 tiles (one consumer warpgroup), 5 stages.");
+fused_entry!(matmul_fused_f16_128x256, FUSED_F16_128X256, F16N256, u16, stages 4, consumers 2,
+    "Kernel 27 on FP16 inputs: as [`matmul_fused_bf16_128x256`].");
+fused_entry!(matmul_fused_f16_128x192, FUSED_F16_128X192, F16N192, u16, stages 5, consumers 2,
+    "Kernel 27 on FP16 inputs: as [`matmul_fused_bf16_128x192`].");
+fused_entry!(matmul_fused_f16_64x256, FUSED_F16_64X256, F16N256, u16, stages 5, consumers 1,
+    "Kernel 27 on FP16 inputs: as [`matmul_fused_bf16_64x256`].");
+fused_entry!(matmul_fused_tf32_128x256, FUSED_TF32_128X256, Tf32RegsN256, f32, stages 4, consumers 2,
+    "Kernel 27 in TF32: kernel 16's 128×256×32 tiles, 4 stages.");
+fused_entry!(matmul_fused_tf32_64x256, FUSED_TF32_64X256, Tf32RegsN256, f32, stages 5, consumers 1,
+    "Kernel 27 in TF32: kernel 16's 64×256×32 tiles, 5 stages.");
