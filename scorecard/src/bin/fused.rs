@@ -6,7 +6,7 @@
 //! `scripts/fused_torch_anchor.py`.
 //!
 //! Per shape, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
-//! median of `--repeat` batches. Each result is checked first on sampled rows against the f64
+//! median of `--repeat` batches. `--kernels` times named kernel-27 tiles on the same product too. Each result is checked first on sampled rows against the f64
 //! reference through the epilogue rule (`check_epilogue`'s tolerance). One JSON object per shape on
 //! stdout and in `--out`; `epilogue_cost` is fused ÷ plain time − 1.
 use std::cell::RefCell;
@@ -34,6 +34,10 @@ struct Args {
     /// Rows of each product checked against the f64 reference.
     #[arg(long, default_value_t = 3)]
     sampled_rows: usize,
+    /// Kernel-27 entries also timed by name on the same product (bias + GELU into BF16), beside
+    /// `Auto`'s pick: how its model ranks the tiles.
+    #[arg(long, value_delimiter = ',', default_value = "fused-bf16-128x256,fused-bf16-128x192,fused-bf16-128x128")]
+    kernels: Vec<String>,
     /// Where to write the JSON lines.
     #[arg(long, default_value = "fused.jsonl")]
     out: String,
@@ -108,7 +112,12 @@ fn main() -> Result<(), Fail> {
         let c16 = RefCell::new(DeviceMatrix::<bf16>::zeros(gpu, m, n)?);
         let gelu = FusedParams::new().bias(BiasKind::PerColumn, &bias).activation(Activation::GeluTanh);
         let zero = vec![0.0f32; n];
-        let runs: Vec<(&str, Activation, OutputFormat, &[f32], Run<'_>)> = vec![
+        let named: Vec<(Algo, FusedParams<'_>)> = args
+            .kernels
+            .iter()
+            .map(|label| Algo::from_label(label).map(|algo| (algo, gelu.algo(algo))).ok_or_else(|| format!("no kernel `{label}`")))
+            .collect::<Result<_, _>>()?;
+        let mut runs: Vec<(&str, Activation, OutputFormat, &[f32], Run<'_>)> = vec![
             (
                 "tessera_gelu_bf16",
                 Activation::GeluTanh,
@@ -138,6 +147,10 @@ fn main() -> Result<(), Fail> {
                 Box::new(|| Ok(blas.gemm_bf16(a.buffer(), b.buffer(), c32.borrow_mut().buffer_mut(), m, n, k)?)),
             ),
         ];
+        for (algo, params) in &named {
+            let run: Run<'_> = Box::new(|| Ok(gpu.matmul_fused(params, &a, &b, &mut c16.borrow_mut())?));
+            runs.push((algo.label(), Activation::GeluTanh, OutputFormat::Bf16, &bias_h, run));
+        }
         let rows: Vec<usize> = (0..args.sampled_rows.min(m)).map(|i| i * (m - 1) / args.sampled_rows.saturating_sub(1).max(1)).collect();
         let mut row = serde_json::json!({ "m": m, "n": n, "k": k, "precision": "bf16" });
         eprintln!("{m}×{n}×{k}");
