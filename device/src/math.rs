@@ -120,6 +120,20 @@ pub fn f32x2_to_f16x2(lo: f32, hi: f32) -> u32 {
     u32::from(f32_to_f16_bits(lo)) | u32::from(f32_to_f16_bits(hi)) << 16
 }
 
+/// Four values rounded to BF16 (to nearest even) by two [`f32x2_to_bf16x2`]s, in order.
+#[inline(always)]
+pub fn f32x4_to_bf16x4(v: [f32; 4]) -> [u16; 4] {
+    let (lo, hi) = (f32x2_to_bf16x2(v[0], v[1]), f32x2_to_bf16x2(v[2], v[3]));
+    [lo as u16, (lo >> 16) as u16, hi as u16, (hi >> 16) as u16]
+}
+
+/// Four values rounded to IEEE binary16 (to nearest even) by two [`f32x2_to_f16x2`]s, in order.
+#[inline(always)]
+pub fn f32x4_to_f16x4(v: [f32; 4]) -> [u16; 4] {
+    let (lo, hi) = (f32x2_to_f16x2(v[0], v[1]), f32x2_to_f16x2(v[2], v[3]));
+    [lo as u16, (lo >> 16) as u16, hi as u16, (hi >> 16) as u16]
+}
+
 /// `x` rounded to BF16 (to nearest, ties to even; NaN stays NaN) as its bit pattern: the `half`
 /// crate's conversion, the same integer code on the GPU and the host.
 #[inline(always)]

@@ -760,13 +760,14 @@ pub(crate) unsafe fn store_half<O: WgmmaTile, const F16: bool>(
 /// As [`store_half`], with the chunk staged; `n` a multiple of `W`.
 #[inline(always)]
 unsafe fn store_rows_half<const W: u32, const F16: bool>(c: View<u16>, stage: View<f32>, m: u32, n: u32, first: u32, col: u32) {
-    use crate::device::math::{f32_to_bf16_bits, f32_to_f16_bits};
+    use crate::device::math::{f32_to_bf16_bits, f32_to_f16_bits, f32x4_to_bf16x4, f32x4_to_f16x4};
     let round = if F16 { f32_to_f16_bits } else { f32_to_bf16_bits };
+    let round4 = if F16 { f32x4_to_f16x4 } else { f32x4_to_bf16x4 };
     // SAFETY: `at` names W elements in range of c, 2·W-byte aligned (as the allocation is), `from`
     // W staged floats aligned alike (`for_each_staged_row`'s contract).
     for_each_staged_row::<W>(m, n, first, col, |at, from| unsafe {
         if W == 4 {
-            c.set4(at, Half4(stage.get4(from).0.map(round)));
+            c.set4(at, Half4(round4(stage.get4(from).0)));
         } else {
             c.set(at, round(stage.get(from)));
         }

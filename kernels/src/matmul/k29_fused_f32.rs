@@ -10,7 +10,7 @@
 use super::k07_warptile::{thread_origin, WSUB_M, WSUB_N};
 use super::k08_double_buffer::{self, accumulate};
 use crate::activation::Fused;
-use crate::device::math::{f32_to_bf16_bits, f32_to_f16_bits};
+use crate::device::math::{f32_to_bf16_bits, f32_to_f16_bits, f32x4_to_bf16x4, f32x4_to_f16x4};
 use crate::device::mem::{Float4, Half4, View};
 use crate::device::thread;
 use crate::launch::TileConfig;
@@ -61,8 +61,8 @@ kernel! {
                             let v = [0, 1, 2, 3].map(|j| fused.apply(alpha * v[j], row, col + j as u32));
                             let at = (row * n + col) as usize;
                             match out {
-                                out::BF16 => c16.set4(at, Half4(v.map(f32_to_bf16_bits))),
-                                out::F16 => c16.set4(at, Half4(v.map(f32_to_f16_bits))),
+                                out::BF16 => c16.set4(at, Half4(f32x4_to_bf16x4(v))),
+                                out::F16 => c16.set4(at, Half4(f32x4_to_f16x4(v))),
                                 _ => c32.set4(at, Float4(v)),
                             }
                         }
