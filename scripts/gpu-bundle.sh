@@ -5,7 +5,9 @@
 #
 # The GPU machine has no Rust: the executables travel. Then, on the GPU machine, from the repo root:
 #     bash .gpu/gpu-run.sh            # writes logs, JSON and Markdown under $OUT (default ./gpu-out)
-# With this workplace's device tool: run(command="bash .gpu/gpu-run.sh", carry=[".gpu"]).
+# With this workplace's device tool: run(command="bash .gpu/gpu-run.sh", carry=[".gpu"]). The tool
+# carries the tracked tree too (64 MiB in all): `scripts/carry-slim.sh on` before the call and `off`
+# after leave docs/results and host/ptx behind; carry a `tar cJf` of the parts of .gpu the call needs.
 #
 # BUNDLE_PARTS picks what to build (default "tests bins benches examples"): e.g. BUNDLE_PARTS=examples for a
 # run of the examples alone (then RUN_TESTS=0 RUN_SCORECARD=0 RUN_STREAMS=0 RUN_SANITIZER=0 there).

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The device tool carries the tracked tree with the bundle, 64 MiB in all; docs/results and host/ptx
+# (the run needs neither: the executables embed the PTX) are most of it. `on` takes them out of the
+# index and hides them for one `run` call; `off` puts the index back exactly as it was. Never commit
+# between the two.
+#     scripts/carry-slim.sh on && <run(...)> ; scripts/carry-slim.sh off
+set -euo pipefail
+cd "$(git rev-parse --show-toplevel)"
+exclude=$(git rev-parse --git-path info/exclude)
+mark='# carry-slim'
+case "${1:-}" in
+  on)
+    grep -q "^$mark" "$exclude" 2>/dev/null && { echo "carry-slim: already on" >&2; exit 1; }
+    git diff --cached --quiet || { echo "carry-slim: staged changes; commit or unstage them first" >&2; exit 1; }
+    git rm -r -q --cached docs/results host/ptx
+    mkdir -p "$(dirname "$exclude")"
+    printf '%s\n/docs/results/\n/host/ptx/\n' "$mark" >> "$exclude"
+    echo "carry-slim: tracked files now $(git ls-files -z | xargs -0 du -cb 2>/dev/null | awk '/total$/ {t += $1} END {printf "%.1f MiB", t / 1048576}')"
+    ;;
+  off)
+    git reset -q
+    [ -f "$exclude" ] && sed -i "/^$mark\$/,+2d" "$exclude"
+    git status --short | head
+    ;;
+  *) echo "usage: $0 on|off" >&2; exit 2 ;;
+esac
