@@ -37,6 +37,7 @@
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Pipeline, TmaArgs, ROW_BYTES};
 use super::k16_persistent::{Feed, TmaFeed, Walk, WorkUnits};
+use super::k27_fused;
 use crate::activation::Fused;
 use crate::device::mem::View;
 use crate::device::tma::TensorMap;
@@ -249,10 +250,21 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
                 consume_promoted::<O, S, NC>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales);
             }
         }
-        // SAFETY: `fused` made for m × n (the entry's), after the piece's last wait.
-        unsafe { finish_sums::<O>(&mut acc, scale, fused, (m, n), (p.row0, p.col0), wg - 1) };
-        let map = if p.adds { core::ptr::null() } else { k15_tma::c_map_for::<NC>(map_c) };
         let staging = pipe.warp_staging(wg - 1);
+        if !fused.is_identity() {
+            // A bias or an activation: each scaled sum finished as its staged row goes out (kernel
+            // 27's store; applied to the registers, a call per element, it ran at a quarter of the
+            // plain product's rate). Finishing products are never split (the caller's contract).
+            let out = if BF16 { k27_fused::out::BF16 } else { k27_fused::out::F32 };
+            // SAFETY: c holds m·n elements of C's type; `fused` made for m × n (the entry's); one
+            // slice, so nothing is added; after the piece's last wait.
+            unsafe { k15_tma::store_finished::<O>(&acc, c, staging, (m, n), (p.row0, p.col0), wg - 1, out, (fused, scale)) };
+            g += p.ke - p.kb;
+            continue;
+        }
+        // SAFETY: after the piece's last wait.
+        unsafe { scale_sums::<O>(&mut acc, scale) };
+        let map = if p.adds { core::ptr::null() } else { k15_tma::c_map_for::<NC>(map_c) };
         // SAFETY: c holds m·n elements of its type (map_c, if any, describes an f32 C), zeroed by the
         // host where the walk adds; a BF16 C is never added into (one slice: the caller's contract).
         unsafe {
@@ -266,28 +278,15 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
     }
 }
 
-/// Finishes consumer warpgroup `cw`'s sums of the output tile at `(row0, col0)` in place: each
-/// `scale · sum`, then `fused` (bias, activation) where it is not the identity, for the `m × n`
-/// output — rows and columns past it (never stored) clamped to its last, so every bias read is in
-/// range. Each accumulator is read through [`wgmma::settled`] (below the last `wait_group`).
+/// Scales consumer warpgroup `cw`'s sums in place (`scale · sum`, the per-tensor scales), each read
+/// through [`wgmma::settled`].
 ///
 /// # Safety
-/// `fused` was made for an `m × n` output ([`Fused::new`]); `m, n > 0`; called after the piece's
-/// last `wait_group`.
+/// Called after the piece's last `wait_group`.
 #[inline(always)]
-unsafe fn finish_sums<O: WgmmaTile>(acc: &mut O::Acc, scale: f32, fused: Fused, (m, n): (u32, u32), (row0, col0): (u32, u32), cw: u32) {
-    if fused.is_identity() {
-        for x in acc.as_mut() {
-            *x = wgmma::settled(*x) * scale;
-        }
-        return;
-    }
-    let (tid, first) = (thread::thread_idx_x() % 128, row0 + cw * k15_tma::WG_ROWS);
-    for (i, x) in acc.as_mut().iter_mut().enumerate() {
-        let (r, col) = wgmma::acc_position(tid, i as u32);
-        let (row, col) = ((first + r).min(m - 1), (col0 + col).min(n - 1));
-        // SAFETY: row < m, col < n (clamped), `fused` made for m × n (the caller's contract).
-        *x = unsafe { fused.apply(wgmma::settled(*x) * scale, row, col) };
+unsafe fn scale_sums<O: WgmmaTile>(acc: &mut O::Acc, scale: f32) {
+    for x in acc.as_mut() {
+        *x = wgmma::settled(*x) * scale;
     }
 }
 
