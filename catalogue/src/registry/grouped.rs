@@ -91,6 +91,8 @@ grouped_catalogue! {
     F16Rows64 = k26_grouped::matmul_grouped_f16_64x128, "grouped-f16-64x128", Fp16, GROUPED_F16_64X128;
     /// FP32 (kernel 28: a batch only), kernel 8's 128×128×16 tiles.
     F32 = k28_batched_f32::matmul_batched_dbuf_128x128x16 / matmul_batched_dbuf_128x128x16_by_rows, "batched-f32-128x128x16", Fp32, BATCHED_DBUF_128X128X16;
+    /// FP32 (kernel 28), kernel 8's 128×256×16 tiles.
+    F32Wide = k28_batched_f32::matmul_batched_dbuf_128x256x16 / matmul_batched_dbuf_128x256x16_by_rows, "batched-f32-128x256x16", Fp32, BATCHED_DBUF_128X256X16;
     /// FP32 (kernel 28), kernel 8's 64×64×16 tiles.
     F32Small = k28_batched_f32::matmul_batched_dbuf_64x64x16 / matmul_batched_dbuf_64x64x16_by_rows, "batched-f32-64x64x16", Fp32, BATCHED_DBUF_64X64X16;
 }
@@ -114,6 +116,7 @@ impl GroupedAlgo {
         match self {
             GroupedAlgo::F32 => Some(crate::Algo::Dbuf128x128x16),
             GroupedAlgo::F32Small => Some(crate::Algo::Dbuf64x64x16),
+            GroupedAlgo::F32Wide => Some(crate::Algo::Dbuf128x256x16),
             _ => None,
         }
     }

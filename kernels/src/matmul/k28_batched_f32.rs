@@ -63,5 +63,10 @@ pub const BATCHED_DBUF_64X64X16: crate::launch::TileConfig = k08_double_buffer::
 
 batched_entry!(matmul_batched_dbuf_128x128x16, matmul_batched_dbuf_128x128x16_by_rows, 128, 128, 16, wmi 2, wni 2, threads 256, la 2, lb 2, unroll 16,
     "Kernel 28: kernel 8's 128×128×16 tile over a strided batch (`blockIdx.z` the matrix), FP32.");
+/// The launch of [`matmul_batched_dbuf_128x256x16`] per matrix: kernel 8's.
+pub const BATCHED_DBUF_128X256X16: crate::launch::TileConfig = k08_double_buffer::DBUF_128X256X16;
+
+batched_entry!(matmul_batched_dbuf_128x256x16, matmul_batched_dbuf_128x256x16_by_rows, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 16,
+    "Kernel 28: kernel 8's 128×256×16 tile over a strided batch, FP32: large matrices (FP32 `Auto`'s usual tile at 2048³ and up).");
 batched_entry!(matmul_batched_dbuf_64x64x16, matmul_batched_dbuf_64x64x16_by_rows, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, unroll 16,
     "Kernel 28: kernel 8's 64×64×16 tile over a strided batch, FP32: small matrices, many blocks.");
