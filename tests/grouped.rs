@@ -1,17 +1,26 @@
-//! Kernels 26 and 28 on the GPU (a batch or groups of BF16/FP16 products, or a batch of FP32 ones, in
-//! one launch), through the public API: every tile and `Auto` on odd shapes — partial K-steps and tiles, broadcast operands, gaps
+//! Kernels 26, 28 and 30 on the GPU (a batch or groups of BF16/FP16 products, or a batch of FP32
+//! ones, in one launch; batches strided or of pointers), through the public API: every tile and
+//! `Auto` on odd shapes — partial K-steps and tiles, K and N off 16 bytes, broadcast operands, gaps
 //! (NaN) between a batch's matrices and outputs, groups of 0 and 1 rows and groups that end inside a
 //! tile — each product against the f64 reference, nothing outside the outputs written, and the
 //! typed refusals before any work (the `Gpu` usable after each). Without a GPU each trial is
 //! reported ignored.
 use tessera::catalogue::plan::grouped::{Products, Stack};
 use tessera::catalogue::registry::grouped::GROUPED_KERNELS;
-use tessera::catalogue::testkit::grouped::{check_products, stack_values, UNTOUCHED};
+use tessera::catalogue::testkit::grouped::{check_pointer_products, check_products, stack_values, UNTOUCHED};
+use tessera::catalogue::testkit::random;
 use tessera::{bf16, f16, DeviceBuffer, DeviceElement, DeviceMatrix, Error, Gpu, GroupedAlgo, MatrixStack, MatrixStackMut, Precision};
 use tessera_tests::{gpu_trial, run};
 
+/// Every tile of `precision` and `Auto`.
 fn algos(precision: Precision) -> impl Iterator<Item = GroupedAlgo> {
     GROUPED_KERNELS.iter().filter(move |k| k.precision == precision).map(|k| k.algo).chain([GroupedAlgo::Auto])
+}
+
+/// The tiles of `precision` that read through pointers (kernels 28 and 30: `pointers`) or tensor
+/// maps (kernel 26), and `Auto`.
+fn algos_reading(precision: Precision, pointers: bool) -> impl Iterator<Item = GroupedAlgo> {
+    algos(precision).filter(move |a| a.kernel().is_none_or(|k| k.host.pointers() == pointers))
 }
 
 /// A buffer of `values` in the input type.
@@ -82,7 +91,7 @@ fn groups_in<T: DeviceElement>(gpu: &Gpu, precision: Precision, from: fn(f32) ->
     let (va, vb) = (stack_values(sa, precision, 30), stack_values(sb, precision, 31));
     let a = DeviceMatrix::from_buffer(m, k, upload(gpu, &va, from)?).map_err(|e| e.to_string())?;
     let b = upload(gpu, &vb, from)?;
-    for algo in algos(precision) {
+    for algo in algos_reading(precision, false) {
         let mut c = DeviceMatrix::from_buffer(m, n, DeviceBuffer::from_host(gpu, &vec![UNTOUCHED; m * n]).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
         gpu.matmul_grouped(algo, &a, MatrixStack::new(&b, sb.count, k, n, sb.stride), &offsets, &mut c)
@@ -90,6 +99,61 @@ fn groups_in<T: DeviceElement>(gpu: &Gpu, precision: Precision, from: fn(f32) ->
         let got = c.to_vec(gpu).map_err(|e| e.to_string())?;
         check_products(precision, Products::Grouped { m, k, b: sb, offsets: &offsets }, &va, &vb, &got)
             .map_err(|e| format!("{algo:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Kernel 30 (and `Auto`) on a batch kernel 26 cannot read: K = 37 and N = 45 (rows off 16 bytes),
+/// `C`'s matrices 3 floats off a multiple of 4.
+fn odd_rows_in<T: DeviceElement>(gpu: &Gpu, precision: Precision, from: fn(f32) -> T) -> Result<(), String> {
+    let (m, n, k, count) = (70, 45, 37, 3);
+    let sa = Stack { count, rows: m, cols: k, stride: 2600 };
+    let sb = Stack { count, rows: k, cols: n, stride: 1672 };
+    let sc = Stack { count, rows: m, cols: n, stride: m * n + 3 };
+    let (va, vb) = (stack_values(sa, precision, 40), stack_values(sb, precision, 41));
+    let (a, b) = (upload(gpu, &va, from)?, upload(gpu, &vb, from)?);
+    for algo in algos_reading(precision, true) {
+        let mut c = DeviceBuffer::from_host(gpu, &vec![UNTOUCHED; sc.span().unwrap()]).map_err(|e| e.to_string())?;
+        gpu.matmul_batched(
+            algo,
+            MatrixStack::new(&a, count, m, k, sa.stride),
+            MatrixStack::new(&b, count, k, n, sb.stride),
+            MatrixStackMut::new(&mut c, count, m, n, sc.stride),
+        )
+        .map_err(|e| format!("{algo:?}: {e}"))?;
+        let got = c.to_host(gpu).map_err(|e| e.to_string())?;
+        check_products(precision, Products::Batched { a: sa, b: sb, c: sc }, &va, &vb, &got).map_err(|e| format!("{algo:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn slices(v: &[Vec<f32>]) -> Vec<&[f32]> {
+    v.iter().map(|x| x.as_slice()).collect()
+}
+
+/// A batch of pointers (kernels 28 and 30) on every tile and `Auto`: 3 products of 130×68×40, each
+/// matrix its own allocation, A's first matrix standing in twice.
+fn pointers_in<T: DeviceElement>(gpu: &Gpu, precision: Precision, from: fn(f32) -> T) -> Result<(), String> {
+    let (m, n, k, count) = (130, 68, 40, 3);
+    let values = |rows: usize, cols: usize, seed: u64| -> Vec<Vec<f32>> {
+        (0..count).map(|i| random::operands(rows * cols, seed + i as u64).into_iter().map(|x| precision.round_input(x)).collect()).collect()
+    };
+    let (va, vb) = (values(m, k, 50), values(k, n, 60));
+    let upload_all = |v: &[Vec<f32>], rows, cols| -> Result<Vec<DeviceMatrix<T>>, String> {
+        v.iter().map(|x| DeviceMatrix::from_buffer(rows, cols, upload(gpu, x, from)?).map_err(|e| e.to_string())).collect()
+    };
+    let (a, b) = (upload_all(&va, m, k)?, upload_all(&vb, k, n)?);
+    let ra = [&a[0], &a[1], &a[0]];
+    let rb: Vec<&DeviceMatrix<T>> = b.iter().collect();
+    let va = [va[0].clone(), va[1].clone(), va[0].clone()];
+    for algo in algos_reading(precision, true) {
+        let mut c: Vec<DeviceMatrix<f32>> = (0..count)
+            .map(|_| DeviceMatrix::from_slice(gpu, m, n, &vec![UNTOUCHED; m * n]).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        let mut rc: Vec<&mut DeviceMatrix<f32>> = c.iter_mut().collect();
+        gpu.matmul_batched_pointers(algo, &ra, &rb, &mut rc).map_err(|e| format!("{algo:?}: {e}"))?;
+        let got: Vec<Vec<f32>> = c.iter().map(|x| x.to_vec(gpu).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+        check_pointer_products(precision, (m, n, k), &slices(&va), &slices(&vb), &slices(&got)).map_err(|e| format!("{algo:?}: {e}"))?;
     }
     Ok(())
 }
@@ -133,7 +197,23 @@ fn refusals(gpu: &Gpu) -> Result<(), String> {
     expect("offsets past A", gpu.matmul_grouped(GroupedAlgo::Auto, &am, s(&a, 64), &[0, 9, 10, 20, 33], &mut cm), |e| {
         matches!(e, Error::InvalidArgument { .. })
     })?;
-    // Still usable: a valid grouped product runs.
+    let (p, q) = (
+        DeviceMatrix::<bf16>::zeros(gpu, 8, 8).map_err(|e| e.to_string())?,
+        DeviceMatrix::<bf16>::zeros(gpu, 8, 4).map_err(|e| e.to_string())?,
+    );
+    let mut out = [
+        DeviceMatrix::<f32>::zeros(gpu, 8, 8).map_err(|e| e.to_string())?,
+        DeviceMatrix::<f32>::zeros(gpu, 8, 8).map_err(|e| e.to_string())?,
+    ];
+    let [o0, o1] = &mut out;
+    expect("pointers of two shapes", gpu.matmul_batched_pointers(GroupedAlgo::Auto, &[&p, &p], &[&p, &q], &mut [o0, o1]), |e| {
+        matches!(e, Error::ShapeMismatch { .. })
+    })?;
+    expect("pointers on kernel 26", gpu.matmul_batched_pointers(GroupedAlgo::Bf16, &[&p, &p], &[&p, &p], &mut [o0, o1]), |e| {
+        matches!(e, Error::NoKernel { .. })
+    })?;
+    // Still usable: a valid batch of pointers and a valid grouped product run.
+    gpu.matmul_batched_pointers(GroupedAlgo::Auto, &[&p, &p], &[&p, &p], &mut [o0, o1]).map_err(|e| e.to_string())?;
     gpu.matmul_grouped(GroupedAlgo::Auto, &am, s(&a, 64), &[0, 9, 10, 20, 32], &mut cm).map_err(|e| e.to_string())?;
     gpu.synchronize().map_err(|e| e.to_string())
 }
@@ -143,6 +223,11 @@ fn main() {
         gpu_trial("batched_bf16_matches_the_reference_in_every_tile", |g| batch_in(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("batched_f16_matches_the_reference_in_every_tile", |g| batch_in(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("batched_f32_matches_the_reference_in_every_tile", batch_f32),
+        gpu_trial("batched_bf16_with_rows_off_16_bytes_runs_kernel_30", |g| odd_rows_in(g, Precision::Bf16, bf16::from_f32)),
+        gpu_trial("batched_f16_with_rows_off_16_bytes_runs_kernel_30", |g| odd_rows_in(g, Precision::Fp16, f16::from_f32)),
+        gpu_trial("pointers_f32_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Fp32, |x| x)),
+        gpu_trial("pointers_bf16_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Bf16, bf16::from_f32)),
+        gpu_trial("pointers_f16_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("grouped_bf16_matches_the_reference_in_every_tile", |g| groups_in(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("grouped_f16_matches_the_reference_in_every_tile", |g| groups_in(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("batched_and_grouped_refusals_are_typed_before_any_work", refusals),

@@ -1,6 +1,7 @@
-//! Kernels 26 and 28 on the CPU: a batch or groups of products ([`tessera_catalogue::plan::grouped`]),
-//! planned as the host plans them and launched with the host model's 3-D tensor maps (kernel 26) or
-//! the operands' pointers (kernel 28).
+//! Kernels 26, 28 and 30 on the CPU: a batch (strided or of pointers) or groups of products
+//! ([`tessera_catalogue::plan::grouped`]), planned as the host plans them and launched with the host
+//! model's 3-D tensor maps (kernel 26) or the operands' pointers and a table of addresses (kernels
+//! 28 and 30).
 use tessera_catalogue::plan::grouped::{plan, BufferLens, Products, ProductsLaunch, ProductsPlan};
 use tessera_catalogue::registry::grouped::{GroupedAlgo, GroupedHost};
 use tessera_catalogue::registry::tma::TmaOperand;
@@ -38,6 +39,54 @@ pub fn matmul_products<T: Copy>(
     Ok(planned)
 }
 
+/// A batch of pointers: `c[i] = a[i]·b[i]` for every `i`, each matrix its own slice (row-major, `m ×
+/// k`, `k × n`, `m × n`; inputs as for [`matmul_products`]), on the H200's plan with `algo`, through
+/// a table of the matrices' addresses as the host builds it. Slices of other lengths than the shape
+/// or counts that differ are an [`EmuError::InvalidLaunch`], as are plan errors.
+pub fn matmul_pointer_products<T: Copy>(
+    precision: Precision,
+    algo: GroupedAlgo,
+    (m, n, k): (usize, usize, usize),
+    a: &[&[T]],
+    b: &[&[T]],
+    c: &mut [&mut [f32]],
+) -> Result<ProductsPlan, EmuError> {
+    let invalid = |detail: String| EmuError::InvalidLaunch { kernel: "matmul_batched_pointers", detail };
+    if std::mem::size_of::<T>() != precision.input_bytes() as usize {
+        return Err(invalid(format!("{}-byte inputs for {precision:?}", std::mem::size_of::<T>())));
+    }
+    if a.len() != c.len() || b.len() != c.len() {
+        return Err(invalid(format!("{} A, {} B and {} C matrices", a.len(), b.len(), c.len())));
+    }
+    let lens = (m * k, k * n, m * n);
+    if let Some(i) = (0..c.len()).find(|&i| (a[i].len(), b[i].len(), c[i].len()) != lens) {
+        return Err(invalid(format!(
+            "matrix {i}: {} / {} / {} elements for {m}×{k}, {k}×{n}, {m}×{n}",
+            a[i].len(),
+            b[i].len(),
+            c[i].len()
+        )));
+    }
+    let products = Products::Pointers { count: c.len(), m, n, k };
+    let lens = BufferLens { a: 0, b: 0, c: 0 };
+    let planned = plan(products, lens, precision, algo, Target::H200).map_err(|e| invalid(e.to_string()))?;
+    match &planned {
+        ProductsPlan::Nothing => {}
+        ProductsPlan::Zero => c.iter_mut().for_each(|m| m.fill(0.0)),
+        ProductsPlan::Launch(l) => {
+            // Every A, then every B, then every C: the kernels' table.
+            let table: Vec<u64> = a
+                .iter()
+                .map(|m| m.as_ptr() as u64)
+                .chain(b.iter().map(|m| m.as_ptr() as u64))
+                .chain(c.iter_mut().map(|m| m.as_mut_ptr() as u64))
+                .collect();
+            run_pointers(l, (std::ptr::null(), std::ptr::null(), std::ptr::null_mut()), table.as_ptr())?
+        }
+    }
+    Ok(planned)
+}
+
 /// `K = 0`: every product's output set to zero, as the host's memsets do.
 fn zero_outputs(products: Products<'_>, c: &mut [f32]) {
     match products {
@@ -50,26 +99,16 @@ fn zero_outputs(products: Products<'_>, c: &mut [f32]) {
             let (first, last) = (offsets.first().copied().unwrap_or(0) as usize, offsets.last().copied().unwrap_or(0) as usize);
             c[first * b.cols..last * b.cols].fill(0.0)
         }
+        // Its outputs are not in `c` ([`matmul_pointer_products`] zeroes them).
+        Products::Pointers { .. } => {}
     }
 }
 
 fn run<T>(l: &ProductsLaunch, products: Products<'_>, a: &[T], b: &[T], c: &mut [f32]) -> Result<(), EmuError> {
     let host = match l.kernel.host {
         GroupedHost::Tma(host) => host,
-        GroupedHost::Pointers { host, by_rows } => {
-            let host = if l.entry == by_rows.0 { by_rows.1 } else { host };
-            let (pa, pb, pc) = (
-                SyncPtr::from_const(a.as_ptr().cast::<f32>()),
-                SyncPtr::from_const(b.as_ptr().cast::<f32>()),
-                SyncPtr::new(c.as_mut_ptr()),
-            );
-            let (m, n, k) = (l.m, l.n, l.k);
-            let strides = (l.strides.0, l.strides.1, l.c_stride);
-            return launch(l.entry, Launch::from(l.launch), || {
-                // SAFETY: f32 inputs (the size checked by the caller); the plan checked every matrix of
-                // the stacks inside its buffer and C's apart; the launch is the kernel's, z the batch.
-                unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k, strides.0, strides.1, strides.2) }
-            });
+        GroupedHost::PointersF32 { .. } | GroupedHost::Pointers16(_) => {
+            return run_pointers(l, (a.as_ptr().cast(), b.as_ptr().cast(), c.as_mut_ptr()), std::ptr::null())
         }
     };
     let Some(maps) = l.maps else {
@@ -83,7 +122,7 @@ fn run<T>(l: &ProductsLaunch, products: Products<'_>, a: &[T], b: &[T], c: &mut 
     let (pa, pb) = (SyncPtr::from_const(&map_a as *const TensorMap), SyncPtr::from_const(&map_b as *const TensorMap));
     let offsets: Vec<u32> = match products {
         Products::Grouped { offsets, .. } => offsets.to_vec(),
-        Products::Batched { .. } => Vec::new(),
+        Products::Batched { .. } | Products::Pointers { .. } => Vec::new(),
     };
     let po = SyncPtr::from_const(if offsets.is_empty() { std::ptr::null() } else { offsets.as_ptr() });
     let pc = SyncPtr::new(c.as_mut_ptr());
@@ -96,4 +135,29 @@ fn run<T>(l: &ProductsLaunch, products: Products<'_>, a: &[T], b: &[T], c: &mut 
         // plan's stacks, all alive until the launch returns; the launch is the kernel's own.
         unsafe { host(pa.get(), pb.get(), pc.get(), m, n, k, po.get(), count, a_batched, b_batched, c_stride) }
     })
+}
+
+/// Kernel 28 or 30 as `l` plans it: on A, B and `C` from `operands` a stride apart (`table` null),
+/// or on the table's addresses.
+fn run_pointers(l: &ProductsLaunch, operands: (*const u8, *const u8, *mut f32), table: *const u64) -> Result<(), EmuError> {
+    let (pa, pb, pc, pt) =
+        (SyncPtr::from_const(operands.0), SyncPtr::from_const(operands.1), SyncPtr::new(operands.2), SyncPtr::from_const(table));
+    let (m, n, k) = (l.m, l.n, l.k);
+    let strides = (l.strides.0, l.strides.1, l.c_stride);
+    // SAFETY (both closures): the inputs are the precision's type (the size checked by the callers);
+    // the plan checked every matrix of the stacks inside its buffer and C's apart, or the table holds
+    // every matrix's address, each slice of its matrix's length; the launch is the kernel's, z the
+    // batch.
+    match l.kernel.host {
+        GroupedHost::PointersF32 { host, by_rows } => {
+            let host = if l.entry == by_rows.0 { by_rows.1 } else { host };
+            launch(l.entry, Launch::from(l.launch), || unsafe {
+                host(pa.get().cast(), pb.get().cast(), pc.get(), m, n, k, strides.0, strides.1, strides.2, pt.get())
+            })
+        }
+        GroupedHost::Pointers16(host) => launch(l.entry, Launch::from(l.launch), || unsafe {
+            host(pa.get().cast(), pb.get().cast(), pc.get(), m, n, k, strides.0, strides.1, strides.2, pt.get())
+        }),
+        GroupedHost::Tma(_) => Err(EmuError::InvalidLaunch { kernel: l.entry, detail: "a TMA kernel has no pointer launch".into() }),
+    }
 }

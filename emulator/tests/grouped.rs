@@ -1,14 +1,15 @@
-//! Kernels 26 and 28 (a batch or groups of products in one launch) on the CPU executor, through the
-//! plan the host makes for the H200: every tile and `Auto`, BF16 and FP16 (and FP32 batches), on odd
-//! shapes — partial K-steps,
-//! partial tiles, groups of 0 and 1 rows and groups that end inside a tile, broadcast operands,
-//! gaps (NaN) between a batch's matrices and outputs — each product against the f64 reference and
-//! nothing outside the outputs written.
+//! Kernels 26, 28 and 30 (a batch or groups of products in one launch) on the CPU executor, through
+//! the plan the host makes for the H200: every tile and `Auto`, BF16 and FP16 (and FP32 batches),
+//! strided and of pointers, on odd shapes — partial K-steps, partial tiles, K and N off 16 bytes,
+//! groups of 0 and 1 rows and groups that end inside a tile, broadcast operands, gaps (NaN) between
+//! a batch's matrices and outputs — each product against the f64 reference and nothing outside the
+//! outputs written.
 use tessera_catalogue::plan::grouped::{Products, ProductsPlan, Stack};
 use tessera_catalogue::registry::grouped::{GroupedAlgo, GROUPED_KERNELS};
-use tessera_catalogue::testkit::grouped::{check_products, stack_values, UNTOUCHED};
+use tessera_catalogue::testkit::grouped::{check_pointer_products, check_products, stack_values, UNTOUCHED};
+use tessera_catalogue::testkit::random;
 use tessera_catalogue::Precision;
-use tessera_emulator::grouped::matmul_products;
+use tessera_emulator::grouped::{matmul_pointer_products, matmul_products};
 
 fn bits(precision: Precision, values: &[f32]) -> Vec<u16> {
     match precision {
@@ -27,8 +28,14 @@ fn run(products: Products<'_>, a: Stack, b: Stack, c_len: usize, precision: Prec
     plan
 }
 
+/// Every tile of `precision` and `Auto`.
 fn algos(precision: Precision) -> impl Iterator<Item = GroupedAlgo> {
     GROUPED_KERNELS.iter().filter(move |k| k.precision == precision).map(|k| k.algo).chain([GroupedAlgo::Auto])
+}
+
+/// Kernel 26's tiles of `precision` and `Auto`: what runs groups.
+fn group_algos(precision: Precision) -> impl Iterator<Item = GroupedAlgo> {
+    algos(precision).filter(|a| a.kernel().is_none_or(|k| !k.host.pointers()))
 }
 
 #[test]
@@ -65,7 +72,7 @@ fn groups_of_any_size_match_the_reference_and_leave_other_rows_alone() {
     let a = Stack { count: 1, rows: m, cols: k, stride: 0 };
     let b = Stack { count: 5, rows: k, cols: n, stride: k * n + 8 };
     for precision in [Precision::Bf16, Precision::Fp16] {
-        for (i, algo) in algos(precision).enumerate() {
+        for (i, algo) in group_algos(precision).enumerate() {
             run(Products::Grouped { m, k, b, offsets: &offsets }, a, b, m * n, precision, algo, 40 + i as u64);
         }
     }
@@ -90,6 +97,75 @@ fn an_fp32_batch_runs_kernel_28_in_every_tile_and_row_width() {
                 .unwrap_or_else(|e| panic!("{algo:?} N = {n}: {e}"));
         }
     }
+}
+
+#[test]
+fn kernel_30_runs_batches_whose_rows_kernel_26_cannot_read() {
+    // K = 37 and N = 45 (rows off 16 bytes: element by element), C's matrices 3 floats apart from a
+    // multiple of 4; A's and B's strides multiples of 8 elements.
+    let (m, n, k, count) = (70, 45, 37, 3);
+    let a = Stack { count, rows: m, cols: k, stride: 2600 };
+    let b = Stack { count, rows: k, cols: n, stride: 1672 };
+    let c = Stack { count, rows: m, cols: n, stride: m * n + 3 };
+    for precision in [Precision::Bf16, Precision::Fp16] {
+        for (i, algo) in algos(precision).filter(|a| a.kernel().is_none_or(|k| k.host.pointers())).enumerate() {
+            let plan = run(Products::Batched { a, b, c }, a, b, c.span().unwrap(), precision, algo, 70 + i as u64);
+            let ProductsPlan::Launch(l) = plan else { panic!("{algo:?}: not a launch") };
+            assert!(l.kernel.host.pointers(), "{algo:?}: {}", l.kernel.label);
+        }
+    }
+}
+
+/// `count` matrices of `rows × cols`, each its own allocation, random (`seed`) and rounded to `precision`.
+fn matrices(count: usize, rows: usize, cols: usize, precision: Precision, seed: u64) -> Vec<Vec<f32>> {
+    (0..count).map(|i| random::operands(rows * cols, seed + i as u64).into_iter().map(|x| precision.round_input(x)).collect()).collect()
+}
+
+fn slices(v: &[Vec<f32>]) -> Vec<&[f32]> {
+    v.iter().map(|x| x.as_slice()).collect()
+}
+
+#[test]
+fn a_batch_of_pointers_matches_the_reference_in_every_tile() {
+    // 3 products of 130×68×40 (K and N multiples of 4 but not of 8 in 16 bits: 8-byte copies), each
+    // matrix its own allocation; A's first matrix also A's third (a table may repeat an input).
+    let (m, n, k, count) = (130, 68, 40, 3);
+    for precision in [Precision::Fp32, Precision::Bf16, Precision::Fp16] {
+        let mut a = matrices(count, m, k, precision, 80);
+        a[2] = a[0].clone();
+        let b = matrices(count, k, n, precision, 90);
+        for algo in algos(precision).filter(|a| a.kernel().is_none_or(|k| k.host.pointers())) {
+            let mut c: Vec<Vec<f32>> = (0..count).map(|_| vec![UNTOUCHED; m * n]).collect();
+            let plan = {
+                let mut outs: Vec<&mut [f32]> = c.iter_mut().map(|x| x.as_mut_slice()).collect();
+                if precision == Precision::Fp32 {
+                    let (ra, rb): (Vec<&[f32]>, Vec<&[f32]>) =
+                        (a.iter().map(|x| x.as_slice()).collect(), b.iter().map(|x| x.as_slice()).collect());
+                    matmul_pointer_products(precision, algo, (m, n, k), &ra, &rb, &mut outs)
+                } else {
+                    let (ba, bb): (Vec<Vec<u16>>, Vec<Vec<u16>>) =
+                        (a.iter().map(|x| bits(precision, x)).collect(), b.iter().map(|x| bits(precision, x)).collect());
+                    let (ra, rb): (Vec<&[u16]>, Vec<&[u16]>) =
+                        (ba.iter().map(|x| x.as_slice()).collect(), bb.iter().map(|x| x.as_slice()).collect());
+                    matmul_pointer_products(precision, algo, (m, n, k), &ra, &rb, &mut outs)
+                }
+            }
+            .unwrap_or_else(|e| panic!("{precision:?} {algo:?}: {e}"));
+            assert!(matches!(plan, ProductsPlan::Launch(_)), "{plan:?}");
+            check_pointer_products(precision, (m, n, k), &slices(&a), &slices(&b), &slices(&c))
+                .unwrap_or_else(|e| panic!("{precision:?} {algo:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn a_batch_of_pointers_refuses_matrices_of_the_wrong_size() {
+    let (a, b) = (vec![0.0f32; 16], vec![0.0f32; 16]);
+    let mut c = [vec![UNTOUCHED; 16], vec![UNTOUCHED; 15]];
+    let mut outs: Vec<&mut [f32]> = c.iter_mut().map(|x| x.as_mut_slice()).collect();
+    let err = matmul_pointer_products(Precision::Fp32, GroupedAlgo::Auto, (4, 4, 4), &[&a, &a], &[&b, &b], &mut outs).unwrap_err();
+    assert!(err.to_string().contains("matrix 1"), "{err}");
+    assert!(c.iter().flatten().all(|&x| x == UNTOUCHED));
 }
 
 #[test]

@@ -1,24 +1,30 @@
-//! Many products in one launch (kernel 26): a strided batch (`C_i = A_i·B_i`, `i < count`, each
-//! operand a [`Stack`] of matrices a stride apart, stride 0 for one matrix shared by all) or groups
-//! (a mixture-of-experts layer: rows `offsets[g] .. offsets[g+1]` of A and `C` times `B_g`).
+//! Many products in one launch: a strided batch (`C_i = A_i·B_i`, `i < count`, each operand a
+//! [`Stack`] of matrices a stride apart, stride 0 for one matrix shared by all), a batch of pointers
+//! (every matrix anywhere) or groups (a mixture-of-experts layer: rows `offsets[g] .. offsets[g+1]`
+//! of A and `C` times `B_g`).
 //!
 //! [`plan`] checks everything before anything runs — the precision, the kernel asked for, the
-//! shapes, `C`'s matrices not overlapping, the offsets, the buffers' lengths, the TMA's alignment,
-//! the kernels' 32-bit indexing — then picks the tile (`Auto`: [`predict_products_us`]) and
-//! describes the launch: both 3-D tensor maps and one block per SM over every product's tiles.
+//! shapes, `C`'s matrices not overlapping, the offsets, the buffers' lengths, the alignment, the
+//! kernels' 32-bit indexing — then picks the kernel and tile and describes the launch: kernel 26's
+//! two 3-D tensor maps and one block per SM over every product's tiles, or kernel 28's or 30's grid
+//! of tiles with the matrix along z.
 use crate::error::{PlanError, ShapeError};
 use crate::precision::Precision;
-use crate::registry::grouped::{GroupedAlgo, GroupedHost, GroupedKernel, GROUPED_KERNELS};
+use crate::registry::grouped::{GroupedAlgo, GroupedKernel, GROUPED_KERNELS};
 use crate::registry::launch::LaunchDims;
 use crate::registry::tma::{Layers, TmaOperand, ALIGN};
 use crate::select::tc_model::predict_products_us;
+use crate::shape::MatmulShape;
 use crate::target::Target;
+use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::k15_tma;
 
 /// The name batched products report errors under.
 pub const OP_BATCHED: &str = "matmul_batched";
 /// The name grouped products report errors under.
 pub const OP_GROUPED: &str = "matmul_grouped";
+/// The name batches of pointers report errors under.
+pub const OP_POINTERS: &str = "matmul_batched_pointers";
 
 /// `count` row-major matrices of `rows × cols` in one buffer, matrix `i` from element `i·stride`
 /// (rows `cols` apart); `stride` 0: one matrix, the same for every `i`.
@@ -53,6 +59,21 @@ pub enum Products<'a> {
     /// A (`m × k`, row-major) and `C` (`m × n`) split into `offsets.len() - 1` groups of rows;
     /// `b` holds one `k × n` matrix per group.
     Grouped { m: usize, k: usize, b: Stack, offsets: &'a [u32] },
+    /// `C_i = A_i·B_i` for `i < count`, every matrix anywhere in memory: a batch of pointers, whose
+    /// table of addresses the caller builds and checks (each matrix dense and row-major, `m × k`,
+    /// `k × n`, `m × n`, starting on 16 bytes; the outputs apart).
+    Pointers { count: usize, m: usize, n: usize, k: usize },
+}
+
+impl Products<'_> {
+    /// The name the products report errors under.
+    pub fn op(&self) -> &'static str {
+        match self {
+            Products::Batched { .. } => OP_BATCHED,
+            Products::Grouped { .. } => OP_GROUPED,
+            Products::Pointers { .. } => OP_POINTERS,
+        }
+    }
 }
 
 /// The launch of one set of products.
@@ -102,16 +123,22 @@ pub struct BufferLens {
 /// Checks `products` in `precision` over buffers of `lens` and plans them for `target` with
 /// `algo`.
 ///
-/// BF16 and FP16 run kernel 26 (sm_90a); an FP32 batch runs kernel 28 (any GPU).
+/// BF16 and FP16 batches run kernel 26 (sm_90a: the TMA) or kernel 30 (`mma.sync`, any GPU; the only
+/// one for batches of pointers and for K or N off 8 elements), groups kernel 26; an FP32 batch runs
+/// kernel 28 (any GPU). `Auto` takes the candidate of least predicted time
+/// ([`predict_products_us`] for kernel 26, the in-place kernels' model for 28 and 30:
+/// [`crate::select::tuning::predict_us`] of the tile's single-product kernel).
 ///
-/// Errors: [`PlanError::NoKernel`] for other inputs, grouped FP32, BF16/FP16 off sm_90a;
-/// [`PlanError::PrecisionMismatch`] for a kernel of the other precision; [`ShapeError::Mismatch`]
+/// Errors: [`PlanError::NoKernel`] for other inputs, grouped FP32, groups off sm_90a, a named kernel
+/// that cannot take the products (kernel 26 off sm_90a or on pointers); [`PlanError::PrecisionMismatch`]
+/// for a kernel of the other precision; [`ShapeError::Mismatch`]
 /// for matrices that do not fit together (or counts that differ); [`PlanError::Invalid`] for `C`'s
 /// matrices overlapping one another and for offsets that decrease or pass A's rows;
-/// [`ShapeError::BufferTooSmall`]; [`ShapeError::Unaligned`] where the TMA cannot read the rows or
-/// matrices (K, N and the strides of A and B multiples of 8 elements), or an FP32 batch's matrices
-/// do not start on 16 bytes (strides multiples of 4); [`ShapeError::TooLarge`] past the kernels'
-/// 32-bit indexing (and an FP32 batch past 65535 matrices: the grid's z).
+/// [`ShapeError::BufferTooSmall`]; [`ShapeError::Unaligned`] where no candidate can read the
+/// matrices (kernel 26: K, N and the strides of A and B multiples of 8 elements, `C`'s of 4; kernel
+/// 30: A's and B's strides multiples of 8; kernel 28: every stride a multiple of 4);
+/// [`ShapeError::TooLarge`] past the kernels' 32-bit indexing (and kernels 28 and 30 past 65535
+/// matrices or row tiles: the grid's z and y).
 pub fn plan(
     products: Products<'_>,
     lens: BufferLens,
@@ -119,14 +146,11 @@ pub fn plan(
     algo: GroupedAlgo,
     target: Target,
 ) -> Result<ProductsPlan, PlanError> {
-    let op = match products {
-        Products::Batched { .. } => OP_BATCHED,
-        Products::Grouped { .. } => OP_GROUPED,
-    };
-    let fp32 = precision == Precision::Fp32;
+    let op = products.op();
+    let sixteen = matches!(precision, Precision::Bf16 | Precision::Fp16);
     let supported = match products {
-        Products::Batched { .. } => fp32 || (matches!(precision, Precision::Bf16 | Precision::Fp16) && target.sm90a),
-        Products::Grouped { .. } => matches!(precision, Precision::Bf16 | Precision::Fp16) && target.sm90a,
+        Products::Grouped { .. } => sixteen && target.sm90a,
+        Products::Batched { .. } | Products::Pointers { .. } => sixteen || precision == Precision::Fp32,
     };
     if !supported {
         return Err(PlanError::NoKernel { op, precision });
@@ -172,17 +196,24 @@ pub fn plan(
             let a = Stack { count: 1, rows: m, cols: k, stride: 0 };
             (a, b, Stack { count: 1, rows: m, cols: b.cols, stride: 0 }, m)
         }
+        // Each matrix its own allocation (the caller's table): no stride, no buffer to check here.
+        Products::Pointers { count, m, n, k } => {
+            let stack = |rows, cols| Stack { count, rows, cols, stride: 0 };
+            (stack(m, k), stack(k, n), stack(m, n), m)
+        }
     };
-    for (name, stack, len) in [("A", a, lens.a), ("B", b, lens.b), ("C", c, lens.c)] {
-        let needed = stack.span().ok_or_else(|| too_large(op, format!("{name}'s matrices span more elements than a usize")))?;
-        if needed > len {
-            return Err(ShapeError::BufferTooSmall { op, name, len, needed }.into());
+    if !matches!(products, Products::Pointers { .. }) {
+        for (name, stack, len) in [("A", a, lens.a), ("B", b, lens.b), ("C", c, lens.c)] {
+            let needed = stack.span().ok_or_else(|| too_large(op, format!("{name}'s matrices span more elements than a usize")))?;
+            if needed > len {
+                return Err(ShapeError::BufferTooSmall { op, name, len, needed }.into());
+            }
         }
     }
     let (n, k, count) = (b.cols, b.rows, b.count);
     let row_rows: Vec<u32> = match products {
-        Products::Batched { .. } => vec![to_u32(op, "rows", m)?; count],
         Products::Grouped { offsets, .. } => offsets.windows(2).map(|w| w[1] - w[0]).collect(),
+        Products::Batched { .. } | Products::Pointers { .. } => vec![to_u32(op, "rows", m)?; count],
     };
     if m == 0 || n == 0 || count == 0 || row_rows.iter().all(|&r| r == 0) {
         return Ok(ProductsPlan::Nothing);
@@ -190,13 +221,54 @@ pub fn plan(
     if k == 0 {
         return Ok(ProductsPlan::Zero);
     }
-    let (m32, n32, k32, count32) = (to_u32(op, "M", m)?, to_u32(op, "N", n)?, to_u32(op, "K", k)?, to_u32(op, "the count", count)?);
+    let dims = (to_u32(op, "M", m)?, to_u32(op, "N", n)?, to_u32(op, "K", k)?);
+    let count32 = to_u32(op, "the count", count)?;
     if u32::try_from(m as u64 * n as u64).is_err() || i32::try_from(m.max(n).max(k)).is_err() {
         return Err(too_large(op, format!("{m}×{n} outputs (K = {k}) pass the kernels' 32-bit indexing")));
     }
-    if fp32 {
-        return plan_f32((a, b, c), (m32, n32, k32), count32, algo, target).map(|l| ProductsPlan::Launch(Box::new(l)));
+    let stacks = (a, b, c);
+    let tma = tma_launch(products, stacks, &row_rows, dims, count32, precision, algo, target);
+    let in_place = pointers_launch(products, stacks, dims, count32, precision, algo, target);
+    // Ties go to kernel 26; a family that cannot take the products gives way to one that can.
+    let best = match (tma, in_place) {
+        (Ok(Some(x)), Ok(Some(y))) => {
+            if y.predicted_us < x.predicted_us {
+                y
+            } else {
+                x
+            }
+        }
+        (Ok(Some(x)), _) | (_, Ok(Some(x))) => x,
+        (_, Err(e)) | (Err(e), _) => return Err(e),
+        (Ok(None), Ok(None)) => return Err(PlanError::NoKernel { op, precision }),
+    };
+    Ok(ProductsPlan::Launch(Box::new(best)))
+}
+
+/// Kernel 26's launch (sm_90a; a strided batch or groups): `Ok(None)` where it has no candidate
+/// (another GPU, a batch of pointers, `algo` naming another kernel); an error where the TMA cannot
+/// read the matrices; else the tile of least predicted time with its two 3-D tensor maps and one
+/// block per SM.
+#[allow(clippy::too_many_arguments)] // the plan's pieces, checked by `plan`
+fn tma_launch(
+    products: Products<'_>,
+    (a, b, c): (Stack, Stack, Stack),
+    row_rows: &[u32],
+    (m32, n32, k32): (u32, u32, u32),
+    count32: u32,
+    precision: Precision,
+    algo: GroupedAlgo,
+    target: Target,
+) -> Result<Option<ProductsLaunch>, PlanError> {
+    let op = products.op();
+    let mut candidates = GROUPED_KERNELS
+        .iter()
+        .filter(|kl| !kl.host.pointers() && kl.precision == precision && (algo == GroupedAlgo::Auto || kl.algo == algo))
+        .peekable();
+    if !target.sm90a || matches!(products, Products::Pointers { .. }) || candidates.peek().is_none() {
+        return Ok(None);
     }
+    let (m, n, k, count) = (m32 as usize, n32 as usize, k32 as usize, count32 as usize);
     let elem = u64::from(precision.input_bytes());
     let per_row = (ALIGN / elem) as usize;
     for (what, v) in [("K", k), ("N", n), ("A's stride", a.stride), ("B's stride", b.stride)] {
@@ -216,13 +288,14 @@ pub fn plan(
         let detail = format!("C's stride = {}: each output matrix must start on 16 bytes (a multiple of 4 floats)", c.stride);
         return Err(ShapeError::Unaligned { op, detail }.into());
     }
-    let candidates = GROUPED_KERNELS.iter().filter(|kl| kl.precision == precision && (algo == GroupedAlgo::Auto || kl.algo == algo));
     let operand_bytes =
         elem as f64 * (a.count.max(1) as f64 * (m * k) as f64 + if b.batched() { count } else { 1 } as f64 * (k * n) as f64);
-    let (kernel, predicted_us) = candidates
+    let Some((kernel, predicted_us)) = candidates
         .map(|kl| (kl, predict_products_us(kl.config, precision, row_rows.iter().copied(), n32, k32, operand_bytes, target.sms)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
-        .ok_or(PlanError::NoKernel { op, precision })?;
+    else {
+        return Ok(None);
+    };
     let cfg = kernel.config;
     let tiles: u64 = row_rows.iter().map(|&r| u64::from(r.div_ceil(cfg.bm)) * u64::from(n32.div_ceil(cfg.bn))).sum();
     let units = u32::try_from(tiles).map_err(|_| too_large(op, format!("{tiles} output tiles pass the grid")))?;
@@ -239,8 +312,8 @@ pub fn plan(
         layers: Some(l),
     };
     let a_layers = match products {
-        Products::Batched { .. } => layers(a, m * k),
         Products::Grouped { .. } => Layers { count: 1, stride: elem * (m * k) as u64 },
+        _ => layers(a, m * k),
     };
     let maps = [map("A", m, k, k15_tma::a_box(cfg), a_layers), map("B", k, n, k15_tma::b_box(cfg), layers(b, k * n))];
     if let Some(far) = maps.iter().find(|o| o.layers.is_some_and(|l| l.stride >= 1 << 40)) {
@@ -248,15 +321,8 @@ pub fn plan(
     }
     let launch =
         LaunchDims { grid: (units.min(target.sms.max(1)), 1, 1), block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
-    let (a_batched, b_batched) = match products {
-        Products::Batched { .. } => (a.batched(), b.batched()),
-        Products::Grouped { .. } => (false, true),
-    };
-    let c_stride = match products {
-        Products::Batched { .. } => c.stride,
-        Products::Grouped { .. } => 0,
-    };
-    Ok(ProductsPlan::Launch(Box::new(ProductsLaunch {
+    let grouped = matches!(products, Products::Grouped { .. });
+    Ok(Some(ProductsLaunch {
         kernel,
         entry: kernel.entry,
         maps: Some(maps),
@@ -264,45 +330,63 @@ pub fn plan(
         n: n32,
         k: k32,
         count: count32,
-        a_batched,
-        b_batched,
-        c_stride,
+        a_batched: !grouped && a.batched(),
+        b_batched: grouped || b.batched(),
+        c_stride: if grouped { 0 } else { c.stride },
         strides: (a.stride, b.stride),
         launch,
         predicted_us,
-    })))
+    }))
 }
 
-/// An FP32 batch (kernel 28): its matrices' starts on 16 bytes, the tile of least time in FP32's
-/// model (`select::tuning`) for kernel 8's tile on the batch's rows stacked (`count · m` rows: the
-/// same tiles and traffic), and kernel 8's grid times the batch along z.
-fn plan_f32(
+/// A batch on the kernels that read through pointers — kernel 28 (FP32) and kernel 30 (BF16, FP16),
+/// strided or of pointers: `Ok(None)` for groups or where `algo` names another kernel; an error where
+/// a matrix would not start on 16 bytes (kernel 8's `float4` loads and stores; kernel 30's 16-byte
+/// `cp.async`, whose stores are one float each) or the grid cannot hold the batch; else the tile of
+/// least time in the in-place kernels' model for its single-product kernel on the batch's row tiles
+/// stacked (`count · ⌈m/BM⌉ · BM` rows: the same tiles and traffic), and that kernel's grid times
+/// the batch along z.
+#[allow(clippy::too_many_arguments)] // the plan's pieces, checked by `plan`
+fn pointers_launch(
+    products: Products<'_>,
     (a, b, c): (Stack, Stack, Stack),
     (m, n, k): (u32, u32, u32),
     count: u32,
+    precision: Precision,
     algo: GroupedAlgo,
     target: Target,
-) -> Result<ProductsLaunch, PlanError> {
-    let op = OP_BATCHED;
-    for (what, v) in [("A's stride", a.stride), ("B's stride", b.stride), ("C's stride", c.stride)] {
-        if !v.is_multiple_of(4) {
-            let detail = format!("{what} = {v}: each FP32 matrix must start on 16 bytes (strides multiples of 4)");
+) -> Result<Option<ProductsLaunch>, PlanError> {
+    let op = products.op();
+    let mut candidates = GROUPED_KERNELS
+        .iter()
+        .filter(|kl| kl.host.pointers() && kl.precision == precision && (algo == GroupedAlgo::Auto || kl.algo == algo))
+        .peekable();
+    if matches!(products, Products::Grouped { .. }) || candidates.peek().is_none() {
+        return Ok(None);
+    }
+    let per16 = 16 / precision.input_bytes() as usize;
+    let c_unit = if precision == Precision::Fp32 { 4 } else { 1 };
+    for (what, v, unit) in [("A's stride", a.stride, per16), ("B's stride", b.stride, per16), ("C's stride", c.stride, c_unit)] {
+        if !v.is_multiple_of(unit) {
+            let detail = format!("{what} = {v}: each matrix must start on 16 bytes (strides multiples of {unit} elements)");
             return Err(ShapeError::Unaligned { op, detail }.into());
         }
     }
-    if count > u16::MAX as u32 {
-        return Err(too_large(op, format!("{count} matrices: an FP32 batch takes at most 65535 (the grid's z)")));
+    if count > u32::from(u16::MAX) {
+        return Err(too_large(op, format!("{count} matrices: a batch on kernels 28 and 30 takes at most 65535 (the grid's z)")));
     }
-    let stacked = crate::shape::MatmulShape { m: m.saturating_mul(count), n, k };
-    let (kernel, predicted_us) = GROUPED_KERNELS
-        .iter()
-        .filter(|kl| kl.precision == Precision::Fp32 && (algo == GroupedAlgo::Auto || kl.algo == algo))
-        .filter_map(|kl| Some((kl, crate::select::tuning::predict_us(kl.algo.single()?, stacked, 1, target.sms)?)))
+    let fits = |cfg: TileConfig| m.div_ceil(cfg.bm) <= u32::from(u16::MAX);
+    let stacked = |cfg: TileConfig| MatmulShape { m: count.saturating_mul(m.div_ceil(cfg.bm) * cfg.bm), n, k };
+    let Some((kernel, predicted_us)) = candidates
+        .filter(|kl| fits(kl.config))
+        .filter_map(|kl| Some((kl, crate::select::tuning::predict_us(kl.algo.single()?, stacked(kl.config), 1, target.sms)?)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
-        .ok_or(PlanError::NoKernel { op, precision: Precision::Fp32 })?;
+    else {
+        return Err(too_large(op, format!("{m} rows: more row tiles than the grid's y holds (65535)")));
+    };
     let cfg = kernel.config;
-    let entry = match kernel.host {
-        GroupedHost::Pointers { by_rows, .. } if !n.is_multiple_of(4) => by_rows.0,
+    let entry = match kernel.host.twin() {
+        Some(twin) if !n.is_multiple_of(4) => twin,
         _ => kernel.entry,
     };
     let launch = LaunchDims {
@@ -310,7 +394,7 @@ fn plan_f32(
         block: (cfg.block.0, cfg.block.1, 1),
         shared_bytes: cfg.shared_bytes,
     };
-    Ok(ProductsLaunch {
+    Ok(Some(ProductsLaunch {
         kernel,
         entry,
         maps: None,
@@ -324,7 +408,7 @@ fn plan_f32(
         strides: (a.stride, b.stride),
         launch,
         predicted_us,
-    })
+    }))
 }
 
 /// Group offsets: non-decreasing, the last at most A's `m` rows.
@@ -409,8 +493,12 @@ mod tests {
             err(plan(Products::Batched { a, b, c }, LENS, Precision::Tf32, GroupedAlgo::Auto, Target::H200)),
             PlanError::NoKernel { .. }
         ));
+        // Off Hopper a 16-bit batch runs kernel 30, never kernel 26.
+        let off_hopper = Target { sms: 132, sm90a: false };
+        let l = launch(plan(Products::Batched { a, b, c }, LENS, Precision::Bf16, GroupedAlgo::Auto, off_hopper));
+        assert!(l.kernel.host.pointers() && l.maps.is_none(), "{}", l.kernel.label);
         assert!(matches!(
-            err(plan(Products::Batched { a, b, c }, LENS, Precision::Bf16, GroupedAlgo::Auto, Target { sms: 132, sm90a: false })),
+            err(plan(Products::Batched { a, b, c }, LENS, Precision::Bf16, GroupedAlgo::Bf16, off_hopper)),
             PlanError::NoKernel { .. }
         ));
         assert!(matches!(
@@ -423,12 +511,14 @@ mod tests {
         assert!(overlap.contains("overlap"), "{overlap}");
         let short = BufferLens { a: 3 * 4096 + 64 * 64 - 1, ..LENS };
         assert!(matches!(err(batched(a, b, c, short)), PlanError::Shape(ShapeError::BufferTooSmall { name: "A", .. })));
-        assert!(matches!(
-            err(batched(stack(4, 64, 60, 4096), stack(4, 60, 64, 4096), c, LENS)),
-            PlanError::Shape(ShapeError::Unaligned { .. })
-        ));
+        // K = 60 and C's matrices off 16 bytes: kernel 26 cannot read or store them, kernel 30 can.
+        let named = |a, b, c, algo| plan(Products::Batched { a, b, c }, LENS, Precision::Bf16, algo, Target::H200);
+        for (a, b, c) in [(stack(4, 64, 60, 4096), stack(4, 60, 64, 4096), c), (a, b, stack(4, 64, 64, 4098))] {
+            assert!(matches!(err(named(a, b, c, GroupedAlgo::Bf16)), PlanError::Shape(ShapeError::Unaligned { .. })));
+            assert!(launch(named(a, b, c, GroupedAlgo::Auto)).kernel.host.pointers());
+        }
+        // A's matrices off 16 bytes: neither.
         assert!(matches!(err(batched(stack(4, 64, 64, 4100), b, c, LENS)), PlanError::Shape(ShapeError::Unaligned { .. })));
-        assert!(matches!(err(batched(a, b, stack(4, 64, 64, 4098), LENS)), PlanError::Shape(ShapeError::Unaligned { .. })));
         let grouped = |offsets: &[u32]| {
             plan(
                 Products::Grouped { m: 100, k: 64, b: stack(3, 64, 64, 4096), offsets },
@@ -470,6 +560,38 @@ mod tests {
             Target::H200,
         );
         assert!(matches!(groups, Err(PlanError::NoKernel { .. })));
+    }
+
+    #[test]
+    fn a_batch_of_pointers_runs_kernel_28_or_30_along_z() {
+        let pointers =
+            |count, precision, algo| plan(Products::Pointers { count, m: 200, n: 72, k: 40 }, LENS, precision, algo, Target::H200);
+        for (precision, tiles) in [(Precision::Fp32, 3), (Precision::Bf16, 2), (Precision::Fp16, 2)] {
+            let candidates: Vec<_> = GROUPED_KERNELS.iter().filter(|k| k.precision == precision && k.host.pointers()).collect();
+            assert_eq!(candidates.len(), tiles, "{precision:?}");
+            for algo in candidates.iter().map(|k| k.algo).chain([GroupedAlgo::Auto]) {
+                let l = launch(pointers(5, precision, algo));
+                assert!(l.kernel.host.pointers() && l.maps.is_none() && l.kernel.precision == precision, "{algo:?}");
+                assert_eq!((l.launch.grid.1, l.launch.grid.2), (200u32.div_ceil(l.kernel.config.bm), 5));
+            }
+        }
+        assert!(matches!(pointers(5, Precision::Bf16, GroupedAlgo::Bf16Wide), Err(PlanError::NoKernel { .. })));
+        assert!(matches!(pointers(70_000, Precision::Bf16, GroupedAlgo::Auto), Err(PlanError::Shape(ShapeError::TooLarge { .. }))));
+        assert!(matches!(pointers(5, Precision::Tf32, GroupedAlgo::Auto), Err(PlanError::NoKernel { .. })));
+        assert_eq!(pointers(0, Precision::Bf16, GroupedAlgo::Auto), Ok(ProductsPlan::Nothing));
+    }
+
+    #[test]
+    fn auto_weighs_both_16_bit_batch_kernels_by_their_models() {
+        // Each family's own price, the lesser taken: on large aligned matrices kernel 26's TMA
+        // pipeline (the in-place kernels' fitted steps are slower there).
+        let st = |count, rows, cols| stack(count, rows, cols, rows * cols);
+        let products = Products::Batched { a: st(8, 2048, 2048), b: st(8, 2048, 2048), c: st(8, 2048, 2048) };
+        let price = |algo| launch(plan(products, LENS, Precision::Bf16, algo, Target::H200)).predicted_us;
+        let auto = launch(plan(products, LENS, Precision::Bf16, GroupedAlgo::Auto, Target::H200));
+        let least = GROUPED_KERNELS.iter().filter(|k| k.precision == Precision::Bf16).map(|k| price(k.algo)).fold(f64::INFINITY, f64::min);
+        assert_eq!(auto.predicted_us, least);
+        assert!(!auto.kernel.host.pointers() && price(GroupedAlgo::MmaBf16) > price(GroupedAlgo::Bf16Wide));
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! The entries that run many products in one launch — kernel 26 (BF16, FP16: strided-batched or
-//! grouped) and kernel 28 (FP32, strided-batched) — one line each, and [`GroupedAlgo`], which names
-//! them (or `Auto`).
+//! The entries that run many products in one launch — kernel 26 (BF16, FP16 on Hopper: strided-batched
+//! or grouped), kernel 28 (FP32) and kernel 30 (BF16, FP16: batches, strided or of pointers) — one
+//! line each, and [`GroupedAlgo`], which names them (or `Auto`).
 use tessera_kernels::device::tma::TensorMap;
 use tessera_kernels::launch::TileConfig;
-use tessera_kernels::matmul::{k26_grouped, k28_batched_f32};
+use tessera_kernels::matmul::{k26_grouped, k28_batched_f32, k30_batched_mma};
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32};
 
@@ -11,20 +11,40 @@ use crate::precision::Precision::{self, Bf16, Fp16, Fp32};
 /// b_batched, c_stride)` (`k26_grouped::grouped_gemm`'s contract); A's and B's maps are 3-D.
 pub type GroupedMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *mut f32, u32, u32, u32, *const u32, u32, u32, u32, usize);
 
-/// The host build of a kernel-28 entry: `(a, b, c, m, n, k, stride_a, stride_b, stride_c)`, the
-/// matrix `blockIdx.z`.
-pub type BatchedF32Fn = unsafe fn(*const f32, *const f32, *mut f32, u32, u32, u32, usize, usize, usize);
+/// The host build of a kernel-28 (`T = f32`) or kernel-30 (`u16`) entry: `(a, b, c, m, n, k,
+/// stride_a, stride_b, stride_c, table)`, the matrix `blockIdx.z` (`table` null: a strided batch;
+/// else its addresses, `tessera_kernels::matmul::batch_member`).
+pub type BatchedFn<T> = unsafe fn(*const T, *const T, *mut f32, u32, u32, u32, usize, usize, usize, *const u64);
 
 /// An entry's host build (the CPU executor), by how it reads its operands.
 #[derive(Debug, Clone, Copy)]
 pub enum GroupedHost {
     /// Kernel 26: through 3-D tensor maps.
     Tma(GroupedMatmulFn),
-    /// Kernel 28: through pointers, and its by-rows twin (`entry`, build) for N not a multiple of 4.
-    Pointers { host: BatchedF32Fn, by_rows: (&'static str, BatchedF32Fn) },
+    /// Kernel 28 (FP32): through pointers, and its by-rows twin (`entry`, build) for N not a multiple
+    /// of 4.
+    PointersF32 { host: BatchedFn<f32>, by_rows: (&'static str, BatchedFn<f32>) },
+    /// Kernel 30 (BF16, FP16 as their bits): through pointers.
+    Pointers16(BatchedFn<u16>),
 }
 
-/// One kernel-26 entry.
+impl GroupedHost {
+    /// Whether the entry reads its operands through pointers (kernels 28 and 30: batches only,
+    /// strided or of pointers), not tensor maps.
+    pub fn pointers(&self) -> bool {
+        !matches!(self, GroupedHost::Tma(_))
+    }
+
+    /// The by-rows twin's entry name (kernel 28's), if it has one.
+    pub fn twin(&self) -> Option<&'static str> {
+        match self {
+            GroupedHost::PointersF32 { by_rows, .. } => Some(by_rows.0),
+            _ => None,
+        }
+    }
+}
+
+/// One entry that runs many products.
 #[derive(Debug, Clone, Copy)]
 pub struct GroupedKernel {
     pub algo: GroupedAlgo,
@@ -46,14 +66,17 @@ macro_rules! grouped_host {
         GroupedHost::Tma(k26_grouped::$entry)
     };
     (k28_batched_f32, $entry:ident / $twin:ident) => {
-        GroupedHost::Pointers { host: k28_batched_f32::$entry, by_rows: (stringify!($twin), k28_batched_f32::$twin) }
+        GroupedHost::PointersF32 { host: k28_batched_f32::$entry, by_rows: (stringify!($twin), k28_batched_f32::$twin) }
+    };
+    (k30_batched_mma, $entry:ident) => {
+        GroupedHost::Pointers16(k30_batched_mma::$entry)
     };
 }
 
 macro_rules! grouped_catalogue {
     ($( $(#[$doc:meta])* $variant:ident = $module:ident :: $entry:ident $(/ $twin:ident)?, $label:literal, $precision:ident, $config:ident; )*) => {
         /// Which kernel runs a batch or groups of products ([`crate::plan::grouped`]): one of kernel
-        /// 26's tiles, or `Auto` (the model's pick, [`crate::select::tc_model::predict_products_us`]).
+        /// 26's, 28's or 30's tiles, or `Auto` (the models' pick: [`crate::plan::grouped::plan`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub enum GroupedAlgo {
             $( $(#[$doc])* $variant, )*
@@ -62,7 +85,7 @@ macro_rules! grouped_catalogue {
             Auto,
         }
 
-        /// Every kernel-26 entry.
+        /// Every entry that runs many products.
         pub static GROUPED_KERNELS: [GroupedKernel; [$(stringify!($variant)),*].len()] = [
             $( GroupedKernel {
                 algo: GroupedAlgo::$variant,
@@ -95,6 +118,14 @@ grouped_catalogue! {
     F32Wide = k28_batched_f32::matmul_batched_dbuf_128x256x16 / matmul_batched_dbuf_128x256x16_by_rows, "batched-f32-128x256x16", Fp32, BATCHED_DBUF_128X256X16;
     /// FP32 (kernel 28), kernel 8's 64×64×16 tiles.
     F32Small = k28_batched_f32::matmul_batched_dbuf_64x64x16 / matmul_batched_dbuf_64x64x16_by_rows, "batched-f32-64x64x16", Fp32, BATCHED_DBUF_64X64X16;
+    /// BF16 (kernel 30: a batch only, any GPU with `mma.sync`), kernel 13's 128×128×32 tiles.
+    MmaBf16 = k30_batched_mma::matmul_batched_mma_bf16_128x128, "batched-mma-bf16-128x128", Bf16, BATCHED_MMA_BF16_128X128;
+    /// BF16 (kernel 30), 64×128×32 tiles.
+    MmaBf16Rows64 = k30_batched_mma::matmul_batched_mma_bf16_64x128, "batched-mma-bf16-64x128", Bf16, BATCHED_MMA_BF16_64X128;
+    /// FP16 (kernel 30), kernel 13's 128×128×32 tiles.
+    MmaF16 = k30_batched_mma::matmul_batched_mma_f16_128x128, "batched-mma-f16-128x128", Fp16, BATCHED_MMA_F16_128X128;
+    /// FP16 (kernel 30), 64×128×32 tiles.
+    MmaF16Rows64 = k30_batched_mma::matmul_batched_mma_f16_64x128, "batched-mma-f16-64x128", Fp16, BATCHED_MMA_F16_64X128;
 }
 
 /// One line per algo: two lines are the same kernel when they name the same one.
@@ -110,13 +141,19 @@ impl GroupedAlgo {
         GROUPED_KERNELS.iter().find(|k| k.algo == self)
     }
 
-    /// The single-product kernel whose tile a kernel-28 entry runs over a batch (kernel 8's), which
-    /// FP32's model times it as; `None` for kernel 26's and `Auto`.
+    /// The single-product kernel whose tile a kernel-28 or kernel-30 entry runs over a batch (kernel
+    /// 8's; kernel 13's or 20's), which the in-place kernels' model times it as; `None` for kernel
+    /// 26's and `Auto`.
     pub fn single(self) -> Option<crate::Algo> {
+        use crate::Algo;
         match self {
-            GroupedAlgo::F32 => Some(crate::Algo::Dbuf128x128x16),
-            GroupedAlgo::F32Small => Some(crate::Algo::Dbuf64x64x16),
-            GroupedAlgo::F32Wide => Some(crate::Algo::Dbuf128x256x16),
+            GroupedAlgo::F32 => Some(Algo::Dbuf128x128x16),
+            GroupedAlgo::F32Small => Some(Algo::Dbuf64x64x16),
+            GroupedAlgo::F32Wide => Some(Algo::Dbuf128x256x16),
+            GroupedAlgo::MmaBf16 => Some(Algo::MmaPipeBf16x128),
+            GroupedAlgo::MmaBf16Rows64 => Some(Algo::MmaSplitKBf16Rows64),
+            GroupedAlgo::MmaF16 => Some(Algo::MmaPipeF16x128),
+            GroupedAlgo::MmaF16Rows64 => Some(Algo::MmaSplitKF16Rows64),
             _ => None,
         }
     }
@@ -137,11 +174,19 @@ mod tests {
         for k in &GROUPED_KERNELS {
             assert!(k.entry.starts_with("matmul_grouped_") || k.entry.starts_with("matmul_batched_"), "{}", k.entry);
             assert!(k.label.contains(&format!("{}x{}", k.config.bm, k.config.bn)), "{}: {:?}", k.label, k.config);
+            // A batch kernel is timed as the single product whose tile it runs: the same tile.
+            if let Some(single) = k.algo.single() {
+                let s = single.kernel().expect("a concrete kernel");
+                let (c, sc) = (k.config, s.config);
+                assert_eq!((sc.bm, sc.bn, sc.bk, sc.threads()), (c.bm, c.bn, c.bk, c.threads()), "{}", k.label);
+                assert_eq!(s.precision, k.precision, "{}", k.label);
+            }
             match k.host {
                 GroupedHost::Tma(_) => assert!(k.config.persistent && k.config.tma && k.config.sm90a, "{}", k.label),
-                GroupedHost::Pointers { by_rows, .. } => {
+                GroupedHost::PointersF32 { by_rows, .. } => {
                     assert!(!k.config.tma && !k.config.sm90a && by_rows.0 == format!("{}_by_rows", k.entry), "{}", k.label)
                 }
+                GroupedHost::Pointers16(_) => assert!(!k.config.tma && !k.config.sm90a && !k.config.split_k, "{}", k.label),
             }
             assert!(k.config.shared_bytes <= MAX_SHARED, "{}", k.label);
             assert_eq!(GroupedAlgo::from_label(k.label), Some(k.algo));

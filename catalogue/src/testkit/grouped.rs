@@ -58,9 +58,32 @@ pub fn check_products(precision: Precision, products: Products<'_>, a: &[f32], b
                 mark(start * n, rows * n);
             }
         }
+        Products::Pointers { .. } => {
+            return Err("a batch of pointers has no one buffer per operand: check each product (`check_pointer_products`)".into())
+        }
     }
     match written.iter().zip(c).position(|(&w, &v)| !w && v.to_bits() != UNTOUCHED.to_bits()) {
         Some(at) => Err(format!("element {at} of C lies outside every output and was written ({})", c[at])),
         None => Ok(()),
     }
+}
+
+/// Checks a batch of pointers after it ran in `precision`: product `i`'s output `c[i]` (`m × n`)
+/// against the f64 reference of `a[i]` (`m × k`) times `b[i]` (`k × n`) ([`check_in`]).
+pub fn check_pointer_products(
+    precision: Precision,
+    (m, n, k): (usize, usize, usize),
+    a: &[&[f32]],
+    b: &[&[f32]],
+    c: &[&[f32]],
+) -> Result<(), String> {
+    if a.len() != c.len() || b.len() != c.len() {
+        return Err(format!("{} A, {} B and {} C matrices", a.len(), b.len(), c.len()));
+    }
+    let count = c.len();
+    for (i, ((a, b), c)) in a.iter().zip(b).zip(c).enumerate() {
+        check_in(precision, &matrix(a, 0, m, k), &matrix(b, 0, k, n), &matrix(c, 0, m, n))
+            .map_err(|e| format!("matrix {i} of {count}: {e}"))?;
+    }
+    Ok(())
 }

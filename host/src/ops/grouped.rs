@@ -1,10 +1,12 @@
-//! Many products in one launch: a strided batch ([`Gpu::matmul_batched`]: kernel 26 on Hopper for
-//! BF16/FP16, kernel 28 for FP32) and grouped products in the contiguous layout of a
-//! mixture-of-experts layer ([`Gpu::matmul_grouped`], kernel 26).
-//! The plan ([`tessera_catalogue::plan::grouped`]) checks everything first; this encodes its two 3-D
-//! tensor maps, uploads the group offsets, and queues the one launch.
+//! Many products in one launch: a strided batch ([`Gpu::matmul_batched`]: kernel 26 on Hopper or
+//! kernel 30 for BF16/FP16, kernel 28 for FP32), a batch of pointers ([`Gpu::matmul_batched_pointers`]:
+//! kernels 30 and 28) and grouped products in the contiguous layout of a mixture-of-experts layer
+//! ([`Gpu::matmul_grouped`], kernel 26).
+//! The plan ([`tessera_catalogue::plan::grouped`]) checks everything first; this encodes kernel 26's
+//! two 3-D tensor maps or uploads a table of addresses, uploads the group offsets, and queues the one
+//! launch.
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, PushKernelArg};
-use tessera_catalogue::plan::grouped::{plan, BufferLens, Products, ProductsLaunch, ProductsPlan, OP_BATCHED, OP_GROUPED};
+use tessera_catalogue::plan::grouped::{plan, BufferLens, Products, ProductsLaunch, ProductsPlan, OP_BATCHED, OP_GROUPED, OP_POINTERS};
 use tessera_catalogue::registry::grouped::GroupedAlgo;
 
 use super::launch_config;
@@ -19,19 +21,22 @@ impl Gpu {
     ///
     /// Each operand is a [`MatrixStack`]: `count` row-major matrices a stride apart in one buffer
     /// (the strided-batched layout of cuBLAS and `torch.bmm`), or one matrix for all (stride 0: a
-    /// shared weight). BF16 or FP16 inputs on Hopper (sm_90a: kernel 26), or `f32` inputs in FP32 on
-    /// any GPU (kernel 28: kernel 8's tiles, the matrix along the grid's z, at most 65535 of them);
-    /// `f32` accumulation and output. `algo` names one of those tiles, or `Auto` (the model's pick
-    /// for the batch). Only the
-    /// outputs' elements are written, never the gaps between them; `K = 0` writes zeros.
+    /// shared weight). BF16 or FP16 inputs (kernel 26 on Hopper, sm_90a: the TMA's persistent walk
+    /// over every product's tiles; kernel 30 on any GPU: kernel 13's tiles, the matrix along the
+    /// grid's z), or `f32` inputs in FP32 on any GPU (kernel 28: kernel 8's tiles along z); at most
+    /// 65535 matrices on kernels 28 and 30; `f32` accumulation and output. `algo` names one of those
+    /// tiles, or `Auto` (the models' pick for the batch, among the kernels that can read it). Only
+    /// the outputs' elements are written, never the gaps between them; `K = 0` writes zeros.
     ///
     /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::NoKernel`] for TF32, FP8,
-    /// or BF16/FP16 on a GPU without sm_90a; [`Error::PrecisionMismatch`] for a kernel of the
+    /// or a kernel-26 tile on a GPU without sm_90a; [`Error::PrecisionMismatch`] for a kernel of the
     /// other precision; [`Error::WrongContext`]; [`Error::ShapeMismatch`] when the counts or the
     /// shapes (`m × k` by `k × n` into `m × n`) disagree; [`Error::InvalidArgument`] when `C`'s
-    /// matrices overlap; [`Error::BufferTooSmall`]; [`Error::Unaligned`] unless K, N and A's and B's
-    /// strides are multiples of 8 elements (16-bit inputs: the TMA's 16-byte rows), or the strides
-    /// multiples of 4 (FP32); [`Error::TooLarge`] past the kernels' 32-bit indexing.
+    /// matrices overlap; [`Error::BufferTooSmall`]; [`Error::Unaligned`] unless A's and B's strides
+    /// put every matrix on 16 bytes (multiples of 8 16-bit elements or 4 floats; FP32: `C`'s too) —
+    /// and, for a kernel-26 tile, K and N multiples of 8 and `C`'s stride of 4 (the TMA's 16-byte
+    /// rows; `Auto` takes kernel 30 where those do not hold); [`Error::TooLarge`] past the kernels'
+    /// 32-bit indexing.
     ///
     /// ```no_run
     /// # fn main() -> Result<(), tessera::Error> {
@@ -71,6 +76,109 @@ impl Gpu {
                 (0..c_stack.count).try_for_each(|i| self.zero_range(out, i * c_stack.stride, c_stack.rows * c_stack.cols))
             }
             ProductsPlan::Launch(l) => self.launch_products(&l, a.buffer(), b.buffer(), None, out),
+        }
+    }
+
+    /// `c[i] = a[i]·b[i]` for every `i`, in one launch, queued on the stream: a batch of pointers
+    /// (cuBLAS's `gemmBatched`) — every matrix its own [`DeviceMatrix`], all of one shape (`m × k` by
+    /// `k × n` into `m × n`), an input may stand in several places.
+    ///
+    /// BF16 or FP16 inputs (kernel 30, any GPU) or `f32` inputs in FP32 (kernel 28), `f32` output,
+    /// at most 65535 products; the kernels read the matrices' addresses from a table this uploads
+    /// with the launch (`24·count` bytes, freed in stream order). `algo` names a tile of kernel 28 or
+    /// 30, or `Auto`. `K = 0` writes zeros.
+    ///
+    /// Errors, all before any GPU work (the `Gpu` stays usable): [`Error::NoKernel`] for TF32, FP8
+    /// or a kernel-26 tile (it reads through tensor maps, not addresses); [`Error::PrecisionMismatch`];
+    /// [`Error::WrongContext`]; [`Error::ShapeMismatch`] when the counts or any matrix's shape
+    /// disagree; [`Error::InvalidArgument`] when two outputs share memory; [`Error::Unaligned`] for a
+    /// matrix not on 16 bytes; [`Error::TooLarge`] past 65535 products or the kernels' 32-bit
+    /// indexing.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), tessera::Error> {
+    /// use tessera::{bf16, DeviceMatrix, GroupedAlgo, Gpu};
+    /// let gpu = Gpu::new(0)?;
+    /// let heads: Vec<DeviceMatrix<bf16>> = (0..8).map(|_| DeviceMatrix::zeros(&gpu, 128, 64)).collect::<Result<_, _>>()?;
+    /// let keys: Vec<DeviceMatrix<bf16>> = (0..8).map(|_| DeviceMatrix::zeros(&gpu, 64, 128)).collect::<Result<_, _>>()?;
+    /// let mut scores: Vec<DeviceMatrix<f32>> = (0..8).map(|_| DeviceMatrix::zeros(&gpu, 128, 128)).collect::<Result<_, _>>()?;
+    /// let a: Vec<&DeviceMatrix<bf16>> = heads.iter().collect();
+    /// let b: Vec<&DeviceMatrix<bf16>> = keys.iter().collect();
+    /// let mut c: Vec<&mut DeviceMatrix<f32>> = scores.iter_mut().collect();
+    /// gpu.matmul_batched_pointers(GroupedAlgo::Auto, &a, &b, &mut c)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul_batched_pointers<T: DeviceElement>(
+        &self,
+        algo: GroupedAlgo,
+        a: &[&DeviceMatrix<T>],
+        b: &[&DeviceMatrix<T>],
+        c: &mut [&mut DeviceMatrix<f32>],
+    ) -> Result<()> {
+        let op = OP_POINTERS;
+        let count = c.len();
+        if a.len() != count || b.len() != count {
+            let detail = format!("{} A, {} B and {count} C matrices", a.len(), b.len());
+            return Err(Error::ShapeMismatch { op, detail });
+        }
+        let (Some(a0), Some(b0)) = (a.first(), b.first()) else { return Ok(()) };
+        let ((m, k), n) = (a0.shape(), b0.cols());
+        for i in 0..count {
+            let shapes = (a[i].shape(), b[i].shape(), c[i].shape());
+            if shapes != ((m, k), (k, n), (m, n)) {
+                let detail = format!(
+                    "matrix {i}: A {}×{}, B {}×{}, C {}×{} where matrix 0 makes them {m}×{k}, {k}×{n}, {m}×{n}",
+                    shapes.0 .0, shapes.0 .1, shapes.1 .0, shapes.1 .1, shapes.2 .0, shapes.2 .1
+                );
+                return Err(Error::ShapeMismatch { op, detail });
+            }
+            a[i].buffer().check_context(self, op)?;
+            b[i].buffer().check_context(self, op)?;
+            c[i].buffer().check_context(self, op)?;
+        }
+        let products = Products::Pointers { count, m, n, k };
+        let planned = plan(products, BufferLens { a: 0, b: 0, c: 0 }, T::PRECISION, algo, self.target())?;
+        let stream = self.stream();
+        let (a_reads, b_reads): (Vec<_>, Vec<_>) = (
+            a.iter().map(|x| x.buffer().slice.device_ptr(stream)).collect(),
+            b.iter().map(|x| x.buffer().slice.device_ptr(stream)).collect(),
+        );
+        let c_writes: Vec<_> = c.iter_mut().map(|x| x.buffer_mut().slice.device_ptr_mut(stream)).collect();
+        let starts = |guards: &[(u64, _)]| guards.iter().map(|g| g.0).collect::<Vec<u64>>();
+        let (pa, pb, pc) = (starts(&a_reads), starts(&b_reads), starts(&c_writes));
+        for (name, ptrs) in [("A", &pa), ("B", &pb), ("C", &pc)] {
+            if let Some(i) = ptrs.iter().position(|p| p % 16 != 0) {
+                return Err(Error::Unaligned {
+                    op,
+                    detail: format!("{name}[{i}] does not start on 16 bytes: the kernels read whole 16-byte units"),
+                });
+            }
+        }
+        // Outputs in distinct DeviceMatrix values never share memory unless made to: checked all the same.
+        let mut outputs: Vec<(u64, usize)> = pc.iter().copied().enumerate().map(|(i, p)| (p, i)).collect();
+        outputs.sort_unstable();
+        let out_bytes = 4 * (m * n) as u64;
+        if let Some(w) = outputs.windows(2).find(|w| out_bytes > 0 && w[0].0 + out_bytes > w[1].0) {
+            let detail = format!("C[{}] and C[{}] share memory", w[0].1, w[1].1);
+            return Err(Error::InvalidArgument { op, detail });
+        }
+        self.check_usable()?;
+        match planned {
+            ProductsPlan::Nothing => Ok(()),
+            ProductsPlan::Zero => {
+                // SAFETY: each C is a DeviceMatrix of m·n floats (checked above).
+                pc.iter().try_for_each(|&p| unsafe { self.zero_bytes(stream, p, 4 * m * n) })
+            }
+            ProductsPlan::Launch(l) => {
+                let table: Vec<u64> = pa.iter().chain(&pb).chain(&pc).copied().collect();
+                let table = stream.clone_htod(&table).map_err(Error::driver("uploading the table of addresses", 8 * table.len()))?;
+                let (pt, _read_table) = table.device_ptr(stream);
+                // SAFETY: the table holds `count` addresses of each operand, every one a DeviceMatrix
+                // of this context of the planned shape (checked), on 16 bytes (checked), the outputs
+                // apart (checked); the guards above record every matrix's use once the launch is queued;
+                // the launch is the plan's.
+                unsafe { self.launch_pointers(&l, (0, 0, 0), pt) }
+            }
         }
     }
 
@@ -150,6 +258,21 @@ impl Gpu {
         self.stream().memset_zeros(&mut view).map_err(Error::driver("zeroing C", 0))
     }
 
+    /// Queues kernel 28 or 30 as `l` plans it: on the stacks from `(a, b, c)` a stride apart
+    /// (`table` 0), or on the addresses in `table` (3 × the count: A's, B's, then C's).
+    ///
+    /// # Safety
+    /// The operands (or the table's) hold the plan's matrices of the plan's input type, on 16 bytes,
+    /// the outputs apart, each in use (its guard alive) until the launch is queued.
+    unsafe fn launch_pointers(&self, l: &ProductsLaunch, (a, b, c): (u64, u64, u64), table: u64) -> Result<()> {
+        let stream = self.stream();
+        let f = self.kernel(l.entry)?;
+        let mut builder = stream.launch_builder(f);
+        builder.arg(&a).arg(&b).arg(&c).arg(&l.m).arg(&l.n).arg(&l.k).arg(&l.strides.0).arg(&l.strides.1).arg(&l.c_stride).arg(&table);
+        // SAFETY: the caller's contract; the launch is the kernel's tile with the batch along z (the plan's).
+        self.launched(unsafe { builder.launch(launch_config(l.launch)) })
+    }
+
     /// Queues kernel 26 as `l` plans it over A's and B's buffers (their stacks' first elements at
     /// each buffer's start), the uploaded offsets of grouped products, and `C`.
     fn launch_products<T: DeviceElement>(
@@ -165,15 +288,12 @@ impl Gpu {
         let (x, _read_a) = a.as_cuda_slice().device_ptr(stream);
         let (y, _read_b) = b.as_cuda_slice().device_ptr(stream);
         let Some(operand_maps) = l.maps else {
-            // Kernel 28 (FP32): the operands' pointers and strides, the matrix `blockIdx.z`.
+            // Kernels 28 and 30: the operands' pointers and strides, the matrix `blockIdx.z`.
             let (pc, _write_c) = c.device_ptr_mut(stream);
-            let mut builder = stream.launch_builder(f);
-            builder.arg(&x).arg(&y).arg(&pc).arg(&l.m).arg(&l.n).arg(&l.k).arg(&l.strides.0).arg(&l.strides.1).arg(&l.c_stride);
             // SAFETY: the plan checked every matrix of A's, B's and C's stacks inside its buffer (from
-            // each buffer's first element), C's matrices apart, every stride a multiple of 4 (16-byte
-            // starts); f32 inputs (the plan's precision is T's); the launch is kernel 8's tile with
-            // the batch along z (the plan's).
-            return self.launched(unsafe { builder.launch(launch_config(l.launch)) });
+            // each buffer's first element), C's matrices apart, the strides keeping every matrix on 16
+            // bytes; the inputs are the plan's precision's (T's); the launch is the plan's.
+            return unsafe { self.launch_pointers(l, (x, y, pc), 0) };
         };
         let maps = self.tensor_maps.maps(stream, &operand_maps, l.kernel.precision, x, y, None)?;
         let (pm, _read_maps) = maps.device_ptr(stream);

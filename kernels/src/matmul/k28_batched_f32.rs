@@ -5,21 +5,9 @@
 //! as launch-bound one at a time (64 products of 512×512×64 are 64 launches of a few microseconds).
 //! Here `blockIdx.z` picks the matrix: each block offsets A, B and `C` by its matrix's strides (0: one
 //! matrix shared by all) and runs kernel 8's tile on it, unchanged. The grid is kernel 8's times the
-//! batch (`gridDim.z ≤ 65535`).
+//! batch (`gridDim.z ≤ 65535`). With a table of addresses instead of strides it runs a batch of
+//! pointers (matrices anywhere in memory: [`batch_member`](super::batch_member)).
 use super::k08_double_buffer::{self, double_buffer};
-use crate::device::thread;
-
-/// Matrix `blockIdx.z`'s operands: A, B and `C` advanced by that many strides.
-#[inline(always)]
-fn matrix_of(
-    a: *const f32,
-    b: *const f32,
-    c: *mut f32,
-    (stride_a, stride_b, stride_c): (usize, usize, usize),
-) -> (*const f32, *const f32, *mut f32) {
-    let i = thread::block_idx_z() as usize;
-    (a.wrapping_add(i * stride_a), b.wrapping_add(i * stride_b), c.wrapping_add(i * stride_c))
-}
 
 /// Declares a kernel-28 entry over kernel 8's tile `$bm × $bn × $bk` (its entry's constants), and its
 /// by-rows twin.
@@ -29,15 +17,17 @@ macro_rules! batched_entry {
             #[doc = $doc]
             ///
             /// # Safety
-            /// For every `i < gridDim.z`: `a + i·stride_a`, `b + i·stride_b` and `c + i·stride_c` valid for
-            /// `m·k`, `k·n` and `m·n` floats, 16-byte aligned (strides multiples of 4), the outputs of
-            /// different `i` apart; kernel 8's launch for the tile (its `TileConfig`) with `gridDim.z`
-            /// matrices.
+            /// For every `i < gridDim.z`, matrix `i`'s operands (`table` null: `a + i·stride_a`, `b +
+            /// i·stride_b`, `c + i·stride_c`; else the table's `3·gridDim.z` addresses, A's, B's, then
+            /// `C`'s) valid for `m·k`, `k·n` and `m·n` floats, 16-byte aligned, the outputs of different
+            /// `i` apart; kernel 8's launch for the tile (its `TileConfig`) with `gridDim.z` matrices.
             #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
-            pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32, stride_a: usize, stride_b: usize, stride_c: usize) {
-                let (a, b, c) = matrix_of(a, b, c, (stride_a, stride_b, stride_c));
-                // SAFETY: forwarded contract, for this block's matrix.
-                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, false>(a, b, c, m, n, k) }
+            pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32, stride_a: usize, stride_b: usize, stride_c: usize, table: *const u64) {
+                // SAFETY: forwarded contract (the table's addresses), then for this block's matrix.
+                unsafe {
+                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), table);
+                    double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, false>(a, b, c, m, n, k)
+                }
             }
         }
 
@@ -47,10 +37,12 @@ macro_rules! batched_entry {
             /// # Safety
             #[doc = concat!("As [`", stringify!($name), "`].")]
             #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
-            pub unsafe fn $twin(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32, stride_a: usize, stride_b: usize, stride_c: usize) {
-                let (a, b, c) = matrix_of(a, b, c, (stride_a, stride_b, stride_c));
-                // SAFETY: forwarded contract, for this block's matrix.
-                unsafe { double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, true>(a, b, c, m, n, k) }
+            pub unsafe fn $twin(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32, stride_a: usize, stride_b: usize, stride_c: usize, table: *const u64) {
+                // SAFETY: forwarded contract (the table's addresses), then for this block's matrix.
+                unsafe {
+                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), table);
+                    double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, true>(a, b, c, m, n, k)
+                }
             }
         }
     };

@@ -37,11 +37,12 @@ pub mod k26_grouped;
 pub mod k27_fused;
 pub mod k28_batched_f32;
 pub mod k29_fused_f32;
+pub mod k30_batched_mma;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;
 
-use crate::device::mem::View;
+use crate::device::{mem::View, thread};
 
 /// The three matrices of `C = A · B` as views: `A` (m·k elements of `T`: `f32` or a 16-bit pattern),
 /// `B` (k·n), `C` (m·n floats). Every kernel that reads its operands in place starts here.
@@ -53,4 +54,32 @@ use crate::device::mem::View;
 pub unsafe fn matrices<T: Copy>(a: *const T, b: *const T, c: *mut f32, m: u32, n: u32, k: u32) -> (View<T>, View<T>, View<f32>) {
     // SAFETY: forwarded to the caller's contract.
     unsafe { (View::from_const(a, (m * k) as usize), View::from_const(b, (k * n) as usize), View::new(c, (m * n) as usize)) }
+}
+
+/// Matrix `blockIdx.z` of a batch launch (kernels 28 and 30): its A, B and `C` from `table` where that
+/// is not null (`3 · gridDim.z` addresses: every A, then every B, then every `C` — a batch of
+/// pointers), else each operand's first matrix advanced by `blockIdx.z` strides (0: one matrix for
+/// all — a strided batch).
+///
+/// # Safety
+/// `table` is null or valid for `3 · gridDim.z` addresses.
+#[inline(always)]
+pub unsafe fn batch_member<T>(
+    a: *const T,
+    b: *const T,
+    c: *mut f32,
+    (stride_a, stride_b, stride_c): (usize, usize, usize),
+    table: *const u64,
+) -> (*const T, *const T, *mut f32) {
+    let i = thread::block_idx_z() as usize;
+    if table.is_null() {
+        return (a.wrapping_add(i * stride_a), b.wrapping_add(i * stride_b), c.wrapping_add(i * stride_c));
+    }
+    let count = thread::grid_dim_z() as usize;
+    // SAFETY: the caller's table of 3·count addresses; i < count.
+    let (pa, pb, pc) = unsafe {
+        let t = View::from_const(table, 3 * count);
+        (t.get(i), t.get(count + i), t.get(2 * count + i))
+    };
+    (pa as usize as *const T, pb as usize as *const T, pc as usize as *mut f32)
 }

@@ -220,7 +220,9 @@ fn grouped<T: DeviceElement + GemmExInput>(
         })
     };
     let mut runs: Vec<(String, Run<'_>)> = vec![("tessera_auto".into(), tessera(GroupedAlgo::Auto))];
-    runs.extend(GROUPED_KERNELS.iter().filter(|kl| kl.precision == p).map(|kl| (format!("tessera_{}", kl.label), tessera(kl.algo))));
+    // Kernel 26's tiles: kernels 28 and 30 run batches only.
+    let tiles = GROUPED_KERNELS.iter().filter(|kl| kl.precision == p && !kl.host.pointers());
+    runs.extend(tiles.map(|kl| (format!("tessera_{}", kl.label), tessera(kl.algo))));
     let (ar, br, or) = (&a, &b, &offs);
     runs.push(("cublas_loop".into(), Box::new(|| Ok(blas.gemm_grouped_loop(ar.buffer(), (br, sb), or, &mut c.borrow_mut())?))));
     let flops = 2.0 * (m * n * k) as f64;
@@ -241,7 +243,7 @@ fn gpu_choice(times: &serde_json::Value) -> Option<String> {
     times
         .as_object()?
         .iter()
-        .filter(|(k, _)| k.starts_with("tessera_grouped"))
+        .filter(|(k, _)| k.starts_with("tessera_") && *k != "tessera_auto")
         .min_by(|x, y| x.1["ms"].as_f64().unwrap_or(f64::INFINITY).total_cmp(&y.1["ms"].as_f64().unwrap_or(f64::INFINITY)))
         .map(|(k, _)| k.clone())
 }

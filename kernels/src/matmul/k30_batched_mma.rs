@@ -1,0 +1,26 @@
+//! Kernel 30: kernel 13's tensor-core pipeline over a batch — `C_i = A_i·B_i` for every matrix `i`,
+//! one launch, BF16 or FP16 on `mma.sync`.
+//!
+//! **What it fixes in kernel 26** (the persistent TMA walk over a batch's tiles): on small matrices
+//! each SM's walk is a few tiles of one or two K-steps, every one waiting for its stages to arrive
+//! and for its epilogue to leave before the next starts — 256 products of 128³ took 28 µs on the
+//! H200 where cuBLAS's strided-batched GEMM takes 8 (`docs/results/2026-12-05-fused-wide`). Here, as
+//! kernel 28 does for FP32, `blockIdx.z` picks the matrix and each block runs kernel 13's tile on it
+//! unchanged: a block per tile, several resident per SM, so one block's stores overlap another's
+//! loads. It reads its operands in place (`cp.async`), so K and N need no alignment (kernel 26's TMA
+//! needs multiples of 8), and it runs on any GPU with `mma.sync` (sm_80 on), not only Hopper. With a
+//! table of addresses instead of strides it runs a batch of pointers.
+//!
+//! **Tiling**: kernel 13's (and kernel 20's 64-row tile, unsplit); see each entry.
+//!
+//! Measurements: `docs/ladder/k30-batched-mma.md`.
+
+mma_entry!(matmul_batched_mma_bf16_128x128, BATCHED_MMA_BF16_128X128, Bf16, u16, 128 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
+    "Kernel 30 on BF16 inputs, `f32` output: kernel 13's 128×128×32 tile over a batch (`blockIdx.z` the matrix).");
+mma_entry!(matmul_batched_mma_f16_128x128, BATCHED_MMA_F16_128X128, F16, u16, 128 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
+    "Kernel 30 on FP16 inputs, `f32` output: kernel 13's 128×128×32 tile over a batch.");
+mma_entry!(matmul_batched_mma_bf16_64x128, BATCHED_MMA_BF16_64X128, Bf16, u16, 64 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
+    "Kernel 30 on BF16 inputs, `f32` output: kernel 20's 64×128×32 tile (unsplit) over a batch — matrices of at most 64 rows, \
+     twice the blocks of the 128-row tile.");
+mma_entry!(matmul_batched_mma_f16_64x128, BATCHED_MMA_F16_64X128, F16, u16, 64 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
+    "Kernel 30 on FP16 inputs, `f32` output: kernel 20's 64×128×32 tile (unsplit) over a batch.");
