@@ -5,13 +5,20 @@
 //! each SM's walk is a few tiles of one or two K-steps, every one waiting for its stages to arrive
 //! and for its epilogue to leave before the next starts — 256 products of 128³ took 28 µs on the
 //! H200 where cuBLAS's strided-batched GEMM takes 8 (`docs/results/2026-12-05-fused-wide`). Here, as
-//! kernel 28 does for FP32, `blockIdx.z` picks the matrix and each block runs kernel 13's tile on it
-//! unchanged: a block per tile, several resident per SM, so one block's stores overlap another's
-//! loads. It reads its operands in place (`cp.async`), so K and N need no alignment (kernel 26's TMA
-//! needs multiples of 8), and it runs on any GPU with `mma.sync` (sm_80 on), not only Hopper. With a
-//! table of addresses instead of strides it runs a batch of pointers.
+//! kernel 28 does for FP32, `blockIdx.z` picks the matrix and each block runs kernel 13's tile on it:
+//! a block per tile, two resident per SM, so one block's stores overlap another's loads. It reads
+//! its operands in place (`cp.async`), so K and N need no alignment (kernel 26's TMA needs multiples
+//! of 8), and it runs on any GPU with `mma.sync` (sm_80 on), not only Hopper. With a table of
+//! addresses instead of strides it runs a batch of pointers.
 //!
-//! **Tiling**: kernel 13's (and kernel 20's 64-row tile, unsplit); see each entry.
+//! **The store**: small matrices are mostly their `f32` output (256 × 128³ BF16 reads 16.8 MB and
+//! writes as much). Kernel 13 stores its fragments where they lie — 8 bytes per lane, 8 rows apart,
+//! about 1 TB/s over the GPU (`select::tuning::TC_STORE_GB_PER_S`); here the tile goes through the
+//! drained pipeline's shared memory (`mma_tile::store_staged`) and leaves in whole rows, 16 bytes
+//! per lane where `C`'s rows allow.
+//!
+//! **Tiling**: kernel 13's (and kernel 20's 64-row tile, unsplit); see each entry. ptxas (sm_90):
+//! 255 registers on 128×128 (two blocks per SM), 128 on 64×128, no spills.
 //!
 //! Measurements: `docs/ladder/k30-batched-mma.md`.
 

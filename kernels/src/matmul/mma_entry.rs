@@ -2,7 +2,8 @@
 /// `TileConfig` constant named `$config`): operand kind `$kind` on `$elem` inputs, block tile
 /// `$bm × $bn × $bk`, `$wm × $wn` warps, `$s` stages, swizzled or not, the launch bound
 /// `min_blocks` blocks per SM (0 = none), and `split_k`: K divided over `gridDim.z` (kernel 20), or
-/// `batched`: one matrix of a batch per `blockIdx.z` (kernel 30, [`batch_member`](super::batch_member)).
+/// `batched`: one matrix of a batch per `blockIdx.z` (kernel 30, [`batch_member`](super::batch_member)),
+/// its tile stored through shared memory in whole rows.
 macro_rules! mma_entry {
     // The launch constant.
     (@config $name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
@@ -28,7 +29,7 @@ macro_rules! mma_entry {
     };
     // The body's call, on (a, b, c, m, n, k).
     (@gemm $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal, stages $s:literal,
-     swizzle $sw:literal, split $split:literal, $a:ident, $b:ident, $c:ident, $m:ident, $n:ident, $k:ident) => {
+     swizzle $sw:literal, split $split:literal, staged $staged:literal, $a:ident, $b:ident, $c:ident, $m:ident, $n:ident, $k:ident) => {
         super::mma_tile::mma_gemm::<
             super::mma_ops::$kind,
             $bm,
@@ -44,6 +45,7 @@ macro_rules! mma_entry {
             { ($bm * $bk * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn) },
             { ($bk * $bn * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn) },
             $split,
+            $staged,
         >($a, $b, $c, $m, $n, $k)
     };
     ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
@@ -75,7 +77,7 @@ macro_rules! mma_entry {
                 // SAFETY: forwarded contract (the table's addresses), then for this block's matrix.
                 unsafe {
                     let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), table);
-                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split false, a, b, c, m, n, k)
+                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split false, staged true, a, b, c, m, n, k)
                 }
             }
         }
@@ -105,7 +107,7 @@ macro_rules! mma_entry {
             pub unsafe fn $name(a: *const $elem, b: *const $elem, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
                 unsafe {
-                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split $split, a, b, c, m, n, k)
+                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split $split, staged false, a, b, c, m, n, k)
                 }
             }
         }

@@ -3,7 +3,8 @@
 //! (`S = 1`: load, wait, compute — kernel 12; `S ≥ 3` with the XOR swizzle — kernel 13).
 use super::mma_ops::{at, offset, swizzle_a, MmaKind};
 use crate::device::async_copy::{self, SharedPtr};
-use crate::device::{mem::View, shared::SharedTiles, thread, unroll};
+use crate::device::mem::{Float2, View};
+use crate::device::{shared::SharedTiles, thread, unroll};
 
 /// Dynamic shared memory, in bytes, of `stages` stages of an `A` tile `[bm][bk]` and a `B` tile
 /// `[bk][bn + b_pad]` of `elem_bytes`-byte elements (`b_pad`: [`MmaKind::B_PAD`]).
@@ -300,6 +301,7 @@ pub unsafe fn mma_gemm<
     const LA: usize,
     const LB: usize,
     const SPLIT: bool,
+    const STAGED: bool,
 >(
     a: *const O::Elem,
     b: *const O::Elem,
@@ -312,6 +314,7 @@ pub unsafe fn mma_gemm<
     const { assert!(BK.is_multiple_of(O::K) && BK.is_multiple_of(O::PER_CHUNK) && S >= 1) };
     const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
     const { assert!(NT.is_multiple_of(BK / O::PER_CHUNK) && NT.is_multiple_of(BN / O::PER_CHUNK)) };
+    let c_on_16_bytes = (c as usize).is_multiple_of(16);
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * (BN + O::B_PAD)) as usize);
@@ -400,6 +403,25 @@ pub unsafe fn mma_gemm<
         }
     }
 
+    if STAGED && !SPLIT {
+        // The stages hold one warp row's staging tile at least.
+        const {
+            assert!(
+                !STAGED
+                    || S as usize * (BM * BK + BK * (BN + O::B_PAD)) as usize * core::mem::size_of::<O::Elem>()
+                        >= 4 * 16 * MI * (BN as usize + STAGING_PAD)
+            )
+        };
+        let floats = S * stage_len as u32 * core::mem::size_of::<O::Elem>() as u32 / 4;
+        // Every warp's last `ldmatrix` of the stages before they become the staging tile.
+        async_copy::wait_all();
+        // SAFETY: reached by every thread of the block.
+        unsafe { thread::sync_threads() };
+        let rows_aligned = n.is_multiple_of(4) && c_on_16_bytes;
+        // SAFETY: every thread is here; the shared memory holds `floats` floats; c holds m·n floats.
+        unsafe { store_staged::<O, BN, WARPS_M, WARPS_N, MI, NI, NT>(&acc, c, floats, (m, n), (row0, col0), warp, rows_aligned) };
+        return;
+    }
     let (g, t) = (lane / 4, lane % 4);
     // One slice stores its outputs; several add theirs into the zeroed C.
     let adds = SPLIT && thread::grid_dim_z() > 1;
@@ -421,5 +443,102 @@ pub unsafe fn mma_gemm<
                 }
             }
         }
+    }
+}
+
+/// Floats between the staging tile's rows beyond `BN` ([`store_staged`]): a row pitch of 8 banks
+/// mod 32, so that the 4 rows × 4 lanes of each half-warp's 8-byte fragment stores fill 32 distinct
+/// banks, and rows start on 16 bytes.
+const STAGING_PAD: usize = 8;
+
+/// Stores the block's tile of `C` through shared memory (kernel 30): each warp's fragments into a
+/// staging tile, then whole rows of `C` by consecutive threads — 16 bytes each where `C`'s rows
+/// start on 16 bytes (`rows_aligned`: N a multiple of 4, `C` on 16 bytes), else one float each —
+/// instead of the fragments' 8-byte pieces 8 rows apart (the in-place kernels' fitted store rate,
+/// about 1 TB/s: `select::tuning::TC_STORE_GB_PER_S`). As many warp rows a pass as `floats` of
+/// shared memory hold.
+///
+/// # Safety
+/// Every thread of the block calls it, after its last read of the pipeline's stages; the block's
+/// dynamic shared memory holds `floats` floats; `c` holds `m·n` floats.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the tile's place and the block's: all scalars
+unsafe fn store_staged<
+    O: MmaKind,
+    const BN: u32,
+    const WARPS_M: u32,
+    const WARPS_N: u32,
+    const MI: usize,
+    const NI: usize,
+    const NT: u32,
+>(
+    acc: &[[[f32; 4]; NI]; MI],
+    c: View<f32>,
+    floats: u32,
+    (m, n): (u32, u32),
+    (row0, col0): (u32, u32),
+    warp: u32,
+    rows_aligned: bool,
+) {
+    let pitch = BN + STAGING_PAD as u32;
+    let warp_rows = 16 * MI as u32;
+    let per_pass = (floats / (warp_rows * pitch)).clamp(1, WARPS_M);
+    let rows = per_pass * warp_rows;
+    // SAFETY: rows·pitch ≤ floats (per_pass ≥ 1 by the caller's const assertion).
+    let staging = unsafe { SharedTiles::<f32>::new().tile((rows * pitch) as usize) };
+    let (wm, wn, tid) = (warp / WARPS_N, warp % WARPS_N, thread::thread_idx_x());
+    let (g, t) = (thread::lane_id() / 4, thread::lane_id() % 4);
+    for pass in 0..WARPS_M.div_ceil(per_pass) {
+        if wm / per_pass == pass {
+            let base = (wm % per_pass) * warp_rows;
+            for (mi, row) in acc.iter().enumerate() {
+                for (ni, frag) in row.iter().enumerate() {
+                    for h in 0..2u32 {
+                        let r = base + 16 * mi as u32 + g + 8 * h;
+                        let col = wn * 8 * NI as u32 + 32 * (ni as u32 / 4);
+                        let (i0, i1) = (2 * h as usize, 2 * h as usize + 1);
+                        let (c0, c1) = (O::column(ni as u32 % 4, 2 * t), O::column(ni as u32 % 4, 2 * t + 1));
+                        // SAFETY: r < rows and each column < BN: inside the staging tile; a pair of
+                        // adjacent columns starts on an even float (even pitch and columns), 8 bytes.
+                        unsafe {
+                            if c1 == c0 + 1 {
+                                staging.set2((r * pitch + col + c0) as usize, Float2([frag[i0], frag[i1]]));
+                            } else {
+                                staging.set((r * pitch + col + c0) as usize, frag[i0]);
+                                staging.set((r * pitch + col + c1) as usize, frag[i1]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // SAFETY: reached by every thread of the block (block-uniform loop).
+        unsafe { thread::sync_threads() };
+        let first = row0 + pass * rows;
+        if rows_aligned {
+            let chunks = BN / 4;
+            for j in 0..(rows * chunks).div_ceil(NT) {
+                let idx = tid + j * NT;
+                let (r, ch) = (idx / chunks, idx % chunks);
+                let (gr, gc) = (first + r, col0 + 4 * ch);
+                if r < rows && gr < m && gc < n {
+                    // SAFETY: gc + 4 ≤ n (N a multiple of 4, gc too) and gr < m; both addresses on 16
+                    // bytes (C's start and rows; the staging rows' pitch a multiple of 4 floats).
+                    unsafe { c.set4((gr * n + gc) as usize, staging.get4((r * pitch + 4 * ch) as usize)) };
+                }
+            }
+        } else {
+            for j in 0..(rows * BN).div_ceil(NT) {
+                let idx = tid + j * NT;
+                let (r, col) = (idx / BN, idx % BN);
+                let (gr, gc) = (first + r, col0 + col);
+                if r < rows && gr < m && gc < n {
+                    // SAFETY: gr < m, gc < n; r < rows, col < BN: inside the staging tile.
+                    unsafe { c.set((gr * n + gc) as usize, staging.get((r * pitch + col) as usize)) };
+                }
+            }
+        }
+        // SAFETY: as above; the next pass overwrites the staging tile only after every thread read it.
+        unsafe { thread::sync_threads() };
     }
 }
