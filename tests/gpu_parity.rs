@@ -132,13 +132,13 @@ fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
     let shape = MatmulShape { m, n, k };
     let set =
         tessera::Choice::from_label("dbuf-64x64x16+padded", shape, tessera::Precision::Fp32).ok_or("dbuf-64x64x16+padded on 33×17×9")?;
-    gpu.set_tuned_pick(shape, set).map_err(err)?;
+    gpu.set_tuned_pick(shape, tessera::Precision::Fp32, set).map_err(err)?;
     check_f32_into_poisoned(&gpu, "Auto with a set pick", (33, 17, 9), |a, b, c| gpu.matmul(Algo::Auto, a, b, c))?;
     match gpu.tuned_picks().map_err(err)?.iter().find(|p| p.shape == shape) {
         Some(p) if p.choice == set && p.timed.is_empty() => {}
         other => return Err(format!("set pick: {other:?}")),
     }
-    match gpu.set_tuned_pick(MatmulShape { m: 32, n: 16, k: 8 }, set) {
+    match gpu.set_tuned_pick(MatmulShape { m: 32, n: 16, k: 8 }, tessera::Precision::Fp32, set) {
         Err(tessera::Error::InvalidArgument { .. }) => {}
         other => return Err(format!("a padding plan of another shape: {other:?}")),
     }
@@ -147,6 +147,62 @@ fn check_auto_tuned(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
         return Err("forgotten picks remain".into());
     }
     Ok(())
+}
+
+/// `Auto` tuned on request in TF32, BF16 and FP16, on a `Gpu` of its own: each shape's first product
+/// times the precision's shortlist (the model's choice first) and must still be right, the pick is
+/// the fastest timed, kept per shape and precision (a second product times nothing); an FP32 pick
+/// set for a shape is not a BF16 one.
+fn check_auto_tuned_tensor_cores(shapes: &[(usize, usize, usize)]) -> Result<(), String> {
+    use tessera::catalogue::select::model_choice;
+    use tessera::catalogue::select::shortlist::shortlist_in;
+    use tessera::{AutoTuning, MatmulShape};
+    let err = |e: tessera::Error| e.to_string();
+    let gpu = Gpu::new_isolated(0).map_err(err)?;
+    gpu.set_auto_tuning(AutoTuning::Measured).map_err(err)?;
+    let precisions = [Precision::Bf16, Precision::Fp16, Precision::Tf32];
+    for &(m, n, k) in shapes {
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        for precision in precisions {
+            for call in ["first", "second"] {
+                let seed = seed((m * 31 + n * 7 + k + call.len()) as u64);
+                let (a, b) = (HostMatrix::random(m, k, seed), HostMatrix::random(k, n, !seed));
+                let got = gpu.matmul_host_in(precision, Algo::Auto, &a, &b).map_err(err)?;
+                check_in(precision, &a, &b, &got).map_err(|e| format!("{precision:?} {m}×{n}×{k} Auto tuned ({call} call): {e}"))?;
+            }
+            let picks = gpu.tuned_picks().map_err(err)?;
+            let pick = picks
+                .iter()
+                .find(|p| p.shape == shape && p.precision == precision)
+                .ok_or(format!("{precision:?} {m}×{n}×{k}: no tuned pick"))?;
+            let list = shortlist_in(shape, precision, gpu.target());
+            let timed: Vec<_> = pick.timed.iter().map(|(c, _)| *c).collect();
+            if list.len() > 1 && timed != list {
+                return Err(format!("{precision:?} {m}×{n}×{k}: timed {timed:?}, the shortlist is {list:?}"));
+            }
+            if list[0].choice != model_choice(shape, precision, gpu.target()) {
+                return Err(format!("{precision:?} {m}×{n}×{k}: the model's choice is not timed first"));
+            }
+            let fastest = pick.timed.iter().min_by(|x, y| x.1.total_cmp(&y.1)).map_or(list[0].choice, |x| x.0.choice);
+            if pick.choice != fastest || pick.timed.iter().any(|(_, us)| !(us.is_finite() && *us > 0.0)) {
+                return Err(format!("{precision:?} {m}×{n}×{k}: picked {:?} of {:?}", pick.choice, pick.timed));
+            }
+        }
+    }
+    if gpu.tuned_picks().map_err(err)?.len() != shapes.len() * precisions.len() {
+        return Err("one pick per shape and precision, kept across calls".into());
+    }
+    // A pick is its precision's: an FP32 kernel set for BF16 is refused, for TF32 taken (exact f32).
+    let shape = MatmulShape { m: 40, n: 24, k: 8 };
+    let fp32 = tessera::Choice::Kernel(Algo::Tiled);
+    match gpu.set_tuned_pick(shape, Precision::Bf16, fp32) {
+        Err(tessera::Error::InvalidArgument { .. }) => {}
+        other => return Err(format!("an FP32 kernel as a BF16 pick: {other:?}")),
+    }
+    gpu.set_tuned_pick(shape, Precision::Tf32, fp32).map_err(err)?;
+    let (a, b) = (HostMatrix::random(40, 8, 5), HostMatrix::random(8, 24, 6));
+    let got = gpu.matmul_host_in(Precision::Tf32, Algo::Auto, &a, &b).map_err(err)?;
+    check_in(Precision::Fp32, &a, &b, &got).map_err(|e| format!("TF32 with an FP32 pick set: {e}"))
 }
 
 fn check_product(gpu: &Gpu, imp: Impl, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
@@ -297,6 +353,11 @@ fn main() {
     trials.push(gpu_trial("auto_fp32_tuned_on_request", |_| {
         let extra = [(1, 44, 240), (73, 74, 2552), (8, 6, 336), (62, 4, 1241), (944, 119, 2), (3000, 3000, 1001)];
         check_auto_tuned(&PARITY_SHAPES.into_iter().chain(extra).collect::<Vec<_>>())
+    }));
+    // The tensor cores tuned on request: a small product, one of few rows, an odd one and 3000³
+    // (issue 34's shapes where the models' pick ran below the best kernel).
+    trials.push(gpu_trial("auto_tensor_cores_tuned_on_request", |_| {
+        check_auto_tuned_tensor_cores(&[(128, 256, 64), (16, 4096, 4096), (127, 1031, 129), (3000, 3000, 3000)])
     }));
     for algo in Algo::ALL {
         // CUDA C twins exist only for the first rungs (naive, tiled).

@@ -103,9 +103,9 @@ enum Impl {
     /// FP32 `Auto` through its unaligned path always (`Gpu::matmul_fp32_padded`), on shapes with N or
     /// K not a multiple of 4: the path's measured cost beside the in-place kernels.
     Padded,
-    /// FP32 `Auto` tuned on request (`tessera::AutoTuning::Measured`): its shortlist timed on the
-    /// shape's first product (the checked run), the fastest timed here.
-    Tuned,
+    /// `Auto` tuned on request in a precision (`tessera::AutoTuning::Measured`): its shortlist timed on
+    /// the shape's first product (the checked run), the fastest timed here.
+    Tuned(Precision),
     CudaC(Algo),
     Cublas(Precision),
 }
@@ -233,12 +233,15 @@ fn missing(what: &str) -> Fail {
 
 /// Logs what tuning on request timed for `shape` on its first call (which took `ms` on the host, the
 /// timings and the product): each candidate's expected and measured time, and the pick.
-fn log_tuned_pick(gpu: &Gpu, shape: tessera::MatmulShape, ms: f64) -> Result<(), Fail> {
+fn log_tuned_pick(gpu: &Gpu, shape: tessera::MatmulShape, precision: Precision, ms: f64) -> Result<(), Fail> {
     let picks = gpu.tuned_picks().map_err(s)?;
-    let Some(pick) = picks.iter().find(|p| p.shape == shape) else { return Err(format!("{shape:?}: no tuned pick").into()) };
+    let Some(pick) = picks.iter().find(|p| p.shape == shape && p.precision == precision) else {
+        return Err(format!("{shape:?} {precision:?}: no tuned pick").into());
+    };
     let timed: Vec<String> = pick.timed.iter().map(|(c, us)| format!("{} {:.2}/{:.2}", c.choice.label(), c.expected_us, us)).collect();
     eprintln!(
-        "[scorecard] tuned {}: {} (first call {ms:.1} ms; expected/measured µs: {})",
+        "[scorecard] tuned {} {}: {} (first call {ms:.1} ms; expected/measured µs: {})",
+        precision.label(),
         shape_label(shape),
         pick.choice.label(),
         if timed.is_empty() { "one candidate, not timed".to_string() } else { timed.join(", ") }
@@ -273,10 +276,9 @@ fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, im
             let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
             gpu.matmul_fp32_padded(Algo::Auto, a, b, dc).map_err(s)
         }
-        Impl::Tuned => {
-            let (a, b) = ops.f32.as_ref().ok_or_else(|| missing("f32"))?;
+        Impl::Tuned(p) => {
             gpu.set_auto_tuning(AutoTuning::Measured).map_err(s)?;
-            let run = gpu.matmul(Algo::Auto, a, b, dc).map_err(s);
+            let run = run_impl(gpu, cuda_c, cublas, ops, Impl::Rust(Algo::Auto, p), dc);
             gpu.set_auto_tuning(AutoTuning::Model).map_err(s)?;
             run
         }
@@ -374,7 +376,9 @@ pub fn measure_all(
             }
             if (a, p) == (Algo::Auto, Precision::Fp32) {
                 impls.push(Impl::Padded);
-                impls.push(Impl::Tuned);
+            }
+            if a == Algo::Auto && !p.is_fp8() {
+                impls.push(Impl::Tuned(p));
             }
             if p == Precision::Fp32 && CudaC::has(a) {
                 impls.push(Impl::CudaC(a));
@@ -421,12 +425,9 @@ pub fn measure_all(
                     Precision::Fp32,
                     min_bytes(shape, Precision::Fp32),
                 ),
-                Impl::Tuned => (
-                    "auto-fp32 tuned on request (Rust)".to_string(),
-                    "auto-fp32-tuned".to_string(),
-                    Precision::Fp32,
-                    min_bytes(shape, Precision::Fp32),
-                ),
+                Impl::Tuned(p) => {
+                    (format!("auto-{} tuned on request (Rust)", p.label()), crate::summary::tuned_key(p), p, min_bytes(shape, p))
+                }
             };
             eprintln!("[scorecard] {step}/{total} {} {name}", shape_label(shape));
             // Poison C with NaN, run once, check against the reference of the precision; the batch
@@ -435,8 +436,8 @@ pub fn measure_all(
             let first = std::time::Instant::now();
             run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc)?;
             gpu.synchronize().map_err(s)?;
-            if matches!(imp, Impl::Tuned) {
-                log_tuned_pick(gpu, shape, first.elapsed().as_secs_f64() * 1e3)?;
+            if let Impl::Tuned(p) = imp {
+                log_tuned_pick(gpu, shape, p, first.elapsed().as_secs_f64() * 1e3)?;
             }
             let check = problem.reference.check(precision, &dc.to_host(gpu).map_err(s)?);
             let iters = clock.batch_iters(gpu, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;

@@ -14,8 +14,10 @@ pub fn auto_key(p: Precision) -> String {
     format!("auto-{}", p.label())
 }
 
-/// The key of FP32 `Auto` tuned on request (`AutoTuning::Measured`).
-pub const TUNED_KEY: &str = "auto-fp32-tuned";
+/// The key of `Auto` tuned on request (`AutoTuning::Measured`) in `precision` (`auto-fp32-tuned`, …).
+pub fn tuned_key(p: Precision) -> String {
+    format!("auto-{}-tuned", p.label())
+}
 
 impl Scorecard {
     /// The sizes of the run, in the order they first appear among the rows.
@@ -136,7 +138,7 @@ fn seeds(cards: &[&Scorecard]) -> String {
 /// precision; otherwise, per precision of `card`, a table of `Auto` beside cuBLAS of the same
 /// precision on the run's own sizes (not its random ones) and their geometric mean, then the
 /// geometric mean of `Auto` ÷ cuBLAS over the random shapes of `card` and of `random` pooled (and of
-/// FP32 `Auto` tuned on request, where those runs have it).
+/// `Auto` tuned on request, where those runs have it).
 pub fn summary_markdown(card: &Scorecard, random: &[&Scorecard]) -> String {
     if card.size_sweep {
         return sweep_ratio_markdown(card);
@@ -151,9 +153,8 @@ pub fn summary_markdown(card: &Scorecard, random: &[&Scorecard]) -> String {
     for p in card.precisions() {
         let upper = p.label().to_uppercase();
         let pairs = card.against_cublas(p, &auto_key(p), &fixed);
-        let random_rows: Vec<(&str, Ratios)> = [(auto_key(p), "`Auto`"), (TUNED_KEY.to_string(), "`Auto` tuned on request")]
+        let random_rows: Vec<(&str, Ratios)> = [(auto_key(p), "`Auto`"), (tuned_key(p), "`Auto` tuned on request")]
             .into_iter()
-            .filter(|(key, _)| p == Precision::Fp32 || *key != TUNED_KEY)
             .filter_map(|(key, what)| Some((what, Ratios::of(&random_ratios(&runs, p, &key))?)))
             .collect();
         if pairs.is_empty() && random_rows.is_empty() {
@@ -279,7 +280,7 @@ pub fn sweep_markdown(card: &Scorecard) -> String {
 }
 
 /// One line per random-shape run of `cards` (those without random shapes are skipped): its seed,
-/// its random shapes, and `Auto` ÷ cuBLAS over them (FP32 `Auto` tuned on request beside it where
+/// its random shapes, and `Auto` ÷ cuBLAS over them (`Auto` tuned on request beside it where
 /// the run has it).
 pub fn random_runs_markdown(cards: &[&Scorecard]) -> String {
     let mut s = String::new();
@@ -291,7 +292,7 @@ pub fn random_runs_markdown(cards: &[&Scorecard]) -> String {
                 s += "| seed | precision | random shapes | `Auto` ÷ cuBLAS, geometric mean | lowest | `Auto` tuned on request ÷ cuBLAS |\n\
                       |---:|---|---:|---:|---|---:|\n";
             }
-            let tuned = if p == Precision::Fp32 { Ratios::of(&random_ratios(&[c], p, TUNED_KEY)) } else { None };
+            let tuned = Ratios::of(&random_ratios(&[c], p, &tuned_key(p)));
             s += &format!(
                 "| {} | {} | {} | {:.3} | {:.3} ({}) | {} |\n",
                 rs.seed,

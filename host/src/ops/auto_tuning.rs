@@ -1,6 +1,7 @@
-//! FP32 `Auto` tuned on request ([`AutoTuning::Measured`]): on a shape's first product the model's
-//! shortlist ([`tessera_catalogue::select::shortlist`]) is timed on the caller's operands and the fastest is
-//! kept on the [`Gpu`] for every later product of that shape.
+//! `Auto` tuned on request ([`AutoTuning::Measured`]): on a shape's first product in a precision
+//! (FP32, TF32, BF16, FP16) the models' shortlist ([`tessera_catalogue::select::shortlist`]) is timed
+//! on the caller's operands and the fastest is kept on the [`Gpu`] for every later product of that
+//! shape in that precision.
 //!
 //! The default, [`AutoTuning::Model`], measures nothing: `Auto` runs what the time model picks,
 //! the same kernel for the same shape on every run. The model ranks kernels that are often 5–12 %
@@ -18,14 +19,17 @@
 //! forked from the caller's and joined back, so work other threads queue on the `Gpu`'s stream meanwhile
 //! never lands inside a timed batch (it may still share the GPU with it).
 //!
-//! Tuning covers FP32 `Algo::Auto` through [`Gpu::matmul`] and [`Gpu::gemm`]: a launch-sized product
-//! is timed on its first call; a pick (measured or set) is used by every path that plans that shape
-//! (`tessera_catalogue::plan::Planner`), the blocks of larger products and `MultiGpu`'s included. The
-//! tensor-core precisions keep the model's pick.
+//! Tuning covers `Algo::Auto` through [`Gpu::matmul`] (and `matmul_tf32`) and [`Gpu::gemm`]: a
+//! launch-sized product is timed on its first call; a pick (measured or set) is used by every path
+//! that plans that shape in that precision (`tessera_catalogue::plan::Planner`), the blocks of larger
+//! products and `MultiGpu`'s included. The tensor-core models err more than FP32's off the shapes
+//! they were fitted on, so their shortlists are longer on the same rule (every TMA and in-place
+//! kernel priced within 1.4× of the least). FP8 products and products that finish their sums in
+//! their store (`Gpu::matmul_fused`, a 16-bit `C`) keep the model's pick.
 use std::sync::{Arc, MutexGuard};
 
 use cudarc::driver::CudaStream;
-use tessera_catalogue::select::shortlist::{priced_on, shortlist, Candidate};
+use tessera_catalogue::select::shortlist::{priced_in, shortlist, Candidate};
 use tessera_catalogue::{Algo, Choice, LaunchPlan, MatmulShape, Planner, Precision};
 
 use crate::context::Gpu;
@@ -44,7 +48,7 @@ const MAX_BATCH: usize = 50;
 const ROUNDS: usize = 2;
 
 impl Gpu {
-    /// How FP32 `Algo::Auto` chooses on this GPU from now on ([`AutoTuning::Model`] by default).
+    /// How `Algo::Auto` chooses on this GPU from now on ([`AutoTuning::Model`] by default).
     /// Picks already measured are kept ([`Gpu::forget_tuned_picks`]).
     pub fn set_auto_tuning(&self, mode: AutoTuning) -> Result<()> {
         self.tuning()?.mode = mode;
@@ -57,27 +61,28 @@ impl Gpu {
         Ok(self.tuning()?.mode)
     }
 
-    /// Every shape tuned on this GPU so far, by shape.
+    /// Every shape tuned on this GPU so far, by shape, then precision.
     pub fn tuned_picks(&self) -> Result<Vec<TunedPick>> {
         let mut picks: Vec<TunedPick> = self.tuning()?.picks.values().cloned().collect();
-        picks.sort_by_key(|p| (p.shape.m, p.shape.n, p.shape.k));
+        picks.sort_by_key(|p| (p.shape.m, p.shape.n, p.shape.k, p.precision.label()));
         Ok(picks)
     }
 
-    /// Sets the pick for `shape` without timing (picks saved from an earlier run: store each
-    /// [`TunedPick`]'s shape and `choice.label()`, read them back with
+    /// Sets the pick for `shape` in `precision` without timing (picks saved from an earlier run:
+    /// store each [`TunedPick`]'s shape, precision and `choice.label()`, read them back with
     /// [`Choice::from_label`]); used under [`AutoTuning::Measured`].
     ///
     /// Errors: [`Error::TooLarge`] for a shape past one launch's limits, [`Error::InvalidArgument`]
-    /// for a choice that does not compute `shape` in FP32 ([`Choice::runs`]).
-    pub fn set_tuned_pick(&self, shape: MatmulShape, choice: Choice) -> Result<()> {
+    /// for a choice that does not compute `shape` in `precision` ([`Choice::runs`]) and for FP8 (its
+    /// products are not tuned).
+    pub fn set_tuned_pick(&self, shape: MatmulShape, precision: Precision, choice: Choice) -> Result<()> {
         let (m, n, k) = (shape.m as usize, shape.n as usize, shape.k as usize);
         MatmulShape::check((m, k), (k, n), (m, n))?;
-        if !choice.runs(shape, Precision::Fp32) {
-            let detail = format!("{} does not compute {m}×{n}×{k} in FP32", choice.label());
+        if precision.is_fp8() || !choice.runs(shape, precision) {
+            let detail = format!("{} does not compute {m}×{n}×{k} in {} as a tuned pick", choice.label(), precision.label());
             return Err(Error::InvalidArgument { op: "set_tuned_pick", detail });
         }
-        self.tuning()?.picks.insert(shape, TunedPick { shape, choice, timed: Vec::new() });
+        self.tuning()?.picks.insert((shape, precision), TunedPick { shape, precision, choice, timed: Vec::new() });
         self.forget_plans();
         Ok(())
     }
@@ -93,19 +98,17 @@ impl Gpu {
         self.auto_tuning.lock().map_err(|_| Error::ContextPoisoned("the auto-tuning lock was poisoned".into()))
     }
 
-    /// The pick FP32 `Auto` uses for `shape` under [`AutoTuning::Measured`] (measured or set); `None`
-    /// in the model mode, for other precisions, or a shape not tuned yet.
+    /// The pick `Auto` uses for `shape` in `precision` under [`AutoTuning::Measured`] (measured or
+    /// set); `None` in the model mode or for a shape not tuned yet.
     pub(crate) fn tuned_choice(&self, shape: MatmulShape, precision: Precision) -> Option<Choice> {
-        if precision != Precision::Fp32 {
-            return None;
-        }
         let state = self.tuning().ok()?;
-        (state.mode == AutoTuning::Measured).then(|| state.picks.get(&shape).map(|p| p.choice)).flatten()
+        (state.mode == AutoTuning::Measured).then(|| state.picks.get(&(shape, precision)).map(|p| p.choice)).flatten()
     }
 
-    /// Under [`AutoTuning::Measured`], for FP32 `Auto` on a shape with no pick yet: times the model's
-    /// shortlist on the operands at `a`, `b`, `c`, keeps the fastest, and returns its plan where it is
-    /// not `planned` (the model's choice). `None` where nothing is to be tuned.
+    /// Under [`AutoTuning::Measured`], for `Auto` on a shape with no pick yet in the plan's precision
+    /// (not FP8): times the models' shortlist on the operands at `a`, `b`, `c`, keeps the fastest, and
+    /// returns its plan where it is not `planned` (the model's choice). `None` where nothing is to be
+    /// tuned.
     ///
     /// # Safety
     /// As [`Gpu::run_launch`] for `planned` (`c` is overwritten by each candidate).
@@ -120,22 +123,22 @@ impl Gpu {
         b: u64,
         c: u64,
     ) -> Result<Option<LaunchPlan>> {
-        if requested != Algo::Auto || planned.precision != Precision::Fp32 {
+        let (shape, precision) = (planned.shape, planned.precision);
+        if requested != Algo::Auto || precision.is_fp8() {
             return Ok(None);
         }
-        let shape = planned.shape;
         let mut state = self.tuning()?;
-        if state.mode == AutoTuning::Model || state.picks.contains_key(&shape) {
+        if state.mode == AutoTuning::Model || state.picks.contains_key(&(shape, precision)) {
             return Ok(None);
         }
         let model = planned.choice;
-        let list = shortlist(model, priced_on(shape, self.sm_count()));
+        let list = shortlist(model, priced_in(shape, precision, self.target()));
         if list.len() <= 1 {
-            state.picks.insert(shape, TunedPick { shape, choice: model, timed: Vec::new() });
+            state.picks.insert((shape, precision), TunedPick { shape, precision, choice: model, timed: Vec::new() });
             self.forget_plans();
             return Ok(None);
         }
-        let planner = Planner::new(op, Algo::Auto, Precision::Fp32, self.target());
+        let planner = Planner::new(op, Algo::Auto, precision, self.target());
         // The candidates run on a stream of their own, after everything queued on `stream` so far and
         // before anything queued on it later: work other threads queue on the shared stream meanwhile
         // cannot land inside a timed batch.
@@ -177,7 +180,7 @@ impl Gpu {
         let fastest = best.iter().enumerate().min_by(|x, y| x.1.total_cmp(y.1)).map_or(0, |(i, _)| i);
         let (choice, plan) = (list[fastest].choice, plans[fastest]);
         let timed: Vec<(Candidate, f64)> = list.into_iter().zip(best).collect();
-        state.picks.insert(shape, TunedPick { shape, choice, timed });
+        state.picks.insert((shape, precision), TunedPick { shape, precision, choice, timed });
         self.forget_plans();
         Ok((choice != model).then_some(plan))
     }
