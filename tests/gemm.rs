@@ -1,13 +1,17 @@
 //! GPU parity of `Gpu::gemm` (`C = α·op(A)·op(B) + β·C`): every transpose × layouts (row-major,
 //! column-major, mixed) × the `(α, β)` edge cases × odd, padded (sub-matrix) and offset views × every
 //! precision, against the f64 reference with the derived tolerance, checking that nothing outside
-//! `C`'s view changes; every catalogue kernel through `gemm`; random cases with proptest.
+//! `C`'s view changes; every catalogue kernel through `gemm`; random cases with proptest; and
+//! `Gpu::gemm_with` (a bias, an activation, a 16-bit `C`) in each form of its plan.
 use libtest_mimic::Trial;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use tessera::catalogue::registry::algo::{case_label, matmul_cases};
 use tessera::catalogue::testkit::gemm_case::{GemmCase, Views, SCALARS};
-use tessera::{bf16, f16, Algo, DeviceBuffer, DeviceElement, Gpu, Layout, MatrixMut, MatrixRef, Precision, Transpose};
+use tessera::{
+    bf16, f16, Activation, Algo, BiasKind, DeviceBuffer, DeviceElement, GemmEpilogue, Gpu, Layout, MatrixMut, MatrixRef, OutputElement,
+    Precision, Transpose,
+};
 use tessera_tests::{gpu_trial, run};
 
 /// Uploads `case`'s buffers as `T`, runs the GEMM with `algo`, downloads `C`'s buffer and checks it.
@@ -40,6 +44,58 @@ fn run_case(gpu: &Gpu, case: &GemmCase, algo: Algo) -> Result<(), String> {
 
 fn trial(case: GemmCase) -> Trial {
     gpu_trial(case.label(), move |g| run_case(g, &case, Algo::Auto))
+}
+
+/// `Gpu::gemm_with` on `case` with `T` inputs into a `C` of `O`: the bias and activation given, checked
+/// by the one epilogue rule.
+fn run_finished<T: DeviceElement, O: OutputElement>(
+    gpu: &Gpu,
+    case: &GemmCase,
+    activation: Activation,
+    kind: BiasKind,
+) -> Result<(), String> {
+    let output = O::FORMAT;
+    let bufs = case.buffers(tessera_tests::seed((case.m * 131 + case.n * 7 + case.k) as u64));
+    let err = |e: tessera::Error| format!("{} {output:?}: {e}", case.label());
+    let convert = |v: &[f32]| -> Vec<T> { v.iter().map(|&x| T::from_f32(x)).collect() };
+    let (a, b) =
+        (DeviceBuffer::from_host(gpu, &convert(&bufs.a)).map_err(err)?, DeviceBuffer::from_host(gpu, &convert(&bufs.b)).map_err(err)?);
+    let mut c = DeviceBuffer::from_host(gpu, &bufs.c.iter().map(|&x| O::from_f32(x)).collect::<Vec<O>>()).map_err(err)?;
+    let values: Vec<f32> = (0..kind.len(case.m, case.n)).map(|i| ((i * 7 % 11) as f32 - 5.0) * 0.25).collect();
+    let bias = DeviceBuffer::from_host(gpu, &values).map_err(err)?;
+    let epilogue = GemmEpilogue::new().bias(kind, &bias).activation(activation);
+    gpu.gemm_with(
+        &case.params(),
+        &epilogue,
+        MatrixRef::new(&a, bufs.a_desc),
+        MatrixRef::new(&b, bufs.b_desc),
+        MatrixMut::new(&mut c, bufs.c_desc),
+    )
+    .map_err(err)?;
+    let after: Vec<f32> = c.to_host(gpu).map_err(err)?.into_iter().map(|x| x.to_f32()).collect();
+    case.check_finished(&bufs, &after, output, activation, Some((kind, &values)))
+}
+
+/// Each form of `gemm_with`'s plan in `precision`: one finishing launch (dense, `β = 0`), the same on a
+/// column-major `C`, scratch and the finishing pass (padded, transposed, `β ≠ 0`), `α = 0` — into
+/// `f32`, BF16 and FP16.
+fn finished_in<T: DeviceElement>(gpu: &Gpu, precision: Precision) -> Result<(), String> {
+    use Layout::{ColMajor as C, RowMajor as R};
+    use Transpose::{No as N, Yes as Y};
+    let forms = [
+        ((N, N), [R, R, R], Views::Dense, (1.5, 0.0)),
+        ((Y, N), [C, R, C], Views::Dense, (1.0, 0.0)),
+        ((N, Y), [R, C, R], Views::Padded, (-1.5, 0.75)),
+        ((N, N), [R, R, C], Views::Padded, (0.0, -2.0)),
+    ];
+    for (i, ((trans_a, trans_b), layouts, views, (alpha, beta))) in forms.into_iter().enumerate() {
+        let case = GemmCase { alpha, beta, trans_a, trans_b, layouts, views, precision, ..GemmCase::new(300, 136, 264) };
+        let (kind, other) = if i % 2 == 0 { (BiasKind::PerColumn, BiasKind::PerRow) } else { (BiasKind::PerRow, BiasKind::PerColumn) };
+        run_finished::<T, f32>(gpu, &case, Activation::GeluTanh, kind)?;
+        run_finished::<T, bf16>(gpu, &case, Activation::Silu, other)?;
+        run_finished::<T, f16>(gpu, &case, Activation::Relu, kind)?;
+    }
+    Ok(())
 }
 
 /// A random case: any shape up to 200, transposes, layouts, views, and scalars including 0 and 1.
@@ -99,6 +155,10 @@ fn main() {
             runner.run(&random_case(p), |case| run_case(g, &case, Algo::Auto).map_err(TestCaseError::fail)).map_err(|e| e.to_string())
         }));
     }
+    trials.push(gpu_trial("gemm_with_fp32_finishes_its_sums_in_every_form", |g| finished_in::<f32>(g, Precision::Fp32)));
+    trials.push(gpu_trial("gemm_with_tf32_finishes_its_sums_in_every_form", |g| finished_in::<f32>(g, Precision::Tf32)));
+    trials.push(gpu_trial("gemm_with_bf16_finishes_its_sums_in_every_form", |g| finished_in::<bf16>(g, Precision::Bf16)));
+    trials.push(gpu_trial("gemm_with_fp16_finishes_its_sums_in_every_form", |g| finished_in::<f16>(g, Precision::Fp16)));
     // Every kernel of the catalogue through gemm: in place on offset views (column-major NN: no pack),
     // and on padded transposed views (packs and epilogue).
     for (algo, p) in matmul_cases() {

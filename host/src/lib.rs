@@ -61,6 +61,7 @@ pub use multi::{LinkReport, MultiGpu, RowBlocks};
 pub use ops::fp8::{Fp8Format, Fp8Source};
 pub use ops::fp8_matmul::{Fp8Params, Fp8Rhs, Fp8Scales};
 pub use ops::fused::FusedParams;
+pub use ops::gemm::GemmEpilogue;
 pub use pipeline::{MapKernel, Pipeline, PipelinePlan};
 pub use stack::{MatrixStack, MatrixStackMut};
 pub use tessera_catalogue::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};

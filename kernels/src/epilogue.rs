@@ -1,10 +1,12 @@
 //! The GEMM epilogue: `C = α·T + β·C` over a strided `C`, reading the product `T` (dense, possibly
 //! transposed) that a matmul kernel wrote into scratch memory, and the scaling pass `C = β·C` for the
-//! GEMMs with nothing to multiply (`α = 0` or `K = 0`).
+//! GEMMs with nothing to multiply (`α = 0` or `K = 0`); with a bias and an activation, or a 16-bit
+//! `C`, the `gemm_finish_*` entries (`D = act(α·T + β·C + bias)`, rounded once).
 //!
 //! BLAS semantics, kept here on the device: with `β = 0`, `C` is not read (NaN or infinity in it does
-//! not propagate); `T` and `C` are `f32` (all of tessera's products accumulate and store in `f32`).
-use crate::device::math::fma;
+//! not propagate); `T` is `f32` (all of tessera's products accumulate in `f32`).
+use crate::activation::Fused;
+use crate::device::math::{bf16_to_f32, f16_to_f32, f32_to_bf16_bits, f32_to_f16_bits, fma};
 use crate::device::mem::View;
 use crate::device::thread::{block_idx_x, block_idx_y, grid_dim_x, grid_dim_y, thread_idx_x, thread_idx_y};
 use crate::pack::{for_each_element, ROWS, TILE};
@@ -90,3 +92,67 @@ kernel! {
         }
     }
 }
+
+/// Declares a `gemm_finish_*` entry: `D = act(α·T + β·C + bias)` into a `C` of `$elem` (read through
+/// `$load`, rounded once by `$store`).
+macro_rules! finish_entry {
+    ($name:ident, $elem:ty, $load:expr, $store:expr, $doc:literal) => {
+        kernel! {
+            #[doc = $doc]
+            ///
+            /// `C[r·ldc + c] = act(α·T(r, c) + β·C[r·ldc + c] + bias)` over the `m × n` row-major `C`
+            /// (rows `ldc` apart), `T` as [`gemm_epilogue`] reads it (`t_transposed`), the bias and the
+            /// activation named by `code` (`crate::activation`: per column `n` values, per row `m`);
+            /// with `β = 0`, `C` is not read. The sum is formed in `f32` and rounded once into `C`'s type.
+            ///
+            /// # Safety
+            /// As [`gemm_epilogue`] with `C` of this entry's element type, and `bias` valid for the
+            /// values `code` needs (null without a bias).
+            #[allow(clippy::too_many_arguments)] // the kernel's parameters are its launch ABI
+            pub unsafe fn $name(
+                t: *const f32,
+                c: *mut $elem,
+                c_len: usize,
+                m: u32,
+                n: u32,
+                ldc: usize,
+                t_transposed: u32,
+                alpha: f32,
+                beta: f32,
+                bias: *const f32,
+                code: u32,
+            ) {
+                let transposed = t_transposed != 0;
+                // SAFETY: the caller's lengths; the bias as `code` needs it.
+                let (t, cv, fused) =
+                    unsafe { (View::from_const(t, m as usize * n as usize), View::new(c, c_len), Fused::new(bias, code, m, n)) };
+                let ld_t = if transposed { m as usize } else { n as usize };
+                let (load, store): (fn($elem) -> f32, fn(f32) -> $elem) = ($load, $store);
+                // SAFETY: as in `gemm_epilogue`; (r, col) < (m, n), the bias's range.
+                unsafe {
+                    for_each_element(t, ld_t, transposed, m, n, |r, col, v| {
+                        let at = r as usize * ldc + col as usize;
+                        let sum = combine(alpha, v, beta, || load(cv.get(at)));
+                        cv.set(at, store(fused.apply(sum, r, col)))
+                    })
+                }
+            }
+        }
+    };
+}
+
+finish_entry!(gemm_finish_f32, f32, |x| x, |x| x, "The GEMM epilogue with a bias and an activation, into an `f32` `C`.");
+finish_entry!(
+    gemm_finish_bf16,
+    u16,
+    bf16_to_f32,
+    f32_to_bf16_bits,
+    "The GEMM epilogue with a bias and an activation, into a BF16 `C` (its bits)."
+);
+finish_entry!(
+    gemm_finish_f16,
+    u16,
+    f16_to_f32,
+    f32_to_f16_bits,
+    "The GEMM epilogue with a bias and an activation, into an FP16 `C` (its bits)."
+);

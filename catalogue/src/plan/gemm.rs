@@ -377,10 +377,34 @@ impl RowMajorView {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
     /// Straight into `C` (dense and aligned, `β = 0`); then `C = α·C` by `gemm_scale` when `α ≠ 1`.
+    /// A GEMM that finishes its sums ([`ProductPlan::finish`]) runs a kernel that applies `α`, the
+    /// bias and the activation in its store, and rounds into `C`'s type, where the target has one
+    /// (else the host runs it as [`Output::Scratch`]).
     Direct,
-    /// Into scratch `T` (`shape.m × shape.n`, dense); then `gemm_epilogue` computes `C = α·T + β·C`,
-    /// reading `T` transposed when `transposed` (the product was computed as `Cᵀ`).
+    /// Into scratch `T` (`shape.m × shape.n`, dense); then `gemm_epilogue` computes `C = α·T + β·C`
+    /// (`gemm_finish_*`: `act(α·T + β·C + bias)` into `C`'s type), reading `T` transposed when
+    /// `transposed` (the product was computed as `Cᵀ`).
     Scratch { transposed: bool },
+}
+
+/// What a GEMM does with its sums beyond `α·T + β·C`: a bias and an activation, or a `C` of another
+/// type than `f32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GemmFinish {
+    /// Bytes per element of `C` (4 for `f32`, 2 for BF16 and FP16).
+    pub out_bytes: usize,
+    /// A bias or an activation.
+    pub epilogue: bool,
+}
+
+impl GemmFinish {
+    /// Nothing beyond `α·T + β·C` into an `f32` `C`: BLAS's GEMM.
+    pub const NONE: GemmFinish = GemmFinish { out_bytes: 4, epilogue: false };
+
+    /// Whether the sums are finished (an epilogue, or a 16-bit `C`).
+    pub fn finishes(&self) -> bool {
+        self.epilogue || self.out_bytes != 4
+    }
 }
 
 /// A GEMM that multiplies: the packs, the one matmul `T = X·Y` of `dims`, and the epilogue.
@@ -396,19 +420,24 @@ pub struct ProductPlan {
     pub c: RowMajorView,
     pub alpha: f32,
     pub beta: f32,
+    /// The sums are finished ([`GemmFinish::finishes`]): a bias, an activation or a 16-bit `C`.
+    pub finish: bool,
+    /// `C` was restated as the row-major `Cᵀ` (a column-major `C`): a bias per column of `C` is one
+    /// per row of what the kernels write.
+    pub restated: bool,
 }
 
 impl ProductPlan {
     /// Whether the kernels read both operands and write `C` in place, with nothing after the product
     /// (no pack, no epilogue, `α = 1`): the only form that runs past one launch's limits.
     pub fn in_place(&self) -> bool {
-        self.x.pack().is_none() && self.y.pack().is_none() && self.output == Output::Direct && self.alpha == 1.0
+        self.x.pack().is_none() && self.y.pack().is_none() && self.output == Output::Direct && self.alpha == 1.0 && !self.finish
     }
 
     /// Kernel launches outside the matmul kernel (packs, then the scaling or the epilogue).
     pub fn passes(&self) -> usize {
         let packs = [self.x, self.y].iter().filter(|o| o.pack().is_some()).count();
-        packs + usize::from(!(self.output == Output::Direct && self.alpha == 1.0))
+        packs + usize::from(!(self.output == Output::Direct && (self.alpha == 1.0 || self.finish)))
     }
 
     /// Bytes moved outside the matmul kernel (packs and epilogue; reads plus writes): the plan's overhead.
@@ -416,7 +445,7 @@ impl ProductPlan {
         let packs: usize = [self.x, self.y].iter().filter_map(|o| o.pack()).map(|p| 2 * p.rows * p.cols * elem_bytes).sum();
         let mn = self.c.rows * self.c.cols * 4;
         let finish = match self.output {
-            Output::Direct if self.alpha == 1.0 => 0,
+            Output::Direct if self.alpha == 1.0 || self.finish => 0,
             Output::Direct => 2 * mn,
             Output::Scratch { .. } => mn * if self.beta == 0.0 { 2 } else { 3 },
         };
@@ -430,7 +459,7 @@ pub enum GemmPlan {
     /// `M = 0` or `N = 0`: nothing.
     Nothing,
     /// `α = 0` or `K = 0`: `C = β·C` (`C = 0` when `β = 0`) by `gemm_scale`; `A` and `B` are not read.
-    Scale { c: RowMajorView, beta: f32 },
+    Scale { c: RowMajorView, beta: f32, restated: bool },
     /// A product (see [`ProductPlan`]).
     Product(ProductPlan),
 }
@@ -457,13 +486,24 @@ pub struct GemmArgs {
 pub const OP: &str = "gemm";
 
 impl GemmArgs {
-    /// Checks every argument and makes the plan (see the module documentation).
+    /// Checks every argument and makes the plan of BLAS's GEMM: [`GemmArgs::plan_finishing`] with
+    /// nothing to finish ([`GemmFinish::NONE`]).
+    ///
+    /// # Errors
+    /// As [`GemmArgs::plan_finishing`].
+    pub fn plan(&self) -> Result<GemmPlan, ShapeError> {
+        self.plan_finishing(GemmFinish::NONE)
+    }
+
+    /// Checks every argument and makes the plan (see the module documentation) of a GEMM whose sums
+    /// are finished as `finish` says: straight into `C` needs `C` dense and on 16 bytes in its own
+    /// element type.
     ///
     /// Errors, in this order: [`ShapeError::LeadingDimension`] / [`ShapeError::BufferTooSmall`] for a
     /// view that does not fit its buffer, [`ShapeError::Mismatch`] when `op(A)` (m×k), `op(B)` (k×n)
     /// and `C` (m×n) do not agree, [`ShapeError::TooLarge`] beyond the kernels' limits (except a product
     /// in place, [`ProductPlan::in_place`], which runs in blocks).
-    pub fn plan(&self) -> Result<GemmPlan, ShapeError> {
+    pub fn plan_finishing(&self, finish: GemmFinish) -> Result<GemmPlan, ShapeError> {
         self.a.check(OP, "A", self.a_len)?;
         self.b.check(OP, "B", self.b_len)?;
         self.c.check(OP, "C", self.c_len)?;
@@ -505,12 +545,12 @@ impl GemmArgs {
             return Ok(GemmPlan::Nothing);
         }
         if self.alpha == 0.0 || k == 0 {
-            return Ok(GemmPlan::Scale { c: view, beta: self.beta });
+            return Ok(GemmPlan::Scale { c: view, beta: self.beta, restated });
         }
         let shape = |m: usize, n: usize| GemmDims { m, n, k };
         let eb = self.elem_bytes;
         // Form 1: T = X·Y, into C itself when C is dense and β = 0.
-        let direct = self.beta == 0.0 && c.is_dense_row_major(4);
+        let direct = self.beta == 0.0 && c.is_dense_row_major(finish.out_bytes);
         let straight = ProductPlan {
             dims: shape(m, n),
             x: x.operand(src_x, eb),
@@ -519,6 +559,8 @@ impl GemmArgs {
             c: view,
             alpha: self.alpha,
             beta: self.beta,
+            finish: finish.finishes(),
+            restated,
         };
         // Form 2: Tᵀ = Yᵀ·Xᵀ into scratch, then a transposing epilogue.
         let swapped = ProductPlan {
@@ -621,11 +663,17 @@ mod tests {
         assert_eq!(g.plan().unwrap(), GemmPlan::Nothing);
         g = args(MatrixDesc::row_major(4, 0), N, MatrixDesc::row_major(0, 3), N, MatrixDesc::row_major(4, 3));
         g.beta = 2.0;
-        assert_eq!(g.plan().unwrap(), GemmPlan::Scale { c: RowMajorView { offset: 0, rows: 4, cols: 3, ld: 3 }, beta: 2.0 });
+        assert_eq!(
+            g.plan().unwrap(),
+            GemmPlan::Scale { c: RowMajorView { offset: 0, rows: 4, cols: 3, ld: 3 }, beta: 2.0, restated: false }
+        );
         g = args(MatrixDesc::row_major(4, 5), N, MatrixDesc::row_major(5, 3), N, MatrixDesc::col_major(4, 3));
         g.alpha = 0.0;
         // Column-major C restated as its row-major transpose.
-        assert_eq!(g.plan().unwrap(), GemmPlan::Scale { c: RowMajorView { offset: 0, rows: 3, cols: 4, ld: 4 }, beta: 0.0 });
+        assert_eq!(
+            g.plan().unwrap(),
+            GemmPlan::Scale { c: RowMajorView { offset: 0, rows: 3, cols: 4, ld: 4 }, beta: 0.0, restated: true }
+        );
     }
 
     #[test]

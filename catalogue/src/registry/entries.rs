@@ -20,7 +20,7 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 20] = [
+const OTHER_KERNELS: [(&str, u32); 23] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
@@ -37,6 +37,9 @@ const OTHER_KERNELS: [(&str, u32); 20] = [
     ("copy_padded_f32", pack::BLOCK.0 * pack::BLOCK.1),
     ("gemm_epilogue", epilogue::BLOCK.0 * epilogue::BLOCK.1),
     ("gemm_scale", epilogue::BLOCK.0 * epilogue::BLOCK.1),
+    ("gemm_finish_f32", epilogue::BLOCK.0 * epilogue::BLOCK.1),
+    ("gemm_finish_bf16", epilogue::BLOCK.0 * epilogue::BLOCK.1),
+    ("gemm_finish_f16", epilogue::BLOCK.0 * epilogue::BLOCK.1),
     ("f32_to_e4m3", fp8::BLOCK),
     ("f32_to_e5m2", fp8::BLOCK),
     ("bf16_to_e4m3", fp8::BLOCK),
@@ -108,6 +111,9 @@ mod tests {
         assert!(std::any::type_name_of_val(&tf32_operands::tf32_transpose_round).ends_with("::tf32_transpose_round"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_epilogue).ends_with("::gemm_epilogue"));
         assert!(std::any::type_name_of_val(&epilogue::gemm_scale).ends_with("::gemm_scale"));
+        assert!(std::any::type_name_of_val(&epilogue::gemm_finish_f32).ends_with("::gemm_finish_f32"));
+        assert!(std::any::type_name_of_val(&epilogue::gemm_finish_bf16).ends_with("::gemm_finish_bf16"));
+        assert!(std::any::type_name_of_val(&epilogue::gemm_finish_f16).ends_with("::gemm_finish_f16"));
         assert!(std::any::type_name_of_val(&fp8::f32_to_e4m3).ends_with("::f32_to_e4m3"));
         assert!(std::any::type_name_of_val(&fp8::f32_to_e5m2).ends_with("::f32_to_e5m2"));
         assert!(std::any::type_name_of_val(&fp8::bf16_to_e4m3).ends_with("::bf16_to_e4m3"));

@@ -4,8 +4,10 @@
 //! f64 reference ([`crate::testkit::check::check_gemm`]) plus the untouched elements around `C`'s view.
 use crate::plan::gemm::{GemmParams, Layout, MatrixDesc, Transpose};
 use crate::precision::Precision;
-use crate::testkit::check::check_gemm;
+use crate::testkit::check::{check_epilogue, check_gemm};
+use crate::testkit::reference::{self, ReferenceProduct};
 use crate::HostMatrix;
+use crate::{Activation, BiasKind, OutputFormat};
 
 /// What `C`'s buffer holds outside its view: it must come back bit for bit.
 pub const SENTINEL: f32 = -7777.25;
@@ -175,6 +177,69 @@ impl GemmCase {
         let (op_a, op_b) = (op(&bufs.a, bufs.a_desc, self.trans_a), op(&bufs.b, bufs.b_desc, self.trans_b));
         let got = HostMatrix::new(self.m, self.n, bufs.c_desc.gather(c_after)).expect("m·n elements");
         check_gemm(self.precision, self.alpha, &op_a, &op_b, self.beta, &bufs.c0, &got).map_err(|e| format!("{}: {e}", self.label()))
+    }
+
+    /// Checks `c_after` (C's whole buffer after a GEMM with an epilogue into `output`, as the values
+    /// its elements hold): every element outside the view still [`SENTINEL`] in `output`'s rounding,
+    /// the view `act(α·op(A)·op(B) + β·C + bias)` within [`check_epilogue`]'s rule, `C`'s old values
+    /// read in `output` and the bias `bias` (per column of `C`, or per row).
+    pub fn check_finished(
+        &self,
+        bufs: &GemmBuffers,
+        c_after: &[f32],
+        output: OutputFormat,
+        activation: Activation,
+        bias: Option<(BiasKind, &[f32])>,
+    ) -> Result<(), String> {
+        let round_out = |x: f32| match output {
+            OutputFormat::F32 => x,
+            OutputFormat::Bf16 => half::bf16::from_f32(x).to_f32(),
+            OutputFormat::F16 => half::f16::from_f32(x).to_f32(),
+        };
+        if c_after.len() != bufs.c.len() {
+            return Err(format!("{}: C's buffer has {} elements, {} expected", self.label(), c_after.len(), bufs.c.len()));
+        }
+        let mut inside = vec![false; c_after.len()];
+        for r in 0..self.m {
+            for col in 0..self.n {
+                inside[bufs.c_desc.offset + bufs.c_desc.index(r, col)] = true;
+            }
+        }
+        let sentinel = round_out(SENTINEL);
+        if let Some(i) = (0..c_after.len()).find(|&i| !inside[i] && c_after[i].to_bits() != sentinel.to_bits()) {
+            return Err(format!("{}: element {i} outside C's view changed to {}", self.label(), c_after[i]));
+        }
+        let op = |buf: &[f32], d: MatrixDesc, t: Transpose| {
+            let stored = HostMatrix::new(d.rows, d.cols, d.gather(buf)).expect("rows·cols elements");
+            match t {
+                Transpose::No => stored,
+                Transpose::Yes => HostMatrix::from_fn(d.cols, d.rows, |r, c| stored.get(c, r)),
+            }
+        };
+        let round = |x: &HostMatrix| HostMatrix {
+            rows: x.rows,
+            cols: x.cols,
+            data: x.data.iter().map(|&v| self.precision.round_input(v)).collect(),
+        };
+        let (m, n, k) = (self.m, self.n, self.k);
+        let product = (self.alpha != 0.0).then(|| {
+            reference::matmul_reference(&round(&op(&bufs.a, bufs.a_desc, self.trans_a)), &round(&op(&bufs.b, bufs.b_desc, self.trans_b)))
+        });
+        let (alpha, beta) = (f64::from(self.alpha), f64::from(self.beta));
+        let mut reference = ReferenceProduct { rows: m, cols: n, k, value: vec![0.0; m * n], abs_sum: vec![0.0; m * n] };
+        for idx in 0..m * n {
+            let (ab, abs) = product.as_ref().map_or((0.0, 0.0), |p| (p.value[idx], p.abs_sum[idx]));
+            let bc = if self.beta == 0.0 { 0.0 } else { beta * f64::from(round_out(bufs.c0.data[idx])) };
+            reference.value[idx] = alpha * ab + bc;
+            reference.abs_sum[idx] = alpha.abs() * abs + bc.abs();
+        }
+        let bias_at = |r: usize, c: usize| match bias {
+            Some((BiasKind::PerColumn, v)) => f64::from(v[c]),
+            Some((BiasKind::PerRow, v)) => f64::from(v[r]),
+            None => 0.0,
+        };
+        let got = bufs.c_desc.gather(c_after);
+        check_epilogue(self.precision, output, activation, bias_at, &got, &reference).map_err(|e| format!("{}: {e}", self.label()))
     }
 
     /// Every transpose × (row-major, column-major, and two mixed layouts) × the `(α, β)` pairs, for one
