@@ -7,7 +7,7 @@ use tessera_catalogue::plan::gemm::{
 };
 use tessera_catalogue::precision::Element;
 use tessera_catalogue::registry::launch::tiles;
-use tessera_catalogue::{BiasKind, HostMatrix, MatrixDesc, OutputFormat, Plan, Planner, Precision, Target};
+use tessera_catalogue::{BiasKind, HostMatrix, MatrixDesc, OutputFormat, Planner, Precision, Target};
 use tessera_kernels::{epilogue, pack};
 
 use crate::ops::HostEpilogue;
@@ -34,67 +34,7 @@ pub fn gemm<T: Element>(
     c: &mut [f32],
     c_desc: MatrixDesc,
 ) -> Result<(), EmuError> {
-    let precision = params
-        .resolve_precision(T::PRECISION)
-        .ok_or_else(|| invalid(format!("{:?} requested on {:?} inputs", params.precision, T::PRECISION)))?;
-    let args = GemmArgs {
-        alpha: params.alpha,
-        beta: params.beta,
-        a: a_desc,
-        a_len: a.len(),
-        trans_a: params.trans_a,
-        b: b_desc,
-        b_len: b.len(),
-        trans_b: params.trans_b,
-        c: c_desc,
-        c_len: c.len(),
-        elem_bytes: std::mem::size_of::<T>(),
-    };
-    let gemm = args.plan().map_err(invalid)?;
-    // The product's plan, as the host makes it (an empty one checks the kernel's precision alone).
-    let dims = match &gemm {
-        GemmPlan::Product(p) => p.dims,
-        _ => GemmDims { m: 0, n: 0, k: 0 },
-    };
-    let plan = Planner::new("gemm", params.algo, precision, Target::H200).product(dims).map_err(invalid)?;
-    match gemm {
-        GemmPlan::Nothing => Ok(()),
-        GemmPlan::Scale { c: view, beta, .. } => scale(c, view, beta),
-        GemmPlan::Product(p) => product(&plan, &p, a, b, c),
-    }
-}
-
-/// Runs a [`ProductPlan`]: packs, the planned product ([`crate::ops::run_plan`]), then the epilogue or
-/// the `α` scaling.
-fn product<T: Element>(plan: &Plan, p: &ProductPlan, a: &[T], b: &[T], c: &mut [f32]) -> Result<(), EmuError> {
-    let source = |o: Operand| if o == Operand::A { a } else { b };
-    // Each matmul operand: a sub-slice of its source, or a packed copy.
-    let operand = |o: &OperandPlan| -> Result<Vec<T>, EmuError> {
-        match o {
-            OperandPlan::Direct { source: s, offset } => Ok(source(*s)[*offset..].to_vec()),
-            OperandPlan::Pack(pk) => pack_into(pk, &source(pk.source)[pk.offset..]),
-        }
-    };
-    let GemmDims { m, n, k } = p.dims;
-    // The kernels take the inputs' bits; as f32 the 16-bit values are exact, and the executor rounds
-    // them back to the same bits.
-    let dense = |v: Vec<T>, rows: usize, cols: usize| -> Result<HostMatrix, EmuError> {
-        let data = v.get(..rows * cols).ok_or_else(|| invalid(format!("an operand of {} < {rows}×{cols}", v.len())))?;
-        HostMatrix::new(rows, cols, data.iter().map(|x| x.to_f32()).collect()).map_err(invalid)
-    };
-    let (x, y) = (dense(operand(&p.x)?, m, k)?, dense(operand(&p.y)?, k, n)?);
-    let t = crate::ops::run_plan(plan, &x, &y)?;
-    match p.output {
-        Output::Direct => {
-            let out = c.get_mut(p.c.offset..p.c.offset + m * n).ok_or_else(|| invalid("C is shorter than its view"))?;
-            out.copy_from_slice(&t.data);
-            if p.alpha != 1.0 {
-                scale(c, p.c, p.alpha)?;
-            }
-            Ok(())
-        }
-        Output::Scratch { transposed } => epilogue(&t.data, transposed, c, p.c, p.alpha, p.beta),
-    }
+    gemm_with(params, &HostEpilogue::default(), a, a_desc, b, b_desc, c, c_desc)
 }
 
 /// A pack pass: `src` starts at the pack's offset.

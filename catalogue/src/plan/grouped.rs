@@ -226,9 +226,8 @@ pub fn plan(
     if u32::try_from(m as u64 * n as u64).is_err() || i32::try_from(m.max(n).max(k)).is_err() {
         return Err(too_large(op, format!("{m}×{n} outputs (K = {k}) pass the kernels' 32-bit indexing")));
     }
-    let stacks = (a, b, c);
-    let tma = tma_launch(products, stacks, &row_rows, dims, count32, precision, algo, target);
-    let in_place = pointers_launch(products, stacks, dims, count32, precision, algo, target);
+    let checked = Checked { products, stacks: (a, b, c), dims, count: count32, precision, algo, target };
+    let (tma, in_place) = (tma_launch(checked, &row_rows), pointers_launch(checked));
     // Ties go to kernel 26; a family that cannot take the products gives way to one that can.
     let best = match (tma, in_place) {
         (Ok(Some(x)), Ok(Some(y))) => {
@@ -245,26 +244,37 @@ pub fn plan(
     Ok(ProductsPlan::Launch(Box::new(best)))
 }
 
+/// The products as [`plan`] checked them, for each kernel family to plan: their stacks (a batch of
+/// pointers' with stride 0), `(m, n, k)`, the count, and what was asked for.
+#[derive(Clone, Copy)]
+struct Checked<'a> {
+    products: Products<'a>,
+    stacks: (Stack, Stack, Stack),
+    dims: (u32, u32, u32),
+    count: u32,
+    precision: Precision,
+    algo: GroupedAlgo,
+    target: Target,
+}
+
+impl Checked<'_> {
+    /// The entries of the precision that read through pointers (kernels 28, 30: `pointers`) or
+    /// tensor maps (kernel 26): the one `algo` names, or every one for `Auto`.
+    fn candidates(&self, pointers: bool) -> impl Iterator<Item = &'static GroupedKernel> + '_ {
+        GROUPED_KERNELS.iter().filter(move |kl| {
+            kl.host.pointers() == pointers && kl.precision == self.precision && (self.algo == GroupedAlgo::Auto || kl.algo == self.algo)
+        })
+    }
+}
+
 /// Kernel 26's launch (sm_90a; a strided batch or groups): `Ok(None)` where it has no candidate
 /// (another GPU, a batch of pointers, `algo` naming another kernel); an error where the TMA cannot
 /// read the matrices; else the tile of least predicted time with its two 3-D tensor maps and one
 /// block per SM.
-#[allow(clippy::too_many_arguments)] // the plan's pieces, checked by `plan`
-fn tma_launch(
-    products: Products<'_>,
-    (a, b, c): (Stack, Stack, Stack),
-    row_rows: &[u32],
-    (m32, n32, k32): (u32, u32, u32),
-    count32: u32,
-    precision: Precision,
-    algo: GroupedAlgo,
-    target: Target,
-) -> Result<Option<ProductsLaunch>, PlanError> {
+fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>, PlanError> {
+    let Checked { products, stacks: (a, b, c), dims: (m32, n32, k32), count: count32, precision, target, .. } = q;
     let op = products.op();
-    let mut candidates = GROUPED_KERNELS
-        .iter()
-        .filter(|kl| !kl.host.pointers() && kl.precision == precision && (algo == GroupedAlgo::Auto || kl.algo == algo))
-        .peekable();
+    let mut candidates = q.candidates(false).peekable();
     if !target.sm90a || matches!(products, Products::Pointers { .. }) || candidates.peek().is_none() {
         return Ok(None);
     }
@@ -346,21 +356,10 @@ fn tma_launch(
 /// least time in the in-place kernels' model for its single-product kernel on the batch's row tiles
 /// stacked (`count · ⌈m/BM⌉ · BM` rows: the same tiles and traffic), and that kernel's grid times
 /// the batch along z.
-#[allow(clippy::too_many_arguments)] // the plan's pieces, checked by `plan`
-fn pointers_launch(
-    products: Products<'_>,
-    (a, b, c): (Stack, Stack, Stack),
-    (m, n, k): (u32, u32, u32),
-    count: u32,
-    precision: Precision,
-    algo: GroupedAlgo,
-    target: Target,
-) -> Result<Option<ProductsLaunch>, PlanError> {
+fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> {
+    let Checked { products, stacks: (a, b, c), dims: (m, n, k), count, precision, target, .. } = q;
     let op = products.op();
-    let mut candidates = GROUPED_KERNELS
-        .iter()
-        .filter(|kl| kl.host.pointers() && kl.precision == precision && (algo == GroupedAlgo::Auto || kl.algo == algo))
-        .peekable();
+    let mut candidates = q.candidates(true).peekable();
     if matches!(products, Products::Grouped { .. }) || candidates.peek().is_none() {
         return Ok(None);
     }

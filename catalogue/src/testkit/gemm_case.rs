@@ -155,6 +155,14 @@ impl GemmCase {
     /// Checks `c_after` (C's whole buffer after the GEMM): every element outside the view unchanged,
     /// the view within [`check_gemm`]'s tolerance of the f64 reference.
     pub fn check(&self, bufs: &GemmBuffers, c_after: &[f32]) -> Result<(), String> {
+        self.untouched_outside(bufs, c_after, SENTINEL)?;
+        let (op_a, op_b) = self.operands(bufs);
+        let got = HostMatrix::new(self.m, self.n, bufs.c_desc.gather(c_after)).expect("m·n elements");
+        check_gemm(self.precision, self.alpha, &op_a, &op_b, self.beta, &bufs.c0, &got).map_err(|e| format!("{}: {e}", self.label()))
+    }
+
+    /// Every element of `c_after` outside `C`'s view still `sentinel`.
+    fn untouched_outside(&self, bufs: &GemmBuffers, c_after: &[f32], sentinel: f32) -> Result<(), String> {
         if c_after.len() != bufs.c.len() {
             return Err(format!("{}: C's buffer has {} elements, {} expected", self.label(), c_after.len(), bufs.c.len()));
         }
@@ -164,9 +172,14 @@ impl GemmCase {
                 inside[bufs.c_desc.offset + bufs.c_desc.index(r, col)] = true;
             }
         }
-        if let Some(i) = (0..c_after.len()).find(|&i| !inside[i] && c_after[i].to_bits() != SENTINEL.to_bits()) {
-            return Err(format!("{}: element {i} outside C's view changed to {}", self.label(), c_after[i]));
+        match (0..c_after.len()).find(|&i| !inside[i] && c_after[i].to_bits() != sentinel.to_bits()) {
+            Some(i) => Err(format!("{}: element {i} outside C's view changed to {}", self.label(), c_after[i])),
+            None => Ok(()),
         }
+    }
+
+    /// `op(A)` and `op(B)` as dense matrices, from the buffers.
+    fn operands(&self, bufs: &GemmBuffers) -> (HostMatrix, HostMatrix) {
         let op = |buf: &[f32], d: MatrixDesc, t: Transpose| {
             let stored = HostMatrix::new(d.rows, d.cols, d.gather(buf)).expect("rows·cols elements");
             match t {
@@ -174,9 +187,7 @@ impl GemmCase {
                 Transpose::Yes => HostMatrix::from_fn(d.cols, d.rows, |r, c| stored.get(c, r)),
             }
         };
-        let (op_a, op_b) = (op(&bufs.a, bufs.a_desc, self.trans_a), op(&bufs.b, bufs.b_desc, self.trans_b));
-        let got = HostMatrix::new(self.m, self.n, bufs.c_desc.gather(c_after)).expect("m·n elements");
-        check_gemm(self.precision, self.alpha, &op_a, &op_b, self.beta, &bufs.c0, &got).map_err(|e| format!("{}: {e}", self.label()))
+        (op(&bufs.a, bufs.a_desc, self.trans_a), op(&bufs.b, bufs.b_desc, self.trans_b))
     }
 
     /// Checks `c_after` (C's whole buffer after a GEMM with an epilogue into `output`, as the values
@@ -196,35 +207,15 @@ impl GemmCase {
             OutputFormat::Bf16 => half::bf16::from_f32(x).to_f32(),
             OutputFormat::F16 => half::f16::from_f32(x).to_f32(),
         };
-        if c_after.len() != bufs.c.len() {
-            return Err(format!("{}: C's buffer has {} elements, {} expected", self.label(), c_after.len(), bufs.c.len()));
-        }
-        let mut inside = vec![false; c_after.len()];
-        for r in 0..self.m {
-            for col in 0..self.n {
-                inside[bufs.c_desc.offset + bufs.c_desc.index(r, col)] = true;
-            }
-        }
-        let sentinel = round_out(SENTINEL);
-        if let Some(i) = (0..c_after.len()).find(|&i| !inside[i] && c_after[i].to_bits() != sentinel.to_bits()) {
-            return Err(format!("{}: element {i} outside C's view changed to {}", self.label(), c_after[i]));
-        }
-        let op = |buf: &[f32], d: MatrixDesc, t: Transpose| {
-            let stored = HostMatrix::new(d.rows, d.cols, d.gather(buf)).expect("rows·cols elements");
-            match t {
-                Transpose::No => stored,
-                Transpose::Yes => HostMatrix::from_fn(d.cols, d.rows, |r, c| stored.get(c, r)),
-            }
-        };
+        self.untouched_outside(bufs, c_after, round_out(SENTINEL))?;
+        let (op_a, op_b) = self.operands(bufs);
         let round = |x: &HostMatrix| HostMatrix {
             rows: x.rows,
             cols: x.cols,
             data: x.data.iter().map(|&v| self.precision.round_input(v)).collect(),
         };
         let (m, n, k) = (self.m, self.n, self.k);
-        let product = (self.alpha != 0.0).then(|| {
-            reference::matmul_reference(&round(&op(&bufs.a, bufs.a_desc, self.trans_a)), &round(&op(&bufs.b, bufs.b_desc, self.trans_b)))
-        });
+        let product = (self.alpha != 0.0).then(|| reference::matmul_reference(&round(&op_a), &round(&op_b)));
         let (alpha, beta) = (f64::from(self.alpha), f64::from(self.beta));
         let mut reference = ReferenceProduct { rows: m, cols: n, k, value: vec![0.0; m * n], abs_sum: vec![0.0; m * n] };
         for idx in 0..m * n {
