@@ -7,9 +7,12 @@
 //! reported ignored.
 use tessera::catalogue::plan::grouped::{Products, Stack};
 use tessera::catalogue::registry::grouped::GROUPED_KERNELS;
-use tessera::catalogue::testkit::grouped::{check_pointer_products, check_products, stack_values, UNTOUCHED};
+use tessera::catalogue::testkit::grouped::{check_finished_products, check_pointer_products, check_products, stack_values, UNTOUCHED};
 use tessera::catalogue::testkit::random;
-use tessera::{bf16, f16, DeviceBuffer, DeviceElement, DeviceMatrix, Error, Gpu, GroupedAlgo, MatrixStack, MatrixStackMut, Precision};
+use tessera::{
+    bf16, f16, Activation, BiasKind, DeviceBuffer, DeviceElement, DeviceMatrix, Error, GemmEpilogue, Gpu, GroupedAlgo, MatrixStack,
+    MatrixStackMut, OutputElement, Precision,
+};
 use tessera_tests::{gpu_trial, run};
 
 /// Every tile of `precision` and `Auto`.
@@ -158,6 +161,71 @@ fn pointers_in<T: DeviceElement>(gpu: &Gpu, precision: Precision, from: fn(f32) 
     Ok(())
 }
 
+/// Kernel 26's finishing twins on every tile and `Auto`: a batch into `O` with GELU and a bias per
+/// column, and groups into `O` with SiLU and a bias per token; each product by the one epilogue rule.
+fn finished_in<T: DeviceElement, O: OutputElement>(gpu: &Gpu, precision: Precision, from: fn(f32) -> T) -> Result<(), String> {
+    let e = |e: tessera::Error| e.to_string();
+    let bias_values = |len: usize| (0..len).map(|i| ((i * 7 % 11) as f32 - 5.0) * 0.25).collect::<Vec<f32>>();
+    // A batch: A with gaps, B shared, C's matrices 16 bytes apart in O.
+    let (m, n, k, count) = (130, 136, 72, 3);
+    let sa = Stack { count, rows: m, cols: k, stride: m * k + 24 };
+    let sb = Stack { count, rows: k, cols: n, stride: 0 };
+    let sc = Stack { count, rows: m, cols: n, stride: m * n + 8 };
+    let (va, vb) = (stack_values(sa, precision, 80), stack_values(sb, precision, 81));
+    let (a, b) = (upload(gpu, &va, from)?, upload(gpu, &vb, from)?);
+    let columns = bias_values(n);
+    let bias = DeviceBuffer::from_host(gpu, &columns).map_err(e)?;
+    let gelu = GemmEpilogue::new().bias(BiasKind::PerColumn, &bias).activation(Activation::GeluTanh);
+    // Groups: 0, 1, 127, 129 and 643 rows.
+    let offsets = [3u32, 3, 4, 131, 260, 903];
+    let (gm, gn, gk) = (1000, 264, 200);
+    let ga_stack = Stack { count: 1, rows: gm, cols: gk, stride: 0 };
+    let gb_stack = Stack { count: 5, rows: gk, cols: gn, stride: gk * gn + 8 };
+    let (gva, gvb) = (stack_values(ga_stack, precision, 82), stack_values(gb_stack, precision, 83));
+    let ga = DeviceMatrix::from_buffer(gm, gk, upload(gpu, &gva, from)?).map_err(e)?;
+    let gb = upload(gpu, &gvb, from)?;
+    let rows = bias_values(gm);
+    let row_bias = DeviceBuffer::from_host(gpu, &rows).map_err(e)?;
+    let silu = GemmEpilogue::new().bias(BiasKind::PerRow, &row_bias).activation(Activation::Silu);
+    for algo in algos_reading(precision, false) {
+        let mut c = DeviceBuffer::from_host(gpu, &vec![O::from_f32(UNTOUCHED); sc.span().unwrap()]).map_err(e)?;
+        gpu.matmul_batched_with(
+            algo,
+            &gelu,
+            MatrixStack::new(&a, count, m, k, sa.stride),
+            MatrixStack::new(&b, count, k, n, 0),
+            MatrixStackMut::new(&mut c, count, m, n, sc.stride),
+        )
+        .map_err(|err| format!("{algo:?} batch: {err}"))?;
+        let got: Vec<f32> = c.to_host(gpu).map_err(e)?.into_iter().map(|x| x.to_f32()).collect();
+        let products = Products::Batched { a: sa, b: sb, c: sc };
+        check_finished_products(
+            precision,
+            products,
+            (&va, &vb),
+            &got,
+            (O::FORMAT, 1.0, Activation::GeluTanh),
+            Some((BiasKind::PerColumn, &columns)),
+        )
+        .map_err(|err| format!("{algo:?} batch: {err}"))?;
+        let mut gc = DeviceMatrix::from_slice(gpu, gm, gn, &vec![O::from_f32(UNTOUCHED); gm * gn]).map_err(e)?;
+        gpu.matmul_grouped_with(algo, &silu, &ga, MatrixStack::new(&gb, 5, gk, gn, gb_stack.stride), &offsets, &mut gc)
+            .map_err(|err| format!("{algo:?} groups: {err}"))?;
+        let got: Vec<f32> = gc.to_vec(gpu).map_err(e)?.into_iter().map(|x| x.to_f32()).collect();
+        let products = Products::Grouped { m: gm, k: gk, b: gb_stack, offsets: &offsets };
+        check_finished_products(
+            precision,
+            products,
+            (&gva, &gvb),
+            &got,
+            (O::FORMAT, 1.0, Activation::Silu),
+            Some((BiasKind::PerRow, &rows)),
+        )
+        .map_err(|err| format!("{algo:?} groups: {err}"))?;
+    }
+    Ok(())
+}
+
 fn s(buf: &DeviceBuffer<bf16>, stride: usize) -> MatrixStack<'_, bf16> {
     MatrixStack::new(buf, 4, 8, 8, stride)
 }
@@ -226,6 +294,9 @@ fn main() {
         gpu_trial("batched_bf16_with_rows_off_16_bytes_runs_kernel_30", |g| odd_rows_in(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("batched_f16_with_rows_off_16_bytes_runs_kernel_30", |g| odd_rows_in(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("pointers_f32_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Fp32, |x| x)),
+        gpu_trial("finished_bf16_into_bf16_in_every_tile", |g| finished_in::<bf16, bf16>(g, Precision::Bf16, bf16::from_f32)),
+        gpu_trial("finished_f16_into_f16_in_every_tile", |g| finished_in::<f16, f16>(g, Precision::Fp16, f16::from_f32)),
+        gpu_trial("finished_bf16_into_f32_in_every_tile", |g| finished_in::<bf16, f32>(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("pointers_bf16_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("pointers_f16_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("grouped_bf16_matches_the_reference_in_every_tile", |g| groups_in(g, Precision::Bf16, bf16::from_f32)),

@@ -100,6 +100,11 @@ impl OutputFormat {
         }
     }
 
+    /// Bytes of one element.
+    pub fn bytes(self) -> usize {
+        tessera_kernels::matmul::k27_fused::out::bytes(self.code())
+    }
+
     /// The code kernel 27 takes for it (`k27_fused::out`).
     pub fn code(self) -> u32 {
         match self {

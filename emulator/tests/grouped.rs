@@ -5,11 +5,13 @@
 //! a batch's matrices and outputs — each product against the f64 reference and nothing outside the
 //! outputs written.
 use tessera_catalogue::plan::grouped::{Products, ProductsPlan, Stack};
+use tessera_catalogue::precision::Element;
 use tessera_catalogue::registry::grouped::{GroupedAlgo, GROUPED_KERNELS};
-use tessera_catalogue::testkit::grouped::{check_pointer_products, check_products, stack_values, UNTOUCHED};
+use tessera_catalogue::testkit::grouped::{check_finished_products, check_pointer_products, check_products, stack_values, UNTOUCHED};
 use tessera_catalogue::testkit::random;
-use tessera_catalogue::Precision;
-use tessera_emulator::grouped::{matmul_pointer_products, matmul_products};
+use tessera_catalogue::{Activation, BiasKind, OutputFormat, Precision};
+use tessera_emulator::grouped::{matmul_pointer_products, matmul_products, matmul_products_with};
+use tessera_emulator::ops::HostEpilogue;
 
 fn bits(precision: Precision, values: &[f32]) -> Vec<u16> {
     match precision {
@@ -191,4 +193,121 @@ fn what_the_plan_refuses_never_launches() {
         .to_string();
     assert!(err.contains("overlap"), "{err}");
     assert!(out.iter().all(|&x| x == UNTOUCHED));
+}
+
+/// The values a bias of `len` holds in these tests.
+fn bias_values(len: usize) -> Vec<f32> {
+    (0..len).map(|i| ((i * 7 % 11) as f32 - 5.0) * 0.25).collect()
+}
+
+/// Runs `products` through kernel 26's finishing twins (`tile` or `Auto`) into a `C` of `O` and checks
+/// every product's `act(α·A·B + bias)` by the one epilogue rule (`check_finished_products`).
+#[allow(clippy::too_many_arguments)]
+fn run_finished<O: Element>(
+    products: Products<'_>,
+    (a, b): (Stack, Stack),
+    c_len: usize,
+    precision: Precision,
+    algo: GroupedAlgo,
+    (alpha, activation, kind): (f32, Activation, BiasKind),
+    out: OutputFormat,
+    seed: u64,
+) {
+    let (va, vb) = (stack_values(a, precision, seed), stack_values(b, precision, seed + 1));
+    let mut c = vec![O::from_f32(UNTOUCHED); c_len];
+    let (m, n) = match products {
+        Products::Batched { c: sc, .. } => (sc.rows, sc.cols),
+        Products::Grouped { m, b, .. } => (m, b.cols),
+        Products::Pointers { m, n, .. } => (m, n),
+    };
+    let values = bias_values(kind.len(m, n));
+    let epilogue = HostEpilogue { bias: Some((kind, values.clone())), activation };
+    let plan = matmul_products_with(products, precision, algo, (alpha, &epilogue), &bits(precision, &va), &bits(precision, &vb), &mut c)
+        .unwrap_or_else(|e| panic!("{algo:?} {precision:?} {out:?}: {e}"));
+    let ProductsPlan::Launch(l) = plan else { panic!("{algo:?}: not a launch") };
+    assert!(l.finished && l.entry.ends_with("_finished"), "{}", l.entry);
+    let got: Vec<f32> = c.iter().map(|x| x.to_f32()).collect();
+    check_finished_products(precision, products, (&va, &vb), &got, (out, alpha, activation), Some((kind, &values)))
+        .unwrap_or_else(|e| panic!("{algo:?} {precision:?} {out:?}: {e}"));
+}
+
+#[test]
+fn kernel_26_finishes_its_sums_for_batches_and_groups_in_every_tile() {
+    // A batch (A with gaps, B shared, partial tiles) and groups of 0, 1, 127 and 129 rows.
+    let (m, n, k, count) = (130, 136, 72, 2);
+    let a = Stack { count, rows: m, cols: k, stride: m * k + 24 };
+    let b = Stack { count, rows: k, cols: n, stride: 0 };
+    let offsets = [3u32, 3, 4, 131, 260];
+    let (gm, gn, gk) = (262, 72, 64);
+    let ga = Stack { count: 1, rows: gm, cols: gk, stride: 0 };
+    let gb = Stack { count: 4, rows: gk, cols: gn, stride: gk * gn + 8 };
+    for precision in [Precision::Bf16, Precision::Fp16] {
+        for (i, algo) in group_algos(precision).enumerate() {
+            let seed = 90 + i as u64;
+            // BF16 C with GELU and a bias per column, scaled by 2 (exact).
+            let c16 = Stack { count, rows: m, cols: n, stride: m * n + 8 };
+            let batch = Products::Batched { a, b, c: c16 };
+            let e = (2.0, Activation::GeluTanh, BiasKind::PerColumn);
+            run_finished::<half::bf16>(batch, (a, b), c16.span().unwrap(), precision, algo, e, OutputFormat::Bf16, seed);
+            // f32 C with ReLU and a bias per row (each matrix's rows).
+            let c32 = Stack { count, rows: m, cols: n, stride: m * n + 4 };
+            let batch = Products::Batched { a, b, c: c32 };
+            let e = (1.0, Activation::Relu, BiasKind::PerRow);
+            run_finished::<f32>(batch, (a, b), c32.span().unwrap(), precision, algo, e, OutputFormat::F32, seed);
+            // Groups into FP16 with SiLU and a bias per token (row).
+            let groups = Products::Grouped { m: gm, k: gk, b: gb, offsets: &offsets };
+            let e = (1.0, Activation::Silu, BiasKind::PerRow);
+            run_finished::<half::f16>(groups, (ga, gb), gm * gn, precision, algo, e, OutputFormat::F16, seed);
+        }
+    }
+}
+
+#[test]
+fn finishing_refuses_what_kernel_26_cannot_run() {
+    let (a, b) = (Stack { count: 2, rows: 8, cols: 0, stride: 0 }, Stack { count: 2, rows: 0, cols: 8, stride: 0 });
+    let c = Stack { count: 2, rows: 8, cols: 8, stride: 64 };
+    let epilogue = HostEpilogue { bias: None, activation: Activation::Relu };
+    let mut out = vec![half::bf16::from_f32(UNTOUCHED); 136];
+    let err = matmul_products_with(
+        Products::Batched { a, b, c },
+        Precision::Bf16,
+        GroupedAlgo::Auto,
+        (1.0, &epilogue),
+        &[0u16; 0],
+        &[0u16; 0],
+        &mut out,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("empty sum"), "{err}");
+    // A 16-bit C whose matrices start off 16 bytes (4 elements apart from a multiple of 8).
+    let (a, b) = (Stack { count: 2, rows: 8, cols: 8, stride: 64 }, Stack { count: 2, rows: 8, cols: 8, stride: 64 });
+    let c = Stack { count: 2, rows: 8, cols: 8, stride: 68 };
+    let none = HostEpilogue::default();
+    let err = matmul_products_with(
+        Products::Batched { a, b, c },
+        Precision::Bf16,
+        GroupedAlgo::Auto,
+        (1.0, &none),
+        &[0u16; 128],
+        &[0u16; 128],
+        &mut out[..136].to_vec(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("16 bytes"), "{err}");
+    // Kernel 30 stores plain sums: named with an epilogue, nothing runs it.
+    let c = Stack { count: 2, rows: 8, cols: 8, stride: 64 };
+    let err = matmul_products_with(
+        Products::Batched { a, b, c },
+        Precision::Bf16,
+        GroupedAlgo::MmaBf16,
+        (1.0, &epilogue),
+        &[0u16; 128],
+        &[0u16; 128],
+        &mut out,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("no"), "{err}");
 }

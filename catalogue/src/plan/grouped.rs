@@ -16,6 +16,7 @@ use crate::registry::tma::{Layers, TmaOperand, ALIGN};
 use crate::select::tc_model::predict_products_us;
 use crate::shape::MatmulShape;
 use crate::target::Target;
+use crate::OutputFormat;
 use tessera_kernels::launch::TileConfig;
 use tessera_kernels::matmul::k15_tma;
 
@@ -99,6 +100,8 @@ pub struct ProductsLaunch {
     pub launch: LaunchDims,
     /// The model's time (µs) for the chosen tile.
     pub predicted_us: f64,
+    /// The entry is kernel 26's finishing twin (it takes `α`, `C`'s type, the bias and the code).
+    pub finished: bool,
 }
 
 /// How a set of products runs.
@@ -110,6 +113,25 @@ pub enum ProductsPlan {
     Zero,
     /// One launch of kernel 26.
     Launch(Box<ProductsLaunch>),
+}
+
+/// What the products do with their sums beyond `A·B` (kernel 26's finishing twins): `C`'s element
+/// type, and whether there is a bias or an activation (`α`, the bias and the activation are the
+/// launch's arguments, not the plan's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProductsFinish {
+    pub out: OutputFormat,
+    pub epilogue: bool,
+}
+
+impl ProductsFinish {
+    /// `f32` sums stored as they are.
+    pub const NONE: ProductsFinish = ProductsFinish { out: OutputFormat::F32, epilogue: false };
+
+    /// Whether a kernel that finishes its sums must run the products.
+    pub fn finishes(&self) -> bool {
+        self.epilogue || self.out != OutputFormat::F32
+    }
 }
 
 /// Lengths (elements) of the buffers under A, B and `C`.
@@ -145,6 +167,23 @@ pub fn plan(
     precision: Precision,
     algo: GroupedAlgo,
     target: Target,
+) -> Result<ProductsPlan, PlanError> {
+    plan_finishing(products, lens, precision, algo, target, ProductsFinish::NONE)
+}
+
+/// [`plan`] for products whose sums are finished as `finish` says: kernel 26's finishing twins alone
+/// (`lens.c` in `C`'s own elements; each of `C`'s matrices on 16 bytes in its type).
+///
+/// Errors: [`plan`]'s, [`PlanError::NoKernel`] where no kernel-26 tile takes the products (off
+/// sm_90a, a batch of pointers, a kernel 28 or 30 tile named), and [`PlanError::Invalid`] for `K = 0`
+/// with a bias or an activation (an empty sum's epilogue).
+pub fn plan_finishing(
+    products: Products<'_>,
+    lens: BufferLens,
+    precision: Precision,
+    algo: GroupedAlgo,
+    target: Target,
+    finish: ProductsFinish,
 ) -> Result<ProductsPlan, PlanError> {
     let op = products.op();
     let sixteen = matches!(precision, Precision::Bf16 | Precision::Fp16);
@@ -219,6 +258,9 @@ pub fn plan(
         return Ok(ProductsPlan::Nothing);
     }
     if k == 0 {
+        if finish.epilogue {
+            return Err(PlanError::Invalid { op, detail: "K = 0 with a bias or an activation: the epilogue of an empty sum".into() });
+        }
         return Ok(ProductsPlan::Zero);
     }
     let dims = (to_u32(op, "M", m)?, to_u32(op, "N", n)?, to_u32(op, "K", k)?);
@@ -226,7 +268,7 @@ pub fn plan(
     if u32::try_from(m as u64 * n as u64).is_err() || i32::try_from(m.max(n).max(k)).is_err() {
         return Err(too_large(op, format!("{m}×{n} outputs (K = {k}) pass the kernels' 32-bit indexing")));
     }
-    let checked = Checked { products, stacks: (a, b, c), dims, count: count32, precision, algo, target };
+    let checked = Checked { products, stacks: (a, b, c), dims, count: count32, precision, algo, target, finish };
     let (tma, in_place) = (tma_launch(checked, &row_rows), pointers_launch(checked));
     // Ties go to kernel 26; a family that cannot take the products gives way to one that can.
     let best = match (tma, in_place) {
@@ -255,6 +297,7 @@ struct Checked<'a> {
     precision: Precision,
     algo: GroupedAlgo,
     target: Target,
+    finish: ProductsFinish,
 }
 
 impl Checked<'_> {
@@ -272,7 +315,7 @@ impl Checked<'_> {
 /// read the matrices; else the tile of least predicted time with its two 3-D tensor maps and one
 /// block per SM.
 fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>, PlanError> {
-    let Checked { products, stacks: (a, b, c), dims: (m32, n32, k32), count: count32, precision, target, .. } = q;
+    let Checked { products, stacks: (a, b, c), dims: (m32, n32, k32), count: count32, precision, target, finish, .. } = q;
     let op = products.op();
     let mut candidates = q.candidates(false).peekable();
     if !target.sm90a || matches!(products, Products::Pointers { .. }) || candidates.peek().is_none() {
@@ -292,10 +335,11 @@ fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>
             .into());
         }
     }
-    // The stores write 16 bytes of `f32` at once from each matrix's start (measured: C's matrices
-    // 17685 floats apart faulted with a misaligned address on the H200).
-    if !c.stride.is_multiple_of(4) {
-        let detail = format!("C's stride = {}: each output matrix must start on 16 bytes (a multiple of 4 floats)", c.stride);
+    // The stores write 16 bytes at once from each matrix's start (measured: C's matrices 17685 floats
+    // apart faulted with a misaligned address on the H200).
+    let per_16 = 16 / finish.out.bytes();
+    if !c.stride.is_multiple_of(per_16) {
+        let detail = format!("C's stride = {}: each output matrix must start on 16 bytes (a multiple of {per_16} elements)", c.stride);
         return Err(ShapeError::Unaligned { op, detail }.into());
     }
     let operand_bytes =
@@ -332,9 +376,10 @@ fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>
     let launch =
         LaunchDims { grid: (units.min(target.sms.max(1)), 1, 1), block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
     let grouped = matches!(products, Products::Grouped { .. });
+    let finished = finish.finishes();
     Ok(Some(ProductsLaunch {
         kernel,
-        entry: kernel.entry,
+        entry: if finished { kernel.host.finished().unwrap_or(kernel.entry) } else { kernel.entry },
         maps: Some(maps),
         m: m32,
         n: n32,
@@ -346,6 +391,7 @@ fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>
         strides: (a.stride, b.stride),
         launch,
         predicted_us,
+        finished,
     }))
 }
 
@@ -357,10 +403,11 @@ fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>
 /// stacked (`count · ⌈m/BM⌉ · BM` rows: the same tiles and traffic), and that kernel's grid times
 /// the batch along z.
 fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> {
-    let Checked { products, stacks: (a, b, c), dims: (m, n, k), count, precision, target, .. } = q;
+    let Checked { products, stacks: (a, b, c), dims: (m, n, k), count, precision, target, finish, .. } = q;
     let op = products.op();
     let mut candidates = q.candidates(true).peekable();
-    if matches!(products, Products::Grouped { .. }) || candidates.peek().is_none() {
+    // Kernels 28 and 30 store their sums as they are.
+    if matches!(products, Products::Grouped { .. }) || finish.finishes() || candidates.peek().is_none() {
         return Ok(None);
     }
     let per16 = 16 / precision.input_bytes() as usize;
@@ -407,6 +454,7 @@ fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> 
         strides: (a.stride, b.stride),
         launch,
         predicted_us,
+        finished: false,
     }))
 }
 

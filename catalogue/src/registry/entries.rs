@@ -73,9 +73,9 @@ pub fn entries() -> Vec<Entry> {
     let other = OTHER_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, cluster: 1, sm90a: false });
     let other_sm90a =
         OTHER_SM90A_KERNELS.iter().map(|&(name, threads)| Entry { name, threads, min_blocks_per_sm: 0, cluster: 1, sm90a: true });
-    // Kernel 26's, 28's and 30's entries (and 28's by-rows twins), with their launch.
+    // Kernel 26's, 28's and 30's entries (and 28's by-rows twins, 26's finishing twins), with their launch.
     let grouped = crate::registry::grouped::GROUPED_KERNELS.iter().flat_map(|k| {
-        core::iter::once(k.entry).chain(k.host.twin()).map(|name| Entry {
+        core::iter::once(k.entry).chain(k.host.twin()).chain(k.host.finished()).map(|name| Entry {
             name,
             threads: k.config.threads(),
             min_blocks_per_sm: k.config.min_blocks_per_sm,

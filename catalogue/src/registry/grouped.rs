@@ -11,6 +11,11 @@ use crate::precision::Precision::{self, Bf16, Fp16, Fp32};
 /// b_batched, c_stride)` (`k26_grouped::grouped_gemm`'s contract); A's and B's maps are 3-D.
 pub type GroupedMatmulFn = unsafe fn(*const TensorMap, *const TensorMap, *mut f32, u32, u32, u32, *const u32, u32, u32, u32, usize);
 
+/// The host build of a kernel-26 finishing twin: [`GroupedMatmulFn`]'s arguments, then `(alpha, out,
+/// bias, epilogue)` (`k26_grouped::grouped_finished_gemm`'s contract).
+pub type GroupedFinishedFn =
+    unsafe fn(*const TensorMap, *const TensorMap, *mut f32, u32, u32, u32, *const u32, u32, u32, u32, usize, f32, u32, *const f32, u32);
+
 /// The host build of a kernel-28 (`T = f32`) or kernel-30 (`u16`) entry: `(a, b, c, m, n, k,
 /// stride_a, stride_b, stride_c, table)`, the matrix `blockIdx.z` (`table` null: a strided batch;
 /// else its addresses, `tessera_kernels::matmul::batch_member`).
@@ -19,8 +24,8 @@ pub type BatchedFn<T> = unsafe fn(*const T, *const T, *mut f32, u32, u32, u32, u
 /// An entry's host build (the CPU executor), by how it reads its operands.
 #[derive(Debug, Clone, Copy)]
 pub enum GroupedHost {
-    /// Kernel 26: through 3-D tensor maps.
-    Tma(GroupedMatmulFn),
+    /// Kernel 26: through 3-D tensor maps, and its twin that finishes its sums (`entry`, build).
+    Tma { host: GroupedMatmulFn, finished: (&'static str, GroupedFinishedFn) },
     /// Kernel 28 (FP32): through pointers, and its by-rows twin (`entry`, build) for N not a multiple
     /// of 4.
     PointersF32 { host: BatchedFn<f32>, by_rows: (&'static str, BatchedFn<f32>) },
@@ -32,7 +37,15 @@ impl GroupedHost {
     /// Whether the entry reads its operands through pointers (kernels 28 and 30: batches only,
     /// strided or of pointers), not tensor maps.
     pub fn pointers(&self) -> bool {
-        !matches!(self, GroupedHost::Tma(_))
+        !matches!(self, GroupedHost::Tma { .. })
+    }
+
+    /// The finishing twin's entry name (kernel 26's), if it has one.
+    pub fn finished(&self) -> Option<&'static str> {
+        match self {
+            GroupedHost::Tma { finished, .. } => Some(finished.0),
+            _ => None,
+        }
     }
 
     /// The by-rows twin's entry name (kernel 28's), if it has one.
@@ -62,8 +75,8 @@ pub struct GroupedKernel {
 
 /// A line's host build, by the kernel's module.
 macro_rules! grouped_host {
-    (k26_grouped, $entry:ident) => {
-        GroupedHost::Tma(k26_grouped::$entry)
+    (k26_grouped, $entry:ident / $twin:ident) => {
+        GroupedHost::Tma { host: k26_grouped::$entry, finished: (stringify!($twin), k26_grouped::$twin) }
     };
     (k28_batched_f32, $entry:ident / $twin:ident) => {
         GroupedHost::PointersF32 { host: k28_batched_f32::$entry, by_rows: (stringify!($twin), k28_batched_f32::$twin) }
@@ -101,17 +114,17 @@ macro_rules! grouped_catalogue {
 
 grouped_catalogue! {
     /// BF16, 128×128 tiles.
-    Bf16 = k26_grouped::matmul_grouped_bf16_128x128, "grouped-bf16-128x128", Bf16, GROUPED_BF16_128X128;
+    Bf16 = k26_grouped::matmul_grouped_bf16_128x128 / matmul_grouped_bf16_128x128_finished, "grouped-bf16-128x128", Bf16, GROUPED_BF16_128X128;
     /// BF16, 128×256 tiles.
-    Bf16Wide = k26_grouped::matmul_grouped_bf16_128x256, "grouped-bf16-128x256", Bf16, GROUPED_BF16_128X256;
+    Bf16Wide = k26_grouped::matmul_grouped_bf16_128x256 / matmul_grouped_bf16_128x256_finished, "grouped-bf16-128x256", Bf16, GROUPED_BF16_128X256;
     /// BF16, 64×128 tiles.
-    Bf16Rows64 = k26_grouped::matmul_grouped_bf16_64x128, "grouped-bf16-64x128", Bf16, GROUPED_BF16_64X128;
+    Bf16Rows64 = k26_grouped::matmul_grouped_bf16_64x128 / matmul_grouped_bf16_64x128_finished, "grouped-bf16-64x128", Bf16, GROUPED_BF16_64X128;
     /// FP16, 128×128 tiles.
-    F16 = k26_grouped::matmul_grouped_f16_128x128, "grouped-f16-128x128", Fp16, GROUPED_F16_128X128;
+    F16 = k26_grouped::matmul_grouped_f16_128x128 / matmul_grouped_f16_128x128_finished, "grouped-f16-128x128", Fp16, GROUPED_F16_128X128;
     /// FP16, 128×256 tiles.
-    F16Wide = k26_grouped::matmul_grouped_f16_128x256, "grouped-f16-128x256", Fp16, GROUPED_F16_128X256;
+    F16Wide = k26_grouped::matmul_grouped_f16_128x256 / matmul_grouped_f16_128x256_finished, "grouped-f16-128x256", Fp16, GROUPED_F16_128X256;
     /// FP16, 64×128 tiles.
-    F16Rows64 = k26_grouped::matmul_grouped_f16_64x128, "grouped-f16-64x128", Fp16, GROUPED_F16_64X128;
+    F16Rows64 = k26_grouped::matmul_grouped_f16_64x128 / matmul_grouped_f16_64x128_finished, "grouped-f16-64x128", Fp16, GROUPED_F16_64X128;
     /// FP32 (kernel 28: a batch only), kernel 8's 128×128×16 tiles.
     F32 = k28_batched_f32::matmul_batched_dbuf_128x128x16 / matmul_batched_dbuf_128x128x16_by_rows, "batched-f32-128x128x16", Fp32, BATCHED_DBUF_128X128X16;
     /// FP32 (kernel 28), kernel 8's 128×256×16 tiles.
@@ -182,7 +195,10 @@ mod tests {
                 assert_eq!(s.precision, k.precision, "{}", k.label);
             }
             match k.host {
-                GroupedHost::Tma(_) => assert!(k.config.persistent && k.config.tma && k.config.sm90a, "{}", k.label),
+                GroupedHost::Tma { finished, .. } => {
+                    assert!(k.config.persistent && k.config.tma && k.config.sm90a, "{}", k.label);
+                    assert_eq!(finished.0, format!("{}_finished", k.entry), "{}", k.label);
+                }
                 GroupedHost::PointersF32 { by_rows, .. } => {
                     assert!(!k.config.tma && !k.config.sm90a && by_rows.0 == format!("{}_by_rows", k.entry), "{}", k.label)
                 }

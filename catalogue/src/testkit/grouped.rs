@@ -2,9 +2,11 @@
 //! and the check of every product's output (and of everything outside the outputs, untouched).
 use crate::plan::grouped::{Products, Stack};
 use crate::precision::Precision;
-use crate::testkit::check::check_in;
+use crate::testkit::check::{check_epilogue, check_in};
 use crate::testkit::matrix::HostMatrix;
 use crate::testkit::random;
+use crate::testkit::reference::matmul_reference;
+use crate::{Activation, BiasKind, OutputFormat};
 
 /// What an output buffer holds before the products run: an element the products must not write
 /// shows up if it changes, and one they must write cannot pass unwritten.
@@ -84,6 +86,48 @@ pub fn check_pointer_products(
     for (i, ((a, b), c)) in a.iter().zip(b).zip(c).enumerate() {
         check_in(precision, &matrix(a, 0, m, k), &matrix(b, 0, k, n), &matrix(c, 0, m, n))
             .map_err(|e| format!("matrix {i} of {count}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Checks `c` (as the values its elements hold) after `products` ran in `precision` with each sum
+/// finished (kernel 26's finishing twins: `out`'s type, `α`, the activation, the bias per column —
+/// `n` values — or per row — `m`: each matrix's rows of a batch, the grouped A's rows): every product
+/// by the one epilogue rule ([`check_epilogue`]) against the f64 product of its inputs.
+pub fn check_finished_products(
+    precision: Precision,
+    products: Products<'_>,
+    (a, b): (&[f32], &[f32]),
+    c: &[f32],
+    (out, alpha, activation): (OutputFormat, f32, Activation),
+    bias: Option<(BiasKind, &[f32])>,
+) -> Result<(), String> {
+    // Each product: its A, its B, where its output starts in `c`, its first row in the bias's numbering.
+    let pieces: Vec<(HostMatrix, HostMatrix, usize, usize)> = match products {
+        Products::Batched { a: sa, b: sb, c: sc } => (0..sc.count)
+            .map(|i| (matrix(a, i * sa.stride, sa.rows, sa.cols), matrix(b, i * sb.stride, sb.rows, sb.cols), i * sc.stride, 0))
+            .collect(),
+        Products::Grouped { k, b: sb, offsets, .. } => offsets
+            .windows(2)
+            .enumerate()
+            .map(|(g, w)| {
+                let (r0, rows) = (w[0] as usize, (w[1] - w[0]) as usize);
+                (matrix(a, r0 * k, rows, k), matrix(b, g * sb.stride, k, sb.cols), r0 * sb.cols, r0)
+            })
+            .collect(),
+        Products::Pointers { .. } => return Err("a batch of pointers: no finishing kernel runs it".into()),
+    };
+    for (i, (am, bm, at, row0)) in pieces.iter().enumerate() {
+        let mut reference = matmul_reference(am, bm);
+        reference.value.iter_mut().for_each(|v| *v *= f64::from(alpha));
+        reference.abs_sum.iter_mut().for_each(|v| *v *= f64::from(alpha.abs()));
+        let bias_at = |r: usize, col: usize| match bias {
+            Some((BiasKind::PerColumn, v)) => f64::from(v[col]),
+            Some((BiasKind::PerRow, v)) => f64::from(v[row0 + r]),
+            None => 0.0,
+        };
+        let mine = c.get(*at..*at + am.rows * bm.cols).ok_or_else(|| format!("product {i}: C is too short"))?;
+        check_epilogue(precision, out, activation, bias_at, mine, &reference).map_err(|e| format!("product {i}: {e}"))?;
     }
     Ok(())
 }

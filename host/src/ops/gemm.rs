@@ -438,13 +438,13 @@ impl<'a> GemmEpilogue<'a> {
     }
 
     /// Whether it changes anything (a bias or an activation).
-    fn finishes(&self) -> bool {
+    pub(crate) fn finishes(&self) -> bool {
         self.bias.is_some() || self.activation != Activation::Identity
     }
 
     /// The kernels' code word, on `C` restated as `Cᵀ` when `restated` (a bias per column of `C` is
     /// one per row of what they write).
-    fn code(&self, restated: bool) -> u32 {
+    pub(crate) fn code(&self, restated: bool) -> u32 {
         let kind = self.bias.map(|(kind, _)| match (kind, restated) {
             (BiasKind::PerColumn, true) => BiasKind::PerRow,
             (BiasKind::PerRow, true) => BiasKind::PerColumn,

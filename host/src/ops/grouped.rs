@@ -6,14 +6,17 @@
 //! two 3-D tensor maps or uploads a table of addresses, uploads the group offsets, and queues the one
 //! launch.
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, PushKernelArg};
-use tessera_catalogue::plan::grouped::{plan, BufferLens, Products, ProductsLaunch, ProductsPlan, OP_BATCHED, OP_GROUPED, OP_POINTERS};
+use tessera_catalogue::plan::grouped::{
+    plan, plan_finishing, BufferLens, Products, ProductsFinish, ProductsLaunch, ProductsPlan, OP_BATCHED, OP_GROUPED, OP_POINTERS,
+};
 use tessera_catalogue::registry::grouped::GroupedAlgo;
 
 use super::launch_config;
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
-use crate::matrix::{DeviceElement, DeviceMatrix};
+use crate::matrix::{DeviceElement, DeviceMatrix, OutputElement};
+use crate::ops::gemm::GemmEpilogue;
 use crate::stack::{MatrixStack, MatrixStackMut};
 
 impl Gpu {
@@ -59,14 +62,36 @@ impl Gpu {
         algo: GroupedAlgo,
         a: MatrixStack<'_, T>,
         b: MatrixStack<'_, T>,
-        mut c: MatrixStackMut<'_, f32>,
+        c: MatrixStackMut<'_, f32>,
+    ) -> Result<()> {
+        self.matmul_batched_with(algo, &GemmEpilogue::new(), a, b, c)
+    }
+
+    /// [`Gpu::matmul_batched`] with each sum finished in the store: `C_i = act(A_i·B_i + bias)`, `C`
+    /// in `f32`, BF16 or FP16 (`O`, each sum rounded once) — kernel 26's finishing twins (Hopper,
+    /// sm_90a; kernels 28 and 30 store plain sums). The bias is per column (`n` values, the same for
+    /// every product) or per row (`m`, each product's rows).
+    ///
+    /// Errors: [`Gpu::matmul_batched`]'s; [`Error::NoKernel`] where no kernel-26 tile runs the batch
+    /// (off sm_90a, a kernel 28 or 30 tile named); [`Error::Unaligned`] unless `C`'s matrices start on
+    /// 16 bytes in `O`; [`Error::BufferTooSmall`] for a short bias; [`Error::InvalidArgument`] for
+    /// `K = 0` with a bias or an activation.
+    pub fn matmul_batched_with<T: DeviceElement, O: OutputElement>(
+        &self,
+        algo: GroupedAlgo,
+        epilogue: &GemmEpilogue<'_>,
+        a: MatrixStack<'_, T>,
+        b: MatrixStack<'_, T>,
+        mut c: MatrixStackMut<'_, O>,
     ) -> Result<()> {
         a.buffer().check_context(self, OP_BATCHED)?;
         b.buffer().check_context(self, OP_BATCHED)?;
         c.buffer().check_context(self, OP_BATCHED)?;
         let products = Products::Batched { a: a.stack(), b: b.stack(), c: c.stack() };
         let lens = BufferLens { a: a.buffer().len(), b: b.buffer().len(), c: c.buffer().len() };
-        let planned = plan(products, lens, T::PRECISION, algo, self.target())?;
+        let finish = ProductsFinish { out: O::FORMAT, epilogue: epilogue.finishes() };
+        let planned = plan_finishing(products, lens, T::PRECISION, algo, self.target(), finish)?;
+        self.check_bias(OP_BATCHED, epilogue, &planned)?;
         self.check_usable()?;
         let c_stack = c.stack();
         let out = c.buffer().as_cuda_slice_mut();
@@ -75,7 +100,7 @@ impl Gpu {
             ProductsPlan::Zero => {
                 (0..c_stack.count).try_for_each(|i| self.zero_range(out, i * c_stack.stride, c_stack.rows * c_stack.cols))
             }
-            ProductsPlan::Launch(l) => self.launch_products(&l, a.buffer(), b.buffer(), None, out),
+            ProductsPlan::Launch(l) => self.launch_products(&l, a.buffer(), b.buffer(), None, out, epilogue),
         }
     }
 
@@ -215,6 +240,39 @@ impl Gpu {
         offsets: &[u32],
         c: &mut DeviceMatrix<f32>,
     ) -> Result<()> {
+        self.matmul_grouped_with(algo, &GemmEpilogue::new(), a, b, offsets, c)
+    }
+
+    /// [`Gpu::matmul_grouped`] with each sum finished in the store: `C = act(A·B_g + bias)` by group,
+    /// `C` in `f32`, BF16 or FP16 (`O`, each sum rounded once) — a mixture-of-experts layer's
+    /// activation and 16-bit output in its one launch (kernel 26's finishing twins). The bias is per
+    /// column (`n` values, every group's) or per row (`m`, one per token).
+    ///
+    /// Errors: [`Gpu::matmul_grouped`]'s; [`Error::BufferTooSmall`] for a short bias;
+    /// [`Error::InvalidArgument`] for `K = 0` with a bias or an activation.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), tessera::Error> {
+    /// use tessera::{bf16, Activation, DeviceBuffer, DeviceMatrix, GemmEpilogue, GroupedAlgo, Gpu, MatrixStack};
+    /// let gpu = Gpu::new(0)?;
+    /// let (tokens, experts, n, k) = (4096, 8, 2048, 1024);
+    /// let x = DeviceMatrix::<bf16>::zeros(&gpu, tokens, k)?;
+    /// let w = DeviceBuffer::<bf16>::zeros(&gpu, experts * k * n)?;
+    /// let mut h = DeviceMatrix::<bf16>::zeros(&gpu, tokens, n)?;
+    /// let offsets = [0, 512, 1024, 1536, 2048, 2560, 3072, 3584, 4096];
+    /// let silu = GemmEpilogue::new().activation(Activation::Silu);
+    /// gpu.matmul_grouped_with(GroupedAlgo::Auto, &silu, &x, MatrixStack::dense(&w, experts, k, n), &offsets, &mut h)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn matmul_grouped_with<T: DeviceElement, O: OutputElement>(
+        &self,
+        algo: GroupedAlgo,
+        epilogue: &GemmEpilogue<'_>,
+        a: &DeviceMatrix<T>,
+        b: MatrixStack<'_, T>,
+        offsets: &[u32],
+        c: &mut DeviceMatrix<O>,
+    ) -> Result<()> {
         a.buffer().check_context(self, OP_GROUPED)?;
         b.buffer().check_context(self, OP_GROUPED)?;
         c.buffer().check_context(self, OP_GROUPED)?;
@@ -227,7 +285,9 @@ impl Gpu {
         let (m, k) = a.shape();
         let products = Products::Grouped { m, k, b: b.stack(), offsets };
         let lens = BufferLens { a: a.buffer().len(), b: b.buffer().len(), c: c.buffer().len() };
-        let planned = plan(products, lens, T::PRECISION, algo, self.target())?;
+        let finish = ProductsFinish { out: O::FORMAT, epilogue: epilogue.finishes() };
+        let planned = plan_finishing(products, lens, T::PRECISION, algo, self.target(), finish)?;
+        self.check_bias(OP_GROUPED, epilogue, &planned)?;
         self.check_usable()?;
         let n = c.cols();
         let out = c.buffer_mut().as_cuda_slice_mut();
@@ -241,13 +301,24 @@ impl Gpu {
                 let stream = self.stream();
                 let offsets =
                     stream.clone_htod(offsets).map_err(Error::driver("uploading the group offsets", std::mem::size_of_val(offsets)))?;
-                self.launch_products(&l, a.buffer(), b.buffer(), Some(&offsets), out)
+                self.launch_products(&l, a.buffer(), b.buffer(), Some(&offsets), out, epilogue)
             }
         }
     }
 
-    /// Zeroes `len` floats of `c` from `start` (in range: the plan checked `C`'s stacks).
-    fn zero_range(&self, c: &mut CudaSlice<f32>, start: usize, len: usize) -> Result<()> {
+    /// The epilogue's bias: of this GPU, and as long as its kind needs for the planned products.
+    fn check_bias(&self, op: &'static str, epilogue: &GemmEpilogue<'_>, planned: &ProductsPlan) -> Result<()> {
+        let (Some((kind, bias)), ProductsPlan::Launch(l)) = (epilogue.bias, planned) else { return Ok(()) };
+        bias.check_context(self, op)?;
+        let needed = kind.len(l.m as usize, l.n as usize);
+        if bias.len() < needed {
+            return Err(Error::BufferTooSmall { op, name: "bias", len: bias.len(), needed });
+        }
+        Ok(())
+    }
+
+    /// Zeroes `len` elements of `c` from `start` (in range: the plan checked `C`'s stacks).
+    fn zero_range<O: DeviceElement>(&self, c: &mut CudaSlice<O>, start: usize, len: usize) -> Result<()> {
         let c_len = c.len();
         let mut view = c.try_slice_mut(start..start + len).ok_or(Error::BufferTooSmall {
             op: OP_BATCHED,
@@ -275,13 +346,14 @@ impl Gpu {
 
     /// Queues kernel 26 as `l` plans it over A's and B's buffers (their stacks' first elements at
     /// each buffer's start), the uploaded offsets of grouped products, and `C`.
-    fn launch_products<T: DeviceElement>(
+    fn launch_products<T: DeviceElement, O: OutputElement>(
         &self,
         l: &ProductsLaunch,
         a: &DeviceBuffer<T>,
         b: &DeviceBuffer<T>,
         offsets: Option<&CudaSlice<u32>>,
-        c: &mut CudaSlice<f32>,
+        c: &mut CudaSlice<O>,
+        epilogue: &GemmEpilogue<'_>,
     ) -> Result<()> {
         let stream = self.stream();
         let f = self.kernel(l.entry)?;
@@ -302,6 +374,9 @@ impl Gpu {
         let po = offsets_guard.as_ref().map_or(0, |(p, _)| *p);
         let (pc, _write_c) = c.device_ptr_mut(stream);
         let (a_batched, b_batched) = (u32::from(l.a_batched), u32::from(l.b_batched));
+        let bias_guard = epilogue.bias.map(|(_, b)| b.slice.device_ptr(stream));
+        let (bias, code, alpha) = (bias_guard.as_ref().map_or(0, |g| g.0), epilogue.code(false), 1.0f32);
+        let out_code = O::FORMAT.code();
         let mut builder = stream.launch_builder(f);
         builder
             .arg(&map_a)
@@ -315,6 +390,9 @@ impl Gpu {
             .arg(&a_batched)
             .arg(&b_batched)
             .arg(&l.c_stride);
+        if l.finished {
+            builder.arg(&alpha).arg(&out_code).arg(&bias).arg(&code);
+        }
         // SAFETY: the plan checked every stack against its buffer (A's and B's from each buffer's
         // first element, as the maps are encoded; C's outputs inside `c`), C's matrices apart, and the
         // offsets (`count + 1`, non-decreasing, the last within A's rows) uploaded above; the maps

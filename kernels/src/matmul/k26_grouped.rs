@@ -19,10 +19,16 @@
 //! group's rows too, and stores only its own ([`Layer`]'s row bound): `C` is stored by the threads,
 //! row by row, never by a TMA box that would cross into another group.
 //!
+//! **Finished sums**: each entry has a twin (`*_finished`) whose store finishes every sum as kernel
+//! 27's does — `α`, a bias, an activation, `C` in `f32`, BF16 or FP16 ([`grouped_finished_gemm`]): a
+//! mixture-of-experts layer's activation and 16-bit output in the same launch.
+//!
 //! Everything else — stages, barriers, warpgroups, the swizzle, the stores — is kernel 16's.
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Depth, TmaArgs, WG_ROWS};
 use super::k16_persistent::{tile_origin, walk_gemm, Fix, Piece, Plain, TmaFeed, Walk};
+use super::k27_fused::Finished;
+use crate::activation::Fused;
 use crate::device::mem::View;
 use crate::device::thread;
 use crate::device::tma::{self, TensorMap};
@@ -193,9 +199,43 @@ pub unsafe fn grouped_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaA
     }
 }
 
-/// Declares a kernel-26 entry and its launch constant.
+/// [`grouped_gemm`] with every sum finished in the store as kernel 27 finishes them: `D = act(α·A·B +
+/// bias)`, `D` in `out`'s type (`k27_fused::out`). The bias is per column (`n` values, the same for
+/// every product) or per row (`m` values: each matrix's rows of a batch, the grouped A's rows).
+///
+/// # Safety
+/// As [`grouped_gemm`], with `c` holding every product's output in `out`'s type (`c_stride` in its
+/// elements) and `bias` what `epilogue`'s bias kind needs ([`Fused::new`] of `m × n`).
+#[inline(always)]
+pub unsafe fn grouped_finished_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
+    args: TmaArgs,
+    groups: Groups,
+    (alpha, out): (f32, u32),
+    bias: *const f32,
+    epilogue: u32,
+) {
+    let TmaArgs { map_a, map_b, c, m, n, k, .. } = args;
+    // SAFETY: the bias as the caller states.
+    let fused = unsafe { Fused::new(bias, epilogue, m, n) };
+    // SAFETY: forwarded contract; C is stored by the threads (no map: a box could cross a group).
+    unsafe {
+        walk_gemm::<O, S, NC, 1, GroupUnits, TmaFeed, Finished>(
+            TmaFeed { map_a, map_b },
+            groups,
+            Finished::new(fused, alpha, out),
+            core::ptr::null(),
+            c,
+            core::ptr::null_mut(),
+            m,
+            n,
+            k,
+        )
+    }
+}
+
+/// Declares a kernel-26 entry, its finishing twin and their launch constant.
 macro_rules! grouped_entry {
-    ($name:ident, $config:ident, $tile:ident, stages $s:literal, consumers $c:literal, $doc:literal) => {
+    ($name:ident / $twin:ident, $config:ident, $tile:ident, stages $s:literal, consumers $c:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig = config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 2);
 
@@ -225,23 +265,53 @@ macro_rules! grouped_entry {
                 }
             }
         }
+
+        kernel! {
+            #[doc = concat!("[`", stringify!($name), "`] finishing each sum in its store: `act(α·A·B + bias)`, `C` in `f32`, BF16 or FP16.")]
+            ///
+            /// # Safety
+            /// As [`grouped_finished_gemm`], with the launch its `TileConfig` constant states.
+            #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
+            pub unsafe fn $twin(
+                map_a: *const TensorMap,
+                map_b: *const TensorMap,
+                c: *mut f32,
+                m: u32,
+                n: u32,
+                k: u32,
+                offsets: *const u32,
+                count: u32,
+                a_batched: u32,
+                b_batched: u32,
+                c_stride: usize,
+                alpha: f32,
+                out: u32,
+                bias: *const f32,
+                epilogue: u32,
+            ) {
+                let args = TmaArgs { map_a, map_b, map_c: core::ptr::null(), c, flags: core::ptr::null_mut(), m, n, k };
+                let groups = Groups { offsets, count, a_batched, b_batched, c_stride };
+                // SAFETY: forwarded contract.
+                unsafe { grouped_finished_gemm::<super::k14_wgmma::$tile, $s, $c>(args, groups, (alpha, out), bias, epilogue) }
+            }
+        }
     };
 }
 
-grouped_entry!(matmul_grouped_bf16_128x128, GROUPED_BF16_128X128, Bf16N128, stages 6, consumers 2,
+grouped_entry!(matmul_grouped_bf16_128x128 / matmul_grouped_bf16_128x128_finished, GROUPED_BF16_128X128, Bf16N128, stages 6, consumers 2,
     "Kernel 26 on BF16 inputs, `f32` output (sm_90a): a batch or groups of products in one launch, \
      kernel 16's 128×128×64 tiles, 6 stages.");
-grouped_entry!(matmul_grouped_f16_128x128, GROUPED_F16_128X128, F16N128, stages 6, consumers 2,
+grouped_entry!(matmul_grouped_f16_128x128 / matmul_grouped_f16_128x128_finished, GROUPED_F16_128X128, F16N128, stages 6, consumers 2,
     "Kernel 26 on FP16 inputs: as [`matmul_grouped_bf16_128x128`].");
-grouped_entry!(matmul_grouped_bf16_128x256, GROUPED_BF16_128X256, Bf16N256, stages 4, consumers 2,
+grouped_entry!(matmul_grouped_bf16_128x256 / matmul_grouped_bf16_128x256_finished, GROUPED_BF16_128X256, Bf16N256, stages 4, consumers 2,
     "Kernel 26 on BF16 inputs, `f32` output (sm_90a): kernel 16's 128×256×64 tiles, 4 stages, for \
      products of many large tiles.");
-grouped_entry!(matmul_grouped_f16_128x256, GROUPED_F16_128X256, F16N256, stages 4, consumers 2,
+grouped_entry!(matmul_grouped_f16_128x256 / matmul_grouped_f16_128x256_finished, GROUPED_F16_128X256, F16N256, stages 4, consumers 2,
     "Kernel 26 on FP16 inputs: as [`matmul_grouped_bf16_128x256`].");
-grouped_entry!(matmul_grouped_bf16_64x128, GROUPED_BF16_64X128, Bf16N128, stages 9, consumers 1,
+grouped_entry!(matmul_grouped_bf16_64x128 / matmul_grouped_bf16_64x128_finished, GROUPED_BF16_64X128, Bf16N128, stages 9, consumers 1,
     "Kernel 26 on BF16 inputs, `f32` output (sm_90a): 64-row tiles (one consumer warpgroup), 9 stages, \
      for products of few rows (small groups, small matrices of a batch).");
-grouped_entry!(matmul_grouped_f16_64x128, GROUPED_F16_64X128, F16N128, stages 9, consumers 1,
+grouped_entry!(matmul_grouped_f16_64x128 / matmul_grouped_f16_64x128_finished, GROUPED_F16_64X128, F16N128, stages 9, consumers 1,
     "Kernel 26 on FP16 inputs: as [`matmul_grouped_bf16_64x128`].");
 
 #[cfg(test)]

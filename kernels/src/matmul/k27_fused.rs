@@ -66,6 +66,14 @@ pub(crate) struct Finished {
     out: u32,
 }
 
+impl Finished {
+    /// Sums scaled by `alpha`, through `fused`, written as `out` ([`out`]).
+    #[inline(always)]
+    pub(crate) fn new(fused: Fused, alpha: f32, out: u32) -> Self {
+        Finished { fused, alpha, out }
+    }
+}
+
 impl Finish for Finished {
     #[inline(always)]
     unsafe fn store<O: WgmmaTile>(
