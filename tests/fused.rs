@@ -93,6 +93,24 @@ fn every_kernel(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
+/// Kernel 31 on more 64-row tiles than the GPU has SMs (140 × 3 = 420 tiles): each block's two
+/// consumer warpgroups take turns over several units, every sum checked.
+fn pingpong_turns(gpu: &Gpu) -> Result<(), String> {
+    let shape = (64 * 140 + 5, 3 * 256 - 8, 136);
+    case(
+        gpu,
+        Precision::Bf16,
+        Algo::PingPongBf16,
+        shape,
+        0.5,
+        Activation::GeluTanh,
+        Some(BiasKind::PerColumn),
+        bf16::from_f32,
+        |x: bf16| x.to_f32(),
+    )?;
+    case(gpu, Precision::Fp16, Algo::PingPongF16, shape, 1.0, Activation::Silu, Some(BiasKind::PerRow), f16::from_f32, |x: f32| x)
+}
+
 fn refusals(gpu: &Gpu) -> Result<(), String> {
     let e = |e: Error| e.to_string();
     let a = DeviceMatrix::<bf16>::zeros(gpu, 32, 16).map_err(e)?;
@@ -133,6 +151,7 @@ fn refusals(gpu: &Gpu) -> Result<(), String> {
 fn main() {
     run(vec![
         gpu_trial("fused_kernels_and_auto_match_the_epilogue_rule", every_kernel),
+        gpu_trial("pingpong_consumers_take_turns_over_many_tiles", pingpong_turns),
         gpu_trial("fused_refusals_are_typed_before_any_work", refusals),
     ]);
 }

@@ -57,7 +57,7 @@ fn every_fused_kernel_and_auto_finish_their_sums() {
         .map(|k| (k.algo, k.precision, (k.config.bm as usize, k.config.bn as usize)))
         .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p, (128, 128))))
         .collect();
-    assert_eq!(kernels.len(), 19, "kernel 27's 14 entries, kernel 29's, and Auto in four precisions");
+    assert_eq!(kernels.len(), 21, "kernel 27's 14 entries, kernel 31's 2, kernel 29's, and Auto in four precisions");
     let outputs = [F32, Bf16, F16];
     let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
     for (i, &(algo, p, (bm, bn))) in kernels.iter().enumerate() {
@@ -92,4 +92,60 @@ fn kernels_that_do_not_finish_their_sums_are_refused_for_an_epilogue() {
     assert!(err.contains("matmul_fp8"), "{err}");
     let err = matmul_finished(Precision::Fp32, Algo::Dbuf128x128x16, &a, &b, 1.0, F32, &gelu).unwrap_err().to_string();
     assert!(err.contains("no fused epilogue"), "{err}");
+}
+
+/// Kernel 31 with fewer blocks than tiles: each block's two consumer warpgroups take turns over its
+/// units (1, 2 and 3 blocks for 10 tiles of 64×256: 10, 5 and 3–4 units a block, the last unit of a
+/// block either warpgroup's), every sum finished and checked — the order barriers and the stages'
+/// phases across units, which the H200's plan (a block per tile here) would not reach.
+#[test]
+fn the_pingpong_kernel_alternates_tiles_between_its_consumers() {
+    use tessera_catalogue::plan::blocks::GemmDims;
+    use tessera_catalogue::registry::algo::HostKernel;
+    use tessera_catalogue::{LaunchPlan, Plan, Planner, Target};
+    use tessera_emulator::ops::{launch_tma, TmaCall};
+    use tessera_emulator::{Launch, SyncPtr};
+    for (algo, p) in [(Algo::PingPongBf16, Precision::Bf16), (Algo::PingPongF16, Precision::Fp16)] {
+        let kernel = algo.kernel().unwrap();
+        let (m, n, k) = (300, 300, 136);
+        let (a, b) = (HostMatrix::random(m, k, 21), HostMatrix::random(k, n, 22));
+        let bits = |x: &HostMatrix| -> Vec<u16> {
+            x.data
+                .iter()
+                .map(|&v| if p == Precision::Bf16 { half::bf16::from_f32(v).to_bits() } else { half::f16::from_f32(v).to_bits() })
+                .collect()
+        };
+        let (xa, xb) = (bits(&a), bits(&b));
+        let dims = GemmDims { m, n, k };
+        let planner = Planner::new("pingpong", algo, p, Target::H200).with_output(OutputFormat::Bf16).with_fused_epilogue(true);
+        let Ok(Plan::One(LaunchPlan { launch, .. })) = planner.product(dims) else { panic!("{algo:?}: not one launch") };
+        let HostKernel::Fused(host) = kernel.host else { panic!("{algo:?}: not a finishing kernel") };
+        let bias = bias_values(BiasKind::PerColumn, m, n);
+        for blocks in [1u32, 2, 3] {
+            let mut c = vec![half::bf16::from_f32(f32::NAN).to_bits(); m * n];
+            let call = TmaCall::Fused {
+                host,
+                alpha: 0.5,
+                out: OutputFormat::Bf16.code(),
+                bias: SyncPtr::from_const(bias.as_ptr()),
+                epilogue: tessera_catalogue::epilogue::code(Some(BiasKind::PerColumn), Activation::GeluTanh),
+            };
+            let cfg = Launch::new((blocks, 1, 1), (launch.dims.block.0, launch.dims.block.1, 1), launch.dims.shared_bytes as usize);
+            let packing = launch.tma.expect("a TMA kernel's layouts");
+            launch_tma(
+                kernel,
+                call,
+                cfg,
+                launch.shape,
+                packing,
+                xa.as_ptr().cast(),
+                xb.as_ptr().cast(),
+                SyncPtr::new(c.as_mut_ptr().cast()),
+            )
+            .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
+            let got: Vec<f32> = c.iter().map(|&x| half::bf16::from_bits(x).to_f32()).collect();
+            check_epilogue(p, OutputFormat::Bf16, Activation::GeluTanh, |_, col| f64::from(bias[col]), &got, &reference(p, &a, &b, 0.5))
+                .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
+        }
+    }
 }

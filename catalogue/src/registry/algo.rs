@@ -10,7 +10,7 @@ use tessera_kernels::matmul::{
     k01_naive, k02_tiled, k03_blocktile_1d, k04_blocktile_2d, k05_vectorized, k06_conflict_free, k07_warptile, k08_double_buffer,
     k09_async_pipeline, k10_split_k, k11_mma_naive, k12_mma_shared, k13_mma_pipeline, k14_wgmma, k15_tma, k16_persistent, k17_stream_k,
     k18_few_rows, k19_few_cols, k20_mma_split_k, k21_widened, k22_tma_stream_k, k23_copy_fed, k24_cluster, k25_fp8, k27_fused,
-    k29_fused_f32,
+    k29_fused_f32, k31_pingpong,
 };
 
 use crate::precision::Precision::{self, Bf16, Fp16, Fp32, Fp8E4m3, Fp8E5m2, Tf32};
@@ -469,6 +469,12 @@ matmul_catalogue! {
     FusedTf32Wide = k27_fused::matmul_fused_tf32_128x256, "fused-tf32-128x256", Tf32 via fused, k27_fused::FUSED_TF32_128X256;
     /// Kernel 27 in TF32, 64×256.
     FusedTf32Rows64Wide = k27_fused::matmul_fused_tf32_64x256, "fused-tf32-64x256", Tf32 via fused, k27_fused::FUSED_TF32_64X256;
+    /// Kernel 31: kernel 27 on a ping-pong schedule (two consumer warpgroups on alternate 64×256
+    /// tiles: one finishes its sums while the other's `wgmma`s run), BF16. Not yet measured: the
+    /// model prices it as a 64-row tile, so `Auto` takes kernel 27's.
+    PingPongBf16 = k31_pingpong::matmul_pingpong_bf16_64x256, "pingpong-bf16-64x256", Bf16 via fused, k31_pingpong::PINGPONG_BF16_64X256;
+    /// Kernel 31 on FP16.
+    PingPongF16 = k31_pingpong::matmul_pingpong_f16_64x256, "pingpong-f16-64x256", Fp16 via fused, k31_pingpong::PINGPONG_F16_64X256;
     /// Kernel 29: kernel 8's 128×128×16 tile (FP32) finishing its sums in its store, as kernel 27.
     FusedF32 = k29_fused_f32::matmul_fused_f32_128x128x16, "fused-f32-128x128x16", Fp32 via fused_f32, k29_fused_f32::FUSED_F32_128X128X16;
 }

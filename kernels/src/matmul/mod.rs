@@ -38,6 +38,7 @@ pub mod k27_fused;
 pub mod k28_batched_f32;
 pub mod k29_fused_f32;
 pub mod k30_batched_mma;
+pub mod k31_pingpong;
 pub mod mma_ops;
 pub mod mma_tile;
 pub mod tile_io;
