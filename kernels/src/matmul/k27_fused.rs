@@ -124,18 +124,24 @@ pub unsafe fn fused_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArg
     unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed, Finished>(TmaFeed { map_a, map_b }, (), finish, map_c, c, flags, m, n, k) }
 }
 
-/// Declares a kernel-27 entry and its launch constant.
+/// Declares a kernel-27 entry and its launch constant; the `@entry` form (kernel 31's) any entry
+/// with kernel 27's arguments: its launch `$cfg`, its body `$body` (a function of `(TmaArgs, alpha,
+/// out, bias, epilogue)` with kernel 27's contract) and the doc of its `# Safety`.
 macro_rules! fused_entry {
     ($name:ident, $config:ident, $tile:ident, $elem:ty, stages $s:literal, consumers $c:literal, $doc:literal) => {
+        fused_entry!(@entry $name, $config =
+            config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32),
+            fused_gemm::<super::k14_wgmma::$tile, $s, $c>, "As [`fused_gemm`]", $doc);
+    };
+    (@entry $name:ident, $config:ident = $cfg:expr, $body:path, $safety:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: TileConfig =
-            config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32);
+        pub const $config: TileConfig = $cfg;
 
         kernel! {
             #[doc = $doc]
             ///
             /// # Safety
-            /// As [`fused_gemm`], with the launch its `TileConfig` constant states.
+            #[doc = concat!($safety, ", with the launch its `TileConfig` constant states.")]
             #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
             pub unsafe fn $name(
                 map_a: *const TensorMap,
@@ -153,7 +159,7 @@ macro_rules! fused_entry {
             ) {
                 let args = TmaArgs { map_a, map_b, map_c, c, flags, m, n, k };
                 // SAFETY: forwarded contract.
-                unsafe { fused_gemm::<super::k14_wgmma::$tile, $s, $c>(args, alpha, out, bias, epilogue) }
+                unsafe { $body(args, alpha, out, bias, epilogue) }
             }
         }
     };

@@ -136,38 +136,11 @@ pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32>(args: TmaArgs, alpha: f3
     }
 }
 
-/// Declares a kernel-31 entry and its launch constant.
+/// Declares a kernel-31 entry (kernel 27's arguments; `map_c` and `flags` unused) and its launch.
 macro_rules! pingpong_entry {
     ($name:ident, $config:ident, $tile:ident, stages $s:literal, $doc:literal) => {
-        #[doc = concat!("The launch of [`", stringify!($name), "`].")]
-        pub const $config: TileConfig = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, 2);
-
-        kernel! {
-            #[doc = $doc]
-            ///
-            /// # Safety
-            /// As [`pingpong_gemm`], with the launch its `TileConfig` constant states (kernel 27's
-            /// arguments; `map_c` and `flags` unused).
-            #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
-            pub unsafe fn $name(
-                map_a: *const TensorMap,
-                map_b: *const TensorMap,
-                map_c: *const TensorMap,
-                c: *mut f32,
-                flags: *mut u32,
-                m: u32,
-                n: u32,
-                k: u32,
-                alpha: f32,
-                out: u32,
-                bias: *const f32,
-                epilogue: u32,
-            ) {
-                let args = TmaArgs { map_a, map_b, map_c, c, flags, m, n, k };
-                // SAFETY: forwarded contract.
-                unsafe { pingpong_gemm::<super::k14_wgmma::$tile, $s>(args, alpha, out, bias, epilogue) }
-            }
-        }
+        fused_entry!(@entry $name, $config = config(<super::k14_wgmma::$tile as WgmmaTile>::N, $s, 2),
+            pingpong_gemm::<super::k14_wgmma::$tile, $s>, "As [`pingpong_gemm`]", $doc);
     };
 }
 

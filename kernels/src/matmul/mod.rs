@@ -34,6 +34,7 @@ pub mod k23_copy_fed;
 pub mod k24_cluster;
 pub mod k25_fp8;
 pub mod k26_grouped;
+#[macro_use]
 pub mod k27_fused;
 pub mod k28_batched_f32;
 pub mod k29_fused_f32;
