@@ -6,7 +6,7 @@
 //! `scripts/fused_torch_anchor.py`.
 //!
 //! Per shape, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
-//! median of `--repeat` batches. `--kernels` times named kernel-27 tiles on the same product too. Each result is checked first on sampled rows against the f64
+//! median of `--repeat` batches. `--kernels` times named kernel-27 tiles (and kernel 31) on the same product too. Each result is checked first on sampled rows against the f64
 //! reference through the epilogue rule (`check_epilogue`'s tolerance). One JSON object per shape on
 //! stdout and in `--out`; `epilogue_cost` is fused ÷ plain time − 1.
 use std::cell::RefCell;
@@ -34,9 +34,9 @@ struct Args {
     /// Rows of each product checked against the f64 reference.
     #[arg(long, default_value_t = 3)]
     sampled_rows: usize,
-    /// Kernel-27 entries also timed by name on the same product (bias + GELU into BF16), beside
-    /// `Auto`'s pick: how its model ranks the tiles.
-    #[arg(long, value_delimiter = ',', default_value = "fused-bf16-128x256,fused-bf16-128x192,fused-bf16-128x128")]
+    /// Kernels that finish their sums also timed by name on the same product (bias + GELU into BF16),
+    /// beside `Auto`'s pick: how its model ranks kernel 27's tiles, and kernel 31's ping-pong schedule.
+    #[arg(long, value_delimiter = ',', default_value = "fused-bf16-128x256,fused-bf16-128x192,fused-bf16-128x128,pingpong-bf16-64x256")]
     kernels: Vec<String>,
     /// Where to write the JSON lines.
     #[arg(long, default_value = "fused.jsonl")]
