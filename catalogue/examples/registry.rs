@@ -85,6 +85,7 @@ fn config(t: TileConfig) -> Value {
         narrow_copies,
         producer_copies,
         cluster,
+        ping_pong,
     } = t;
     json!({
         "bm": bm,
@@ -109,6 +110,7 @@ fn config(t: TileConfig) -> Value {
         "narrow_copies": narrow_copies,
         "producer_copies": producer_copies,
         "cluster": cluster,
+        "ping_pong": ping_pong,
     })
 }
 
@@ -214,6 +216,7 @@ mod tests {
                 narrow_copies: b("narrow_copies"),
                 producer_copies: b("producer_copies"),
                 cluster: n("cluster"),
+                ping_pong: b("ping_pong"),
             };
             assert_eq!(back, k.config, "{}", k.label);
             assert_eq!(n("threads"), k.config.threads());

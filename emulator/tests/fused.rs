@@ -3,7 +3,7 @@
 //! entry and `Auto` in BF16, FP16, TF32 and FP32 on odd shapes (partial tiles and K-steps, rows of N not a multiple of 4),
 //! every output type, activation and bias kind, `α` a power of two — against the f64 reference
 //! through the one epilogue rule (`check_epilogue`).
-use tessera_catalogue::testkit::check::check_epilogue;
+use tessera_catalogue::testkit::check::{check_epilogue, check_in};
 use tessera_catalogue::testkit::reference::{matmul_reference, ReferenceProduct};
 use tessera_catalogue::OutputFormat::{self, Bf16, F16, F32};
 use tessera_catalogue::{Activation, Algo, BiasKind, HostMatrix, Precision, MATMUL_KERNELS};
@@ -94,7 +94,7 @@ fn kernels_that_do_not_finish_their_sums_are_refused_for_an_epilogue() {
     assert!(err.contains("no fused epilogue"), "{err}");
 }
 
-/// Kernel 31 with fewer blocks than tiles: each block's two consumer warpgroups take turns over its
+/// Kernel 31 (finishing and plain) with fewer blocks than tiles: each block's two consumer warpgroups take turns over its
 /// units (1, 2 and 3 blocks for 10 tiles of 64×256: 10, 5 and 3–4 units a block, the last unit of a
 /// block either warpgroup's), every sum finished and checked — the order barriers and the stages'
 /// phases across units, which the H200's plan (a block per tile here) would not reach.
@@ -146,6 +146,39 @@ fn the_pingpong_kernel_alternates_tiles_between_its_consumers() {
             let got: Vec<f32> = c.iter().map(|&x| half::bf16::from_bits(x).to_f32()).collect();
             check_epilogue(p, OutputFormat::Bf16, Activation::GeluTanh, |_, col| f64::from(bias[col]), &got, &reference(p, &a, &b, 0.5))
                 .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
+        }
+    }
+    // The same schedule on the plain product (f32 sums stored as they are).
+    for (algo, p) in [(Algo::PingPongPlainBf16, Precision::Bf16), (Algo::PingPongPlainF16, Precision::Fp16)] {
+        let kernel = algo.kernel().unwrap();
+        let (m, n, k) = (300, 300, 136);
+        let (a, b) = (HostMatrix::random(m, k, 23), HostMatrix::random(k, n, 24));
+        let bits = |x: &HostMatrix| -> Vec<u16> {
+            x.data
+                .iter()
+                .map(|&v| if p == Precision::Bf16 { half::bf16::from_f32(v).to_bits() } else { half::f16::from_f32(v).to_bits() })
+                .collect()
+        };
+        let (xa, xb) = (bits(&a), bits(&b));
+        let planner = Planner::new("pingpong", algo, p, Target::H200);
+        let Ok(Plan::One(LaunchPlan { launch, .. })) = planner.product(GemmDims { m, n, k }) else { panic!("{algo:?}: not one launch") };
+        let HostKernel::Tma(host) = kernel.host else { panic!("{algo:?}: not a TMA kernel") };
+        for blocks in [1u32, 2, 3] {
+            let mut c = vec![f32::NAN; m * n];
+            let cfg = Launch::new((blocks, 1, 1), (launch.dims.block.0, launch.dims.block.1, 1), launch.dims.shared_bytes as usize);
+            let packing = launch.tma.expect("a TMA kernel's layouts");
+            launch_tma(
+                kernel,
+                TmaCall::Plain(host),
+                cfg,
+                launch.shape,
+                packing,
+                xa.as_ptr().cast(),
+                xb.as_ptr().cast(),
+                SyncPtr::new(c.as_mut_ptr()),
+            )
+            .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
+            check_in(p, &a, &b, &HostMatrix { rows: m, cols: n, data: c }).unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
         }
     }
 }

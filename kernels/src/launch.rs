@@ -72,6 +72,10 @@ pub struct TileConfig {
     /// Blocks per thread-block cluster along `x` (`.reqnctapercluster`, kernel 24); 1 for no
     /// cluster. The grid's `x` is a multiple of it.
     pub cluster: u32,
+    /// Two consumer warpgroups take alternate `bm`-row tiles (kernel 31's ping-pong schedule: 384
+    /// threads for 64-row tiles). The models do not price the schedule yet: `Auto` leaves these
+    /// kernels to callers who name them (and to tuning on request).
+    pub ping_pong: bool,
 }
 
 impl TileConfig {
@@ -99,6 +103,7 @@ impl TileConfig {
             narrow_copies: false,
             producer_copies: false,
             cluster: 1,
+            ping_pong: false,
         }
     }
 
@@ -168,6 +173,11 @@ impl TileConfig {
     /// The same kernel, finishing its sums in its store (see the `fused_epilogue` field).
     pub const fn fused_epilogue(self) -> Self {
         Self { fused_epilogue: true, ..self }
+    }
+
+    /// The same tile on the ping-pong schedule ([`TileConfig::ping_pong`]).
+    pub const fn ping_pong(self) -> Self {
+        Self { ping_pong: true, ..self }
     }
 
     /// Whether the kernel reads B K-major, as `Bᵀ` (`N × K`) that the host prepares: TF32's and

@@ -475,6 +475,11 @@ matmul_catalogue! {
     PingPongBf16 = k31_pingpong::matmul_pingpong_bf16_64x256, "pingpong-bf16-64x256", Bf16 via fused, k31_pingpong::PINGPONG_BF16_64X256;
     /// Kernel 31 on FP16.
     PingPongF16 = k31_pingpong::matmul_pingpong_f16_64x256, "pingpong-f16-64x256", Fp16 via fused, k31_pingpong::PINGPONG_F16_64X256;
+    /// Kernel 31's schedule on kernel 16's plain product (`f32` sums stored by the threads behind the
+    /// other warpgroup's `wgmma`s), BF16. Not yet measured: by name only (priced as a 64-row tile).
+    PingPongPlainBf16 = k31_pingpong::matmul_pingpong_plain_bf16_64x256, "pingpong-plain-bf16-64x256", Bf16 via tma, k31_pingpong::PINGPONG_PLAIN_BF16_64X256;
+    /// Kernel 31's plain product on FP16.
+    PingPongPlainF16 = k31_pingpong::matmul_pingpong_plain_f16_64x256, "pingpong-plain-f16-64x256", Fp16 via tma, k31_pingpong::PINGPONG_PLAIN_F16_64X256;
     /// Kernel 29: kernel 8's 128×128×16 tile (FP32) finishing its sums in its store, as kernel 27.
     FusedF32 = k29_fused_f32::matmul_fused_f32_128x128x16, "fused-f32-128x128x16", Fp32 via fused_f32, k29_fused_f32::FUSED_F32_128X128X16;
 }

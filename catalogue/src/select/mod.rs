@@ -116,7 +116,8 @@ pub fn choose(
 }
 
 /// The kernel of `precision` that finishes its sums in its store (`TileConfig::fused_epilogue`:
-/// kernels 27 and 29, kernel 25's promoted entries) of least predicted time on `shape`, unsplit, and
+/// kernels 27 and 29, kernel 25's promoted entries; not kernel 31's ping-pong ones, which the model
+/// does not price as what they are yet) of least predicted time on `shape`, unsplit, and
 /// that time — in FP32's model ([`tuning::predict_us`]) for kernel 29, the tensor cores'
 /// ([`tc_model::predict_us`]) for the others: what runs a product with a fused epilogue or a 16-bit
 /// `C`. `None` where no such kernel computes in `precision`.
@@ -127,7 +128,7 @@ pub fn finishing_pick(shape: MatmulShape, precision: Precision, sms: u32) -> Opt
     };
     crate::registry::algo::MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == precision && k.config.fused_epilogue)
+        .filter(|k| k.precision == precision && k.config.fused_epilogue && !k.config.ping_pong)
         .filter_map(|k| Some((k.algo, predicted(k.algo)?)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }

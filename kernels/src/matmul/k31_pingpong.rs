@@ -24,7 +24,7 @@
 //! them as two consumers (`tc_model` sees 64-row tiles).
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Depth, Pipeline, Staging, TmaArgs, ROW_BYTES, WG_ROWS};
-use super::k16_persistent::{Feed, Finish, TmaFeed, Walk, WorkUnits};
+use super::k16_persistent::{Feed, Finish, Plain, TmaFeed, Walk, WorkUnits};
 use super::k27_fused::Finished;
 use crate::activation::Fused;
 use crate::device::async_copy::SharedPtr;
@@ -37,11 +37,21 @@ use crate::launch::TileConfig;
 /// Bytes of one warpgroup's staging and the two order barriers, past kernel 27's 64-row pipeline.
 const EXTRA_BYTES: u32 = k15_tma::staging_bytes(WG_ROWS) + 16;
 
-/// The launch of a kernel-31 entry: kernel 27's 64-row launch with a second consumer warpgroup (384
-/// threads), its staging area and the two order barriers.
+/// `base` (a 64-row launch of kernel 16 or 27) with a second consumer warpgroup (384 threads), its
+/// staging area and the two order barriers.
+const fn with_second_consumer(base: TileConfig) -> TileConfig {
+    TileConfig { block: (384, 1), shared_bytes: base.shared_bytes + EXTRA_BYTES, ..base }.ping_pong()
+}
+
+/// The launch of a kernel-31 entry that finishes its sums: kernel 27's 64-row launch, two consumers.
 pub const fn config(bn: u32, stages: u32, elem: u32) -> TileConfig {
-    let base = super::k27_fused::config(WG_ROWS, bn, stages, elem);
-    TileConfig { block: (384, 1), shared_bytes: base.shared_bytes + EXTRA_BYTES, ..base }
+    with_second_consumer(super::k27_fused::config(WG_ROWS, bn, stages, elem))
+}
+
+/// The launch of a kernel-31 entry that stores plain `f32` sums: kernel 16's 64-row launch, two
+/// consumers (`bm` is the tile's 64 rows: `k15_tma::tma_entry!`'s launch signature).
+pub const fn plain_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    with_second_consumer(super::k16_persistent::config(bm, bn, stages, elem))
 }
 
 /// The second warpgroup's staging area and the order barriers, after the pipeline's region (`base`
@@ -73,8 +83,34 @@ unsafe fn extra(base: u32) -> (Staging, [u32; 2]) {
 /// intent), `gridDim.y = 1`.
 #[inline(always)]
 pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32>(args: TmaArgs, alpha: f32, out: u32, bias: *const f32, epilogue: u32) {
+    // SAFETY: the bias as the caller states.
+    let finish = Finished::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
+    // SAFETY: forwarded contract.
+    unsafe { pingpong::<O, S, Finished>(args, finish) }
+}
+
+/// `C = A·B` as kernel 16 computes it (plain `f32` sums, stored by the threads; with `gridDim.y > 1`
+/// K slices added into the zeroed `C`), on the ping-pong schedule.
+///
+/// # Safety
+/// As [`super::k16_persistent::persistent_gemm`] with 64-row tiles (A's map with 64-row boxes) and
+/// the launch [`plain_config`]'s; `C = 1` (the tile's one 64-row slice; `tma_entry!`'s signature).
+#[inline(always)]
+pub unsafe fn pingpong_plain_gemm<O: WgmmaTile, const S: u32, const C: u32>(args: TmaArgs) {
+    const { assert!(C == 1, "a ping-pong unit is one 64-row tile") };
+    // SAFETY: forwarded contract.
+    unsafe { pingpong::<O, S, Plain>(args, Plain) }
+}
+
+/// The ping-pong body: kernel 16's producer over 64-row units, two consumer warpgroups taking them in
+/// turn, each unit's sums through `finish`.
+///
+/// # Safety
+/// As [`pingpong_gemm`] or [`pingpong_plain_gemm`] for `Fin`, whose own arguments are valid.
+#[inline(always)]
+unsafe fn pingpong<O: WgmmaTile, const S: u32, Fin: Finish>(args: TmaArgs, finish: Fin) {
     let TmaArgs { map_a, map_b, c, m, n, k, .. } = args;
-    let base = super::k27_fused::config(WG_ROWS, O::N, S, core::mem::size_of::<O::Elem>() as u32).shared_bytes;
+    let base = k15_tma::config(WG_ROWS, O::N, S, core::mem::size_of::<O::Elem>() as u32).shared_bytes;
     // SAFETY: the launch's bytes (the caller's contract).
     let (own_staging, turn) = unsafe { extra(base) };
     if thread::thread_idx_x() == 0 {
@@ -103,8 +139,6 @@ pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32>(args: TmaArgs, alpha: f3
     let me = wg - 1;
     // Warpgroup 0 stages through the pipeline's area, warpgroup 1 through its own.
     let staging = if me == 0 { pipe.warp_staging(0) } else { own_staging };
-    // SAFETY: the bias as the caller states.
-    let finish = Finished::new(unsafe { Fused::new(bias, epilogue, m, n) }, alpha, out);
     // This warpgroup's turn and its partner's (selected once: an array indexed by `me` went to the stack).
     let (my_turn, partner_turn) = if me == 0 { (turn[0], turn[1]) } else { (turn[1], turn[0]) };
     let (mut walk, mut g, mut unit, mut mine) = (walk, 0, 0u32, 0u32);
@@ -126,9 +160,10 @@ pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32>(args: TmaArgs, alpha: f3
             // every `wgmma` of this unit has completed (consume's last wait).
             unsafe { mbarrier::arrive(partner_turn) };
             let (at, rows) = p.depth.output(m);
-            // SAFETY: C holds the unit's rows of n elements of `out`'s type (the caller's contract);
-            // this warpgroup's own staging area; finished sums are stored, never added.
-            unsafe { finish.store::<O>(&acc, c, at, core::ptr::null(), staging, (rows, n), (p.row0, p.col0), 0, false) };
+            // SAFETY: C holds the unit's rows of n elements of the finish's type (the caller's
+            // contract), zeroed where a K slice adds (plain sums; finished ones are never split);
+            // this warpgroup's own staging area; the threads store (no map).
+            unsafe { finish.store::<O>(&acc, c, at, core::ptr::null(), staging, (rows, n), (p.row0, p.col0), 0, p.adds) };
             mine += 1;
         }
         g += steps;
@@ -149,3 +184,10 @@ pingpong_entry!(matmul_pingpong_bf16_64x256, PINGPONG_BF16_64X256, Bf16N256, sta
      warpgroups taking alternate tiles (the ping-pong schedule), 5 stages.");
 pingpong_entry!(matmul_pingpong_f16_64x256, PINGPONG_F16_64X256, F16N256, stages 5,
     "Kernel 31 on FP16 inputs: as [`matmul_pingpong_bf16_64x256`].");
+
+tma_entry!(pingpong_plain_gemm, matmul_pingpong_plain_bf16_64x256, PINGPONG_PLAIN_BF16_64X256, Bf16N256, u16, stages 5, consumers 1,
+    launch plain_config,
+    "Kernel 31 on BF16 inputs, `f32` output (sm_90a): kernel 16's product on 64×256×64 tiles, two consumer \
+     warpgroups taking alternate tiles (each tile's `f32` store behind the other's `wgmma`s), 5 stages.");
+tma_entry!(pingpong_plain_gemm, matmul_pingpong_plain_f16_64x256, PINGPONG_PLAIN_F16_64X256, F16N256, u16, stages 5, consumers 1,
+    launch plain_config, "Kernel 31 on FP16 inputs, `f32` output: as [`matmul_pingpong_plain_bf16_64x256`].");
