@@ -94,91 +94,83 @@ fn kernels_that_do_not_finish_their_sums_are_refused_for_an_epilogue() {
     assert!(err.contains("no fused epilogue"), "{err}");
 }
 
-/// Kernel 31 (finishing and plain) with fewer blocks than tiles: each block's two consumer warpgroups take turns over its
-/// units (1, 2 and 3 blocks for 10 tiles of 64×256: 10, 5 and 3–4 units a block, the last unit of a
-/// block either warpgroup's), every sum finished and checked — the order barriers and the stages'
-/// phases across units, which the H200's plan (a block per tile here) would not reach.
+/// Runs kernel-31 entry `algo` (in `p`) on 300×300×136 random inputs over a grid of `blocks` blocks,
+/// not the H200's (a block per tile here): each block's two consumer warpgroups take turns over
+/// several units. `call` makes the entry's call from its host build; `c` is `C`'s buffer (16-bit
+/// BF16 or `f32` bits as the entry writes them). Returns the inputs.
+fn run_pingpong<C>(
+    algo: Algo,
+    p: Precision,
+    planner: tessera_catalogue::Planner<'_>,
+    blocks: u32,
+    call: impl Fn(tessera_catalogue::registry::algo::HostKernel) -> tessera_emulator::ops::TmaCall,
+    c: &mut [C],
+) -> (HostMatrix, HostMatrix) {
+    use tessera_catalogue::plan::blocks::GemmDims;
+    use tessera_catalogue::{LaunchPlan, Plan};
+    use tessera_emulator::ops::launch_tma;
+    use tessera_emulator::{Launch, SyncPtr};
+    let kernel = algo.kernel().unwrap();
+    let (m, n, k) = (300, 300, 136);
+    let (a, b) = (HostMatrix::random(m, k, 21), HostMatrix::random(k, n, 22));
+    let bits = |x: &HostMatrix| -> Vec<u16> {
+        x.data
+            .iter()
+            .map(|&v| if p == Precision::Bf16 { half::bf16::from_f32(v).to_bits() } else { half::f16::from_f32(v).to_bits() })
+            .collect()
+    };
+    let (xa, xb) = (bits(&a), bits(&b));
+    let Ok(Plan::One(LaunchPlan { launch, .. })) = planner.product(GemmDims { m, n, k }) else { panic!("{algo:?}: not one launch") };
+    let cfg = Launch::new((blocks, 1, 1), (launch.dims.block.0, launch.dims.block.1, 1), launch.dims.shared_bytes as usize);
+    let packing = launch.tma.expect("a TMA kernel's layouts");
+    let pc = SyncPtr::new(c.as_mut_ptr().cast::<f32>());
+    launch_tma(kernel, call(kernel.host), cfg, launch.shape, packing, xa.as_ptr().cast(), xb.as_ptr().cast(), pc)
+        .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
+    (a, b)
+}
+
+/// Kernel 31 (finishing and plain) with fewer blocks than tiles: 1, 2 and 3 blocks for 10 tiles of
+/// 64×256 (10, 5 and 3–4 units a block, the last unit of a block either warpgroup's), every sum
+/// checked — the order barriers and the stages' phases across units, which the H200's plan would
+/// not reach.
 #[test]
 fn the_pingpong_kernel_alternates_tiles_between_its_consumers() {
-    use tessera_catalogue::plan::blocks::GemmDims;
     use tessera_catalogue::registry::algo::HostKernel;
-    use tessera_catalogue::{LaunchPlan, Plan, Planner, Target};
-    use tessera_emulator::ops::{launch_tma, TmaCall};
-    use tessera_emulator::{Launch, SyncPtr};
-    for (algo, p) in [(Algo::PingPongBf16, Precision::Bf16), (Algo::PingPongF16, Precision::Fp16)] {
-        let kernel = algo.kernel().unwrap();
-        let (m, n, k) = (300, 300, 136);
-        let (a, b) = (HostMatrix::random(m, k, 21), HostMatrix::random(k, n, 22));
-        let bits = |x: &HostMatrix| -> Vec<u16> {
-            x.data
-                .iter()
-                .map(|&v| if p == Precision::Bf16 { half::bf16::from_f32(v).to_bits() } else { half::f16::from_f32(v).to_bits() })
-                .collect()
-        };
-        let (xa, xb) = (bits(&a), bits(&b));
-        let dims = GemmDims { m, n, k };
-        let planner = Planner::new("pingpong", algo, p, Target::H200).with_output(OutputFormat::Bf16).with_fused_epilogue(true);
-        let Ok(Plan::One(LaunchPlan { launch, .. })) = planner.product(dims) else { panic!("{algo:?}: not one launch") };
-        let HostKernel::Fused(host) = kernel.host else { panic!("{algo:?}: not a finishing kernel") };
-        let bias = bias_values(BiasKind::PerColumn, m, n);
+    use tessera_catalogue::{Planner, Target};
+    use tessera_emulator::ops::TmaCall;
+    use tessera_emulator::SyncPtr;
+    let bias = bias_values(BiasKind::PerColumn, 300, 300);
+    let code = tessera_catalogue::epilogue::code(Some(BiasKind::PerColumn), Activation::GeluTanh);
+    for (algo, plain, p) in
+        [(Algo::PingPongBf16, Algo::PingPongPlainBf16, Precision::Bf16), (Algo::PingPongF16, Algo::PingPongPlainF16, Precision::Fp16)]
+    {
         for blocks in [1u32, 2, 3] {
-            let mut c = vec![half::bf16::from_f32(f32::NAN).to_bits(); m * n];
-            let call = TmaCall::Fused {
-                host,
-                alpha: 0.5,
-                out: OutputFormat::Bf16.code(),
-                bias: SyncPtr::from_const(bias.as_ptr()),
-                epilogue: tessera_catalogue::epilogue::code(Some(BiasKind::PerColumn), Activation::GeluTanh),
+            // Finished: GELU and a bias per column, α = 0.5, into BF16.
+            let mut c = vec![half::bf16::from_f32(f32::NAN).to_bits(); 300 * 300];
+            let planner = Planner::new("pingpong", algo, p, Target::H200).with_output(OutputFormat::Bf16).with_fused_epilogue(true);
+            let fused = |h: HostKernel| {
+                let HostKernel::Fused(host) = h else { panic!("{algo:?}: not a finishing kernel") };
+                TmaCall::Fused {
+                    host,
+                    alpha: 0.5,
+                    out: OutputFormat::Bf16.code(),
+                    bias: SyncPtr::from_const(bias.as_ptr()),
+                    epilogue: code,
+                }
             };
-            let cfg = Launch::new((blocks, 1, 1), (launch.dims.block.0, launch.dims.block.1, 1), launch.dims.shared_bytes as usize);
-            let packing = launch.tma.expect("a TMA kernel's layouts");
-            launch_tma(
-                kernel,
-                call,
-                cfg,
-                launch.shape,
-                packing,
-                xa.as_ptr().cast(),
-                xb.as_ptr().cast(),
-                SyncPtr::new(c.as_mut_ptr().cast()),
-            )
-            .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
+            let (a, b) = run_pingpong(algo, p, planner, blocks, fused, &mut c);
             let got: Vec<f32> = c.iter().map(|&x| half::bf16::from_bits(x).to_f32()).collect();
             check_epilogue(p, OutputFormat::Bf16, Activation::GeluTanh, |_, col| f64::from(bias[col]), &got, &reference(p, &a, &b, 0.5))
                 .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
-        }
-    }
-    // The same schedule on the plain product (f32 sums stored as they are).
-    for (algo, p) in [(Algo::PingPongPlainBf16, Precision::Bf16), (Algo::PingPongPlainF16, Precision::Fp16)] {
-        let kernel = algo.kernel().unwrap();
-        let (m, n, k) = (300, 300, 136);
-        let (a, b) = (HostMatrix::random(m, k, 23), HostMatrix::random(k, n, 24));
-        let bits = |x: &HostMatrix| -> Vec<u16> {
-            x.data
-                .iter()
-                .map(|&v| if p == Precision::Bf16 { half::bf16::from_f32(v).to_bits() } else { half::f16::from_f32(v).to_bits() })
-                .collect()
-        };
-        let (xa, xb) = (bits(&a), bits(&b));
-        let planner = Planner::new("pingpong", algo, p, Target::H200);
-        let Ok(Plan::One(LaunchPlan { launch, .. })) = planner.product(GemmDims { m, n, k }) else { panic!("{algo:?}: not one launch") };
-        let HostKernel::Tma(host) = kernel.host else { panic!("{algo:?}: not a TMA kernel") };
-        for blocks in [1u32, 2, 3] {
-            let mut c = vec![f32::NAN; m * n];
-            let cfg = Launch::new((blocks, 1, 1), (launch.dims.block.0, launch.dims.block.1, 1), launch.dims.shared_bytes as usize);
-            let packing = launch.tma.expect("a TMA kernel's layouts");
-            launch_tma(
-                kernel,
-                TmaCall::Plain(host),
-                cfg,
-                launch.shape,
-                packing,
-                xa.as_ptr().cast(),
-                xb.as_ptr().cast(),
-                SyncPtr::new(c.as_mut_ptr()),
-            )
-            .unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
-            check_in(p, &a, &b, &HostMatrix { rows: m, cols: n, data: c }).unwrap_or_else(|e| panic!("{algo:?} on {blocks} blocks: {e}"));
+            // Plain f32 sums.
+            let mut c = vec![f32::NAN; 300 * 300];
+            let tma = |h: HostKernel| {
+                let HostKernel::Tma(host) = h else { panic!("{plain:?}: not a TMA kernel") };
+                TmaCall::Plain(host)
+            };
+            let (a, b) = run_pingpong(plain, p, Planner::new("pingpong", plain, p, Target::H200), blocks, tma, &mut c);
+            check_in(p, &a, &b, &HostMatrix { rows: 300, cols: 300, data: c })
+                .unwrap_or_else(|e| panic!("{plain:?} on {blocks} blocks: {e}"));
         }
     }
 }
