@@ -398,6 +398,18 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// Warpgroup-uniform: all 128 threads of a consumer warpgroup; the producer loads the same steps.
     #[inline(always)]
     pub(crate) unsafe fn consume<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
+        // SAFETY: forwarded contract.
+        unsafe { self.consume_then::<O>(acc, cw, steps, g0, || {}) }
+    }
+
+    /// [`Pipeline::consume`], calling `issued` once every step's `wgmma`s are issued and every
+    /// stage's bytes have landed, before the last group completes (kernel 31 hands the tensor core to
+    /// the other consumer there, so its first products queue behind this one's last).
+    ///
+    /// # Safety
+    /// As [`Pipeline::consume`].
+    #[inline(always)]
+    pub(crate) unsafe fn consume_then<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32, issued: impl FnOnce()) {
         // SAFETY (both loops): warpgroup-uniform (the caller's contract; the bounds are uniform);
         // `issue` waits for each stage's bytes; a stage is released, and a step's A registers
         // reused, only after a wait_group shows its wgmmas complete.
@@ -408,8 +420,9 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
                     wgmma::wait_group(0);
                     self.release(g0 + t);
                 }
+                issued();
             } else {
-                self.consume_in_flight::<O>(acc, cw, steps, g0);
+                self.consume_in_flight::<O>(acc, cw, steps, g0, issued);
             }
         }
     }
@@ -422,7 +435,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
     /// # Safety
     /// As [`Pipeline::consume`].
     #[inline(always)]
-    unsafe fn consume_in_flight<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32) {
+    unsafe fn consume_in_flight<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, steps: u32, g0: u32, issued: impl FnOnce()) {
         let bk = ROW_BYTES / core::mem::size_of::<O::Elem>() as u32;
         let b_step = b_step::<O>();
         let lane0 = thread::thread_idx_x().is_multiple_of(32);
@@ -446,6 +459,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
                 }
             }
         }
+        issued();
         // SAFETY: warpgroup-uniform; every group must land before the accumulators are read, and then
         // the last step's stage is free.
         unsafe {

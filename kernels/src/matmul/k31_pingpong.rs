@@ -14,9 +14,10 @@
 //! producer fills for steps ahead of it; an `mbarrier`'s parity wait tells only even phases from odd
 //! ones, so waiting more than one round ahead of a stage's loads would read a stale phase. So the
 //! main loops take turns (an order barrier per warpgroup, CUTLASS's ping-pong): warpgroup `w` starts
-//! unit `i`'s main loop once its partner has issued and completed unit `i − 1`'s, then signals the
-//! partner and finishes its sums while the partner computes. Only one main loop runs at a time; every
-//! epilogue overlaps the other warpgroup's main loop.
+//! unit `i`'s main loop once its partner has issued every `wgmma` of unit `i − 1`'s (the partner's
+//! last products still completing, every stage of its unit landed), then signals the partner once it
+//! has issued its own, and finishes its sums while the partner computes. One main loop issues at a
+//! time; every epilogue overlaps the other warpgroup's main loop.
 //!
 //! **Everything else is kernel 16's and 27's**: the producer (`TmaFeed`, unchanged: it loads the
 //! units in order), the stages, the finishing store (`k15_tma::store_finished`, each warpgroup through
@@ -153,12 +154,14 @@ unsafe fn pingpong<O: WgmmaTile, const S: u32, Fin: Finish>(args: TmaArgs, finis
                 unsafe { mbarrier::wait_parity(my_turn, if me == 0 { (mine - 1) % 2 } else { mine % 2 }) };
             }
             let mut acc = O::ZERO;
+            // The partner's turn comes once this unit's last `wgmma`s are issued: its products queue
+            // behind them while they complete. Every stage of this unit has landed by then, so the
+            // partner's waits are at most one round ahead of the loads.
+            // SAFETY: the partner's barrier, one arrival per thread of this warpgroup per main loop.
+            let hand_over = || unsafe { mbarrier::arrive(partner_turn) };
             // SAFETY: warpgroup-uniform (the walk is block-uniform); the producer loads these steps;
             // the stage's A slice is the only one (64-row stages: slice 0).
-            unsafe { pipe.consume::<O>(&mut acc, 0, steps, g) };
-            // SAFETY: the partner's barrier, one arrival per thread of this warpgroup per main loop:
-            // every `wgmma` of this unit has completed (consume's last wait).
-            unsafe { mbarrier::arrive(partner_turn) };
+            unsafe { pipe.consume_then::<O>(&mut acc, 0, steps, g, hand_over) };
             let (at, rows) = p.depth.output(m);
             // SAFETY: C holds the unit's rows of n elements of the finish's type (the caller's
             // contract), zeroed where a K slice adds (plain sums; finished ones are never split);
