@@ -31,7 +31,7 @@ fn check_scaled(p: Precision, a: &HostMatrix, b: &HostMatrix, got: &HostMatrix, 
 #[test]
 fn every_fp8_kernel_and_auto_matches_the_reference_with_its_scales() {
     let cases = fp8_cases();
-    assert_eq!(cases.len(), 10, "eight kernels and Auto in two formats");
+    assert_eq!(cases.len(), 14, "twelve kernels and Auto in two formats");
     for (algo, precision) in cases {
         let blocked = algo.config().is_some_and(|c| c.fp8_block_scales);
         for (i, &(m, n, k)) in SHAPES.iter().enumerate() {

@@ -435,6 +435,14 @@ matmul_catalogue! {
     Fp8E4m3Blocks = k25_fp8::matmul_fp8_e4m3_blocks_128x128, "fp8-e4m3-blocks-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_BLOCKS_128X128;
     /// Kernel 25 on FP8 E5M2 with block scales.
     Fp8E5m2Blocks = k25_fp8::matmul_fp8_e5m2_blocks_128x128, "fp8-e5m2-blocks-128x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_BLOCKS_128X128;
+    /// Kernel 25 on FP8 E4M3, promoted, in kernel 24's clusters of two blocks sharing `Bᵀ`'s tile.
+    Fp8E4m3Pairs = k25_fp8::matmul_fp8_e4m3_pairs_128x128, "fp8-e4m3-pairs-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_PAIRS_128X128;
+    /// Kernel 25 on FP8 E5M2, promoted, in pairs.
+    Fp8E5m2Pairs = k25_fp8::matmul_fp8_e5m2_pairs_128x128, "fp8-e5m2-pairs-128x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_PAIRS_128X128;
+    /// Kernel 25 on FP8 E4M3 with block scales, in pairs.
+    Fp8E4m3BlocksPairs = k25_fp8::matmul_fp8_e4m3_blocks_pairs_128x128, "fp8-e4m3-blocks-pairs-128x128", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_BLOCKS_PAIRS_128X128;
+    /// Kernel 25 on FP8 E5M2 with block scales, in pairs.
+    Fp8E5m2BlocksPairs = k25_fp8::matmul_fp8_e5m2_blocks_pairs_128x128, "fp8-e5m2-blocks-pairs-128x128", Fp8E5m2 via fp8, k25_fp8::FP8_E5M2_BLOCKS_PAIRS_128X128;
     /// Kernel 25 on FP8 E4M3, unpromoted (the tensor core's FP8 accumulation over all of K: faster,
     /// less accurate; never `Auto`'s), 128×256 tiles.
     Fp8E4m3Fast = k25_fp8::matmul_fp8_e4m3_fast_128x256, "fp8-e4m3-fast-128x256", Fp8E4m3 via fp8, k25_fp8::FP8_E4M3_FAST_128X256;

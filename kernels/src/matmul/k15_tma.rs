@@ -148,7 +148,8 @@ pub const fn c_box() -> [u32; 2] {
 /// `bn / 64` of them per stage), or K-major `BK × bn` over the prepared `Bᵀ` (TF32, FP8).
 pub const fn b_box(cfg: TileConfig) -> [u32; 2] {
     if cfg.b_k_major() {
-        [cfg.bk, cfg.bn]
+        // A cluster's blocks each load their share of the rows (multicast into all).
+        [cfg.bk, cfg.bn / if cfg.cluster > 1 { cfg.cluster } else { 1 }]
     } else {
         // 128 bytes of N are BK elements for the 2-byte types.
         [cfg.bk, cfg.bk]
@@ -360,9 +361,16 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
                 mbarrier::arrive_expect_tx(self.full(s), self.stage);
                 depth.load_a(dst, map_a, k0, row0 as i32, self.full(s));
                 let b = dst + Self::BM * ROW_BYTES;
-                if P > 1 {
+                if P > 1 && O::B_K_MAJOR {
+                    // `Bᵀ`'s rows shared by the cluster: this block loads its `N / P` of them (the map's
+                    // box, `b_box`) into all blocks.
+                    const { assert!(P == 1 || !D::STACKED, "a cluster shares the boxes of 2-D maps only") };
+                    const { assert!(P == 1 || (O::N / P).is_multiple_of(8), "a share of Bᵀ is whole 8-row swizzle atoms") };
+                    let (share, rank) = (O::N / P, cluster::rank());
+                    let all = ((1u32 << P) - 1) as u16;
+                    tma::load_2d_multicast(b + rank * share * ROW_BYTES, map_b, k0, (col0 + rank * share) as i32, self.full(s), all);
+                } else if P > 1 {
                     // B's boxes shared by the cluster: this block loads every P-th into all blocks.
-                    const { assert!(P == 1 || !O::B_K_MAJOR, "a cluster shares B's N-major boxes only") };
                     const { assert!(P == 1 || !D::STACKED, "a cluster shares the boxes of 2-D maps only") };
                     let (per_row, rank) = (ROW_BYTES / elem, cluster::rank());
                     let all = ((1u32 << P) - 1) as u16;

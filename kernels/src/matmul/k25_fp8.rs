@@ -37,6 +37,7 @@
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Pipeline, TmaArgs, ROW_BYTES};
 use super::k16_persistent::{Feed, TmaFeed, Walk, WorkUnits};
+use super::k24_cluster::{ClusterUnits, CLUSTER};
 use super::k27_fused;
 use crate::activation::Fused;
 use crate::device::mem::View;
@@ -59,6 +60,20 @@ pub const fn fast_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig
 /// The launch of a `*_blocks` entry: [`config`], taking block scales.
 pub const fn blocks_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
     config(bm, bn, stages, elem).fp8_block_scales()
+}
+
+/// The walk of the `*_pairs` entries: kernel 24's pairs of tiles along M.
+type Pairs = ClusterUnits<CLUSTER>;
+
+/// The launch of a `*_pairs` entry: [`config`] in kernel 24's clusters of two blocks along M that
+/// share `Bᵀ`'s tile (each loads half its rows, multicast into both).
+pub const fn pairs_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    config(bm, bn, stages, elem).clustered(CLUSTER)
+}
+
+/// The launch of a `*_blocks_pairs` entry: [`pairs_config`], taking block scales.
+pub const fn blocks_pairs_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    pairs_config(bm, bn, stages, elem).fp8_block_scales()
 }
 
 /// A per-tensor scale: the `f32` at `p`, or 1 where `p` is null.
@@ -122,8 +137,8 @@ impl BlockScales {
 /// As `Pipeline::consume`: warpgroup-uniform; the producer loads these steps; `scales` as
 /// [`BlockScales::weights`] for K-blocks `kb0 .. kb0 + steps`.
 #[inline(always)]
-unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(
-    pipe: Pipeline<S, NC>,
+unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32, const P: u32>(
+    pipe: Pipeline<S, NC, P>,
     acc: &mut O::Acc,
     cw: u32,
     (steps, g0, kb0): (u32, u32, u32),
@@ -151,12 +166,15 @@ unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(
 }
 
 /// `C = scale_a · scale_b · A·B` with FP8 tile `O` (`B` given as `Bᵀ`), `NC` consumer warpgroups and
-/// `S` stages, one persistent block per SM walking kernel 16's work units (split-K slices add into
-/// a zeroed `C`), summing and scaling as `MODE` says ([`mode`], the module documentation).
+/// `S` stages, one persistent block per SM walking `W`'s pieces — kernel 16's work units (split-K
+/// slices add into a zeroed `C`) or, with `P = 2`, kernel 24's pairs of tiles sharing `Bᵀ`'s — summing
+/// and scaling as `MODE` says ([`mode`], the module documentation).
 ///
 /// # Safety
-/// As [`super::k16_persistent::persistent_gemm`], with `map_b` over `Bᵀ` (`n × k` bytes) and the
-/// launch of [`config`]`(64·NC, O::N, S, 1)` (or [`fast_config`], [`blocks_config`]); `scale_a`,
+/// As [`super::k16_persistent::persistent_gemm`], with `map_b` over `Bᵀ` (`n × k` bytes, boxes of
+/// `k15_tma::b_box`) and the launch of [`config`]`(64·NC, O::N, S, 1)` (or [`fast_config`],
+/// [`blocks_config`]; with `P = 2` [`pairs_config`] or [`blocks_pairs_config`]: clusters of two
+/// blocks along `x`, one K slice); `scale_a`,
 /// `scale_b` null or valid for one `f32` each — for [`mode::BLOCK_SCALED`] valid for `m·⌈k/128⌉` and
 /// `⌈n/128⌉·⌈k/128⌉` floats, with `O::N = 128`. With `out_bf16 != 0` (not [`mode::UNPROMOTED`]:
 /// it writes `f32` only), `C` is `m·n` BF16 elements (`args.c` points at them), `args.map_c` is null
@@ -164,7 +182,7 @@ unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32>(
 /// `bias`, `epilogue`: [`crate::activation`]) is applied to each scaled sum before the store; then
 /// too the grid has one slice.
 #[inline(always)]
-pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32>(
+pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, const P: u32, W: Walk<Args = ()>>(
     args: TmaArgs,
     scale_a: *const f32,
     scale_b: *const f32,
@@ -179,9 +197,9 @@ pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u3
     // SAFETY (both): forwarded contract.
     unsafe {
         if out_bf16 != 0 && MODE != mode::UNPROMOTED {
-            fp8_walk::<O, S, NC, MODE, true>(args, scale_a, scale_b, fused)
+            fp8_walk::<O, S, NC, MODE, true, P, W>(args, scale_a, scale_b, fused)
         } else {
-            fp8_walk::<O, S, NC, MODE, false>(args, scale_a, scale_b, fused)
+            fp8_walk::<O, S, NC, MODE, false, P, W>(args, scale_a, scale_b, fused)
         }
     }
 }
@@ -191,24 +209,25 @@ pub unsafe fn fp8_gemm<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u3
 /// # Safety
 /// As [`fp8_gemm`], with `out_bf16 = BF16 as u32`.
 #[inline(always)]
-unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, const BF16: bool>(
+unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, const BF16: bool, const P: u32, W: Walk<Args = ()>>(
     args: TmaArgs,
     scale_a: *const f32,
     scale_b: *const f32,
     fused: Fused,
 ) {
     let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
-    // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
-    let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
-    let bm = Pipeline::<S, NC>::BM;
+    // SAFETY: the launch's shared memory and clusters of P blocks (the caller's contract); every
+    // thread calls it.
+    let pipe = unsafe { Pipeline::<S, NC, P>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
+    let bm = Pipeline::<S, NC, P>::BM;
     let steps = k.div_ceil(ROW_BYTES);
-    let walk = WorkUnits::start((), m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
+    let walk = W::start((), m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged; the pipeline was set up for the TMA feed.
         unsafe {
             k15_tma::release_producer_registers::<NC>();
-            TmaFeed { map_a, map_b }.produce::<O, S, NC, 1, WorkUnits>(pipe, walk);
+            TmaFeed { map_a, map_b }.produce::<O, S, NC, P, W>(pipe, walk);
         }
         return;
     }
@@ -247,7 +266,7 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
             if MODE == mode::UNPROMOTED {
                 pipe.consume::<O>(&mut acc, wg - 1, p.ke - p.kb, g);
             } else {
-                consume_promoted::<O, S, NC>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales);
+                consume_promoted::<O, S, NC, P>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales);
             }
         }
         let staging = pipe.warp_staging(wg - 1);
@@ -293,9 +312,15 @@ unsafe fn scale_sums<O: WgmmaTile>(acc: &mut O::Acc, scale: f32) {
 /// Declares a kernel-25 entry and its launch constant.
 macro_rules! fp8_entry {
     ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, $mode:ident, $doc:literal) => {
-        fp8_entry!($name, $config, $launch, $tile, stages $s, consumers 2, $mode, $doc);
+        fp8_entry!($name, $config, $launch, $tile, stages $s, consumers 2, $mode, walk 1 WorkUnits, $doc);
     };
     ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, consumers $c:literal, $mode:ident, $doc:literal) => {
+        fp8_entry!($name, $config, $launch, $tile, stages $s, consumers $c, $mode, walk 1 WorkUnits, $doc);
+    };
+    ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, pairs, $mode:ident, $doc:literal) => {
+        fp8_entry!($name, $config, $launch, $tile, stages $s, consumers 2, $mode, walk 2 Pairs, $doc);
+    };
+    ($name:ident, $config:ident, $launch:ident, $tile:ident, stages $s:literal, consumers $c:literal, $mode:ident, walk $p:literal $walk:ty, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
         pub const $config: TileConfig = $launch($c * k15_tma::WG_ROWS, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 1);
 
@@ -322,7 +347,7 @@ macro_rules! fp8_entry {
             ) {
                 // SAFETY: forwarded contract (the bias holds what `epilogue` names).
                 unsafe {
-                    fp8_gemm::<super::k14_wgmma::$tile, $s, $c, { mode::$mode }>(
+                    fp8_gemm::<super::k14_wgmma::$tile, $s, $c, { mode::$mode }, $p, $walk>(
                         TmaArgs { map_a, map_b, map_c, c, flags, m, n, k },
                         scale_a,
                         scale_b,
@@ -350,6 +375,16 @@ fp8_entry!(matmul_fp8_e4m3_blocks_128x128, FP8_E4M3_BLOCKS_128X128, blocks_confi
      row-major), 128×128×128 tiles, each K-step's sums weighed by its scales as they are promoted.");
 fp8_entry!(matmul_fp8_e5m2_blocks_128x128, FP8_E5M2_BLOCKS_128X128, blocks_config, E5m2N128, stages 6, BLOCK_SCALED,
     "Kernel 25 on FP8 E5M2 with block scales: as [`matmul_fp8_e4m3_blocks_128x128`].");
+fp8_entry!(matmul_fp8_e4m3_pairs_128x128, FP8_E4M3_PAIRS_128X128, pairs_config, E4m3N128, stages 6, pairs, PROMOTED,
+    "Kernel 25 on FP8 E4M3, promoted, per-tensor scales, 128×128×128 tiles in clusters of two blocks along M \
+     sharing `Bᵀ`'s tile (kernel 24's pairs: each block loads half its rows, multicast into both), 6 stages.");
+fp8_entry!(matmul_fp8_e5m2_pairs_128x128, FP8_E5M2_PAIRS_128X128, pairs_config, E5m2N128, stages 6, pairs, PROMOTED,
+    "Kernel 25 on FP8 E5M2 in pairs: as [`matmul_fp8_e4m3_pairs_128x128`].");
+fp8_entry!(matmul_fp8_e4m3_blocks_pairs_128x128, FP8_E4M3_BLOCKS_PAIRS_128X128, blocks_pairs_config, E4m3N128, stages 6, pairs, BLOCK_SCALED,
+    "Kernel 25 on FP8 E4M3 with block scales, in pairs: [`matmul_fp8_e4m3_blocks_128x128`]'s scales on \
+     [`matmul_fp8_e4m3_pairs_128x128`]'s clusters.");
+fp8_entry!(matmul_fp8_e5m2_blocks_pairs_128x128, FP8_E5M2_BLOCKS_PAIRS_128X128, blocks_pairs_config, E5m2N128, stages 6, pairs, BLOCK_SCALED,
+    "Kernel 25 on FP8 E5M2 with block scales, in pairs: as [`matmul_fp8_e4m3_blocks_pairs_128x128`].");
 fp8_entry!(matmul_fp8_e4m3_fast_128x256, FP8_E4M3_FAST_128X256, fast_config, E4m3N256, stages 4, UNPROMOTED,
     "Kernel 25 on FP8 E4M3, unpromoted (the whole K range accumulated in the tensor core's FP8 path: \
      faster, less accurate; only when asked for), 128×256×128 tiles (`m64n256k32`), 4 stages.");
@@ -374,6 +409,10 @@ mod tests {
             (FP8_E5M2_128X128, 128),
             (FP8_E4M3_BLOCKS_128X128, 128),
             (FP8_E5M2_BLOCKS_128X128, 128),
+            (FP8_E4M3_PAIRS_128X128, 128),
+            (FP8_E5M2_PAIRS_128X128, 128),
+            (FP8_E4M3_BLOCKS_PAIRS_128X128, 128),
+            (FP8_E5M2_BLOCKS_PAIRS_128X128, 128),
             (FP8_E4M3_FAST_128X256, 256),
             (FP8_E5M2_FAST_128X256, 256),
         ] {
@@ -385,5 +424,6 @@ mod tests {
         }
         const { assert!(FP8_E4M3_FAST_128X256.unpromoted && !FP8_E4M3_128X128.unpromoted) };
         const { assert!(FP8_E4M3_BLOCKS_128X128.fp8_block_scales && !FP8_E4M3_128X128.fp8_block_scales) };
+        const { assert!(FP8_E4M3_PAIRS_128X128.cluster == 2 && FP8_E4M3_BLOCKS_PAIRS_128X128.fp8_block_scales) };
     }
 }
