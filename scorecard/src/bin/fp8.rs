@@ -4,7 +4,8 @@
 //!
 //! Per shape, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
 //! median of `--repeat` batches, for: tessera `Auto` (promoted, per-tensor scales), its unpromoted
-//! entry (`*_fast`), its block-scaled entry (1 × 128 / 128 × 128 scales), and cuBLASLt with
+//! entry (`*_fast`), its block-scaled entry (1 × 128 / 128 × 128 scales), the promoted and
+//! block-scaled tiles in clusters of two sharing `Bᵀ` (`*_pairs`, by name), and cuBLASLt with
 //! `FAST_ACCUM` off (promoted, torch `_scaled_mm`'s default) and on. Each result is checked first:
 //! tessera's promoted and block-scaled products against the f64 reference of sampled rows within FP8's
 //! rule (`Precision::tolerance`), cuBLASLt's against the same reference (reported), and the
@@ -144,9 +145,9 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
             .collect();
         let per_tensor = Fp8Scales::PerTensor { a: &sa, b: &sb };
         let blocks = Fp8Scales::Blocks { a: &bsa, b: &bsb };
-        let (fast, blocked) = match p {
-            Precision::Fp8E5m2 => (Algo::Fp8E5m2Fast, Algo::Fp8E5m2Blocks),
-            _ => (Algo::Fp8E4m3Fast, Algo::Fp8E4m3Blocks),
+        let (fast, blocked, pairs, blocked_pairs) = match p {
+            Precision::Fp8E5m2 => (Algo::Fp8E5m2Fast, Algo::Fp8E5m2Blocks, Algo::Fp8E5m2Pairs, Algo::Fp8E5m2BlocksPairs),
+            _ => (Algo::Fp8E4m3Fast, Algo::Fp8E4m3Blocks, Algo::Fp8E4m3Pairs, Algo::Fp8E4m3BlocksPairs),
         };
         let flops = 2.0 * (m * n * k) as f64;
         let mut row = serde_json::json!({ "m": m, "n": n, "k": k, "format": p.label() });
@@ -155,7 +156,7 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
         let bias_values: Vec<f32> = (0..n).map(|j| ((j * 7 % 11) as f32 - 5.0) * 0.25).collect();
         let bias = DeviceBuffer::from_host(gpu, &bias_values)?;
         let gelu = Fp8Params::new().scales(per_tensor).bias(BiasKind::PerColumn, &bias).activation(Activation::GeluTanh);
-        let cases: [(&str, OutputFormat, Product<'_>); 8] = [
+        let cases: [(&str, OutputFormat, Product<'_>); 10] = [
             (
                 "tessera_auto",
                 f32_out,
@@ -173,6 +174,20 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
                 f32_out,
                 Box::new(|| {
                     Ok(gpu.matmul_fp8(&Fp8Params::new().algo(blocked).scales(blocks), &a, Fp8Rhs::Bt(&bt), &mut *c.borrow_mut())?)
+                }),
+            ),
+            (
+                "tessera_pairs",
+                f32_out,
+                Box::new(|| {
+                    Ok(gpu.matmul_fp8(&Fp8Params::new().algo(pairs).scales(per_tensor), &a, Fp8Rhs::Bt(&bt), &mut *c.borrow_mut())?)
+                }),
+            ),
+            (
+                "tessera_blocks_pairs",
+                f32_out,
+                Box::new(|| {
+                    Ok(gpu.matmul_fp8(&Fp8Params::new().algo(blocked_pairs).scales(blocks), &a, Fp8Rhs::Bt(&bt), &mut *c.borrow_mut())?)
                 }),
             ),
             (
@@ -244,6 +259,9 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
             ("tessera_auto", "cublaslt"),
             ("tessera_fast", "cublaslt_fast"),
             ("tessera_blocks", "tessera_auto"),
+            ("tessera_pairs", "cublaslt"),
+            ("tessera_blocks_pairs", "tessera_auto"),
+            ("tessera_blocks_pairs", "tessera_pairs"),
             ("tessera_auto", "cublaslt_fast"),
             ("tessera_auto_bf16", "cublaslt_bf16"),
             ("tessera_gelu_bf16", "tessera_auto_bf16"),
