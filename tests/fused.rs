@@ -93,8 +93,8 @@ fn every_kernel(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
-/// Kernel 31 on more 64-row tiles than the GPU has SMs (140 × 3 = 420 tiles): each block's two
-/// consumer warpgroups take turns over several units, every sum checked.
+/// Kernel 31 on more tiles than the GPU has SMs (140 × 3 = 420 of 64×256, 71 × 6 = 426 of 128×128):
+/// each block's two consumer warpgroups take turns over several units, every sum checked.
 fn pingpong_turns(gpu: &Gpu) -> Result<(), String> {
     let shape = (64 * 140 + 5, 3 * 256 - 8, 136);
     case(
@@ -108,7 +108,21 @@ fn pingpong_turns(gpu: &Gpu) -> Result<(), String> {
         bf16::from_f32,
         |x: bf16| x.to_f32(),
     )?;
-    case(gpu, Precision::Fp16, Algo::PingPongF16, shape, 1.0, Activation::Silu, Some(BiasKind::PerRow), f16::from_f32, |x: f32| x)
+    case(gpu, Precision::Fp16, Algo::PingPongF16, shape, 1.0, Activation::Silu, Some(BiasKind::PerRow), f16::from_f32, |x: f32| x)?;
+    // 128×128 units: 71 × 6 = 426 tiles.
+    let shape = (128 * 70 + 5, 6 * 128 - 8, 136);
+    case(
+        gpu,
+        Precision::Bf16,
+        Algo::PingPongBf16x128,
+        shape,
+        0.5,
+        Activation::GeluTanh,
+        Some(BiasKind::PerColumn),
+        bf16::from_f32,
+        |x: bf16| x.to_f32(),
+    )?;
+    case(gpu, Precision::Fp16, Algo::PingPongF16x128, shape, 1.0, Activation::Silu, Some(BiasKind::PerRow), f16::from_f32, |x: f32| x)
 }
 
 fn refusals(gpu: &Gpu) -> Result<(), String> {

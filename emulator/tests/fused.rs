@@ -57,7 +57,7 @@ fn every_fused_kernel_and_auto_finish_their_sums() {
         .map(|k| (k.algo, k.precision, (k.config.bm as usize, k.config.bn as usize)))
         .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p, (128, 128))))
         .collect();
-    assert_eq!(kernels.len(), 21, "kernel 27's 14 entries, kernel 31's 2, kernel 29's, and Auto in four precisions");
+    assert_eq!(kernels.len(), 23, "kernel 27's 14 entries, kernel 31's 4, kernel 29's, and Auto in four precisions");
     let outputs = [F32, Bf16, F16];
     let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
     for (i, &(algo, p, (bm, bn))) in kernels.iter().enumerate() {
@@ -130,7 +130,8 @@ fn run_pingpong<C>(
 }
 
 /// Kernel 31 (finishing and plain) with fewer blocks than tiles: 1, 2 and 3 blocks for 10 tiles of
-/// 64×256 (10, 5 and 3–4 units a block, the last unit of a block either warpgroup's), every sum
+/// 64×256 (10, 5 and 3–4 units a block, the last unit of a block either warpgroup's) or 9 of 128×128
+/// (9, 4–5 and 3), every sum
 /// checked — the order barriers and the stages' phases across units, which the H200's plan would
 /// not reach.
 #[test]
@@ -141,9 +142,12 @@ fn the_pingpong_kernel_alternates_tiles_between_its_consumers() {
     use tessera_emulator::SyncPtr;
     let bias = bias_values(BiasKind::PerColumn, 300, 300);
     let code = tessera_catalogue::epilogue::code(Some(BiasKind::PerColumn), Activation::GeluTanh);
-    for (algo, plain, p) in
-        [(Algo::PingPongBf16, Algo::PingPongPlainBf16, Precision::Bf16), (Algo::PingPongF16, Algo::PingPongPlainF16, Precision::Fp16)]
-    {
+    for (algo, plain, p) in [
+        (Algo::PingPongBf16, Algo::PingPongPlainBf16, Precision::Bf16),
+        (Algo::PingPongF16, Algo::PingPongPlainF16, Precision::Fp16),
+        (Algo::PingPongBf16x128, Algo::PingPongPlainBf16x128, Precision::Bf16),
+        (Algo::PingPongF16x128, Algo::PingPongPlainF16x128, Precision::Fp16),
+    ] {
         for blocks in [1u32, 2, 3] {
             // Finished: GELU and a bias per column, α = 0.5, into BF16.
             let mut c = vec![half::bf16::from_f32(f32::NAN).to_bits(); 300 * 300];

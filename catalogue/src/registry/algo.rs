@@ -488,6 +488,15 @@ matmul_catalogue! {
     PingPongPlainBf16 = k31_pingpong::matmul_pingpong_plain_bf16_64x256, "pingpong-plain-bf16-64x256", Bf16 via tma, k31_pingpong::PINGPONG_PLAIN_BF16_64X256;
     /// Kernel 31's plain product on FP16.
     PingPongPlainF16 = k31_pingpong::matmul_pingpong_plain_f16_64x256, "pingpong-plain-f16-64x256", Fp16 via tma, k31_pingpong::PINGPONG_PLAIN_F16_64X256;
+    /// Kernel 31 on 128×128 units (each warpgroup a whole tile, two `m64n128` slices), BF16,
+    /// finishing its sums.
+    PingPongBf16x128 = k31_pingpong::matmul_pingpong_bf16_128x128, "pingpong-bf16-128x128", Bf16 via fused, k31_pingpong::PINGPONG_BF16_128X128;
+    /// Kernel 31 on 128×128 units, FP16, finishing its sums.
+    PingPongF16x128 = k31_pingpong::matmul_pingpong_f16_128x128, "pingpong-f16-128x128", Fp16 via fused, k31_pingpong::PINGPONG_F16_128X128;
+    /// Kernel 31 on 128×128 units, BF16, plain `f32` sums.
+    PingPongPlainBf16x128 = k31_pingpong::matmul_pingpong_plain_bf16_128x128, "pingpong-plain-bf16-128x128", Bf16 via tma, k31_pingpong::PINGPONG_PLAIN_BF16_128X128;
+    /// Kernel 31 on 128×128 units, FP16, plain `f32` sums.
+    PingPongPlainF16x128 = k31_pingpong::matmul_pingpong_plain_f16_128x128, "pingpong-plain-f16-128x128", Fp16 via tma, k31_pingpong::PINGPONG_PLAIN_F16_128X128;
     /// Kernel 29: kernel 8's 128×128×16 tile (FP32) finishing its sums in its store, as kernel 27.
     FusedF32 = k29_fused_f32::matmul_fused_f32_128x128x16, "fused-f32-128x128x16", Fp32 via fused_f32, k29_fused_f32::FUSED_F32_128X128X16;
 }

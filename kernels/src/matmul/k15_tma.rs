@@ -478,6 +478,57 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
         }
     }
 
+    /// One warpgroup's sums of both 64-row slices of a 128-row tile (`C = 2`, A from shared memory):
+    /// each step's `wgmma`s for slice 0 into `acc[0]` and slice 1 into `acc[1]` as one group, one
+    /// group in flight as in [`Pipeline::consume`], each step's stage released with two arrivals per
+    /// warp (the "empty" barrier counts the four warps of each slice); `issued` runs once every step's
+    /// `wgmma`s are issued, before the last group completes (kernel 31's 128-row units).
+    ///
+    /// # Safety
+    /// As [`Pipeline::consume`]; `C = 2` and A read from shared memory (not TF32); the block's other
+    /// consumer warpgroup consumes none of these steps.
+    #[inline(always)]
+    pub(crate) unsafe fn consume_both_then<O: WgmmaTile>(self, acc: &mut [O::Acc; 2], steps: u32, g0: u32, issued: impl FnOnce()) {
+        let bk = ROW_BYTES / core::mem::size_of::<O::Elem>() as u32;
+        let b_step = b_step::<O>();
+        let lane0 = thread::thread_idx_x().is_multiple_of(32);
+        let [acc0, acc1] = acc;
+        for t in 0..steps {
+            let g = g0 + t;
+            let s = g % S;
+            let (a0, b_desc) = self.operands::<O>(0, s);
+            let (a1, _) = self.operands::<O>(1, s);
+            // SAFETY: warpgroup-uniform (the caller's contract); the stage's bytes have landed once
+            // "full" completes its phase of round g / S; step g − 1's stage is released only after
+            // wait_group(1) shows its wgmmas complete, with both slices' arrivals.
+            unsafe {
+                mbarrier::wait_parity(self.full(s), (g / S) % 2);
+                wgmma::fence();
+                for ks in 0..bk / O::K {
+                    let b = b_desc + ((ks * b_step) >> 4) as u64;
+                    O::mma(acc0, O::a_feed(a0, ks), b);
+                    O::mma(acc1, O::a_feed(a1, ks), b);
+                }
+                wgmma::commit_group();
+                wgmma::wait_group(1);
+                if t > 0 && lane0 {
+                    self.arrive_empty((g - 1) % S);
+                    self.arrive_empty((g - 1) % S);
+                }
+            }
+        }
+        issued();
+        // SAFETY: warpgroup-uniform; every group lands before the accumulators are read, and then the
+        // last step's stage is free.
+        unsafe {
+            wgmma::wait_group(0);
+            if steps > 0 && lane0 {
+                self.arrive_empty((g0 + steps - 1) % S);
+                self.arrive_empty((g0 + steps - 1) % S);
+            }
+        }
+    }
+
     /// Global K-step `g` of consumer warpgroup `cw`: waits until its stage is "full", forms A's
     /// operands (for TF32: loaded into registers and rounded), then `wgmma.fence` (ordering those
     /// registers and the accumulators before the products), the four `wgmma`s and a commit.
