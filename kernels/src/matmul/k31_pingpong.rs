@@ -105,7 +105,13 @@ unsafe fn extra<const C: u32>(base: u32) -> (Option<Staging>, [u32; 2]) {
 /// launch [`config`]`(64·C, ..)`'s (384 threads, its shared bytes), the grid any number of blocks (one
 /// per SM is the intent), `gridDim.y = 1`; `C` 1 or 2.
 #[inline(always)]
-pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32>(args: TmaArgs, alpha: f32, out: u32, bias: *const f32, epilogue: u32) {
+pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32>(
+    args: TmaArgs,
+    alpha: f32,
+    out: u32,
+    bias: *const f32,
+    epilogue: u32,
+) {
     // SAFETY: the bias as the caller states.
     let finish = Finished::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
     // SAFETY: forwarded contract.

@@ -36,7 +36,11 @@ struct Args {
     sampled_rows: usize,
     /// Kernels that finish their sums also timed by name on the same product (bias + GELU into BF16),
     /// beside `Auto`'s pick: how its model ranks kernel 27's tiles, and kernel 31's ping-pong schedule.
-    #[arg(long, value_delimiter = ',', default_value = "fused-bf16-128x256,fused-bf16-128x192,fused-bf16-128x128,pingpong-bf16-64x256,pingpong-bf16-128x128")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "fused-bf16-128x256,fused-bf16-128x192,fused-bf16-128x128,pingpong-bf16-64x256,pingpong-bf16-128x128"
+    )]
     kernels: Vec<String>,
     /// Where to write the JSON lines.
     #[arg(long, default_value = "fused.jsonl")]
