@@ -96,33 +96,16 @@ fn every_kernel(gpu: &Gpu) -> Result<(), String> {
 /// Kernel 31 on more tiles than the GPU has SMs (140 × 3 = 420 of 64×256, 71 × 6 = 426 of 128×128):
 /// each block's two consumer warpgroups take turns over several units, every sum checked.
 fn pingpong_turns(gpu: &Gpu) -> Result<(), String> {
-    let shape = (64 * 140 + 5, 3 * 256 - 8, 136);
-    case(
-        gpu,
-        Precision::Bf16,
-        Algo::PingPongBf16,
-        shape,
-        0.5,
-        Activation::GeluTanh,
-        Some(BiasKind::PerColumn),
-        bf16::from_f32,
-        |x: bf16| x.to_f32(),
-    )?;
-    case(gpu, Precision::Fp16, Algo::PingPongF16, shape, 1.0, Activation::Silu, Some(BiasKind::PerRow), f16::from_f32, |x: f32| x)?;
-    // 128×128 units: 71 × 6 = 426 tiles.
-    let shape = (128 * 70 + 5, 6 * 128 - 8, 136);
-    case(
-        gpu,
-        Precision::Bf16,
-        Algo::PingPongBf16x128,
-        shape,
-        0.5,
-        Activation::GeluTanh,
-        Some(BiasKind::PerColumn),
-        bf16::from_f32,
-        |x: bf16| x.to_f32(),
-    )?;
-    case(gpu, Precision::Fp16, Algo::PingPongF16x128, shape, 1.0, Activation::Silu, Some(BiasKind::PerRow), f16::from_f32, |x: f32| x)
+    let units = [
+        (Algo::PingPongBf16, Algo::PingPongF16, (64 * 140 + 5, 3 * 256 - 8, 136)),
+        (Algo::PingPongBf16x128, Algo::PingPongF16x128, (128 * 70 + 5, 6 * 128 - 8, 136)),
+    ];
+    for (bf, half, shape) in units {
+        let (gelu, column) = (Activation::GeluTanh, Some(BiasKind::PerColumn));
+        case(gpu, Precision::Bf16, bf, shape, 0.5, gelu, column, bf16::from_f32, |x: bf16| x.to_f32())?;
+        case(gpu, Precision::Fp16, half, shape, 1.0, Activation::Silu, Some(BiasKind::PerRow), f16::from_f32, |x: f32| x)?;
+    }
+    Ok(())
 }
 
 fn refusals(gpu: &Gpu) -> Result<(), String> {
