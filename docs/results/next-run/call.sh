@@ -15,7 +15,6 @@ run 60 python3 .gpu/bin/fused_torch_anchor.py --shapes $FUSED > $R/fused-torch.j
 run 100 .gpu/bin/fp8 --format e4m3 --shapes $FP8 --out $R/fp8-e4m3.jsonl > /dev/null 2> $R/fp8.log; echo "fp8 rc=$? $(left)s left"
 run 60 python3 .gpu/bin/fp8_torch_anchor.py --format e4m3 --shapes $FP8 > $R/fp8-torch-e4m3.jsonl 2>> $R/fp8.log; echo "fp8 torch rc=$?"
 for t in tests-fused tests-fp8 tests-grouped; do run 75 .gpu/tests/$t > $R/$t.log 2>&1; echo "$t rc=$?"; grep -E "^test result|FAILED|panicked" $R/$t.log | head -4; done
-run 45 .gpu/old/fused --kernels pingpong-bf16-64x256 --shapes $FUSED --out $R/fused-old.jsonl > /dev/null 2>> $R/fused.log; echo "fused old rc=$?"
 run 110 .gpu/bin/grouped --precision bf16 --batched $BATCHED --out $R/grouped-bf16.jsonl > /dev/null 2> $R/grouped.log; echo "grouped rc=$? $(left)s left"
 run 60 python3 .gpu/bin/grouped_torch_anchor.py --precision bf16 --batched $BATCHED > $R/grouped-torch-bf16.jsonl 2>> $R/grouped.log; echo "grouped torch rc=$?"
 run 90 .gpu/bin/scorecard --precisions bf16 --kernels auto-bf16,persistent-bf16-128x256,persistent-bf16-128x128,pingpong-plain-bf16-64x256,pingpong-plain-bf16-128x128 --sizes 4096,8192,8192x14336x4096,8192x4096x14336 --plots none --vec-len 0 --out $R/plain > $R/plain.log 2>&1; echo "plain rc=$? $(left)s left"
