@@ -400,8 +400,9 @@ fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>
 /// a matrix would not start on 16 bytes (kernel 8's `float4` loads and stores; kernel 30's 16-byte
 /// `cp.async`, whose stores are one float each) or the grid cannot hold the batch; else the tile of
 /// least time in the in-place kernels' model for its single-product kernel on the batch's row tiles
-/// stacked (`count · ⌈m/BM⌉ · BM` rows: the same tiles and traffic), and that kernel's grid times
-/// the batch along z.
+/// stacked (`count · ⌈m/BM⌉ · BM` rows: the same tiles and traffic) times the batch's measured
+/// factor ([`crate::select::tuning::batch_over_single`]), and that kernel's grid times the batch
+/// along z.
 fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> {
     let Checked { products, stacks: (a, b, c), dims: (m, n, k), count, precision, target, finish, .. } = q;
     let op = products.op();
@@ -425,7 +426,10 @@ fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> 
     let stacked = |cfg: TileConfig| MatmulShape { m: count.saturating_mul(m.div_ceil(cfg.bm) * cfg.bm), n, k };
     let Some((kernel, predicted_us)) = candidates
         .filter(|kl| fits(kl.config))
-        .filter_map(|kl| Some((kl, crate::select::tuning::predict_us(kl.algo.single()?, stacked(kl.config), 1, target.sms)?)))
+        .filter_map(|kl| {
+            let single = crate::select::tuning::predict_us(kl.algo.single()?, stacked(kl.config), 1, target.sms)?;
+            Some((kl, single * crate::select::tuning::batch_over_single(kl.algo)))
+        })
         .min_by(|x, y| x.1.total_cmp(&y.1))
     else {
         return Err(too_large(op, format!("{m} rows: more row tiles than the grid's y holds (65535)")));

@@ -27,7 +27,7 @@ use crate::precision::{OutputFormat, Precision};
 use crate::registry::algo::{Algo, MatmulKernel};
 use crate::registry::launch::LaunchDims;
 use crate::registry::tma::{self, Packing};
-use crate::select::{choose, tc_model, Choice};
+use crate::select::{choose, tc_model, Choice, Finishing};
 use crate::shape::MatmulShape;
 use crate::target::Target;
 
@@ -294,7 +294,11 @@ impl<'t> Planner<'t> {
     pub fn choice(&self, shape: MatmulShape) -> Result<Choice, PlanError> {
         self.supported()?;
         let tuned = if self.requested == Algo::Auto { self.tuned.pick(shape, self.precision) } else { None };
-        let finishing = self.output != OutputFormat::F32 || self.fused;
+        let finishing = match (self.fused, self.output) {
+            (true, _) => Finishing::Fused,
+            (false, OutputFormat::F32) => Finishing::No,
+            (false, _) => Finishing::Store,
+        };
         choose(self.op, self.requested, shape, self.precision, self.target, tuned, finishing)
     }
 

@@ -76,11 +76,20 @@ impl Choice {
     }
 }
 
+/// How a product's sums leave the kernel: as they are (`f32`), rounded into a 16-bit `C` by the
+/// store, or through a fused epilogue (bias, activation; any `C`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finishing {
+    No,
+    Store,
+    Fused,
+}
+
 /// What runs `shape` in `precision` on `target` when the caller asked for `requested`: that kernel
 /// (it must compute in `precision`), or for `Auto` the `tuned` pick where there is one that runs the
 /// shape, else [`model_choice`] — or, where the product is `finishing` (a fused epilogue or a
 /// 16-bit `C`), the kernel that finishes its sums in its store of least predicted time
-/// ([`finishing_pick`]).
+/// ([`finishing_pick`], told whether the epilogue is fused).
 ///
 /// Errors: [`PlanError::PrecisionMismatch`] for a kernel of another precision (`op` names the
 /// caller); [`PlanError::Invalid`] for `Auto` on a finishing product where no kernel of the target
@@ -92,12 +101,16 @@ pub fn choose(
     precision: Precision,
     target: Target,
     tuned: Option<Choice>,
-    finishing: bool,
+    finishing: Finishing,
 ) -> Result<Choice, PlanError> {
     let Some(kernel) = requested.kernel() else {
-        if finishing && !precision.is_fp8() {
+        if finishing != Finishing::No && !precision.is_fp8() {
             // Kernel 27 (BF16, FP16, TF32) needs sm_90a; kernel 29 (FP32) runs anywhere.
-            let pick = if target.sm90a || precision == Precision::Fp32 { finishing_pick(shape, precision, target.sms) } else { None };
+            let pick = if target.sm90a || precision == Precision::Fp32 {
+                finishing_pick(shape, precision, target.sms, finishing == Finishing::Fused)
+            } else {
+                None
+            };
             return pick.map(|(algo, _)| Choice::Kernel(algo)).ok_or_else(|| PlanError::Invalid {
                 op,
                 detail: format!(
@@ -116,20 +129,23 @@ pub fn choose(
 }
 
 /// The kernel of `precision` that finishes its sums in its store (`TileConfig::fused_epilogue`:
-/// kernels 27 and 29, kernel 25's promoted entries; not kernel 31's ping-pong ones, which the model
-/// does not price as what they are yet) of least predicted time on `shape`, unsplit, and
-/// that time — in FP32's model ([`tuning::predict_us`]) for kernel 29, the tensor cores'
-/// ([`tc_model::predict_us`]) for the others: what runs a product with a fused epilogue or a 16-bit
-/// `C`. `None` where no such kernel computes in `precision`.
-pub fn finishing_pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
-    let predicted = |algo: Algo| match precision {
-        Precision::Fp32 => tuning::predict_us(algo, shape, 1, sms),
-        _ => tc_model::predict_us(algo, shape, 1, sms),
+/// kernels 27 and 29, kernel 25's promoted entries, and for a `fused` epilogue kernel 31's ping-pong
+/// entries that [`tc_model::ping_pong_in_auto`] admits) of least predicted time on `shape`, unsplit, and that time — in FP32's model
+/// ([`tuning::predict_us`]) for kernel 29, the tensor cores' ([`tc_model::predict_us`]) for the
+/// others, a `fused` epilogue (bias, activation) priced on kernels 27 and 31 with its measured share
+/// ([`tc_model::FUSED_SERIAL`], [`tc_model::FUSED_OVERLAPPED`]): what runs a product with a fused
+/// epilogue or a 16-bit `C`. `None` where no such kernel computes in `precision`.
+pub fn finishing_pick(shape: MatmulShape, precision: Precision, sms: u32, fused: bool) -> Option<(Algo, f64)> {
+    let predicted = |k: &crate::registry::algo::MatmulKernel| match precision {
+        Precision::Fp32 => tuning::predict_us(k.algo, shape, 1, sms),
+        _ => tc_model::predict_us(k.algo, shape, 1, sms).map(|us| us * tc_model::finishing_share(k.config, fused, shape, sms)),
     };
     crate::registry::algo::MATMUL_KERNELS
         .iter()
-        .filter(|k| k.precision == precision && k.config.fused_epilogue && !k.config.ping_pong)
-        .filter_map(|k| Some((k.algo, predicted(k.algo)?)))
+        .filter(|k| {
+            k.precision == precision && k.config.fused_epilogue && (!k.config.ping_pong || fused && tc_model::ping_pong_in_auto(k.config))
+        })
+        .filter_map(|k| Some((k.algo, predicted(k)?)))
         .min_by(|x, y| x.1.total_cmp(&y.1))
 }
 

@@ -245,6 +245,41 @@ pub fn predict_products_us(
     LAUNCH_US + start_us + bound(sm_us, operand_bytes / OPERAND_BYTES_PER_US)
 }
 
+/// A fused epilogue's (bias, activation) factor on a product's time on kernel 27's tiles, whose
+/// consumers finish a tile while the tensor cores wait: bias + GELU into BF16 over the plain product on
+/// the same tile measured 1.08–1.29 (median 1.18; 128×256 and 128×128 at 4096³, 8192×4096×4096,
+/// 8192×14336×4096, `docs/results/2026-12-05-pingpong-pairs/call1-ce006c7`).
+pub const FUSED_SERIAL: f64 = 1.18;
+/// The same factor on kernel 31's ping-pong tiles, where one warpgroup's epilogue runs under the
+/// other's main loop: 1.036 and 1.057 over the plain ping-pong entry at 4096³ and 8192×14336×4096
+/// (the same run).
+pub const FUSED_OVERLAPPED: f64 = 1.05;
+
+/// Whether `Auto` weighs a kernel-31 entry: its 128-row units only. Its 64 × 256 units ran bias +
+/// GELU into BF16 at 0.83–0.91 of the 128 × 128 units' rate on every shape measured (and below kernel
+/// 27's 128 × 256 tile: 527–536 TFLOP/s against 579–589, the same run) — 1.67× the L2 bytes per
+/// product of a 128 × 256 tile, where [`predict_us`] prices them as kernel 16's 64 × 256 tile.
+pub fn ping_pong_in_auto(cfg: TileConfig) -> bool {
+    cfg.ping_pong && cfg.bm >= 128
+}
+
+/// The factor [`predict_us`]'s price of a finishing entry takes for a `fused` epilogue on `shape`:
+/// [`FUSED_SERIAL`] on kernel 27's tiles; on kernel 31's ping-pong, each block's last unit finishes
+/// with nothing left to overlap, so `(s + (r − 1)·o) / r` for `r` rounds of units per SM, the serial
+/// share `s` and the overlapped `o` ([`FUSED_OVERLAPPED`]). FP8's entries (priced as measured) and a
+/// plain 16-bit store keep 1.
+pub fn finishing_share(cfg: TileConfig, fused: bool, shape: MatmulShape, sms: u32) -> f64 {
+    if !fused || cfg.fp8_operands {
+        return 1.0;
+    }
+    if !cfg.ping_pong {
+        return FUSED_SERIAL;
+    }
+    let units = u64::from(shape.m.div_ceil(cfg.bm)) * u64::from(shape.n.div_ceil(cfg.bn));
+    let rounds = units.div_ceil(u64::from(sms.max(1))).max(1) as f64;
+    (FUSED_SERIAL + (rounds - 1.0) * FUSED_OVERLAPPED) / rounds
+}
+
 /// DRAM bytes per microsecond the TMA streams operands at when the kernel is bound by them. First
 /// fitted at 2.9 TB/s on 8192×128×8192 and 128×8192×8192 BF16 (128 MB operands); refitted on decode
 /// (`docs/results/2026-12-02-tc-small-squares/diagnosis`: kernel 16's 64×128 tile read

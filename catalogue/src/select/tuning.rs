@@ -401,6 +401,22 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
     Some(us.max(LAUNCH_US + dram_floor_us(c, shape, sms) + split_terms_us(t, c, shape, splits)))
 }
 
+/// Kernel 30's measured time over its single-product kernel's price for the batch stacked into one
+/// product ([`predict_us`] of kernel 13's 128×128 or kernel 20's 64×128 tile): the median of eight BF16
+/// batches (`docs/results/2026-12-05-pingpong-pairs/call1-ce006c7`, the tuning set: 512 × 64³ to
+/// 4 × 4096×1024×1024; ratios 0.31–0.53 and 0.38–0.63 by tile). The single-product prices hold
+/// kernel 13's own launches; over a batch the same tiles ran 2–3× faster than priced, which sent
+/// every batch to kernel 26 — 2.4× slower at 256 × 128³, 5× at 512 × 64³. Issue 36's three batches
+/// are held out of the fit. Kernel 28 (FP32) keeps its single-product price (1.0: not measured).
+pub fn batch_over_single(algo: crate::registry::grouped::GroupedAlgo) -> f64 {
+    use crate::registry::grouped::GroupedAlgo;
+    match algo {
+        GroupedAlgo::MmaBf16 | GroupedAlgo::MmaF16 => 0.40,
+        GroupedAlgo::MmaBf16Rows64 | GroupedAlgo::MmaF16Rows64 => 0.51,
+        _ => 1.0,
+    }
+}
+
 /// Factor on an in-place tensor-core kernel's K-step time where its rows are not 16-byte aligned but
 /// are copied in two 8-byte `cp.async` pieces per 16-byte chunk ([`narrow_pieces`]), in place of its
 /// fitted `unaligned` factor (which prices the element-by-element loads of odd 16-bit rows). The median

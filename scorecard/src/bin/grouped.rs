@@ -1,7 +1,8 @@
 //! `grouped`: kernels 26 and 28 (a batch or groups of products in one launch) beside cuBLAS in the
 //! same process, on the same operands: `cublasGemmStridedBatchedEx` (what `torch.bmm` runs) for a
 //! batch, and one `cublasGemmEx` per group on one stream for grouped products. BF16 or FP16 inputs
-//! (kernel 26), or FP32 batches (kernel 28); `f32` output.
+//! (kernel 26), or FP32 batches (kernel 28); `f32` output, and for a 16-bit batch `Auto` again with `C`
+//! in the inputs' type (`tessera_auto_out16`: what `torch.bmm` writes).
 //!
 //! Per case, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
 //! median of `--repeat` batches, for tessera `Auto`, each of kernel 26's tiles of the precision, and
@@ -16,7 +17,9 @@ use clap::Parser;
 use tessera::catalogue::plan::grouped::Stack;
 use tessera::catalogue::precision::Precision;
 use tessera::catalogue::registry::grouped::{GroupedAlgo, GROUPED_KERNELS};
-use tessera::{bf16, f16, DeviceBuffer, DeviceElement, DeviceMatrix, Gpu, GpuTimer, MatrixStack, MatrixStackMut};
+use tessera::{
+    bf16, f16, DeviceBuffer, DeviceElement, DeviceMatrix, GemmEpilogue, Gpu, GpuTimer, MatrixStack, MatrixStackMut, OutputElement,
+};
 use tessera_anchors::cublas_ex::GemmExInput;
 use tessera_anchors::Cublas;
 
@@ -133,7 +136,7 @@ fn measure(
     Ok(serde_json::Value::Object(row))
 }
 
-fn batched<T: DeviceElement + GemmExInput>(
+fn batched<T: OutputElement + GemmExInput>(
     gpu: &Gpu,
     blas: &Cublas,
     args: &Args,
@@ -177,11 +180,71 @@ fn batched<T: DeviceElement + GemmExInput>(
     let (ar, br) = (&a, &b);
     runs.push(("cublas".into(), Box::new(|| Ok(blas.gemm_strided_batched((ar, sa), (br, sb), (&mut c.borrow_mut(), sc), p)?))));
     let flops = 2.0 * (count * m * n * k) as f64;
-    let times = measure(gpu, args, &c, &runs, |got| worst(p, &samples, got, n, k), flops)?;
+    let mut times = measure(gpu, args, &c, &runs, |got| worst(p, &samples, got, n, k), flops)?;
+    if p != Precision::Fp32 {
+        // `C` in the inputs' type, as `torch.bmm` writes it: half of the f32 output's bytes.
+        let out16 = auto_out16(gpu, args, (&a, &b), [count, m, n, k], &samples, flops)?;
+        times["tessera_auto_out16"] = out16;
+    }
     let chosen = gpu_choice(&times);
     Ok(
         serde_json::json!({ "kind": "batched", "precision": p.label(), "count": count, "m": m, "n": n, "k": k, "times": times, "tessera_auto_over_cublas": ratio(&times, "tessera_auto", "cublas"), "best_tile": chosen }),
     )
+}
+
+/// `Auto` with `C` in `T` (BF16 or FP16: kernel 26's finishing twins, each sum rounded once), timed
+/// as [`measure`] times the others and checked on the same samples within the precision's rule plus
+/// the output's rounding (half an ulp of the value).
+fn auto_out16<T: OutputElement>(
+    gpu: &Gpu,
+    args: &Args,
+    (a, b): (&DeviceBuffer<T>, &DeviceBuffer<T>),
+    [count, m, n, k]: [usize; 4],
+    samples: &[Sample],
+    flops: f64,
+) -> Result<serde_json::Value, Fail> {
+    let p = T::PRECISION;
+    let c = RefCell::new(DeviceBuffer::<T>::zeros(gpu, count * m * n)?);
+    let plain = GemmEpilogue::new();
+    let run = || -> Result<(), Fail> {
+        Ok(gpu.matmul_batched_with(
+            GroupedAlgo::Auto,
+            &plain,
+            MatrixStack::dense(a, count, m, k),
+            MatrixStack::dense(b, count, k, n),
+            MatrixStackMut::dense(&mut c.borrow_mut(), count, m, n),
+        )?)
+    };
+    run()?;
+    gpu.synchronize()?;
+    let got: Vec<f32> = c.borrow().to_host(gpu)?.into_iter().map(T::to_f32).collect();
+    let u = T::FORMAT.unit_roundoff();
+    let mut err = 0.0f64;
+    for s in samples {
+        for col in 0..n {
+            let (mut v, mut abs) = (0.0f64, 0.0f64);
+            for i in 0..k {
+                let t = f64::from(s.a_row[i]) * f64::from(s.b[i * n + col]);
+                v += t;
+                abs += t.abs();
+            }
+            let e = (f64::from(got[s.c_at + col]) - v).abs() / (p.tolerance(k, abs) + u * v.abs());
+            err = err.max(if e.is_nan() { f64::INFINITY } else { e });
+        }
+    }
+    let timer = GpuTimer::new(gpu)?;
+    let once = timer.time_ms(gpu, 1, 1, run)?;
+    let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
+    let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
+    times.sort_by(f64::total_cmp);
+    let ms = times[times.len() / 2];
+    eprintln!(
+        "  {:<24} {ms:>9.4} ms {:>8.1} TFLOP/s  error/tol {err:.3}{}",
+        "tessera_auto_out16",
+        flops / ms / 1e9,
+        if err > 1.0 { "  FAILS" } else { "" }
+    );
+    Ok(serde_json::json!({ "ms": ms, "tflops": flops / ms / 1e9, "error_over_tolerance": err }))
 }
 
 fn grouped<T: DeviceElement + GemmExInput>(
@@ -248,7 +311,7 @@ fn gpu_choice(times: &serde_json::Value) -> Option<String> {
         .map(|(k, _)| k.clone())
 }
 
-fn run<T: DeviceElement + GemmExInput>(gpu: &Gpu, args: &Args, from: fn(f32) -> T, out: &mut impl std::io::Write) -> Result<(), Fail> {
+fn run<T: OutputElement + GemmExInput>(gpu: &Gpu, args: &Args, from: fn(f32) -> T, out: &mut impl std::io::Write) -> Result<(), Fail> {
     let blas = Cublas::new(gpu)?;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ args.seed);
     for s in &args.batched {
