@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Session 38's fourth GPU call: Auto after the refits — the fused pick (kernel 31's 128x128 units in Auto) on
+# the issue's two shapes and five held out, and batches on kernel 30's measured share, with 16-bit C beside torch.
+set -u
+R=$OUT/r4; mkdir -p $R
+T0=$(date +%s)
+left() { echo $(( ${BUDGET:-450} - ($(date +%s) - T0) )); }
+run() { local lim=$1; shift; local l; l=$(left); [ "$l" -lt 15 ] && { echo "SKIPPED (no time): $*" | tee -a $R/skipped.txt; return 99; }; [ "$lim" -gt "$l" ] && lim=$l; timeout --kill-after=5 "$lim" "$@"; }
+{ cat .gpu/COMMIT; date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,memory.total --format=csv; } > $R/device.txt 2>&1
+for t in tests-fused tests-grouped; do run 60 .gpu/tests/$t > $R/$t.log 2>&1; echo "$t rc=$?"; grep -E "^test result|FAILED|panicked" $R/$t.log | head -4; done
+BATCHED=64x512x512x64,256x128x128x128,8x2048x2048x2048,512x64x64x64,128x256x256x128,32x1024x1024x256,16x96x1000x200,48x384x384x96,96x200x328x64,24x768x256x512,4x4096x1024x1024
+run 130 .gpu/bin/grouped --precision bf16 --batched $BATCHED --out $R/grouped-bf16.jsonl > /dev/null 2> $R/grouped.log; echo "grouped rc=$? $(left)s left"
+run 50 python3 .gpu/bin/grouped_torch_anchor.py --precision bf16 --batched $BATCHED > $R/grouped-torch-bf16.jsonl 2>> $R/grouped.log; echo "grouped torch rc=$?"
+FUSED=8192x4096x4096,8192x14336x4096,6144x6144x3072,2048x8192x2048,1024x4096x4096,3000x5000x2000,16384x2048x1024
+run 180 .gpu/bin/fused --shapes $FUSED --out $R/fused.jsonl > /dev/null 2> $R/fused.log; echo "fused rc=$? $(left)s left"
+run 50 python3 .gpu/bin/fused_torch_anchor.py --shapes $FUSED > $R/fused-torch.jsonl 2>> $R/fused.log; echo "fused torch rc=$?"
+cd $OUT && tar czf r4.tgz r4 && rm -rf r4
