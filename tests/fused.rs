@@ -93,12 +93,14 @@ fn every_kernel(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
-/// Kernel 31 on more tiles than the GPU has SMs (140 × 3 = 420 of 64×256, 71 × 6 = 426 of 128×128):
+/// Kernel 31 on more tiles than the GPU has SMs (140 × 3 = 420 of 64×256, 71 × 6 = 426 of 128×128,
+/// 72 × 6 = 432 in pairs, the last row of pairs half below the matrix):
 /// each block's two consumer warpgroups take turns over several units, every sum checked.
 fn pingpong_turns(gpu: &Gpu) -> Result<(), String> {
     let units = [
         (Algo::PingPongBf16, Algo::PingPongF16, (64 * 140 + 5, 3 * 256 - 8, 136)),
         (Algo::PingPongBf16x128, Algo::PingPongF16x128, (128 * 70 + 5, 6 * 128 - 8, 136)),
+        (Algo::PingPongPairsBf16x128, Algo::PingPongPairsF16x128, (128 * 71 + 5, 6 * 128 - 8, 136)),
     ];
     for (bf, half, shape) in units {
         let (gelu, column) = (Activation::GeluTanh, Some(BiasKind::PerColumn));

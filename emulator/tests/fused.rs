@@ -131,7 +131,7 @@ fn run_pingpong<C>(
 
 /// Kernel 31 (finishing and plain) with fewer blocks than tiles: 1, 2 and 3 blocks for 10 tiles of
 /// 64×256 (10, 5 and 3–4 units a block, the last unit of a block either warpgroup's) or 9 of 128×128
-/// (9, 4–5 and 3), every sum
+/// (9, 4–5 and 3), and its pairs on 1, 2 and 3 clusters of two blocks, every sum
 /// checked — the order barriers and the stages' phases across units, which the H200's plan would
 /// not reach.
 #[test]
@@ -147,8 +147,13 @@ fn the_pingpong_kernel_alternates_tiles_between_its_consumers() {
         (Algo::PingPongF16, Algo::PingPongPlainF16, Precision::Fp16),
         (Algo::PingPongBf16x128, Algo::PingPongPlainBf16x128, Precision::Bf16),
         (Algo::PingPongF16x128, Algo::PingPongPlainF16x128, Precision::Fp16),
+        (Algo::PingPongPairsBf16x128, Algo::PingPongPlainPairsBf16x128, Precision::Bf16),
+        (Algo::PingPongPairsF16x128, Algo::PingPongPlainPairsF16x128, Precision::Fp16),
     ] {
-        for blocks in [1u32, 2, 3] {
+        // The pairs run in clusters of two: 1, 2 and 3 clusters for 6 pairs of tiles (the last row
+        // of pairs half below the matrix).
+        let per = algo.kernel().unwrap().config.cluster;
+        for blocks in [per, 2 * per, 3 * per] {
             // Finished: GELU and a bias per column, α = 0.5, into BF16.
             let mut c = vec![half::bf16::from_f32(f32::NAN).to_bits(); 300 * 300];
             let planner = Planner::new("pingpong", algo, p, Target::H200).with_output(OutputFormat::Bf16).with_fused_epilogue(true);

@@ -478,13 +478,13 @@ matmul_catalogue! {
     /// Kernel 27 in TF32, 64×256.
     FusedTf32Rows64Wide = k27_fused::matmul_fused_tf32_64x256, "fused-tf32-64x256", Tf32 via fused, k27_fused::FUSED_TF32_64X256;
     /// Kernel 31: kernel 27 on a ping-pong schedule (two consumer warpgroups on alternate 64×256
-    /// tiles: one finishes its sums while the other's `wgmma`s run), BF16. Not yet measured: the
-    /// model prices it as a 64-row tile, so `Auto` takes kernel 27's.
+    /// tiles: one finishes its sums while the other's `wgmma`s run), BF16. By name only: it ran at
+    /// 0.83–0.91 of the 128×128 units (`tc_model::ping_pong_in_auto`).
     PingPongBf16 = k31_pingpong::matmul_pingpong_bf16_64x256, "pingpong-bf16-64x256", Bf16 via fused, k31_pingpong::PINGPONG_BF16_64X256;
     /// Kernel 31 on FP16.
     PingPongF16 = k31_pingpong::matmul_pingpong_f16_64x256, "pingpong-f16-64x256", Fp16 via fused, k31_pingpong::PINGPONG_F16_64X256;
     /// Kernel 31's schedule on kernel 16's plain product (`f32` sums stored by the threads behind the
-    /// other warpgroup's `wgmma`s), BF16. Not yet measured: by name only (priced as a 64-row tile).
+    /// other warpgroup's `wgmma`s), BF16. By name only (0.82–0.85 of kernel 16's 128×256 tile).
     PingPongPlainBf16 = k31_pingpong::matmul_pingpong_plain_bf16_64x256, "pingpong-plain-bf16-64x256", Bf16 via tma, k31_pingpong::PINGPONG_PLAIN_BF16_64X256;
     /// Kernel 31's plain product on FP16.
     PingPongPlainF16 = k31_pingpong::matmul_pingpong_plain_f16_64x256, "pingpong-plain-f16-64x256", Fp16 via tma, k31_pingpong::PINGPONG_PLAIN_F16_64X256;
@@ -497,6 +497,15 @@ matmul_catalogue! {
     PingPongPlainBf16x128 = k31_pingpong::matmul_pingpong_plain_bf16_128x128, "pingpong-plain-bf16-128x128", Bf16 via tma, k31_pingpong::PINGPONG_PLAIN_BF16_128X128;
     /// Kernel 31 on 128×128 units, FP16, plain `f32` sums.
     PingPongPlainF16x128 = k31_pingpong::matmul_pingpong_plain_f16_128x128, "pingpong-plain-f16-128x128", Fp16 via tma, k31_pingpong::PINGPONG_PLAIN_F16_128X128;
+    /// Kernel 31's 128×128 units in kernel 24's clusters of two blocks along M sharing B's tiles
+    /// (multicast), BF16, finishing its sums.
+    PingPongPairsBf16x128 = k31_pingpong::matmul_pingpong_pairs_bf16_128x128, "pingpong-pairs-bf16-128x128", Bf16 via fused, k31_pingpong::PINGPONG_PAIRS_BF16_128X128;
+    /// Kernel 31's pairs, FP16, finishing its sums.
+    PingPongPairsF16x128 = k31_pingpong::matmul_pingpong_pairs_f16_128x128, "pingpong-pairs-f16-128x128", Fp16 via fused, k31_pingpong::PINGPONG_PAIRS_F16_128X128;
+    /// Kernel 31's pairs, BF16, plain `f32` sums.
+    PingPongPlainPairsBf16x128 = k31_pingpong::matmul_pingpong_plain_pairs_bf16_128x128, "pingpong-plain-pairs-bf16-128x128", Bf16 via tma, k31_pingpong::PINGPONG_PLAIN_PAIRS_BF16_128X128;
+    /// Kernel 31's pairs, FP16, plain `f32` sums.
+    PingPongPlainPairsF16x128 = k31_pingpong::matmul_pingpong_plain_pairs_f16_128x128, "pingpong-plain-pairs-f16-128x128", Fp16 via tma, k31_pingpong::PINGPONG_PLAIN_PAIRS_F16_128X128;
     /// Kernel 29: kernel 8's 128×128×16 tile (FP32) finishing its sums in its store, as kernel 27.
     FusedF32 = k29_fused_f32::matmul_fused_f32_128x128x16, "fused-f32-128x128x16", Fp32 via fused_f32, k29_fused_f32::FUSED_F32_128X128X16;
 }

@@ -255,12 +255,13 @@ pub const FUSED_SERIAL: f64 = 1.18;
 /// (the same run).
 pub const FUSED_OVERLAPPED: f64 = 1.05;
 
-/// Whether `Auto` weighs a kernel-31 entry: its 128-row units only. Its 64 × 256 units ran bias +
-/// GELU into BF16 at 0.83–0.91 of the 128 × 128 units' rate on every shape measured (and below kernel
-/// 27's 128 × 256 tile: 527–536 TFLOP/s against 579–589, the same run) — 1.67× the L2 bytes per
-/// product of a 128 × 256 tile, where [`predict_us`] prices them as kernel 16's 64 × 256 tile.
+/// Whether `Auto` weighs a kernel-31 entry: its 128-row units in blocks of their own only. Its
+/// 64 × 256 units ran bias + GELU into BF16 at 0.83–0.91 of the 128 × 128 units' rate on every shape
+/// measured (and below kernel 27's 128 × 256 tile: 527–536 TFLOP/s against 579–589, the same run) —
+/// 1.67× the L2 bytes per product of a 128 × 256 tile, where [`predict_us`] prices them as kernel
+/// 16's 64 × 256 tile. Its pairs (clusters of two) by name until measured.
 pub fn ping_pong_in_auto(cfg: TileConfig) -> bool {
-    cfg.ping_pong && cfg.bm >= 128
+    cfg.ping_pong && cfg.bm >= 128 && cfg.cluster == 1
 }
 
 /// The factor [`predict_us`]'s price of a finishing entry takes for a `fused` epilogue on `shape`:

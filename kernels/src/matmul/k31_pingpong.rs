@@ -24,8 +24,9 @@
 //! its own staging area). New entries beside kernel 27's: measured against them before `Auto` prices
 //! them as two consumers (`tc_model` sees 64-row tiles).
 use super::k14_wgmma::WgmmaTile;
-use super::k15_tma::{self, Depth, Pipeline, Staging, TmaArgs, ROW_BYTES, WG_ROWS};
+use super::k15_tma::{self, Depth, Flat, Pipeline, Staging, TmaArgs, ROW_BYTES, WG_ROWS};
 use super::k16_persistent::{Feed, Finish, Plain, TmaFeed, Walk, WorkUnits};
+use super::k24_cluster::{ClusterUnits, CLUSTER};
 use super::k27_fused::Finished;
 use crate::activation::Fused;
 use crate::device::async_copy::SharedPtr;
@@ -65,6 +66,16 @@ pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
 /// kernel 16's launch of that tile, two consumers (`k15_tma::tma_entry!`'s launch signature).
 pub const fn plain_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
     ping_pong(super::k16_persistent::config(bm, bn, stages, elem), bm)
+}
+
+/// [`config`] in kernel 24's clusters of two blocks along M sharing B's tiles (multicast).
+pub const fn pairs_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    config(bm, bn, stages, elem).clustered(CLUSTER)
+}
+
+/// [`plain_config`] in kernel 24's clusters of two blocks along M sharing B's tiles (multicast).
+pub const fn plain_pairs_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    plain_config(bm, bn, stages, elem).clustered(CLUSTER)
 }
 
 /// The order barriers after the pipeline's region (`base` bytes), and with 64-row units (`C = 1`) the
@@ -115,7 +126,27 @@ pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32>(
     // SAFETY: the bias as the caller states.
     let finish = Finished::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
     // SAFETY: forwarded contract.
-    unsafe { pingpong::<O, S, C, Finished>(args, finish) }
+    unsafe { pingpong::<O, S, C, 1, WorkUnits, Finished>(args, finish) }
+}
+
+/// [`pingpong_gemm`] in clusters of two blocks along M (kernel 24's pairs): each block's producer
+/// loads its A and half of the pair's shared B tile, multicast into both blocks.
+///
+/// # Safety
+/// As [`pingpong_gemm`], launched [`pairs_config`]'s way (clusters of [`CLUSTER`] blocks along `x`,
+/// `gridDim.x` a multiple of it).
+#[inline(always)]
+pub unsafe fn pingpong_pairs_gemm<O: WgmmaTile, const S: u32, const C: u32>(
+    args: TmaArgs,
+    alpha: f32,
+    out: u32,
+    bias: *const f32,
+    epilogue: u32,
+) {
+    // SAFETY: the bias as the caller states.
+    let finish = Finished::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
+    // SAFETY: forwarded contract.
+    unsafe { pingpong::<O, S, C, CLUSTER, ClusterUnits<CLUSTER>, Finished>(args, finish) }
 }
 
 /// `C = A·B` as kernel 16 computes it (plain `f32` sums, stored by the threads; with `gridDim.y > 1`
@@ -127,16 +158,31 @@ pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32>(
 #[inline(always)]
 pub unsafe fn pingpong_plain_gemm<O: WgmmaTile, const S: u32, const C: u32>(args: TmaArgs) {
     // SAFETY: forwarded contract.
-    unsafe { pingpong::<O, S, C, Plain>(args, Plain) }
+    unsafe { pingpong::<O, S, C, 1, WorkUnits, Plain>(args, Plain) }
 }
 
-/// The ping-pong body: kernel 16's producer over `64·C`-row units, two consumer warpgroups taking
-/// them in turn, each unit's sums through `finish` (a 128-row unit as two 64-row slices).
+/// [`pingpong_plain_gemm`] in kernel 24's clusters of two blocks along M sharing B's tiles.
 ///
 /// # Safety
-/// As [`pingpong_gemm`] or [`pingpong_plain_gemm`] for `Fin`, whose own arguments are valid.
+/// As [`pingpong_plain_gemm`], one K slice (`gridDim.y = 1`), launched [`plain_pairs_config`]'s way.
 #[inline(always)]
-unsafe fn pingpong<O: WgmmaTile, const S: u32, const C: u32, Fin: Finish>(args: TmaArgs, finish: Fin) {
+pub unsafe fn pingpong_plain_pairs_gemm<O: WgmmaTile, const S: u32, const C: u32>(args: TmaArgs) {
+    // SAFETY: forwarded contract.
+    unsafe { pingpong::<O, S, C, CLUSTER, ClusterUnits<CLUSTER>, Plain>(args, Plain) }
+}
+
+/// The ping-pong body: kernel 16's producer over `64·C`-row units of walk `W` (in clusters of `P`
+/// blocks sharing B's tiles where `P > 1`), two consumer warpgroups taking them in turn, each unit's
+/// sums through `finish` (a 128-row unit as two 64-row slices).
+///
+/// # Safety
+/// As [`pingpong_gemm`] or [`pingpong_plain_gemm`] for `Fin`, whose own arguments are valid; with
+/// `P > 1` as their pairs' entries.
+#[inline(always)]
+unsafe fn pingpong<O: WgmmaTile, const S: u32, const C: u32, const P: u32, W: Walk<Args = (), Depth = Flat>, Fin: Finish>(
+    args: TmaArgs,
+    finish: Fin,
+) {
     let TmaArgs { map_a, map_b, c, m, n, k, .. } = args;
     let bm = WG_ROWS * C;
     let base = k15_tma::config(bm, O::N, S, core::mem::size_of::<O::Elem>() as u32).shared_bytes;
@@ -150,16 +196,18 @@ unsafe fn pingpong<O: WgmmaTile, const S: u32, const C: u32, Fin: Finish>(args: 
             mbarrier::init(turn[1], 128);
         }
     }
-    // SAFETY: the launch's shared memory (the pipeline's region first); every thread calls it.
-    let pipe = unsafe { Pipeline::<S, C>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
+    // SAFETY: the launch's shared memory (the pipeline's region first) and clusters of P blocks;
+    // every thread calls it (with P > 1 its barrier is the cluster's, which also publishes the
+    // order barriers initialised above).
+    let pipe = unsafe { Pipeline::<S, C, P>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
-    let walk = WorkUnits::start((), m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
+    let walk = W::start((), m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged; two consumer warpgroups claim the rest.
         unsafe {
             k15_tma::release_producer_registers::<2>();
-            TmaFeed { map_a, map_b }.produce::<O, S, C, 1, WorkUnits>(pipe, walk);
+            TmaFeed { map_a, map_b }.produce::<O, S, C, P, W>(pipe, walk);
         }
         return;
     }
@@ -236,6 +284,14 @@ pingpong_entry!(matmul_pingpong_bf16_128x128, PINGPONG_BF16_128X128, Bf16N128, s
 pingpong_entry!(matmul_pingpong_f16_128x128, PINGPONG_F16_128X128, F16N128, stages 6, consumers 2,
     "Kernel 31 on FP16 inputs: as [`matmul_pingpong_bf16_128x128`].");
 
+fused_entry!(@entry matmul_pingpong_pairs_bf16_128x128, PINGPONG_PAIRS_BF16_128X128 = pairs_config(128, 128, 6, 2),
+    pingpong_pairs_gemm::<super::k14_wgmma::Bf16N128, 6, 2>, "As [`pingpong_pairs_gemm`]",
+    "Kernel 31 on BF16 inputs (sm_90a): [`matmul_pingpong_bf16_128x128`] in clusters of two blocks along M \
+     whose B tiles are shared (each loads half, multicast into both): per block 128 + 64 rows a step.");
+fused_entry!(@entry matmul_pingpong_pairs_f16_128x128, PINGPONG_PAIRS_F16_128X128 = pairs_config(128, 128, 6, 2),
+    pingpong_pairs_gemm::<super::k14_wgmma::F16N128, 6, 2>, "As [`pingpong_pairs_gemm`]",
+    "Kernel 31 on FP16 inputs: as [`matmul_pingpong_pairs_bf16_128x128`].");
+
 tma_entry!(pingpong_plain_gemm, matmul_pingpong_plain_bf16_64x256, PINGPONG_PLAIN_BF16_64X256, Bf16N256, u16, stages 5, consumers 1,
     launch plain_config,
     "Kernel 31 on BF16 inputs, `f32` output (sm_90a): kernel 16's product on 64×256×64 tiles, two consumer \
@@ -248,3 +304,10 @@ tma_entry!(pingpong_plain_gemm, matmul_pingpong_plain_bf16_128x128, PINGPONG_PLA
      taking whole alternate tiles, 6 stages.");
 tma_entry!(pingpong_plain_gemm, matmul_pingpong_plain_f16_128x128, PINGPONG_PLAIN_F16_128X128, F16N128, u16, stages 6, consumers 2,
     launch plain_config, "Kernel 31 on FP16 inputs, `f32` output: as [`matmul_pingpong_plain_bf16_128x128`].");
+tma_entry!(pingpong_plain_pairs_gemm, matmul_pingpong_plain_pairs_bf16_128x128, PINGPONG_PLAIN_PAIRS_BF16_128X128, Bf16N128, u16,
+    stages 6, consumers 2, launch plain_pairs_config,
+    "Kernel 31 on BF16 inputs, `f32` output (sm_90a): [`matmul_pingpong_plain_bf16_128x128`] in clusters of two \
+     blocks along M sharing B's tiles.");
+tma_entry!(pingpong_plain_pairs_gemm, matmul_pingpong_plain_pairs_f16_128x128, PINGPONG_PLAIN_PAIRS_F16_128X128, F16N128, u16,
+    stages 6, consumers 2, launch plain_pairs_config,
+    "Kernel 31 on FP16 inputs, `f32` output: as [`matmul_pingpong_plain_pairs_bf16_128x128`].");

@@ -39,7 +39,7 @@ struct Args {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "fused-bf16-128x256,fused-bf16-128x192,fused-bf16-128x128,pingpong-bf16-64x256,pingpong-bf16-128x128"
+        default_value = "fused-bf16-128x256,fused-bf16-128x192,fused-bf16-128x128,pingpong-bf16-128x128,pingpong-pairs-bf16-128x128"
     )]
     kernels: Vec<String>,
     /// Where to write the JSON lines.
