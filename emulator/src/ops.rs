@@ -167,7 +167,12 @@ pub fn matmul_fp8(
     }
     let dims = GemmDims::check((a.rows, a.cols), (b.rows, b.cols), (a.rows, b.cols)).map_err(|e| invalid(e.to_string()))?;
     let scaling = if matches!(scales, HostFp8Scales::Blocks { .. }) { Fp8Scaling::Blocks } else { Fp8Scaling::PerTensor };
-    let requested = fp8_scaled("matmul_fp8", algo, precision, scaling).map_err(|e| invalid(e.to_string()))?;
+    let shape = MatmulShape {
+        m: dims.m.min(u32::MAX as usize) as u32,
+        n: dims.n.min(u32::MAX as usize) as u32,
+        k: dims.k.min(u32::MAX as usize) as u32,
+    };
+    let requested = fp8_scaled("matmul_fp8", algo, precision, scaling, shape, Target::H200.sms).map_err(|e| invalid(e.to_string()))?;
     if let HostFp8Scales::Blocks { a: sa, b: sb } = scales {
         let blocks = dims.k.div_ceil(128);
         if sa.len() != dims.m * blocks || sb.len() != dims.n.div_ceil(128) * blocks {

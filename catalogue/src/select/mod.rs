@@ -157,16 +157,34 @@ pub enum Fp8Scaling {
     Blocks,
 }
 
-/// The kernel an FP8 product with `scaling` asks the planner for, given `requested`: `Auto` stays
-/// `Auto` for per-tensor scales (the models choose) and becomes the block-scaled kernel of the
-/// format for block scales; a named kernel must take the scales it is given.
+/// The kernel an FP8 product of `shape` with `scaling` asks the planner for on a GPU of `sms` SMs,
+/// given `requested`: `Auto` stays `Auto` for per-tensor scales (the models choose) and becomes a
+/// block-scaled kernel of the format for block scales — in pairs (clusters of two) where the
+/// per-tensor model takes the pairs ([`tc_model::pick`]: the block-scaled pairs ran at the same
+/// ratio to the block-scaled tiles as the per-tensor pairs to theirs, on the 28 shapes of
+/// `docs/results/2026-12-05-pingpong-pairs`); a named kernel must take the scales it is given.
 ///
 /// Errors: [`PlanError::Invalid`] for a kernel that takes the other kind of scales (`op` names the
 /// caller); a kernel of another precision is left to the planner ([`PlanError::PrecisionMismatch`]).
-pub fn fp8_scaled(op: &'static str, requested: Algo, precision: Precision, scaling: Fp8Scaling) -> Result<Algo, PlanError> {
+pub fn fp8_scaled(
+    op: &'static str,
+    requested: Algo,
+    precision: Precision,
+    scaling: Fp8Scaling,
+    shape: MatmulShape,
+    sms: u32,
+) -> Result<Algo, PlanError> {
     let blocks = scaling == Fp8Scaling::Blocks;
     match requested.kernel() {
-        None if blocks => Ok(if precision == Precision::Fp8E5m2 { Algo::Fp8E5m2Blocks } else { Algo::Fp8E4m3Blocks }),
+        None if blocks => {
+            let paired = tc_model::pick(shape, precision, sms).and_then(Algo::kernel).is_some_and(|k| k.config.cluster > 1);
+            Ok(match (precision == Precision::Fp8E5m2, paired) {
+                (true, true) => Algo::Fp8E5m2BlocksPairs,
+                (true, false) => Algo::Fp8E5m2Blocks,
+                (false, true) => Algo::Fp8E4m3BlocksPairs,
+                (false, false) => Algo::Fp8E4m3Blocks,
+            })
+        }
         None => Ok(Algo::Auto),
         Some(k) if k.precision.is_fp8() && k.config.fp8_block_scales != blocks => {
             let (takes, given) = if blocks { ("per-tensor", "block") } else { ("block", "per-tensor") };

@@ -613,8 +613,11 @@ pub fn pick(shape: MatmulShape, precision: Precision, sms: u32) -> Option<Algo> 
 }
 
 /// [`pick`] and its predicted time (µs). Kernel 27's entries are kernel 16's with a finishing store:
-/// `select::finishing_pick`'s, never this; kernel 31's (`TileConfig::ping_pong`) are not priced as
-/// what they are yet, and kernel 25's pairs are not measured yet, so both by name only.
+/// `select::finishing_pick`'s, never this; kernel 31's (`TileConfig::ping_pong`) are priced there.
+/// Kernel 25's pairs are weighed here with the unpaired tiles: priced by the model's cluster terms
+/// (never fitted on them), the pick between the two matched the faster one on 24 of 28 measured
+/// E4M3 shapes and never took the pairs where they ran slower (`docs/results/2026-12-05-pingpong-pairs`:
+/// 24 random shapes and issue 35's four; 1.13× the unpaired tiles' speed in geometric mean).
 pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<(Algo, f64)> {
     MATMUL_KERNELS
         .iter()
@@ -624,9 +627,6 @@ pub fn pick_timed(shape: MatmulShape, precision: Precision, sms: u32) -> Option<
                 && !k.config.unpromoted
                 && !k.config.fp8_block_scales
                 && !k.config.ping_pong
-                // Kernel 25's pairs: by name until measured (the model, never fitted on them, prices
-                // them below the unpaired tiles on some shapes).
-                && !(k.precision.is_fp8() && k.config.cluster > 1)
                 && (k.precision.is_fp8() || !k.config.fused_epilogue)
         })
         .map(|k| (k.algo, best_splits(k.algo, shape, sms).1))

@@ -185,7 +185,12 @@ impl Gpu {
                 detail: "K = 0 with a bias or an activation: the epilogue of an empty sum".into(),
             });
         }
-        let requested = fp8_scaled(OP, algo, F::PRECISION, scaling)?;
+        let shape = tessera_catalogue::MatmulShape {
+            m: dims.m.min(u32::MAX as usize) as u32,
+            n: dims.n.min(u32::MAX as usize) as u32,
+            k: dims.k.min(u32::MAX as usize) as u32,
+        };
+        let requested = fp8_scaled(OP, algo, F::PRECISION, scaling, shape, self.target().sms)?;
         let plan = self.plan_finishing(OP, requested, F::PRECISION, dims, (O::FORMAT, params.fused()))?;
         a.buffer().check_context(self, OP)?;
         bm.buffer().check_context(self, OP)?;
