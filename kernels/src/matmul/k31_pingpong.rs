@@ -109,14 +109,18 @@ unsafe fn extra<const C: u32>(base: u32) -> (Option<Staging>, [u32; 2]) {
     (staging, [b_addr, b_addr + 8])
 }
 
-/// `D = act(α·A·B + bias)` as kernel 27 computes it, on the ping-pong schedule over `64·C`-row units.
+/// `D = act(α·A·B + bias)` as kernel 27 computes it, on the ping-pong schedule over `64·C`-row units
+/// of walk `W`: [`WorkUnits`] for blocks of their own (`P = 1`), or kernel 24's [`ClusterUnits`] in
+/// clusters of `P` = [`CLUSTER`] blocks along M, each block's producer loading its A and half of the
+/// pair's shared B tile, multicast into both.
 ///
 /// # Safety
 /// As [`super::k27_fused::fused_gemm`] with `64·C`-row tiles (A's map with boxes of those rows), the
 /// launch [`config`]`(64·C, ..)`'s (384 threads, its shared bytes), the grid any number of blocks (one
-/// per SM is the intent), `gridDim.y = 1`; `C` 1 or 2.
+/// per SM is the intent), `gridDim.y = 1`; `C` 1 or 2; with `P > 1` launched [`pairs_config`]'s way
+/// (clusters of `P` blocks along `x`, `gridDim.x` a multiple of it).
 #[inline(always)]
-pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32>(
+pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32, const P: u32, W: Walk<Args = (), Depth = Flat>>(
     args: TmaArgs,
     alpha: f32,
     out: u32,
@@ -126,27 +130,7 @@ pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32>(
     // SAFETY: the bias as the caller states.
     let finish = Finished::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
     // SAFETY: forwarded contract.
-    unsafe { pingpong::<O, S, C, 1, WorkUnits, Finished>(args, finish) }
-}
-
-/// [`pingpong_gemm`] in clusters of two blocks along M (kernel 24's pairs): each block's producer
-/// loads its A and half of the pair's shared B tile, multicast into both blocks.
-///
-/// # Safety
-/// As [`pingpong_gemm`], launched [`pairs_config`]'s way (clusters of [`CLUSTER`] blocks along `x`,
-/// `gridDim.x` a multiple of it).
-#[inline(always)]
-pub unsafe fn pingpong_pairs_gemm<O: WgmmaTile, const S: u32, const C: u32>(
-    args: TmaArgs,
-    alpha: f32,
-    out: u32,
-    bias: *const f32,
-    epilogue: u32,
-) {
-    // SAFETY: the bias as the caller states.
-    let finish = Finished::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
-    // SAFETY: forwarded contract.
-    unsafe { pingpong::<O, S, C, CLUSTER, ClusterUnits<CLUSTER>, Finished>(args, finish) }
+    unsafe { pingpong::<O, S, C, P, W, Finished>(args, finish) }
 }
 
 /// `C = A·B` as kernel 16 computes it (plain `f32` sums, stored by the threads; with `gridDim.y > 1`
@@ -269,7 +253,7 @@ unsafe fn pingpong<O: WgmmaTile, const S: u32, const C: u32, const P: u32, W: Wa
 macro_rules! pingpong_entry {
     ($name:ident, $config:ident, $tile:ident, stages $s:literal, consumers $c:literal, $doc:literal) => {
         fused_entry!(@entry $name, $config = config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 2),
-            pingpong_gemm::<super::k14_wgmma::$tile, $s, $c>, "As [`pingpong_gemm`]", $doc);
+            pingpong_gemm::<super::k14_wgmma::$tile, $s, $c, 1, WorkUnits>, "As [`pingpong_gemm`]", $doc);
     };
 }
 
@@ -285,11 +269,11 @@ pingpong_entry!(matmul_pingpong_f16_128x128, PINGPONG_F16_128X128, F16N128, stag
     "Kernel 31 on FP16 inputs: as [`matmul_pingpong_bf16_128x128`].");
 
 fused_entry!(@entry matmul_pingpong_pairs_bf16_128x128, PINGPONG_PAIRS_BF16_128X128 = pairs_config(128, 128, 6, 2),
-    pingpong_pairs_gemm::<super::k14_wgmma::Bf16N128, 6, 2>, "As [`pingpong_pairs_gemm`]",
+    pingpong_gemm::<super::k14_wgmma::Bf16N128, 6, 2, CLUSTER, ClusterUnits<CLUSTER>>, "As [`pingpong_gemm`]",
     "Kernel 31 on BF16 inputs (sm_90a): [`matmul_pingpong_bf16_128x128`] in clusters of two blocks along M \
      whose B tiles are shared (each loads half, multicast into both): per block 128 + 64 rows a step.");
 fused_entry!(@entry matmul_pingpong_pairs_f16_128x128, PINGPONG_PAIRS_F16_128X128 = pairs_config(128, 128, 6, 2),
-    pingpong_pairs_gemm::<super::k14_wgmma::F16N128, 6, 2>, "As [`pingpong_pairs_gemm`]",
+    pingpong_gemm::<super::k14_wgmma::F16N128, 6, 2, CLUSTER, ClusterUnits<CLUSTER>>, "As [`pingpong_gemm`]",
     "Kernel 31 on FP16 inputs: as [`matmul_pingpong_pairs_bf16_128x128`].");
 
 tma_entry!(pingpong_plain_gemm, matmul_pingpong_plain_bf16_64x256, PINGPONG_PLAIN_BF16_64X256, Bf16N256, u16, stages 5, consumers 1,

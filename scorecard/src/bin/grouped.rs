@@ -88,6 +88,12 @@ struct Sample {
 
 /// The worst `|got − reference| / tolerance` over the samples (≤ 1 passes).
 fn worst(p: Precision, samples: &[Sample], got: &[f32], n: usize, k: usize) -> f64 {
+    worst_rounded(p, samples, got, n, k, 0.0)
+}
+
+/// [`worst`] for an output rounded once more with unit roundoff `u` (a 16-bit `C`): the tolerance
+/// plus `u·|reference|`.
+fn worst_rounded(p: Precision, samples: &[Sample], got: &[f32], n: usize, k: usize, u: f64) -> f64 {
     let mut worst = 0.0f64;
     for s in samples {
         for col in 0..n {
@@ -98,10 +104,25 @@ fn worst(p: Precision, samples: &[Sample], got: &[f32], n: usize, k: usize) -> f
                 abs += t.abs();
             }
             let err = (f64::from(got[s.c_at + col]) - v).abs();
-            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err / p.tolerance(k, abs) });
+            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err / (p.tolerance(k, abs) + u * v.abs()) });
         }
     }
     worst
+}
+
+/// The median time (ms) of `--repeat` batches of `run`, each batch about 20 ms of work after a warm-up.
+fn median_ms(gpu: &Gpu, args: &Args, timer: &GpuTimer, run: &dyn Fn() -> Result<(), Fail>) -> Result<f64, Fail> {
+    let once = timer.time_ms(gpu, 1, 1, run)?;
+    let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
+    let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+/// One timed result as the JSON lines carry it, and its line on stderr.
+fn result(name: &str, ms: f64, flops: f64, err: f64) -> serde_json::Value {
+    eprintln!("  {name:<24} {ms:>9.4} ms {:>8.1} TFLOP/s  error/tol {err:.3}{}", flops / ms / 1e9, if err > 1.0 { "  FAILS" } else { "" });
+    serde_json::json!({ "ms": ms, "tflops": flops / ms / 1e9, "error_over_tolerance": err })
 }
 
 /// Times `runs` (each checked first against `samples`) and returns the JSON fields.
@@ -120,18 +141,8 @@ fn measure(
         run()?;
         gpu.synchronize()?;
         let err = check(&c.borrow().to_host(gpu)?);
-        // One run's time sets the batch to about 20 ms of work.
-        let once = timer.time_ms(gpu, 1, 1, run)?;
-        let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
-        let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
-        times.sort_by(f64::total_cmp);
-        let ms = times[times.len() / 2];
-        row.insert(name.clone(), serde_json::json!({ "ms": ms, "tflops": flops / ms / 1e9, "error_over_tolerance": err }));
-        eprintln!(
-            "  {name:<24} {ms:>9.4} ms {:>8.1} TFLOP/s  error/tol {err:.3}{}",
-            flops / ms / 1e9,
-            if err > 1.0 { "  FAILS" } else { "" }
-        );
+        let ms = median_ms(gpu, args, &timer, run)?;
+        row.insert(name.clone(), result(name, ms, flops, err));
     }
     Ok(serde_json::Value::Object(row))
 }
@@ -218,33 +229,9 @@ fn auto_out16<T: OutputElement>(
     run()?;
     gpu.synchronize()?;
     let got: Vec<f32> = c.borrow().to_host(gpu)?.into_iter().map(T::to_f32).collect();
-    let u = T::FORMAT.unit_roundoff();
-    let mut err = 0.0f64;
-    for s in samples {
-        for col in 0..n {
-            let (mut v, mut abs) = (0.0f64, 0.0f64);
-            for i in 0..k {
-                let t = f64::from(s.a_row[i]) * f64::from(s.b[i * n + col]);
-                v += t;
-                abs += t.abs();
-            }
-            let e = (f64::from(got[s.c_at + col]) - v).abs() / (p.tolerance(k, abs) + u * v.abs());
-            err = err.max(if e.is_nan() { f64::INFINITY } else { e });
-        }
-    }
-    let timer = GpuTimer::new(gpu)?;
-    let once = timer.time_ms(gpu, 1, 1, run)?;
-    let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
-    let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
-    times.sort_by(f64::total_cmp);
-    let ms = times[times.len() / 2];
-    eprintln!(
-        "  {:<24} {ms:>9.4} ms {:>8.1} TFLOP/s  error/tol {err:.3}{}",
-        "tessera_auto_out16",
-        flops / ms / 1e9,
-        if err > 1.0 { "  FAILS" } else { "" }
-    );
-    Ok(serde_json::json!({ "ms": ms, "tflops": flops / ms / 1e9, "error_over_tolerance": err }))
+    let err = worst_rounded(p, samples, &got, n, k, T::FORMAT.unit_roundoff());
+    let ms = median_ms(gpu, args, &GpuTimer::new(gpu)?, &run)?;
+    Ok(result("tessera_auto_out16", ms, flops, err))
 }
 
 fn grouped<T: DeviceElement + GemmExInput>(
