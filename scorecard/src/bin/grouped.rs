@@ -301,7 +301,8 @@ fn gpu_choice(times: &serde_json::Value) -> Option<String> {
 fn run<T: OutputElement + GemmExInput>(gpu: &Gpu, args: &Args, from: fn(f32) -> T, out: &mut impl std::io::Write) -> Result<(), Fail> {
     let blas = Cublas::new(gpu)?;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ args.seed);
-    for s in &args.batched {
+    // `--batched ""` or `--grouped ""` runs none of that kind.
+    for s in args.batched.iter().filter(|s| !s.is_empty()) {
         eprintln!("batched {s} ({})", T::PRECISION.label());
         let row = batched(gpu, &blas, args, &mut rng, from, parse4(s)?)?;
         println!("{row}");
@@ -309,7 +310,7 @@ fn run<T: OutputElement + GemmExInput>(gpu: &Gpu, args: &Args, from: fn(f32) -> 
     }
     // Grouped products run BF16 and FP16 only (kernel 26); FP32 batches run kernel 28.
     let cases: &[String] = if T::PRECISION == Precision::Fp32 { &[] } else { &args.grouped };
-    for s in cases {
+    for s in cases.iter().filter(|s| !s.is_empty()) {
         eprintln!("grouped {s} ({})", T::PRECISION.label());
         let row = grouped(gpu, &blas, args, &mut rng, from, parse4(s)?)?;
         println!("{row}");
