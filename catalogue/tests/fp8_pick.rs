@@ -28,5 +28,9 @@ fn the_pairs_take_the_shapes_they_ran_faster_on_and_leave_the_others() {
         // Per-tensor `Auto` stays `Auto`; a named kernel stays itself.
         assert_eq!(fp8_scaled("test", Algo::Auto, p, Fp8Scaling::PerTensor, odd, SMS), Ok(Algo::Auto));
         assert_eq!(fp8_scaled("test", b_odd, p, Fp8Scaling::Blocks, square, SMS), Ok(b_odd));
+        // A product of one row of tiles never runs in pairs (the second block would compute nothing).
+        for s in [MatmulShape { m: 7, n: 32, k: 592 }, MatmulShape { m: 1, n: 732, k: 48 }, MatmulShape { m: 200, n: 8094, k: 1008 }] {
+            assert!(tc_model::pick(s, p, SMS).is_none_or(|a| !paired(a)), "{p:?} {s:?}");
+        }
     }
 }
