@@ -226,6 +226,35 @@ fn finished_in<T: DeviceElement, O: OutputElement>(gpu: &Gpu, precision: Precisi
     Ok(())
 }
 
+/// Kernel 30's tiles and `Auto` writing plain sums into a 16-bit `C` (`O`): rows of 4 columns on 8
+/// bytes, and K = 37, N = 45 with `C`'s matrices 3 elements off 8 bytes (one element a thread).
+fn plain_16_in<T: DeviceElement, O: OutputElement>(gpu: &Gpu, precision: Precision, from: fn(f32) -> T) -> Result<(), String> {
+    let e = |e: tessera::Error| e.to_string();
+    for (m, n, k, count, c_stride) in [(130, 136, 72, 3, 130 * 136 + 8), (70, 45, 37, 3, 70 * 45 + 3)] {
+        let sa = Stack { count, rows: m, cols: k, stride: (m * k).next_multiple_of(8) + 24 };
+        let sb = Stack { count, rows: k, cols: n, stride: 0 };
+        let sc = Stack { count, rows: m, cols: n, stride: c_stride };
+        let (va, vb) = (stack_values(sa, precision, 84), stack_values(sb, precision, 85));
+        let (a, b) = (upload(gpu, &va, from)?, upload(gpu, &vb, from)?);
+        for algo in algos_reading(precision, true) {
+            let mut c = DeviceBuffer::from_host(gpu, &vec![O::from_f32(UNTOUCHED); sc.span().unwrap()]).map_err(e)?;
+            gpu.matmul_batched_with(
+                algo,
+                &GemmEpilogue::new(),
+                MatrixStack::new(&a, count, m, k, sa.stride),
+                MatrixStack::new(&b, count, k, n, 0),
+                MatrixStackMut::new(&mut c, count, m, n, sc.stride),
+            )
+            .map_err(|err| format!("{algo:?} {m}×{n}×{k}: {err}"))?;
+            let got: Vec<f32> = c.to_host(gpu).map_err(e)?.into_iter().map(|x| x.to_f32()).collect();
+            let products = Products::Batched { a: sa, b: sb, c: sc };
+            check_finished_products(precision, products, (&va, &vb), &got, (O::FORMAT, 1.0, Activation::Identity), None)
+                .map_err(|err| format!("{algo:?} {m}×{n}×{k}: {err}"))?;
+        }
+    }
+    Ok(())
+}
+
 fn s(buf: &DeviceBuffer<bf16>, stride: usize) -> MatrixStack<'_, bf16> {
     MatrixStack::new(buf, 4, 8, 8, stride)
 }
@@ -297,6 +326,9 @@ fn main() {
         gpu_trial("finished_bf16_into_bf16_in_every_tile", |g| finished_in::<bf16, bf16>(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("finished_f16_into_f16_in_every_tile", |g| finished_in::<f16, f16>(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("finished_bf16_into_f32_in_every_tile", |g| finished_in::<bf16, f32>(g, Precision::Bf16, bf16::from_f32)),
+        gpu_trial("batched_bf16_into_bf16_on_kernel_30", |g| plain_16_in::<bf16, bf16>(g, Precision::Bf16, bf16::from_f32)),
+        gpu_trial("batched_f16_into_bf16_on_kernel_30", |g| plain_16_in::<f16, bf16>(g, Precision::Fp16, f16::from_f32)),
+        gpu_trial("batched_bf16_into_f16_on_kernel_30", |g| plain_16_in::<bf16, f16>(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("pointers_bf16_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Bf16, bf16::from_f32)),
         gpu_trial("pointers_f16_match_the_reference_in_every_tile", |g| pointers_in(g, Precision::Fp16, f16::from_f32)),
         gpu_trial("grouped_bf16_matches_the_reference_in_every_tile", |g| groups_in(g, Precision::Bf16, bf16::from_f32)),

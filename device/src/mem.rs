@@ -56,6 +56,12 @@ impl<T: Copy> View<T> {
         self.len == 0
     }
 
+    /// The address of the first element (reading or writing through it is the caller's `unsafe`).
+    #[inline(always)]
+    pub fn as_mut_ptr(&self) -> *mut T {
+        self.ptr
+    }
+
     /// Reads element `i`.
     ///
     /// # Safety

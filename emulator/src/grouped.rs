@@ -111,7 +111,7 @@ pub fn matmul_pointer_products<T: Copy>(
                 .chain(b.iter().map(|m| m.as_ptr() as u64))
                 .chain(c.iter_mut().map(|m| m.as_mut_ptr() as u64))
                 .collect();
-            run_pointers(l, (std::ptr::null(), std::ptr::null(), std::ptr::null_mut()), table.as_ptr())?
+            run_pointers(l, (std::ptr::null(), std::ptr::null(), std::ptr::null_mut()), table.as_ptr(), OutputFormat::F32)?
         }
     }
     Ok(planned)
@@ -145,7 +145,7 @@ fn run<T, O>(
     let (host, finished) = match l.kernel.host {
         GroupedHost::Tma { host, finished } => (host, finished.1),
         GroupedHost::PointersF32 { .. } | GroupedHost::Pointers16(_) => {
-            return run_pointers(l, (a.as_ptr().cast(), b.as_ptr().cast(), c.as_mut_ptr().cast()), std::ptr::null())
+            return run_pointers(l, (a.as_ptr().cast(), b.as_ptr().cast(), c.as_mut_ptr().cast()), std::ptr::null(), out)
         }
     };
     let Some(maps) = l.maps else {
@@ -185,16 +185,21 @@ fn run<T, O>(
 }
 
 /// Kernel 28 or 30 as `l` plans it: on A, B and `C` from `operands` a stride apart (`table` null),
-/// or on the table's addresses.
-fn run_pointers(l: &ProductsLaunch, operands: (*const u8, *const u8, *mut f32), table: *const u64) -> Result<(), EmuError> {
+/// or on the table's addresses; `C` in `out` (kernel 30's argument; the plan gives kernel 28 `f32`).
+fn run_pointers(
+    l: &ProductsLaunch,
+    operands: (*const u8, *const u8, *mut f32),
+    table: *const u64,
+    out: OutputFormat,
+) -> Result<(), EmuError> {
     let (pa, pb, pc, pt) =
         (SyncPtr::from_const(operands.0), SyncPtr::from_const(operands.1), SyncPtr::new(operands.2), SyncPtr::from_const(table));
     let (m, n, k) = (l.m, l.n, l.k);
     let strides = (l.strides.0, l.strides.1, l.c_stride);
     // SAFETY (both closures): the inputs are the precision's type (the size checked by the callers);
     // the plan checked every matrix of the stacks inside its buffer and C's apart, or the table holds
-    // every matrix's address, each slice of its matrix's length; the launch is the kernel's, z the
-    // batch.
+    // every matrix's address, each slice of its matrix's length, C's of `out`'s type; the launch is
+    // the kernel's, z the batch.
     match l.kernel.host {
         GroupedHost::PointersF32 { host, by_rows } => {
             let host = if l.entry == by_rows.0 { by_rows.1 } else { host };
@@ -203,7 +208,7 @@ fn run_pointers(l: &ProductsLaunch, operands: (*const u8, *const u8, *mut f32), 
             })
         }
         GroupedHost::Pointers16(host) => launch(l.entry, Launch::from(l.launch), || unsafe {
-            host(pa.get().cast(), pb.get().cast(), pc.get(), m, n, k, strides.0, strides.1, strides.2, pt.get())
+            host(pa.get().cast(), pb.get().cast(), pc.get(), m, n, k, strides.0, strides.1, strides.2, pt.get(), out.code())
         }),
         GroupedHost::Tma { .. } => Err(EmuError::InvalidLaunch { kernel: l.entry, detail: "a TMA kernel has no pointer launch".into() }),
     }

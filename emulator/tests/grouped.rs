@@ -280,14 +280,16 @@ fn finishing_refuses_what_kernel_26_cannot_run() {
     .unwrap_err()
     .to_string();
     assert!(err.contains("empty sum"), "{err}");
-    // A 16-bit C whose matrices start off 16 bytes (4 elements apart from a multiple of 8).
+    // A 16-bit C whose matrices start off 16 bytes (4 elements apart from a multiple of 8): kernel 26
+    // cannot store it (kernel 30 can: `kernel_30_writes_a_16_bit_c_in_every_tile`).
     let (a, b) = (Stack { count: 2, rows: 8, cols: 8, stride: 64 }, Stack { count: 2, rows: 8, cols: 8, stride: 64 });
     let c = Stack { count: 2, rows: 8, cols: 8, stride: 68 };
     let none = HostEpilogue::default();
+    let tile26 = group_algos(Precision::Bf16).find(|a| a.kernel().is_some()).expect("a kernel-26 tile");
     let err = matmul_products_with(
         Products::Batched { a, b, c },
         Precision::Bf16,
-        GroupedAlgo::Auto,
+        tile26,
         (1.0, &none),
         &[0u16; 128],
         &[0u16; 128],
@@ -310,4 +312,57 @@ fn finishing_refuses_what_kernel_26_cannot_run() {
     .unwrap_err()
     .to_string();
     assert!(err.contains("no"), "{err}");
+    // Kernel 28 stores `f32` only: named for a 16-bit C, nothing runs it.
+    let c = Stack { count: 2, rows: 8, cols: 8, stride: 64 };
+    let err = matmul_products_with(
+        Products::Batched { a, b, c },
+        Precision::Fp32,
+        GroupedAlgo::F32,
+        (1.0, &none),
+        &[0f32; 128],
+        &[0f32; 128],
+        &mut out,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("no"), "{err}");
+}
+
+#[test]
+fn kernel_30_writes_a_16_bit_c_in_every_tile() {
+    // Aligned rows (4 columns a thread, 8 bytes) in partial tiles, and K = 37, N = 45 with C's
+    // matrices 3 elements apart from a multiple of 4 (one element a thread); A with gaps, B shared.
+    let cases = [(130, 136, 72, 2, 130 * 136 + 8), (70, 45, 37, 3, 70 * 45 + 3)];
+    for (m, n, k, count, c_stride) in cases {
+        let a = Stack { count, rows: m, cols: k, stride: (m * k).next_multiple_of(8) + 24 };
+        let b = Stack { count, rows: k, cols: n, stride: 0 };
+        let c = Stack { count, rows: m, cols: n, stride: c_stride };
+        let batch = Products::Batched { a, b, c };
+        for precision in [Precision::Bf16, Precision::Fp16] {
+            let (va, vb) = (stack_values(a, precision, 7), stack_values(b, precision, 8));
+            let tiles = GROUPED_KERNELS.iter().filter(|t| t.precision == precision && t.host.pointers()).map(|t| t.algo);
+            for algo in tiles.chain([GroupedAlgo::Auto]) {
+                for out in [OutputFormat::Bf16, OutputFormat::F16] {
+                    let none = HostEpilogue::default();
+                    let (pa, pb) = (bits(precision, &va), bits(precision, &vb));
+                    let (plan, got) = if out == OutputFormat::Bf16 {
+                        let mut c16 = vec![half::bf16::from_f32(UNTOUCHED); c.span().unwrap()];
+                        let plan = matmul_products_with(batch, precision, algo, (1.0, &none), &pa, &pb, &mut c16);
+                        (plan, c16.iter().map(|x| x.to_f32()).collect::<Vec<f32>>())
+                    } else {
+                        let mut c16 = vec![half::f16::from_f32(UNTOUCHED); c.span().unwrap()];
+                        let plan = matmul_products_with(batch, precision, algo, (1.0, &none), &pa, &pb, &mut c16);
+                        (plan, c16.iter().map(|x| x.to_f32()).collect::<Vec<f32>>())
+                    };
+                    let plan = plan.unwrap_or_else(|e| panic!("{algo:?} {precision:?} {out:?}: {e}"));
+                    let ProductsPlan::Launch(l) = plan else { panic!("{algo:?}: not a launch") };
+                    if algo != GroupedAlgo::Auto {
+                        assert!(l.kernel.host.pointers() && !l.finished, "{algo:?}: {}", l.entry);
+                    }
+                    check_finished_products(precision, batch, (&va, &vb), &got, (out, 1.0, Activation::Identity), None)
+                        .unwrap_or_else(|e| panic!("{algo:?} {precision:?} {out:?} {m}×{n}×{k}: {e}"));
+                }
+            }
+        }
+    }
 }

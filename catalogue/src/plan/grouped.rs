@@ -171,12 +171,14 @@ pub fn plan(
     plan_finishing(products, lens, precision, algo, target, ProductsFinish::NONE)
 }
 
-/// [`plan`] for products whose sums are finished as `finish` says: kernel 26's finishing twins alone
-/// (`lens.c` in `C`'s own elements; each of `C`'s matrices on 16 bytes in its type).
+/// [`plan`] for products whose sums are finished as `finish` says: kernel 26's finishing twins, or
+/// for a batch writing a 16-bit `C` with no epilogue kernel 30 too (`lens.c` in `C`'s own elements;
+/// each of kernel 26's matrices of `C` on 16 bytes in its type).
 ///
-/// Errors: [`plan`]'s, [`PlanError::NoKernel`] where no kernel-26 tile takes the products (off
-/// sm_90a, a batch of pointers, a kernel 28 or 30 tile named), and [`PlanError::Invalid`] for `K = 0`
-/// with a bias or an activation (an empty sum's epilogue).
+/// Errors: [`plan`]'s, [`PlanError::NoKernel`] where no tile takes the products (an epilogue off
+/// sm_90a or on a batch of pointers, a kernel 28 tile named for a 16-bit `C`, a kernel 28 or 30 tile
+/// named with an epilogue), and [`PlanError::Invalid`] for `K = 0` with a bias or an activation (an
+/// empty sum's epilogue).
 pub fn plan_finishing(
     products: Products<'_>,
     lens: BufferLens,
@@ -407,8 +409,10 @@ fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> 
     let Checked { products, stacks: (a, b, c), dims: (m, n, k), count, precision, target, finish, .. } = q;
     let op = products.op();
     let mut candidates = q.candidates(true).peekable();
-    // Kernels 28 and 30 store their sums as they are.
-    if matches!(products, Products::Grouped { .. }) || finish.finishes() || candidates.peek().is_none() {
+    // Kernels 28 and 30 store their sums as they are: kernel 28 in `f32`, kernel 30 also rounded
+    // once into a 16-bit `C`; neither applies an epilogue.
+    let stores = !finish.epilogue && (finish.out == OutputFormat::F32 || precision != Precision::Fp32);
+    if matches!(products, Products::Grouped { .. }) || !stores || candidates.peek().is_none() {
         return Ok(None);
     }
     let per16 = 16 / precision.input_bytes() as usize;

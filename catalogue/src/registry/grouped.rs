@@ -21,6 +21,10 @@ pub type GroupedFinishedFn =
 /// else its addresses, `tessera_kernels::matmul::batch_member`).
 pub type BatchedFn<T> = unsafe fn(*const T, *const T, *mut f32, u32, u32, u32, usize, usize, usize, *const u64);
 
+/// The host build of a kernel-30 entry: [`BatchedFn`]'s arguments on the 16-bit inputs' bits, then
+/// `C`'s type (`out`, `k27_fused::out`; `stride_c` counts its elements).
+pub type Batched16Fn = unsafe fn(*const u16, *const u16, *mut f32, u32, u32, u32, usize, usize, usize, *const u64, u32);
+
 /// An entry's host build (the CPU executor), by how it reads its operands.
 #[derive(Debug, Clone, Copy)]
 pub enum GroupedHost {
@@ -29,8 +33,8 @@ pub enum GroupedHost {
     /// Kernel 28 (FP32): through pointers, and its by-rows twin (`entry`, build) for N not a multiple
     /// of 4.
     PointersF32 { host: BatchedFn<f32>, by_rows: (&'static str, BatchedFn<f32>) },
-    /// Kernel 30 (BF16, FP16 as their bits): through pointers.
-    Pointers16(BatchedFn<u16>),
+    /// Kernel 30 (BF16, FP16 as their bits): through pointers, `C` in `f32` or a 16-bit type.
+    Pointers16(Batched16Fn),
 }
 
 impl GroupedHost {

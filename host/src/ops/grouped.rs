@@ -9,7 +9,8 @@ use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, PushKernelArg};
 use tessera_catalogue::plan::grouped::{
     plan, plan_finishing, BufferLens, Products, ProductsFinish, ProductsLaunch, ProductsPlan, OP_BATCHED, OP_GROUPED, OP_POINTERS,
 };
-use tessera_catalogue::registry::grouped::GroupedAlgo;
+use tessera_catalogue::registry::grouped::{GroupedAlgo, GroupedHost};
+use tessera_catalogue::OutputFormat;
 
 use super::launch_config;
 use crate::buffer::DeviceBuffer;
@@ -69,11 +70,12 @@ impl Gpu {
 
     /// [`Gpu::matmul_batched`] with each sum finished in the store: `C_i = act(A_i·B_i + bias)`, `C`
     /// in `f32`, BF16 or FP16 (`O`, each sum rounded once) — kernel 26's finishing twins (Hopper,
-    /// sm_90a; kernels 28 and 30 store plain sums). The bias is per column (`n` values, the same for
-    /// every product) or per row (`m`, each product's rows).
+    /// sm_90a), and for a 16-bit `C` without a bias or an activation kernel 30 too (any GPU; kernel 28
+    /// stores `f32` only). The bias is per column (`n` values, the same for every product) or per row
+    /// (`m`, each product's rows).
     ///
-    /// Errors: [`Gpu::matmul_batched`]'s; [`Error::NoKernel`] where no kernel-26 tile runs the batch
-    /// (off sm_90a, a kernel 28 or 30 tile named); [`Error::Unaligned`] unless `C`'s matrices start on
+    /// Errors: [`Gpu::matmul_batched`]'s; [`Error::NoKernel`] where no tile runs the batch (an
+    /// epilogue off sm_90a or on a kernel 28 or 30 tile named, a 16-bit `C` on a kernel 28 tile); [`Error::Unaligned`] unless `C`'s matrices start on
     /// 16 bytes in `O`; [`Error::BufferTooSmall`] for a short bias; [`Error::InvalidArgument`] for
     /// `K = 0` with a bias or an activation.
     pub fn matmul_batched_with<T: DeviceElement, O: OutputElement>(
@@ -202,7 +204,7 @@ impl Gpu {
                 // of this context of the planned shape (checked), on 16 bytes (checked), the outputs
                 // apart (checked); the guards above record every matrix's use once the launch is queued;
                 // the launch is the plan's.
-                unsafe { self.launch_pointers(&l, (0, 0, 0), pt) }
+                unsafe { self.launch_pointers(&l, (0, 0, 0), pt, OutputFormat::F32) }
             }
         }
     }
@@ -330,16 +332,22 @@ impl Gpu {
     }
 
     /// Queues kernel 28 or 30 as `l` plans it: on the stacks from `(a, b, c)` a stride apart
-    /// (`table` 0), or on the addresses in `table` (3 × the count: A's, B's, then C's).
+    /// (`table` 0), or on the addresses in `table` (3 × the count: A's, B's, then C's), `C` in `out`
+    /// (kernel 30's argument; kernel 28 writes `f32` only).
     ///
     /// # Safety
     /// The operands (or the table's) hold the plan's matrices of the plan's input type, on 16 bytes,
-    /// the outputs apart, each in use (its guard alive) until the launch is queued.
-    unsafe fn launch_pointers(&self, l: &ProductsLaunch, (a, b, c): (u64, u64, u64), table: u64) -> Result<()> {
+    /// `C`'s of `out`'s type (`f32` for kernel 28), the outputs apart, each in use (its guard alive)
+    /// until the launch is queued.
+    unsafe fn launch_pointers(&self, l: &ProductsLaunch, (a, b, c): (u64, u64, u64), table: u64, out: OutputFormat) -> Result<()> {
         let stream = self.stream();
         let f = self.kernel(l.entry)?;
+        let out_code = out.code();
         let mut builder = stream.launch_builder(f);
         builder.arg(&a).arg(&b).arg(&c).arg(&l.m).arg(&l.n).arg(&l.k).arg(&l.strides.0).arg(&l.strides.1).arg(&l.c_stride).arg(&table);
+        if matches!(l.kernel.host, GroupedHost::Pointers16(_)) {
+            builder.arg(&out_code);
+        }
         // SAFETY: the caller's contract; the launch is the kernel's tile with the batch along z (the plan's).
         self.launched(unsafe { builder.launch(launch_config(l.launch)) })
     }
@@ -363,9 +371,10 @@ impl Gpu {
             // Kernels 28 and 30: the operands' pointers and strides, the matrix `blockIdx.z`.
             let (pc, _write_c) = c.device_ptr_mut(stream);
             // SAFETY: the plan checked every matrix of A's, B's and C's stacks inside its buffer (from
-            // each buffer's first element), C's matrices apart, the strides keeping every matrix on 16
-            // bytes; the inputs are the plan's precision's (T's); the launch is the plan's.
-            return unsafe { self.launch_pointers(l, (x, y, pc), 0) };
+            // each buffer's first element; C's in O's elements), C's matrices apart, the strides keeping
+            // A's and B's matrices on 16 bytes; the inputs are the plan's precision's (T's), C is O's
+            // (kernel 28 only for f32: the plan's rule); the launch is the plan's.
+            return unsafe { self.launch_pointers(l, (x, y, pc), 0, O::FORMAT) };
         };
         let maps = self.tensor_maps.maps(stream, &operand_maps, l.kernel.precision, x, y, None)?;
         let (pm, _read_maps) = maps.device_ptr(stream);

@@ -25,7 +25,7 @@ macro_rules! batched_entry {
             pub unsafe fn $name(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32, stride_a: usize, stride_b: usize, stride_c: usize, table: *const u64) {
                 // SAFETY: forwarded contract (the table's addresses), then for this block's matrix.
                 unsafe {
-                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), table);
+                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), 4, table);
                     double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, false>(a, b, c, m, n, k)
                 }
             }
@@ -40,7 +40,7 @@ macro_rules! batched_entry {
             pub unsafe fn $twin(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32, stride_a: usize, stride_b: usize, stride_c: usize, table: *const u64) {
                 // SAFETY: forwarded contract (the table's addresses), then for this block's matrix.
                 unsafe {
-                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), table);
+                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), 4, table);
                     double_buffer::<$bm, $bn, $bk, { $bm + 4 }, $wmi, $wni, $nt, $la, $lb, $u, true>(a, b, c, m, n, k)
                 }
             }

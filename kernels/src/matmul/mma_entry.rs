@@ -3,7 +3,7 @@
 /// `$bm × $bn × $bk`, `$wm × $wn` warps, `$s` stages, swizzled or not, the launch bound
 /// `min_blocks` blocks per SM (0 = none), and `split_k`: K divided over `gridDim.z` (kernel 20), or
 /// `batched`: one matrix of a batch per `blockIdx.z` (kernel 30, [`batch_member`](super::batch_member)),
-/// its tile stored through shared memory in whole rows.
+/// its tile stored through shared memory in whole rows, in the type its `out` argument names.
 macro_rules! mma_entry {
     // The launch constant.
     (@config $name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
@@ -29,7 +29,7 @@ macro_rules! mma_entry {
     };
     // The body's call, on (a, b, c, m, n, k).
     (@gemm $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal, stages $s:literal,
-     swizzle $sw:literal, split $split:literal, staged $staged:literal, $a:ident, $b:ident, $c:ident, $m:ident, $n:ident, $k:ident) => {
+     swizzle $sw:literal, split $split:literal, staged $staged:literal, $a:ident, $b:ident, $c:ident, $m:ident, $n:ident, $k:ident, $out:expr) => {
         super::mma_tile::mma_gemm::<
             super::mma_ops::$kind,
             $bm,
@@ -46,7 +46,7 @@ macro_rules! mma_entry {
             { ($bk * $bn * core::mem::size_of::<$elem>()) / (16 * 32 * $wm * $wn) },
             $split,
             $staged,
-        >($a, $b, $c, $m, $n, $k)
+        >($a, $b, $c, $m, $n, $k, $out)
     };
     ($name:ident, $config:ident, $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal,
      stages $s:literal, swizzle $sw:literal, batched, $doc:literal) => {
@@ -59,6 +59,7 @@ macro_rules! mma_entry {
             /// For every `i < gridDim.z`, matrix `i`'s operands (`table` null: `a + i·stride_a`, `b +
             /// i·stride_b`, `c + i·stride_c`; else the table's `3·gridDim.z` addresses, A's, B's, then
             /// `C`'s) as [`mma_gemm`](super::mma_tile::mma_gemm) takes them, A and B 16-byte aligned,
+            /// each `C` of `m·n` elements of `out`'s type (`k27_fused::out`; `stride_c` counts them),
             /// the outputs of different `i` apart; the launch its `TileConfig` constant states, with
             /// `gridDim.z` matrices.
             #[allow(clippy::too_many_arguments)] // the entry's parameters are its ABI, one per launch argument
@@ -73,11 +74,13 @@ macro_rules! mma_entry {
                 stride_b: usize,
                 stride_c: usize,
                 table: *const u64,
+                out: u32,
             ) {
                 // SAFETY: forwarded contract (the table's addresses), then for this block's matrix.
                 unsafe {
-                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), table);
-                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split false, staged true, a, b, c, m, n, k)
+                    let c_bytes = super::k27_fused::out::bytes(out);
+                    let (a, b, c) = super::batch_member(a, b, c, (stride_a, stride_b, stride_c), c_bytes, table);
+                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split false, staged true, a, b, c, m, n, k, out)
                 }
             }
         }
@@ -107,7 +110,7 @@ macro_rules! mma_entry {
             pub unsafe fn $name(a: *const $elem, b: *const $elem, c: *mut f32, m: u32, n: u32, k: u32) {
                 // SAFETY: forwarded contract.
                 unsafe {
-                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split $split, staged false, a, b, c, m, n, k)
+                    mma_entry!(@gemm $kind, $elem, $bm x $bn x $bk, warps $wm x $wn, stages $s, swizzle $sw, split $split, staged false, a, b, c, m, n, k, super::k27_fused::out::F32)
                 }
             }
         }

@@ -76,6 +76,10 @@ pub trait MmaKind {
     /// contiguous (`8j + l`); TF32 interleaves them (`4l + j`), so that one lane's B elements of the
     /// four tiles are 4 adjacent floats — one 128-bit shared load.
     fn column(j: u32, l: u32) -> u32;
+
+    /// Whether a lane's two fragment values `2t` and `2t + 1` of a tile are adjacent columns
+    /// ([`MmaKind::column`]): a 16-bit `C` stages them as one 32-bit word.
+    const ADJACENT_PAIRS: bool;
 }
 
 /// Swizzle of row `r` of an A tile with `ca` chunks per row: the 8 rows one `ldmatrix` phase reads
@@ -140,6 +144,7 @@ macro_rules! half_kind {
             const K: u32 = 16;
             const PER_CHUNK: u32 = 8;
             const B_PAD: u32 = 0;
+            const ADJACENT_PAIRS: bool = true;
 
             #[inline(always)]
             unsafe fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
@@ -218,6 +223,7 @@ impl MmaKind for Tf32 {
     const ZERO: f32 = 0.0;
     const K: u32 = 8;
     const PER_CHUNK: u32 = 4;
+    const ADJACENT_PAIRS: bool = false;
     // 8 floats: K-rows t = 0..4 (one B load of the warp) start 8 banks apart.
     const B_PAD: u32 = 8;
 

@@ -1,9 +1,11 @@
 //! The block-tiled tensor-core body kernels 12 and 13 share: shared-memory tiles of `A` and `B`,
 //! `ldmatrix` fragments, a warp grid of `mma.sync` tiles, and an `S`-stage `cp.async` pipeline
 //! (`S = 1`: load, wait, compute — kernel 12; `S ≥ 3` with the XOR swizzle — kernel 13).
+use super::k27_fused::out;
 use super::mma_ops::{at, offset, swizzle_a, MmaKind};
 use crate::device::async_copy::{self, SharedPtr};
-use crate::device::mem::{Float2, View};
+use crate::device::math::{f32x2_to_bf16x2, f32x2_to_f16x2};
+use crate::device::mem::{Float2, Half4, View};
 use crate::device::{shared::SharedTiles, thread, unroll};
 
 /// Dynamic shared memory, in bytes, of `stages` stages of an `A` tile `[bm][bk]` and a `B` tile
@@ -284,7 +286,8 @@ unsafe fn compute_stage<O: MmaKind, const BM: u32, const BN: u32, const BK: u32,
 /// `a` holds `m·k`, `b` `k·n` elements, `c` `m·n` floats (products fit in `u32`), zeroed before a
 /// `SPLIT` launch of more than one slice; the launch has
 /// `32·WARPS_M·WARPS_N` threads, a `⌈n/BN⌉ × ⌈m/BM⌉` grid and [`shared_bytes`]`(BM, BN, BK, S,
-/// size_of::<O::Elem>())` bytes of dynamic shared memory.
+/// size_of::<O::Elem>())` bytes of dynamic shared memory. `out` (`k27_fused::out`) is `F32` unless
+/// `STAGED`, where `c` then holds `m·n` elements of its type.
 #[inline(always)]
 pub unsafe fn mma_gemm<
     O: MmaKind,
@@ -309,12 +312,14 @@ pub unsafe fn mma_gemm<
     m: u32,
     n: u32,
     k: u32,
+    out: u32,
 ) {
     const { assert!(BM == WARPS_M * 16 * MI as u32 && BN == WARPS_N * 8 * NI as u32 && NI.is_multiple_of(4)) };
     const { assert!(BK.is_multiple_of(O::K) && BK.is_multiple_of(O::PER_CHUNK) && S >= 1) };
     const { assert!(NT == 32 * WARPS_M * WARPS_N && LA as u32 * NT * O::PER_CHUNK == BM * BK && LB as u32 * NT * O::PER_CHUNK == BK * BN) };
     const { assert!(NT.is_multiple_of(BK / O::PER_CHUNK) && NT.is_multiple_of(BN / O::PER_CHUNK)) };
-    let c_on_16_bytes = (c as usize).is_multiple_of(16);
+    // A staged tile may store a 16-bit `C`, one word per lane's pair of adjacent sums.
+    const { assert!(!STAGED || O::ADJACENT_PAIRS) };
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * (BN + O::B_PAD)) as usize);
@@ -417,9 +422,20 @@ pub unsafe fn mma_gemm<
         async_copy::wait_all();
         // SAFETY: reached by every thread of the block.
         unsafe { thread::sync_threads() };
-        let rows_aligned = n.is_multiple_of(4) && c_on_16_bytes;
-        // SAFETY: every thread is here; the shared memory holds `floats` floats; c holds m·n floats.
-        unsafe { store_staged::<O, BN, WARPS_M, WARPS_N, MI, NI, NT>(&acc, c, floats, (m, n), (row0, col0), warp, rows_aligned) };
+        // 4 columns a thread: 16 bytes of `f32`, 8 of a 16-bit type.
+        let rows_aligned = n.is_multiple_of(4) && (c.as_mut_ptr() as usize).is_multiple_of(4 * out::bytes(out));
+        // (Staged tiles are BF16/FP16 `mma`s, adjacent pairs: the const assertion at the top.)
+        if out == out::F32 || !O::ADJACENT_PAIRS {
+            // SAFETY: every thread is here; the shared memory holds `floats` floats; c holds m·n floats.
+            unsafe { store_staged::<O, BN, WARPS_M, WARPS_N, MI, NI, NT>(&acc, c, floats, (m, n), (row0, col0), warp, rows_aligned) };
+        } else {
+            // SAFETY: as above, the caller's `c` holding m·n elements of `out`'s 16-bit type.
+            unsafe {
+                let c16 = View::new(c.as_mut_ptr().cast::<u16>(), (m * n) as usize);
+                let place = ((m, n), (row0, col0), warp, rows_aligned, out == out::F16);
+                store_staged_half::<O, BN, WARPS_M, WARPS_N, MI, NI, NT>(&acc, c16, floats, place)
+            };
+        }
         return;
     }
     let (g, t) = (lane / 4, lane % 4);
@@ -535,6 +551,98 @@ unsafe fn store_staged<
                 if r < rows && gr < m && gc < n {
                     // SAFETY: gr < m, gc < n; r < rows, col < BN: inside the staging tile.
                     unsafe { c.set((gr * n + gc) as usize, staging.get((r * pitch + col) as usize)) };
+                }
+            }
+        }
+        // SAFETY: as above; the next pass overwrites the staging tile only after every thread read it.
+        unsafe { thread::sync_threads() };
+    }
+}
+
+/// Words between the 16-bit staging tile's rows beyond `BN / 2` ([`store_staged_half`]): a row pitch
+/// of 8 banks mod 32, as [`STAGING_PAD`] gives the `f32` tile.
+const HALF_STAGING_PAD: u32 = 8;
+
+/// [`store_staged`] into a 16-bit `C` (FP16 where `f16`, else BF16): each pair of adjacent sums is
+/// rounded once to nearest as it is staged, one 32-bit word, so the staging tile is half the `f32`
+/// one's bytes and the whole block's fits the drained stages at once — every warp stages its
+/// accumulators before any row leaves, none kept live through another's stores. Rows leave 4
+/// columns (8 bytes) a thread where `rows_aligned` (N a multiple of 4, `C` on 8 bytes), else one
+/// element a thread.
+///
+/// # Safety
+/// As [`store_staged`], `c` holding `m·n` 16-bit elements.
+#[inline(always)]
+unsafe fn store_staged_half<
+    O: MmaKind,
+    const BN: u32,
+    const WARPS_M: u32,
+    const WARPS_N: u32,
+    const MI: usize,
+    const NI: usize,
+    const NT: u32,
+>(
+    acc: &[[[f32; 4]; NI]; MI],
+    c: View<u16>,
+    words: u32,
+    ((m, n), (row0, col0), warp, rows_aligned, f16): ((u32, u32), (u32, u32), u32, bool, bool),
+) {
+    const { assert!(BN.is_multiple_of(4)) };
+    let pitch = BN / 2 + HALF_STAGING_PAD;
+    let warp_rows = 16 * MI as u32;
+    let per_pass = (words / (warp_rows * pitch)).clamp(1, WARPS_M);
+    let rows = per_pass * warp_rows;
+    // SAFETY: rows·pitch ≤ words (per_pass ≥ 1: a 16-bit tile is half the f32 one the caller's const
+    // assertion fits).
+    let staging = unsafe { SharedTiles::<u32>::new().tile((rows * pitch) as usize) };
+    let (wm, wn, tid) = (warp / WARPS_N, warp % WARPS_N, thread::thread_idx_x());
+    let (g, t) = (thread::lane_id() / 4, thread::lane_id() % 4);
+    for pass in 0..WARPS_M.div_ceil(per_pass) {
+        if wm / per_pass == pass {
+            let base = (wm % per_pass) * warp_rows;
+            for (mi, row) in acc.iter().enumerate() {
+                for (ni, frag) in row.iter().enumerate() {
+                    for h in 0..2u32 {
+                        let r = base + 16 * mi as u32 + g + 8 * h;
+                        // The pair's first column, even (adjacent pairs, const-asserted): its word.
+                        let col = wn * 8 * NI as u32 + 32 * (ni as u32 / 4) + O::column(ni as u32 % 4, 2 * t);
+                        let (lo, hi) = (frag[2 * h as usize], frag[2 * h as usize + 1]);
+                        let word = if f16 { f32x2_to_f16x2(lo, hi) } else { f32x2_to_bf16x2(lo, hi) };
+                        // SAFETY: r < rows and col / 2 < BN / 2: inside the staging tile.
+                        unsafe { staging.set((r * pitch + col / 2) as usize, word) };
+                    }
+                }
+            }
+        }
+        // SAFETY: reached by every thread of the block (block-uniform loop).
+        unsafe { thread::sync_threads() };
+        let first = row0 + pass * rows;
+        if rows_aligned {
+            let chunks = BN / 4;
+            for j in 0..(rows * chunks).div_ceil(NT) {
+                let idx = tid + j * NT;
+                let (r, ch) = (idx / chunks, idx % chunks);
+                let (gr, gc) = (first + r, col0 + 4 * ch);
+                if r < rows && gr < m && gc < n {
+                    // SAFETY: gc + 4 ≤ n (N a multiple of 4, gc too) and gr < m, the address on 8 bytes
+                    // (C's start and rows); words 2·ch and 2·ch + 1 of staged row r.
+                    unsafe {
+                        let (w0, w1) = (staging.get((r * pitch + 2 * ch) as usize), staging.get((r * pitch + 2 * ch + 1) as usize));
+                        c.set4((gr * n + gc) as usize, Half4([w0 as u16, (w0 >> 16) as u16, w1 as u16, (w1 >> 16) as u16]));
+                    }
+                }
+            }
+        } else {
+            for j in 0..(rows * BN).div_ceil(NT) {
+                let idx = tid + j * NT;
+                let (r, col) = (idx / BN, idx % BN);
+                let (gr, gc) = (first + r, col0 + col);
+                if r < rows && gr < m && gc < n {
+                    // SAFETY: gr < m, gc < n; r < rows, col < BN: inside the staging tile.
+                    unsafe {
+                        let w = staging.get((r * pitch + col / 2) as usize);
+                        c.set((gr * n + gc) as usize, (w >> (16 * (col % 2))) as u16);
+                    }
                 }
             }
         }

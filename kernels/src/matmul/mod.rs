@@ -61,7 +61,8 @@ pub unsafe fn matrices<T: Copy>(a: *const T, b: *const T, c: *mut f32, m: u32, n
 /// Matrix `blockIdx.z` of a batch launch (kernels 28 and 30): its A, B and `C` from `table` where that
 /// is not null (`3 · gridDim.z` addresses: every A, then every B, then every `C` — a batch of
 /// pointers), else each operand's first matrix advanced by `blockIdx.z` strides (0: one matrix for
-/// all — a strided batch).
+/// all — a strided batch). `C`'s stride counts elements of `c_bytes` bytes (4 for `f32`, 2 for a
+/// 16-bit `C`: kernel 30's `out`).
 ///
 /// # Safety
 /// `table` is null or valid for `3 · gridDim.z` addresses.
@@ -71,11 +72,12 @@ pub unsafe fn batch_member<T>(
     b: *const T,
     c: *mut f32,
     (stride_a, stride_b, stride_c): (usize, usize, usize),
+    c_bytes: usize,
     table: *const u64,
 ) -> (*const T, *const T, *mut f32) {
     let i = thread::block_idx_z() as usize;
     if table.is_null() {
-        return (a.wrapping_add(i * stride_a), b.wrapping_add(i * stride_b), c.wrapping_add(i * stride_c));
+        return (a.wrapping_add(i * stride_a), b.wrapping_add(i * stride_b), c.cast::<u8>().wrapping_add(i * stride_c * c_bytes).cast());
     }
     let count = thread::grid_dim_z() as usize;
     // SAFETY: the caller's table of 3·count addresses; i < count.
