@@ -17,17 +17,22 @@
 //! drained pipeline's shared memory (`mma_tile::store_staged`) and leaves in whole rows, 16 bytes
 //! per lane where `C`'s rows allow.
 //!
+//! **A 16-bit `C`** (`out`: BF16 or FP16, as `torch.bmm` writes): each lane rounds its pairs of
+//! adjacent sums into one word as it stages them (`mma_tile::store_staged_half`), so the staging
+//! tile is half the `f32` one and the whole block's fits the drained stages at once; rows leave 8
+//! bytes a thread. Half the bytes of an `f32` `C`, which is most of a small product's traffic.
+//!
 //! **Tiling**: kernel 13's (and kernel 20's 64-row tile, unsplit); see each entry. ptxas (sm_90):
 //! 255 registers on 128×128 (two blocks per SM), 128 on 64×128, no spills.
 //!
 //! Measurements: `docs/ladder/k30-batched-mma.md`.
 
 mma_entry!(matmul_batched_mma_bf16_128x128, BATCHED_MMA_BF16_128X128, Bf16, u16, 128 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
-    "Kernel 30 on BF16 inputs, `f32` output: kernel 13's 128×128×32 tile over a batch (`blockIdx.z` the matrix).");
+    "Kernel 30 on BF16 inputs, `f32`, BF16 or FP16 output (`out`): kernel 13's 128×128×32 tile over a batch (`blockIdx.z` the matrix).");
 mma_entry!(matmul_batched_mma_f16_128x128, BATCHED_MMA_F16_128X128, F16, u16, 128 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
-    "Kernel 30 on FP16 inputs, `f32` output: kernel 13's 128×128×32 tile over a batch.");
+    "Kernel 30 on FP16 inputs, `f32`, BF16 or FP16 output (`out`): kernel 13's 128×128×32 tile over a batch.");
 mma_entry!(matmul_batched_mma_bf16_64x128, BATCHED_MMA_BF16_64X128, Bf16, u16, 64 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
-    "Kernel 30 on BF16 inputs, `f32` output: kernel 20's 64×128×32 tile (unsplit) over a batch — matrices of at most 64 rows, \
+    "Kernel 30 on BF16 inputs, `f32`, BF16 or FP16 output (`out`): kernel 20's 64×128×32 tile (unsplit) over a batch — matrices of at most 64 rows, \
      twice the blocks of the 128-row tile.");
 mma_entry!(matmul_batched_mma_f16_64x128, BATCHED_MMA_F16_64X128, F16, u16, 64 x 128 x 32, warps 2 x 2, stages 4, swizzle true, batched,
-    "Kernel 30 on FP16 inputs, `f32` output: kernel 20's 64×128×32 tile (unsplit) over a batch.");
+    "Kernel 30 on FP16 inputs, `f32`, BF16 or FP16 output (`out`): kernel 20's 64×128×32 tile (unsplit) over a batch.");
