@@ -2,7 +2,7 @@
 //! same process, on the same operands: `cublasGemmStridedBatchedEx` (what `torch.bmm` runs) for a
 //! batch, and one `cublasGemmEx` per group on one stream for grouped products. BF16 or FP16 inputs
 //! (kernel 26), or FP32 batches (kernel 28); `f32` output, and for a 16-bit batch `Auto` again with `C`
-//! in the inputs' type (`tessera_auto_out16`: what `torch.bmm` writes).
+//! in the inputs' type (`tessera_auto_out16`, and each tile's `_out16` row: what `torch.bmm` writes).
 //!
 //! Per case, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
 //! median of `--repeat` batches, for tessera `Auto`, each of kernel 26's tiles of the precision, and
@@ -193,9 +193,14 @@ fn batched<T: OutputElement + GemmExInput>(
     let flops = 2.0 * (count * m * n * k) as f64;
     let mut times = measure(gpu, args, &c, &runs, |got| worst(p, &samples, got, n, k), flops)?;
     if p != Precision::Fp32 {
-        // `C` in the inputs' type, as `torch.bmm` writes it: half of the f32 output's bytes.
-        let out16 = auto_out16(gpu, args, (&a, &b), [count, m, n, k], &samples, flops)?;
-        times["tessera_auto_out16"] = out16;
+        // `C` in the inputs' type, as `torch.bmm` writes it: half of the f32 output's bytes; `Auto`
+        // and every tile (kernel 26's finishing twins, kernel 30's 16-bit store).
+        let algos = [(String::from("tessera_auto_out16"), GroupedAlgo::Auto)].into_iter().chain(
+            GROUPED_KERNELS.iter().filter(|kl| kl.precision == p).map(|kl| (format!("tessera_{}_out16", kl.label), kl.algo)),
+        );
+        for (name, algo) in algos {
+            times[name.as_str()] = out16(gpu, args, (&a, &b), [count, m, n, k], &samples, flops, (algo, &name))?;
+        }
     }
     let chosen = gpu_choice(&times);
     Ok(
@@ -203,23 +208,25 @@ fn batched<T: OutputElement + GemmExInput>(
     )
 }
 
-/// `Auto` with `C` in `T` (BF16 or FP16: kernel 26's finishing twins, each sum rounded once), timed
-/// as [`measure`] times the others and checked on the same samples within the precision's rule plus
-/// the output's rounding (half an ulp of the value).
-fn auto_out16<T: OutputElement>(
+/// `algo` with `C` in `T` (BF16 or FP16: kernel 26's finishing twins or kernel 30's 16-bit store,
+/// each sum rounded once), timed as [`measure`] times the others and checked on the same samples
+/// within the precision's rule plus the output's rounding (half an ulp of the value); `name` its row.
+#[allow(clippy::too_many_arguments)] // the batch's operands and shape, and the row's kernel and name
+fn out16<T: OutputElement>(
     gpu: &Gpu,
     args: &Args,
     (a, b): (&DeviceBuffer<T>, &DeviceBuffer<T>),
     [count, m, n, k]: [usize; 4],
     samples: &[Sample],
     flops: f64,
+    (algo, name): (GroupedAlgo, &str),
 ) -> Result<serde_json::Value, Fail> {
     let p = T::PRECISION;
     let c = RefCell::new(DeviceBuffer::<T>::zeros(gpu, count * m * n)?);
     let plain = GemmEpilogue::new();
     let run = || -> Result<(), Fail> {
         Ok(gpu.matmul_batched_with(
-            GroupedAlgo::Auto,
+            algo,
             &plain,
             MatrixStack::dense(a, count, m, k),
             MatrixStack::dense(b, count, k, n),
@@ -231,7 +238,7 @@ fn auto_out16<T: OutputElement>(
     let got: Vec<f32> = c.borrow().to_host(gpu)?.into_iter().map(T::to_f32).collect();
     let err = worst_rounded(p, samples, &got, n, k, T::FORMAT.unit_roundoff());
     let ms = median_ms(gpu, args, &GpuTimer::new(gpu)?, &run)?;
-    Ok(result("tessera_auto_out16", ms, flops, err))
+    Ok(result(name, ms, flops, err))
 }
 
 fn grouped<T: DeviceElement + GemmExInput>(
