@@ -346,8 +346,14 @@ fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>
     }
     let operand_bytes =
         elem as f64 * (a.count.max(1) as f64 * (m * k) as f64 + if b.batched() { count } else { 1 } as f64 * (k * n) as f64);
+    // A 16-bit C leaves through the finishing twins' store: its measured factor on the f32 price.
+    let c16 =
+        |kl: &GroupedKernel| if finish.out == OutputFormat::F32 { 1.0 } else { crate::select::tuning::finished_c16_over_f32(kl.algo) };
     let Some((kernel, predicted_us)) = candidates
-        .map(|kl| (kl, predict_products_us(kl.config, precision, row_rows.iter().copied(), n32, k32, operand_bytes, target.sms)))
+        .map(|kl| {
+            let us = predict_products_us(kl.config, precision, row_rows.iter().copied(), n32, k32, operand_bytes, target.sms);
+            (kl, us * c16(kl))
+        })
         .min_by(|x, y| x.1.total_cmp(&y.1))
     else {
         return Ok(None);
@@ -402,9 +408,9 @@ fn tma_launch(q: Checked<'_>, row_rows: &[u32]) -> Result<Option<ProductsLaunch>
 /// a matrix would not start on 16 bytes (kernel 8's `float4` loads and stores; kernel 30's 16-byte
 /// `cp.async`, whose stores are one float each) or the grid cannot hold the batch; else the tile of
 /// least time in the in-place kernels' model for its single-product kernel on the batch's row tiles
-/// stacked (`count · ⌈m/BM⌉ · BM` rows: the same tiles and traffic) times the batch's measured
-/// factor ([`crate::select::tuning::batch_over_single`]), and that kernel's grid times the batch
-/// along z.
+/// stacked (`count · ⌈m/BM⌉ · BM` rows: the same tiles and traffic), at K and at one K-step, as the
+/// batch's measured shares of them ([`crate::select::tuning::batch_us`], `C`'s type included), and
+/// that kernel's grid times the batch along z.
 fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> {
     let Checked { products, stacks: (a, b, c), dims: (m, n, k), count, precision, target, finish, .. } = q;
     let op = products.op();
@@ -431,8 +437,9 @@ fn pointers_launch(q: Checked<'_>) -> Result<Option<ProductsLaunch>, PlanError> 
     let Some((kernel, predicted_us)) = candidates
         .filter(|kl| fits(kl.config))
         .filter_map(|kl| {
-            let single = crate::select::tuning::predict_us(kl.algo.single()?, stacked(kl.config), 1, target.sms)?;
-            Some((kl, single * crate::select::tuning::batch_over_single(kl.algo)))
+            let price = |k| crate::select::tuning::predict_us(kl.algo.single()?, MatmulShape { k, ..stacked(kl.config) }, 1, target.sms);
+            let (single, fixed) = (price(k)?, price(k.min(kl.config.bk))?);
+            Some((kl, crate::select::tuning::batch_us(kl.algo, single, fixed, finish.out != OutputFormat::F32)))
         })
         .min_by(|x, y| x.1.total_cmp(&y.1))
     else {

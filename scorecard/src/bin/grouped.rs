@@ -195,9 +195,9 @@ fn batched<T: OutputElement + GemmExInput>(
     if p != Precision::Fp32 {
         // `C` in the inputs' type, as `torch.bmm` writes it: half of the f32 output's bytes; `Auto`
         // and every tile (kernel 26's finishing twins, kernel 30's 16-bit store).
-        let algos = [(String::from("tessera_auto_out16"), GroupedAlgo::Auto)].into_iter().chain(
-            GROUPED_KERNELS.iter().filter(|kl| kl.precision == p).map(|kl| (format!("tessera_{}_out16", kl.label), kl.algo)),
-        );
+        let algos = [(String::from("tessera_auto_out16"), GroupedAlgo::Auto)]
+            .into_iter()
+            .chain(GROUPED_KERNELS.iter().filter(|kl| kl.precision == p).map(|kl| (format!("tessera_{}_out16", kl.label), kl.algo)));
         for (name, algo) in algos {
             times[name.as_str()] = out16(gpu, args, (&a, &b), [count, m, n, k], &samples, flops, (algo, &name))?;
         }
