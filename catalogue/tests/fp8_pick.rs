@@ -34,3 +34,24 @@ fn the_pairs_take_the_shapes_they_ran_faster_on_and_leave_the_others() {
         }
     }
 }
+
+/// FP8 splits over K only for a predicted gain of at least `tc_model::FP8_SPLIT_MIN_GAIN`: where the
+/// model found a few percent, the split `f32` launches ran 0.57–0.84 of the unsplit ones.
+#[test]
+fn fp8_splits_only_for_a_clear_gain() {
+    use tessera_catalogue::select::tc_model::{best_splits, pick_timed, predict_us, FP8_SPLIT_MIN_GAIN};
+    use tessera_catalogue::{MatmulShape, Precision};
+    let shapes = [(4246, 289, 6112), (5633, 2943, 1696), (6968, 3495, 3520), (1003, 830, 3904), (457, 5911, 2032), (64, 4096, 16384)];
+    let mut split = 0;
+    for (m, n, k) in shapes {
+        let shape = MatmulShape { m, n, k };
+        let (algo, _) = pick_timed(shape, Precision::Fp8E4m3, 132).expect("an FP8 kernel");
+        let (splits, us) = best_splits(algo, shape, 132);
+        let one = predict_us(algo, shape, 1, 132).unwrap();
+        if splits > 1 {
+            split += 1;
+            assert!(us * (1.0 + FP8_SPLIT_MIN_GAIN) <= one, "{m}×{n}×{k}: {splits} slices for {us:.1} µs against {one:.1}");
+        }
+    }
+    assert!(split >= 2, "the deep products with few tiles still split");
+}

@@ -593,15 +593,29 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     if shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn) >= sms {
         most = most.min(MAX_SPLITS_MANY_TILES);
     }
-    (2..=most).fold((1, one), |best, s| {
+    let best = (2..=most).fold((1, one), |best, s| {
         let us = predict_us(algo, shape, s, sms).unwrap_or(f64::INFINITY);
         if us < best.1 {
             (s, us)
         } else {
             best
         }
-    })
+    });
+    if cfg.fp8_operands && best.0 > 1 && best.1 * (1.0 + FP8_SPLIT_MIN_GAIN) > one {
+        return (1, one);
+    }
+    best
 }
+
+/// The least predicted gain (over the unsplit launch, as a fraction of the split one's time) for
+/// which an FP8 product is split over K. FP8's `f32` `C` and its BF16 `C` (never split) ran the same
+/// kernel on 36 random shapes (seeds 20271205 on the H200 and 20271207 on an H100:
+/// `docs/results/2026-12-05-pingpong-pairs/call3-ce006c7`, `docs/results/2026-12-05-h100-refits/call1-750fc0d`):
+/// where the model split for a predicted gain of 0–5 % (six shapes) the split `f32` launch ran
+/// 0.57–0.84 of the unsplit BF16 one's rate; for 15–24 % (four) 0.98–1.07. The zeroing of `C`
+/// and the slices' atomic adds cost FP8's twice-as-fast K-steps more than the split-K terms,
+/// fitted on the 16-bit kernels, price.
+pub const FP8_SPLIT_MIN_GAIN: f64 = 0.10;
 
 /// The TMA kernel of `precision` with the least predicted time on `shape` (its split count from
 /// [`best_splits`]); ties go to the earlier kernel of the catalogue. `None` when the catalogue has no
