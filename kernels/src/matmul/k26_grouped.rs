@@ -150,6 +150,17 @@ impl Walk for GroupUnits {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Piece<Layer>> {
+        // A batch's products all have `units` units: the product of unit `u` is `u / units`, reached
+        // at once. Stepped product by product, a block's cursor passed every product once — 512
+        // products of 64³ ran 4.7× their price, the walk's integer chain its limit (ncu:
+        // `docs/results/2026-12-05-h100-refits/call6-05b198c`). Groups differ in size: stepped.
+        if self.groups.offsets.is_null() && self.units > 0 && self.u - self.first >= self.units {
+            let g = self.u / self.units;
+            if g >= self.groups.count {
+                return None;
+            }
+            (self.g, self.first) = (g, g * self.units);
+        }
         while self.u - self.first >= self.units {
             if self.g + 1 >= self.groups.count {
                 return None;
@@ -365,5 +376,24 @@ mod tests {
             assert!(row0 < m);
         }
         assert!(units(Groups { count: 0, ..groups }, m, n, bm, bn, 4).is_empty());
+    }
+
+    /// A batch's walk jumps to the product of each unit: every tile of every product exactly once,
+    /// whether a block's stride is shorter than a product's units or spans many products.
+    #[test]
+    fn a_batch_takes_every_tile_once_for_any_grid() {
+        for (m, n, count) in [(64u32, 64u32, 512u32), (200, 330, 7), (128, 128, 1)] {
+            let (bm, bn) = (128, 128);
+            let groups = Groups { offsets: core::ptr::null(), count, a_batched: 1, b_batched: 1, c_stride: (m * n) as usize };
+            let per = m.div_ceil(bm) * n.div_ceil(bn);
+            for blocks in [1, 2, 3, 132, 1000] {
+                let mut seen = std::vec![0u32; (count * per) as usize];
+                for (g, row0, col0, layer) in units(groups, m, n, bm, bn, blocks) {
+                    assert_eq!((layer.a, layer.b, layer.at), (g, g, g as usize * (m * n) as usize));
+                    seen[(g * per + (row0 / bm) * n.div_ceil(bn) + col0 / bn) as usize] += 1;
+                }
+                assert!(seen.iter().all(|&x| x == 1), "{count} × {m}×{n}, {blocks} blocks: {:?}", seen.iter().max());
+            }
+        }
     }
 }
