@@ -16,6 +16,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use tessera::catalogue::registry::entries::entries;
 use tessera::catalogue::{Algo, MATMUL_KERNELS};
 use tessera::module::{kernel_names, PTX, PTX_SM90A};
+use tessera::ptx_pieces::PtxPieces;
 
 /// Entries whose spills ptxas may report: measured faster with them, and only where no loop of FMAs
 /// (a K loop) touches local memory, which `local_memory_in_fma_loops` checks in their SASS. Kernel
@@ -116,6 +117,62 @@ fn derived_lists_match_catalogue() -> Result<(), Failed> {
         let names: Vec<_> = entries().iter().filter(|e| e.sm90a == sm90a).map(|e| e.name).collect();
         if kernel_names(sm90a) != names {
             return Err(format!("the host loads {:?}, the catalogue lists {names:?}", kernel_names(sm90a)).into());
+        }
+    }
+    Ok(())
+}
+
+/// Each module cut into one module per entry (what `Gpu` loads, `tessera::ptx_pieces`): one piece
+/// per catalogue entry of the module, no entry in the text every piece shares, and that text with
+/// the entries' own is the whole module, byte for byte.
+fn pieces_are_the_module() -> Result<(), Failed> {
+    for (text, sm90a, arch) in MODULES {
+        let pieces = PtxPieces::parse(text)?;
+        let mut names: Vec<&str> = pieces.entry_names().collect();
+        names.sort_unstable();
+        let mut want = kernel_names(sm90a);
+        want.sort_unstable();
+        if names != want {
+            return Err(format!("the {arch} module's pieces are {} entries, the catalogue's {}", names.len(), want.len()).into());
+        }
+        let shared = pieces.shared_text();
+        if let Some(l) = shared.lines().find(|l| l.contains(".entry")) {
+            return Err(format!("the {arch} module's shared text keeps an entry: {l}").into());
+        }
+        let own: usize = names.iter().map(|n| pieces.entry_text(n).map_or(0, str::len)).sum();
+        if shared.len() + own != text.len() {
+            return Err(format!("the {arch} pieces hold {} bytes of the module's {}", shared.len() + own, text.len()).into());
+        }
+        // The text every first launch compiles besides its entry: declarations and a few functions.
+        if shared.len() * 50 > text.len() {
+            return Err(format!("the {arch} module's shared text is {} of its {} bytes", shared.len(), text.len()).into());
+        }
+    }
+    Ok(())
+}
+
+/// Pieces compile alone (ptxas): in each module, the entries that call one of its functions, and
+/// the first and last entry — each piece's report names its entry and no other.
+fn pieces_compile_alone(ptxas: &std::path::Path) -> Result<(), Failed> {
+    for (text, _, arch) in MODULES {
+        let pieces = PtxPieces::parse(text)?;
+        let mut names: Vec<&str> = pieces.entry_names().collect();
+        names.sort_unstable();
+        let mut sample: Vec<&str> =
+            names.iter().copied().filter(|n| pieces.entry_text(n).is_some_and(|t| t.contains("call.uni"))).take(3).collect();
+        sample.extend(names.first().into_iter().chain(names.last()));
+        for name in sample {
+            let module = pieces.module(name).ok_or("a listed entry has no piece")?;
+            let compiled = compile(ptxas, &module, arch)?;
+            let entries: Vec<&str> = compiled
+                .report
+                .lines()
+                .filter_map(|l| l.split("Compiling entry function '").nth(1))
+                .map(|r| r.split('\'').next().unwrap_or_default())
+                .collect();
+            if entries != [name] {
+                return Err(format!("{arch} piece `{name}` compiled {entries:?}").into());
+            }
         }
     }
     Ok(())
@@ -465,6 +522,7 @@ fn main() {
     let mut trials = vec![
         Trial::test("wgmma_rate_entries_keep_their_wgmma_instructions", wgmma_rate_entries_keep_their_wgmma_instructions),
         Trial::test("ptx_entries_are_exactly_the_catalogue", modules_match_catalogue),
+        Trial::test("pieces_of_a_module_are_the_module", pieces_are_the_module),
         Trial::test("lists_derived_from_the_catalogue_agree", derived_lists_match_catalogue),
         Trial::test("mma_rate_entries_keep_their_mma_instructions", mma_rate_entries_keep_their_mma_instructions),
         Trial::test("ptx_targets_sm_90_and_sm_90a", || {
@@ -558,6 +616,11 @@ fn main() {
     let ptxas_for_model = find_ptxas();
     trials.push(
         Trial::test("auto_model_registers_are_ptxas_counts", move || model_registers_match(ptxas_for_model.as_ref().ok_or("no ptxas")?))
+            .with_ignored_flag(find_ptxas().is_none()),
+    );
+    let ptxas_for_pieces = find_ptxas();
+    trials.push(
+        Trial::test("pieces_of_a_module_compile_alone", move || pieces_compile_alone(ptxas_for_pieces.as_ref().ok_or("no ptxas")?))
             .with_ignored_flag(find_ptxas().is_none()),
     );
     let tools = find_ptxas().and_then(|p| find_nvdisasm(&p).map(|d| (p, d)));

@@ -1,12 +1,17 @@
-//! The device, its context, the default stream and the loaded kernel module.
+//! The device, its context, the default stream and its kernels, each loaded on first launch.
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use cudarc::driver::{sys, CudaContext, CudaFunction, CudaStream};
 use cudarc::nvrtc::Ptx;
 
 use crate::error::{Error, Result};
 use crate::module::{kernel_names, PTX, PTX_SM90A};
+use crate::ptx_pieces::PtxPieces;
+
+/// The two embedded modules cut into one module per entry ([`PtxPieces`]), once per process.
+static PIECES: [LazyLock<Result<PtxPieces, String>>; 2] =
+    [LazyLock::new(|| PtxPieces::parse(PTX)), LazyLock::new(|| PtxPieces::parse(PTX_SM90A))];
 
 /// What the driver reports about the device.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,13 +45,17 @@ impl DeviceInfo {
 }
 
 /// One GPU, ready to run tessera's kernels: a CUDA context, a stream all operations are queued on,
-/// and the embedded PTX module.
+/// and the embedded PTX modules' kernels, each compiled by the driver when first launched.
 ///
 /// Operations are asynchronous on the stream; the `*_host` helpers and [`Gpu::synchronize`] wait.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    kernels: HashMap<&'static str, CudaFunction>,
+    /// Every kernel this GPU runs (the sm_90a ones on compute capability 9.0 only), with whether it is
+    /// in the sm_90a module, and its function once loaded.
+    kernels: HashMap<&'static str, (bool, OnceLock<CudaFunction>)>,
+    /// Every kernel's dynamic shared-memory limit: the device's per-block maximum.
+    max_shared: i32,
     /// Streaming multiprocessors, read once: grid-stride launches size their grid by it.
     sm_count: u32,
     /// The last kernel launched, to name it if the stream later reports a fault.
@@ -96,7 +105,7 @@ pub fn device_count() -> Result<usize> {
 
 impl Gpu {
     /// Opens device `ordinal` (its primary context, shared with other cudarc/CUDA code in the process)
-    /// and loads the kernels.
+    /// and lists the kernels it runs; each is compiled by the driver when first launched.
     ///
     /// Errors: [`Error::NoDriver`] without libcuda, [`Error::NoDevice`] when the ordinal does not exist.
     pub fn new(ordinal: usize) -> Result<Self> {
@@ -128,17 +137,15 @@ impl Gpu {
         // The sm_90a module (Hopper-only instructions) loads on compute capability 9.0 only; elsewhere
         // its kernels are absent and launching one is `Error::UnsupportedDevice`.
         let hopper = ctx.compute_capability().map_err(Error::driver("reading the compute capability", 0))? == (9, 0);
+        // Nothing is compiled here: each kernel's module is loaded when it is first launched
+        // (`Gpu::kernel`, `crate::ptx_pieces`).
         let mut kernels = HashMap::new();
-        for (ptx, sm90a) in [(PTX, false), (PTX_SM90A, true)] {
+        for sm90a in [false, true] {
             if sm90a && !hopper {
                 continue;
             }
-            let module = ctx.load_module(Ptx::from_src(ptx)).map_err(Error::driver("loading the PTX module", 0))?;
             for name in kernel_names(sm90a) {
-                let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
-                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max_shared)
-                    .map_err(Error::driver("raising a kernel's shared-memory limit", 0))?;
-                kernels.insert(name, f);
+                kernels.insert(name, (sm90a, OnceLock::new()));
             }
         }
         let sm_count = ctx
@@ -153,6 +160,7 @@ impl Gpu {
             ctx,
             stream,
             kernels,
+            max_shared,
             sm_count,
             last_kernel: Mutex::new(""),
             poisoned: Mutex::new(None),
@@ -252,14 +260,40 @@ impl Gpu {
         self.synchronize()
     }
 
-    /// Looks up kernel `name` for a launch, and remembers it as the last kernel launched so a later
-    /// fault can name it. Errors if this `Gpu` is poisoned.
+    /// Looks up kernel `name` for a launch — loading its module the first time: the driver compiles
+    /// it then — and remembers it as the last kernel launched so a later fault can name it. Errors if
+    /// this `Gpu` is poisoned, or the driver's errors loading the module.
     pub(crate) fn kernel(&self, name: &'static str) -> Result<&CudaFunction> {
         self.check_usable()?;
-        let f = self.kernels.get(name).ok_or(Error::UnsupportedDevice { kernel: name, needs: "compute capability 9.0 (sm_90a)" })?;
+        let (sm90a, cell) =
+            self.kernels.get(name).ok_or(Error::UnsupportedDevice { kernel: name, needs: "compute capability 9.0 (sm_90a)" })?;
+        let f = match cell.get() {
+            Some(f) => f,
+            None => {
+                let f = self.load_kernel(name, *sm90a)?;
+                // Two threads may load it at once: either function is the kernel, one is kept.
+                cell.get_or_init(|| f)
+            }
+        };
         if let Ok(mut k) = self.last_kernel.lock() {
             *k = name;
         }
+        Ok(f)
+    }
+
+    /// Loads kernel `name`'s module — the entry alone ([`PtxPieces::module`]), or the whole module it
+    /// is in should the cut not find it — and opts the kernel in to the device's shared memory.
+    fn load_kernel(&self, name: &'static str, sm90a: bool) -> Result<CudaFunction> {
+        let whole = if sm90a { PTX_SM90A } else { PTX };
+        let piece = PIECES[usize::from(sm90a)].as_ref().ok().and_then(|p| p.module(name));
+        let module = match piece {
+            Some(text) => self.ctx.load_module(Ptx::from_src(text)),
+            None => self.ctx.load_module(Ptx::from_src(whole)),
+        }
+        .map_err(Error::driver("loading a kernel's PTX module", 0))?;
+        let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
+        f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, self.max_shared)
+            .map_err(Error::driver("raising a kernel's shared-memory limit", 0))?;
         Ok(f)
     }
 

@@ -42,6 +42,7 @@ pub mod multi;
 pub mod ops;
 pub mod pipeline;
 pub(crate) mod plan_cache;
+pub mod ptx_pieces;
 pub mod stack;
 pub(crate) mod tensor_maps;
 pub mod tuning_state;

@@ -23,7 +23,8 @@ pub const PTX_SM90A: &str = include_str!("../ptx/tessera_sm90a.ptx");
 pub const PTX_SM90A: &str = include_str!(concat!(env!("OUT_DIR"), "/tessera_kernels_sm90a.ptx"));
 
 /// The kernel entry points a module must define (the catalogue's list): the `sm_90a` module's when
-/// `sm90a`, else the `sm_90` one's. [`crate::Gpu::new`] resolves each once.
+/// `sm90a`, else the `sm_90` one's. A [`crate::Gpu`] loads each, alone, when first launched
+/// ([`crate::ptx_pieces`]).
 pub fn kernel_names(sm90a: bool) -> Vec<&'static str> {
     tessera_catalogue::registry::entries::entries().iter().filter(|e| e.sm90a == sm90a).map(|e| e.name).collect()
 }
