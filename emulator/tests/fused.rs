@@ -57,7 +57,11 @@ fn every_fused_kernel_and_auto_finish_their_sums() {
         .map(|k| (k.algo, k.precision, (k.config.bm as usize, k.config.bn as usize)))
         .chain([Precision::Bf16, Precision::Fp16, Precision::Tf32, Precision::Fp32].map(|p| (Algo::Auto, p, (128, 128))))
         .collect();
-    assert_eq!(kernels.len(), 25, "kernel 27's 14 entries, kernel 31's 6 (its pairs too), kernel 29's, and Auto in four precisions");
+    assert_eq!(
+        kernels.len(),
+        31,
+        "kernel 27's 20 entries (6 in clusters), kernel 31's 6 (its pairs too), kernel 29's, and Auto in four precisions"
+    );
     let outputs = [F32, Bf16, F16];
     let acts = [Activation::GeluTanh, Activation::Relu, Activation::Silu, Activation::GeluErf, Activation::Identity];
     for (i, &(algo, p, (bm, bn))) in kernels.iter().enumerate() {

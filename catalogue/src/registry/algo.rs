@@ -477,6 +477,18 @@ matmul_catalogue! {
     FusedTf32Wide = k27_fused::matmul_fused_tf32_128x256, "fused-tf32-128x256", Tf32 via fused, k27_fused::FUSED_TF32_128X256;
     /// Kernel 27 in TF32, 64×256.
     FusedTf32Rows64Wide = k27_fused::matmul_fused_tf32_64x256, "fused-tf32-64x256", Tf32 via fused, k27_fused::FUSED_TF32_64X256;
+    /// Kernel 27 in kernel 24's clusters of two blocks along M sharing B's tiles, BF16, 128×256.
+    FusedClusterBf16Wide = k27_fused::matmul_fused_cluster_bf16_128x256, "fused-cluster-bf16-128x256", Bf16 via fused, k27_fused::FUSED_CLUSTER_BF16_128X256;
+    /// Kernel 27 in clusters, FP16, 128×256.
+    FusedClusterF16Wide = k27_fused::matmul_fused_cluster_f16_128x256, "fused-cluster-f16-128x256", Fp16 via fused, k27_fused::FUSED_CLUSTER_F16_128X256;
+    /// Kernel 27 in clusters, BF16, 128×192.
+    FusedClusterBf16Mid = k27_fused::matmul_fused_cluster_bf16_128x192, "fused-cluster-bf16-128x192", Bf16 via fused, k27_fused::FUSED_CLUSTER_BF16_128X192;
+    /// Kernel 27 in clusters, FP16, 128×192.
+    FusedClusterF16Mid = k27_fused::matmul_fused_cluster_f16_128x192, "fused-cluster-f16-128x192", Fp16 via fused, k27_fused::FUSED_CLUSTER_F16_128X192;
+    /// Kernel 27 in clusters, BF16, 128×128.
+    FusedClusterBf16 = k27_fused::matmul_fused_cluster_bf16_128x128, "fused-cluster-bf16-128x128", Bf16 via fused, k27_fused::FUSED_CLUSTER_BF16_128X128;
+    /// Kernel 27 in clusters, FP16, 128×128.
+    FusedClusterF16 = k27_fused::matmul_fused_cluster_f16_128x128, "fused-cluster-f16-128x128", Fp16 via fused, k27_fused::FUSED_CLUSTER_F16_128X128;
     /// Kernel 31: kernel 27 on a ping-pong schedule (two consumer warpgroups on alternate 64×256
     /// tiles: one finishes its sums while the other's `wgmma`s run), BF16. By name only: it ran at
     /// 0.83–0.91 of the 128×128 units (`tc_model::ping_pong_in_auto`).

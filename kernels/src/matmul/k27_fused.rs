@@ -30,6 +30,7 @@
 use super::k14_wgmma::WgmmaTile;
 use super::k15_tma::{self, Staging, TmaArgs, WG_ROWS};
 use super::k16_persistent::{walk_gemm, Finish, TmaFeed, WorkUnits};
+use super::k24_cluster::{ClusterUnits, CLUSTER};
 use crate::activation::Fused;
 use crate::device::tma::TensorMap;
 use crate::launch::TileConfig;
@@ -124,6 +125,45 @@ pub unsafe fn fused_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArg
     unsafe { walk_gemm::<O, S, NC, 1, WorkUnits, TmaFeed, Finished>(TmaFeed { map_a, map_b }, (), finish, map_c, c, flags, m, n, k) }
 }
 
+/// The launch of a kernel-27 entry in kernel 24's clusters of [`CLUSTER`] blocks along M.
+pub const fn cluster_config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
+    config(bm, bn, stages, elem).clustered(CLUSTER)
+}
+
+/// `D = act(α·A·B + bias)` as [`fused_gemm`], walked by kernel 24's clusters of two blocks whose B
+/// tiles are shared (each loads half, multicast into both): kernel 24's product, finished.
+///
+/// # Safety
+/// As [`fused_gemm`], launched in clusters of [`CLUSTER`] blocks along `x` (the entry's
+/// `.reqnctapercluster`; `gridDim.x` a multiple of it).
+#[inline(always)]
+pub unsafe fn fused_cluster_gemm<O: WgmmaTile, const S: u32, const NC: u32>(
+    args: TmaArgs,
+    alpha: f32,
+    out: u32,
+    bias: *const f32,
+    epilogue: u32,
+) {
+    let TmaArgs { map_a, map_b, map_c, c, flags, m, n, k } = args;
+    // SAFETY: the bias as the caller states.
+    let fused = unsafe { Fused::new(bias, epilogue, m, n) };
+    let finish = Finished { fused, alpha, out };
+    // SAFETY: forwarded contract.
+    unsafe {
+        walk_gemm::<O, S, NC, CLUSTER, ClusterUnits<CLUSTER>, TmaFeed, Finished>(
+            TmaFeed { map_a, map_b },
+            (),
+            finish,
+            map_c,
+            c,
+            flags,
+            m,
+            n,
+            k,
+        )
+    }
+}
+
 /// Declares a kernel-27 entry and its launch constant; the `@entry` form (kernel 31's) any entry
 /// with kernel 27's arguments: its launch `$cfg`, its body `$body` (a function of `(TmaArgs, alpha,
 /// out, bias, epilogue)` with kernel 27's contract) and the doc of its `# Safety`.
@@ -132,6 +172,10 @@ macro_rules! fused_entry {
         fused_entry!(@entry $name, $config =
             config(WG_ROWS * $c, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, core::mem::size_of::<$elem>() as u32),
             fused_gemm::<super::k14_wgmma::$tile, $s, $c>, "As [`fused_gemm`]", $doc);
+    };
+    ($name:ident, $config:ident, $tile:ident, stages $s:literal, clusters, $doc:literal) => {
+        fused_entry!(@entry $name, $config = cluster_config(2 * WG_ROWS, <super::k14_wgmma::$tile as WgmmaTile>::N, $s, 2),
+            fused_cluster_gemm::<super::k14_wgmma::$tile, $s, 2>, "As [`fused_cluster_gemm`]", $doc);
     };
     (@entry $name:ident, $config:ident = $cfg:expr, $body:path, $safety:literal, $doc:literal) => {
         #[doc = concat!("The launch of [`", stringify!($name), "`].")]
@@ -194,3 +238,16 @@ fused_entry!(matmul_fused_tf32_128x256, FUSED_TF32_128X256, Tf32RegsN256, f32, s
     "Kernel 27 in TF32: kernel 16's 128×256×32 tiles, 4 stages.");
 fused_entry!(matmul_fused_tf32_64x256, FUSED_TF32_64X256, Tf32RegsN256, f32, stages 5, consumers 1,
     "Kernel 27 in TF32: kernel 16's 64×256×32 tiles, 5 stages.");
+fused_entry!(matmul_fused_cluster_bf16_128x256, FUSED_CLUSTER_BF16_128X256, Bf16N256, stages 4, clusters,
+    "Kernel 27 on BF16 inputs in kernel 24's clusters (sm_90a): 128×256×64 tiles, two blocks along M sharing B's \
+     tiles, each sum finished in the store.");
+fused_entry!(matmul_fused_cluster_f16_128x256, FUSED_CLUSTER_F16_128X256, F16N256, stages 4, clusters,
+    "Kernel 27 on FP16 inputs in kernel 24's clusters: as [`matmul_fused_cluster_bf16_128x256`].");
+fused_entry!(matmul_fused_cluster_bf16_128x192, FUSED_CLUSTER_BF16_128X192, Bf16N192, stages 5, clusters,
+    "Kernel 27 on BF16 inputs in kernel 24's clusters: 128×192×64 tiles, 5 stages.");
+fused_entry!(matmul_fused_cluster_f16_128x192, FUSED_CLUSTER_F16_128X192, F16N192, stages 5, clusters,
+    "Kernel 27 on FP16 inputs in kernel 24's clusters: as [`matmul_fused_cluster_bf16_128x192`].");
+fused_entry!(matmul_fused_cluster_bf16_128x128, FUSED_CLUSTER_BF16_128X128, Bf16N128, stages 6, clusters,
+    "Kernel 27 on BF16 inputs in kernel 24's clusters: 128×128×64 tiles, 6 stages.");
+fused_entry!(matmul_fused_cluster_f16_128x128, FUSED_CLUSTER_F16_128X128, F16N128, stages 6, clusters,
+    "Kernel 27 on FP16 inputs in kernel 24's clusters: as [`matmul_fused_cluster_bf16_128x128`].");
