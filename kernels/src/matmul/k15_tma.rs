@@ -876,21 +876,43 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile>(
     let len = (m * n) as usize;
     // SAFETY: the caller's C, as floats or as 16-bit elements (the one `out` names is written).
     let (c32, c16) = unsafe { (View::new(c, len), View::new(c.cast::<u16>(), len)) };
+    // 4 consecutive columns a lane where rows are 16-byte aligned, else 1: this lane's column in
+    // every chunk is `chunk's first + cc`.
+    let wide = n.is_multiple_of(4);
+    let cc = if wide { 4 * (lane % (STAGE_COLS / 4)) } else { lane };
+    // The column biases of a chunk are loaded while the chunk before it is finished: each chunk
+    // waits on its own loads otherwise, 8 global-memory latencies a 256-column tile.
+    let bias_from = |col: u32| -> [f32; 4] {
+        if col >= n {
+            return [0.0; 4];
+        }
+        // SAFETY: col < n, and with `wide` col and n multiples of 4: col + 4 <= n.
+        unsafe {
+            if wide {
+                finish.0.column_bias::<4>(col)
+            } else {
+                [finish.0.column_bias::<1>(col)[0], 0.0, 0.0, 0.0]
+            }
+        }
+    };
     let chunks = acc.as_ref().as_chunks::<16>().0;
+    let mut bias = bias_from(col0 + cc);
     for (j, chunk) in chunks.iter().enumerate() {
         // SAFETY: this warp's area, the previous chunk read out of it (the barrier below).
         unsafe { stage_chunk(chunk, lane, stage) };
         // SAFETY: every lane of the warp, once per chunk (the loop is warp-uniform).
         unsafe { thread::sync_warp() };
         let col = col0 + STAGE_COLS * j as u32;
+        let next = if j + 1 < chunks.len() { bias_from(col + STAGE_COLS + cc) } else { [0.0; 4] };
         // SAFETY: the area holds the chunk (the barrier above); C and the epilogue as the caller states.
         unsafe {
-            if n.is_multiple_of(4) {
-                store_rows_finished::<4>((c32, c16), stage, (m, n), first, col, out, finish);
+            if wide {
+                store_rows_finished::<4>((c32, c16), stage, (m, n), first, col, bias, out, finish);
             } else {
-                store_rows_finished::<1>((c32, c16), stage, (m, n), first, col, out, finish);
+                store_rows_finished::<1>((c32, c16), stage, (m, n), first, col, [bias[0]], out, finish);
             }
         }
+        bias = next;
         // SAFETY: as above; the next chunk overwrites the area only after every lane read it.
         unsafe { thread::sync_warp() };
     }
@@ -908,6 +930,7 @@ unsafe fn store_rows_finished<const W: usize>(
     (m, n): (u32, u32),
     first: u32,
     col: u32,
+    bias: [f32; W],
     out: u32,
     (fused, alpha): (Fused, f32),
 ) {
@@ -922,8 +945,6 @@ unsafe fn store_rows_finished<const W: usize>(
     if col >= n {
         return;
     }
-    // SAFETY: col + W <= n (n a multiple of W).
-    let bias = unsafe { fused.column_bias::<W>(col) };
     // Two finished values rounded and packed at once (one `cvt` for both).
     let pack = |lo: f32, hi: f32| if out == format::F16 { f32x2_to_f16x2(lo, hi) } else { f32x2_to_bf16x2(lo, hi) };
     // `for_each_staged_row`'s walk, kept a loop: unrolled, its body (the activation inlined, once
@@ -945,7 +966,7 @@ unsafe fn store_rows_finished<const W: usize>(
         unsafe {
             if W == 4 {
                 let v = stage.get4(from).0;
-                let v: [f32; 4] = core::array::from_fn(|i| fused.activate_inline(fma(alpha, v[i], bias[i] + row_bias)));
+                let v: [f32; 4] = core::array::from_fn(|i| fused.activate_inline(fma(alpha, v[i], bias[i % W] + row_bias)));
                 if out == format::F32 {
                     c32.set4(at, Float4(v));
                 } else {
