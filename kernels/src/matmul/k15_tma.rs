@@ -859,7 +859,7 @@ unsafe fn store_rows_half<const W: u32, const F16: bool>(c: View<u16>, stage: Vi
 /// [`store`] (no `accumulate`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn store_finished<O: WgmmaTile>(
+pub(crate) unsafe fn store_finished<O: WgmmaTile, const PREFETCH: bool>(
     acc: &O::Acc,
     c: *mut f32,
     staging: Staging,
@@ -880,8 +880,10 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile>(
     // every chunk is `chunk's first + cc`.
     let wide = n.is_multiple_of(4);
     let cc = if wide { 4 * (lane % (STAGE_COLS / 4)) } else { lane };
-    // The column biases of a chunk are loaded while the chunk before it is finished: each chunk
-    // waits on its own loads otherwise, 8 global-memory latencies a 256-column tile.
+    // With `PREFETCH`, the column biases of a chunk are loaded while the chunk before it is finished:
+    // each chunk waits on its own loads otherwise, 8 global-memory latencies a 256-column tile
+    // (kernel 27's 128×256 tile 5–11 % faster with bias and GELU; kernel 31, whose store overlaps the
+    // other warpgroup's `wgmma`s, ran 1–13 % slower with it and loads them as it goes).
     let bias_from = |col: u32| -> [f32; 4] {
         if col >= n {
             return [0.0; 4];
@@ -896,20 +898,20 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile>(
         }
     };
     let chunks = acc.as_ref().as_chunks::<16>().0;
-    let mut bias = bias_from(col0 + cc);
+    let mut bias = if PREFETCH { bias_from(col0 + cc) } else { [0.0; 4] };
     for (j, chunk) in chunks.iter().enumerate() {
         // SAFETY: this warp's area, the previous chunk read out of it (the barrier below).
         unsafe { stage_chunk(chunk, lane, stage) };
         // SAFETY: every lane of the warp, once per chunk (the loop is warp-uniform).
         unsafe { thread::sync_warp() };
         let col = col0 + STAGE_COLS * j as u32;
-        let next = if j + 1 < chunks.len() { bias_from(col + STAGE_COLS + cc) } else { [0.0; 4] };
+        let next = if PREFETCH && j + 1 < chunks.len() { bias_from(col + STAGE_COLS + cc) } else { [0.0; 4] };
         // SAFETY: the area holds the chunk (the barrier above); C and the epilogue as the caller states.
         unsafe {
             if wide {
-                store_rows_finished::<4>((c32, c16), stage, (m, n), first, col, bias, out, finish);
+                store_rows_finished::<4>((c32, c16), stage, (m, n), first, col, PREFETCH.then_some(bias), out, finish);
             } else {
-                store_rows_finished::<1>((c32, c16), stage, (m, n), first, col, [bias[0]], out, finish);
+                store_rows_finished::<1>((c32, c16), stage, (m, n), first, col, PREFETCH.then_some([bias[0]]), out, finish);
             }
         }
         bias = next;
@@ -919,7 +921,8 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile>(
 }
 
 /// One staged chunk of [`store_finished`]: `W` consecutive columns a lane (4 or 1), the same columns
-/// on each of the lane's rows — their biases are read once, a row's once per row.
+/// on each of the lane's rows — their biases are read once (`bias`, loaded before, or here when
+/// `None`), a row's once per row.
 ///
 /// # Safety
 /// As [`store_finished`], with the chunk staged; `n` a multiple of `W`.
@@ -930,7 +933,7 @@ unsafe fn store_rows_finished<const W: usize>(
     (m, n): (u32, u32),
     first: u32,
     col: u32,
-    bias: [f32; W],
+    bias: Option<[f32; W]>,
     out: u32,
     (fused, alpha): (Fused, f32),
 ) {
@@ -945,6 +948,8 @@ unsafe fn store_rows_finished<const W: usize>(
     if col >= n {
         return;
     }
+    // SAFETY: col + W <= n (n a multiple of W).
+    let bias = bias.unwrap_or_else(|| unsafe { fused.column_bias::<W>(col) });
     // Two finished values rounded and packed at once (one `cvt` for both).
     let pack = |lo: f32, hi: f32| if out == format::F16 { f32x2_to_f16x2(lo, hi) } else { f32x2_to_bf16x2(lo, hi) };
     // `for_each_staged_row`'s walk, kept a loop: unrolled, its body (the activation inlined, once

@@ -277,7 +277,7 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
             let out = if BF16 { k27_fused::out::BF16 } else { k27_fused::out::F32 };
             // SAFETY: c holds m·n elements of C's type; `fused` made for m × n (the entry's); one
             // slice, so nothing is added; after the piece's last wait.
-            unsafe { k15_tma::store_finished::<O>(&acc, c, staging, (m, n), (p.row0, p.col0), wg - 1, out, (fused, scale)) };
+            unsafe { k15_tma::store_finished::<O, false>(&acc, c, staging, (m, n), (p.row0, p.col0), wg - 1, out, (fused, scale)) };
             g += p.ke - p.kb;
             continue;
         }

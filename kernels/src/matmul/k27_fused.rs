@@ -59,15 +59,16 @@ pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
     super::k16_persistent::config(bm, bn, stages, elem).fused_epilogue()
 }
 
-/// Sums finished before they are stored: scaled by `alpha`, through `fused`, written as `out`.
+/// Sums finished before they are stored: scaled by `alpha`, through `fused`, written as `out`; with
+/// `PREFETCH`, each chunk's column biases loaded during the chunk before (`k15_tma::store_finished`).
 #[derive(Clone, Copy)]
-pub(crate) struct Finished {
+pub(crate) struct Finished<const PREFETCH: bool = true> {
     fused: Fused,
     alpha: f32,
     out: u32,
 }
 
-impl Finished {
+impl<const PREFETCH: bool> Finished<PREFETCH> {
     /// Sums scaled by `alpha`, through `fused`, written as `out` ([`out`]).
     #[inline(always)]
     pub(crate) fn new(fused: Fused, alpha: f32, out: u32) -> Self {
@@ -75,7 +76,7 @@ impl Finished {
     }
 }
 
-impl Finish for Finished {
+impl<const PREFETCH: bool> Finish for Finished<PREFETCH> {
     #[inline(always)]
     unsafe fn store<O: WgmmaTile>(
         self,
@@ -95,7 +96,7 @@ impl Finish for Finished {
         // contract), `fused` was made for the rows × n output; finished sums are stored, never
         // added (the walk is unsplit).
         unsafe {
-            k15_tma::store_finished::<O>(
+            k15_tma::store_finished::<O, PREFETCH>(
                 acc,
                 c.cast::<u8>().wrapping_add(at * out::bytes(self.out)).cast(),
                 staging,

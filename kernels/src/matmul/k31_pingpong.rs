@@ -128,9 +128,9 @@ pub unsafe fn pingpong_gemm<O: WgmmaTile, const S: u32, const C: u32, const P: u
     epilogue: u32,
 ) {
     // SAFETY: the bias as the caller states.
-    let finish = Finished::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
+    let finish = Finished::<false>::new(unsafe { Fused::new(bias, epilogue, args.m, args.n) }, alpha, out);
     // SAFETY: forwarded contract.
-    unsafe { pingpong::<O, S, C, P, W, Finished>(args, finish) }
+    unsafe { pingpong::<O, S, C, P, W, Finished<false>>(args, finish) }
 }
 
 /// `C = A·B` as kernel 16 computes it (plain `f32` sums, stored by the threads; with `gridDim.y > 1`
