@@ -248,8 +248,11 @@ pub fn predict_products_us(
 /// A fused epilogue's (bias, activation) factor on a product's time on kernel 27's tiles, whose
 /// consumers finish a tile while the tensor cores wait: bias + GELU into BF16 over the plain product on
 /// the same tile measured 1.08–1.29 (median 1.18; 128×256 and 128×128 at 4096³, 8192×4096×4096,
-/// 8192×14336×4096, `docs/results/2026-12-05-pingpong-pairs/call1-ce006c7`).
-pub const FUSED_SERIAL: f64 = 1.18;
+/// 8192×14336×4096, `docs/results/2026-12-05-pingpong-pairs/call1-ce006c7`, H200); then the
+/// biases' prefetch (`k15_tma::store_finished`) ran kernel 27's 128×256 tile at 0.885–0.966 of its
+/// time before, mean 0.933, on 2048×8192×1024, 3000×5000×2000, 4096³ and 6144²×3072 (H100, both
+/// builds interleaved in one lease, `docs/results/2026-12-05-s40/prefetch-h100`): 1.18 × 0.933.
+pub const FUSED_SERIAL: f64 = 1.10;
 /// The same factor on kernel 31's ping-pong tiles, where one warpgroup's epilogue runs under the
 /// other's main loop: 1.036 and 1.057 over the plain ping-pong entry at 4096³ and 8192×14336×4096
 /// (the same run).
