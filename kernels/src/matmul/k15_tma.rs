@@ -909,9 +909,9 @@ pub(crate) unsafe fn store_finished<O: WgmmaTile, const PREFETCH: bool>(
         // SAFETY: the area holds the chunk (the barrier above); C and the epilogue as the caller states.
         unsafe {
             if wide {
-                store_rows_finished::<4>((c32, c16), stage, (m, n), first, col, PREFETCH.then_some(bias), out, finish);
+                store_rows_finished::<4>((c32, c16), stage, (m, n), (first, col), PREFETCH.then_some(bias), out, finish);
             } else {
-                store_rows_finished::<1>((c32, c16), stage, (m, n), first, col, PREFETCH.then_some([bias[0]]), out, finish);
+                store_rows_finished::<1>((c32, c16), stage, (m, n), (first, col), PREFETCH.then_some([bias[0]]), out, finish);
             }
         }
         bias = next;
@@ -931,8 +931,7 @@ unsafe fn store_rows_finished<const W: usize>(
     (c32, c16): (View<f32>, View<u16>),
     stage: View<f32>,
     (m, n): (u32, u32),
-    first: u32,
-    col: u32,
+    (first, col): (u32, u32),
     bias: Option<[f32; W]>,
     out: u32,
     (fused, alpha): (Fused, f32),
