@@ -29,7 +29,7 @@ pub const OP_POINTERS: &str = "matmul_batched_pointers";
 
 /// `count` row-major matrices of `rows × cols` in one buffer, matrix `i` from element `i·stride`
 /// (rows `cols` apart); `stride` 0: one matrix, the same for every `i`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Stack {
     pub count: usize,
     pub rows: usize,
@@ -118,7 +118,7 @@ pub enum ProductsPlan {
 /// What the products do with their sums beyond `A·B` (kernel 26's finishing twins): `C`'s element
 /// type, and whether there is a bias or an activation (`α`, the bias and the activation are the
 /// launch's arguments, not the plan's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ProductsFinish {
     pub out: OutputFormat,
     pub epilogue: bool,

@@ -92,7 +92,16 @@ impl Gpu {
         let products = Products::Batched { a: a.stack(), b: b.stack(), c: c.stack() };
         let lens = BufferLens { a: a.buffer().len(), b: b.buffer().len(), c: c.buffer().len() };
         let finish = ProductsFinish { out: O::FORMAT, epilogue: epilogue.finishes() };
-        let planned = plan_finishing(products, lens, T::PRECISION, algo, self.target(), finish)?;
+        // `Auto`'s tile for a batch planned before is planned by name (every check made again):
+        // pricing every tile over every product costs more than a small batch runs.
+        let key = (T::PRECISION, a.stack(), b.stack(), c.stack(), finish);
+        let known = if algo == GroupedAlgo::Auto { self.plans.lock().ok().and_then(|p| p.batch_tile(&key)) } else { None };
+        let planned = plan_finishing(products, lens, T::PRECISION, known.unwrap_or(algo), self.target(), finish)?;
+        if let (GroupedAlgo::Auto, None, ProductsPlan::Launch(l)) = (algo, known, &planned) {
+            if let Ok(mut p) = self.plans.lock() {
+                p.insert_batch_tile(key, l.kernel.algo);
+            }
+        }
         self.check_bias(OP_BATCHED, epilogue, &planned)?;
         self.check_usable()?;
         let c_stack = c.stack();
