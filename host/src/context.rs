@@ -2,7 +2,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
-use cudarc::driver::{sys, CudaContext, CudaFunction, CudaStream};
+use cudarc::driver::{sys, CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::Ptx;
 
 use crate::error::{Error, Result};
@@ -56,6 +56,8 @@ pub struct Gpu {
     kernels: HashMap<&'static str, (bool, OnceLock<CudaFunction>)>,
     /// Every kernel's dynamic shared-memory limit: the device's per-block maximum.
     max_shared: i32,
+    /// The two embedded modules whole, should a kernel's piece be missing ([`Gpu::kernel`]).
+    whole_modules: [OnceLock<Arc<CudaModule>>; 2],
     /// Streaming multiprocessors, read once: grid-stride launches size their grid by it.
     sm_count: u32,
     /// The last kernel launched, to name it if the stream later reports a fault.
@@ -161,6 +163,7 @@ impl Gpu {
             stream,
             kernels,
             max_shared,
+            whole_modules: Default::default(),
             sm_count,
             last_kernel: Mutex::new(""),
             poisoned: Mutex::new(None),
@@ -284,17 +287,27 @@ impl Gpu {
     /// Loads kernel `name`'s module — the entry alone ([`PtxPieces::module`]), or the whole module it
     /// is in should the cut not find it — and opts the kernel in to the device's shared memory.
     fn load_kernel(&self, name: &'static str, sm90a: bool) -> Result<CudaFunction> {
-        let whole = if sm90a { PTX_SM90A } else { PTX };
         let piece = PIECES[usize::from(sm90a)].as_ref().ok().and_then(|p| p.module(name));
         let module = match piece {
-            Some(text) => self.ctx.load_module(Ptx::from_src(text)),
-            None => self.ctx.load_module(Ptx::from_src(whole)),
-        }
-        .map_err(Error::driver("loading a kernel's PTX module", 0))?;
+            Some(text) => self.ctx.load_module(Ptx::from_src(text)).map_err(Error::driver("loading a kernel's PTX module", 0))?,
+            None => self.whole_module(sm90a)?,
+        };
         let f = module.load_function(name).map_err(Error::driver("resolving a kernel", 0))?;
         f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, self.max_shared)
             .map_err(Error::driver("raising a kernel's shared-memory limit", 0))?;
         Ok(f)
+    }
+
+    /// The embedded module of `sm90a`'s kernels whole, loaded once: where the cut into pieces found
+    /// no piece for a kernel (`ptx_pieces`' tests make sure it finds every catalogue entry).
+    fn whole_module(&self, sm90a: bool) -> Result<Arc<CudaModule>> {
+        let cell = &self.whole_modules[usize::from(sm90a)];
+        if let Some(m) = cell.get() {
+            return Ok(m.clone());
+        }
+        let text = if sm90a { PTX_SM90A } else { PTX };
+        let module = self.ctx.load_module(Ptx::from_src(text)).map_err(Error::driver("loading the PTX module", 0))?;
+        Ok(cell.get_or_init(|| module).clone())
     }
 
     /// Remembers `name` as the last kernel launched, so that a later fault can name it.
