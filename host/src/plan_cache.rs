@@ -2,8 +2,9 @@
 //! `Auto` weighs every FP32 kernel and its calibrated neighbourhood, which takes longer than a small
 //! product does. A keyed cache beside the GPU's other state; emptied whenever the tuned picks or the
 //! tuning mode change (they enter the plans), and when full. Beside them, the tile `Auto` took for a
-//! strided batch: pricing every tile over every product took 4.3 µs on the CPU for 512 products of
-//! 64³ (against 0.3 for the tile named), most of the batch's 6 µs on the GPU.
+//! strided batch: pricing every tile over every product took 4.0 µs on the CPU for 512 products of
+//! 64³, 0.3 for the tile named (`docs/results/2026-12-05-s40/planning-cpu`), against the batch's 6
+//! µs on the GPU.
 use std::collections::HashMap;
 
 use tessera_catalogue::plan::blocks::GemmDims;
