@@ -86,6 +86,8 @@ fn split_k_sums_its_slices() -> Result<(), Failed> {
         Algo::WidenedF16Cols32,
         Algo::WidenedBf16Rows32,
         Algo::WidenedF16Rows32,
+        Algo::WidenedBf16Wide,
+        Algo::WidenedF16Wide,
     ] {
         let precision = algo.precision().ok_or("a kernel has a precision")?;
         // N = 68: whole float4 column groups, added by `red.global.add.v4.f32` (N = 70's last two

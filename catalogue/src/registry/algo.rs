@@ -401,6 +401,11 @@ matmul_catalogue! {
     WidenedBf16Rows32 = k21_widened::matmul_widened_bf16_32x128, "widened-bf16-32x128", Bf16, k21_widened::WIDENED_BF16_32X128;
     /// Kernel 21 on FP16, 32×128×16.
     WidenedF16Rows32 = k21_widened::matmul_widened_f16_32x128, "widened-f16-32x128", Fp16, k21_widened::WIDENED_F16_32X128;
+    /// Kernel 21 on BF16, kernel 8's 128×128×8 tile: short K over large outputs, where the product
+    /// is its store of `C`.
+    WidenedBf16Wide = k21_widened::matmul_widened_bf16_128x128, "widened-bf16-128x128", Bf16, k21_widened::WIDENED_BF16_128X128;
+    /// Kernel 21 on FP16, 128×128×8.
+    WidenedF16Wide = k21_widened::matmul_widened_f16_128x128, "widened-f16-128x128", Fp16, k21_widened::WIDENED_F16_128X128;
     /// Kernel 21's 64×64×16 BF16 tile under kernel 17's stream-K walk: small products with long K,
     /// every tile's K-steps over the blocks that fit at once.
     WidenedStreamKBf16 = k21_widened::matmul_widened_streamk_bf16_64x64, "widened-streamk-bf16-64x64", Bf16, k21_widened::WIDENED_STREAMK_BF16_64X64;

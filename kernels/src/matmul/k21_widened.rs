@@ -338,6 +338,11 @@ split_entry!(matmul_widened_bf16_32x128, Bf16, WIDENED_BF16_32X128, 32, 128, 16,
     "BF16 inputs on the CUDA cores, kernel 10's 32×128×16 tile: outputs a few rows tall.");
 split_entry!(matmul_widened_f16_32x128, F16, WIDENED_F16_32X128, 32, 128, 16, wmi 1, wni 2, threads 128, la 1, lb 4, min_blocks 4,
     "FP16 inputs on the CUDA cores, 32×128×16.");
+split_entry!(matmul_widened_bf16_128x128, Bf16, WIDENED_BF16_128X128, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1, min_blocks 0,
+    "BF16 inputs on the CUDA cores, kernel 8's 128×128×8 tile (256 threads, 8×8 outputs each): short K over large outputs, \
+     where the product is its store of `C` and FP32's fastest tiles are this one.");
+split_entry!(matmul_widened_f16_128x128, F16, WIDENED_F16_128X128, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1, min_blocks 0,
+    "FP16 inputs on the CUDA cores, 128×128×8.");
 stream_k_entry!(matmul_widened_streamk_bf16_64x64, Bf16, WIDENED_STREAMK_BF16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
     "BF16 inputs on the CUDA cores, 64×64×16, stream-K: small products with long K.");
 stream_k_entry!(matmul_widened_streamk_f16_64x64, F16, WIDENED_STREAMK_F16_64X64, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, min_blocks 4,
