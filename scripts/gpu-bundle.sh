@@ -50,6 +50,7 @@ if [[ $parts == *" bins "* ]]; then
   tdir=${CARGO_TARGET_DIR:-target}
   cp "$tdir"/release/scorecard "$tdir"/release/streams "$tdir"/release/multi-gpu "$tdir"/release/fp8 "$tdir"/release/grouped "$tdir"/release/fused .gpu/bin/
   cp scripts/torch_timing.py scripts/fp8_torch_anchor.py scripts/grouped_torch_anchor.py scripts/fused_torch_anchor.py .gpu/bin/
+  cp scripts/gpu-call.sh .gpu/
 fi
 
 if [[ $parts == *" benches "* ]]; then
