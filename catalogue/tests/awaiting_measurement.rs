@@ -15,10 +15,16 @@ fn auto_leaves_out_the_kernels_awaiting_measurement_where_they_are_priced_first(
             let priced = tuning::predict_us(algo, shape, splits, tuning::SMS).expect("priced");
             let pick = model_choice(shape, precision, Target::H200).kernel();
             assert_ne!(pick, algo, "{m}×{n}×{k}: Auto took {} before a GPU run measured it", algo.label());
-            let pick_us = tessera_catalogue::select::tc_model::predict_us(pick, shape, tuning::splits_on(pick, shape, tuning::SMS), tuning::SMS)
-                .or_else(|| tuning::predict_us(pick, shape, tuning::splits_on(pick, shape, tuning::SMS), tuning::SMS))
-                .expect("the pick is priced");
-            assert!(priced < pick_us, "{m}×{n}×{k}: {} priced {priced:.2} µs, Auto's {} {pick_us:.2}: not a shape that shows the gate", algo.label(), pick.label());
+            let pick_us =
+                tessera_catalogue::select::tc_model::predict_us(pick, shape, tuning::splits_on(pick, shape, tuning::SMS), tuning::SMS)
+                    .or_else(|| tuning::predict_us(pick, shape, tuning::splits_on(pick, shape, tuning::SMS), tuning::SMS))
+                    .expect("the pick is priced");
+            assert!(
+                priced < pick_us,
+                "{m}×{n}×{k}: {} priced {priced:.2} µs, Auto's {} {pick_us:.2}: not a shape that shows the gate",
+                algo.label(),
+                pick.label()
+            );
         }
     }
 }
