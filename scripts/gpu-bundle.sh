@@ -48,7 +48,7 @@ if [[ $parts == *" bins "* ]]; then
   echo "[bundle] building the scorecard and benches…" >&2
   cargo build --release -p tessera-scorecard --bins
   tdir=${CARGO_TARGET_DIR:-target}
-  cp "$tdir"/release/scorecard "$tdir"/release/streams "$tdir"/release/multi-gpu "$tdir"/release/fp8 "$tdir"/release/grouped "$tdir"/release/fused .gpu/bin/
+  cp "$tdir"/release/scorecard "$tdir"/release/streams "$tdir"/release/multi-gpu "$tdir"/release/fp8 "$tdir"/release/grouped "$tdir"/release/fused "$tdir"/release/slices .gpu/bin/
   cp scripts/torch_timing.py scripts/fp8_torch_anchor.py scripts/grouped_torch_anchor.py scripts/fused_torch_anchor.py .gpu/bin/
   cp scripts/gpu-call.sh .gpu/
 fi

@@ -9,35 +9,34 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use tessera::catalogue::registry::algo::{case_label, matmul_cases};
 use tessera::catalogue::testkit::gemm_case::{GemmCase, Views, SCALARS};
 use tessera::{
-    bf16, f16, Activation, Algo, BiasKind, DeviceBuffer, DeviceElement, GemmEpilogue, Gpu, Layout, MatrixMut, MatrixRef, OutputElement,
-    Precision, Transpose,
+    bf16, f16, Activation, Algo, BiasKind, DeviceBuffer, DeviceElement, GemmEpilogue, GemmParams, Gpu, Layout, MatrixMut, MatrixRef,
+    OutputElement, Precision, Transpose,
 };
 use tessera_tests::{gpu_trial, run};
 
-/// Uploads `case`'s buffers as `T`, runs the GEMM with `algo`, downloads `C`'s buffer and checks it.
-fn run_as<T: DeviceElement>(gpu: &Gpu, case: &GemmCase, algo: Algo, seed: u64) -> Result<(), String> {
+/// Uploads `case`'s buffers as `T`, runs the GEMM with `params`, downloads `C`'s buffer and checks it.
+fn run_as<T: DeviceElement>(gpu: &Gpu, case: &GemmCase, params: GemmParams, seed: u64) -> Result<(), String> {
     let bufs = case.buffers(seed);
     let err = |e: tessera::Error| format!("{}: {e}", case.label());
     let convert = |v: &[f32]| -> Vec<T> { v.iter().map(|&x| T::from_f32(x)).collect() };
     let (a, b) =
         (DeviceBuffer::from_host(gpu, &convert(&bufs.a)).map_err(err)?, DeviceBuffer::from_host(gpu, &convert(&bufs.b)).map_err(err)?);
     let mut c = DeviceBuffer::from_host(gpu, &bufs.c).map_err(err)?;
-    gpu.gemm(
-        &case.params().algo(algo),
-        MatrixRef::new(&a, bufs.a_desc),
-        MatrixRef::new(&b, bufs.b_desc),
-        MatrixMut::new(&mut c, bufs.c_desc),
-    )
-    .map_err(err)?;
+    gpu.gemm(&params, MatrixRef::new(&a, bufs.a_desc), MatrixRef::new(&b, bufs.b_desc), MatrixMut::new(&mut c, bufs.c_desc))
+        .map_err(err)?;
     case.check(&bufs, &c.to_host(gpu).map_err(err)?).map_err(|e| format!("{e} (seed {seed})"))
 }
 
 fn run_case(gpu: &Gpu, case: &GemmCase, algo: Algo) -> Result<(), String> {
+    run_case_with(gpu, case, case.params().algo(algo))
+}
+
+fn run_case_with(gpu: &Gpu, case: &GemmCase, params: GemmParams) -> Result<(), String> {
     let seed = tessera_tests::seed((case.m * 131 + case.n * 7 + case.k) as u64);
     match case.precision {
-        Precision::Fp32 | Precision::Tf32 => run_as::<f32>(gpu, case, algo, seed),
-        Precision::Bf16 => run_as::<bf16>(gpu, case, algo, seed),
-        Precision::Fp16 => run_as::<f16>(gpu, case, algo, seed),
+        Precision::Fp32 | Precision::Tf32 => run_as::<f32>(gpu, case, params, seed),
+        Precision::Bf16 => run_as::<bf16>(gpu, case, params, seed),
+        Precision::Fp16 => run_as::<f16>(gpu, case, params, seed),
         Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(format!("{}: no FP8 GEMM kernel yet", case.label())),
     }
 }
@@ -159,6 +158,27 @@ fn main() {
     trials.push(gpu_trial("gemm_with_tf32_finishes_its_sums_in_every_form", |g| finished_in::<f32>(g, Precision::Tf32)));
     trials.push(gpu_trial("gemm_with_bf16_finishes_its_sums_in_every_form", |g| finished_in::<bf16>(g, Precision::Bf16)));
     trials.push(gpu_trial("gemm_with_fp16_finishes_its_sums_in_every_form", |g| finished_in::<f16>(g, Precision::Fp16)));
+    // K slices asked for by name (`GemmParams::k_slices`), more than the models take: split-K, kernel
+    // 21, the persistent TMA kernel on a tiny output with a long K; then a refused request leaves the
+    // GPU usable.
+    let sliced = [
+        (GemmCase::new(130, 70, 3000), Algo::SplitK64x64x16, 40),
+        (GemmCase { precision: Precision::Bf16, ..GemmCase::new(33, 18, 2000) }, Algo::WidenedBf16, 9),
+        (GemmCase { precision: Precision::Bf16, ..GemmCase::new(184, 40, 15336) }, Algo::PersistentBf16Rows64, 24),
+        (GemmCase { precision: Precision::Bf16, ..GemmCase::new(184, 40, 15336) }, Algo::PersistentBf16Rows64, 1),
+    ];
+    for (case, algo, slices) in sliced {
+        trials.push(gpu_trial(format!("{}_{}_{slices}_slices", case.label(), algo.label()), move |g| {
+            run_case_with(g, &case, case.params().algo(algo).k_slices(slices))
+        }));
+    }
+    trials.push(gpu_trial("gemm_refuses_k_slices_for_auto_and_stays_usable", |g| {
+        let case = GemmCase { precision: Precision::Bf16, ..GemmCase::new(64, 64, 256) };
+        match run_case_with(g, &case, case.params().k_slices(4)) {
+            Err(e) if e.contains("K slices") => run_case(g, &case, Algo::Auto),
+            other => Err(format!("Auto with K slices: expected a refusal naming them, got {other:?}")),
+        }
+    }));
     // Every kernel of the catalogue through gemm: in place on offset views (column-major NN: no pack),
     // and on padded transposed views (packs and epilogue).
     for (algo, p) in matmul_cases() {

@@ -147,7 +147,7 @@ pub fn gemm_with<T: Element, O: Element>(
         GemmPlan::Product(p) => p.dims,
         _ => GemmDims { m: 0, n: 0, k: 0 },
     };
-    let plan = Planner::new("gemm", params.algo, precision, Target::H200).product(dims).map_err(invalid)?;
+    let plan = Planner::new("gemm", params.algo, precision, Target::H200).with_k_slices(params.k_slices).product(dims).map_err(invalid)?;
     // The kernels work on C restated row-major: a column-major C's columns are their rows.
     let restate = |restated: bool| HostEpilogue {
         bias: finishing.bias.as_ref().map(|(kind, v)| {
@@ -174,7 +174,9 @@ pub fn gemm_with<T: Element, O: Element>(
             let (x, y) = operands(&p, a, b)?;
             let GemmDims { m, n, .. } = p.dims;
             let e = restate(p.restated);
-            if p.output == Output::Direct && p.finish {
+            // One launch that finishes its sums — unless the caller scheduled K slices, whose partial
+            // sums add in f32 before the finishing pass (as the host does).
+            if p.output == Output::Direct && p.finish && params.k_slices.is_none() {
                 if let Ok(t) = crate::ops::matmul_finished(precision, params.algo, &x, &y, p.alpha, format, &e) {
                     let out = c.get_mut(p.c.offset..p.c.offset + m * n).ok_or_else(|| invalid("C is shorter than its view"))?;
                     out.iter_mut().zip(&t.data).for_each(|(o, &v)| *o = O::from_f32(v));

@@ -8,20 +8,24 @@ use tessera_catalogue::testkit::gemm_case::{GemmCase, Views, SCALARS, SENTINEL};
 use tessera_catalogue::{Algo, Precision};
 use tessera_emulator::gemm::gemm;
 
-/// Runs `case` on the executor with `T` inputs and checks it.
-fn run_as<T: Element>(case: &GemmCase, algo: Algo) -> Result<(), String> {
+/// Runs `case` on the executor with `T` inputs, `params` for its kernel and schedule, and checks it.
+fn run_as<T: Element>(case: &GemmCase, params: GemmParams) -> Result<(), String> {
     let bufs = case.buffers(case.m as u64 * 131 + case.n as u64 * 7 + case.k as u64);
     let (a, b): (Vec<T>, Vec<T>) = (bufs.a.iter().map(|&x| T::from_f32(x)).collect(), bufs.b.iter().map(|&x| T::from_f32(x)).collect());
     let mut c = bufs.c.clone();
-    gemm(&case.params().algo(algo), &a, bufs.a_desc, &b, bufs.b_desc, &mut c, bufs.c_desc).map_err(|e| format!("{}: {e}", case.label()))?;
+    gemm(&params, &a, bufs.a_desc, &b, bufs.b_desc, &mut c, bufs.c_desc).map_err(|e| format!("{}: {e}", case.label()))?;
     case.check(&bufs, &c)
 }
 
 fn run(case: &GemmCase, algo: Algo) -> Result<(), String> {
+    run_with(case, case.params().algo(algo))
+}
+
+fn run_with(case: &GemmCase, params: GemmParams) -> Result<(), String> {
     match case.precision {
-        Precision::Fp32 | Precision::Tf32 => run_as::<f32>(case, algo),
-        Precision::Bf16 => run_as::<half::bf16>(case, algo),
-        Precision::Fp16 => run_as::<half::f16>(case, algo),
+        Precision::Fp32 | Precision::Tf32 => run_as::<f32>(case, params),
+        Precision::Bf16 => run_as::<half::bf16>(case, params),
+        Precision::Fp16 => run_as::<half::f16>(case, params),
         Precision::Fp8E4m3 | Precision::Fp8E5m2 => Err(format!("{}: no FP8 GEMM kernel yet", case.label())),
     }
 }
@@ -56,8 +60,53 @@ fn main() {
         let case = GemmCase { beta, layouts, trans_b: Transpose::Yes, ..GemmCase::new(130, 70, 300) };
         trials.push(Trial::test(format!("{}_splitk", case.label()), move || run(&case, Algo::SplitK64x64x16).map_err(Failed::from)));
     }
+    // K slices asked for by name: split-K (FP32; into C and into column-major scratch), kernel 21 on
+    // BF16 inputs, the persistent TMA kernel — each with more slices than the models would take.
+    let sliced = [
+        (GemmCase::new(130, 70, 300), Algo::SplitK64x64x16, 13),
+        (GemmCase { beta: 0.5, layouts: [Layout::ColMajor; 3], ..GemmCase::new(66, 40, 200) }, Algo::SplitK64x64x16, 5),
+        (GemmCase { precision: Precision::Bf16, ..GemmCase::new(33, 18, 200) }, Algo::WidenedBf16, 7),
+        (GemmCase { precision: Precision::Bf16, ..GemmCase::new(40, 36, 1000) }, Algo::PersistentBf16Rows64, 15),
+    ];
+    for (case, algo, slices) in sliced {
+        let name = format!("{}_{}_{slices}_slices", case.label(), algo.label());
+        trials.push(Trial::test(name, move || run_with(&case, case.params().algo(algo).k_slices(slices)).map_err(Failed::from)));
+    }
+    trials.push(Trial::test("gemm_refuses_bad_k_slices", || refuses_bad_k_slices().map_err(Failed::from)));
     trials.push(Trial::test("gemm_refuses_bad_arguments", || refuses_bad_arguments().map_err(Failed::from)));
     libtest_mimic::run(&Arguments::from_args(), trials).exit()
+}
+
+/// K slices for `Auto`, for a kernel that takes none, zero slices or more than K-steps are refused
+/// before any kernel runs, `C` left as it was.
+fn refuses_bad_k_slices() -> Result<(), String> {
+    let (m, n, k) = (20, 24, 64);
+    let (a, b) = (vec![1.0f32; m * k], vec![1.0f32; k * n]);
+    let mut c = vec![SENTINEL; m * n];
+    let (ad, bd, cd) = (MatrixDesc::row_major(m, k), MatrixDesc::row_major(k, n), MatrixDesc::row_major(m, n));
+    let p = GemmParams::new();
+    let bad = [
+        ("Auto", p.k_slices(2)),
+        ("a kernel without slices", p.algo(Algo::Dbuf64x64x16).k_slices(2)),
+        ("no slice", p.algo(Algo::SplitK64x64x16).k_slices(0)),
+        // K = 64: four K-steps of 16.
+        ("more slices than K-steps", p.algo(Algo::SplitK64x64x16).k_slices(5)),
+    ];
+    for (what, params) in bad {
+        if gemm(&params, &a, ad, &b, bd, &mut c, cd).is_ok() {
+            return Err(format!("{what}: accepted"));
+        }
+    }
+    if c.iter().any(|x| x.to_bits() != SENTINEL.to_bits()) {
+        return Err("C changed by a refused GEMM".into());
+    }
+    // Four slices of four steps: every output is K.
+    gemm(&p.algo(Algo::SplitK64x64x16).k_slices(4), &a, ad, &b, bd, &mut c, cd).map_err(|e| e.to_string())?;
+    if c.iter().all(|&x| x == k as f32) {
+        Ok(())
+    } else {
+        Err(format!("ones·ones in four slices: {:?}", &c[..4]))
+    }
 }
 
 /// Each inconsistent argument is refused before any kernel runs, and `C` is left as it was.

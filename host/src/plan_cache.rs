@@ -15,13 +15,17 @@ use tessera_catalogue::{Algo, OutputFormat, Plan, Precision};
 /// How a product finishes its sums: `C`'s format, and whether a fused epilogue applies.
 pub(crate) type Finish = (OutputFormat, bool);
 
+/// A request: the kernel asked for (or `Auto`), the precision, the dimensions, the finish and the
+/// caller's K slices (`None`: the models' count).
+pub(crate) type PlanKey = (Algo, Precision, GemmDims, Finish, Option<u32>);
+
 /// A strided batch as `Auto` plans it: the inputs' precision, A's, B's and `C`'s stacks, the finish.
 pub(crate) type BatchKey = (Precision, Stack, Stack, Stack, ProductsFinish);
 
-/// The plans, by (kernel asked for, precision, dimensions, finish), and `Auto`'s tiles for batches.
+/// The plans, by request ([`PlanKey`]), and `Auto`'s tiles for batches.
 #[derive(Default)]
 pub(crate) struct PlanCache {
-    plans: HashMap<(Algo, Precision, GemmDims, Finish), Plan>,
+    plans: HashMap<PlanKey, Plan>,
     batch_tiles: HashMap<BatchKey, GroupedAlgo>,
 }
 
@@ -30,16 +34,16 @@ impl PlanCache {
     pub const CAPACITY: usize = 1024;
 
     /// The plan made for this request, if any.
-    pub fn get(&self, algo: Algo, precision: Precision, dims: GemmDims, finish: Finish) -> Option<&Plan> {
-        self.plans.get(&(algo, precision, dims, finish))
+    pub fn get(&self, key: &PlanKey) -> Option<&Plan> {
+        self.plans.get(key)
     }
 
     /// Keeps `plan` for this request.
-    pub fn insert(&mut self, algo: Algo, precision: Precision, dims: GemmDims, finish: Finish, plan: Plan) {
+    pub fn insert(&mut self, key: PlanKey, plan: Plan) {
         if self.plans.len() >= Self::CAPACITY {
             self.plans.clear();
         }
-        self.plans.insert((algo, precision, dims, finish), plan);
+        self.plans.insert(key, plan);
     }
 
     /// The tile `Auto` took for this batch, if it planned it before.

@@ -72,11 +72,14 @@ pub struct GemmParams {
     /// The precision of the product; `None` (the default) means the inputs' own (FP32 for `f32`,
     /// BF16, FP16). `Some(Precision::Tf32)` on `f32` inputs is the explicit opt-in to TF32.
     pub precision: Option<Precision>,
+    /// K slices of each output tile for a named split-K or persistent kernel
+    /// ([`crate::plan::Planner::with_k_slices`]); `None` (the default): the models' count.
+    pub k_slices: Option<u32>,
 }
 
 impl Default for GemmParams {
     fn default() -> Self {
-        Self { alpha: 1.0, beta: 0.0, trans_a: Transpose::No, trans_b: Transpose::No, algo: Algo::Auto, precision: None }
+        Self { alpha: 1.0, beta: 0.0, trans_a: Transpose::No, trans_b: Transpose::No, algo: Algo::Auto, precision: None, k_slices: None }
     }
 }
 
@@ -109,6 +112,12 @@ impl GemmParams {
     /// With this matmul kernel.
     pub fn algo(self, algo: Algo) -> Self {
         Self { algo, ..self }
+    }
+
+    /// With `k_slices` K slices of each output tile: a schedule for the named kernel (`algo`), which
+    /// must be a split-K or persistent kernel; refused for `Auto` and for a 16-bit `C`.
+    pub fn k_slices(self, k_slices: u32) -> Self {
+        Self { k_slices: Some(k_slices), ..self }
     }
 
     /// In `precision` (only TF32 on `f32` inputs differs from the inputs' own).

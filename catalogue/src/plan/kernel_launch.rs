@@ -7,6 +7,11 @@ use crate::select::tuning;
 use crate::shape::MatmulShape;
 use crate::target::Target;
 
+/// The most K slices of one output tile a caller may ask for ([`MatmulKernel::most_k_slices`]): the
+/// grid's `y` (persistent kernel) or `z` (split-K) stays far below its limit of 65,535, and past a few
+/// dozen slices the atomic additions into one tile are the product.
+pub const MAX_K_SLICES: u32 = 256;
+
 impl MatmulKernel {
     /// The launch of this kernel for `shape` on `target`: `⌈N/bn⌉ × ⌈M/bm⌉` blocks of the kernel's
     /// tile, times [`MatmulKernel::splits`] along z (stream-K, kernels 17 and 22:
@@ -54,6 +59,17 @@ impl MatmulKernel {
     /// 1 for every other kernel.
     pub fn splits(&self, shape: MatmulShape, target: Target) -> u32 {
         tuning::splits_on(self.algo, shape, target.sms)
+    }
+
+    /// The most K slices a caller may ask of this kernel on `shape` ([`crate::plan::Planner::with_k_slices`]):
+    /// one per K-step of its tile (a slice of no step would only add zeros), at most [`MAX_K_SLICES`];
+    /// `None` for a kernel whose launch takes no slices (every kernel but the split-K ones and the
+    /// persistent kernel outside clusters: stream-K deals its own K-steps, a cluster's pair walks
+    /// whole tiles).
+    pub fn most_k_slices(&self, shape: MatmulShape) -> Option<u32> {
+        let cfg = self.config;
+        let slices = cfg.split_k || (cfg.persistent && !cfg.stream_k && cfg.cluster <= 1);
+        slices.then(|| shape.k.div_ceil(cfg.bk.max(1)).clamp(1, MAX_K_SLICES))
     }
 
     /// Whether the launch [`MatmulKernel::launch`] plans adds into `C` (split-K's and stream-K's

@@ -120,6 +120,45 @@ impl KernelLaunch {
         })
     }
 
+    /// [`KernelLaunch::new`] with `slices` K slices of each output tile (`C` in `f32`, added into a zeroed
+    /// `C` where `slices` > 1) instead of the models' count: the caller's schedule for a split-K or
+    /// persistent kernel ([`Planner::with_k_slices`]). Errors as `new`'s, and [`PlanError::Invalid`]
+    /// for a kernel whose launch takes no slices, or `slices` outside `1 ..=`
+    /// [`MatmulKernel::most_k_slices`].
+    pub fn sliced(algo: Algo, shape: MatmulShape, target: Target, slices: u32) -> Result<KernelLaunch, PlanError> {
+        let planned = Self::new(algo, shape, target)?;
+        let kernel = planned.kernel();
+        let invalid = |detail: String| PlanError::Invalid { op: "matmul", detail };
+        let Some(most) = kernel.most_k_slices(shape) else {
+            return Err(invalid(format!(
+                "{} takes no K slices (only the split-K kernels and the persistent kernel outside clusters do)",
+                kernel.label
+            )));
+        };
+        if !(1..=most).contains(&slices) {
+            let detail = format!(
+                "{slices} K slices of {}: between 1 and {most} on {}×{}×{} (one K-step of {} at least each)",
+                kernel.label, shape.m, shape.n, shape.k, kernel.config.bk
+            );
+            return Err(invalid(detail));
+        }
+        let tma = if kernel.config.tma {
+            let packing = tc_model::best_packing(algo, shape, slices, target.sms)
+                .map_or_else(|| tma::plan(kernel.config, shape, kernel.precision.input_bytes()), |p| p.0);
+            tma::operands(kernel.config, &packing, kernel.precision.input_bytes())?;
+            Some(packing)
+        } else {
+            None
+        };
+        Ok(KernelLaunch {
+            dims: kernel.launch_sliced(shape, target, slices),
+            splits: slices,
+            zero_c: kernel.accumulates_sliced(slices),
+            tma,
+            ..planned
+        })
+    }
+
     /// The catalogue line of the kernel.
     pub fn kernel(&self) -> &'static MatmulKernel {
         // `new` only builds launches of concrete kernels.
@@ -243,6 +282,9 @@ pub struct Planner<'t> {
     pub output: OutputFormat,
     /// Whether the kernel applies a fused epilogue ([`Planner::with_fused_epilogue`]).
     pub fused: bool,
+    /// K slices of each output tile the caller asked for ([`Planner::with_k_slices`]); `None`: the
+    /// models' count.
+    pub k_slices: Option<u32>,
 }
 
 impl fmt::Debug for Planner<'_> {
@@ -255,6 +297,7 @@ impl fmt::Debug for Planner<'_> {
             .field("limits", &self.limits)
             .field("output", &self.output)
             .field("fused", &self.fused)
+            .field("k_slices", &self.k_slices)
             .finish_non_exhaustive()
     }
 }
@@ -262,15 +305,25 @@ impl fmt::Debug for Planner<'_> {
 impl Planner<'static> {
     /// A planner for `requested` in `precision` on `target`, with the kernels' limits and no tuned picks.
     pub fn new(op: &'static str, requested: Algo, precision: Precision, target: Target) -> Self {
-        Planner { op, requested, precision, target, limits: Limits::KERNELS, tuned: &NoPicks, output: OutputFormat::F32, fused: false }
+        Planner {
+            op,
+            requested,
+            precision,
+            target,
+            limits: Limits::KERNELS,
+            tuned: &NoPicks,
+            output: OutputFormat::F32,
+            fused: false,
+            k_slices: None,
+        }
     }
 }
 
 impl<'t> Planner<'t> {
     /// The same planner, consulting `tuned` for picks measured on request.
     pub fn with_tuned<'u>(self, tuned: &'u dyn Picks) -> Planner<'u> {
-        let Planner { op, requested, precision, target, limits, output, fused, .. } = self;
-        Planner { op, requested, precision, target, limits, tuned, output, fused }
+        let Planner { op, requested, precision, target, limits, output, fused, k_slices, .. } = self;
+        Planner { op, requested, precision, target, limits, tuned, output, fused, k_slices }
     }
 
     /// The same planner, its products writing `C` in `output` (each launch's tiles whole; a product
@@ -283,6 +336,15 @@ impl<'t> Planner<'t> {
     /// tiles whole, as [`Planner::with_output`]'s; kernels that fuse only).
     pub fn with_fused_epilogue(self, fused: bool) -> Self {
         Planner { fused, ..self }
+    }
+
+    /// The same planner, each launch splitting every output tile's K into `k_slices` slices (`None`:
+    /// the models' count): the caller's schedule for a named split-K or persistent kernel, whose
+    /// slices add into a zeroed `f32` `C` ([`KernelLaunch::sliced`]). Planning refuses it with
+    /// [`PlanError::Invalid`] for `Auto`, a 16-bit `C` or a fused epilogue (whole tiles only), a
+    /// kernel that takes no slices, or more slices than the kernel has K-steps.
+    pub fn with_k_slices(self, k_slices: Option<u32>) -> Self {
+        Planner { k_slices, ..self }
     }
 
     /// The same planner with other launch limits (tests cut small products into blocks with them).
@@ -318,7 +380,25 @@ impl<'t> Planner<'t> {
             Choice::Kernel(_) => shape,
             Choice::Padded(p) => p.padded,
         };
-        let launch = KernelLaunch::finishing(choice.kernel(), on, self.target, self.output, self.fused)?;
+        let launch = match self.k_slices {
+            None => KernelLaunch::finishing(choice.kernel(), on, self.target, self.output, self.fused)?,
+            Some(slices) => {
+                let refused = if self.requested == Algo::Auto || !matches!(choice, Choice::Kernel(_)) {
+                    Some("K slices schedule a named kernel; Auto chooses its own")
+                } else if self.output != OutputFormat::F32 || self.fused {
+                    Some("K slices add partial sums into an f32 C: a 16-bit C or a fused epilogue takes whole tiles")
+                } else {
+                    None
+                };
+                if let Some(why) = refused {
+                    return Err(PlanError::Invalid { op: self.op, detail: why.into() });
+                }
+                KernelLaunch::sliced(choice.kernel(), on, self.target, slices).map_err(|e| match e {
+                    PlanError::Invalid { detail, .. } => PlanError::Invalid { op: self.op, detail },
+                    other => other,
+                })?
+            }
+        };
         Ok(LaunchPlan { shape, precision: self.precision, choice, launch })
     }
 

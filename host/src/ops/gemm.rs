@@ -150,7 +150,7 @@ impl Gpu {
             GemmPlan::Product(p) => p.dims,
             _ => GemmDims { m: 0, n: 0, k: 0 },
         };
-        let plan = self.plan_as(OP, params.algo, precision, dims)?;
+        let plan = self.plan_sliced(OP, params.algo, precision, dims, params.k_slices)?;
         self.check_usable()?;
         let stream = self.stream();
         let (pc, _write_c) = c.buffer().as_cuda_slice_mut().device_ptr_mut(stream);
@@ -179,7 +179,7 @@ impl Gpu {
                 let (a_view, b_view) = (a.buffer().as_cuda_slice().slice(..), b.buffer().as_cuda_slice().slice(..));
                 let f = finisher(p.restated);
                 // SAFETY: as above; `f` names C's view of O elements and the checked bias.
-                unsafe { self.gemm_product(params.algo, precision, &plan, &p, &a_view, &b_view, &f) }
+                unsafe { self.gemm_product(params, precision, &plan, &p, &a_view, &b_view, &f) }
             }
         }
     }
@@ -193,7 +193,7 @@ impl Gpu {
     #[allow(clippy::too_many_arguments)]
     unsafe fn gemm_product<T: DeviceElement>(
         &self,
-        requested: tessera_catalogue::Algo,
+        params: &GemmParams,
         precision: Precision,
         plan: &Plan,
         p: &ProductPlan,
@@ -230,8 +230,10 @@ impl Gpu {
             }
             Ok(c_ptr + (offset * f.out_bytes) as u64)
         };
-        if p.output == Output::Direct && p.finish {
-            // One launch of a kernel that finishes its sums, where one runs this product.
+        let requested = params.algo;
+        // One launch of a kernel that finishes its sums, where one runs this product — unless the
+        // caller scheduled K slices: their partial sums add in f32, then the finishing pass.
+        if p.output == Output::Direct && p.finish && params.k_slices.is_none() {
             let finishing = self.plan_finishing(OP, requested, precision, p.dims, (f.format, true));
             if let Ok(Plan::One(l)) = finishing {
                 let out = c_at(p.c.offset, m * n)?;

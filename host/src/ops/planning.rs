@@ -52,12 +52,40 @@ impl Gpu {
         dims: GemmDims,
         finish: (OutputFormat, bool),
     ) -> Result<Plan> {
-        if let Some(plan) = self.plans.lock().ok().and_then(|cache| cache.get(algo, precision, dims, finish).cloned()) {
+        self.plan_request(op, algo, precision, dims, finish, None)
+    }
+
+    /// [`Gpu::plan_as`] with `k_slices` K slices of each output tile where the caller asks for them
+    /// ([`tessera_catalogue::Planner::with_k_slices`]: a named split-K or persistent kernel).
+    pub(crate) fn plan_sliced(
+        &self,
+        op: &'static str,
+        algo: Algo,
+        precision: Precision,
+        dims: GemmDims,
+        k_slices: Option<u32>,
+    ) -> Result<Plan> {
+        self.plan_request(op, algo, precision, dims, (OutputFormat::F32, false), k_slices)
+    }
+
+    /// The plan of one request, from the cache where it was made before.
+    fn plan_request(
+        &self,
+        op: &'static str,
+        algo: Algo,
+        precision: Precision,
+        dims: GemmDims,
+        finish: (OutputFormat, bool),
+        k_slices: Option<u32>,
+    ) -> Result<Plan> {
+        let key = (algo, precision, dims, finish, k_slices);
+        if let Some(plan) = self.plans.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
             return Ok(plan);
         }
-        let plan = self.planner(op, algo, precision).with_output(finish.0).with_fused_epilogue(finish.1).product(dims)?;
+        let planner = self.planner(op, algo, precision).with_output(finish.0).with_fused_epilogue(finish.1).with_k_slices(k_slices);
+        let plan = planner.product(dims)?;
         if let Ok(mut cache) = self.plans.lock() {
-            cache.insert(algo, precision, dims, finish, plan.clone());
+            cache.insert(key, plan.clone());
         }
         Ok(plan)
     }

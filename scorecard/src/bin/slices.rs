@@ -1,0 +1,130 @@
+//! `slices`: named split-K and persistent kernels at K slice counts the caller chooses
+//! (`GemmParams::k_slices`) beside `Auto` and cuBLAS, BF16 inputs, `f32` `C`, one process, the same
+//! operands: the measurements a refit of the models' slice counts needs (`tc_model::MAX_SPLITS`, fitted
+//! on outputs of 10⁵–10⁶ elements, and tiny outputs with a long K).
+//!
+//! Per shape, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
+//! median of `--repeat` batches; each result checked first on sampled rows against the f64 reference
+//! (`Precision::tolerance`). A slice count a kernel cannot take is recorded with the refusal. One
+//! JSON object per shape on stdout and in `--out`.
+use std::cell::RefCell;
+
+use clap::Parser;
+use tessera::catalogue::precision::Precision;
+use tessera::{bf16, Algo, DeviceMatrix, GemmParams, Gpu, GpuTimer, MatrixMut, MatrixRef};
+use tessera_anchors::Cublas;
+
+type Fail = Box<dyn std::error::Error + Send + Sync>;
+
+#[derive(Parser, Debug)]
+#[command(about = "named kernels at chosen K slice counts beside Auto and cuBLAS (BF16, f32 C), same process")]
+struct Args {
+    /// Shapes `MxNxK`, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "184x37x15336,512x6x1568,128x128x16384")]
+    shapes: Vec<String>,
+    /// Kernels timed at each slice count (split-K or persistent ones), by label.
+    #[arg(long, value_delimiter = ',', default_value = "persistent-bf16-64x128,persistent-bf16-128x128,mma-splitk-bf16-128x32")]
+    kernels: Vec<String>,
+    /// K slice counts.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,6,8,12,16,24,32,48")]
+    slices: Vec<u32>,
+    /// Timed batches per run (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    /// Rows of each product checked against the f64 reference.
+    #[arg(long, default_value_t = 3)]
+    sampled_rows: usize,
+    /// Where to write the JSON lines.
+    #[arg(long, default_value = "slices.jsonl")]
+    out: String,
+}
+
+fn parse(s: &str) -> Result<(usize, usize, usize), Fail> {
+    let v: Vec<usize> = s.split('x').map(str::parse).collect::<Result<_, _>>()?;
+    match v[..] {
+        [m, n, k] => Ok((m, n, k)),
+        _ => Err(format!("shape `{s}`: expected MxNxK").into()),
+    }
+}
+
+/// The worst error ÷ tolerance over the sampled `rows` of `got` (`m × n`) against `a · b` in f64.
+fn sampled(got: &[f32], a: &[f32], b: &[f32], (n, k): (usize, usize), rows: &[usize]) -> f64 {
+    let mut worst = 0.0f64;
+    for &r in rows {
+        for c in 0..n {
+            let (mut v, mut abs) = (0.0f64, 0.0f64);
+            for i in 0..k {
+                let t = f64::from(a[r * k + i]) * f64::from(b[i * n + c]);
+                v += t;
+                abs += t.abs();
+            }
+            let err = (f64::from(got[r * n + c]) - v).abs();
+            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err / Precision::Bf16.tolerance(k, abs) });
+        }
+    }
+    worst
+}
+
+fn main() -> Result<(), Fail> {
+    let args = Args::parse();
+    let gpu = match Gpu::new(0) {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            return Ok(());
+        }
+    };
+    let gpu = &gpu;
+    let blas = Cublas::new(gpu)?;
+    let timer = GpuTimer::new(gpu)?;
+    let kernels: Vec<Algo> =
+        args.kernels.iter().map(|l| Algo::from_label(l).ok_or_else(|| format!("no kernel `{l}`"))).collect::<Result<_, _>>()?;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
+    for s in &args.shapes {
+        let (m, n, k) = parse(s)?;
+        let round = |v: Vec<f32>| -> Vec<f32> { v.into_iter().map(|x| bf16::from_f32(x).to_f32()).collect() };
+        let (ah, bh) = (
+            round(tessera::catalogue::testkit::random::operands(m * k, 1)),
+            round(tessera::catalogue::testkit::random::operands(k * n, 2)),
+        );
+        let to16 = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<bf16>>();
+        let (a, b) = (DeviceMatrix::from_slice(gpu, m, k, &to16(&ah))?, DeviceMatrix::from_slice(gpu, k, n, &to16(&bh))?);
+        let c = RefCell::new(DeviceMatrix::<f32>::zeros(gpu, m, n)?);
+        let rows: Vec<usize> = (0..args.sampled_rows.min(m)).map(|i| i * (m - 1) / args.sampled_rows.saturating_sub(1).max(1)).collect();
+        let gemm = |params: &GemmParams| -> Result<(), Fail> {
+            let mut c = c.borrow_mut();
+            let (ar, br) = (MatrixRef::row_major(a.buffer(), m, k), MatrixRef::row_major(b.buffer(), k, n));
+            Ok(gpu.gemm(params, ar, br, MatrixMut::row_major(c.buffer_mut(), m, n))?)
+        };
+        let mut row = serde_json::json!({ "m": m, "n": n, "k": k, "precision": "bf16" });
+        eprintln!("{m}×{n}×{k}");
+        let mut runs: Vec<(String, GemmParams)> = vec![("tessera_auto".into(), GemmParams::new())];
+        for &algo in &kernels {
+            runs.extend(args.slices.iter().map(|&s| (format!("{}_x{s}", algo.label()), GemmParams::new().algo(algo).k_slices(s))));
+        }
+        let mut timed = |name: &str, run: &dyn Fn() -> Result<(), Fail>| -> Result<(), Fail> {
+            if let Err(e) = run() {
+                row[name] = serde_json::json!({ "refused": e.to_string() });
+                return Ok(());
+            }
+            gpu.synchronize()?;
+            let err = sampled(&c.borrow().to_vec(gpu)?, &ah, &bh, (n, k), &rows);
+            let once = timer.time_ms(gpu, 1, 1, run)?;
+            let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
+            let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
+            times.sort_by(f64::total_cmp);
+            let ms = times[times.len() / 2];
+            row[name] = serde_json::json!({ "ms": ms, "error_over_tolerance": err });
+            eprintln!("  {name:<32} {:>9.2} µs  error/tol {err:.3}{}", ms * 1e3, if err > 1.0 { "  FAILS" } else { "" });
+            Ok(())
+        };
+        timed("cublas", &|| Ok(blas.gemm_bf16(a.buffer(), b.buffer(), c.borrow_mut().buffer_mut(), m, n, k)?))?;
+        for (name, params) in &runs {
+            timed(name, &|| gemm(params))?;
+        }
+        println!("{row}");
+        use std::io::Write;
+        writeln!(out, "{row}")?;
+    }
+    Ok(())
+}
