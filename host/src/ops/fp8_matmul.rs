@@ -191,7 +191,7 @@ impl Gpu {
             k: dims.k.min(u32::MAX as usize) as u32,
         };
         let requested = fp8_scaled(OP, algo, F::PRECISION, scaling, shape, self.target().sms)?;
-        let plan = self.plan_finishing(OP, requested, F::PRECISION, dims, (O::FORMAT, params.fused()))?;
+        let plan = self.plan_request(OP, requested, F::PRECISION, dims, (O::FORMAT, params.fused()), None)?;
         a.buffer().check_context(self, OP)?;
         bm.buffer().check_context(self, OP)?;
         c.buffer().check_context(self, OP)?;

@@ -126,7 +126,7 @@ impl Gpu {
                 detail: "K = 0 with a bias or an activation: the epilogue of an empty sum".into(),
             });
         }
-        let plan = self.plan_finishing(OP, params.algo, precision, dims, (O::FORMAT, params.finishes()))?;
+        let plan = self.plan_request(OP, params.algo, precision, dims, (O::FORMAT, params.finishes()), None)?;
         a.buffer().check_context(self, OP)?;
         b.buffer().check_context(self, OP)?;
         c.buffer().check_context(self, OP)?;

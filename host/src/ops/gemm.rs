@@ -150,7 +150,7 @@ impl Gpu {
             GemmPlan::Product(p) => p.dims,
             _ => GemmDims { m: 0, n: 0, k: 0 },
         };
-        let plan = self.plan_sliced(OP, params.algo, precision, dims, params.k_slices)?;
+        let plan = self.plan_request(OP, params.algo, precision, dims, (OutputFormat::F32, false), params.k_slices)?;
         self.check_usable()?;
         let stream = self.stream();
         let (pc, _write_c) = c.buffer().as_cuda_slice_mut().device_ptr_mut(stream);
@@ -234,7 +234,7 @@ impl Gpu {
         // One launch of a kernel that finishes its sums, where one runs this product — unless the
         // caller scheduled K slices: their partial sums add in f32, then the finishing pass.
         if p.output == Output::Direct && p.finish && params.k_slices.is_none() {
-            let finishing = self.plan_finishing(OP, requested, precision, p.dims, (f.format, true));
+            let finishing = self.plan_request(OP, requested, precision, p.dims, (f.format, true), None);
             if let Ok(Plan::One(l)) = finishing {
                 let out = c_at(p.c.offset, m * n)?;
                 let stream = self.stream();

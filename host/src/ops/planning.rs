@@ -39,37 +39,13 @@ impl Gpu {
     /// Plans are kept by request ([`crate::plan_cache`]): a repeated product is planned once. A request
     /// that fails is planned (and refused) again each time, naming `op`.
     pub(crate) fn plan_as(&self, op: &'static str, algo: Algo, precision: Precision, dims: GemmDims) -> Result<Plan> {
-        self.plan_finishing(op, algo, precision, dims, (OutputFormat::F32, false))
+        self.plan_request(op, algo, precision, dims, (OutputFormat::F32, false), None)
     }
 
-    /// [`Gpu::plan_as`] for a product that writes `C` in `finish.0`, with a fused epilogue where
-    /// `finish.1`.
-    pub(crate) fn plan_finishing(
-        &self,
-        op: &'static str,
-        algo: Algo,
-        precision: Precision,
-        dims: GemmDims,
-        finish: (OutputFormat, bool),
-    ) -> Result<Plan> {
-        self.plan_request(op, algo, precision, dims, finish, None)
-    }
-
-    /// [`Gpu::plan_as`] with `k_slices` K slices of each output tile where the caller asks for them
-    /// ([`tessera_catalogue::Planner::with_k_slices`]: a named split-K or persistent kernel).
-    pub(crate) fn plan_sliced(
-        &self,
-        op: &'static str,
-        algo: Algo,
-        precision: Precision,
-        dims: GemmDims,
-        k_slices: Option<u32>,
-    ) -> Result<Plan> {
-        self.plan_request(op, algo, precision, dims, (OutputFormat::F32, false), k_slices)
-    }
-
-    /// The plan of one request, from the cache where it was made before.
-    fn plan_request(
+    /// The plan of one request — `C` in `finish.0`, a fused epilogue where `finish.1`, `k_slices` K
+    /// slices of each output tile where the caller asks for them
+    /// ([`tessera_catalogue::Planner::with_k_slices`]) — from the cache where it was made before.
+    pub(crate) fn plan_request(
         &self,
         op: &'static str,
         algo: Algo,

@@ -14,10 +14,12 @@ use std::cell::RefCell;
 use clap::Parser;
 use tessera::catalogue::precision::Precision;
 use tessera::catalogue::testkit::check::{ACTIVATION_SLOPE, ACTIVATION_ULPS};
-use tessera::{bf16, Activation, Algo, BiasKind, DeviceBuffer, DeviceMatrix, FusedParams, Gpu, GpuTimer, OutputFormat};
+use tessera::{bf16, Activation, Algo, BiasKind, DeviceBuffer, DeviceMatrix, FusedParams, GpuTimer, OutputFormat};
 use tessera_anchors::Cublas;
 
-type Fail = Box<dyn std::error::Error + Send + Sync>;
+#[path = "../bin_common.rs"]
+mod bin_common;
+use bin_common::{gpu_or_skip, median_ms, parse_shape, Fail};
 
 /// One implementation's product into its `C`.
 type Run<'a> = Box<dyn Fn() -> Result<(), Fail> + 'a>;
@@ -45,14 +47,6 @@ struct Args {
     /// Where to write the JSON lines.
     #[arg(long, default_value = "fused.jsonl")]
     out: String,
-}
-
-fn parse(s: &str) -> Result<(usize, usize, usize), Fail> {
-    let v: Vec<usize> = s.split('x').map(str::parse).collect::<Result<_, _>>()?;
-    match v[..] {
-        [m, n, k] => Ok((m, n, k)),
-        _ => Err(format!("shape `{s}`: expected MxNxK").into()),
-    }
 }
 
 /// The worst error ÷ tolerance over the sampled rows of `got` (`m × n`), for `act(a·b + bias)`
@@ -90,19 +84,13 @@ fn sampled(
 
 fn main() -> Result<(), Fail> {
     let args = Args::parse();
-    let gpu = match Gpu::new(0) {
-        Ok(g) => g,
-        Err(e) => {
-            println!("skipped: no CUDA device ({e})");
-            return Ok(());
-        }
-    };
+    let Some(gpu) = gpu_or_skip() else { return Ok(()) };
     let gpu = &gpu;
     let blas = Cublas::new(gpu)?;
     let timer = GpuTimer::new(gpu)?;
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     for s in &args.shapes {
-        let (m, n, k) = parse(s)?;
+        let (m, n, k) = parse_shape(s)?;
         let round = |v: Vec<f32>| -> Vec<f32> { v.into_iter().map(|x| bf16::from_f32(x).to_f32()).collect() };
         let (ah, bh) = (
             round(tessera::catalogue::testkit::random::operands(m * k, 1)),
@@ -166,11 +154,7 @@ fn main() -> Result<(), Fail> {
                 _ => c16.borrow().to_vec(gpu)?.iter().map(|x| x.to_f32()).collect(),
             };
             let err = sampled(&got, &ah, &bh, bias_used, (n, k), &rows, *act, *format);
-            let once = timer.time_ms(gpu, 1, 1, run)?;
-            let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
-            let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
-            times.sort_by(f64::total_cmp);
-            let ms = times[times.len() / 2];
+            let ms = median_ms(gpu, &timer, args.repeat, run)?;
             let tflops = 2.0 * (m * n * k) as f64 / ms / 1e9;
             row[*name] = serde_json::json!({ "ms": ms, "tflops": tflops, "error_over_tolerance": err });
             eprintln!("  {name:<20} {ms:>9.4} ms {tflops:>7.1} TFLOP/s  error/tol {err:.3}{}", if err > 1.0 { "  FAILS" } else { "" });

@@ -23,7 +23,9 @@ use tessera::{
 use tessera_anchors::cublas_ex::GemmExInput;
 use tessera_anchors::Cublas;
 
-type Fail = Box<dyn std::error::Error + Send + Sync>;
+#[path = "../bin_common.rs"]
+mod bin_common;
+use bin_common::Fail;
 
 /// One implementation's run of the case into the shared `C`.
 type Run<'a> = Box<dyn Fn() -> Result<(), Fail> + 'a>;
@@ -110,13 +112,9 @@ fn worst_rounded(p: Precision, samples: &[Sample], got: &[f32], n: usize, k: usi
     worst
 }
 
-/// The median time (ms) of `--repeat` batches of `run`, each batch about 20 ms of work after a warm-up.
+/// The median time (ms) of `--repeat` batches of `run` ([`bin_common::median_ms`]).
 fn median_ms(gpu: &Gpu, args: &Args, timer: &GpuTimer, run: &dyn Fn() -> Result<(), Fail>) -> Result<f64, Fail> {
-    let once = timer.time_ms(gpu, 1, 1, run)?;
-    let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
-    let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
-    times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+    bin_common::median_ms(gpu, timer, args.repeat, run)
 }
 
 /// One timed result as the JSON lines carry it, and its line on stderr.
@@ -328,13 +326,7 @@ fn run<T: OutputElement + GemmExInput>(gpu: &Gpu, args: &Args, from: fn(f32) -> 
 
 fn main() -> Result<(), Fail> {
     let args = Args::parse();
-    let gpu = match Gpu::new(0) {
-        Ok(g) => g,
-        Err(e) => {
-            println!("skipped: no CUDA device ({e})");
-            return Ok(());
-        }
-    };
+    let Some(gpu) = bin_common::gpu_or_skip() else { return Ok(()) };
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     match args.precision.as_str() {
         "bf16" => run(&gpu, &args, bf16::from_f32, &mut out),

@@ -11,10 +11,12 @@ use std::cell::RefCell;
 
 use clap::Parser;
 use tessera::catalogue::precision::Precision;
-use tessera::{bf16, Algo, DeviceMatrix, GemmParams, Gpu, GpuTimer, MatrixMut, MatrixRef};
+use tessera::{bf16, Algo, DeviceMatrix, GemmParams, GpuTimer, MatrixMut, MatrixRef};
 use tessera_anchors::Cublas;
 
-type Fail = Box<dyn std::error::Error + Send + Sync>;
+#[path = "../bin_common.rs"]
+mod bin_common;
+use bin_common::{gpu_or_skip, median_ms, parse_shape, Fail};
 
 #[derive(Parser, Debug)]
 #[command(about = "named kernels at chosen K slice counts beside Auto and cuBLAS (BF16, f32 C), same process")]
@@ -39,14 +41,6 @@ struct Args {
     out: String,
 }
 
-fn parse(s: &str) -> Result<(usize, usize, usize), Fail> {
-    let v: Vec<usize> = s.split('x').map(str::parse).collect::<Result<_, _>>()?;
-    match v[..] {
-        [m, n, k] => Ok((m, n, k)),
-        _ => Err(format!("shape `{s}`: expected MxNxK").into()),
-    }
-}
-
 /// The worst error ÷ tolerance over the sampled `rows` of `got` (`m × n`) against `a · b` in f64.
 fn sampled(got: &[f32], a: &[f32], b: &[f32], (n, k): (usize, usize), rows: &[usize]) -> f64 {
     let mut worst = 0.0f64;
@@ -67,13 +61,7 @@ fn sampled(got: &[f32], a: &[f32], b: &[f32], (n, k): (usize, usize), rows: &[us
 
 fn main() -> Result<(), Fail> {
     let args = Args::parse();
-    let gpu = match Gpu::new(0) {
-        Ok(g) => g,
-        Err(e) => {
-            println!("skipped: no CUDA device ({e})");
-            return Ok(());
-        }
-    };
+    let Some(gpu) = gpu_or_skip() else { return Ok(()) };
     let gpu = &gpu;
     let blas = Cublas::new(gpu)?;
     let timer = GpuTimer::new(gpu)?;
@@ -81,7 +69,7 @@ fn main() -> Result<(), Fail> {
         args.kernels.iter().map(|l| Algo::from_label(l).ok_or_else(|| format!("no kernel `{l}`"))).collect::<Result<_, _>>()?;
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     for s in &args.shapes {
-        let (m, n, k) = parse(s)?;
+        let (m, n, k) = parse_shape(s)?;
         let round = |v: Vec<f32>| -> Vec<f32> { v.into_iter().map(|x| bf16::from_f32(x).to_f32()).collect() };
         let (ah, bh) = (
             round(tessera::catalogue::testkit::random::operands(m * k, 1)),
@@ -109,11 +97,7 @@ fn main() -> Result<(), Fail> {
             }
             gpu.synchronize()?;
             let err = sampled(&c.borrow().to_vec(gpu)?, &ah, &bh, (n, k), &rows);
-            let once = timer.time_ms(gpu, 1, 1, run)?;
-            let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
-            let mut times: Vec<f64> = (0..args.repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
-            times.sort_by(f64::total_cmp);
-            let ms = times[times.len() / 2];
+            let ms = median_ms(gpu, &timer, args.repeat, run)?;
             row[name] = serde_json::json!({ "ms": ms, "error_over_tolerance": err });
             eprintln!("  {name:<32} {:>9.2} µs  error/tol {err:.3}{}", ms * 1e3, if err > 1.0 { "  FAILS" } else { "" });
             Ok(())

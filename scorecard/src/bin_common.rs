@@ -1,0 +1,38 @@
+//! What the scorecard's single-purpose binaries (`fused`, `grouped`, `slices`) share, included by each
+//! (`#[path = "../bin_common.rs"] mod bin_common;`): the GPU or a loud skip, a shape argument, and the
+//! median of timed batches.
+use tessera::{Gpu, GpuTimer};
+
+/// Any error a binary reports.
+pub type Fail = Box<dyn std::error::Error + Send + Sync>;
+
+/// GPU 0, or `None` after printing "skipped: no CUDA device" (a machine without one).
+pub fn gpu_or_skip() -> Option<Gpu> {
+    match Gpu::new(0) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            println!("skipped: no CUDA device ({e})");
+            None
+        }
+    }
+}
+
+/// A shape argument `MxNxK`.
+#[allow(dead_code)] // `grouped` takes four dimensions
+pub fn parse_shape(s: &str) -> Result<(usize, usize, usize), Fail> {
+    let v: Vec<usize> = s.split('x').map(str::parse).collect::<Result<_, _>>()?;
+    match v[..] {
+        [m, n, k] => Ok((m, n, k)),
+        _ => Err(format!("shape `{s}`: expected MxNxK").into()),
+    }
+}
+
+/// The median time (ms) of `repeat` batches of `run`, each about 20 ms of work after two untimed
+/// runs (CUDA events around the batch, no synchronize inside).
+pub fn median_ms(gpu: &Gpu, timer: &GpuTimer, repeat: usize, run: &dyn Fn() -> Result<(), Fail>) -> Result<f64, Fail> {
+    let once = timer.time_ms(gpu, 1, 1, run)?;
+    let iters = ((20.0 / once.max(1e-3)) as usize).clamp(3, 2000);
+    let mut times: Vec<f64> = (0..repeat.max(1)).map(|_| timer.time_ms(gpu, 2, iters, run)).collect::<Result<_, _>>()?;
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
