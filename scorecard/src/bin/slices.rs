@@ -5,12 +5,16 @@
 //!
 //! Per shape, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
 //! median of `--repeat` batches; each result checked first on sampled rows against the f64 reference
-//! (`Precision::tolerance`). A slice count a kernel cannot take is recorded with the refusal. One
-//! JSON object per shape on stdout and in `--out`.
+//! (`Precision::tolerance`). A slice count a kernel cannot take is recorded with the refusal. Each
+//! named run carries the models' price of it on this GPU's SMs (`predicted_ms`: `tc_model` for the TMA
+//! kernels, `tuning` for the others), to refit against. One JSON object per shape on stdout and in
+//! `--out`.
 use std::cell::RefCell;
 
 use clap::Parser;
 use tessera::catalogue::precision::Precision;
+use tessera::catalogue::select::{tc_model, tuning};
+use tessera::catalogue::MatmulShape;
 use tessera::{bf16, Algo, DeviceMatrix, GemmParams, GpuTimer, MatrixMut, MatrixRef};
 use tessera_anchors::Cublas;
 
@@ -90,21 +94,36 @@ fn main() -> Result<(), Fail> {
         for &algo in &kernels {
             runs.extend(args.slices.iter().map(|&s| (format!("{}_x{s}", algo.label()), GemmParams::new().algo(algo).k_slices(s))));
         }
-        let mut timed = |name: &str, run: &dyn Fn() -> Result<(), Fail>| -> Result<(), Fail> {
+        // The models' price of a named run (µs → ms), on this GPU's SMs.
+        let shape = MatmulShape { m: m as u32, n: n as u32, k: k as u32 };
+        let price = |params: &GemmParams| -> Option<f64> {
+            let (algo, slices) = (params.algo, params.k_slices?);
+            let tma = algo.config().is_some_and(|c| c.tma || c.producer_copies);
+            let us = if tma {
+                tc_model::predict_us(algo, shape, slices, gpu.sm_count())
+            } else {
+                tuning::predict_us(algo, shape, slices, gpu.sm_count())
+            };
+            us.map(|us| us / 1e3)
+        };
+        // One run's JSON: its median time and checked error, or the refusal.
+        let timed = |name: &str, run: &dyn Fn() -> Result<(), Fail>| -> Result<serde_json::Value, Fail> {
             if let Err(e) = run() {
-                row[name] = serde_json::json!({ "refused": e.to_string() });
-                return Ok(());
+                return Ok(serde_json::json!({ "refused": e.to_string() }));
             }
             gpu.synchronize()?;
             let err = sampled(&c.borrow().to_vec(gpu)?, &ah, &bh, (n, k), &rows);
             let ms = median_ms(gpu, &timer, args.repeat, run)?;
-            row[name] = serde_json::json!({ "ms": ms, "error_over_tolerance": err });
             eprintln!("  {name:<32} {:>9.2} µs  error/tol {err:.3}{}", ms * 1e3, if err > 1.0 { "  FAILS" } else { "" });
-            Ok(())
+            Ok(serde_json::json!({ "ms": ms, "error_over_tolerance": err }))
         };
-        timed("cublas", &|| Ok(blas.gemm_bf16(a.buffer(), b.buffer(), c.borrow_mut().buffer_mut(), m, n, k)?))?;
+        row["cublas"] = timed("cublas", &|| Ok(blas.gemm_bf16(a.buffer(), b.buffer(), c.borrow_mut().buffer_mut(), m, n, k)?))?;
         for (name, params) in &runs {
-            timed(name, &|| gemm(params))?;
+            let mut entry = timed(name, &|| gemm(params))?;
+            if let Some(ms) = price(params) {
+                entry["predicted_ms"] = serde_json::json!(ms);
+            }
+            row[name.as_str()] = entry;
         }
         println!("{row}");
         use std::io::Write;
