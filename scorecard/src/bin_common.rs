@@ -36,3 +36,30 @@ pub fn median_ms(gpu: &Gpu, timer: &GpuTimer, repeat: usize, run: &dyn Fn() -> R
     times.sort_by(f64::total_cmp);
     Ok(times[times.len() / 2])
 }
+
+/// The worst error ÷ tolerance over the sampled `rows` of `got` (`m × n`), `check(column, sum, sum of
+/// |terms|, got)` giving each element's `(error, tolerance)`, `sum` the f64 product of its row of `a`
+/// (`m × k`) and column of `b` (`k × n`, both row-major); a NaN error counts as infinite.
+#[allow(dead_code)] // `grouped` checks each product at its own offsets
+pub fn worst_sampled(
+    got: &[f32],
+    (a, b): (&[f32], &[f32]),
+    (n, k): (usize, usize),
+    rows: &[usize],
+    check: impl Fn(usize, f64, f64, f64) -> (f64, f64),
+) -> f64 {
+    let mut worst = 0.0f64;
+    for &r in rows {
+        for c in 0..n {
+            let (mut v, mut abs) = (0.0f64, 0.0f64);
+            for i in 0..k {
+                let t = f64::from(a[r * k + i]) * f64::from(b[i * n + c]);
+                v += t;
+                abs += t.abs();
+            }
+            let (err, tol) = check(c, v, abs, f64::from(got[r * n + c]));
+            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err / tol });
+        }
+    }
+    worst
+}

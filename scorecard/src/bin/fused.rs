@@ -19,7 +19,7 @@ use tessera_anchors::Cublas;
 
 #[path = "../bin_common.rs"]
 mod bin_common;
-use bin_common::{gpu_or_skip, median_ms, parse_shape, Fail};
+use bin_common::{gpu_or_skip, median_ms, parse_shape, worst_sampled, Fail};
 
 /// One implementation's product into its `C`.
 type Run<'a> = Box<dyn Fn() -> Result<(), Fail> + 'a>;
@@ -63,23 +63,12 @@ fn sampled(
     out: OutputFormat,
 ) -> f64 {
     let p = Precision::Bf16;
-    let mut worst = 0.0f64;
-    for &r in rows {
-        for c in 0..n {
-            let (mut v, mut abs) = (0.0f64, 0.0f64);
-            for i in 0..k {
-                let t = f64::from(a[r * k + i]) * f64::from(b[i * n + c]);
-                v += t;
-                abs += t.abs();
-            }
-            let y = act.reference(v + f64::from(bias[c]));
-            let tol = ACTIVATION_SLOPE * p.tolerance(k, abs) + ACTIVATION_ULPS * f64::from(f32::EPSILON) * (y.abs() + 1.0);
-            let tol = tol + out.unit_roundoff() * (y.abs() + tol);
-            let err = (f64::from(got[r * n + c]) - y).abs();
-            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err / tol });
-        }
-    }
-    worst
+    worst_sampled(got, (a, b), (n, k), rows, |c, v, abs, got| {
+        let y = act.reference(v + f64::from(bias[c]));
+        let tol = ACTIVATION_SLOPE * p.tolerance(k, abs) + ACTIVATION_ULPS * f64::from(f32::EPSILON) * (y.abs() + 1.0);
+        let tol = tol + out.unit_roundoff() * (y.abs() + tol);
+        ((got - y).abs(), tol)
+    })
 }
 
 fn main() -> Result<(), Fail> {

@@ -20,7 +20,7 @@ use tessera_anchors::Cublas;
 
 #[path = "../bin_common.rs"]
 mod bin_common;
-use bin_common::{gpu_or_skip, median_ms, parse_shape, Fail};
+use bin_common::{gpu_or_skip, median_ms, parse_shape, worst_sampled, Fail};
 
 #[derive(Parser, Debug)]
 #[command(about = "named kernels at chosen K slice counts beside Auto and cuBLAS (BF16, f32 C), same process")]
@@ -47,20 +47,7 @@ struct Args {
 
 /// The worst error ÷ tolerance over the sampled `rows` of `got` (`m × n`) against `a · b` in f64.
 fn sampled(got: &[f32], a: &[f32], b: &[f32], (n, k): (usize, usize), rows: &[usize]) -> f64 {
-    let mut worst = 0.0f64;
-    for &r in rows {
-        for c in 0..n {
-            let (mut v, mut abs) = (0.0f64, 0.0f64);
-            for i in 0..k {
-                let t = f64::from(a[r * k + i]) * f64::from(b[i * n + c]);
-                v += t;
-                abs += t.abs();
-            }
-            let err = (f64::from(got[r * n + c]) - v).abs();
-            worst = worst.max(if err.is_nan() { f64::INFINITY } else { err / Precision::Bf16.tolerance(k, abs) });
-        }
-    }
-    worst
+    worst_sampled(got, (a, b), (n, k), rows, |_, v, abs, got| ((got - v).abs(), Precision::Bf16.tolerance(k, abs)))
 }
 
 fn main() -> Result<(), Fail> {
