@@ -24,10 +24,18 @@ fn the_launch_takes_the_slices_asked_for() {
     assert_eq!((l.splits, l.dims.grid.2, l.zero_c), (40, 40, true));
     let l = one(plan(Algo::WidenedBf16, Precision::Bf16, (130, 70, 3000), 1));
     assert_eq!((l.splits, l.dims.grid.2, l.zero_c), (1, 1, false));
-    // The models' own count where none is asked for.
+    // The models' own count where none is asked for: a tiny output over a deep K (three 64×128 tiles,
+    // 240 K-steps) takes more than MAX_SPLITS slices, all of them in one round of the SMs.
+    use tessera_catalogue::select::tc_model::{MAX_SPLITS, MAX_SPLITS_ONE_ROUND, MIN_ONE_ROUND_SLICE_STEPS};
     let models =
         Planner::new("matmul", Algo::PersistentBf16Rows64, Precision::Bf16, Target::H200).product(GemmDims { m: 184, n: 40, k: 15336 });
-    assert!(one(models).splits <= tessera_catalogue::select::tc_model::MAX_SPLITS);
+    let splits = one(models).splits;
+    assert!(splits > MAX_SPLITS && splits <= MAX_SPLITS_ONE_ROUND, "{splits} slices");
+    assert!(3 * splits <= Target::H200.sms && 240 / splits >= MIN_ONE_ROUND_SLICE_STEPS, "{splits} slices");
+    // Where the tiles fill the SMs, at most MAX_SPLITS_MANY_TILES.
+    let many =
+        Planner::new("matmul", Algo::PersistentBf16Rows64, Precision::Bf16, Target::H200).product(GemmDims { m: 4096, n: 4096, k: 16384 });
+    assert!(one(many).splits <= tessera_catalogue::select::tc_model::MAX_SPLITS_MANY_TILES);
 }
 
 #[test]

@@ -180,18 +180,32 @@ pub const TMA_STORE_SPEEDUP: f64 = 1.4;
 /// the consumers.
 pub const TMA_STORE_STEPS: u32 = 8;
 
-/// The epilogue's rate for a launch of `cfg` on `n` columns whose units are `steps` K-steps deep,
+/// The epilogue's rate for a launch of `cfg` on `shape` whose units are `steps` K-steps deep,
 /// storing its tiles (not split-K's additions): [`epilogue_bytes_per_us`], times
-/// [`TMA_STORE_SPEEDUP`] where the TMA stores them and the units are shallow ([`TMA_STORE_STEPS`]).
-pub fn store_bytes_per_us(cfg: TileConfig, n: u32, steps: u32) -> f64 {
+/// [`TMA_STORE_SPEEDUP`] where the TMA stores them and the units are shallow ([`TMA_STORE_STEPS`]),
+/// at most [`OFF_SECTOR_DRAM_STORE_BYTES_PER_US`] where `C` outgrows the L2 with rows off a sector.
+pub fn store_bytes_per_us(cfg: TileConfig, shape: MatmulShape, steps: u32) -> f64 {
+    let n = shape.n;
     let rate = thread_stores_bytes_per_us(cfg.persistent, n);
     // Two consumer warpgroups: 128-row tiles.
-    if cfg.tma && cfg.bm == 128 && n.is_multiple_of(4) && steps <= TMA_STORE_STEPS {
-        rate * TMA_STORE_SPEEDUP
+    let rate = if cfg.tma && cfg.bm == 128 && n.is_multiple_of(4) && steps <= TMA_STORE_STEPS { rate * TMA_STORE_SPEEDUP } else { rate };
+    let c_bytes = 4.0 * f64::from(shape.m) * f64::from(n);
+    if n.is_multiple_of(4) && !n.is_multiple_of(8) && c_bytes > L2_BYTES {
+        rate.min(OFF_SECTOR_DRAM_STORE_BYTES_PER_US)
     } else {
         rate
     }
 }
+
+/// Bytes per microsecond the TMA kernels store a `C` larger than the L2 at where its rows are
+/// 16-byte units but not whole 32-byte sectors (N a multiple of 4, not of 8): every other row starts
+/// mid-sector, and the L2 writes those partial sectors back to DRAM. Measured on the store-bound
+/// tuning set (`docs/results/2026-12-05-s42/a/tune-bf16`, every 128-row TMA tile by name, K of 4–40):
+/// 5555×4444×8 and 20000×1500×32 (rows of 17,776 and 6,000 bytes, 99 and 120 MB of `C`) ran at 1.5–2.1
+/// TB/s of `C` on every tile, where the products whose rows are whole sectors (8192×8192×16,
+/// 12000×3000×20, 4000×6000×4, 6912×2160×16: 60–268 MB) ran at 2.2–3.4, as priced; a `C` inside the
+/// L2 (1500×1500×12: 6,000-byte rows) ran at its price.
+pub const OFF_SECTOR_DRAM_STORE_BYTES_PER_US: f64 = 2.0e6;
 
 fn thread_stores_bytes_per_us(persistent: bool, n: u32) -> f64 {
     let width = if n.is_multiple_of(4) {
@@ -322,6 +336,16 @@ pub const MAX_SPLITS: u32 = 6;
 pub const MAX_SPLITS_MANY_TILES: u32 = 2;
 /// Fewest K-steps per slice: below, a slice's fixed costs outweigh its work.
 pub const MIN_SLICE_STEPS: u32 = 4;
+/// Most K slices kernel 16 splits a tile into where every slice of every tile runs in one round of
+/// the SMs (tiles × slices ≤ SMs) and each keeps [`MIN_ONE_ROUND_SLICE_STEPS`] K-steps: tiny outputs
+/// over a deep K, which [`MAX_SPLITS`] leaves on a few SMs. Measured by name
+/// (`docs/results/2026-12-05-s42/d`, `slices`): 184×37×15336 BF16 on the 128×128 tile ran 26.1 µs in
+/// 6 slices and 14.6–15.2 in 24–32 (cuBLAS 16.6), 128×128×16384 19.8 in 6 and 9.1–10.3 in 24–48;
+/// measured ÷ predicted 0.89–1.16 for 8–32 slices of at least 8 K-steps in one round, 1.2–1.5 for
+/// slices of 3–5 steps (72×16×3923, 120×152×1786, 512×6×1568: no gain past 4 slices there).
+pub const MAX_SPLITS_ONE_ROUND: u32 = 32;
+/// Fewest K-steps per slice beyond [`MAX_SPLITS`] (see [`MAX_SPLITS_ONE_ROUND`]).
+pub const MIN_ONE_ROUND_SLICE_STEPS: u32 = 8;
 
 /// Kernel 22's time beyond the model's terms on small products, per launch and per packed operand:
 /// on 56 BF16 products of 2–160 µs (`docs/results/2026-12-03-widened-streamk/train-95db21c`), its
@@ -423,7 +447,7 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let epilogue_us = if splits > 1 {
         outputs / 2.0 / (ATOMIC_PAIRS_PER_US / busy)
     } else {
-        4.0 * outputs / (store_bytes_per_us(cfg, shape.n, steps) / busy)
+        4.0 * outputs / (store_bytes_per_us(cfg, shape, steps) / busy)
     };
     let work = rounds * (f64::from(steps) * step_us + epilogue_us);
     let sm_us = if cfg.stream_k {
@@ -433,7 +457,7 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
             elem_bytes,
             sms,
             step_us,
-            4.0 * outputs / store_bytes_per_us(cfg, shape.n, shape.k.div_ceil(cfg.bk)),
+            4.0 * outputs / store_bytes_per_us(cfg, shape, shape.k.div_ceil(cfg.bk)),
             outputs / 2.0 / ATOMIC_PAIRS_PER_US,
         )
     } else if cfg.persistent {
@@ -584,7 +608,7 @@ fn bound(sm_us: f64, dram_us: f64) -> f64 {
 }
 
 /// Kernel 16's K slices of least predicted time for `algo` on `shape` (1 ..= [`MAX_SPLITS`], slices
-/// of at least [`MIN_SLICE_STEPS`] K-steps) and that time; 1 for kernel 15 and kernels the model does
+/// of at least [`MIN_SLICE_STEPS`] K-steps; up to [`MAX_SPLITS_ONE_ROUND`] in one round of the SMs) and that time; 1 for kernel 15 and kernels the model does
 /// not cover.
 pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     let Some(cfg) = pipelined_config(algo) else { return (1, f64::INFINITY) };
@@ -592,10 +616,14 @@ pub fn best_splits(algo: Algo, shape: MatmulShape, sms: u32) -> (u32, f64) {
     if !cfg.slices_k() {
         return (1, one);
     }
-    let mut most = (shape.k.div_ceil(cfg.bk) / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);
-    if shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn) >= sms {
+    let (k_steps, tiles) = (shape.k.div_ceil(cfg.bk), shape.m.div_ceil(cfg.bm) * shape.n.div_ceil(cfg.bn));
+    let mut most = (k_steps / MIN_SLICE_STEPS).clamp(1, MAX_SPLITS);
+    if tiles >= sms {
         most = most.min(MAX_SPLITS_MANY_TILES);
     }
+    // Every slice of every tile in one round of the SMs, each deep enough: the price holds further.
+    let one_round = (k_steps / MIN_ONE_ROUND_SLICE_STEPS).min(sms / tiles.max(1)).min(MAX_SPLITS_ONE_ROUND);
+    let most = most.max(one_round);
     let best = (2..=most).fold((1, one), |best, s| {
         let us = predict_us(algo, shape, s, sms).unwrap_or(f64::INFINITY);
         if us < best.1 {

@@ -350,8 +350,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // WIDENED-COSTS-END
         // Kernel 21 on kernel 8's 128×128×8 tile: that FP32 tile's constants (`Dbuf128x128x8`, not fitted on
         // its own runs), its own registers — on short K its time is its store of `C`, the same stores.
-        Algo::WidenedBf16Wide => widened(c(0.759, 0.8770, 1.14, 1.09, 231959.0, 123)),
-        Algo::WidenedF16Wide => widened(c(0.759, 0.8770, 1.14, 1.09, 231959.0, 126)),
+        Algo::WidenedBf16Wide => widened(c(0.962, 1.2474, 1.61, 1.00, 1000000.0, 123)),
+        Algo::WidenedF16Wide => widened(c(0.962, 1.2474, 1.61, 1.00, 1000000.0, 126)),
         // Kernels 18 and 19 on 16-bit inputs widened as they are used (scripts/fit-few-16.py on
         // docs/results/2026-12-03-thin/{few16-929a047,c32-a492d79}: 14 BF16 shapes of ≤ 16 rows, 42 of ≤ 32
         // columns; kernel 19 refitted with the small ones of 2026-12-03-widened-streamk/train-95db21c, 61
