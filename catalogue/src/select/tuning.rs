@@ -348,8 +348,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedStreamKBf16 => widened(c(0.391, 1.2897, 2.48, 1.25, 1343836.0, 127)),
         Algo::WidenedStreamKF16 => widened(c(0.391, 1.2897, 2.48, 1.25, 1343836.0, 128)),
         // WIDENED-COSTS-END
-        // Kernel 21 on kernel 8's 128×128×8 tile: that FP32 tile's constants (`Dbuf128x128x8`, not fitted on
-        // its own runs), its own registers — on short K its time is its store of `C`, the same stores.
+        // Kernel 21 on kernel 8's 128×128×8 tile (scripts/fit-tc-small.py --kernels widened-bf16-128x128 on
+        // docs/results/2026-12-05-s42/a/tune-bf16: 19 BF16 store-bound shapes, K 4–704; the FP16 entry takes
+        // BF16's time constants, its own registers).
         Algo::WidenedBf16Wide => widened(c(0.962, 1.2474, 1.61, 1.00, 1000000.0, 123)),
         Algo::WidenedF16Wide => widened(c(0.962, 1.2474, 1.61, 1.00, 1000000.0, 126)),
         // Kernels 18 and 19 on 16-bit inputs widened as they are used (scripts/fit-few-16.py on
