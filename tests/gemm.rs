@@ -172,6 +172,12 @@ fn main() {
             run_case_with(g, &case, case.params().algo(algo).k_slices(slices))
         }));
     }
+    // `Auto` on tiny outputs over a deep K, where the models take more than `MAX_SPLITS` slices (all in
+    // one round of the SMs: `tc_model::MAX_SPLITS_ONE_ROUND`).
+    for (m, n, k, precision) in [(184, 37, 15336, Precision::Bf16), (64, 32, 5120, Precision::Fp16)] {
+        let case = GemmCase { precision, ..GemmCase::new(m, n, k) };
+        trials.push(gpu_trial(format!("{}_auto_one_round_slices", case.label()), move |g| run_case(g, &case, Algo::Auto)));
+    }
     trials.push(gpu_trial("gemm_refuses_k_slices_for_auto_and_stays_usable", |g| {
         let case = GemmCase { precision: Precision::Bf16, ..GemmCase::new(64, 64, 256) };
         match run_case_with(g, &case, case.params().k_slices(4)) {

@@ -71,3 +71,20 @@ fn the_padded_path_nothing_and_zero_run_as_planned() {
     let (a, b) = operands(GemmDims { m: 4, n: 5, k: 4 }, 1);
     assert!(run_plan(&plan, &a, &b).is_err());
 }
+
+#[test]
+fn auto_slices_a_tiny_output_over_a_deep_k_past_max_splits_and_the_sums_hold() {
+    // 64×32×5120: one 64×128 tile of kernel 16, 80 K-steps; the models take more slices than
+    // `MAX_SPLITS` (all in one round of the SMs), each slice adding into the zeroed `C`.
+    use tessera_catalogue::select::tc_model::{MAX_SPLITS, MAX_SPLITS_ONE_ROUND};
+    for precision in [Precision::Bf16, Precision::Fp16] {
+        let dims = GemmDims { m: 64, n: 32, k: 5120 };
+        let plan = Planner::new("matmul", Algo::Auto, precision, Target::H200).product(dims).unwrap();
+        let Plan::One(one) = &plan else { panic!("not one launch: {plan}") };
+        let slices = one.launch.splits;
+        assert!(slices > MAX_SPLITS && slices <= MAX_SPLITS_ONE_ROUND, "{precision:?} {plan}: {slices} slices");
+        let (a, b) = operands(dims, 77);
+        let c = run_plan(&plan, &a, &b).unwrap();
+        check_in(precision, &a, &b, &c).unwrap_or_else(|e| panic!("{precision:?} {plan}: {e}"));
+    }
+}
