@@ -361,6 +361,7 @@ pub fn measure_all(
 
     let cuda_c = CudaC::new(gpu).map_err(s)?;
     let cublas = Cublas::new(gpu).map_err(s)?;
+    let mut partial = PartialRows::create(&args.out)?;
     // Per precision: its kernels (and Auto), the CUDA C twins of FP32 kernels, then its cuBLAS. The size
     // sweep runs the cases and cuBLAS alone: not Auto's padded path or tuning, not the CUDA C twins.
     let mut impls: Vec<Impl> = Vec::new();
@@ -457,7 +458,9 @@ pub fn measure_all(
             }
         }
         for mut t in timed {
-            card.rows.push(Row::new(shape, t.precision, &t.name, &t.key, median(&mut t.times), t.check, Some(t.bytes)));
+            let row = Row::new(shape, t.precision, &t.name, &t.key, median(&mut t.times), t.check, Some(t.bytes));
+            partial.append(&row)?;
+            card.rows.push(row);
         }
     }
 
@@ -510,4 +513,28 @@ fn measure_bandwidth(gpu: &Gpu, cuda_c: &CudaC, n: usize, repeat: usize, card: &
         card.bandwidth.push(Bandwidth { name, elements: n, bytes, ms, gb_per_s: bytes / (ms * 1e-3) / 1e9, pct_of_copy: None, check });
     }
     Ok(())
+}
+
+/// `--out`'s `rows.jsonl`: each problem's rows as they are measured, one JSON object a line, so that a
+/// run cut short (a device call's time limit) keeps what it measured; `main` removes the file once
+/// `scorecard.json` holds every row.
+pub struct PartialRows(std::fs::File);
+
+/// The file name of [`PartialRows`] in `--out`.
+pub const PARTIAL_ROWS: &str = "rows.jsonl";
+
+impl PartialRows {
+    /// Creates (or empties) `out/rows.jsonl`, `out` too where it is missing.
+    pub fn create(out: &std::path::Path) -> Result<PartialRows, Fail> {
+        std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+        let path = out.join(PARTIAL_ROWS);
+        Ok(PartialRows(std::fs::File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?))
+    }
+
+    /// Appends `row` as one line, flushed.
+    pub fn append(&mut self, row: &Row) -> Result<(), Fail> {
+        use std::io::Write;
+        writeln!(self.0, "{}", serde_json::to_string(row)?)?;
+        Ok(self.0.flush()?)
+    }
 }

@@ -178,7 +178,7 @@ pub struct Args {
     #[arg(long)]
     gemm_variants: bool,
     /// Also measure the FP8 `wgmma` ceilings (E4M3, E5M2: `wgmma_rate`, `m64n256k32`) beside the
-    /// datasheet's dense FP8 peak (no FP8 GEMM is measured: tessera has none yet).
+    /// datasheet's dense FP8 peak (the FP8 GEMM itself is measured by the `fp8` binary).
     #[arg(long)]
     fp8_ceilings: bool,
     /// Skip the multi-core CPU baseline above this many FLOPs (it is slow on small machines).
@@ -333,6 +333,11 @@ fn run(args: &Args) -> Result<(), Fail> {
     card.finish();
     std::fs::create_dir_all(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     std::fs::write(args.out.join("scorecard.json"), serde_json::to_string_pretty(&card)?)?;
+    // Every row is in scorecard.json now: the partial rows of a run cut short are not needed.
+    let partial = args.out.join(gpu::PARTIAL_ROWS);
+    if partial.exists() {
+        std::fs::remove_file(&partial).map_err(|e| format!("cannot remove {}: {e}", partial.display()))?;
+    }
     write_outputs(&card, &random_runs, args)?;
     if card.rows.iter().any(|r| r.check == report::Check::Failed)
         || card.gemm_variants.iter().any(|v| v.check == report::Check::Failed || v.cublas_check == report::Check::Failed)
@@ -396,6 +401,23 @@ fn write_outputs(card: &report::Scorecard, random: &[report::Scorecard], args: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partial_rows_keep_each_row_as_a_line_of_json() {
+        let out = std::env::temp_dir().join(format!("tessera-partial-rows-{}", std::process::id()));
+        let mut partial = gpu::PartialRows::create(&out).unwrap();
+        let shape = MatmulShape { m: 3, n: 5, k: 7 };
+        for (key, ms) in [("auto-bf16", 0.25), ("cublas-bf16", 0.5)] {
+            partial.append(&report::Row::new(shape, Precision::Bf16, key, key, ms, report::Check::Ok, None)).unwrap();
+        }
+        let text = std::fs::read_to_string(out.join(gpu::PARTIAL_ROWS)).unwrap();
+        let rows: Vec<report::Row> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(rows.iter().map(|r| (r.key.as_str(), r.ms, r.m)).collect::<Vec<_>>(), [("auto-bf16", 0.25, 3), ("cublas-bf16", 0.5, 3)]);
+        // Created again (the next run into the same folder), it starts empty.
+        drop(gpu::PartialRows::create(&out).unwrap());
+        assert_eq!(std::fs::read_to_string(out.join(gpu::PARTIAL_ROWS)).unwrap(), "");
+        std::fs::remove_dir_all(&out).unwrap();
+    }
 
     #[test]
     fn sweep_sizes_run_from_256_to_16384_with_sizes_that_are_not_powers_of_two() {
