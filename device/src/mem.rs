@@ -20,6 +20,12 @@ pub struct Float2(pub [f32; 2]);
 #[repr(C, align(8))]
 pub struct Half4(pub [u16; 4]);
 
+/// Eight consecutive 16-bit words aligned to 16 bytes: CUDA's `uint4` of packed halves. A load of one
+/// is a single 128-bit instruction on the GPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(16))]
+pub struct Half8(pub [u16; 8]);
+
 /// `len` elements of `T` starting at `ptr`, readable and writable by this thread.
 #[derive(Clone, Copy)]
 pub struct View<T> {
@@ -267,6 +273,27 @@ impl View<f32> {
 }
 
 impl View<u16> {
+    /// Reads elements `i .. i + 8` as one 128-bit load.
+    ///
+    /// # Safety
+    /// `i + 8 <= self.len()`, and the address `ptr + i` is 16-byte aligned (for buffers from the CUDA
+    /// allocator: `i % 8 == 0`). A host build checks the range, `i % 8 == 0` and the address's alignment.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub unsafe fn get8(&self, i: usize) -> Half8 {
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            self.check_vector(i, 8, "128-bit load of 16-bit elements");
+            // SAFETY: i + 8 <= len (checked); host memory is only 2-aligned: an unaligned read.
+            unsafe { self.ptr.add(i).cast::<Half8>().read_unaligned() }
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: in range and 16-byte aligned by the caller's contract.
+        unsafe {
+            *self.ptr.add(i).cast::<Half8>()
+        }
+    }
+
     /// Reads elements `i .. i + 4` as one 64-bit load.
     ///
     /// # Safety
@@ -360,5 +387,25 @@ mod tests {
         // SAFETY: as above.
         assert!(fault(|| unsafe { halves.set4(0, Half4([0; 4])) }).is_some(), "a misaligned 64-bit store must fault");
         assert_eq!(memory.0[4..8], [1.0; 4]);
+        // Eight 16-bit words in one 128-bit load: at a 16-byte address only. The words of 1.0f32
+        // (0x3f800000) are 0x0000 then 0x3f80, little-endian.
+        // SAFETY: 32 16-bit words from the aligned base.
+        let words = unsafe { View::new(base.cast::<u16>(), 32) };
+        // SAFETY: in range and aligned (element 8 is byte 16).
+        assert_eq!(unsafe { words.get8(8) }, Half8([0, 0x3f80, 0, 0x3f80, 0, 0x3f80, 0, 0x3f80]));
+        // SAFETY: as above; the host build faults on the misaligned ones.
+        let message = fault(|| unsafe {
+            halves.get8(0);
+        })
+        .expect("a misaligned 128-bit load of 16-bit words must fault");
+        assert!(message.contains("not 16-byte aligned"), "{message}");
+        // SAFETY: as above.
+        assert!(
+            fault(|| unsafe {
+                words.get8(4);
+            })
+            .is_some(),
+            "an index off the 8-word vector must fault"
+        );
     }
 }

@@ -204,11 +204,15 @@ fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
 /// Kernel 19 (few columns; `f32`, BF16 and FP16 inputs) at one slice (storing `C`) and several (adding into it): M one warp's
 /// rows, a partial block of warps, whole blocks and a block and a bit (M = 3, 37, 64, 70); N = 1 (a
 /// GEMV), 3 (guarded loads of `B`), 4 (its 16-byte loads) and 6 (a second block column); K = 3
-/// (`A`'s guarded loads), 129 (a partial run of a warp), 264 and 600 (16-byte loads; slices and the
-/// four runs in flight ending mid-way).
+/// (`A`'s guarded loads), 129 (a partial run of a warp), 264, 600 and 2056 (16-byte loads — of eight
+/// 16-bit elements too; slices and the runs in flight ending mid-way), 1100 (a multiple of 4, not of
+/// 8: the 16-bit entries' two 8-byte loads) and 2030.
 fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
     for algo in [Algo::FewCols4, Algo::FewColsBf16, Algo::FewColsF16] {
-        stores_one_slice_and_adds_several(algo, &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030)])?;
+        stores_one_slice_and_adds_several(
+            algo,
+            &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030), (33, 2, 1100), (40, 5, 2056)],
+        )?;
     }
     Ok(())
 }

@@ -24,6 +24,13 @@ pub trait Input {
     /// of `f32`, 8 of a 16-bit format; for buffers from the CUDA allocator, `i % 4 == 0`).
     unsafe fn load4(v: View<Self::Elem>, i: usize) -> Self::Four;
 
+    /// Elements `i .. i + 8` as two fours, in 16-byte loads: one for a 16-bit format, two of `f32`.
+    ///
+    /// # Safety
+    /// `i + 8 ≤ v.len()` and the address of element `i` 16-byte aligned (for buffers from the CUDA
+    /// allocator, `i % 8 == 0` for a 16-bit format, `i % 4 == 0` for `f32`).
+    unsafe fn load8(v: View<Self::Elem>, i: usize) -> [Self::Four; 2];
+
     /// The four elements `e` as loaded (for the guarded loads at a matrix's edge).
     fn four(e: [Self::Elem; 4]) -> Self::Four;
 
@@ -42,6 +49,12 @@ impl Input for F32 {
     unsafe fn load4(v: View<f32>, i: usize) -> Float4 {
         // SAFETY: the caller's contract (16-byte aligned, inside).
         unsafe { v.get4(i) }
+    }
+
+    #[inline(always)]
+    unsafe fn load8(v: View<f32>, i: usize) -> [Float4; 2] {
+        // SAFETY: the caller's contract (both halves 16-byte aligned, inside).
+        unsafe { [v.get4(i), v.get4(i + 4)] }
     }
 
     #[inline(always)]
@@ -73,6 +86,13 @@ macro_rules! half_input {
             unsafe fn load4(v: View<u16>, i: usize) -> [u32; 2] {
                 // SAFETY: the caller's contract (8-byte aligned, inside).
                 Self::four(unsafe { v.get4(i) }.0)
+            }
+
+            #[inline(always)]
+            unsafe fn load8(v: View<u16>, i: usize) -> [[u32; 2]; 2] {
+                // SAFETY: the caller's contract (16-byte aligned, inside).
+                let e = unsafe { v.get8(i) }.0;
+                [Self::four([e[0], e[1], e[2], e[3]]), Self::four([e[4], e[5], e[6], e[7]])]
             }
 
             #[inline(always)]

@@ -22,8 +22,10 @@
 //! zeroed), added into the zeroed `C` otherwise. Columns past N are computed on zeros and not written.
 //!
 //! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact, so the
-//! 16-bit entries compute as FP32 would on the same values; the loads stay 16-bit while in flight, a
-//! lane's four elements one 8-byte load).
+//! 16-bit entries compute as FP32 would on the same values; the loads stay 16-bit while in flight).
+//! The 16-bit entries ([`few_cols_wide`]) load 16 bytes of each row a lane per run as the `f32` one
+//! does — eight elements, runs of 256 columns — where four-element lanes read elements at the `f32`
+//! entry's rate, so bytes at half of it (~1 TB/s, `docs/ladder/k19-few-cols.md`).
 //!
 //! The body is generic over the columns and the runs in flight: 16 columns with one run (64 partial
 //! sums per thread leave no registers for more under two blocks per SM) was measured and dropped
@@ -118,7 +120,7 @@ unsafe fn b_row<I: Input, const C: usize>(b: View<I::Elem>, n: u32, kk: u32, col
 /// 256 threads and `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
 #[inline(always)]
 unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
-    use crate::device::{atomic, math::fma, mem::Float4, shared::SharedTiles, thread};
+    use crate::device::{math::fma, thread};
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let slices = thread::grid_dim_z();
@@ -169,6 +171,142 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
         kk += R as u32 * BK;
     }
 
+    // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
+    // provides the shared memory (the function's contract).
+    unsafe { store_warp_sums::<C>(&acc, c, n, rows, row0, col0, slices) }
+}
+
+/// Runs in flight in the BF16 entry: with [`RUNS`] LLVM kept its runs' loads in local memory (a
+/// 256-byte stack frame; the FP16 entry's wider conversions keep them in registers, 123).
+const RUNS_BF16: usize = 3;
+/// Elements of K per run of a warp in the 16-bit entries: 32 lanes × 8, one 16-byte load of each row
+/// a lane.
+const BK_WIDE: u32 = 32 * 8;
+
+/// Row `r` of `A` at columns `kk .. kk + 8`, as two fours, zero at and past `end`: one 16-byte load
+/// where K is a multiple of 8 and the eight are whole (`kk` is a multiple of 8), [`a_quad`]'s loads
+/// otherwise.
+///
+/// # Safety
+/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 8 == 0`, `end ≤ k`.
+#[inline(always)]
+unsafe fn a_eight<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> [I::Four; 2] {
+    if k.is_multiple_of(8) && kk + 8 <= end {
+        // SAFETY: kk + 8 ≤ end ≤ k and r < m; r·k + kk is a multiple of 8 (k and kk are).
+        return unsafe { I::load8(a, (r * k + kk) as usize) };
+    }
+    // SAFETY: kk and kk + 4 are multiples of 4; the rest forwarded.
+    unsafe { [a_quad::<I>(a, k, r, kk, end), a_quad::<I>(a, k, r, kk + 4, end)] }
+}
+
+/// Adds rows `k0 .. k0 + 4` of `B` (the block's `C` columns, those before `k_end`) times this lane's
+/// four elements `rows_v` of each of the warp's rows of `A` into `acc`.
+///
+/// # Safety
+/// `b` holds `k·n` elements from a 16-byte aligned base with `k_end ≤ k`; `col0 % C == 0`, `C % 4 == 0`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn add_four<I: Input, const C: usize>(
+    acc: &mut [[f32; C]; WARP_ROWS as usize],
+    rows_v: &[[f32; 4]; WARP_ROWS as usize],
+    b: View<I::Elem>,
+    n: u32,
+    k0: u32,
+    k_end: u32,
+    col0: u32,
+) {
+    use crate::device::math::fma;
+    for e in 0..4 {
+        if k0 + e < k_end {
+            // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
+            let bv = unsafe { b_row::<I, C>(b, n, k0 + e, col0) };
+            for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
+                for (s, &x) in sums.iter_mut().zip(bv.iter()) {
+                    *s = fma(a4[e as usize], x, *s);
+                }
+            }
+        }
+    }
+}
+
+/// [`few_cols`] for 16-bit inputs, eight elements of each row a lane per run (runs of [`BK_WIDE`]):
+/// the same 16 bytes a lane as the `f32` entry's four, so the same bytes in flight.
+///
+/// # Safety
+/// As [`few_cols`].
+#[inline(always)]
+unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize>(
+    a: *const I::Elem,
+    b: *const I::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
+    use crate::device::thread;
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+    let slices = thread::grid_dim_z();
+    // Slices start at multiples of BK (the launch's unit), so of 8: every lane's eight are aligned.
+    let chunk = k.div_ceil(slices).next_multiple_of(BK);
+    let k_begin = (thread::block_idx_z() * chunk).min(k);
+    let k_end = (k_begin + chunk).min(k);
+    let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
+    let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
+    let col0 = thread::block_idx_x() * C as u32;
+    // This warp's rows of C inside M (0 to 4; warp-uniform).
+    let rows = m.saturating_sub(row0).min(WARP_ROWS);
+
+    let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
+    let mut kk = k_begin + 8 * lane;
+    while kk < k_end {
+        // R runs' loads of A issued before any of their multiply-adds (a run at or past k_end loads
+        // zeros and adds nothing).
+        let mut av = [[[I::Four::default(); 2]; WARP_ROWS as usize]; R];
+        for (run, rows_av) in av.iter_mut().enumerate() {
+            for (i, v) in rows_av.iter_mut().enumerate() {
+                if (i as u32) < rows {
+                    // SAFETY: row0 + i < m; kk + run·BK_WIDE is a multiple of 8; k_end ≤ k.
+                    *v = unsafe { a_eight::<I>(a, k, row0 + i as u32, kk + run as u32 * BK_WIDE, k_end) };
+                }
+            }
+        }
+        for (run, rows_av) in av.iter().enumerate() {
+            let k0 = kk + run as u32 * BK_WIDE;
+            // Widened at their use, a four at a time: the loads of every run stay in flight until here.
+            // SAFETY (both): k0 and k0 + 4 are below k_end + 8; rows of B past k_end are not read.
+            unsafe { add_four::<I, C>(&mut acc, &rows_av.map(|[lo, _]| I::values(lo)), b, n, k0, k_end, col0) };
+            unsafe { add_four::<I, C>(&mut acc, &rows_av.map(|[_, hi]| I::values(hi)), b, n, k0 + 4, k_end, col0) };
+        }
+        kk += R as u32 * BK_WIDE;
+    }
+
+    // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
+    // provides the shared memory (the function's contract).
+    unsafe { store_warp_sums::<C>(&acc, c, n, rows, row0, col0, slices) }
+}
+
+/// The warp's `WARP_ROWS × C` outputs from its lanes' partial sums `acc`: each lane writes its sums at
+/// `red[warp][lane]` in shared memory, then lanes `0 .. WARP_ROWS·C` each add one output over the 32
+/// lanes and store it into `C` (one slice) or add it (slices); rows past `rows`, columns past `n`
+/// skipped.
+///
+/// # Safety
+/// Every lane of the warp calls it once, converged; the launch gives `WARPS · 32 · lane_stride(C) · 4`
+/// bytes of dynamic shared memory; `c` holds `m·n` floats with `row0 + rows ≤ m`.
+#[inline(always)]
+unsafe fn store_warp_sums<const C: usize>(
+    acc: &[[f32; C]; WARP_ROWS as usize],
+    c: View<f32>,
+    n: u32,
+    rows: u32,
+    row0: u32,
+    col0: u32,
+    slices: u32,
+) {
+    use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
+    let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
+    let cols = C as u32;
     // The warp's lanes add their partial sums through its own shared rows: lane l writes its
     // SUMS floats at red[warp][l], then reads output o (of the warp's WARP_ROWS × COLS) of every lane.
     let mut shared = SharedTiles::<f32>::new();
@@ -184,8 +322,7 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
             unsafe { red.set4(at as usize, Float4([quad[0], quad[1], quad[2], quad[3]])) }
         }
     }
-    // SAFETY: every lane of every warp reaches it once (no early return; the loop above ends for
-    // all lanes before it).
+    // SAFETY: every lane of the warp reaches it once (the caller's contract).
     unsafe { thread::sync_warp() };
     for half in 0..2 {
         let o = lane + 32 * half;
@@ -236,7 +373,7 @@ kernel! {
     /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols::<Bf16, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_BF16>(a, b, c, m, n, k) }
     }
 }
 
@@ -247,6 +384,6 @@ kernel! {
     /// As [`matmul_few_cols_bf16`].
     pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols::<F16, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
     }
 }
