@@ -112,6 +112,33 @@ unsafe fn b_row<I: Input, const C: usize>(b: View<I::Elem>, n: u32, kk: u32, col
     v
 }
 
+/// A warp's place in the launch: the slices, its block's K slice (`k_begin .. k_end`, kernel 10's),
+/// its lane, its first row of `C`, its block's first column, and its rows inside M (0 to 4;
+/// warp-uniform).
+struct Place {
+    slices: u32,
+    k_begin: u32,
+    k_end: u32,
+    lane: u32,
+    row0: u32,
+    col0: u32,
+    rows: u32,
+}
+
+/// This warp's [`Place`] in a launch of `C`-column blocks on `m` rows and depth `k`.
+#[inline(always)]
+fn place<const C: usize>(m: u32, k: u32) -> Place {
+    use crate::device::thread;
+    let slices = thread::grid_dim_z();
+    let chunk = k.div_ceil(slices).next_multiple_of(BK);
+    let k_begin = (thread::block_idx_z() * chunk).min(k);
+    let k_end = (k_begin + chunk).min(k);
+    let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
+    let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
+    let col0 = thread::block_idx_x() * C as u32;
+    Place { slices, k_begin, k_end, lane, row0, col0, rows: m.saturating_sub(row0).min(WARP_ROWS) }
+}
+
 /// The kernel's body: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
 /// the module for tiling, thread mapping and the warp's one `bar.warp.sync`).
 ///
@@ -120,19 +147,10 @@ unsafe fn b_row<I: Input, const C: usize>(b: View<I::Elem>, n: u32, kk: u32, col
 /// 256 threads and `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
 #[inline(always)]
 unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
-    use crate::device::{math::fma, thread};
+    use crate::device::math::fma;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let slices = thread::grid_dim_z();
-    let chunk = k.div_ceil(slices).next_multiple_of(BK);
-    let k_begin = (thread::block_idx_z() * chunk).min(k);
-    let k_end = (k_begin + chunk).min(k);
-    let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
-    let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
-    let cols = C as u32;
-    let col0 = thread::block_idx_x() * cols;
-    // This warp's rows of C inside M (0 to 4; warp-uniform).
-    let rows = m.saturating_sub(row0).min(WARP_ROWS);
+    let Place { slices, k_begin, k_end, lane, row0, col0, rows } = place::<C>(m, k);
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 4 * lane;
@@ -243,19 +261,10 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize>(
     n: u32,
     k: u32,
 ) {
-    use crate::device::thread;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let slices = thread::grid_dim_z();
     // Slices start at multiples of BK (the launch's unit), so of 8: every lane's eight are aligned.
-    let chunk = k.div_ceil(slices).next_multiple_of(BK);
-    let k_begin = (thread::block_idx_z() * chunk).min(k);
-    let k_end = (k_begin + chunk).min(k);
-    let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
-    let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
-    let col0 = thread::block_idx_x() * C as u32;
-    // This warp's rows of C inside M (0 to 4; warp-uniform).
-    let rows = m.saturating_sub(row0).min(WARP_ROWS);
+    let Place { slices, k_begin, k_end, lane, row0, col0, rows } = place::<C>(m, k);
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 8 * lane;
