@@ -23,7 +23,7 @@
 //!
 //! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact, so the
 //! 16-bit entries compute as FP32 would on the same values; the loads stay 16-bit while in flight).
-//! The 16-bit entries ([`few_cols_wide`]) load 16 bytes of each row a lane per run as the `f32` one
+//! The 16-bit entries (`few_cols_wide`) load 16 bytes of each row a lane per run as the `f32` one
 //! does — eight elements, runs of 256 columns — where four-element lanes read elements at the `f32`
 //! entry's rate, so bytes at half of it (~1 TB/s, `docs/ladder/k19-few-cols.md`).
 //!
