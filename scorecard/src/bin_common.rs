@@ -1,7 +1,7 @@
 //! What the scorecard's single-purpose binaries (`fused`, `grouped`, `slices`) share, included by each
-//! (`#[path = "../bin_common.rs"] mod bin_common;`): the GPU or a loud skip, a shape argument, and the
-//! median of timed batches.
-use tessera::{Gpu, GpuTimer};
+//! (`#[path = "../bin_common.rs"] mod bin_common;`): the GPU or a loud skip, a shape argument, seeded
+//! BF16 operands, and the median of timed batches.
+use tessera::{bf16, DeviceMatrix, Gpu, GpuTimer};
 
 /// Any error a binary reports.
 pub type Fail = Box<dyn std::error::Error + Send + Sync>;
@@ -25,6 +25,23 @@ pub fn parse_shape(s: &str) -> Result<(usize, usize, usize), Fail> {
         [m, n, k] => Ok((m, n, k)),
         _ => Err(format!("shape `{s}`: expected MxNxK").into()),
     }
+}
+
+/// Seeded random operands A (`m × k`) and B (`k × n`) whose values BF16 holds exactly: as `f32` (for
+/// the f64 reference) and as BF16 matrices on the GPU.
+#[allow(clippy::type_complexity, dead_code)] // `grouped` makes its own stacks
+pub fn bf16_operands(
+    gpu: &Gpu,
+    m: usize,
+    n: usize,
+    k: usize,
+) -> Result<(Vec<f32>, Vec<f32>, DeviceMatrix<bf16>, DeviceMatrix<bf16>), Fail> {
+    let round = |v: Vec<f32>| -> Vec<f32> { v.into_iter().map(|x| bf16::from_f32(x).to_f32()).collect() };
+    let (ah, bh) =
+        (round(tessera::catalogue::testkit::random::operands(m * k, 1)), round(tessera::catalogue::testkit::random::operands(k * n, 2)));
+    let to16 = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<bf16>>();
+    let (a, b) = (DeviceMatrix::from_slice(gpu, m, k, &to16(&ah))?, DeviceMatrix::from_slice(gpu, k, n, &to16(&bh))?);
+    Ok((ah, bh, a, b))
 }
 
 /// The median time (ms) of `repeat` batches of `run`, each about 20 ms of work after two untimed

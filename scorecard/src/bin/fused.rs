@@ -19,7 +19,7 @@ use tessera_anchors::Cublas;
 
 #[path = "../bin_common.rs"]
 mod bin_common;
-use bin_common::{gpu_or_skip, median_ms, parse_shape, worst_sampled, Fail};
+use bin_common::{bf16_operands, gpu_or_skip, median_ms, parse_shape, worst_sampled, Fail};
 
 /// One implementation's product into its `C`.
 type Run<'a> = Box<dyn Fn() -> Result<(), Fail> + 'a>;
@@ -80,14 +80,8 @@ fn main() -> Result<(), Fail> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     for s in &args.shapes {
         let (m, n, k) = parse_shape(s)?;
-        let round = |v: Vec<f32>| -> Vec<f32> { v.into_iter().map(|x| bf16::from_f32(x).to_f32()).collect() };
-        let (ah, bh) = (
-            round(tessera::catalogue::testkit::random::operands(m * k, 1)),
-            round(tessera::catalogue::testkit::random::operands(k * n, 2)),
-        );
+        let (ah, bh, a, b) = bf16_operands(gpu, m, n, k)?;
         let bias_h: Vec<f32> = (0..n).map(|j| ((j * 7 % 11) as f32 - 5.0) * 0.25).collect();
-        let to16 = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<bf16>>();
-        let (a, b) = (DeviceMatrix::from_slice(gpu, m, k, &to16(&ah))?, DeviceMatrix::from_slice(gpu, k, n, &to16(&bh))?);
         let bias = DeviceBuffer::from_host(gpu, &bias_h)?;
         let c32 = RefCell::new(DeviceMatrix::<f32>::zeros(gpu, m, n)?);
         let c16 = RefCell::new(DeviceMatrix::<bf16>::zeros(gpu, m, n)?);

@@ -15,12 +15,12 @@ use clap::Parser;
 use tessera::catalogue::precision::Precision;
 use tessera::catalogue::select::{tc_model, tuning};
 use tessera::catalogue::MatmulShape;
-use tessera::{bf16, Algo, DeviceMatrix, GemmParams, GpuTimer, MatrixMut, MatrixRef};
+use tessera::{Algo, DeviceMatrix, GemmParams, GpuTimer, MatrixMut, MatrixRef};
 use tessera_anchors::Cublas;
 
 #[path = "../bin_common.rs"]
 mod bin_common;
-use bin_common::{gpu_or_skip, median_ms, parse_shape, worst_sampled, Fail};
+use bin_common::{bf16_operands, gpu_or_skip, median_ms, parse_shape, worst_sampled, Fail};
 
 #[derive(Parser, Debug)]
 #[command(about = "named kernels at chosen K slice counts beside Auto and cuBLAS (BF16, f32 C), same process")]
@@ -61,13 +61,7 @@ fn main() -> Result<(), Fail> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     for s in &args.shapes {
         let (m, n, k) = parse_shape(s)?;
-        let round = |v: Vec<f32>| -> Vec<f32> { v.into_iter().map(|x| bf16::from_f32(x).to_f32()).collect() };
-        let (ah, bh) = (
-            round(tessera::catalogue::testkit::random::operands(m * k, 1)),
-            round(tessera::catalogue::testkit::random::operands(k * n, 2)),
-        );
-        let to16 = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<bf16>>();
-        let (a, b) = (DeviceMatrix::from_slice(gpu, m, k, &to16(&ah))?, DeviceMatrix::from_slice(gpu, k, n, &to16(&bh))?);
+        let (ah, bh, a, b) = bf16_operands(gpu, m, n, k)?;
         let c = RefCell::new(DeviceMatrix::<f32>::zeros(gpu, m, n)?);
         let rows: Vec<usize> = (0..args.sampled_rows.min(m)).map(|i| i * (m - 1) / args.sampled_rows.saturating_sub(1).max(1)).collect();
         let gemm = |params: &GemmParams| -> Result<(), Fail> {
