@@ -86,6 +86,7 @@ fn config(t: TileConfig) -> Value {
         producer_copies,
         cluster,
         ping_pong,
+        rows_on_x,
     } = t;
     json!({
         "bm": bm,
@@ -111,6 +112,7 @@ fn config(t: TileConfig) -> Value {
         "producer_copies": producer_copies,
         "cluster": cluster,
         "ping_pong": ping_pong,
+        "rows_on_x": rows_on_x,
     })
 }
 
@@ -217,6 +219,7 @@ mod tests {
                 producer_copies: b("producer_copies"),
                 cluster: n("cluster"),
                 ping_pong: b("ping_pong"),
+                rows_on_x: b("rows_on_x"),
             };
             assert_eq!(back, k.config, "{}", k.label);
             assert_eq!(n("threads"), k.config.threads());

@@ -7,12 +7,14 @@ pub const MAX_MATRIX_ELEMENTS: usize = i32::MAX as usize;
 /// The largest grid y/z dimension CUDA allows.
 pub const MAX_GRID_Y: u32 = 65_535;
 
-/// The smallest block tile height of any kernel: the one that needs the most block rows.
+/// The smallest block tile height of any kernel whose row tiles are the grid's `y`: the one that
+/// needs the most block rows (kernels with their rows along `x` have room for any M of 32-bit
+/// indexing; their columns along `y` are checked as they are planned).
 const MIN_BLOCK_ROWS: u32 = {
     let mut i = 0;
     let mut min = u32::MAX;
     while i < MATMUL_KERNELS.len() {
-        if MATMUL_KERNELS[i].config.bm < min {
+        if !MATMUL_KERNELS[i].config.rows_on_x && MATMUL_KERNELS[i].config.bm < min {
             min = MATMUL_KERNELS[i].config.bm;
         }
         i += 1;

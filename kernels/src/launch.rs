@@ -76,6 +76,10 @@ pub struct TileConfig {
     /// threads for 64-row tiles). The models do not price the schedule yet: `Auto` leaves these
     /// kernels to callers who name them (and to tuning on request).
     pub ping_pong: bool,
+    /// The grid's `x` walks the row tiles and `y` the column tiles (`⌈M/bm⌉ × ⌈N/bn⌉ × slices`):
+    /// tiles of a few rows (kernel 19's K-split entries, 4) whose row count would pass the `y`
+    /// limit of 65,535 long before `x`'s.
+    pub rows_on_x: bool,
 }
 
 impl TileConfig {
@@ -104,6 +108,7 @@ impl TileConfig {
             producer_copies: false,
             cluster: 1,
             ping_pong: false,
+            rows_on_x: false,
         }
     }
 
@@ -214,6 +219,11 @@ impl TileConfig {
     /// The same split-K tile, storing `C` when launched with one slice (see `stores_unsplit`).
     pub const fn stores_unsplit(self) -> Self {
         Self { stores_unsplit: true, ..self }
+    }
+
+    /// The same tile with its row tiles along the grid's `x` (see `rows_on_x`).
+    pub const fn rows_on_x(self) -> Self {
+        Self { rows_on_x: true, ..self }
     }
 
     /// The same kernel, copying unaligned rows in narrow pieces (see `narrow_copies`).

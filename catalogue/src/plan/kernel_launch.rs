@@ -47,8 +47,9 @@ impl MatmulKernel {
             let grid = (units.clamp(1, sms.max(1)).div_ceil(splits), splits, 1);
             return LaunchDims { grid, block: (cfg.block.0, cfg.block.1, 1), shared_bytes: cfg.shared_bytes };
         }
+        let (rows, cols) = (shape.m.div_ceil(cfg.bm), shape.n.div_ceil(cfg.bn));
         LaunchDims {
-            grid: (shape.n.div_ceil(cfg.bn), shape.m.div_ceil(cfg.bm), splits),
+            grid: if cfg.rows_on_x { (rows, cols, splits) } else { (cols, rows, splits) },
             block: (cfg.block.0, cfg.block.1, 1),
             shared_bytes: cfg.shared_bytes,
         }
@@ -132,6 +133,22 @@ mod tests {
         assert!(k(Algo::SplitK128x128x16).accumulates_into_c(s, H));
         assert!(!k(Algo::Dbuf128x128x16).accumulates_into_c(s, H));
         assert_eq!(k(Algo::Dbuf128x128x16).splits(s, H), 1);
+    }
+
+    #[test]
+    fn few_row_tiles_walk_the_grid_x() {
+        // Kernel 19's K-split entries: 4-row tiles along x, so 300,000 rows (75,000 tiles, past y's
+        // 65,535) launch; their column tiles along y, so a named launch that needs more is refused.
+        let s = |m, n, k| MatmulShape { m, n, k };
+        let tall = s(300_000, 5, 64);
+        assert_eq!(k(Algo::FewColsKsplitBf16).launch(tall, H).grid, (75_000, 2, 1));
+        assert!(crate::plan::KernelLaunch::new(Algo::FewColsKsplitBf16, tall, H).is_ok());
+        let wide = s(4, 300_000, 64);
+        assert_eq!(k(Algo::FewColsKsplitF16).launch(wide, H).grid, (1, 75_000, 1));
+        let refused = crate::plan::KernelLaunch::new(Algo::FewColsKsplitF16, wide, H);
+        assert!(matches!(refused, Err(crate::error::PlanError::Shape(crate::error::ShapeError::TooLarge { .. }))), "{refused:?}");
+        // Kernel 19's 32-row entries keep their rows along y.
+        assert_eq!(k(Algo::FewColsBf16).launch(s(3000, 5, 64), H).grid, (2, 94, 1));
     }
 
     #[test]

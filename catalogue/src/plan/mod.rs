@@ -106,11 +106,17 @@ impl KernelLaunch {
         } else {
             None
         };
+        let dims = kernel.launch_sliced(shape, target, splits);
+        if dims.grid.1 > crate::shape::MAX_GRID_Y || dims.grid.2 > crate::shape::MAX_GRID_Y {
+            let detail =
+                format!("{} needs a grid of {:?} blocks: y and z hold at most {}", kernel.label, dims.grid, crate::shape::MAX_GRID_Y);
+            return Err(crate::error::ShapeError::TooLarge { op: "matmul", detail }.into());
+        }
         Ok(KernelLaunch {
             algo,
             shape,
             entry: kernel.launched(shape.n).0,
-            dims: kernel.launch_sliced(shape, target, splits),
+            dims,
             splits,
             zero_c: kernel.accumulates_sliced(splits),
             flag_words: kernel.flag_words(shape, target),

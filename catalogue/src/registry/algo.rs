@@ -421,6 +421,11 @@ matmul_catalogue! {
     FewColsBf16 = k19_few_cols::matmul_few_cols_bf16, "few-cols-bf16", Bf16, k19_few_cols::CONFIG;
     /// Kernel 19 on FP16 inputs widened to f32.
     FewColsF16 = k19_few_cols::matmul_few_cols_f16, "few-cols-f16", Fp16, k19_few_cols::CONFIG;
+    /// Kernel 19 with K split inside the block, BF16 inputs widened to f32: 4-row blocks whose eight
+    /// warps each take an eighth of K — one slice where its 32-row blocks need several.
+    FewColsKsplitBf16 = k19_few_cols::matmul_few_cols_ksplit_bf16, "few-cols-ksplit-bf16", Bf16, k19_few_cols::KSPLIT_CONFIG;
+    /// Kernel 19 with K split inside the block, FP16 inputs widened to f32.
+    FewColsKsplitF16 = k19_few_cols::matmul_few_cols_ksplit_f16, "few-cols-ksplit-f16", Fp16, k19_few_cols::KSPLIT_CONFIG;
     /// Kernel 2 on BF16 inputs widened to f32 (exact): the tiniest products, where a block's fixed
     /// costs are the time.
     TiledBf16 = k02_tiled::matmul_tiled_bf16, "tiled-bf16", Bf16, k02_tiled::CONFIG;

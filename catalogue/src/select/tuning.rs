@@ -363,6 +363,10 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
         Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 123), 0.432, 2525.0)),
         Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 123), 0.432, 2525.0)),
+        // Its K-split entries: the 32-row entries' constants, their own registers, until a GPU run
+        // measures them (priced so, as 32-row blocks' steps on 4 rows, `Auto` does not take them).
+        Algo::FewColsKsplitBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 124), 0.432, 2525.0)),
+        Algo::FewColsKsplitF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 128), 0.432, 2525.0)),
         // Kernel 2's 16-bit entries take the FP32 entry's constants (the same body; elements half the
         // bytes, widened as staged): only the registers are their own.
         Algo::TiledBf16 => widened(c(0.016, 0.3262, 2.43, 1.02, 2342633.0, 30)),

@@ -56,12 +56,36 @@ const fn lane_stride(cols: u32) -> u32 {
     WARP_ROWS * cols + 4
 }
 
-/// Shared memory: each warp's 32 lanes' partial sums, `WARPS · 32 · lane_stride(COLS)` floats.
-pub const SHARED_BYTES: u32 = WARPS * 32 * lane_stride(COLS) * 4;
+/// Dynamic shared memory of a launch of `cols`-column blocks whose warps split K in `kp` parts: each
+/// warp's 32 lanes' partial sums (`32 · lane_stride(cols)` floats) and, with `kp > 1`, each warp's
+/// `WARP_ROWS · cols` outputs.
+pub const fn shared_bytes(cols: u32, kp: u32) -> u32 {
+    let parts = if kp > 1 { WARPS * WARP_ROWS * cols } else { 0 };
+    (WARPS * 32 * lane_stride(cols) + parts) * 4
+}
+
+/// Shared memory of the entries whose warps each take their own rows ([`shared_bytes`]`(COLS, 1)`).
+pub const SHARED_BYTES: u32 = shared_bytes(COLS, 1);
+
+/// Parts of a block's K slice in the K-split entries: all its warps on one warp's rows, each on an
+/// eighth of the slice — a block of `WARP_ROWS` rows, so `⌈M/4⌉` blocks fill the SMs with one slice
+/// where 32-row blocks need slices (a zeroed `C` and atomic adds) below M ≈ 4,000.
+pub const KSPLIT_PARTS: u32 = WARPS;
+
+/// Rows of `C` per block of the K-split entries.
+pub const KSPLIT_ROWS: u32 = WARPS / KSPLIT_PARTS * WARP_ROWS;
 
 /// The launch: 256 threads, `⌈N/4⌉ × ⌈M/32⌉ × slices` blocks, 20 KiB of dynamic shared memory; with
 /// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
 pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
+
+/// The K-split entries' launch: as [`CONFIG`] with [`KSPLIT_ROWS`] rows per block, its row tiles
+/// along the grid's `x` (`⌈M/4⌉ × ⌈N/4⌉ × slices` blocks) and the warps' outputs in shared memory too.
+pub const KSPLIT_CONFIG: TileConfig = TileConfig::new(KSPLIT_ROWS, COLS, BK, WARPS * 32, shared_bytes(COLS, KSPLIT_PARTS))
+    .min_blocks_per_sm(2)
+    .split_k()
+    .stores_unsplit()
+    .rows_on_x();
 
 /// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, zero at and past `end`: one vector load where
 /// K is a multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded elements otherwise.
@@ -112,31 +136,46 @@ unsafe fn b_row<I: Input, const C: usize>(b: View<I::Elem>, n: u32, kk: u32, col
     v
 }
 
-/// A warp's place in the launch: the slices, its block's K slice (`k_begin .. k_end`, kernel 10's),
-/// its lane, its first row of `C`, its block's first column, and its rows inside M (0 to 4;
-/// warp-uniform).
+/// A warp's place in the launch: the slices, its K range (its block's slice `k_begin .. k_end`,
+/// kernel 10's, or its part of it in the K-split entries), its lane, its part of the block's K (0
+/// but in the K-split entries), its first row of `C`, its block's first column, and its rows inside
+/// M (0 to 4; warp-uniform).
 struct Place {
     slices: u32,
     k_begin: u32,
     k_end: u32,
     lane: u32,
+    part: u32,
     row0: u32,
     col0: u32,
     rows: u32,
 }
 
-/// This warp's [`Place`] in a launch of `C`-column blocks on `m` rows and depth `k`.
+/// This warp's [`Place`] in a launch of `C`-column blocks on `m` rows and depth `k`, the block's
+/// warps in `KP` parts of its K slice: 1, or [`KSPLIT_PARTS`] (every warp on the block's
+/// [`KSPLIT_ROWS`] rows, a part's share of the slice rounded up to 8 elements so 16-byte loads stay
+/// aligned).
 #[inline(always)]
-fn place<const C: usize>(m: u32, k: u32) -> Place {
+fn place<const C: usize, const KP: u32>(m: u32, k: u32) -> Place {
     use crate::device::thread;
     let slices = thread::grid_dim_z();
     let chunk = k.div_ceil(slices).next_multiple_of(BK);
-    let k_begin = (thread::block_idx_z() * chunk).min(k);
-    let k_end = (k_begin + chunk).min(k);
+    let mut k_begin = (thread::block_idx_z() * chunk).min(k);
+    let mut k_end = (k_begin + chunk).min(k);
     let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
-    let row0 = thread::block_idx_y() * ROWS + warp * WARP_ROWS;
-    let col0 = thread::block_idx_x() * C as u32;
-    Place { slices, k_begin, k_end, lane, row0, col0, rows: m.saturating_sub(row0).min(WARP_ROWS) }
+    let (group, part) = if KP == 1 { (warp, 0) } else { (warp % (WARPS / KP), warp / (WARPS / KP)) };
+    if KP > 1 {
+        let share = (k_end - k_begin).div_ceil(KP).next_multiple_of(8);
+        k_begin = (k_begin + part * share).min(k_end);
+        k_end = (k_begin + share).min(k_end);
+    }
+    // The K-split entries' 4-row tiles walk the grid's x (KSPLIT_CONFIG: rows_on_x).
+    let (row0, col0) = if KP == 1 {
+        (thread::block_idx_y() * ROWS + group * WARP_ROWS, thread::block_idx_x() * C as u32)
+    } else {
+        (thread::block_idx_x() * KSPLIT_ROWS + group * WARP_ROWS, thread::block_idx_y() * C as u32)
+    };
+    Place { slices, k_begin, k_end, lane, part, row0, col0, rows: m.saturating_sub(row0).min(WARP_ROWS) }
 }
 
 /// The kernel's body: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
@@ -150,7 +189,7 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
     use crate::device::math::fma;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let Place { slices, k_begin, k_end, lane, row0, col0, rows } = place::<C>(m, k);
+    let Place { slices, k_begin, k_end, lane, row0, col0, rows, .. } = place::<C, 1>(m, k);
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 4 * lane;
@@ -191,7 +230,7 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
 
     // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
     // provides the shared memory (the function's contract).
-    unsafe { store_warp_sums::<C>(&acc, c, n, rows, row0, col0, slices) }
+    unsafe { store_warp_sums::<C, 1>(&acc, c, n, rows, row0, col0, slices, 0) }
 }
 
 /// Runs in flight in the BF16 entry: with [`RUNS`] LLVM kept its runs' loads in local memory (a
@@ -253,7 +292,7 @@ unsafe fn add_four<I: Input, const C: usize>(
 /// # Safety
 /// As [`few_cols`].
 #[inline(always)]
-unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize>(
+unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32>(
     a: *const I::Elem,
     b: *const I::Elem,
     c: *mut f32,
@@ -264,7 +303,7 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize>(
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     // Slices start at multiples of BK (the launch's unit), so of 8: every lane's eight are aligned.
-    let Place { slices, k_begin, k_end, lane, row0, col0, rows } = place::<C>(m, k);
+    let Place { slices, k_begin, k_end, lane, part, row0, col0, rows } = place::<C, KP>(m, k);
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 8 * lane;
@@ -292,19 +331,22 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize>(
 
     // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
     // provides the shared memory (the function's contract).
-    unsafe { store_warp_sums::<C>(&acc, c, n, rows, row0, col0, slices) }
+    unsafe { store_warp_sums::<C, KP>(&acc, c, n, rows, row0, col0, slices, part) }
 }
 
 /// The warp's `WARP_ROWS × C` outputs from its lanes' partial sums `acc`: each lane writes its sums at
 /// `red[warp][lane]` in shared memory, then lanes `0 .. WARP_ROWS·C` each add one output over the 32
-/// lanes and store it into `C` (one slice) or add it (slices); rows past `rows`, columns past `n`
-/// skipped.
+/// lanes. With `KP` parts of K in the block, each warp leaves its outputs at `parts[warp]` and, after
+/// one block barrier, the first part's warps add the other parts' outputs of their rows. The sums
+/// are stored into `C` (one slice) or added (slices); rows past `rows`, columns past `n` skipped.
 ///
 /// # Safety
-/// Every lane of the warp calls it once, converged; the launch gives `WARPS · 32 · lane_stride(C) · 4`
-/// bytes of dynamic shared memory; `c` holds `m·n` floats with `row0 + rows ≤ m`.
+/// Every thread of the block calls it once, converged by warp; the launch gives
+/// [`shared_bytes`]`(C, KP)` bytes of dynamic shared memory; `c` holds `m·n` floats with
+/// `row0 + rows ≤ m`; `part` is the warp's part of K ([`Place`]).
 #[inline(always)]
-unsafe fn store_warp_sums<const C: usize>(
+#[allow(clippy::too_many_arguments)]
+unsafe fn store_warp_sums<const C: usize, const KP: u32>(
     acc: &[[f32; C]; WARP_ROWS as usize],
     c: View<f32>,
     n: u32,
@@ -312,15 +354,16 @@ unsafe fn store_warp_sums<const C: usize>(
     row0: u32,
     col0: u32,
     slices: u32,
+    part: u32,
 ) {
-    use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
+    use crate::device::{mem::Float4, shared::SharedTiles, thread};
     let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
     let cols = C as u32;
     // The warp's lanes add their partial sums through its own shared rows: lane l writes its
     // SUMS floats at red[warp][l], then reads output o (of the warp's WARP_ROWS × COLS) of every lane.
     let mut shared = SharedTiles::<f32>::new();
     let (stride, sums_per_lane) = (lane_stride(cols), WARP_ROWS * cols);
-    // SAFETY: the launch provides WARPS·32·stride·4 bytes (the function's contract).
+    // SAFETY: the launch provides shared_bytes(C, KP) ≥ WARPS·32·stride·4 bytes (the function's contract).
     let red = unsafe { shared.tile((WARPS * 32 * stride) as usize) };
     let base = warp * 32 * stride;
     for (i, sums) in acc.iter().enumerate() {
@@ -333,25 +376,79 @@ unsafe fn store_warp_sums<const C: usize>(
     }
     // SAFETY: every lane of the warp reaches it once (the caller's contract).
     unsafe { thread::sync_warp() };
-    for half in 0..2 {
-        let o = lane + 32 * half;
+    if KP == 1 {
+        for half in 0..2 {
+            let o = lane + 32 * half;
+            let (i, j) = (o / cols, o % cols);
+            let (r, col) = (row0 + i, col0 + j);
+            if o < sums_per_lane && i < rows && col < n {
+                let mut sum = 0.0f32;
+                for l in 0..32 {
+                    // SAFETY: base + l·stride + o < base + 32·stride (o < sums_per_lane < stride).
+                    sum += unsafe { red.get((base + l * stride + o) as usize) };
+                }
+                // SAFETY: r < m, col < n: inside C's m·n floats.
+                unsafe { store_or_add(c, (r * n + col) as usize, sum, slices) }
+            }
+        }
+        return;
+    }
+    let mut sums = [0.0f32; 2];
+    for (half, sum) in sums.iter_mut().enumerate() {
+        let o = lane + 32 * half as u32;
+        if o < sums_per_lane {
+            for l in 0..32 {
+                // SAFETY: base + l·stride + o < base + 32·stride (o < sums_per_lane < stride).
+                *sum += unsafe { red.get((base + l * stride + o) as usize) };
+            }
+        }
+    }
+    // SAFETY: shared_bytes(C, KP) holds WARPS·sums_per_lane floats past the lanes' rows.
+    let parts = unsafe { shared.tile((WARPS * sums_per_lane) as usize) };
+    for (half, &sum) in sums.iter().enumerate() {
+        let o = lane + 32 * half as u32;
+        if o < sums_per_lane {
+            // SAFETY: warp·sums_per_lane + o < WARPS·sums_per_lane.
+            unsafe { parts.set((warp * sums_per_lane + o) as usize, sum) }
+        }
+    }
+    // SAFETY: every thread of the block reaches it once (the caller's contract).
+    unsafe { thread::sync_threads() };
+    if part > 0 {
+        return;
+    }
+    for (half, sum) in sums.iter_mut().enumerate() {
+        let o = lane + 32 * half as u32;
+        if o < sums_per_lane {
+            for p in 1..KP {
+                // SAFETY: the part's warp is warp + p·WARPS/KP < WARPS (part 0's warps are the first WARPS/KP).
+                *sum += unsafe { parts.get(((warp + p * (WARPS / KP)) * sums_per_lane + o) as usize) };
+            }
+        }
+    }
+    for (half, &sum) in sums.iter().enumerate() {
+        let o = lane + 32 * half as u32;
         let (i, j) = (o / cols, o % cols);
         let (r, col) = (row0 + i, col0 + j);
         if o < sums_per_lane && i < rows && col < n {
-            let mut sum = 0.0f32;
-            for l in 0..32 {
-                // SAFETY: base + l·stride + o < base + 32·stride (o < sums_per_lane < stride).
-                sum += unsafe { red.get((base + l * stride + o) as usize) };
-            }
-            let at = (r * n + col) as usize;
-            if slices == 1 {
-                // SAFETY: r < m, col < n: inside C's m·n floats.
-                unsafe { c.set(at, sum) }
-            } else {
-                // SAFETY: as above.
-                unsafe { atomic::add_f32(c, at, sum) }
-            }
+            // SAFETY: r < m, col < n: inside C's m·n floats.
+            unsafe { store_or_add(c, (r * n + col) as usize, sum, slices) }
         }
+    }
+}
+
+/// `C[at] = sum` with one slice, `C[at] += sum` (atomically) with several.
+///
+/// # Safety
+/// `at` is inside `c`.
+#[inline(always)]
+unsafe fn store_or_add(c: View<f32>, at: usize, sum: f32, slices: u32) {
+    if slices == 1 {
+        // SAFETY: the caller's contract.
+        unsafe { c.set(at, sum) }
+    } else {
+        // SAFETY: as above.
+        unsafe { crate::device::atomic::add_f32(c, at, sum) }
     }
 }
 
@@ -382,7 +479,7 @@ kernel! {
     /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_BF16>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_BF16, 1>(a, b, c, m, n, k) }
     }
 }
 
@@ -393,6 +490,32 @@ kernel! {
     /// As [`matmul_few_cols_bf16`].
     pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS, 1>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// Few-columns matmul (kernel 19), K split inside the block, on BF16 inputs widened to `f32`:
+    /// [`matmul_few_cols_bf16`] with the block's eight warps on the same 4 rows, each on an eighth of
+    /// the block's K slice, their sums added through shared memory after one block barrier.
+    ///
+    /// # Safety
+    /// As [`matmul_few_cols_bf16`], with [`KSPLIT_CONFIG`]'s launch: `⌈M/4⌉ × ⌈N/4⌉ × slices` blocks,
+    /// `shared_bytes(COLS, KSPLIT_PARTS)` of dynamic shared memory.
+    pub unsafe fn matmul_few_cols_ksplit_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
+        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_BF16, KSPLIT_PARTS>(a, b, c, m, n, k) }
+    }
+}
+
+kernel! {
+    /// Few-columns matmul (kernel 19), K split inside the block, on FP16 inputs widened to `f32`: as
+    /// [`matmul_few_cols_ksplit_bf16`].
+    ///
+    /// # Safety
+    /// As [`matmul_few_cols_ksplit_bf16`].
+    pub unsafe fn matmul_few_cols_ksplit_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
+        // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
+        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS, KSPLIT_PARTS>(a, b, c, m, n, k) }
     }
 }
