@@ -3,7 +3,7 @@
 `few-cols-bf16`; the FP16 twins take them) — `tuning::cost`'s block_us, step_us, overlap, unaligned,
 rows exponent and read rate — to scorecard runs, the other constants as committed.
 
-    python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…]
+    python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…] [--kernels LABEL,…]
 
 REGISTRY.json: `cargo run -q -p tessera-catalogue --example registry` at the training run's commit;
 PLANS.csv: `tc_plans` at that commit on the training shapes (the slices each kernel launched; several
@@ -63,6 +63,11 @@ def rows_of(paths, label):
 
 def main():
     args = sys.argv[1:]
+    labels = ["few-rows-bf16", "few-cols-bf16"]
+    if "--kernels" in args:
+        at = args.index("--kernels")
+        labels = args[at + 1].split(",")
+        del args[at:at + 2]
     reg, plans_path, train = json.load(open(args[0])), args[1], args[2].split(",")
     model, kernels = reg["model"], {k["label"]: k for k in reg["kernels"]}
     plans = {}
@@ -70,7 +75,7 @@ def main():
         for line in open(path).read().splitlines()[1:]:
             m, n, kk, _p, label, splits = line.split(",")[:6]
             plans[(int(m), int(n), int(kk), label)] = int(splits)
-    for label in ["few-rows-bf16", "few-cols-bf16"]:
+    for label in labels:
         kern = kernels[label]
         c = kern["cost"]
         # Only the shapes `Auto` weighs the kernel on (tuning::is_candidate: Cost::max_rows, max_cols).
@@ -89,7 +94,7 @@ def main():
         for (m, n, k, t), s, r in zip(rows, sp, resid(fit.x)):
             print(f"    {m}x{n}x{k} s={s} measured {t:.1f} predicted {t * math.exp(r):.1f}")
         e, st, q, u, rho, read = fit.x
-        print(f"    few_{label.split('-')[1]}(c({e:.3f}, {st:.4f}, {q:.2f}, {u:.2f}, {c['unaligned_stores_per_us']:.1f}, REGS), {rho:.3f}, {read:.1f})")
+        print(f"    {label}: few_{label.split('-')[1]}(c({e:.3f}, {st:.4f}, {q:.2f}, {u:.2f}, {c['unaligned_stores_per_us']:.1f}, REGS), {rho:.3f}, {read:.1f})")
 
 
 if __name__ == "__main__":
