@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Kernel 19's 16-bit entries after a468f17 (a lane's four rows of B loaded together, none behind a
-# branch; two runs in flight): GPU parity and the four compute-sanitizer tools on every few-cols entry,
-# then callK's training shapes and held-out shapes by name beside cuBLAS and Auto.
+# Kernel 19's 16-bit entries with a lane's four rows of B loaded together, none behind a branch, two
+# runs in flight (a468f17, reverted unmeasured in d1c7bb6: `git revert d1c7bb6` first, then bundle):
+# GPU parity and the four compute-sanitizer tools on every few-cols entry, then the training and
+# held-out shapes of docs/results/2026-12-06-s43/callK.sh by name beside cuBLAS and Auto — on the
+# H200 (that run was an H100: for the comparison, run callK.sh from a bundle of main on the same lease).
 set -u
 source .gpu/gpu-call.sh b
 run 60 .gpu/tests/tests-gpu_parity matmul_few-cols --test-threads 4 > $R/parity-few.log 2>&1; echo "parity rc=$?"; grep -E "test result" $R/parity-few.log
