@@ -27,6 +27,11 @@
 //! does — eight elements, runs of 256 columns — where four-element lanes read elements at the `f32`
 //! entry's rate, so bytes at half of it (~1 TB/s, `docs/ladder/k19-few-cols.md`).
 //!
+//! **K-split entries** (16-bit): a block of one warp's 4 rows whose eight warps each take an eighth
+//! of the block's K and add their sums through shared memory after one block barrier — `⌈M/4⌉`
+//! blocks fill the SMs with one slice where 32-row blocks need several; their row tiles walk the
+//! grid's `x` ([`KSPLIT_CONFIG`]).
+//!
 //! The body is generic over the columns and the runs in flight: 16 columns with one run (64 partial
 //! sums per thread leave no registers for more under two blocks per SM) was measured and dropped
 //! (`docs/ladder/k19-few-cols.md`).
