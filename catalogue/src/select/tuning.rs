@@ -363,9 +363,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
         Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 123), 0.432, 2525.0)),
         Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 123), 0.432, 2525.0)),
-        // Its K-split entries: the 32-row entries' constants, their own registers — priced so, as 32-row
-        // blocks' steps on 4 rows, `Auto` does not take them; measured on an H100 only
-        // (docs/results/2026-12-06-s43/k-1ad0263), their fit waits for an H200 run.
+        // Its K-split entries: the 32-row entries' constants, their own registers — about half their
+        // measured time on one-slice products (H100 only: docs/results/2026-12-06-s43/k-1ad0263), so
+        // `Auto` leaves them out (`select::AWAITING_MEASUREMENT`) until an H200 run fits them.
         Algo::FewColsKsplitBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 124), 0.432, 2525.0)),
         Algo::FewColsKsplitF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 128), 0.432, 2525.0)),
         // Kernel 2's 16-bit entries take the FP32 entry's constants (the same body; elements half the
