@@ -361,8 +361,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // FEW-16-COSTS-BEGIN
         Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 127), 0.494, 1156.7)),
         Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
-        Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 123), 0.432, 2525.0)),
-        Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 123), 0.432, 2525.0)),
+        Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 125), 0.432, 2525.0)),
+        Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 128), 0.432, 2525.0)),
         // Its K-split entries: the 32-row entries' constants, their own registers — about half their
         // measured time on one-slice products (H100 only: docs/results/2026-12-06-s43/k-1ad0263), so
         // `Auto` leaves them out (`select::AWAITING_MEASUREMENT`) until an H200 run fits them.

@@ -238,9 +238,9 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
     unsafe { store_warp_sums::<C, 1>(&acc, c, n, rows, row0, col0, slices, 0) }
 }
 
-/// Runs in flight in the BF16 entry: with [`RUNS`] LLVM kept its runs' loads in local memory (a
-/// 256-byte stack frame; the FP16 entry's wider conversions keep them in registers, 123).
-const RUNS_BF16: usize = 3;
+/// Runs in flight in the 16-bit entries: their four rows of `B` per four elements load together
+/// (`add_four`), so with three runs ptxas spilled under the two-blocks bound of 128 registers.
+const RUNS_WIDE: usize = 2;
 /// Elements of K per run of a warp in the 16-bit entries: 32 lanes × 8, one 16-byte load of each row
 /// a lane.
 const BK_WIDE: u32 = 32 * 8;
@@ -265,7 +265,7 @@ unsafe fn a_eight<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32)
 /// four elements `rows_v` of each of the warp's rows of `A` into `acc`.
 ///
 /// # Safety
-/// `b` holds `k·n` elements from a 16-byte aligned base with `k_end ≤ k`; `col0 % C == 0`, `C % 4 == 0`.
+/// `b` holds `k·n` elements from a 16-byte aligned base with `1 ≤ k_end ≤ k`; `col0 % C == 0`, `C % 4 == 0`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn add_four<I: Input, const C: usize>(
@@ -278,14 +278,20 @@ unsafe fn add_four<I: Input, const C: usize>(
     col0: u32,
 ) {
     use crate::device::math::fma;
-    for e in 0..4 {
-        if k0 + e < k_end {
-            // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
-            let bv = unsafe { b_row::<I, C>(b, n, k0 + e, col0) };
-            for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
-                for (s, &x) in sums.iter_mut().zip(bv.iter()) {
-                    *s = fma(a4[e as usize], x, *s);
-                }
+    // The four rows' loads first, none behind a branch: a row at or past k_end reads row k_end − 1
+    // (in B) and counts as zeros, as the lane's elements of A there are (one latency for the four
+    // where a guarded loop waits for each row in turn).
+    let mut bv = [[0.0f32; C]; 4];
+    for (e, row) in bv.iter_mut().enumerate() {
+        let kk = k0 + e as u32;
+        // SAFETY: k_end − 1 < k (k_end ≥ 1: the caller's run starts below it); col0 is a multiple of C.
+        let loaded = unsafe { b_row::<I, C>(b, n, kk.min(k_end - 1), col0) };
+        *row = if kk < k_end { loaded } else { [0.0; C] };
+    }
+    for (e, row) in bv.iter().enumerate() {
+        for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
+            for (s, &x) in sums.iter_mut().zip(row.iter()) {
+                *s = fma(a4[e], x, *s);
             }
         }
     }
@@ -484,7 +490,7 @@ kernel! {
     /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_BF16, 1>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_WIDE, 1>(a, b, c, m, n, k) }
     }
 }
 
@@ -495,7 +501,7 @@ kernel! {
     /// As [`matmul_few_cols_bf16`].
     pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS, 1>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS_WIDE, 1>(a, b, c, m, n, k) }
     }
 }
 
@@ -509,7 +515,7 @@ kernel! {
     /// `shared_bytes(COLS, KSPLIT_PARTS)` of dynamic shared memory.
     pub unsafe fn matmul_few_cols_ksplit_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_BF16, KSPLIT_PARTS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_WIDE, KSPLIT_PARTS>(a, b, c, m, n, k) }
     }
 }
 
@@ -521,6 +527,6 @@ kernel! {
     /// As [`matmul_few_cols_ksplit_bf16`].
     pub unsafe fn matmul_few_cols_ksplit_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS, KSPLIT_PARTS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS_WIDE, KSPLIT_PARTS>(a, b, c, m, n, k) }
     }
 }
