@@ -72,13 +72,6 @@ pub trait WgmmaTile {
     /// [`wgmma::mma_m64n256k8_tf32_regs`]: A's registers are not written before a `wait_group`
     /// covers the instruction.
     unsafe fn mma(acc: &mut Self::Acc, a: Self::AFeed, b: u64);
-    /// `acc = A·B + acc` where `accumulate`, else `acc = A·B`: [`WgmmaTile::mma`] with the
-    /// instruction's scale-d a run-time predicate (a fresh sum needs no zeroing, and no branch
-    /// around the instruction).
-    ///
-    /// # Safety
-    /// As [`WgmmaTile::mma`].
-    unsafe fn mma_or_fresh(acc: &mut Self::Acc, a: Self::AFeed, b: u64, accumulate: bool);
 }
 
 /// A warpgroup's 64-row slice of A in one stage, in the two ways the tiles read it.
@@ -152,12 +145,6 @@ macro_rules! wgmma_tile {
                 // SAFETY: forwarded contract.
                 unsafe { $mma(acc, a, b, true) }
             }
-
-            #[inline(always)]
-            unsafe fn mma_or_fresh(acc: &mut Self::Acc, a: u64, b: u64, accumulate: bool) {
-                // SAFETY: forwarded contract.
-                unsafe { $mma(acc, a, b, accumulate) }
-            }
         }
     };
     ($name:ident, registers, $n:literal, $mma:path, $doc:literal) => {
@@ -184,12 +171,6 @@ macro_rules! wgmma_tile {
             unsafe fn mma(acc: &mut Self::Acc, a: [u32; 4], b: u64) {
                 // SAFETY: forwarded contract.
                 unsafe { $mma(acc, a, b, true) }
-            }
-
-            #[inline(always)]
-            unsafe fn mma_or_fresh(acc: &mut Self::Acc, a: [u32; 4], b: u64, accumulate: bool) {
-                // SAFETY: forwarded contract.
-                unsafe { $mma(acc, a, b, accumulate) }
             }
         }
     };

@@ -424,7 +424,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
         unsafe {
             if O::A_IN_REGISTERS {
                 for t in 0..steps {
-                    self.issue::<O>(acc, cw, g0 + t, false);
+                    self.issue::<O>(acc, cw, g0 + t);
                     wgmma::wait_group(0);
                     self.release(g0 + t);
                 }
@@ -531,14 +531,13 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
 
     /// Global K-step `g` of consumer warpgroup `cw`: waits until its stage is "full", forms A's
     /// operands (for TF32: loaded into registers and rounded), then `wgmma.fence` (ordering those
-    /// registers and the accumulators before the products), the four `wgmma`s and a commit: `acc +=`
-    /// the step's product, or with `fresh` `acc =` it (the first instruction's scale-d off).
+    /// registers and the accumulators before the products), the four `wgmma`s and a commit.
     ///
     /// # Safety
     /// Warpgroup-uniform; the producer loads step `g`; the stage is not released before the group
     /// completes.
     #[inline(always)]
-    pub(crate) unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32, fresh: bool) {
+    pub(crate) unsafe fn issue<O: WgmmaTile>(self, acc: &mut O::Acc, cw: u32, g: u32) {
         // Four instructions per K-step for every tile (64 BF16/FP16 with k16, 32 TF32 with k8).
         const { assert!(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32 / O::K == K_INSTRUCTIONS) };
         let b_step = b_step::<O>();
@@ -556,7 +555,7 @@ impl<const S: u32, const C: u32, const P: u32> Pipeline<S, C, P> {
             let feeds: [O::AFeed; K_INSTRUCTIONS as usize] = core::array::from_fn(|ks| O::a_feed(a, ks as u32));
             wgmma::fence();
             for (ks, &feed) in feeds.iter().enumerate() {
-                O::mma_or_fresh(acc, feed, b_desc + ((ks as u32 * b_step) >> 4) as u64, !(fresh && ks == 0));
+                O::mma(acc, feed, b_desc + ((ks as u32 * b_step) >> 4) as u64);
             }
             wgmma::commit_group();
         }

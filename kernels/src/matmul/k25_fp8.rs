@@ -1,5 +1,5 @@
 //! Kernel 25: FP8 (E4M3, E5M2) on kernel 16's persistent TMA pipeline, its sums promoted into `f32`
-//! every two K-steps, scaled per tensor or per block (sm_90a).
+//! every K-step, scaled per tensor or per block (sm_90a).
 //!
 //! **What is new beside kernel 16**: the operands are one byte each, so a 128-byte swizzle row holds
 //! 128 elements of K and each K-step is four `m64nNk32` instructions. FP8 `wgmma` reads both operands
@@ -8,14 +8,12 @@
 //!
 //! **Promotion**: Hopper's tensor core adds FP8 products in an accumulator narrower than `f32`
 //! (DeepSeek-V3's report measured about 14 bits kept), and the loss grows with K when a whole product
-//! accumulates there. The promoted entries give every [`PROMOTE_STEPS`] K-steps (256 elements of K)
-//! fresh accumulators, wait for their group, and add the partial sums into `f32` registers —
-//! DeepGEMM's recipe, which promotes every 128; the tensor core's rounding then touches only short
-//! sums. Each promotion drains this warpgroup's `wgmma`s (the block's other consumer warpgroup fills
-//! the tensor core meanwhile): ptxas serialises every `wgmma` of a kernel that reads one set of
-//! accumulators while another set's group is in flight (C7514), so two sets cannot overlap. The
-//! partial sums cost 64 more registers per thread, so the promoted tiles are 128×128 and 64×128 (a
-//! 128×256 one would need 256 accumulator registers of a consumer's 232). The `*_fast` entries
+//! accumulates there. The promoted entries give each K-step (128 elements of K) fresh accumulators,
+//! wait for its group, and add the partial sums into `f32` registers — DeepGEMM's recipe; the tensor
+//! core's rounding then touches only 128-long sums. That costs the overlap of one step's `wgmma`s with
+//! the next (the block's other consumer warpgroup fills the tensor core meanwhile) and 64 more
+//! registers per thread, so the promoted tiles are 128×128 and 64×128 (a 128×256 one would need 192
+//! accumulator registers; ptxas allocates 168 to each of 384 threads). The `*_fast` entries
 //! accumulate the whole K range in the tensor core (kernel 16's loop, one group in flight, 128×256
 //! tiles): the caller's explicit choice, never `Auto`'s.
 //!
@@ -94,7 +92,7 @@ unsafe fn scale_at(p: *const f32) -> f32 {
 
 /// How an entry sums and scales (the `MODE` of [`fp8_gemm`]).
 pub mod mode {
-    /// Promoted into `f32` every [`PROMOTE_STEPS`] K-steps, per-tensor scales.
+    /// Promoted into `f32` every K-step, per-tensor scales.
     pub const PROMOTED: u32 = 0;
     /// The whole K range in the tensor core's FP8 accumulator, per-tensor scales.
     pub const UNPROMOTED: u32 = 1;
@@ -131,14 +129,9 @@ impl BlockScales {
     }
 }
 
-/// K-steps (128 elements of K each) the per-tensor entries sum in the tensor core between
-/// promotions; the block-scaled entries promote every step (each step has its own scales).
-pub const PROMOTE_STEPS: u32 = 2;
-
-/// Consumer warpgroup `cw`'s sums of global K-steps `g0 .. g0 + steps` (K-blocks `kb0 ..`), promoted
-/// every `every` (≥ 1) steps: their `wgmma`s into fresh accumulators (the first instruction's scale-d off),
-/// the group awaited, the stages released, the partial sums added into `acc` in `f32` — weighed by
-/// the step's block scales where `scales` has them (then `every` is 1).
+/// Consumer warpgroup `cw`'s sums of global K-steps `g0 .. g0 + steps` (K-blocks `kb0 ..`), promoted:
+/// each step's four `wgmma`s into fresh accumulators, the group awaited, the stage released, the
+/// partial sums added into `acc` in `f32` — weighed by the step's block scales where `scales` has them.
 ///
 /// # Safety
 /// As `Pipeline::consume`: warpgroup-uniform; the producer loads these steps; `scales` as
@@ -150,39 +143,25 @@ unsafe fn consume_promoted<O: WgmmaTile, const S: u32, const NC: u32, const P: u
     cw: u32,
     (steps, g0, kb0): (u32, u32, u32),
     scales: Option<BlockScales>,
-    every: u32,
 ) {
-    // The accumulators' first values are never read: every run's first instruction overwrites them.
-    let mut part = O::ZERO;
-    let mut t = 0;
-    while t < steps {
-        let end = if t + every < steps { t + every } else { steps };
-        // Loaded before the wait: their latency hides behind the run's products.
+    for t in 0..steps {
+        let mut part = O::ZERO;
+        // Loaded before the wait: their latency hides behind the step's products.
         // SAFETY: kb0 + t < ⌈k/128⌉ (the caller's contract).
         let w = scales.map_or([1.0; 2], |s| unsafe { s.weights(kb0 + t) });
-        // SAFETY: warpgroup-uniform (the caller's contract; the bounds are uniform); the run's group
-        // completes (wait 0) before its stages are released and before its accumulators are read.
+        // SAFETY: warpgroup-uniform (the caller's contract); the step's group completes (wait 0)
+        // before its stage is released and before its accumulators are read.
         unsafe {
-            for u in t..end {
-                pipe.issue::<O>(&mut part, cw, g0 + u, u == t);
-            }
+            pipe.issue::<O>(&mut part, cw, g0 + t);
             wgmma::wait_group(0);
-            for u in t..end {
-                pipe.release(g0 + u);
-            }
+            pipe.release(g0 + t);
         }
-        promote::<O>(acc, &part, w, scales.is_some());
-        t = end;
-    }
-}
-
-/// `acc += part` in `f32` (each partial sum times its row's weight `w` where `weighed`), every
-/// partial sum read through [`wgmma::settled`]: accumulators 4j, 4j + 1 lie in the thread's first
-/// row, 4j + 2, 4j + 3 in its second (`wgmma::acc_position`).
-#[inline(always)]
-fn promote<O: WgmmaTile>(acc: &mut O::Acc, part: &O::Acc, w: [f32; 2], weighed: bool) {
-    for (i, (sum, &p)) in acc.as_mut().iter_mut().zip(part.as_ref()).enumerate() {
-        *sum = if weighed { crate::device::math::fma(wgmma::settled(p), w[(i % 4) / 2], *sum) } else { *sum + wgmma::settled(p) };
+        // Accumulators 4j, 4j + 1 lie in the thread's first row, 4j + 2, 4j + 3 in its second
+        // (`wgmma::acc_position`).
+        for (i, (sum, &p)) in acc.as_mut().iter_mut().zip(part.as_ref()).enumerate() {
+            *sum =
+                if scales.is_some() { crate::device::math::fma(wgmma::settled(p), w[(i % 4) / 2], *sum) } else { *sum + wgmma::settled(p) };
+        }
     }
 }
 
@@ -287,8 +266,7 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
             if MODE == mode::UNPROMOTED {
                 pipe.consume::<O>(&mut acc, wg - 1, p.ke - p.kb, g);
             } else {
-                let every = if MODE == mode::BLOCK_SCALED { 1 } else { PROMOTE_STEPS };
-                consume_promoted::<O, S, NC, P>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales, every);
+                consume_promoted::<O, S, NC, P>(pipe, &mut acc, wg - 1, (p.ke - p.kb, g, p.kb), scales);
             }
         }
         let staging = pipe.warp_staging(wg - 1);
@@ -384,7 +362,7 @@ macro_rules! fp8_entry {
 
 fp8_entry!(matmul_fp8_e4m3_128x128, FP8_E4M3_128X128, config, E4m3N128, stages 6, PROMOTED,
     "Kernel 25 on FP8 E4M3 (`a` `m × k`, `b` the transposed `Bᵀ`, `n × k`), `f32` output scaled per tensor \
-     (sm_90a): 128×128×128 tiles (`m64n128k32`), 6 stages, sums promoted into `f32` every two K-steps.");
+     (sm_90a): 128×128×128 tiles (`m64n128k32`), 6 stages, sums promoted into `f32` every K-step.");
 fp8_entry!(matmul_fp8_e5m2_128x128, FP8_E5M2_128X128, config, E5m2N128, stages 6, PROMOTED,
     "Kernel 25 on FP8 E5M2: as [`matmul_fp8_e4m3_128x128`].");
 fp8_entry!(matmul_fp8_e4m3_64x128, FP8_E4M3_64X128, config, E4m3N128, stages 9, consumers 1, PROMOTED,
