@@ -156,10 +156,13 @@ pub fn f32_to_f16_bits(x: f32) -> u16 {
     half::f16::from_f32(x).to_bits()
 }
 
-/// A BF16 bit pattern's value as `f32` (exact: every BF16 value is an `f32`).
+/// A BF16 bit pattern's value as `f32` (exact: every BF16 value is an `f32`): the bits moved to the
+/// top half, one instruction. A NaN stays a NaN (`half`'s conversion also sets its quiet bit: a
+/// compare and a select per element, which made kernel 19's BF16 entry 37 % more instructions than
+/// its FP16 twin).
 #[inline(always)]
 pub fn bf16_to_f32(bits: u16) -> f32 {
-    half::bf16::from_bits(bits).to_f32()
+    f32::from_bits(u32::from(bits) << 16)
 }
 
 /// An IEEE binary16 bit pattern's value as `f32` (exact, subnormals included): one `cvt.f32.f16`.

@@ -341,7 +341,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedF16 => widened(c(0.076, 0.9495, 1.51, 1.33, 1000000.0, 121)),
         Algo::WidenedBf16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 113)),
         Algo::WidenedF16Cols32 => widened(c(0.213, 0.8715, 1.43, 1.34, 1000000.0, 121)),
-        Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 117)),
+        Algo::WidenedBf16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 115)),
         Algo::WidenedF16Rows32 => widened(c(0.000, 1.0848, 1.54, 1.32, 1000000.0, 125)),
         // Its stream-K entries: scripts/fit-auto-model.py --only widened-streamk-bf16-64x64 (kernel 17's
         // formula) on docs/results/2026-12-03-widened-streamk/train-95db21c, 56 BF16 shapes.
@@ -359,18 +359,18 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // in all; the FP16 entries take their BF16 twins' time constants, each its own registers); the
         // read floor counts 2-byte elements.
         // FEW-16-COSTS-BEGIN
-        Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 127), 0.494, 1156.7)),
+        Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
         Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
-        Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 125), 0.432, 2525.0)),
+        Algo::FewColsBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 127), 0.432, 2525.0)),
         Algo::FewColsF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 128), 0.432, 2525.0)),
         // Its K-split entries: the 32-row entries' constants, their own registers — about half their
         // measured time on one-slice products (H100 only: docs/results/2026-12-06-s43/k-1ad0263), so
         // `Auto` leaves them out (`select::AWAITING_MEASUREMENT`) until an H200 run fits them.
-        Algo::FewColsKsplitBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 124), 0.432, 2525.0)),
+        Algo::FewColsKsplitBf16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 127), 0.432, 2525.0)),
         Algo::FewColsKsplitF16 => widened(few_cols(c(1.755, 0.2902, 1.75, 1.18, 122635.0, 128), 0.432, 2525.0)),
         // Kernel 2's 16-bit entries take the FP32 entry's constants (the same body; elements half the
         // bytes, widened as staged): only the registers are their own.
-        Algo::TiledBf16 => widened(c(0.016, 0.3262, 2.43, 1.02, 2342633.0, 30)),
+        Algo::TiledBf16 => widened(c(0.016, 0.3262, 2.43, 1.02, 2342633.0, 32)),
         Algo::TiledF16 => widened(c(0.016, 0.3262, 2.43, 1.02, 2342633.0, 32)),
         // FEW-16-COSTS-END
         _ => None,
