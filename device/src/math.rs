@@ -259,3 +259,20 @@ mod fp8_tests {
         assert_eq!(f32x2_to_e5m2x2(f32::INFINITY, 0.0), 0x007B);
     }
 }
+
+#[cfg(test)]
+mod bf16_tests {
+    use super::bf16_to_f32;
+
+    #[test]
+    fn bf16_widening_is_halfs_value_for_every_pattern_and_keeps_nans() {
+        for bits in 0..=u16::MAX {
+            let (got, want) = (bf16_to_f32(bits), half::bf16::from_bits(bits).to_f32());
+            if want.is_nan() {
+                assert!(got.is_nan(), "{bits:#06x}: {got} is not a NaN");
+            } else {
+                assert_eq!(got.to_bits(), want.to_bits(), "{bits:#06x}");
+            }
+        }
+    }
+}
