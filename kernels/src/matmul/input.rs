@@ -73,6 +73,15 @@ impl Input for F32 {
     }
 }
 
+/// Four 16-bit elements as the two 32-bit words they are in memory (little-endian: element 0 in the
+/// low half of word 0), reinterpreted rather than packed: packing with shifts and ors made every
+/// loaded register a use at its load, so ptxas waited for each load before issuing the next.
+#[inline(always)]
+fn words(e: [u16; 4]) -> [u32; 2] {
+    // SAFETY: [u16; 4] and [u32; 2] have the same size and every bit pattern is valid in both.
+    unsafe { core::mem::transmute::<[u16; 4], [u32; 2]>(e) }
+}
+
 /// A 16-bit format's [`Input`]: `$widen` maps a bit pattern to its value. Four elements are kept as
 /// two 32-bit words (elements 0 and 1 in the first, low half first): as `[u16; 4]` across a loop, LLVM
 /// put a kernel's loads in flight in local memory (kernel 19's BF16 entry: a 256-byte stack frame).
@@ -85,14 +94,14 @@ macro_rules! half_input {
             #[inline(always)]
             unsafe fn load4(v: View<u16>, i: usize) -> [u32; 2] {
                 // SAFETY: the caller's contract (8-byte aligned, inside).
-                Self::four(unsafe { v.get4(i) }.0)
+                words(unsafe { v.get4(i) }.0)
             }
 
             #[inline(always)]
             unsafe fn load8(v: View<u16>, i: usize) -> [[u32; 2]; 2] {
                 // SAFETY: the caller's contract (16-byte aligned, inside).
-                let e = unsafe { v.get8(i) }.0;
-                [Self::four([e[0], e[1], e[2], e[3]]), Self::four([e[4], e[5], e[6], e[7]])]
+                let [lo, hi]: [[u16; 4]; 2] = unsafe { core::mem::transmute(v.get8(i).0) };
+                [words(lo), words(hi)]
             }
 
             #[inline(always)]

@@ -114,29 +114,32 @@ unsafe fn a_quad<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) 
 }
 
 /// Row `kk` of `B` at the block's columns `col0 .. col0 + C`, zero past `n`: vector loads of four
-/// where N is a multiple of 4 (each group of four whole or wholly past `n`), guarded elements
-/// otherwise.
+/// where N is a multiple of 4 (`VB`: each group of four whole or wholly past `n`), element loads
+/// otherwise. Branch-free: a group or element past `n` loads the last one inside and is replaced by
+/// zero, so the loads of several rows sit in one block, issued together before their values are used
+/// (behind a branch per element ptxas widened each row's values at its loads, waiting for them).
 ///
 /// # Safety
-/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `C % 4 == 0`, `col0 % C == 0`.
+/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `C % 4 == 0`, `col0 % C == 0`,
+/// `col0 < n`; with `VB`, `n % 4 == 0`.
 #[inline(always)]
-unsafe fn b_row<I: Input, const C: usize>(b: View<I::Elem>, n: u32, kk: u32, col0: u32) -> [f32; C] {
+unsafe fn b_row<I: Input, const C: usize, const VB: bool>(b: View<I::Elem>, n: u32, kk: u32, col0: u32) -> [f32; C] {
     let mut v = [0.0; C];
-    if n.is_multiple_of(4) {
+    if VB {
         for (q, quad) in v.chunks_exact_mut(4).enumerate() {
             let col = col0 + 4 * q as u32;
-            if col < n {
-                // SAFETY: col and n are multiples of 4, so col + 4 ≤ n; kk < k; aligned base.
-                quad.copy_from_slice(&I::values(unsafe { I::load4(b, (kk * n + col) as usize) }));
-            }
+            // SAFETY: col.min(n − 4) and n are multiples of 4 (n ≥ 4: col0 < n), so the four lie
+            // inside the row; kk < k; aligned base.
+            let four = I::values(unsafe { I::load4(b, (kk * n + col.min(n - 4)) as usize) });
+            quad.copy_from_slice(&if col < n { four } else { [0.0; 4] });
         }
         return v;
     }
     for (j, x) in v.iter_mut().enumerate() {
-        if col0 + (j as u32) < n {
-            // SAFETY: kk < k and col0 + j < n.
-            *x = I::value(unsafe { b.get((kk * n + col0 + j as u32) as usize) });
-        }
+        let col = col0 + j as u32;
+        // SAFETY: kk < k and col.min(n − 1) < n.
+        let e = I::value(unsafe { b.get((kk * n + col.min(n - 1)) as usize) });
+        *x = if col < n { e } else { 0.0 };
     }
     v
 }
@@ -221,7 +224,13 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
             for e in 0..4 {
                 if k0 + e < k_end {
                     // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
-                    let bv = unsafe { b_row::<I, C>(b, n, k0 + e, col0) };
+                    let bv = unsafe {
+                        if n.is_multiple_of(4) {
+                            b_row::<I, C, true>(b, n, k0 + e, col0)
+                        } else {
+                            b_row::<I, C, false>(b, n, k0 + e, col0)
+                        }
+                    };
                     for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
                         for (s, &x) in sums.iter_mut().zip(bv.iter()) {
                             *s = fma(a4[e as usize], x, *s);
@@ -268,7 +277,7 @@ unsafe fn a_eight<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32)
 /// `b` holds `k·n` elements from a 16-byte aligned base with `1 ≤ k_end ≤ k`; `col0 % C == 0`, `C % 4 == 0`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn add_four<I: Input, const C: usize>(
+unsafe fn add_four<I: Input, const C: usize, const VB: bool>(
     acc: &mut [[f32; C]; WARP_ROWS as usize],
     rows_v: &[[f32; 4]; WARP_ROWS as usize],
     b: View<I::Elem>,
@@ -285,7 +294,7 @@ unsafe fn add_four<I: Input, const C: usize>(
     for (e, row) in bv.iter_mut().enumerate() {
         let kk = k0 + e as u32;
         // SAFETY: k_end − 1 < k (k_end ≥ 1: the caller's run starts below it); col0 is a multiple of C.
-        let loaded = unsafe { b_row::<I, C>(b, n, kk.min(k_end - 1), col0) };
+        let loaded = unsafe { b_row::<I, C, VB>(b, n, kk.min(k_end - 1), col0) };
         *row = if kk < k_end { loaded } else { [0.0; C] };
     }
     for (e, row) in bv.iter().enumerate() {
@@ -303,7 +312,7 @@ unsafe fn add_four<I: Input, const C: usize>(
 /// # Safety
 /// As [`few_cols`].
 #[inline(always)]
-unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32>(
+unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32, const VB: bool>(
     a: *const I::Elem,
     b: *const I::Elem,
     c: *mut f32,
@@ -318,6 +327,30 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32>
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 8 * lane;
+    // The interior: K a multiple of 8 and the warp's rows all inside M, so while a lane's R runs lie
+    // wholly before k_end their loads of A need no guard — straight-line 16-byte loads that ptxas
+    // issues back to back, none waited for before the multiply-adds (behind the guarded loads' branches
+    // each row's load was waited for before the next row's was issued). The guarded loop below takes
+    // what is left.
+    if k.is_multiple_of(8) && rows == WARP_ROWS {
+        while kk + (R as u32 - 1) * BK_WIDE + 8 <= k_end {
+            let mut av = [[[I::Four::default(); 2]; WARP_ROWS as usize]; R];
+            for (run, rows_av) in av.iter_mut().enumerate() {
+                for (i, v) in rows_av.iter_mut().enumerate() {
+                    // SAFETY: row0 + i < m (rows == WARP_ROWS); kk + run·BK_WIDE + 8 ≤ k_end ≤ k, a
+                    // multiple of 8 with k, so the address is 16-byte aligned.
+                    *v = unsafe { I::load8(a, ((row0 + i as u32) * k + kk + run as u32 * BK_WIDE) as usize) };
+                }
+            }
+            for (run, rows_av) in av.iter().enumerate() {
+                let k0 = kk + run as u32 * BK_WIDE;
+                // SAFETY (both): k0 + 8 ≤ k_end: every row of B read is below k_end.
+                unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[lo, _]| I::values(lo)), b, n, k0, k_end, col0) };
+                unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[_, hi]| I::values(hi)), b, n, k0 + 4, k_end, col0) };
+            }
+            kk += R as u32 * BK_WIDE;
+        }
+    }
     while kk < k_end {
         // R runs' loads of A issued before any of their multiply-adds (a run at or past k_end loads
         // zeros and adds nothing).
@@ -334,8 +367,8 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32>
             let k0 = kk + run as u32 * BK_WIDE;
             // Widened at their use, a four at a time: the loads of every run stay in flight until here.
             // SAFETY (both): k0 and k0 + 4 are below k_end + 8; rows of B past k_end are not read.
-            unsafe { add_four::<I, C>(&mut acc, &rows_av.map(|[lo, _]| I::values(lo)), b, n, k0, k_end, col0) };
-            unsafe { add_four::<I, C>(&mut acc, &rows_av.map(|[_, hi]| I::values(hi)), b, n, k0 + 4, k_end, col0) };
+            unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[lo, _]| I::values(lo)), b, n, k0, k_end, col0) };
+            unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[_, hi]| I::values(hi)), b, n, k0 + 4, k_end, col0) };
         }
         kk += R as u32 * BK_WIDE;
     }
@@ -343,6 +376,21 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32>
     // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
     // provides the shared memory (the function's contract).
     unsafe { store_warp_sums::<C, KP>(&acc, c, n, rows, row0, col0, slices, part) }
+}
+
+/// [`few_cols_wide`] on [`COLS`]-column blocks, its loads of `B` chosen once for the launch (vector
+/// loads where N is a multiple of 4).
+///
+/// # Safety
+/// As [`few_cols`].
+#[inline(always)]
+unsafe fn few_cols_wide_on<I: Input, const KP: u32>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+    // SAFETY (both): forwarded contract; the second only where n % 4 == 0.
+    if n.is_multiple_of(4) {
+        unsafe { few_cols_wide::<I, { COLS as usize }, RUNS_WIDE, KP, true>(a, b, c, m, n, k) }
+    } else {
+        unsafe { few_cols_wide::<I, { COLS as usize }, RUNS_WIDE, KP, false>(a, b, c, m, n, k) }
+    }
 }
 
 /// The warp's `WARP_ROWS × C` outputs from its lanes' partial sums `acc`: each lane writes its sums at
@@ -490,7 +538,7 @@ kernel! {
     /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_WIDE, 1>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<Bf16, 1>(a, b, c, m, n, k) }
     }
 }
 
@@ -501,7 +549,7 @@ kernel! {
     /// As [`matmul_few_cols_bf16`].
     pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS_WIDE, 1>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<F16, 1>(a, b, c, m, n, k) }
     }
 }
 
@@ -515,7 +563,7 @@ kernel! {
     /// `shared_bytes(COLS, KSPLIT_PARTS)` of dynamic shared memory.
     pub unsafe fn matmul_few_cols_ksplit_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide::<Bf16, { COLS as usize }, RUNS_WIDE, KSPLIT_PARTS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<Bf16, KSPLIT_PARTS>(a, b, c, m, n, k) }
     }
 }
 
@@ -527,6 +575,6 @@ kernel! {
     /// As [`matmul_few_cols_ksplit_bf16`].
     pub unsafe fn matmul_few_cols_ksplit_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide::<F16, { COLS as usize }, RUNS_WIDE, KSPLIT_PARTS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<F16, KSPLIT_PARTS>(a, b, c, m, n, k) }
     }
 }
