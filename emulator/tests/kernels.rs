@@ -212,15 +212,27 @@ fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
 /// GEMV), 3 (guarded loads of `B`), 4 (its 16-byte loads) and 6 (a second block column); K = 3
 /// (`A`'s guarded loads), 129 (a partial run of a warp), 264, 600 and 2056 (16-byte loads — of eight
 /// 16-bit elements too; slices and the runs in flight ending mid-way), 1100 (a multiple of 4, not of
-/// 8: the 16-bit entries' two 8-byte loads) and 2030. The 16-bit entries' unguarded interior runs
-/// where K is a multiple of 8 and a warp's four rows are inside M: (64, 4, 600) with vector loads of
-/// `B`, (40, 5, 2056) and the GEMVs (36, 1, 1544) and (8, 1, 8200) with element loads (the last long
-/// enough for the K-split entries' eighths), (70, 6, 264) with its last warp's two rows guarded.
+/// 8: the 16-bit entries' two 8-byte loads) and 2030. The 16-bit entries' one loop where K is a
+/// multiple of 8 (16-byte loads, predicated): (64, 4, 600) with vector loads of `B`, (40, 5, 2056)
+/// with element loads, the GEMVs (one column, `B` a vector) (36, 1, 1544) and (8, 1, 8200) (long
+/// enough for the K-split entries' eighths to span runs), (70, 6, 264) and (38, 1, 264) with their
+/// last warp's two rows predicated off.
 fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
     for algo in [Algo::FewCols4, Algo::FewColsBf16, Algo::FewColsF16, Algo::FewColsKsplitBf16, Algo::FewColsKsplitF16] {
         stores_one_slice_and_adds_several(
             algo,
-            &[(3, 1, 3), (37, 3, 129), (64, 4, 600), (70, 6, 264), (5, 1, 2030), (33, 2, 1100), (40, 5, 2056), (36, 1, 1544), (8, 1, 8200)],
+            &[
+                (3, 1, 3),
+                (37, 3, 129),
+                (64, 4, 600),
+                (70, 6, 264),
+                (5, 1, 2030),
+                (33, 2, 1100),
+                (40, 5, 2056),
+                (36, 1, 1544),
+                (8, 1, 8200),
+                (38, 1, 264),
+            ],
         )?;
     }
     Ok(())

@@ -120,8 +120,8 @@ unsafe fn a_quad<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) 
 /// (behind a branch per element ptxas widened each row's values at its loads, waiting for them).
 ///
 /// # Safety
-/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `C % 4 == 0`, `col0 % C == 0`,
-/// `col0 < n`; with `VB`, `n % 4 == 0`.
+/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `col0 % C == 0`, `col0 < n`; with
+/// `VB`, `C % 4 == 0` and `n % 4 == 0`.
 #[inline(always)]
 unsafe fn b_row<I: Input, const C: usize, const VB: bool>(b: View<I::Elem>, n: u32, kk: u32, col0: u32) -> [f32; C] {
     let mut v = [0.0; C];
@@ -274,7 +274,8 @@ unsafe fn a_eight<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32)
 /// four elements `rows_v` of each of the warp's rows of `A` into `acc`.
 ///
 /// # Safety
-/// `b` holds `k·n` elements from a 16-byte aligned base with `1 ≤ k_end ≤ k`; `col0 % C == 0`, `C % 4 == 0`.
+/// `b` holds `k·n` elements from a 16-byte aligned base with `1 ≤ k_end ≤ k`; `col0 % C == 0`, `col0 < n`;
+/// with `VB`, `C % 4 == 0` and `n % 4 == 0`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn add_four<I: Input, const C: usize, const VB: bool>(
@@ -306,6 +307,18 @@ unsafe fn add_four<I: Input, const C: usize, const VB: bool>(
     }
 }
 
+/// Adds four elements `bv` of the vector `B` (N = 1) times this lane's four elements `rows_v` of each
+/// of the warp's rows of `A` into `acc` (column 0).
+#[inline(always)]
+fn add_vector<const C: usize>(acc: &mut [[f32; C]; WARP_ROWS as usize], rows_v: &[[f32; 4]; WARP_ROWS as usize], bv: [f32; 4]) {
+    use crate::device::math::fma;
+    for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
+        for (&x, &y) in a4.iter().zip(bv.iter()) {
+            sums[0] = fma(x, y, sums[0]);
+        }
+    }
+}
+
 /// [`few_cols`] for 16-bit inputs, eight elements of each row a lane per run (runs of [`BK_WIDE`]):
 /// the same 16 bytes a lane as the `f32` entry's four, so the same bytes in flight.
 ///
@@ -327,50 +340,66 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32,
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 8 * lane;
-    // The interior: K a multiple of 8 and the warp's rows all inside M, so while a lane's R runs lie
-    // wholly before k_end their loads of A need no guard — straight-line 16-byte loads that ptxas
-    // issues back to back, none waited for before the multiply-adds (behind the guarded loads' branches
-    // each row's load was waited for before the next row's was issued). The guarded loop below takes
-    // what is left.
-    if k.is_multiple_of(8) && rows == WARP_ROWS {
-        while kk + (R as u32 - 1) * BK_WIDE + 8 <= k_end {
+    // K a multiple of 8: the slices' and parts' ends are too, so a lane's eight elements of a run are
+    // whole or wholly past k_end — one 16-byte load per row, predicated (no branch), ptxas issuing
+    // the R runs' loads back to back before any multiply-add (behind per-element guards it waited
+    // for each row's load before issuing the next). One loop with no edge paths also keeps the code a
+    // block fetches small: on a small product the instructions fetched for the first time are most of
+    // its time (ncu: `stall_no_instruction` half the samples at 584×1×368). Other K: the guarded loop
+    // below.
+    if k.is_multiple_of(8) {
+        while kk < k_end {
             let mut av = [[[I::Four::default(); 2]; WARP_ROWS as usize]; R];
-            for (run, rows_av) in av.iter_mut().enumerate() {
-                for (i, v) in rows_av.iter_mut().enumerate() {
-                    // SAFETY: row0 + i < m (rows == WARP_ROWS); kk + run·BK_WIDE + 8 ≤ k_end ≤ k, a
-                    // multiple of 8 with k, so the address is 16-byte aligned.
-                    *v = unsafe { I::load8(a, ((row0 + i as u32) * k + kk + run as u32 * BK_WIDE) as usize) };
+            // N = 1 (C = 1): B is a vector, the lane's eight elements of a run one 16-byte load.
+            let mut bv = [[I::Four::default(); 2]; R];
+            for (run, (rows_av, b8)) in av.iter_mut().zip(bv.iter_mut()).enumerate() {
+                let k0 = kk + run as u32 * BK_WIDE;
+                if k0 < k_end {
+                    for (i, v) in rows_av.iter_mut().enumerate() {
+                        if (i as u32) < rows {
+                            // SAFETY: row0 + i < m; k0 + 8 ≤ k_end ≤ k (k_end, k0 multiples of 8),
+                            // so the address is 16-byte aligned.
+                            *v = unsafe { I::load8(a, ((row0 + i as u32) * k + k0) as usize) };
+                        }
+                    }
+                    if C == 1 {
+                        // SAFETY: n = 1 (the dispatch's contract for C = 1): B holds k elements;
+                        // k0 + 8 ≤ k, k0 a multiple of 8 from an aligned base.
+                        *b8 = unsafe { I::load8(b, k0 as usize) };
+                    }
                 }
             }
-            for (run, rows_av) in av.iter().enumerate() {
+            for (run, (rows_av, b8)) in av.iter().zip(bv.iter()).enumerate() {
                 let k0 = kk + run as u32 * BK_WIDE;
-                // SAFETY (both): k0 + 8 ≤ k_end: every row of B read is below k_end.
-                unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[lo, _]| I::values(lo)), b, n, k0, k_end, col0) };
-                unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[_, hi]| I::values(hi)), b, n, k0 + 4, k_end, col0) };
+                for half in 0..2 {
+                    let rows_v = rows_av.map(|h| I::values(h[half]));
+                    if C == 1 {
+                        add_vector::<C>(&mut acc, &rows_v, I::values(b8[half]));
+                    } else {
+                        // SAFETY: add_four reads rows of B below k_end only (k_end ≥ 1: this lane's
+                        // first run starts below it).
+                        unsafe { add_four::<I, C, VB>(&mut acc, &rows_v, b, n, k0 + 4 * half as u32, k_end, col0) };
+                    }
+                }
             }
             kk += R as u32 * BK_WIDE;
         }
     }
     while kk < k_end {
-        // R runs' loads of A issued before any of their multiply-adds (a run at or past k_end loads
-        // zeros and adds nothing).
-        let mut av = [[[I::Four::default(); 2]; WARP_ROWS as usize]; R];
-        for (run, rows_av) in av.iter_mut().enumerate() {
-            for (i, v) in rows_av.iter_mut().enumerate() {
-                if (i as u32) < rows {
-                    // SAFETY: row0 + i < m; kk + run·BK_WIDE is a multiple of 8; k_end ≤ k.
-                    *v = unsafe { a_eight::<I>(a, k, row0 + i as u32, kk + run as u32 * BK_WIDE, k_end) };
-                }
+        // K not a multiple of 8: a run at a time, its loads of A guarded (past k_end zeros, adding nothing).
+        let mut av = [[I::Four::default(); 2]; WARP_ROWS as usize];
+        for (i, v) in av.iter_mut().enumerate() {
+            if (i as u32) < rows {
+                // SAFETY: row0 + i < m; kk is a multiple of 8; k_end ≤ k.
+                *v = unsafe { a_eight::<I>(a, k, row0 + i as u32, kk, k_end) };
             }
         }
-        for (run, rows_av) in av.iter().enumerate() {
-            let k0 = kk + run as u32 * BK_WIDE;
-            // Widened at their use, a four at a time: the loads of every run stay in flight until here.
-            // SAFETY (both): k0 and k0 + 4 are below k_end + 8; rows of B past k_end are not read.
-            unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[lo, _]| I::values(lo)), b, n, k0, k_end, col0) };
-            unsafe { add_four::<I, C, VB>(&mut acc, &rows_av.map(|[_, hi]| I::values(hi)), b, n, k0 + 4, k_end, col0) };
+        for half in 0..2 {
+            // Widened at their use, a four at a time.
+            // SAFETY: kk + 4·half is below k_end + 8; rows of B past k_end are not read.
+            unsafe { add_four::<I, C, VB>(&mut acc, &av.map(|h| I::values(h[half])), b, n, kk + 4 * half as u32, k_end, col0) };
         }
-        kk += R as u32 * BK_WIDE;
+        kk += BK_WIDE;
     }
 
     // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
@@ -378,15 +407,18 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32,
     unsafe { store_warp_sums::<C, KP>(&acc, c, n, rows, row0, col0, slices, part) }
 }
 
-/// [`few_cols_wide`] on [`COLS`]-column blocks, its loads of `B` chosen once for the launch (vector
-/// loads where N is a multiple of 4).
+/// [`few_cols_wide`] on [`COLS`]-column blocks, its loads of `B` chosen once for the launch: one
+/// column where N = 1 (a GEMV: a quarter of the multiply-adds and of the code, `B` a vector), vector
+/// loads where N is a multiple of 4.
 ///
 /// # Safety
 /// As [`few_cols`].
 #[inline(always)]
 unsafe fn few_cols_wide_on<I: Input, const KP: u32>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
-    // SAFETY (both): forwarded contract; the second only where n % 4 == 0.
-    if n.is_multiple_of(4) {
+    // SAFETY (all): forwarded contract; one column only where n = 1, vector loads only where n % 4 == 0.
+    if n == 1 {
+        unsafe { few_cols_wide::<I, 1, RUNS_WIDE, KP, false>(a, b, c, m, n, k) }
+    } else if n.is_multiple_of(4) {
         unsafe { few_cols_wide::<I, { COLS as usize }, RUNS_WIDE, KP, true>(a, b, c, m, n, k) }
     } else {
         unsafe { few_cols_wide::<I, { COLS as usize }, RUNS_WIDE, KP, false>(a, b, c, m, n, k) }
@@ -425,13 +457,13 @@ unsafe fn store_warp_sums<const C: usize, const KP: u32>(
     // SAFETY: the launch provides shared_bytes(C, KP) ≥ WARPS·32·stride·4 bytes (the function's contract).
     let red = unsafe { shared.tile((WARPS * 32 * stride) as usize) };
     let base = warp * 32 * stride;
-    for (i, sums) in acc.iter().enumerate() {
-        for (q, quad) in sums.chunks_exact(4).enumerate() {
-            let at = base + lane * stride + i as u32 * cols + 4 * q as u32;
-            // SAFETY: at + 4 ≤ base + 32·stride ≤ WARPS·32·stride; a multiple of 4 floats (stride
-            // and C are).
-            unsafe { red.set4(at as usize, Float4([quad[0], quad[1], quad[2], quad[3]])) }
-        }
+    // The lane's sums row-major (output i·C + j), four at a time (WARP_ROWS·C is a multiple of 4).
+    const { assert!(WARP_ROWS as usize * C <= 16) };
+    let flat: [f32; 16] = core::array::from_fn(|o| if o < WARP_ROWS as usize * C { acc[o / C][o % C] } else { 0.0 });
+    for (q, quad) in flat[..WARP_ROWS as usize * C].chunks_exact(4).enumerate() {
+        let at = base + lane * stride + 4 * q as u32;
+        // SAFETY: at + 4 ≤ base + 32·stride ≤ WARPS·32·stride; a multiple of 4 floats (stride is).
+        unsafe { red.set4(at as usize, Float4([quad[0], quad[1], quad[2], quad[3]])) }
     }
     // SAFETY: every lane of the warp reaches it once (the caller's contract).
     unsafe { thread::sync_warp() };
