@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Fits the time-model constants of kernels 18 and 19's 16-bit entries (`few-rows-bf16`,
-`few-cols-bf16`; the FP16 twins take them) — `tuning::cost`'s block_us, step_us, overlap, unaligned,
-rows exponent and read rate — to scorecard runs, the other constants as committed.
+`few-cols-bf16`; the FP16 twins take them, their rows pooled with the BF16 entry's) — `tuning::cost`'s block_us, step_us, overlap, unaligned,
+rows exponent, read rate and, where the training rows have N = 1, kernel 19's GEMV factor (`gemv`) —
+to scorecard runs, the other constants as committed.
 
-    python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…] [--kernels LABEL,…]
+    python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…] [--kernels LABEL,…] [--check HELD.json[,…]]
 
 REGISTRY.json: `cargo run -q -p tessera-catalogue --example registry` at the training run's commit;
 PLANS.csv: `tc_plans` at that commit on the training shapes (the slices each kernel launched; several
@@ -23,14 +24,14 @@ blocks_per_sm = _tc.blocks_per_sm
 
 
 def predict(x, kern, model, m, n, k, s):
-    e, c, q, u, rho, read = x
+    e, c, q, u, rho, read, g = x
     cfg, cost = kern["config"], kern["cost"]
     sms = model["sms"]
     tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
     steps = -(-(-(-k // s)) // cfg["bk"])
     aligned = n % 8 == 0 and k % 8 == 0
     rows = max(min(m, cfg["bm"]), 1)
-    step = c * rows ** rho * (1.0 if aligned else u)
+    step = c * rows ** rho * (1.0 if aligned else u) * (g if n == 1 else 1.0)
     alone = e + step * steps
     resident = blocks_per_sm(cfg["threads"], cfg["shared_bytes"], cost["registers"])
     q = min(max(q, 1.0), resident)
@@ -48,7 +49,12 @@ def predict(x, kern, model, m, n, k, s):
         st = 4.0 * mn / (cost["store_gb_per_s"] * 1e3)
         split = st if n % 4 == 0 else max(mn / cost["unaligned_stores_per_us"], st)
     us = model["launch_us"] + max(blocks, read_us) + split
-    dram = 2.0 * (m * k + k * n) / (model["zero_gb_per_s"] * 1e3)
+    # tuning::dram_floor_us: odd 16-bit rows read element by element at the odd-rows rate; kernel
+    # 19 (a column limit) streams A's rows, aligned where K is.
+    streamed_aligned = k % 8 == 0 if cost["max_cols"] < 2**32 - 1 else aligned
+    narrow = None if aligned else next((w for w in (8, 4) if n % (w // 2) == 0 and k % (w // 2) == 0), None)
+    rate = model["odd_rows_gb_per_s"] if not streamed_aligned and narrow is None else model["zero_gb_per_s"]
+    dram = 2.0 * (m * k + k * n) / (rate * 1e3)
     return max(us, model["launch_us"] + dram + split)
 
 
@@ -68,6 +74,12 @@ def main():
         at = args.index("--kernels")
         labels = args[at + 1].split(",")
         del args[at:at + 2]
+    # --check HELD.json[,…]: the fitted constants' errors on held-out runs (their plans in PLANS.csv too).
+    held = []
+    if "--check" in args:
+        at = args.index("--check")
+        held = args[at + 1].split(",")
+        del args[at:at + 2]
     reg, plans_path, train = json.load(open(args[0])), args[1], args[2].split(",")
     model, kernels = reg["model"], {k["label"]: k for k in reg["kernels"]}
     plans = {}
@@ -79,22 +91,35 @@ def main():
         kern = kernels[label]
         c = kern["cost"]
         # Only the shapes `Auto` weighs the kernel on (tuning::is_candidate: Cost::max_rows, max_cols).
-        rows = [r for r in rows_of(train, label)
-                if (r[0], r[1], r[2], label) in plans and r[0] <= c["max_rows"] and r[1] <= c["max_cols"]]
+        # The FP16 twin's rows with the BF16 entry's (one body, the same constants).
+        twin = label.replace("-bf16", "-f16") if label.endswith("-bf16") else None
+        rows = [r for lab in (label, twin) if lab for r in rows_of(train, lab)
+                if (r[0], r[1], r[2], lab) in plans and r[0] <= c["max_rows"] and r[1] <= c["max_cols"]]
         if not rows:
             print(f"{label}: no rows"); continue
         sp = [plans[(m, n, k, label)] for m, n, k, _ in rows]
         meas = np.array([t for *_, t in rows])
-        x0 = [c["block_us"], c["step_us"], c["overlap"], c["unaligned"], c["rows_exponent"], c["read_gb_per_s"]]
+        # The N = 1 factor only where the training rows have N = 1 (kernel 19's GEMV body).
+        gemv = any(n == 1 for _, n, _, _ in rows)
+        x0 = [c["block_us"], c["step_us"], c["overlap"], c["unaligned"], c["rows_exponent"], c["read_gb_per_s"], c["gemv"]]
         resid = lambda x: np.log(np.array([predict(x, kern, model, m, n, k, s) for (m, n, k, _), s in zip(rows, sp)]) / meas)
         before = np.abs(resid(x0))
-        fit = least_squares(resid, x0=x0, bounds=([0.0, 1e-4, 1.0, 1.0, 0.0, 300.0], [20.0, 10.0, 8.0, 4.0, 1.5, 20000.0]))
+        g_lo, g_hi = (0.05, 4.0) if gemv else (x0[6] - 1e-9, x0[6] + 1e-9)
+        fit = least_squares(resid, x0=x0, bounds=([0.0, 1e-4, 1.0, 1.0, 0.0, 300.0, g_lo], [20.0, 10.0, 8.0, 4.0, 1.5, 20000.0, g_hi]))
         err = np.abs(resid(fit.x))
         print(f"{label}: {len(rows)} rows; |log err| median/worst as committed {np.median(before):.3f}/{before.max():.3f}, fitted {np.median(err):.3f}/{err.max():.3f}")
         for (m, n, k, t), s, r in zip(rows, sp, resid(fit.x)):
             print(f"    {m}x{n}x{k} s={s} measured {t:.1f} predicted {t * math.exp(r):.1f}")
-        e, st, q, u, rho, read = fit.x
-        print(f"    {label}: few_{label.split('-')[1]}(c({e:.3f}, {st:.4f}, {q:.2f}, {u:.2f}, {c['unaligned_stores_per_us']:.1f}, REGS), {rho:.3f}, {read:.1f})")
+        if held:
+            hrows = [r for lab in (label, twin) if lab for r in rows_of(held, lab)
+                     if (r[0], r[1], r[2], label) in plans and r[0] <= c["max_rows"] and r[1] <= c["max_cols"]]
+            herr = [math.log(predict(fit.x, kern, model, m, n, k, plans[(m, n, k, label)]) / t) for m, n, k, t in hrows]
+            if herr:
+                print(f"    held out: {len(hrows)} rows, |log err| median {np.median(np.abs(herr)):.3f}, worst {max(np.abs(herr)):.3f}")
+                for (m, n, k, t), r in zip(hrows, herr):
+                    print(f"      {m}x{n}x{k} measured {t:.1f} predicted {t * math.exp(r):.1f}")
+        e, st, q, u, rho, read, g = fit.x
+        print(f"    {label}: few_{label.split('-')[1]}(c({e:.3f}, {st:.4f}, {q:.2f}, {u:.2f}, {c['unaligned_stores_per_us']:.1f}, REGS), {rho:.3f}, {read:.1f}); gemv {g:.3f}")
 
 
 if __name__ == "__main__":

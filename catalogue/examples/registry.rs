@@ -33,6 +33,7 @@ fn registry() -> Value {
             "launch_us": tuning::LAUNCH_US,
             "zero_launch_us": tuning::ZERO_LAUNCH_US,
             "zero_gb_per_s": tuning::ZERO_GB_PER_S,
+            "odd_rows_gb_per_s": tuning::ODD_ROWS_GB_PER_S,
             "store_gb_per_s": tuning::STORE_GB_PER_S,
             "atomic_adds_per_us": tuning::ATOMIC_ADDS_PER_US,
             "atomic_adds_v4_per_us": tuning::ATOMIC_ADDS_V4_PER_US,
@@ -135,6 +136,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         interior,
         vector,
         store_gb_per_s,
+        gemv,
     } = c;
     json!({
         "block_us": block_us,
@@ -152,6 +154,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         "interior": interior,
         "vector": vector,
         "store_gb_per_s": store_gb_per_s,
+        "gemv": gemv,
         "blocks_per_sm": tuning::blocks_per_sm(t, registers),
     })
 }
@@ -253,6 +256,7 @@ mod tests {
                 interior: f("interior"),
                 vector: n("vector"),
                 store_gb_per_s: f("store_gb_per_s"),
+                gemv: f("gemv"),
             };
             // serde_json parses floats to within an ulp (Python's `float` exactly).
             let floats = |c: Cost| {
@@ -266,6 +270,7 @@ mod tests {
                     c.read_gb_per_s,
                     c.interior,
                     c.store_gb_per_s,
+                    c.gemv,
                 ]
             };
             assert!(floats(back).into_iter().zip(floats(want)).all(|(a, b)| close(a, b)), "{}: {back:?} vs {want:?}", k.label);
@@ -282,7 +287,15 @@ mod tests {
         assert_eq!(model["sms"].as_u64(), Some(u64::from(tuning::SMS)));
         assert_eq!(model["launch_us"].as_f64(), Some(tuning::LAUNCH_US));
         assert_eq!(model["few_cols_max_n"].as_u64(), Some(u64::from(tuning::FEW_COLS_MAX_N)));
-        for key in ["zero_launch_us", "zero_gb_per_s", "store_gb_per_s", "atomic_adds_per_us", "atomic_adds_v4_per_us", "adds_depth_us"] {
+        for key in [
+            "zero_launch_us",
+            "zero_gb_per_s",
+            "odd_rows_gb_per_s",
+            "store_gb_per_s",
+            "atomic_adds_per_us",
+            "atomic_adds_v4_per_us",
+            "adds_depth_us",
+        ] {
             assert!(model[key].as_f64().is_some_and(|x| x > 0.0), "{key}");
         }
         assert!(model["adds_depth_unaligned_us"].is_number() && model["max_splits"].is_u64() && model["min_slice_steps"].is_u64());

@@ -237,15 +237,9 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
     Choice::Kernel(best.map_or(portable, |(algo, _)| algo))
 }
 
-/// Kernels the models price but `Auto`'s pick from the models alone leaves out until an H200 run has
-/// fitted their constants: kernel 19's K-split entries, priced with its 32-row entries' constants
-/// (about half their time on one-slice products: `docs/ladder/k19-few-cols.md`). Named, and timed
-/// among the candidates of `Auto` tuned on request ([`crate::select::shortlist`]), they run.
-pub const AWAITING_MEASUREMENT: [Algo; 2] = [Algo::FewColsKsplitBf16, Algo::FewColsKsplitF16];
-
 /// The kernel of `precision` that reads its operands in place (a kernel with constants in
 /// [`crate::select::tuning::cost`] that `Auto` weighs for `shape`: [`crate::select::tuning::is_candidate`];
-/// the sm_90a ones only on such a target; none [`AWAITING_MEASUREMENT`]) of least predicted time on
+/// the sm_90a ones only on such a target) of least predicted time on
 /// `shape` at the K slices it would launch ([`crate::select::tuning::splits_on`]: kernel 20's), and
 /// that time (µs); `None` for FP32.
 pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -> Option<(Algo, f64)> {
@@ -256,7 +250,6 @@ pub fn in_place_pick(shape: MatmulShape, precision: Precision, target: Target) -
         .iter()
         .filter(|k| k.precision == precision && !k.config.tma && (target.sm90a || !k.config.sm90a))
         .filter(|k| crate::select::tuning::is_candidate(k.algo, shape))
-        .filter(|k| !AWAITING_MEASUREMENT.contains(&k.algo))
         .filter_map(|k| {
             let splits = crate::select::tuning::splits_on(k.algo, shape, target.sms);
             Some((k.algo, crate::select::tuning::predict_us(k.algo, shape, splits, target.sms)?))
