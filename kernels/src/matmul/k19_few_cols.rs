@@ -24,8 +24,10 @@
 //! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact, so the
 //! 16-bit entries compute as FP32 would on the same values; the loads stay 16-bit while in flight).
 //! The 16-bit entries (`few_cols_wide`) load 16 bytes of each row a lane per run as the `f32` one
-//! does — eight elements, runs of 256 columns — where four-element lanes read elements at the `f32`
-//! entry's rate, so bytes at half of it (~1 TB/s, `docs/ladder/k19-few-cols.md`).
+//! does — eight elements, runs of 256 columns. Where K is a multiple of 8 they run one loop of
+//! predicated 16-byte loads (no edge paths: on a small product each instruction runs about once, so
+//! the code a block fetches is much of its time), and where N = 1 a one-column body (`B` a vector,
+//! a lane's eight elements one load): at N = 1 they match cuBLAS's GEMV (`docs/ladder/k19-few-cols.md`).
 //!
 //! **K-split entries** (16-bit): a block of one warp's 4 rows whose eight warps each take an eighth
 //! of the block's K and add their sums through shared memory after one block barrier — `⌈M/4⌉`
