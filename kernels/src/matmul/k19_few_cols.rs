@@ -7,27 +7,29 @@
 //! zero columns: at 160×1×2030 the fastest of them took 13 µs where cuBLAS's GEMV took 4.8 (this
 //! kernel 6.5), at 5000×1×4096 55 µs (`few-cols` 16 wide: 55; this kernel 35; cuBLAS 27)
 //! (`docs/ladder/k19-few-cols.md`). Here each warp streams whole 512-byte runs of its rows of `A`
-//! straight into registers, four runs in flight.
+//! straight into registers.
 //!
 //! **Tiling**: a block owns `ROWS = 32` rows × `COLS = 4` columns of `C` and one slice of K
 //! (`gridDim.z` slices, as kernel 10: `⌈K/S⌉` rounded up to `BK = 128`). **Thread mapping**: warp `w`
-//! (8 warps) owns rows `4w .. 4w + 4` of the block; lane `l` owns columns `4l .. 4l + 4` of each run of
-//! `BK` of the slice: per run, its four rows' elements of `A` (one 16-byte load per row where K is a
-//! multiple of 4, guarded floats otherwise: a warp reads 512 consecutive bytes of each row), the loads
-//! of `RUNS = 4` runs issued before their multiply-adds; for each of its `k`, the row `k` of `B` at the
-//! block's 4 columns (one 16-byte load where N is a multiple of 4, guarded floats otherwise; the 8
-//! warps read the same rows of `B`, from L1). Each thread keeps 4 × 4 partial sums; a warp's 32 lanes
-//! add theirs through its own 2.5 KiB of shared memory (one `bar.warp.sync`, no block barrier), and
-//! lanes `0 .. 16` write the warp's 4 × 4 outputs: stored when the launch has one slice (`C` is not
-//! zeroed), added into the zeroed `C` otherwise. Columns past N are computed on zeros and not written.
+//! (8 warps) owns rows `4w .. 4w + 4` of the block; lane `l` owns elements `8l .. 8l + 8` of each run
+//! of 256 of the slice: per run, its four rows' eight elements of `A` (16 bytes of a 16-bit row, 32 of
+//! an `f32` one: a warp reads 512 or 1,024 consecutive bytes of each row), the loads of the runs in
+//! flight (two of 16-bit rows, one of `f32`) issued before their multiply-adds; for each of its `k`,
+//! the row `k` of `B` at the block's 4 columns (16-byte loads where N is a multiple of 4, elements
+//! otherwise, branch-free; the 8 warps read the same rows of `B`, from L1). Each thread keeps 4 × 4
+//! partial sums; a warp's 32 lanes add theirs through its own 2.5 KiB of shared memory (one
+//! `bar.warp.sync`, no block barrier), and lanes `0 .. 16` write the warp's 4 × 4 outputs: stored
+//! when the launch has one slice (`C` is not zeroed), added into the zeroed `C` otherwise. Columns
+//! past N are computed on zeros and not written.
+//!
+//! **The loop**: where K is a multiple of 8 one loop of predicated loads (a lane's eight are whole or
+//! wholly past the slice's end; no edge paths: on a small product each instruction runs about once,
+//! so the code a block fetches is much of its time); other K a guarded loop, a run at a time. Where
+//! N = 1 the body computes one column (`B` a vector, a lane's eight elements one load): a GEMV at
+//! cuBLAS's speed (`docs/ladder/k19-few-cols.md`).
 //!
 //! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact, so the
 //! 16-bit entries compute as FP32 would on the same values; the loads stay 16-bit while in flight).
-//! The 16-bit entries (`few_cols_wide`) load 16 bytes of each row a lane per run as the `f32` one
-//! does — eight elements, runs of 256 columns. Where K is a multiple of 8 they run one loop of
-//! predicated 16-byte loads (no edge paths: on a small product each instruction runs about once, so
-//! the code a block fetches is much of its time), and where N = 1 a one-column body (`B` a vector,
-//! a lane's eight elements one load): at N = 1 they match cuBLAS's GEMV (`docs/ladder/k19-few-cols.md`).
 //!
 //! **K-split entries** (16-bit): a block of one warp's 4 rows whose eight warps each take an eighth
 //! of the block's K and add their sums through shared memory after one block barrier — `⌈M/4⌉`
@@ -47,14 +49,11 @@ pub const ROWS: u32 = WARPS * WARP_ROWS;
 /// Columns of `C` per block (`Auto` weighs the kernel up to `tuning::FEW_COLS_MAX_N` columns, over
 /// several blocks).
 pub const COLS: u32 = 4;
-/// Runs whose loads of `A` a warp issues before their multiply-adds: `RUNS · WARP_ROWS · 512` bytes
-/// in flight per warp.
-const RUNS: usize = 4;
 /// Warps per block, each on its own rows.
 pub const WARPS: u32 = 8;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
 const WARP_ROWS: u32 = 4;
-/// Elements of K per run of a warp: 32 lanes × 4 (the unit of the split-K slices).
+/// The unit of the split-K slices (`TileConfig::bk`): elements of K per lane-load of four, 32 × 4.
 pub const BK: u32 = 32 * 4;
 
 /// A lane's row of partial sums in its warp's shared rows: `WARP_ROWS · cols` floats, padded by 4 so
@@ -188,71 +187,11 @@ fn place<const C: usize, const KP: u32>(m: u32, k: u32) -> Place {
     Place { slices, k_begin, k_end, lane, part, row0, col0, rows: m.saturating_sub(row0).min(WARP_ROWS) }
 }
 
-/// The kernel's body: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
-/// the module for tiling, thread mapping and the warp's one `bar.warp.sync`).
-///
-/// # Safety
-/// As the entry; the launch gives `WARPS · 32 · lane_stride(C) · 4` bytes of dynamic shared memory,
-/// 256 threads and `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
-#[inline(always)]
-unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
-    use crate::device::math::fma;
-    // SAFETY: the caller passes buffers of these sizes.
-    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let Place { slices, k_begin, k_end, lane, row0, col0, rows, .. } = place::<C, 1>(m, k);
-
-    let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
-    let mut kk = k_begin + 4 * lane;
-    while kk < k_end {
-        // RUNS runs' loads of A issued before any of their multiply-adds: bytes in flight (a run
-        // at or past k_end loads zeros and adds nothing).
-        let mut av = [[I::Four::default(); WARP_ROWS as usize]; R];
-        for (run, rows_av) in av.iter_mut().enumerate() {
-            for (i, v) in rows_av.iter_mut().enumerate() {
-                if (i as u32) < rows {
-                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4 (k_begin is one of BK);
-                    // k_end ≤ k.
-                    *v = unsafe { a_quad::<I>(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
-                }
-            }
-        }
-        for (run, rows_av) in av.iter().enumerate() {
-            let k0 = kk + run as u32 * BK;
-            // Widened at their use: the loads of every run stay in flight until here.
-            let mut rows_v = [[0.0f32; 4]; WARP_ROWS as usize];
-            for (v, &four) in rows_v.iter_mut().zip(rows_av.iter()) {
-                *v = I::values(four);
-            }
-            for e in 0..4 {
-                if k0 + e < k_end {
-                    // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
-                    let bv = unsafe {
-                        if n.is_multiple_of(4) {
-                            b_row::<I, C, true>(b, n, k0 + e, col0)
-                        } else {
-                            b_row::<I, C, false>(b, n, k0 + e, col0)
-                        }
-                    };
-                    for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
-                        for (s, &x) in sums.iter_mut().zip(bv.iter()) {
-                            *s = fma(a4[e as usize], x, *s);
-                        }
-                    }
-                }
-            }
-        }
-        kk += R as u32 * BK;
-    }
-
-    // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
-    // provides the shared memory (the function's contract).
-    unsafe { store_warp_sums::<C, 1>(&acc, c, n, rows, row0, col0, slices, 0) }
-}
-
 /// Runs in flight in the 16-bit entries: their four rows of `B` per four elements load together
-/// (`add_four`), so with three runs ptxas spilled under the two-blocks bound of 128 registers.
+/// (`add_four`), so with three runs ptxas spilled under the two-blocks bound of 128 registers. The
+/// `f32` entry keeps one (its eight elements are 32 bytes a row, the 16-bit entries' two runs' worth).
 const RUNS_WIDE: usize = 2;
-/// Elements of K per run of a warp in the 16-bit entries: 32 lanes × 8, one 16-byte load of each row
+/// Elements of K per run of a warp: 32 lanes × 8, one 16-byte load of each 16-bit row (two of `f32`)
 /// a lane.
 const BK_WIDE: u32 = 32 * 8;
 
@@ -321,11 +260,12 @@ fn add_vector<const C: usize>(acc: &mut [[f32; C]; WARP_ROWS as usize], rows_v: 
     }
 }
 
-/// [`few_cols`] for 16-bit inputs, eight elements of each row a lane per run (runs of [`BK_WIDE`]):
-/// the same 16 bytes a lane as the `f32` entry's four, so the same bytes in flight.
+/// The kernel's body (every entry): eight elements of each row a lane per run (runs of [`BK_WIDE`]),
+/// `R` runs in flight, `C` columns (4, or 1 where N = 1), `KP` parts of the block's K.
 ///
 /// # Safety
-/// As [`few_cols`].
+/// As the entries: `a`, `b`, `c` hold `m·k`, `k·n`, `m·n` elements from 16-byte aligned bases; the launch
+/// gives [`shared_bytes`]`(COLS, KP)` bytes of dynamic shared memory, 256 threads and its grid.
 #[inline(always)]
 unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32, const VB: bool>(
     a: *const I::Elem,
@@ -414,16 +354,24 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32,
 /// loads where N is a multiple of 4.
 ///
 /// # Safety
-/// As [`few_cols`].
+/// As the entries: `a`, `b`, `c` hold `m·k`, `k·n`, `m·n` elements from 16-byte aligned bases; the launch
+/// gives [`shared_bytes`]`(COLS, KP)` bytes of dynamic shared memory, 256 threads and its grid.
 #[inline(always)]
-unsafe fn few_cols_wide_on<I: Input, const KP: u32>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+unsafe fn few_cols_wide_on<I: Input, const KP: u32, const R: usize>(
+    a: *const I::Elem,
+    b: *const I::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
     // SAFETY (all): forwarded contract; one column only where n = 1, vector loads only where n % 4 == 0.
     if n == 1 {
-        unsafe { few_cols_wide::<I, 1, RUNS_WIDE, KP, false>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<I, 1, R, KP, false>(a, b, c, m, n, k) }
     } else if n.is_multiple_of(4) {
-        unsafe { few_cols_wide::<I, { COLS as usize }, RUNS_WIDE, KP, true>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<I, { COLS as usize }, R, KP, true>(a, b, c, m, n, k) }
     } else {
-        unsafe { few_cols_wide::<I, { COLS as usize }, RUNS_WIDE, KP, false>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide::<I, { COLS as usize }, R, KP, false>(a, b, c, m, n, k) }
     }
 }
 
@@ -547,7 +495,7 @@ unsafe fn store_or_add(c: View<f32>, at: usize, sum: f32, slices: u32) {
 
 kernel! {
     /// Few-columns matmul (kernel 19): `C = A · B` (one slice) or `C += A · B` (slices), 32 rows × 4
-    /// columns per block, over K slice `blockIdx.z`, four runs of `A` in flight per warp (see the
+    /// columns per block, over K slice `blockIdx.z`, one run of `A` in flight per warp (see the
     /// module for tiling, thread mapping and the warp's one `bar.warp.sync`).
     ///
     /// **Parameters / edges**: as kernel 1 (any M, N, K; rows past `m`, columns past `n` and an empty
@@ -560,7 +508,7 @@ kernel! {
     /// states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_cols_4(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols::<F32, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<F32, 1, 1>(a, b, c, m, n, k) }
     }
 }
 
@@ -572,7 +520,7 @@ kernel! {
     /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide_on::<Bf16, 1>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<Bf16, 1, RUNS_WIDE>(a, b, c, m, n, k) }
     }
 }
 
@@ -583,7 +531,7 @@ kernel! {
     /// As [`matmul_few_cols_bf16`].
     pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide_on::<F16, 1>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<F16, 1, RUNS_WIDE>(a, b, c, m, n, k) }
     }
 }
 
@@ -597,7 +545,7 @@ kernel! {
     /// `shared_bytes(COLS, KSPLIT_PARTS)` of dynamic shared memory.
     pub unsafe fn matmul_few_cols_ksplit_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide_on::<Bf16, KSPLIT_PARTS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<Bf16, KSPLIT_PARTS, RUNS_WIDE>(a, b, c, m, n, k) }
     }
 }
 
@@ -609,6 +557,6 @@ kernel! {
     /// As [`matmul_few_cols_ksplit_bf16`].
     pub unsafe fn matmul_few_cols_ksplit_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide_on::<F16, KSPLIT_PARTS>(a, b, c, m, n, k) }
+        unsafe { few_cols_wide_on::<F16, KSPLIT_PARTS, RUNS_WIDE>(a, b, c, m, n, k) }
     }
 }
