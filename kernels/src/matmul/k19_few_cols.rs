@@ -24,7 +24,8 @@
 //!
 //! **The loop**: where K is a multiple of 8 one loop of predicated loads (a lane's eight are whole or
 //! wholly past the slice's end; no edge paths: on a small product each instruction runs about once,
-//! so the code a block fetches is much of its time); other K a guarded loop, a run at a time. Where
+//! so the code a block fetches is much of its time); other K a guarded loop, a run at a time (the
+//! `f32` entry: its own loop of four elements a lane, four runs in flight, measured faster there). Where
 //! N = 1 the body computes one column (`B` a vector, a lane's eight elements one load): a GEMV at
 //! cuBLAS's speed (`docs/ladder/k19-few-cols.md`).
 //!
@@ -51,6 +52,9 @@ pub const ROWS: u32 = WARPS * WARP_ROWS;
 pub const COLS: u32 = 4;
 /// Warps per block, each on its own rows.
 pub const WARPS: u32 = 8;
+/// Runs whose loads of `A` a warp issues before their multiply-adds: `RUNS · WARP_ROWS · 512` bytes
+/// in flight per warp.
+const RUNS: usize = 4;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
 const WARP_ROWS: u32 = 4;
 /// The unit of the split-K slices (`TileConfig::bk`): elements of K per lane-load of four, 32 × 4.
@@ -185,6 +189,67 @@ fn place<const C: usize, const KP: u32>(m: u32, k: u32) -> Place {
         (thread::block_idx_x() * KSPLIT_ROWS + group * WARP_ROWS, thread::block_idx_y() * C as u32)
     };
     Place { slices, k_begin, k_end, lane, part, row0, col0, rows: m.saturating_sub(row0).min(WARP_ROWS) }
+}
+
+/// The `f32` entry's body where K is no multiple of 8: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
+/// the module for tiling, thread mapping and the warp's one `bar.warp.sync`).
+///
+/// # Safety
+/// As the entry; the launch gives `WARPS · 32 · lane_stride(C) · 4` bytes of dynamic shared memory,
+/// 256 threads and `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
+#[inline(always)]
+unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+    use crate::device::math::fma;
+    // SAFETY: the caller passes buffers of these sizes.
+    let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
+    let Place { slices, k_begin, k_end, lane, row0, col0, rows, .. } = place::<C, 1>(m, k);
+
+    let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
+    let mut kk = k_begin + 4 * lane;
+    while kk < k_end {
+        // RUNS runs' loads of A issued before any of their multiply-adds: bytes in flight (a run
+        // at or past k_end loads zeros and adds nothing).
+        let mut av = [[I::Four::default(); WARP_ROWS as usize]; R];
+        for (run, rows_av) in av.iter_mut().enumerate() {
+            for (i, v) in rows_av.iter_mut().enumerate() {
+                if (i as u32) < rows {
+                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4 (k_begin is one of BK);
+                    // k_end ≤ k.
+                    *v = unsafe { a_quad::<I>(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
+                }
+            }
+        }
+        for (run, rows_av) in av.iter().enumerate() {
+            let k0 = kk + run as u32 * BK;
+            // Widened at their use: the loads of every run stay in flight until here.
+            let mut rows_v = [[0.0f32; 4]; WARP_ROWS as usize];
+            for (v, &four) in rows_v.iter_mut().zip(rows_av.iter()) {
+                *v = I::values(four);
+            }
+            for e in 0..4 {
+                if k0 + e < k_end {
+                    // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
+                    let bv = unsafe {
+                        if n.is_multiple_of(4) {
+                            b_row::<I, C, true>(b, n, k0 + e, col0)
+                        } else {
+                            b_row::<I, C, false>(b, n, k0 + e, col0)
+                        }
+                    };
+                    for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
+                        for (s, &x) in sums.iter_mut().zip(bv.iter()) {
+                            *s = fma(a4[e as usize], x, *s);
+                        }
+                    }
+                }
+            }
+        }
+        kk += R as u32 * BK;
+    }
+
+    // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
+    // provides the shared memory (the function's contract).
+    unsafe { store_warp_sums::<C, 1>(&acc, c, n, rows, row0, col0, slices, 0) }
 }
 
 /// Runs in flight in the 16-bit entries: their four rows of `B` per four elements load together
@@ -495,7 +560,7 @@ unsafe fn store_or_add(c: View<f32>, at: usize, sum: f32, slices: u32) {
 
 kernel! {
     /// Few-columns matmul (kernel 19): `C = A · B` (one slice) or `C += A · B` (slices), 32 rows × 4
-    /// columns per block, over K slice `blockIdx.z`, one run of `A` in flight per warp (see the
+    /// columns per block, over K slice `blockIdx.z` (see the
     /// module for tiling, thread mapping and the warp's one `bar.warp.sync`).
     ///
     /// **Parameters / edges**: as kernel 1 (any M, N, K; rows past `m`, columns past `n` and an empty
@@ -507,8 +572,15 @@ kernel! {
     /// As kernel 1, plus, when `gridDim.z > 1`, `C` zeroed before the launch; the launch [`CONFIG`]
     /// states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_cols_4(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide_on::<F32, 1, 1>(a, b, c, m, n, k) }
+        // The shared body where K is a multiple of 8 (one predicated loop; one column at N = 1), its
+        // own four runs in flight elsewhere: measured faster each where it runs
+        // (`docs/results/2026-12-06-s45/f-ace0591`).
+        // SAFETY (both): forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
+        if k.is_multiple_of(8) {
+            unsafe { few_cols_wide_on::<F32, 1, 1>(a, b, c, m, n, k) }
+        } else {
+            unsafe { few_cols::<F32, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
+        }
     }
 }
 
