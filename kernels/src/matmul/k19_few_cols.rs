@@ -14,7 +14,8 @@
 //! (8 warps) owns rows `4w .. 4w + 4` of the block; lane `l` owns elements `8l .. 8l + 8` of each run
 //! of 256 of the slice: per run, its four rows' eight elements of `A` (16 bytes of a 16-bit row, 32 of
 //! an `f32` one: a warp reads 512 or 1,024 consecutive bytes of each row), the loads of the runs in
-//! flight (two of 16-bit rows, one of `f32`) issued before their multiply-adds; for each of its `k`,
+//! flight (two of 16-bit rows, one of `f32`) issued before their multiply-adds (where K is no
+//! multiple of 8: elements `4l .. 4l + 4` of runs of 128, four runs in flight); for each of its `k`,
 //! the row `k` of `B` at the block's 4 columns (16-byte loads where N is a multiple of 4, elements
 //! otherwise, branch-free; the 8 warps read the same rows of `B`, from L1). Each thread keeps 4 × 4
 //! partial sums; a warp's 32 lanes add theirs through its own 2.5 KiB of shared memory (one
@@ -22,12 +23,12 @@
 //! when the launch has one slice (`C` is not zeroed), added into the zeroed `C` otherwise. Columns
 //! past N are computed on zeros and not written.
 //!
-//! **The loop**: where K is a multiple of 8 one loop of predicated loads (a lane's eight are whole or
-//! wholly past the slice's end; no edge paths: on a small product each instruction runs about once,
-//! so the code a block fetches is much of its time); other K a guarded loop, a run at a time (the
-//! `f32` entry: its own loop of four elements a lane, four runs in flight, measured faster there). Where
-//! N = 1 the body computes one column (`B` a vector, a lane's eight elements one load): a GEMV at
-//! cuBLAS's speed (`docs/ladder/k19-few-cols.md`).
+//! **The loop**: where K is a multiple of 8 one loop of predicated loads, eight elements a lane (a
+//! lane's eight are whole or wholly past the slice's end; no edge paths: on a small product each
+//! instruction runs about once, so the code a block fetches is much of its time); other K (rows of
+//! `A` not 16-byte aligned) a loop of four elements a lane, their loads guarded, four runs in flight.
+//! Where N = 1 the body computes one column (`B` a vector): a GEMV at cuBLAS's speed
+//! (`docs/ladder/k19-few-cols.md`).
 //!
 //! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact, so the
 //! 16-bit entries compute as FP32 would on the same values; the loads stay 16-bit while in flight).
@@ -52,8 +53,8 @@ pub const ROWS: u32 = WARPS * WARP_ROWS;
 pub const COLS: u32 = 4;
 /// Warps per block, each on its own rows.
 pub const WARPS: u32 = 8;
-/// Runs whose loads of `A` a warp issues before their multiply-adds: `RUNS · WARP_ROWS · 512` bytes
-/// in flight per warp.
+/// Runs of four elements a lane whose loads of `A` a warp issues before their multiply-adds where K is
+/// no multiple of 8 ([`few_cols_fours`]): `RUNS · WARP_ROWS · 128` elements in flight per warp.
 const RUNS: usize = 4;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
 const WARP_ROWS: u32 = 4;
@@ -191,30 +192,39 @@ fn place<const C: usize, const KP: u32>(m: u32, k: u32) -> Place {
     Place { slices, k_begin, k_end, lane, part, row0, col0, rows: m.saturating_sub(row0).min(WARP_ROWS) }
 }
 
-/// The `f32` entry's body where K is no multiple of 8: `C` columns per block, `R` runs' loads of `A` in flight per warp (see
-/// the module for tiling, thread mapping and the warp's one `bar.warp.sync`).
+/// The body where K is no multiple of 8 (every entry): four elements of each row a lane per run (runs
+/// of [`BK`]), their loads guarded, `R` runs in flight, `C` columns (4, or 1 where N = 1), `KP` parts
+/// of the block's K, `B`'s loads as [`b_row`]'s `VB`.
 ///
 /// # Safety
-/// As the entry; the launch gives `WARPS · 32 · lane_stride(C) · 4` bytes of dynamic shared memory,
-/// 256 threads and `⌈N/C⌉ × ⌈M/32⌉ × slices` blocks.
+/// As the entries: `a`, `b`, `c` hold `m·k`, `k·n`, `m·n` elements from 16-byte aligned bases; the launch
+/// gives [`shared_bytes`]`(COLS, KP)` bytes of dynamic shared memory, 256 threads and its grid; with
+/// `VB`, `n % 4 == 0`; with `C = 1`, `n = 1`.
 #[inline(always)]
-unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+unsafe fn few_cols_fours<I: Input, const C: usize, const R: usize, const KP: u32, const VB: bool>(
+    a: *const I::Elem,
+    b: *const I::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
     use crate::device::math::fma;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let Place { slices, k_begin, k_end, lane, row0, col0, rows, .. } = place::<C, 1>(m, k);
+    // Slices and parts start at multiples of 8, so every lane's four start at a multiple of 4.
+    let Place { slices, k_begin, k_end, lane, part, row0, col0, rows } = place::<C, KP>(m, k);
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 4 * lane;
     while kk < k_end {
-        // RUNS runs' loads of A issued before any of their multiply-adds: bytes in flight (a run
-        // at or past k_end loads zeros and adds nothing).
+        // R runs' loads of A issued before any of their multiply-adds: bytes in flight (a run at or
+        // past k_end loads zeros and adds nothing).
         let mut av = [[I::Four::default(); WARP_ROWS as usize]; R];
         for (run, rows_av) in av.iter_mut().enumerate() {
             for (i, v) in rows_av.iter_mut().enumerate() {
                 if (i as u32) < rows {
-                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4 (k_begin is one of BK);
-                    // k_end ≤ k.
+                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4; k_end ≤ k.
                     *v = unsafe { a_quad::<I>(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
                 }
             }
@@ -222,20 +232,11 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
         for (run, rows_av) in av.iter().enumerate() {
             let k0 = kk + run as u32 * BK;
             // Widened at their use: the loads of every run stay in flight until here.
-            let mut rows_v = [[0.0f32; 4]; WARP_ROWS as usize];
-            for (v, &four) in rows_v.iter_mut().zip(rows_av.iter()) {
-                *v = I::values(four);
-            }
+            let rows_v = rows_av.map(I::values);
             for e in 0..4 {
                 if k0 + e < k_end {
-                    // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C (a multiple of 4).
-                    let bv = unsafe {
-                        if n.is_multiple_of(4) {
-                            b_row::<I, C, true>(b, n, k0 + e, col0)
-                        } else {
-                            b_row::<I, C, false>(b, n, k0 + e, col0)
-                        }
-                    };
+                    // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C; VB and C as the contract.
+                    let bv = unsafe { b_row::<I, C, VB>(b, n, k0 + e, col0) };
                     for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
                         for (s, &x) in sums.iter_mut().zip(bv.iter()) {
                             *s = fma(a4[e as usize], x, *s);
@@ -249,7 +250,7 @@ unsafe fn few_cols<I: Input, const C: usize, const R: usize>(a: *const I::Elem, 
 
     // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
     // provides the shared memory (the function's contract).
-    unsafe { store_warp_sums::<C, 1>(&acc, c, n, rows, row0, col0, slices, 0) }
+    unsafe { store_warp_sums::<C, KP>(&acc, c, n, rows, row0, col0, slices, part) }
 }
 
 /// Runs in flight in the 16-bit entries: their four rows of `B` per four elements load together
@@ -259,22 +260,6 @@ const RUNS_WIDE: usize = 2;
 /// Elements of K per run of a warp: 32 lanes × 8, one 16-byte load of each 16-bit row (two of `f32`)
 /// a lane.
 const BK_WIDE: u32 = 32 * 8;
-
-/// Row `r` of `A` at columns `kk .. kk + 8`, as two fours, zero at and past `end`: one 16-byte load
-/// where K is a multiple of 8 and the eight are whole (`kk` is a multiple of 8), [`a_quad`]'s loads
-/// otherwise.
-///
-/// # Safety
-/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 8 == 0`, `end ≤ k`.
-#[inline(always)]
-unsafe fn a_eight<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> [I::Four; 2] {
-    if k.is_multiple_of(8) && kk + 8 <= end {
-        // SAFETY: kk + 8 ≤ end ≤ k and r < m; r·k + kk is a multiple of 8 (k and kk are).
-        return unsafe { I::load8(a, (r * k + kk) as usize) };
-    }
-    // SAFETY: kk and kk + 4 are multiples of 4; the rest forwarded.
-    unsafe { [a_quad::<I>(a, k, r, kk, end), a_quad::<I>(a, k, r, kk + 4, end)] }
-}
 
 /// Adds rows `k0 .. k0 + 4` of `B` (the block's `C` columns, those before `k_end`) times this lane's
 /// four elements `rows_v` of each of the warp's rows of `A` into `acc`.
@@ -325,12 +310,11 @@ fn add_vector<const C: usize>(acc: &mut [[f32; C]; WARP_ROWS as usize], rows_v: 
     }
 }
 
-/// The kernel's body (every entry): eight elements of each row a lane per run (runs of [`BK_WIDE`]),
-/// `R` runs in flight, `C` columns (4, or 1 where N = 1), `KP` parts of the block's K.
+/// The body where K is a multiple of 8 (every entry): eight elements of each row a lane per run (runs
+/// of [`BK_WIDE`]), `R` runs in flight, `C` columns (4, or 1 where N = 1), `KP` parts of the block's K.
 ///
 /// # Safety
-/// As the entries: `a`, `b`, `c` hold `m·k`, `k·n`, `m·n` elements from 16-byte aligned bases; the launch
-/// gives [`shared_bytes`]`(COLS, KP)` bytes of dynamic shared memory, 256 threads and its grid.
+/// As [`few_cols_fours`], and `k % 8 == 0`.
 #[inline(always)]
 unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32, const VB: bool>(
     a: *const I::Elem,
@@ -352,61 +336,42 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32,
     // the R runs' loads back to back before any multiply-add (behind per-element guards it waited
     // for each row's load before issuing the next). One loop with no edge paths also keeps the code a
     // block fetches small: on a small product the instructions fetched for the first time are most of
-    // its time (ncu: `stall_no_instruction` half the samples at 584×1×368). Other K: the guarded loop
-    // below.
-    if k.is_multiple_of(8) {
-        while kk < k_end {
-            let mut av = [[[I::Four::default(); 2]; WARP_ROWS as usize]; R];
-            // N = 1 (C = 1): B is a vector, the lane's eight elements of a run one 16-byte load.
-            let mut bv = [[I::Four::default(); 2]; R];
-            for (run, (rows_av, b8)) in av.iter_mut().zip(bv.iter_mut()).enumerate() {
-                let k0 = kk + run as u32 * BK_WIDE;
-                if k0 < k_end {
-                    for (i, v) in rows_av.iter_mut().enumerate() {
-                        if (i as u32) < rows {
-                            // SAFETY: row0 + i < m; k0 + 8 ≤ k_end ≤ k (k_end, k0 multiples of 8),
-                            // so the address is 16-byte aligned.
-                            *v = unsafe { I::load8(a, ((row0 + i as u32) * k + k0) as usize) };
-                        }
-                    }
-                    if C == 1 {
-                        // SAFETY: n = 1 (the dispatch's contract for C = 1): B holds k elements;
-                        // k0 + 8 ≤ k, k0 a multiple of 8 from an aligned base.
-                        *b8 = unsafe { I::load8(b, k0 as usize) };
-                    }
-                }
-            }
-            for (run, (rows_av, b8)) in av.iter().zip(bv.iter()).enumerate() {
-                let k0 = kk + run as u32 * BK_WIDE;
-                for half in 0..2 {
-                    let rows_v = rows_av.map(|h| I::values(h[half]));
-                    if C == 1 {
-                        add_vector::<C>(&mut acc, &rows_v, I::values(b8[half]));
-                    } else {
-                        // SAFETY: add_four reads rows of B below k_end only (k_end ≥ 1: this lane's
-                        // first run starts below it).
-                        unsafe { add_four::<I, C, VB>(&mut acc, &rows_v, b, n, k0 + 4 * half as u32, k_end, col0) };
-                    }
-                }
-            }
-            kk += R as u32 * BK_WIDE;
-        }
-    }
+    // its time (ncu: `stall_no_instruction` half the samples at 584×1×368).
     while kk < k_end {
-        // K not a multiple of 8: a run at a time, its loads of A guarded (past k_end zeros, adding nothing).
-        let mut av = [[I::Four::default(); 2]; WARP_ROWS as usize];
-        for (i, v) in av.iter_mut().enumerate() {
-            if (i as u32) < rows {
-                // SAFETY: row0 + i < m; kk is a multiple of 8; k_end ≤ k.
-                *v = unsafe { a_eight::<I>(a, k, row0 + i as u32, kk, k_end) };
+        let mut av = [[[I::Four::default(); 2]; WARP_ROWS as usize]; R];
+        // N = 1 (C = 1): B is a vector, the lane's eight elements of a run one 16-byte load.
+        let mut bv = [[I::Four::default(); 2]; R];
+        for (run, (rows_av, b8)) in av.iter_mut().zip(bv.iter_mut()).enumerate() {
+            let k0 = kk + run as u32 * BK_WIDE;
+            if k0 < k_end {
+                for (i, v) in rows_av.iter_mut().enumerate() {
+                    if (i as u32) < rows {
+                        // SAFETY: row0 + i < m; k0 + 8 ≤ k_end ≤ k (k_end, k0 multiples of 8),
+                        // so the address is 16-byte aligned.
+                        *v = unsafe { I::load8(a, ((row0 + i as u32) * k + k0) as usize) };
+                    }
+                }
+                if C == 1 {
+                    // SAFETY: n = 1 (the dispatch's contract for C = 1): B holds k elements;
+                    // k0 + 8 ≤ k, k0 a multiple of 8 from an aligned base.
+                    *b8 = unsafe { I::load8(b, k0 as usize) };
+                }
             }
         }
-        for half in 0..2 {
-            // Widened at their use, a four at a time.
-            // SAFETY: kk + 4·half is below k_end + 8; rows of B past k_end are not read.
-            unsafe { add_four::<I, C, VB>(&mut acc, &av.map(|h| I::values(h[half])), b, n, kk + 4 * half as u32, k_end, col0) };
+        for (run, (rows_av, b8)) in av.iter().zip(bv.iter()).enumerate() {
+            let k0 = kk + run as u32 * BK_WIDE;
+            for half in 0..2 {
+                let rows_v = rows_av.map(|h| I::values(h[half]));
+                if C == 1 {
+                    add_vector::<C>(&mut acc, &rows_v, I::values(b8[half]));
+                } else {
+                    // SAFETY: add_four reads rows of B below k_end only (k_end ≥ 1: this lane's
+                    // first run starts below it).
+                    unsafe { add_four::<I, C, VB>(&mut acc, &rows_v, b, n, k0 + 4 * half as u32, k_end, col0) };
+                }
+            }
         }
-        kk += BK_WIDE;
+        kk += R as u32 * BK_WIDE;
     }
 
     // SAFETY: every lane of every warp reaches it once, after its loop (no early return); the launch
@@ -414,15 +379,16 @@ unsafe fn few_cols_wide<I: Input, const C: usize, const R: usize, const KP: u32,
     unsafe { store_warp_sums::<C, KP>(&acc, c, n, rows, row0, col0, slices, part) }
 }
 
-/// [`few_cols_wide`] on [`COLS`]-column blocks, its loads of `B` chosen once for the launch: one
-/// column where N = 1 (a GEMV: a quarter of the multiply-adds and of the code, `B` a vector), vector
-/// loads where N is a multiple of 4.
+/// The kernel on [`COLS`]-column blocks, its body and its loads of `B` chosen once for the launch:
+/// eight elements a lane ([`few_cols_wide`], `RW` runs in flight) where K is a multiple of 8, four
+/// ([`few_cols_fours`], `RF` runs) otherwise; one column where N = 1 (a GEMV: a quarter of the
+/// multiply-adds and of the code, `B` a vector), vector loads of `B` where N is a multiple of 4.
 ///
 /// # Safety
 /// As the entries: `a`, `b`, `c` hold `m·k`, `k·n`, `m·n` elements from 16-byte aligned bases; the launch
 /// gives [`shared_bytes`]`(COLS, KP)` bytes of dynamic shared memory, 256 threads and its grid.
 #[inline(always)]
-unsafe fn few_cols_wide_on<I: Input, const KP: u32, const R: usize>(
+unsafe fn few_cols_on<I: Input, const KP: u32, const RW: usize, const RF: usize>(
     a: *const I::Elem,
     b: *const I::Elem,
     c: *mut f32,
@@ -430,13 +396,18 @@ unsafe fn few_cols_wide_on<I: Input, const KP: u32, const R: usize>(
     n: u32,
     k: u32,
 ) {
-    // SAFETY (all): forwarded contract; one column only where n = 1, vector loads only where n % 4 == 0.
-    if n == 1 {
-        unsafe { few_cols_wide::<I, 1, R, KP, false>(a, b, c, m, n, k) }
-    } else if n.is_multiple_of(4) {
-        unsafe { few_cols_wide::<I, { COLS as usize }, R, KP, true>(a, b, c, m, n, k) }
-    } else {
-        unsafe { few_cols_wide::<I, { COLS as usize }, R, KP, false>(a, b, c, m, n, k) }
+    const CC: usize = COLS as usize;
+    // SAFETY (all): forwarded contract; the wide body only where k % 8 == 0, one column only where
+    // n = 1, vector loads only where n % 4 == 0.
+    unsafe {
+        match (k.is_multiple_of(8), n == 1, n.is_multiple_of(4)) {
+            (true, true, _) => few_cols_wide::<I, 1, RW, KP, false>(a, b, c, m, n, k),
+            (true, false, true) => few_cols_wide::<I, CC, RW, KP, true>(a, b, c, m, n, k),
+            (true, false, false) => few_cols_wide::<I, CC, RW, KP, false>(a, b, c, m, n, k),
+            (false, true, _) => few_cols_fours::<I, 1, RF, KP, false>(a, b, c, m, n, k),
+            (false, false, true) => few_cols_fours::<I, CC, RF, KP, true>(a, b, c, m, n, k),
+            (false, false, false) => few_cols_fours::<I, CC, RF, KP, false>(a, b, c, m, n, k),
+        }
     }
 }
 
@@ -572,15 +543,8 @@ kernel! {
     /// As kernel 1, plus, when `gridDim.z > 1`, `C` zeroed before the launch; the launch [`CONFIG`]
     /// states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_cols_4(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
-        // The shared body where K is a multiple of 8 (one predicated loop; one column at N = 1), its
-        // own four runs in flight elsewhere: measured faster each where it runs
-        // (`docs/results/2026-12-06-s45/f-ace0591`).
-        // SAFETY (both): forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        if k.is_multiple_of(8) {
-            unsafe { few_cols_wide_on::<F32, 1, 1>(a, b, c, m, n, k) }
-        } else {
-            unsafe { few_cols::<F32, { COLS as usize }, RUNS>(a, b, c, m, n, k) }
-        }
+        // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
+        unsafe { few_cols_on::<F32, 1, 1, RUNS>(a, b, c, m, n, k) }
     }
 }
 
@@ -592,7 +556,7 @@ kernel! {
     /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide_on::<Bf16, 1, RUNS_WIDE>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<Bf16, 1, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
     }
 }
 
@@ -603,7 +567,7 @@ kernel! {
     /// As [`matmul_few_cols_bf16`].
     pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_wide_on::<F16, 1, RUNS_WIDE>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<F16, 1, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
     }
 }
 
@@ -617,7 +581,7 @@ kernel! {
     /// `shared_bytes(COLS, KSPLIT_PARTS)` of dynamic shared memory.
     pub unsafe fn matmul_few_cols_ksplit_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide_on::<Bf16, KSPLIT_PARTS, RUNS_WIDE>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<Bf16, KSPLIT_PARTS, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
     }
 }
 
@@ -629,6 +593,6 @@ kernel! {
     /// As [`matmul_few_cols_ksplit_bf16`].
     pub unsafe fn matmul_few_cols_ksplit_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_wide_on::<F16, KSPLIT_PARTS, RUNS_WIDE>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<F16, KSPLIT_PARTS, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
     }
 }
