@@ -55,7 +55,7 @@ pub const COLS: u32 = 4;
 pub const WARPS: u32 = 8;
 /// Runs of four elements a lane whose loads of `A` a warp issues before their multiply-adds where K is
 /// no multiple of 8 ([`few_cols_fours`]): `RUNS · WARP_ROWS · 128` elements in flight per warp.
-const RUNS: usize = 4;
+const RUNS: usize = 2;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
 const WARP_ROWS: u32 = 4;
 /// The unit of the split-K slices (`TileConfig::bk`): elements of K per lane-load of four, 32 × 4.
@@ -98,25 +98,31 @@ pub const KSPLIT_CONFIG: TileConfig = TileConfig::new(KSPLIT_ROWS, COLS, BK, WAR
     .stores_unsplit()
     .rows_on_x();
 
-/// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, zero at and past `end`: one vector load where
-/// K is a multiple of 4 and the four are whole (`kk` is a multiple of 4), guarded elements otherwise.
+/// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, zero at and past `end`. Where K is a multiple
+/// of 4 (so is `end`: the lane's four are whole or wholly past it) one vector load, predicated; other
+/// K element loads, none behind a branch: an element at or past `end` loads the row's last one before
+/// it and is replaced by zero, so the loads of every row and run issue together (behind a branch per
+/// element the 16-bit entries packed each element into its word at its load, waiting for it: four
+/// times slower than the `f32` entry on the same loop).
 ///
 /// # Safety
-/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
+/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `1 ≤ end ≤ k`, and
+/// `end % 4 == 0` where `k % 4 == 0`.
 #[inline(always)]
 unsafe fn a_quad<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
-    if k.is_multiple_of(4) && kk + 4 <= end {
-        // SAFETY: kk + 4 ≤ end ≤ k and r < m; r·k + kk is a multiple of 4 (k and kk are).
-        return unsafe { I::load4(a, (r * k + kk) as usize) };
-    }
-    let mut v = [I::Elem::default(); 4];
-    for (e, x) in v.iter_mut().enumerate() {
-        if kk + (e as u32) < end {
-            // SAFETY: r < m and kk + e < end ≤ k.
-            *x = unsafe { a.get((r * k + kk + e as u32) as usize) };
+    if k.is_multiple_of(4) {
+        if kk < end {
+            // SAFETY: kk + 4 ≤ end ≤ k (both multiples of 4) and r < m; r·k + kk is a multiple of 4.
+            return unsafe { I::load4(a, (r * k + kk) as usize) };
         }
+        return I::Four::default();
     }
-    I::four(v)
+    I::four(core::array::from_fn(|e| {
+        let kk = kk + e as u32;
+        // SAFETY: r < m and kk.min(end − 1) < end ≤ k.
+        let x = unsafe { a.get((r * k + kk.min(end - 1)) as usize) };
+        if kk < end { x } else { I::Elem::default() }
+    }))
 }
 
 /// Row `kk` of `B` at the block's columns `col0 .. col0 + C`, zero past `n`: vector loads of four
@@ -224,7 +230,8 @@ unsafe fn few_cols_fours<I: Input, const C: usize, const R: usize, const KP: u32
         for (run, rows_av) in av.iter_mut().enumerate() {
             for (i, v) in rows_av.iter_mut().enumerate() {
                 if (i as u32) < rows {
-                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4; k_end ≤ k.
+                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4; 1 ≤ k_end ≤ k (the loop
+                    // runs below it), a multiple of 8 or k (slices and parts end at one or the other).
                     *v = unsafe { a_quad::<I>(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
                 }
             }
