@@ -55,7 +55,7 @@ pub const COLS: u32 = 4;
 pub const WARPS: u32 = 8;
 /// Runs of four elements a lane whose loads of `A` a warp issues before their multiply-adds where K is
 /// no multiple of 8 ([`few_cols_fours`]): `RUNS · WARP_ROWS · 128` elements in flight per warp.
-const RUNS: usize = 2;
+const RUNS: usize = 4;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
 const WARP_ROWS: u32 = 4;
 /// The unit of the split-K slices (`TileConfig::bk`): elements of K per lane-load of four, 32 × 4.
@@ -98,31 +98,28 @@ pub const KSPLIT_CONFIG: TileConfig = TileConfig::new(KSPLIT_ROWS, COLS, BK, WAR
     .stores_unsplit()
     .rows_on_x();
 
-/// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, zero at and past `end`. Where K is a multiple
-/// of 4 (so is `end`: the lane's four are whole or wholly past it) one vector load, predicated; other
-/// K element loads, none behind a branch: an element at or past `end` loads the row's last one before
-/// it and is replaced by zero, so the loads of every row and run issue together (behind a branch per
-/// element the 16-bit entries packed each element into its word at its load, waiting for it: four
+/// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, with no branch. `A4` (K a multiple of 4, so
+/// is `end`: the lane's four are whole or wholly past it): one vector load, predicated, zeros wholly
+/// past `end`. Otherwise four element loads, each at or past `end` reading the row's last element
+/// before it — **not zero**: the caller zeroes those values at their use. Nothing here uses a loaded
+/// value, so the loads of every row and run issue back to back (where a branch per element guarded
+/// them, the 16-bit entries packed and selected each element at its load and waited for it: four
 /// times slower than the `f32` entry on the same loop).
 ///
 /// # Safety
-/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `1 ≤ end ≤ k`, and
-/// `end % 4 == 0` where `k % 4 == 0`.
+/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `1 ≤ end ≤ k`; with
+/// `A4`, `k % 4 == 0` and `end % 4 == 0`.
 #[inline(always)]
-unsafe fn a_quad<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
-    if k.is_multiple_of(4) {
+unsafe fn a_quad<I: Input, const A4: bool>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
+    if A4 {
         if kk < end {
             // SAFETY: kk + 4 ≤ end ≤ k (both multiples of 4) and r < m; r·k + kk is a multiple of 4.
             return unsafe { I::load4(a, (r * k + kk) as usize) };
         }
         return I::Four::default();
     }
-    I::four(core::array::from_fn(|e| {
-        let kk = kk + e as u32;
-        // SAFETY: r < m and kk.min(end − 1) < end ≤ k.
-        let x = unsafe { a.get((r * k + kk.min(end - 1)) as usize) };
-        if kk < end { x } else { I::Elem::default() }
-    }))
+    // SAFETY: r < m and (kk + e).min(end − 1) < end ≤ k.
+    I::four(core::array::from_fn(|e| unsafe { a.get((r * k + (kk + e as u32).min(end - 1)) as usize) }))
 }
 
 /// Row `kk` of `B` at the block's columns `col0 .. col0 + C`, zero past `n`: vector loads of four
@@ -199,15 +196,17 @@ fn place<const C: usize, const KP: u32>(m: u32, k: u32) -> Place {
 }
 
 /// The body where K is no multiple of 8 (every entry): four elements of each row a lane per run (runs
-/// of [`BK`]), their loads guarded, `R` runs in flight, `C` columns (4, or 1 where N = 1), `KP` parts
-/// of the block's K, `B`'s loads as [`b_row`]'s `VB`.
+/// of [`BK`]), `R` runs in flight, `C` columns (4, or 1 where N = 1), `KP` parts of the block's K,
+/// `B`'s loads as [`b_row`]'s `VB`, `A`'s as [`a_quad`]'s `A4`. The loads of a step have no branch
+/// between them and no use: a warp past M reads the last row of `A` (its sums are not stored), a lane
+/// past the slice's end the row's last element (zeroed at its use).
 ///
 /// # Safety
 /// As the entries: `a`, `b`, `c` hold `m·k`, `k·n`, `m·n` elements from 16-byte aligned bases; the launch
 /// gives [`shared_bytes`]`(COLS, KP)` bytes of dynamic shared memory, 256 threads and its grid; with
-/// `VB`, `n % 4 == 0`; with `C = 1`, `n = 1`.
+/// `VB`, `n % 4 == 0`; with `C = 1`, `n = 1`; with `A4`, `k % 4 == 0`.
 #[inline(always)]
-unsafe fn few_cols_fours<I: Input, const C: usize, const R: usize, const KP: u32, const VB: bool>(
+unsafe fn few_cols_fours<I: Input, const C: usize, const R: usize, const KP: u32, const VB: bool, const A4: bool>(
     a: *const I::Elem,
     b: *const I::Elem,
     c: *mut f32,
@@ -215,42 +214,34 @@ unsafe fn few_cols_fours<I: Input, const C: usize, const R: usize, const KP: u32
     n: u32,
     k: u32,
 ) {
-    use crate::device::math::fma;
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    // Slices and parts start at multiples of 8, so every lane's four start at a multiple of 4.
+    // Slices and parts start at multiples of 8 and end at one or at k, so every lane's four start at
+    // a multiple of 4 and, where k is one, end at one.
     let Place { slices, k_begin, k_end, lane, part, row0, col0, rows } = place::<C, KP>(m, k);
 
     let mut acc = [[0.0f32; C]; WARP_ROWS as usize];
     let mut kk = k_begin + 4 * lane;
     while kk < k_end {
-        // R runs' loads of A issued before any of their multiply-adds: bytes in flight (a run at or
-        // past k_end loads zeros and adds nothing).
+        // R runs' loads of A issued before any of their multiply-adds: bytes in flight.
         let mut av = [[I::Four::default(); WARP_ROWS as usize]; R];
         for (run, rows_av) in av.iter_mut().enumerate() {
             for (i, v) in rows_av.iter_mut().enumerate() {
-                if (i as u32) < rows {
-                    // SAFETY: row0 + i < m; kk + run·BK is a multiple of 4; 1 ≤ k_end ≤ k (the loop
-                    // runs below it), a multiple of 8 or k (slices and parts end at one or the other).
-                    *v = unsafe { a_quad::<I>(a, k, row0 + i as u32, kk + run as u32 * BK, k_end) };
-                }
+                // SAFETY: the row is below m (m ≥ 1: the grid is not empty); kk + run·BK is a multiple
+                // of 4; 1 ≤ k_end ≤ k (the loop runs below it); A4 as the contract, k_end then a
+                // multiple of 4.
+                *v = unsafe { a_quad::<I, A4>(a, k, (row0 + i as u32).min(m - 1), kk + run as u32 * BK, k_end) };
             }
         }
         for (run, rows_av) in av.iter().enumerate() {
             let k0 = kk + run as u32 * BK;
-            // Widened at their use: the loads of every run stay in flight until here.
-            let rows_v = rows_av.map(I::values);
-            for e in 0..4 {
-                if k0 + e < k_end {
-                    // SAFETY: k0 + e < k_end ≤ k; col0 is a multiple of C; VB and C as the contract.
-                    let bv = unsafe { b_row::<I, C, VB>(b, n, k0 + e, col0) };
-                    for (sums, a4) in acc.iter_mut().zip(rows_v.iter()) {
-                        for (s, &x) in sums.iter_mut().zip(bv.iter()) {
-                            *s = fma(a4[e as usize], x, *s);
-                        }
-                    }
-                }
-            }
+            // Widened at their use, elements at or past k_end zero (a_quad's contract).
+            let rows_v = rows_av.map(|four| {
+                let v = I::values(four);
+                core::array::from_fn(|e| if k0 + (e as u32) < k_end { v[e] } else { 0.0 })
+            });
+            // SAFETY: add_four reads rows of B below k_end only (k_end ≥ 1).
+            unsafe { add_four::<I, C, VB>(&mut acc, &rows_v, b, n, k0, k_end, col0) };
         }
         kk += R as u32 * BK;
     }
@@ -404,16 +395,21 @@ unsafe fn few_cols_on<I: Input, const KP: u32, const RW: usize, const RF: usize>
     k: u32,
 ) {
     const CC: usize = COLS as usize;
-    // SAFETY (all): forwarded contract; the wide body only where k % 8 == 0, one column only where
-    // n = 1, vector loads only where n % 4 == 0.
+    // SAFETY (all): forwarded contract; the wide body only where k % 8 == 0, vector loads of A only
+    // where k % 4 == 0, one column only where n = 1, vector loads of B only where n % 4 == 0.
     unsafe {
         match (k.is_multiple_of(8), n == 1, n.is_multiple_of(4)) {
             (true, true, _) => few_cols_wide::<I, 1, RW, KP, false>(a, b, c, m, n, k),
             (true, false, true) => few_cols_wide::<I, CC, RW, KP, true>(a, b, c, m, n, k),
             (true, false, false) => few_cols_wide::<I, CC, RW, KP, false>(a, b, c, m, n, k),
-            (false, true, _) => few_cols_fours::<I, 1, RF, KP, false>(a, b, c, m, n, k),
-            (false, false, true) => few_cols_fours::<I, CC, RF, KP, true>(a, b, c, m, n, k),
-            (false, false, false) => few_cols_fours::<I, CC, RF, KP, false>(a, b, c, m, n, k),
+            (false, one, vb) if k.is_multiple_of(4) => match (one, vb) {
+                (true, _) => few_cols_fours::<I, 1, RF, KP, false, true>(a, b, c, m, n, k),
+                (false, true) => few_cols_fours::<I, CC, RF, KP, true, true>(a, b, c, m, n, k),
+                (false, false) => few_cols_fours::<I, CC, RF, KP, false, true>(a, b, c, m, n, k),
+            },
+            (false, true, _) => few_cols_fours::<I, 1, RF, KP, false, false>(a, b, c, m, n, k),
+            (false, false, true) => few_cols_fours::<I, CC, RF, KP, true, false>(a, b, c, m, n, k),
+            (false, false, false) => few_cols_fours::<I, CC, RF, KP, false, false>(a, b, c, m, n, k),
         }
     }
 }
