@@ -49,11 +49,11 @@ def predict(x, kern, model, m, n, k, s):
         st = 4.0 * mn / (cost["store_gb_per_s"] * 1e3)
         split = st if n % 4 == 0 else max(mn / cost["unaligned_stores_per_us"], st)
     us = model["launch_us"] + max(blocks, read_us) + split
-    # tuning::dram_floor_us: odd 16-bit rows read element by element at the odd-rows rate; kernel
-    # 19 (a column limit) streams A's rows, aligned where K is.
+    # tuning::dram_floor_us: odd 16-bit rows read element by element at the kernel's odd-rows rate
+    # (Cost::odd_rows_gb_per_s); kernel 19 (a column limit) streams A's rows, aligned where K is.
     streamed_aligned = k % 8 == 0 if cost["max_cols"] < 2**32 - 1 else aligned
     narrow = None if aligned else next((w for w in (8, 4) if n % (w // 2) == 0 and k % (w // 2) == 0), None)
-    rate = model["odd_rows_gb_per_s"] if not streamed_aligned and narrow is None else model["zero_gb_per_s"]
+    rate = cost["odd_rows_gb_per_s"] if not streamed_aligned and narrow is None else model["zero_gb_per_s"]
     dram = 2.0 * (m * k + k * n) / (rate * 1e3)
     return max(us, model["launch_us"] + dram + split)
 

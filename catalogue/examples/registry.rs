@@ -137,6 +137,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         vector,
         store_gb_per_s,
         gemv,
+        odd_rows_gb_per_s,
     } = c;
     json!({
         "block_us": block_us,
@@ -155,6 +156,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         "vector": vector,
         "store_gb_per_s": store_gb_per_s,
         "gemv": gemv,
+        "odd_rows_gb_per_s": odd_rows_gb_per_s,
         "blocks_per_sm": tuning::blocks_per_sm(t, registers),
     })
 }
@@ -257,6 +259,7 @@ mod tests {
                 vector: n("vector"),
                 store_gb_per_s: f("store_gb_per_s"),
                 gemv: f("gemv"),
+                odd_rows_gb_per_s: f("odd_rows_gb_per_s"),
             };
             // serde_json parses floats to within an ulp (Python's `float` exactly).
             let floats = |c: Cost| {
@@ -271,6 +274,7 @@ mod tests {
                     c.interior,
                     c.store_gb_per_s,
                     c.gemv,
+                    c.odd_rows_gb_per_s,
                 ]
             };
             assert!(floats(back).into_iter().zip(floats(want)).all(|(a, b)| close(a, b)), "{}: {back:?} vs {want:?}", k.label);

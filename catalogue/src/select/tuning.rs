@@ -181,6 +181,13 @@ pub struct Cost {
     /// Factor on `step_us` where N = 1 (fitted for kernel 19's 16-bit entries, whose GEMV body
     /// computes one column where the others compute four; 1 for the rest).
     pub gemv: f64,
+    /// The rate (GB/s) below which the kernel never reads 16-bit rows that are not 16-byte aligned,
+    /// element by element: the odd-rows floor of [`dram_floor_us`]. [`ODD_ROWS_GB_PER_S`] for the
+    /// kernels measured there; [`ZERO_GB_PER_S`] (no floor of its own) for kernel 19's 16-bit entries,
+    /// whose loop streams such rows at the rate its steps price (1.6–2.0 TB/s on an H200 since
+    /// d1836bb, `docs/results/2026-12-06-s46/k5-d1836bb`; floored at 820 GB/s, `Auto` priced
+    /// 1505×4×13967 at 53 µs where it ran 23).
+    pub odd_rows_gb_per_s: f64,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -242,6 +249,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
         let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior, vector, store_gb_per_s, gemv) =
             (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0, 4, STORE_GB_PER_S, 1.0);
+        let odd_rows_gb_per_s = ODD_ROWS_GB_PER_S;
         Some(Cost {
             block_us,
             step_us,
@@ -259,6 +267,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
             vector,
             store_gb_per_s,
             gemv,
+            odd_rows_gb_per_s,
         })
     };
     // Kernel 17's entries with an interior path: their steps there (`Cost::interior`, fitted).
@@ -277,8 +286,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
     // The tensor-core kernels that read their operands in place (11–13, 14's 16-bit entries, 20):
     // the width of their inputs' vector loads (`Cost::vector`) and their fragments' store rate.
     let tc = |cost: Option<Cost>, vector| cost.map(|c| Cost { vector, store_gb_per_s: TC_STORE_GB_PER_S, ..c });
-    // Kernel 19's 16-bit entries: their one-column body where N = 1 (`Cost::gemv`, fitted).
-    let gemv = |cost: Option<Cost>, gemv| cost.map(|c| Cost { gemv, ..c });
+    // Kernel 19's 16-bit entries: their one-column body where N = 1 (`Cost::gemv`, fitted); rows of
+    // `A` that are not 16-byte aligned streamed by their loop, not floored (`Cost::odd_rows_gb_per_s`).
+    let gemv = |cost: Option<Cost>, gemv| cost.map(|c| Cost { gemv, odd_rows_gb_per_s: ZERO_GB_PER_S, ..c });
     // Kernel 21: 16-bit inputs, the tile kernels' stores.
     let widened = |cost: Option<Cost>| cost.map(|c| Cost { vector: 8, ..c });
     match algo {
@@ -528,7 +538,7 @@ fn dram_floor_us(c: Cost, shape: MatmulShape, sms: u32) -> f64 {
     // Kernel 19 (a column limit) streams A's rows, in 16-byte loads where K allows whatever N.
     let aligned = if c.max_cols != u32::MAX { shape.k.is_multiple_of(c.vector) } else { rows_aligned(shape, c.vector) };
     let element_wise = elem == 2.0 && !aligned && narrow_pieces(c, shape).is_none();
-    let rate = if element_wise { ODD_ROWS_GB_PER_S } else { ZERO_GB_PER_S };
+    let rate = if element_wise { c.odd_rows_gb_per_s } else { ZERO_GB_PER_S };
     elem * (m * k + k * n) / (rate * 1e3 * f64::from(sms.max(1)) / f64::from(SMS))
 }
 
@@ -536,7 +546,8 @@ fn dram_floor_us(c: Cost, shape: MatmulShape, sms: u32) -> f64 {
 /// tuning set of ten few-row products with B of 54–250 MB (`docs/results/2026-12-04-fitted-tiles/
 /// oddrows-e83f078`): kernel 20's 64×128 tile 0.56–0.82 TB/s, its 16×128 0.32–0.69, kernel 18
 /// 0.20–0.73, kernel 21's 32×128 0.36–0.59 — where the TMA kernels on a packed copy moved the same
-/// bytes twice over and still finished first. The floor of `dram_floor_us` for such rows.
+/// bytes twice over and still finished first. The floor of `dram_floor_us` for such rows
+/// ([`Cost::odd_rows_gb_per_s`], kernel 19's 16-bit entries aside).
 pub const ODD_ROWS_GB_PER_S: f64 = 820.0;
 
 /// The split-K terms of [`predict`] (zeroing `C`, the atomic adds, the slices adding into a tile),
