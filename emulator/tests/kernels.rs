@@ -218,7 +218,9 @@ fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
 /// multiple of 8 (16-byte loads, predicated): (64, 4, 600) with vector loads of `B`, (40, 5, 2056)
 /// with element loads, the GEMVs (one column, `B` a vector) (36, 1, 1544) and (8, 1, 8200) (long
 /// enough for the K-split entries' eighths to span runs), (70, 6, 264) and (38, 1, 264) with their
-/// last warp's two rows predicated off.
+/// last warp's two rows predicated off. K no multiple of 8 (four elements a lane, no branch among the
+/// loads): A's rows in vector fours at (33, 2, 1100), (9, 1, 1004) and (37, 8, 1004), clamped
+/// elements at (5, 1, 2030), (35, 4, 1001) and the odd K above.
 fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
     for algo in [Algo::FewCols4, Algo::FewColsBf16, Algo::FewColsF16, Algo::FewColsKsplitBf16, Algo::FewColsKsplitF16] {
         stores_one_slice_and_adds_several(
@@ -234,6 +236,9 @@ fn few_cols_stores_one_slice_and_adds_several() -> Result<(), Failed> {
                 (36, 1, 1544),
                 (8, 1, 8200),
                 (38, 1, 264),
+                (9, 1, 1004),
+                (37, 8, 1004),
+                (35, 4, 1001),
             ],
         )?;
     }
