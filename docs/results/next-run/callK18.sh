@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call K18 (a bundle of branch s46-k18 — kernel 18 with no branch and no use among a group's loads;
+# Call K18 (a bundle of branch s46-k18, e8fd41d — kernel 18 with no branch and no use among a group's loads;
 # main's scorecard as .gpu/old/scorecard): GPU parity and the four compute-sanitizer tools on the
 # few-rows entries, then the entries by name where N or K is no multiple of 4 (their loads were guarded
 # element by element, as kernel 19's were) and where both are, new, old and new again in one lease.
