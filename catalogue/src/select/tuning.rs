@@ -182,7 +182,7 @@ pub struct Cost {
     /// computes one column where the others compute four; 1 for the rest).
     pub gemv: f64,
     /// The rate (GB/s) below which the kernel never reads 16-bit rows that are not 16-byte aligned,
-    /// element by element: the odd-rows floor of [`dram_floor_us`]. [`ODD_ROWS_GB_PER_S`] for the
+    /// element by element: the DRAM floor's rate for such rows. [`ODD_ROWS_GB_PER_S`] for the
     /// kernels measured there; [`ZERO_GB_PER_S`] (no floor of its own) for kernel 19's 16-bit entries,
     /// whose loop streams such rows at the rate its steps price (1.6–2.0 TB/s on an H200 since
     /// d1836bb, `docs/results/2026-12-06-s46/k5-d1836bb`; floored at 820 GB/s, `Auto` priced
