@@ -209,7 +209,11 @@ fn compiled(ptxas: &std::path::Path, sm90a: bool) -> Result<&'static Compiled, F
 }
 
 fn compile(ptxas: &std::path::Path, text: &str, arch: &str) -> Result<Compiled, String> {
-    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}-{arch}", std::process::id()));
+    // A directory per call: trials compile the whole module and its pieces at the same time, and a
+    // shared one let one trial's module overwrite or remove another's under ptxas.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tessera-ptx-{}-{arch}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let (ptx, cubin) = (dir.join("module.ptx"), dir.join("module.cubin"));
     std::fs::write(&ptx, text).map_err(|e| e.to_string())?;

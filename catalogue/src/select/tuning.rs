@@ -322,7 +322,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 126), 0.691, 2502.0),
         // Kernel 19's `f32` entry: fitted before its shared body (K a multiple of 8, 28805ca) and its
         // branch-free odd-K loop (d1836bb), both faster (docs/results/2026-12-06-s46); not refitted yet.
-        Algo::FewCols4 => few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 124), 0.493, 2525.0),
+        Algo::FewCols4 => few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 128), 0.493, 2525.0),
         // COSTS-END
         // Tensor-core kernels on their operands in place, `Auto`'s candidates beside the TMA kernels
         // (scripts/fit-tc-small.py on docs/results/2026-12-02-tc-small/train and train-k20; the FP16 entries take

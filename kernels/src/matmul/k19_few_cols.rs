@@ -56,6 +56,9 @@ pub const WARPS: u32 = 8;
 /// Runs of four elements a lane whose loads of `A` a warp issues before their multiply-adds where K is
 /// no multiple of 8 ([`few_cols_fours`]): `RUNS · WARP_ROWS · 128` elements in flight per warp.
 const RUNS: usize = 4;
+/// [`RUNS`] for the 16-bit entries: with four, two of them spilled (16 bytes) under the two-blocks
+/// bound of 128 registers.
+const RUNS_16: usize = 3;
 /// Rows of `C` per warp: one load of `B` serves this many rows' multiply-adds.
 const WARP_ROWS: u32 = 4;
 /// The unit of the split-K slices (`TileConfig::bk`): elements of K per lane-load of four, 32 × 4.
@@ -559,7 +562,7 @@ kernel! {
     /// As [`matmul_few_cols_4`], on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_cols_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_on::<Bf16, 1, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<Bf16, 1, RUNS_WIDE, RUNS_16>(a, b, c, m, n, k) }
     }
 }
 
@@ -570,7 +573,7 @@ kernel! {
     /// As [`matmul_few_cols_bf16`].
     pub unsafe fn matmul_few_cols_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (SHARED_BYTES is WARPS·32·lane_stride(COLS)·4).
-        unsafe { few_cols_on::<F16, 1, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<F16, 1, RUNS_WIDE, RUNS_16>(a, b, c, m, n, k) }
     }
 }
 
@@ -584,7 +587,7 @@ kernel! {
     /// `shared_bytes(COLS, KSPLIT_PARTS)` of dynamic shared memory.
     pub unsafe fn matmul_few_cols_ksplit_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_on::<Bf16, KSPLIT_PARTS, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<Bf16, KSPLIT_PARTS, RUNS_WIDE, RUNS_16>(a, b, c, m, n, k) }
     }
 }
 
@@ -596,6 +599,6 @@ kernel! {
     /// As [`matmul_few_cols_ksplit_bf16`].
     pub unsafe fn matmul_few_cols_ksplit_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract (the launch's shared memory is shared_bytes(COLS, KSPLIT_PARTS)).
-        unsafe { few_cols_on::<F16, KSPLIT_PARTS, RUNS_WIDE, RUNS>(a, b, c, m, n, k) }
+        unsafe { few_cols_on::<F16, KSPLIT_PARTS, RUNS_WIDE, RUNS_16>(a, b, c, m, n, k) }
     }
 }
