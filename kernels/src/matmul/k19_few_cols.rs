@@ -15,7 +15,7 @@
 //! of 256 of the slice: per run, its four rows' eight elements of `A` (16 bytes of a 16-bit row, 32 of
 //! an `f32` one: a warp reads 512 or 1,024 consecutive bytes of each row), the loads of the runs in
 //! flight (two of 16-bit rows, one of `f32`) issued before their multiply-adds (where K is no
-//! multiple of 8: elements `4l .. 4l + 4` of runs of 128, four runs in flight); for each of its `k`,
+//! multiple of 8: elements `4l .. 4l + 4` of runs of 128, four runs in flight, three of 16-bit rows); for each of its `k`,
 //! the row `k` of `B` at the block's 4 columns (16-byte loads where N is a multiple of 4, elements
 //! otherwise, branch-free; the 8 warps read the same rows of `B`, from L1). Each thread keeps 4 × 4
 //! partial sums; a warp's 32 lanes add theirs through its own 2.5 KiB of shared memory (one
@@ -26,7 +26,8 @@
 //! **The loop**: where K is a multiple of 8 one loop of predicated loads, eight elements a lane (a
 //! lane's eight are whole or wholly past the slice's end; no edge paths: on a small product each
 //! instruction runs about once, so the code a block fetches is much of its time); other K (rows of
-//! `A` not 16-byte aligned) a loop of four elements a lane, their loads guarded, four runs in flight.
+//! `A` not 16-byte aligned) a loop of four elements a lane with no branch among its loads, four runs
+//! in flight (three in the 16-bit entries).
 //! Where N = 1 the body computes one column (`B` a vector): a GEMV at cuBLAS's speed
 //! (`docs/ladder/k19-few-cols.md`).
 //!
