@@ -52,9 +52,9 @@ pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARE
 
 /// Row `kk` of `B` for this lane's four columns `col .. col + 4`, as loaded, with no branch: `VB` (N a
 /// multiple of 4, so the four are whole or wholly past `n`) one vector load, predicated, zeros past
-/// `n`; otherwise four element loads at a clamped column — a column past `n` reads the row's last
-/// element, and its sums are never stored. Nothing here uses a loaded value, so a group's loads
-/// issue back to back (behind a branch per element the 16-bit entries packed each element into its
+/// `n`; otherwise four element loads — 16-bit at a clamped column (a column past `n` reads the row's
+/// last element; its sums are never stored), `f32` guarded, predicated. Nothing here uses a loaded
+/// value, so a group's loads issue back to back (behind a branch per element the 16-bit entries packed each element into its
 /// word at its load and waited for it: kernel 19's finding, `docs/ladder/k19-few-cols.md`).
 ///
 /// # Safety
@@ -68,29 +68,54 @@ unsafe fn b_row<I: Input, const VB: bool>(b: View<I::Elem>, n: u32, kk: u32, col
         }
         return I::Four::default();
     }
+    if size_of::<I::Elem>() == 4 {
+        // `f32`: a four is its elements as loaded (no packing), so guarded loads are predicated
+        // without a use; clamped ones needed registers for four addresses each (ptxas spilled).
+        // SAFETY: kk < k and col + e < n.
+        return I::four(core::array::from_fn(|e| {
+            if col + (e as u32) < n {
+                unsafe { b.get((kk * n + col + e as u32) as usize) }
+            } else {
+                I::Elem::default()
+            }
+        }));
+    }
     // SAFETY: kk < k and (col + e).min(n − 1) < n.
     I::four(core::array::from_fn(|e| unsafe { b.get((kk * n + (col + e as u32).min(n - 1)) as usize) }))
 }
 
 /// Row `r` of `A` at columns `kk .. kk + GROUP`, as loaded, with no branch: `A4` (K a multiple of 4, so
 /// is `end`: the group is whole or wholly past it) one vector load, predicated, zeros past `end`;
-/// otherwise element loads at a clamped column — one at or past `end` reads the row's last element
-/// before it, **not zero**: [`add_group`] zeroes those values at their use.
+/// otherwise element loads — 16-bit at a clamped column (one at or past `end` reads the row's last
+/// element before it, **not zero**: [`add_group`] zeroes those values at their use), `f32` guarded.
 ///
 /// # Safety
 /// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `1 ≤ end ≤ k`; with
-/// `A4`, `k % 4 == 0` and `end % 4 == 0`.
+/// `A4`, `k % 4 == 0` and `end % 4 == 0`; without `EDGE`, `kk + 4 ≤ end` (the group is whole: no
+/// clamp, no predicate).
 #[inline(always)]
-unsafe fn a_group<I: Input, const A4: bool>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
+unsafe fn a_group<I: Input, const A4: bool, const EDGE: bool>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
     if A4 {
-        if kk < end {
+        if !EDGE || kk < end {
             // SAFETY: kk + 4 ≤ end ≤ k (both multiples of 4) and r < m; r·k + kk is a multiple of 4.
             return unsafe { I::load4(a, (r * k + kk) as usize) };
         }
         return I::Four::default();
     }
-    // SAFETY: r < m and (kk + e).min(end − 1) < end ≤ k.
-    I::four(core::array::from_fn(|e| unsafe { a.get((r * k + (kk + e as u32).min(end - 1)) as usize) }))
+    if EDGE && size_of::<I::Elem>() == 4 {
+        // `f32`: guarded loads, predicated (as in `b_row`), zero past `end`.
+        // SAFETY: r < m and kk + e < end ≤ k.
+        return I::four(core::array::from_fn(|e| {
+            if kk + (e as u32) < end {
+                unsafe { a.get((r * k + kk + e as u32) as usize) }
+            } else {
+                I::Elem::default()
+            }
+        }));
+    }
+    let at = |e: u32| if EDGE { (kk + e).min(end - 1) } else { kk + e };
+    // SAFETY: r < m and at(e) < end ≤ k (without EDGE, kk + 4 ≤ end).
+    I::four(core::array::from_fn(|e| unsafe { a.get((r * k + at(e as u32)) as usize) }))
 }
 
 /// Rows of `A` whose loads a warp issues together before their multiply-adds: one round trip to
@@ -107,7 +132,7 @@ const QUAD: usize = 4;
 /// As [`a_group`] for row `(row0 + i).min(m − 1)`, `i < rows`, with `m ≥ 1`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn add_group<I: Input, const A4: bool>(
+unsafe fn add_group<I: Input, const A4: bool, const EDGE: bool>(
     acc: &mut [[f32; 4]; ROWS as usize],
     a: View<I::Elem>,
     (k, m): (u32, u32),
@@ -118,13 +143,14 @@ unsafe fn add_group<I: Input, const A4: bool>(
     bv: &[I::Four; GROUP as usize],
 ) {
     use crate::device::math::fma;
-    let inside = |e: usize| kk + (e as u32) < end;
+    let inside = |e: usize| !EDGE || kk + (e as u32) < end;
     let bw: [[f32; 4]; GROUP as usize] = core::array::from_fn(|e| if inside(e) { I::values(bv[e]) } else { [0.0; 4] });
     for (q, quad) in acc.chunks_exact_mut(QUAD).enumerate() {
         let first = (q * QUAD) as u32;
         if first < rows {
             // SAFETY: the row is below m; the rest forwarded.
-            let av: [I::Four; QUAD] = core::array::from_fn(|j| unsafe { a_group::<I, A4>(a, k, (row0 + first + j as u32).min(m - 1), kk, end) });
+            let av: [I::Four; QUAD] =
+                core::array::from_fn(|j| unsafe { a_group::<I, A4, EDGE>(a, k, (row0 + first + j as u32).min(m - 1), kk, end) });
             for (sums, &a4) in quad.iter_mut().zip(av.iter()) {
                 let v = I::values(a4);
                 for (e, (&ae, bx)) in v.iter().zip(bw.iter()).enumerate() {
@@ -159,18 +185,25 @@ unsafe fn few_rows<I: Input, const VB: bool, const A4: bool>(a: *const I::Elem, 
 
     let mut acc = [[0.0f32; 4]; ROWS as usize];
     // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows; a group's rows
-    // of B all loaded before use (bytes in flight), a row at or past k_end reading the last one
-    // before it (zeroed in add_group).
+    // of B all loaded before use (bytes in flight).
     const STRIDE: u32 = WARPS * GROUP;
     let mut kk = k_begin + warp * GROUP;
-    while kk < k_end {
-        // SAFETY: (kk + e).min(k_end − 1) < k_end ≤ k; col is a multiple of 4; VB as the contract.
-        let group: [I::Four; GROUP as usize] = core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, (kk + e as u32).min(k_end - 1), col) });
+    while kk + GROUP <= k_end {
+        // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4; VB as the contract.
+        let group: [I::Four; GROUP as usize] = core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, kk + e as u32, col) });
         // SAFETY: rows of A are clamped below m (m ≥ 1: the grid is not empty); kk is a multiple of 4
-        // (k_begin, GROUP·warp and STRIDE are); 1 ≤ k_end ≤ k (the loop runs below it), a multiple of
-        // BK or k (so of 4 where A4).
-        unsafe { add_group::<I, A4>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
+        // (k_begin, GROUP·warp and STRIDE are) and kk + 4 ≤ k_end ≤ k.
+        unsafe { add_group::<I, A4, false>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
         kk += STRIDE;
+    }
+    // The warp's last group, cut by the slice's end: its rows at or past k_end read the last one
+    // before it (zeroed in add_group).
+    if kk < k_end {
+        // SAFETY: (kk + e).min(k_end − 1) < k_end ≤ k; col is a multiple of 4; VB as the contract.
+        let group: [I::Four; GROUP as usize] =
+            core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, (kk + e as u32).min(k_end - 1), col) });
+        // SAFETY: as above, with 1 ≤ k_end (kk < k_end), a multiple of BK or k (so of 4 where A4).
+        unsafe { add_group::<I, A4, true>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
     }
 
     // The warps' partial sums of the block's rows: red[w][i][0 .. COLS], i < rows.
