@@ -12,9 +12,11 @@
 //! of warp `w` (8 warps) owns columns `4l .. 4l + 4` of the block's columns and the groups of
 //! `GROUP = 4` consecutive rows of `B` starting at `4w`, every 32 rows of the slice: a warp reads 512
 //! consecutive bytes of each row of `B` (one 16-byte load per lane where rows are 16-byte aligned,
-//! four guarded floats otherwise) and, per row of `C`, the group's four elements of `A` (one 16-byte
+//! four element loads otherwise) and, per row of `C`, the group's four elements of `A` (one 16-byte
 //! load where K is a multiple of 4, the same address across the warp: a broadcast). The rows of `A`
 //! go in fours, their loads issued before their multiply-adds (one round trip to L2 per four rows).
+//! No load is behind a branch or used before the group's loads are issued: edges are clamped
+//! indices whose values are zeroed, or never stored, where they are used.
 //! Each thread keeps `ROWS × 4` partial sums; the warps' partial sums of the block's rows meet in
 //! shared memory (`WARPS · ROWS · COLS` floats, one barrier), and each thread writes groups of four
 //! of the block's outputs: stored when the launch has one slice (`C` is not zeroed), added into the
@@ -36,12 +38,10 @@ pub const COLS: u32 = 128;
 pub const WARPS: u32 = 8;
 /// Consecutive rows of `B` a warp takes at a time: one 16-byte load of `A` per row of `C` covers them.
 const GROUP: u32 = 4;
-/// Groups a warp loads before it uses them (bytes in flight: `GROUPS · GROUP · 512` per warp). One:
-/// with two, ptxas needs 150 registers (one block per SM) or spills under the two-block launch bound
-/// (the 16-bit entries too: 12 bytes of spills).
-const GROUPS: u32 = 1;
-/// Rows of `B` per K-step of a block, `WARPS · GROUPS · GROUP` (the unit of the split-K slices).
-pub const BK: u32 = WARPS * GROUPS * GROUP;
+/// Rows of `B` per K-step of a block, `WARPS · GROUP` (the unit of the split-K slices). One group a warp
+/// at a time: with two loaded before use ptxas needed 150 registers (one block per SM) or spilled under
+/// the two-block launch bound.
+pub const BK: u32 = WARPS * GROUP;
 
 /// Shared memory: the warps' partial sums, `WARPS · ROWS · COLS` floats.
 pub const SHARED_BYTES: u32 = WARPS * ROWS * COLS * 4;
@@ -50,50 +50,72 @@ pub const SHARED_BYTES: u32 = WARPS * ROWS * COLS * 4;
 /// with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
 pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
-/// One row `kk` of `B` for this lane's four columns `col .. col + 4`, as loaded: a vector load where
-/// N is a multiple of 4 and the four are inside `B`, guarded elements (zero past `n`) otherwise.
+/// Row `kk` of `B` for this lane's four columns `col .. col + 4`, as loaded, with no branch: `VB` (N a
+/// multiple of 4, so the four are whole or wholly past `n`) one vector load, predicated, zeros past
+/// `n`; otherwise four element loads — 16-bit at a clamped column (a column past `n` reads the row's
+/// last element; its sums are never stored), `f32` guarded, predicated. Nothing here uses a loaded
+/// value, so a group's loads issue back to back (behind a branch per element the 16-bit entries packed each element into its
+/// word at its load and waited for it: kernel 19's finding, `docs/ladder/k19-few-cols.md`).
 ///
 /// # Safety
-/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `col % 4 == 0`.
+/// `b` holds `k·n` elements from a 16-byte aligned base, `kk < k`, `col % 4 == 0`; with `VB`, `n % 4 == 0`.
 #[inline(always)]
-unsafe fn b_row<I: Input>(b: View<I::Elem>, n: u32, kk: u32, col: u32) -> I::Four {
-    if n.is_multiple_of(4) {
+unsafe fn b_row<I: Input, const VB: bool>(b: View<I::Elem>, n: u32, kk: u32, col: u32) -> I::Four {
+    if VB {
         if col < n {
             // SAFETY: col % 4 == 0 and n % 4 == 0, so col + 4 ≤ n; kk < k; aligned base.
             return unsafe { I::load4(b, (kk * n + col) as usize) };
         }
         return I::Four::default();
     }
-    let mut v = [I::Elem::default(); 4];
-    for (e, x) in v.iter_mut().enumerate() {
-        if col + (e as u32) < n {
-            // SAFETY: kk < k and col + e < n.
-            *x = unsafe { b.get((kk * n + col + e as u32) as usize) };
-        }
+    if size_of::<I::Elem>() == 4 {
+        // `f32`: a four is its elements as loaded (no packing), so guarded loads are predicated
+        // without a use; clamped ones needed registers for four addresses each (ptxas spilled).
+        // SAFETY: kk < k and col + e < n.
+        return I::four(core::array::from_fn(|e| {
+            if col + (e as u32) < n {
+                unsafe { b.get((kk * n + col + e as u32) as usize) }
+            } else {
+                I::Elem::default()
+            }
+        }));
     }
-    I::four(v)
+    // SAFETY: kk < k and (col + e).min(n − 1) < n.
+    I::four(core::array::from_fn(|e| unsafe { b.get((kk * n + (col + e as u32).min(n - 1)) as usize) }))
 }
 
-/// Row `r` of `A` at columns `kk .. kk + GROUP`, as loaded, zero at and past `end`: one vector load
-/// where K is a multiple of 4 and the group is whole (`kk` is a multiple of 4), guarded elements
-/// otherwise.
+/// Row `r` of `A` at columns `kk .. kk + GROUP`, as loaded, with no branch: `A4` (K a multiple of 4, so
+/// is `end`: the group is whole or wholly past it) one vector load, predicated, zeros past `end`;
+/// otherwise element loads — 16-bit at a clamped column (one at or past `end` reads the row's last
+/// element before it, **not zero**: [`add_group`] zeroes those values at their use), `f32` guarded.
 ///
 /// # Safety
-/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `end ≤ k`.
+/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `1 ≤ end ≤ k`; with
+/// `A4`, `k % 4 == 0` and `end % 4 == 0`; without `EDGE`, `kk + 4 ≤ end` (the group is whole: no
+/// clamp, no predicate).
 #[inline(always)]
-unsafe fn a_group<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
-    if k.is_multiple_of(4) && kk + GROUP <= end {
-        // SAFETY: kk + 4 ≤ end ≤ k and r < m; r·k + kk is a multiple of 4 (k and kk are).
-        return unsafe { I::load4(a, (r * k + kk) as usize) };
-    }
-    let mut v = [I::Elem::default(); 4];
-    for (e, x) in v.iter_mut().enumerate() {
-        if kk + (e as u32) < end {
-            // SAFETY: r < m and kk + e < end ≤ k.
-            *x = unsafe { a.get((r * k + kk + e as u32) as usize) };
+unsafe fn a_group<I: Input, const A4: bool, const EDGE: bool>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
+    if A4 {
+        if !EDGE || kk < end {
+            // SAFETY: kk + 4 ≤ end ≤ k (both multiples of 4) and r < m; r·k + kk is a multiple of 4.
+            return unsafe { I::load4(a, (r * k + kk) as usize) };
         }
+        return I::Four::default();
     }
-    I::four(v)
+    if EDGE && size_of::<I::Elem>() == 4 {
+        // `f32`: guarded loads, predicated (as in `b_row`), zero past `end`.
+        // SAFETY: r < m and kk + e < end ≤ k.
+        return I::four(core::array::from_fn(|e| {
+            if kk + (e as u32) < end {
+                unsafe { a.get((r * k + kk + e as u32) as usize) }
+            } else {
+                I::Elem::default()
+            }
+        }));
+    }
+    let at = |e: u32| if EDGE { (kk + e).min(end - 1) } else { kk + e };
+    // SAFETY: r < m and at(e) < end ≤ k (without EDGE, kk + 4 ≤ end).
+    I::four(core::array::from_fn(|e| unsafe { a.get((r * k + at(e as u32)) as usize) }))
 }
 
 /// Rows of `A` whose loads a warp issues together before their multiply-adds: one round trip to
@@ -101,18 +123,19 @@ unsafe fn a_group<I: Input>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32)
 const QUAD: usize = 4;
 
 /// Adds the group of rows `kk .. kk + GROUP` of `B` (`bv`, this lane's four columns of each) times
-/// columns `kk ..` of the block's `rows` rows of `A` (from `row0`) into `acc`; rows at or past `end`
-/// count as zero. Rows go in fours: the four loads of `A` first, then their multiply-adds (rows past
-/// `rows` in the last four load zeros and add nothing).
+/// columns `kk ..` of the block's `rows` rows of `A` (from `row0`) into `acc`; rows of `B` and columns
+/// of `A` at or past `end` count as zero (both zeroed where they are widened: a clamped load may
+/// hold any value). Rows go in fours: the four loads of `A` first, then their multiply-adds (rows
+/// past `rows` in the last four read the last row of `A`; their sums are never stored).
 ///
 /// # Safety
-/// As [`a_group`] for every row `row0 + i`, `i < rows`.
+/// As [`a_group`] for row `(row0 + i).min(m − 1)`, `i < rows`, with `m ≥ 1`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn add_group<I: Input>(
+unsafe fn add_group<I: Input, const A4: bool, const EDGE: bool>(
     acc: &mut [[f32; 4]; ROWS as usize],
     a: View<I::Elem>,
-    k: u32,
+    (k, m): (u32, u32),
     row0: u32,
     rows: u32,
     kk: u32,
@@ -120,22 +143,18 @@ unsafe fn add_group<I: Input>(
     bv: &[I::Four; GROUP as usize],
 ) {
     use crate::device::math::fma;
-    let mut bw = [[0.0f32; 4]; GROUP as usize];
-    for (w, &four) in bw.iter_mut().zip(bv.iter()) {
-        *w = I::values(four);
-    }
+    let inside = |e: usize| !EDGE || kk + (e as u32) < end;
+    let bw: [[f32; 4]; GROUP as usize] = core::array::from_fn(|e| if inside(e) { I::values(bv[e]) } else { [0.0; 4] });
     for (q, quad) in acc.chunks_exact_mut(QUAD).enumerate() {
         let first = (q * QUAD) as u32;
         if first < rows {
-            let mut av = [I::Four::default(); QUAD];
-            for (j, v) in av.iter_mut().enumerate() {
-                if first + (j as u32) < rows {
-                    // SAFETY: row0 + first + j < m (below rows), the rest forwarded.
-                    *v = unsafe { a_group::<I>(a, k, row0 + first + j as u32, kk, end) };
-                }
-            }
+            // SAFETY: the row is below m; the rest forwarded.
+            let av: [I::Four; QUAD] =
+                core::array::from_fn(|j| unsafe { a_group::<I, A4, EDGE>(a, k, (row0 + first + j as u32).min(m - 1), kk, end) });
             for (sums, &a4) in quad.iter_mut().zip(av.iter()) {
-                for (&ae, bx) in I::values(a4).iter().zip(bw.iter()) {
+                let v = I::values(a4);
+                for (e, (&ae, bx)) in v.iter().zip(bw.iter()).enumerate() {
+                    let ae = if inside(e) { ae } else { 0.0 };
                     for (s, &x) in sums.iter_mut().zip(bx.iter()) {
                         *s = fma(ae, x, *s);
                     }
@@ -145,13 +164,14 @@ unsafe fn add_group<I: Input>(
     }
 }
 
-/// The kernel's body on inputs `I` (see the module for tiling, thread mapping and the one barrier).
+/// The kernel's body on inputs `I` (see the module for tiling, thread mapping and the one barrier),
+/// `B`'s loads as [`b_row`]'s `VB`, `A`'s as [`a_group`]'s `A4`.
 ///
 /// # Safety
 /// As the entries; the launch gives [`SHARED_BYTES`] of dynamic shared memory, 256 threads and
-/// `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks.
+/// `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks; with `VB`, `n % 4 == 0`; with `A4`, `k % 4 == 0`.
 #[inline(always)]
-unsafe fn few_rows<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+unsafe fn few_rows<I: Input, const VB: bool, const A4: bool>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
     use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
@@ -164,37 +184,26 @@ unsafe fn few_rows<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, 
     let col = col0 + lane * 4;
 
     let mut acc = [[0.0f32; 4]; ROWS as usize];
-    // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows.
+    // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows; a group's rows
+    // of B all loaded before use (bytes in flight).
     const STRIDE: u32 = WARPS * GROUP;
     let mut kk = k_begin + warp * GROUP;
-    // GROUPS whole groups at a time, all their rows of B loaded before use: bytes in flight.
-    while kk + (GROUPS - 1) * STRIDE + GROUP <= k_end {
-        let mut bv = [[I::Four::default(); GROUP as usize]; GROUPS as usize];
-        for (g, group) in bv.iter_mut().enumerate() {
-            for (e, v) in group.iter_mut().enumerate() {
-                // SAFETY: kk + g·STRIDE + e < k_end ≤ k (the loop bound); col is a multiple of 4.
-                *v = unsafe { b_row::<I>(b, n, kk + g as u32 * STRIDE + e as u32, col) };
-            }
-        }
-        for (g, group) in bv.iter().enumerate() {
-            // SAFETY: rows of A from row0 are inside m; kk + g·STRIDE is a multiple of 4 (k_begin,
-            // GROUP·warp and STRIDE are); k_end ≤ k.
-            unsafe { add_group::<I>(&mut acc, a, k, row0, rows, kk + g as u32 * STRIDE, k_end, group) };
-        }
-        kk += GROUPS * STRIDE;
-    }
-    // The last groups, one at a time, rows past k_end zero.
-    while kk < k_end {
-        let mut group = [I::Four::default(); GROUP as usize];
-        for (e, v) in group.iter_mut().enumerate() {
-            if kk + (e as u32) < k_end {
-                // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4.
-                *v = unsafe { b_row::<I>(b, n, kk + e as u32, col) };
-            }
-        }
-        // SAFETY: as above.
-        unsafe { add_group::<I>(&mut acc, a, k, row0, rows, kk, k_end, &group) };
+    while kk + GROUP <= k_end {
+        // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4; VB as the contract.
+        let group: [I::Four; GROUP as usize] = core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, kk + e as u32, col) });
+        // SAFETY: rows of A are clamped below m (m ≥ 1: the grid is not empty); kk is a multiple of 4
+        // (k_begin, GROUP·warp and STRIDE are) and kk + 4 ≤ k_end ≤ k.
+        unsafe { add_group::<I, A4, false>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
         kk += STRIDE;
+    }
+    // The warp's last group, cut by the slice's end: its rows at or past k_end read the last one
+    // before it (zeroed in add_group).
+    if kk < k_end {
+        // SAFETY: (kk + e).min(k_end − 1) < k_end ≤ k; col is a multiple of 4; VB as the contract.
+        let group: [I::Four; GROUP as usize] =
+            core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, (kk + e as u32).min(k_end - 1), col) });
+        // SAFETY: as above, with 1 ≤ k_end (kk < k_end), a multiple of BK or k (so of 4 where A4).
+        unsafe { add_group::<I, A4, true>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
     }
 
     // The warps' partial sums of the block's rows: red[w][i][0 .. COLS], i < rows.
@@ -254,6 +263,24 @@ unsafe fn few_rows<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, 
     }
 }
 
+/// [`few_rows`] with its loads chosen once for the launch: vector loads of `B` where N is a multiple
+/// of 4, of `A` where K is.
+///
+/// # Safety
+/// As [`few_rows`] without the `VB` and `A4` conditions.
+#[inline(always)]
+unsafe fn few_rows_on<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+    // SAFETY (all): forwarded contract; vector loads of B only where n % 4 == 0, of A where k % 4 == 0.
+    unsafe {
+        match (n.is_multiple_of(4), k.is_multiple_of(4)) {
+            (true, true) => few_rows::<I, true, true>(a, b, c, m, n, k),
+            (true, false) => few_rows::<I, true, false>(a, b, c, m, n, k),
+            (false, true) => few_rows::<I, false, true>(a, b, c, m, n, k),
+            (false, false) => few_rows::<I, false, false>(a, b, c, m, n, k),
+        }
+    }
+}
+
 kernel! {
     /// Few-rows matmul (kernel 18): `C = A · B` (one slice) or `C += A · B` (slices), 16 rows × 128
     /// columns per block, over K slice `blockIdx.z` (see the module for tiling, thread mapping and the
@@ -269,7 +296,7 @@ kernel! {
     /// launch [`CONFIG`] states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_rows(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { few_rows::<F32>(a, b, c, m, n, k) }
+        unsafe { few_rows_on::<F32>(a, b, c, m, n, k) }
     }
 }
 
@@ -281,7 +308,7 @@ kernel! {
     /// As [`matmul_few_rows`] on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_rows_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { few_rows::<Bf16>(a, b, c, m, n, k) }
+        unsafe { few_rows_on::<Bf16>(a, b, c, m, n, k) }
     }
 }
 
@@ -292,6 +319,6 @@ kernel! {
     /// As [`matmul_few_rows_bf16`].
     pub unsafe fn matmul_few_rows_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { few_rows::<F16>(a, b, c, m, n, k) }
+        unsafe { few_rows_on::<F16>(a, b, c, m, n, k) }
     }
 }
