@@ -319,7 +319,7 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         Algo::StreamK128x128x16 => c(0.974, 1.6865, 1.17, 1.10, 1228578.0, 126),
         Algo::StreamK128x256x16 => interior(c(2.656, 3.0959, 1.00, 1.09, 1626912.0, 255), 0.901),
         Algo::StreamK64x64x16 => interior(c(0.315, 0.6581, 1.48, 1.18, 1210412.0, 128), 0.967),
-        Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 126), 0.691, 2502.0),
+        Algo::FewRows => few_rows(c(0.324, 0.2413, 1.35, 1.36, 348297.0, 128), 0.691, 2502.0),
         // Kernel 19's `f32` entry: fitted before its shared body (K a multiple of 8, 28805ca) and its
         // branch-free odd-K loop (d1836bb), both faster (docs/results/2026-12-06-s46); not refitted yet.
         Algo::FewCols4 => few_cols(c(1.732, 0.1283, 1.64, 1.23, 122635.0, 128), 0.493, 2525.0),
@@ -381,8 +381,8 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // multiple of 8 the kernel then ran 1.5–3.5× slower than `unaligned` ≈ 1 says; since d1836bb it runs
         // about as priced (docs/results/2026-12-06-s46/k5-d1836bb) — not refitted on it yet.
         // FEW-16-COSTS-BEGIN
-        Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
-        Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 123), 0.494, 1156.7)),
+        Algo::FewRowsBf16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 128), 0.494, 1156.7)),
+        Algo::FewRowsF16 => widened(few_rows(c(0.000, 0.7989, 2.08, 1.31, 348297.0, 128), 0.494, 1156.7)),
         Algo::FewColsBf16 => gemv(widened(few_cols(c(0.432, 0.3823, 4.49, 1.06, 122635.0, 128), 0.334, 3504.0)), 0.163),
         Algo::FewColsF16 => gemv(widened(few_cols(c(0.432, 0.3823, 4.49, 1.06, 122635.0, 128), 0.334, 3504.0)), 0.163),
         Algo::FewColsKsplitBf16 => gemv(widened(few_cols(c(2.163, 0.0928, 4.59, 1.00, 122635.0, 128), 0.275, 5050.0)), 0.050),
