@@ -329,11 +329,14 @@ pub const STREAM_OP_US: f64 = 2.0;
 /// over few tiles, every tile (`docs/results/2026-12-04-cluster-tiles/deep-8c6987e`: 112 launches; a
 /// per-sum or per-unit term explains little of it). So no more than 6, where the price holds.
 pub const MAX_SPLITS: u32 = 6;
-/// Most K slices where the tiles alone fill every SM: slices of the same tile add into it at the same
-/// time, a cost the atomic rate does not price — TF32 3000³ ran 351 µs in 5 slices
-/// (`docs/results/2026-12-03-refit/report/moved-tf32`) and 223 in 2 (the calibration table), BF16
-/// 3072×6144×8192 in 2 slices was kernel 16's fastest (`2026-12-03-refit/tune`).
-pub const MAX_SPLITS_MANY_TILES: u32 = 2;
+/// Most K slices where the tiles alone fill every SM: one (no split). Slices of the same tile add
+/// into it at the same time, a cost the atomic rate does not price. Up to session 46 two were allowed;
+/// against the unsplit TMA kernels timed beside them on the same shape (`Auto` tuned on request,
+/// random seeds 20271241/42/50/51 on the H200), split launches ran a median 1.39× their price where
+/// the tiles fill the SMs (23 launches, all in two slices) and 1.05× where they do not (88). With
+/// one, `Auto`'s pick moves on 8 of ~500 cells (`docs/results/2026-12-06-s47`), each one measured
+/// faster there: 15724×2473×1278 BF16/FP16 1.46×, TF32 1.26× (H200), 2304³ BF16 1.30× (H100).
+pub const MAX_SPLITS_MANY_TILES: u32 = 1;
 /// Fewest K-steps per slice: below, a slice's fixed costs outweigh its work.
 pub const MIN_SLICE_STEPS: u32 = 4;
 /// Most K slices kernel 16 splits a tile into where every slice of every tile runs in one round of
