@@ -40,7 +40,7 @@ REGISTERS = {"mma-naive-bf16": 32, "mma-shared-bf16": 72, "mma-pipe-bf16-128x128
              "mma-splitk-bf16-16x128": 96, "mma-splitk-bf16-64x128": 168,
              "mma-splitk-tf32-16x128": 96, "mma-splitk-tf32-64x128": 168,
              "widened-bf16-64x64": 115, "widened-bf16-128x128": 123, "widened-bf16-128x32": 113, "widened-bf16-32x128": 117,
-             "mma-splitk-bf16-128x32": 138, "mma-splitk-tf32-128x32": 116,
+             "mma-splitk-bf16-128x32": 97, "mma-splitk-tf32-128x32": 116,
              "mma-splitk-bf16-128x64": 128}
 
 
