@@ -380,8 +380,9 @@ pub fn cost(algo: Algo) -> Option<Cost> {
         // refitted on 28 training shapes of 1–15 rows (seed 47018), BF16 and FP16 pooled, measured on an
         // H100 (docs/results/2026-12-06-s47/d-02fe438/k18-train): held-out median |log error| 0.34 as
         // fitted before, 0.17 refitted, on 12 other shapes (`k18-held`). Kernel 19's entries (one
-        // predicated loop, the one-column GEMV body: 9e810bc) refitted with `gemv` on 24 training shapes of ≤ 32 columns, BF16 and FP16 pooled, measured on an
-        // H100 (docs/results/2026-12-06-s45/k2-9e810bc/new-train; no H200 was lent): held-out median
+        // predicated loop, the one-column GEMV body: 9e810bc) refitted with `gemv` on 24 training shapes
+        // of ≤ 32 columns, BF16 and FP16 pooled, measured on an H100
+        // (docs/results/2026-12-06-s45/k2-9e810bc/new-train; no H200 was lent): held-out median
         // |log error| 0.13 (32-row) and 0.20 (K-split) on 15 other shapes (`new-held`). Where K is no
         // multiple of 8 the kernel then ran 1.5–3.5× slower than `unaligned` ≈ 1 says; since d1836bb it runs
         // about as priced (docs/results/2026-12-06-s46/k5-d1836bb) — not refitted on it yet.
