@@ -1,9 +1,9 @@
-//! `Auto`'s picks where session 47's measurements moved them (`docs/results/2026-12-06-s47`): each
+//! `Auto`'s picks where sessions 47 and 48's measurements moved them (`docs/results/2026-12-06-s47`, `-s48`): each
 //! shape here is one whose new pick was measured faster than the old, and each test fails with the
 //! model before its change.
 use tessera_catalogue::registry::algo::Algo;
 use tessera_catalogue::select::model_choice;
-use tessera_catalogue::select::tc_model::best_splits;
+use tessera_catalogue::select::tc_model::{best_splits, narrow_register_rate};
 use tessera_catalogue::{MatmulShape, Precision, Target};
 
 fn s(m: u32, n: u32, k: u32) -> MatmulShape {
@@ -45,4 +45,21 @@ fn auto_takes_kernel_18_on_four_rows_against_wide_weights() {
         let pick = model_choice(s(4, 4357, 544), precision, Target::H200).kernel();
         assert_eq!(pick, entry, "{precision:?}: {}", pick.label());
     }
+}
+
+/// TF32's 128×128 tile (A fed from registers) on launches of several rounds ran 1.15–1.30× slower
+/// than the 128×256 one, priced within 0.2 % of it (session 48, `docs/results/2026-12-06-s48`: H100
+/// 4200³ 795 against 622 µs, 3072×6144×8192 1104 against 966, 3000³ 315 against 261; H200 seed
+/// 20271206 9441×1400×3288 394 against 329). Launches of one round, where the 128×128 tile ran as
+/// priced or faster, are priced as before.
+#[test]
+fn tf32_takes_the_256_wide_tile_over_several_rounds() {
+    for shape in [s(4200, 4200, 4200), s(3072, 6144, 8192), s(3000, 3000, 3000), s(9441, 1400, 3288)] {
+        let pick = model_choice(shape, Precision::Tf32, Target::H200).kernel();
+        assert_ne!(pick, Algo::PersistentTf32Narrow, "{}×{}×{}: {}", shape.m, shape.n, shape.k, pick.label());
+    }
+    assert_eq!(narrow_register_rate(128, 128, true, 1.0), 1.0);
+    assert_eq!(narrow_register_rate(128, 256, true, 4.0), 1.0);
+    assert_eq!(narrow_register_rate(128, 128, false, 4.0), 1.0, "A through shared memory (BF16, FP16)");
+    assert!(narrow_register_rate(128, 128, true, 2.0) < 0.9);
 }

@@ -81,6 +81,28 @@ pub const ONE_CONSUMER_WAIT: f64 = 0.19;
 /// [`ONE_CONSUMER_WAIT`] for A fed from registers (TF32): the whole step's latency is exposed.
 pub const ONE_CONSUMER_WAIT_REGISTERS: f64 = 0.43;
 
+/// Two consumer warpgroups fed A from registers (TF32) on a tile narrower than 256 columns, in a launch
+/// of at least [`NARROW_REGISTER_ROUNDS`] rounds of units: each step's A fragments, loaded into
+/// registers, serve half the `wgmma` work of the 256-wide tile's; rate `(1 + c) / (1 + c·256/bn)`
+/// against the 256-wide tile's. Fitted on the tuned-on-request lines of the H200 random runs (seeds
+/// 20271205/06, 20271241/42, 20271250/51: the 128×128 tile's time over the 128×256 tile's, measured
+/// in the same line, against the priced ratio): that ratio's median |log error| 0.089 → 0.041; held
+/// out, the H100 runs of sessions 43–48: 0.106 → 0.047 (`docs/results/2026-12-06-s48`). On launches of
+/// one round the ratio was priced within 1 % (K < 512) and the 128×128 tile ran faster than priced
+/// against the 256-wide one where the outputs are small.
+pub const NARROW_REGISTER_WAIT: f64 = 0.15;
+/// The fewest rounds of units over the SMs where [`NARROW_REGISTER_WAIT`] prices.
+pub const NARROW_REGISTER_ROUNDS: f64 = 2.0;
+
+/// [`NARROW_REGISTER_WAIT`]'s factor on a `bm × bn` tile's rate (1 where it does not apply).
+pub fn narrow_register_rate(bm: u32, bn: u32, a_in_registers: bool, rounds: f64) -> f64 {
+    if !a_in_registers || consumer_warpgroups(bm) < 2 || rounds < NARROW_REGISTER_ROUNDS {
+        return 1.0;
+    }
+    let c = NARROW_REGISTER_WAIT;
+    (1.0 + c) / (1.0 + c * 256.0 / f64::from(bn.max(1)))
+}
+
 /// Consumer warpgroups of a `bm`-row tile: each owns 64 rows (`wgmma`'s M).
 pub fn consumer_warpgroups(bm: u32) -> u32 {
     bm / 64
@@ -433,7 +455,7 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
             rate
         }
     };
-    let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands);
+    let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands) * narrow_register_rate(cfg.bm, cfg.bn, cfg.tf32_operands, rounds);
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn, cluster > 1) * consumers * pitch;
     let mut step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
     if cluster > 1 {
