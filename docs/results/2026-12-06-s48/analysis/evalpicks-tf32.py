@@ -1,6 +1,6 @@
 """TF32 picks before and after a model change, on the shapes of the tuned-on-request lines.
 
-    python3 tunedlines.py LOGS… > tuned.json        # every "tuned … expected/measured" line
+    python3 ../../2026-12-06-s47/analysis/tunedlines.py LOGS… > tuned.json   # every tuned line
     tc_plans --sizes <the lines' TF32 shapes> --precisions tf32 > OLD.csv   (at the old commit; NEW.csv at the new)
     python3 evalpicks-tf32.py tuned.json OLD.csv NEW.csv
 
