@@ -87,9 +87,9 @@ pub const ONE_CONSUMER_WAIT_REGISTERS: f64 = 0.43;
 /// against the 256-wide tile's. Fitted on the tuned-on-request lines of the H200 random runs (seeds
 /// 20271205/06, 20271241/42, 20271250/51: the 128×128 tile's time over the 128×256 tile's, measured
 /// in the same line, against the priced ratio): that ratio's median |log error| 0.089 → 0.041; held
-/// out, the H100 runs of sessions 43–48: 0.106 → 0.047 (`docs/results/2026-12-06-s48`). On launches of
-/// one round the ratio was priced within 1 % (K < 512) and the 128×128 tile ran faster than priced
-/// against the 256-wide one where the outputs are small.
+/// out, the H100 runs of sessions 43–48: 0.106 → 0.047 (`docs/results/2026-12-06-s48`). Where the
+/// outputs are small (one round) the 128×128 tile ran a little faster than that ratio prices (median
+/// 0.95 of it), so one-round launches keep the old rate.
 pub const NARROW_REGISTER_WAIT: f64 = 0.15;
 /// The fewest rounds of units over the SMs where [`NARROW_REGISTER_WAIT`] prices.
 pub const NARROW_REGISTER_ROUNDS: f64 = 2.0;
