@@ -2,7 +2,8 @@
 //! same process, on the same operands: `cublasGemmStridedBatchedEx` (what `torch.bmm` runs) for a
 //! batch, and one `cublasGemmEx` per group on one stream for grouped products. BF16 or FP16 inputs
 //! (kernel 26), or FP32 batches (kernel 28); `f32` output, and for a 16-bit batch `Auto` again with `C`
-//! in the inputs' type (`tessera_auto_out16`, and each tile's `_out16` row: what `torch.bmm` writes).
+//! in the inputs' type (`tessera_auto_out16`, and each tile's `_out16` row: what `torch.bmm` and
+//! `_grouped_mm` write), for batches and grouped products.
 //!
 //! Per case, CUDA events around a batch of launches after a warm-up (no synchronize inside), the
 //! median of `--repeat` batches, for tessera `Auto`, each of kernel 26's tiles of the precision, and
@@ -18,7 +19,7 @@ use tessera::catalogue::plan::grouped::Stack;
 use tessera::catalogue::precision::Precision;
 use tessera::catalogue::registry::grouped::{GroupedAlgo, GROUPED_KERNELS};
 use tessera::{
-    bf16, f16, DeviceBuffer, DeviceElement, DeviceMatrix, GemmEpilogue, Gpu, GpuTimer, MatrixStack, MatrixStackMut, OutputElement,
+    bf16, f16, DeviceBuffer, DeviceMatrix, GemmEpilogue, Gpu, GpuTimer, MatrixStack, MatrixStackMut, OutputElement,
 };
 use tessera_anchors::cublas_ex::GemmExInput;
 use tessera_anchors::Cublas;
@@ -239,7 +240,33 @@ fn out16<T: OutputElement>(
     Ok(result(name, ms, flops, err))
 }
 
-fn grouped<T: DeviceElement + GemmExInput>(
+/// The grouped product of `algo` with `C` in `T`, timed and checked as [`out16`] does a batch's.
+#[allow(clippy::too_many_arguments)] // the groups' operands and shape, and the row's kernel and name
+fn grouped_out16<T: OutputElement>(
+    gpu: &Gpu,
+    args: &Args,
+    (a, b): (&DeviceMatrix<T>, &DeviceBuffer<T>),
+    [groups, m, n, k]: [usize; 4],
+    offsets: &[u32],
+    samples: &[Sample],
+    flops: f64,
+    (algo, name): (GroupedAlgo, &str),
+) -> Result<serde_json::Value, Fail> {
+    let p = T::PRECISION;
+    let c = RefCell::new(DeviceMatrix::<T>::zeros(gpu, m, n)?);
+    let plain = GemmEpilogue::new();
+    let run = || -> Result<(), Fail> {
+        Ok(gpu.matmul_grouped_with(algo, &plain, a, MatrixStack::dense(b, groups, k, n), offsets, &mut c.borrow_mut())?)
+    };
+    run()?;
+    gpu.synchronize()?;
+    let got: Vec<f32> = c.borrow().to_vec(gpu)?.into_iter().map(T::to_f32).collect();
+    let err = worst_rounded(p, samples, &got, n, k, T::FORMAT.unit_roundoff());
+    let ms = median_ms(gpu, args, &GpuTimer::new(gpu)?, &run)?;
+    Ok(result(name, ms, flops, err))
+}
+
+fn grouped<T: OutputElement + GemmExInput>(
     gpu: &Gpu,
     blas: &Cublas,
     args: &Args,
@@ -281,7 +308,20 @@ fn grouped<T: DeviceElement + GemmExInput>(
     let (ar, br, or) = (&a, &b, &offs);
     runs.push(("cublas_loop".into(), Box::new(|| Ok(blas.gemm_grouped_loop(ar.buffer(), (br, sb), or, &mut c.borrow_mut())?))));
     let flops = 2.0 * (m * n * k) as f64;
-    let times = measure(gpu, args, &c, &runs, |got| worst(p, &samples, got, n, k), flops)?;
+    let mut times = measure(gpu, args, &c, &runs, |got| worst(p, &samples, got, n, k), flops)?;
+    if p != Precision::Fp32 {
+        // `C` in the inputs' type, as torch's `_grouped_mm` writes it: `Auto` and each of kernel 26's
+        // finishing twins.
+        let algos = [(String::from("tessera_auto_out16"), GroupedAlgo::Auto)].into_iter().chain(
+            GROUPED_KERNELS
+                .iter()
+                .filter(|kl| kl.precision == p && !kl.host.pointers())
+                .map(|kl| (format!("tessera_{}_out16", kl.label), kl.algo)),
+        );
+        for (name, algo) in algos {
+            times[name.as_str()] = grouped_out16(gpu, args, (&a, &b), [groups, m, n, k], &offs, &samples, flops, (algo, &name))?;
+        }
+    }
     let rows: Vec<u32> = offs.windows(2).map(|w| w[1] - w[0]).collect();
     Ok(
         serde_json::json!({ "kind": "grouped", "precision": p.label(), "groups": groups, "m": m, "n": n, "k": k, "group_rows": rows, "times": times, "tessera_auto_over_cublas": ratio(&times, "tessera_auto", "cublas_loop"), "best_tile": gpu_choice(&times) }),
