@@ -133,8 +133,6 @@ grouped_catalogue! {
     F32 = k28_batched_f32::matmul_batched_dbuf_128x128x16 / matmul_batched_dbuf_128x128x16_by_rows, "batched-f32-128x128x16", Fp32, BATCHED_DBUF_128X128X16;
     /// FP32 (kernel 28), kernel 8's 128×256×16 tiles.
     F32Wide = k28_batched_f32::matmul_batched_dbuf_128x256x16 / matmul_batched_dbuf_128x256x16_by_rows, "batched-f32-128x256x16", Fp32, BATCHED_DBUF_128X256X16;
-    /// FP32 (kernel 28), kernel 8's 128×128×8 tiles.
-    F32Shallow = k28_batched_f32::matmul_batched_dbuf_128x128x8 / matmul_batched_dbuf_128x128x8_by_rows, "batched-f32-128x128x8", Fp32, BATCHED_DBUF_128X128X8;
     /// FP32 (kernel 28), kernel 8's 64×64×16 tiles.
     F32Small = k28_batched_f32::matmul_batched_dbuf_64x64x16 / matmul_batched_dbuf_64x64x16_by_rows, "batched-f32-64x64x16", Fp32, BATCHED_DBUF_64X64X16;
     /// BF16 (kernel 30: a batch only, any GPU with `mma.sync`), kernel 13's 128×128×32 tiles.
@@ -168,7 +166,6 @@ impl GroupedAlgo {
         match self {
             GroupedAlgo::F32 => Some(Algo::Dbuf128x128x16),
             GroupedAlgo::F32Small => Some(Algo::Dbuf64x64x16),
-            GroupedAlgo::F32Shallow => Some(Algo::Dbuf128x128x8),
             GroupedAlgo::F32Wide => Some(Algo::Dbuf128x256x16),
             GroupedAlgo::MmaBf16 => Some(Algo::MmaPipeBf16x128),
             GroupedAlgo::MmaBf16Rows64 => Some(Algo::MmaSplitKBf16Rows64),

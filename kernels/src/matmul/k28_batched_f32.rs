@@ -60,12 +60,5 @@ pub const BATCHED_DBUF_128X256X16: crate::launch::TileConfig = k08_double_buffer
 
 batched_entry!(matmul_batched_dbuf_128x256x16, matmul_batched_dbuf_128x256x16_by_rows, 128, 256, 16, wmi 2, wni 4, threads 256, la 2, lb 4, unroll 16,
     "Kernel 28: kernel 8's 128×256×16 tile over a strided batch, FP32: large matrices (FP32 `Auto`'s usual tile at 2048³ and up).");
-/// The launch of [`matmul_batched_dbuf_128x128x8`] per matrix: kernel 8's, bound to two blocks per SM
-/// (at most 128 registers a thread) as kernel 8's entry runs unbounded (127); the batch's offsets
-/// took it to 145, one block per SM.
-pub const BATCHED_DBUF_128X128X8: crate::launch::TileConfig = k08_double_buffer::DBUF_128X128X8.min_blocks_per_sm(2);
-
-batched_entry!(matmul_batched_dbuf_128x128x8, matmul_batched_dbuf_128x128x8_by_rows, 128, 128, 8, wmi 2, wni 2, threads 256, la 1, lb 1, unroll 8,
-    "Kernel 28: kernel 8's 128×128×8 tile over a strided batch, FP32: half the shared memory of the 128×128×16 tile, so more blocks side by side on short K (FP32 `Auto`'s usual tile on small and mid products).");
 batched_entry!(matmul_batched_dbuf_64x64x16, matmul_batched_dbuf_64x64x16_by_rows, 64, 64, 16, wmi 1, wni 2, threads 128, la 2, lb 2, unroll 16,
     "Kernel 28: kernel 8's 64×64×16 tile over a strided batch, FP32: small matrices, many blocks.");
