@@ -18,15 +18,16 @@ use clap::Parser;
 use tessera::catalogue::plan::grouped::Stack;
 use tessera::catalogue::precision::Precision;
 use tessera::catalogue::registry::grouped::{GroupedAlgo, GROUPED_KERNELS};
-use tessera::{
-    bf16, f16, DeviceBuffer, DeviceMatrix, GemmEpilogue, Gpu, GpuTimer, MatrixStack, MatrixStackMut, OutputElement,
-};
+use tessera::{bf16, f16, DeviceBuffer, DeviceMatrix, GemmEpilogue, Gpu, GpuTimer, MatrixStack, MatrixStackMut, OutputElement};
 use tessera_anchors::cublas_ex::GemmExInput;
 use tessera_anchors::Cublas;
 
 #[path = "../bin_common.rs"]
 mod bin_common;
 use bin_common::Fail;
+
+/// A 16-bit `C` read back as `f32`.
+type ReadBack<'a> = dyn Fn() -> Result<Vec<f32>, Fail> + 'a;
 
 /// One implementation's run of the case into the shared `C`.
 type Run<'a> = Box<dyn Fn() -> Result<(), Fail> + 'a>;
@@ -220,7 +221,6 @@ fn out16<T: OutputElement>(
     flops: f64,
     (algo, name): (GroupedAlgo, &str),
 ) -> Result<serde_json::Value, Fail> {
-    let p = T::PRECISION;
     let c = RefCell::new(DeviceBuffer::<T>::zeros(gpu, count * m * n)?);
     let plain = GemmEpilogue::new();
     let run = || -> Result<(), Fail> {
@@ -232,11 +232,26 @@ fn out16<T: OutputElement>(
             MatrixStackMut::dense(&mut c.borrow_mut(), count, m, n),
         )?)
     };
+    let got = || -> Result<Vec<f32>, Fail> { Ok(c.borrow().to_host(gpu)?.into_iter().map(T::to_f32).collect()) };
+    rounded_run::<T>(gpu, args, (&run, &got), samples, (n, k), flops, name)
+}
+
+/// `run` (a product into a 16-bit `C`, read back by `got`) checked on the samples within the
+/// precision's rule plus the output's rounding, then timed: its row `name`.
+#[allow(clippy::too_many_arguments)] // the run and its read-back, the samples and shape, the row
+fn rounded_run<T: OutputElement>(
+    gpu: &Gpu,
+    args: &Args,
+    (run, got): (&dyn Fn() -> Result<(), Fail>, &ReadBack<'_>),
+    samples: &[Sample],
+    (n, k): (usize, usize),
+    flops: f64,
+    name: &str,
+) -> Result<serde_json::Value, Fail> {
     run()?;
     gpu.synchronize()?;
-    let got: Vec<f32> = c.borrow().to_host(gpu)?.into_iter().map(T::to_f32).collect();
-    let err = worst_rounded(p, samples, &got, n, k, T::FORMAT.unit_roundoff());
-    let ms = median_ms(gpu, args, &GpuTimer::new(gpu)?, &run)?;
+    let err = worst_rounded(T::PRECISION, samples, &got()?, n, k, T::FORMAT.unit_roundoff());
+    let ms = median_ms(gpu, args, &GpuTimer::new(gpu)?, run)?;
     Ok(result(name, ms, flops, err))
 }
 
@@ -252,18 +267,13 @@ fn grouped_out16<T: OutputElement>(
     flops: f64,
     (algo, name): (GroupedAlgo, &str),
 ) -> Result<serde_json::Value, Fail> {
-    let p = T::PRECISION;
     let c = RefCell::new(DeviceMatrix::<T>::zeros(gpu, m, n)?);
     let plain = GemmEpilogue::new();
     let run = || -> Result<(), Fail> {
         Ok(gpu.matmul_grouped_with(algo, &plain, a, MatrixStack::dense(b, groups, k, n), offsets, &mut c.borrow_mut())?)
     };
-    run()?;
-    gpu.synchronize()?;
-    let got: Vec<f32> = c.borrow().to_vec(gpu)?.into_iter().map(T::to_f32).collect();
-    let err = worst_rounded(p, samples, &got, n, k, T::FORMAT.unit_roundoff());
-    let ms = median_ms(gpu, args, &GpuTimer::new(gpu)?, &run)?;
-    Ok(result(name, ms, flops, err))
+    let got = || -> Result<Vec<f32>, Fail> { Ok(c.borrow().to_vec(gpu)?.into_iter().map(T::to_f32).collect()) };
+    rounded_run::<T>(gpu, args, (&run, &got), samples, (n, k), flops, name)
 }
 
 fn grouped<T: OutputElement + GemmExInput>(
