@@ -238,7 +238,6 @@ fn out16<T: OutputElement>(
 
 /// `run` (a product into a 16-bit `C`, read back by `got`) checked on the samples within the
 /// precision's rule plus the output's rounding, then timed: its row `name`.
-#[allow(clippy::too_many_arguments)] // the run and its read-back, the samples and shape, the row
 fn rounded_run<T: OutputElement>(
     gpu: &Gpu,
     args: &Args,
@@ -319,18 +318,16 @@ fn grouped<T: OutputElement + GemmExInput>(
     runs.push(("cublas_loop".into(), Box::new(|| Ok(blas.gemm_grouped_loop(ar.buffer(), (br, sb), or, &mut c.borrow_mut())?))));
     let flops = 2.0 * (m * n * k) as f64;
     let mut times = measure(gpu, args, &c, &runs, |got| worst(p, &samples, got, n, k), flops)?;
-    if p != Precision::Fp32 {
-        // `C` in the inputs' type, as torch's `_grouped_mm` writes it: `Auto` and each of kernel 26's
-        // finishing twins.
-        let algos = [(String::from("tessera_auto_out16"), GroupedAlgo::Auto)].into_iter().chain(
-            GROUPED_KERNELS
-                .iter()
-                .filter(|kl| kl.precision == p && !kl.host.pointers())
-                .map(|kl| (format!("tessera_{}_out16", kl.label), kl.algo)),
-        );
-        for (name, algo) in algos {
-            times[name.as_str()] = grouped_out16(gpu, args, (&a, &b), [groups, m, n, k], &offs, &samples, flops, (algo, &name))?;
-        }
+    // `C` in the inputs' type, as torch's `_grouped_mm` writes it (groups are 16-bit only): `Auto` and
+    // each of kernel 26's finishing twins.
+    let algos = [(String::from("tessera_auto_out16"), GroupedAlgo::Auto)].into_iter().chain(
+        GROUPED_KERNELS
+            .iter()
+            .filter(|kl| kl.precision == p && !kl.host.pointers())
+            .map(|kl| (format!("tessera_{}_out16", kl.label), kl.algo)),
+    );
+    for (name, algo) in algos {
+        times[name.as_str()] = grouped_out16(gpu, args, (&a, &b), [groups, m, n, k], &offs, &samples, flops, (algo, &name))?;
     }
     let rows: Vec<u32> = offs.windows(2).map(|w| w[1] - w[0]).collect();
     Ok(
