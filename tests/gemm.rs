@@ -172,6 +172,28 @@ fn main() {
             run_case_with(g, &case, case.params().algo(algo).k_slices(slices))
         }));
     }
+    // A split launch starts while `C`'s zeros are still being written (`dependent_launch`) and must
+    // wait for them before its first add: a large `C` over a short K, so that each slice's K-loop ends
+    // long before the zero kernel does, three times over a `C` of NaN each (β = 0: the case's `C`
+    // starts as NaN; a missed wait leaves partial sums overwritten by zeros, or NaN).
+    let racing = [
+        (Precision::Fp32, Algo::SplitK64x64x16, 4),
+        (Precision::Bf16, Algo::PersistentBf16Rows64, 2),
+        (Precision::Bf16, Algo::MmaSplitKBf16Rows64, 2),
+        (Precision::Fp16, Algo::FewRowsF16, 2),
+        (Precision::Bf16, Algo::FewColsKsplitBf16, 2),
+    ];
+    for (precision, algo, slices) in racing {
+        let (m, n) = match algo {
+            Algo::FewRowsF16 => (16, 1 << 18),
+            Algo::FewColsKsplitBf16 => (1 << 18, 8),
+            _ => (2048, 2048),
+        };
+        let case = GemmCase { precision, ..GemmCase::new(m, n, 128) };
+        trials.push(gpu_trial(format!("{}_{}_slices_wait_for_c_zeros", case.label(), algo.label()), move |g| {
+            (0..3).try_for_each(|_| run_case_with(g, &case, case.params().algo(algo).k_slices(slices)))
+        }));
+    }
     // `Auto` on tiny outputs over a deep K, where the models take more than `MAX_SPLITS` slices (all in
     // one round of the SMs: `tc_model::MAX_SPLITS_ONE_ROUND`).
     for (m, n, k, precision) in [(184, 37, 15336, Precision::Bf16), (64, 32, 5120, Precision::Fp16)] {

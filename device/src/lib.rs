@@ -13,6 +13,7 @@
 //! - [`wgmma`]: Hopper's warpgroup MMA from shared-memory descriptors (sm_90a), its fences and groups;
 //! - [`tma`]: the Tensor Memory Accelerator's box copies global → shared (sm_90);
 //! - [`mbarrier`]: shared-memory barriers with phases and transaction counts (what TMA signals);
+//! - [`dependent_launch`]: a launch that overlaps the one before it (`griddepcontrol`, sm_90);
 //! - [`flag`]: counters in global memory that hand work between the blocks of a launch (release / acquire);
 //! - [`cluster`]: thread-block clusters — ranks, peers' shared memory, the cluster barrier (sm_90);
 //! - [`warpgroup`]: `setmaxnreg`, moving registers between warpgroups (sm_90a);
@@ -39,6 +40,7 @@
 pub mod async_copy;
 pub mod atomic;
 pub mod cluster;
+pub mod dependent_launch;
 pub mod flag;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod host;

@@ -266,8 +266,15 @@ fn run_kernel_scaled(
         return Err(EmuError::InvalidLaunch { kernel: kernel.entry, detail: format!("operands of another shape than {shape:?}") });
     }
     // NaN whose two halves are BF16 NaNs too: an element a BF16-writing kernel skips shows as well.
-    let mut c = vec![if planned.zero_c { 0.0 } else { f32::from_bits(u32::MAX) }; a.rows * b.cols];
+    let mut c = vec![f32::from_bits(u32::MAX); a.rows * b.cols];
     let pc = SyncPtr::new(c.as_mut_ptr());
+    if planned.zero_c {
+        // As the host: kernel `zero_f32` just before a launch that adds into C.
+        let len = c.len();
+        let zero = Launch::from(tessera_catalogue::registry::launch::zero_f32(len, 2));
+        // SAFETY: C holds `len` floats and outlives the launch.
+        launch("zero_f32", zero, || unsafe { tessera_kernels::zero_fill::zero_f32(pc.get(), len) })?;
+    }
     let (m, n, k, cfg) = (shape.m, shape.n, shape.k, Launch::from(planned.dims));
     let entry = planned.entry;
     let (_, host_build) = kernel.launched(n);

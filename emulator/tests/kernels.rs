@@ -4,12 +4,12 @@
 //! tested without an edit here.
 use libtest_mimic::{Arguments, Failed, Trial};
 use tessera_catalogue::registry::algo::{case_label, matmul_cases};
-use tessera_catalogue::registry::launch::{elementwise, grid_stride};
+use tessera_catalogue::registry::launch::{elementwise, grid_stride, zero_f32};
 use tessera_catalogue::testkit::check::check_in;
 use tessera_catalogue::testkit::random::operands;
 use tessera_catalogue::{Algo, HostMatrix, MatmulShape, Precision};
 use tessera_emulator::{launch, Launch, SyncPtr};
-use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4};
+use tessera_kernels::{iterated_fma, vec_add, vec_add_vec4, zero_fill};
 
 /// The H200, as the plans the host makes for it.
 const H: tessera_catalogue::Target = tessera_catalogue::Target::H200;
@@ -710,6 +710,7 @@ fn main() {
     trials.push(Trial::test("vec_add_matches_elementwise_sum", vec_add_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_grid_stride_matches_elementwise_sum", vec_add_vec4_grid_stride_matches_elementwise_sum));
     trials.push(Trial::test("vec_add_vec4_in_place_accumulates", vec_add_vec4_in_place_accumulates));
+    trials.push(Trial::test("zero_f32_zeroes_exactly_its_range_from_any_start", zero_f32_zeroes_exactly_its_range_from_any_start));
     trials.push(Trial::test("iterated_fma_matches_mul_add_chain_bit_for_bit", iterated_fma_matches_mul_add_chain_bit_for_bit));
     libtest_mimic::run(&Arguments::from_args(), trials).exit()
 }
@@ -728,6 +729,28 @@ fn vec_add_matches_elementwise_sum() -> Result<(), Failed> {
         for i in 0..n {
             // One f32 addition per element: the emulator must give exactly what the GPU gives.
             assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "n = {n}, element {i}");
+        }
+    }
+    Ok(())
+}
+
+/// `zero_f32` from each of the four 4-byte offsets within 16 bytes (its head of 0–3 elements), over
+/// lengths with every tail and a grid-stride loop (2 "SMs": 4 blocks of 256 threads, 1,024 quads at
+/// once), writes zeros into exactly `[start, start + n)` and nothing around it.
+fn zero_f32_zeroes_exactly_its_range_from_any_start() -> Result<(), Failed> {
+    for start in 0..4usize {
+        for n in [0usize, 1, 2, 3, 5, 7, 1024, 4101, 9003] {
+            let mut buf = vec![f32::NAN; n + 8];
+            let p = SyncPtr::new(buf[start..].as_mut_ptr());
+            launch("zero_f32", Launch::from(zero_f32(n, 2)), || {
+                // SAFETY: buf holds start + n + (8 − start) floats from its start.
+                unsafe { zero_fill::zero_f32(p.get(), n) }
+            })
+            .unwrap_or_else(|e| panic!("start {start}, n = {n}: {e}"));
+            for (i, v) in buf.iter().enumerate() {
+                let inside = (start..start + n).contains(&i);
+                assert_eq!(v.to_bits(), if inside { 0 } else { f32::NAN.to_bits() }, "start {start}, n = {n}, element {i}");
+            }
         }
     }
     Ok(())

@@ -31,6 +31,7 @@ pub(crate) mod blocked;
 pub mod buffer;
 pub mod comm;
 pub mod context;
+pub(crate) mod dependent_launch;
 pub mod error;
 pub mod event;
 #[cfg(any(feature = "ndarray", feature = "faer"))]

@@ -34,6 +34,7 @@ pub mod tf32_operands;
 pub mod vec_add;
 pub mod vec_add_vec4;
 pub mod wgmma_rate;
+pub mod zero_fill;
 
 /// A kernel that reaches a bounds check or an explicit `panic!` traps: the launch fails with
 /// `CUDA_ERROR_LAUNCH_FAILED` (see the host crate's error docs). No formatting code is linked.

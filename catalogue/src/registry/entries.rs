@@ -1,7 +1,7 @@
 //! Every entry of the two PTX modules, with the launch bound the PTX link step (tessera-builder) writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
-use tessera_kernels::{epilogue, fp8, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate};
+use tessera_kernels::{epilogue, fp8, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate, zero_fill};
 
 use crate::registry::algo::MATMUL_KERNELS;
 
@@ -20,9 +20,10 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 23] = [
+const OTHER_KERNELS: [(&str, u32); 24] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
+    ("zero_f32", zero_fill::BLOCK),
     ("iterated_fma", iterated_fma::BLOCK),
     ("diagnostic_trap", 1),
     ("mma_rate_tf32", mma_rate::BLOCK),
@@ -101,6 +102,7 @@ mod tests {
         // The element-wise names are written by hand: check them against the host builds' symbols.
         assert!(std::any::type_name_of_val(&vec_add::vec_add).ends_with("::vec_add"));
         assert!(std::any::type_name_of_val(&vec_add_vec4::vec_add_vec4).ends_with("::vec_add_vec4"));
+        assert!(std::any::type_name_of_val(&zero_fill::zero_f32).ends_with("::zero_f32"));
         assert!(std::any::type_name_of_val(&iterated_fma::iterated_fma).ends_with("::iterated_fma"));
         assert!(std::any::type_name_of_val(&pack::pack_b32).ends_with("::pack_b32"));
         assert!(std::any::type_name_of_val(&pack::pack_b16).ends_with("::pack_b16"));

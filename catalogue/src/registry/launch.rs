@@ -1,6 +1,6 @@
 //! Launch dimensions: the grid rule of every kernel, from its catalogue geometry and the shape (a
 //! matmul kernel's launch, which takes the model's K slices, is planned in [`crate::plan::kernel_launch`]).
-use tessera_kernels::{pack, tf32_operands, vec_add_vec4};
+use tessera_kernels::{pack, tf32_operands, vec_add_vec4, zero_fill};
 
 use crate::shape::ShapeError;
 
@@ -64,6 +64,16 @@ pub fn pad_b16(rows: u32, cols: u32, ld: u32, sms: u32) -> LaunchDims {
     LaunchDims { grid: (blocks, 1, 1), block: (pack::BLOCK.0, pack::BLOCK.1, 1), shared_bytes: pack::shared_bytes(2) }
 }
 
+/// The launch of `zero_f32` over `n` floats on a GPU of `sms` SMs: one quad per thread, at most two
+/// blocks per SM (the grid-stride loop takes the rest), so that every block is resident at once and
+/// the split launch queued as its dependent starts as soon as they have all begun.
+pub fn zero_f32(n: usize, sms: u32) -> LaunchDims {
+    let block = zero_fill::BLOCK;
+    let wanted = n.div_ceil(4).div_ceil(block as usize).max(1);
+    let blocks = wanted.min(2 * sms.max(1) as usize) as u32;
+    LaunchDims { grid: (blocks, 1, 1), block: (block, 1, 1), shared_bytes: 0 }
+}
+
 /// The launch of `copy_padded_f32` over an `out_rows × out_cols` result: the pack walk's tiles
 /// ([`tiles`]), without shared memory.
 pub fn copy_padded_f32(out_rows: u32, out_cols: u32) -> LaunchDims {
@@ -93,6 +103,14 @@ pub fn tiles(rows: usize, cols: usize, shared_bytes: u32) -> LaunchDims {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_f32_keeps_its_grid_resident() {
+        assert_eq!(zero_f32(1, 132).grid, (1, 1, 1));
+        assert_eq!(zero_f32(1025, 132).grid, (2, 1, 1));
+        assert_eq!(zero_f32(64 * 4096, 132).grid, (256, 1, 1));
+        assert_eq!(zero_f32(1 << 26, 132).grid, (264, 1, 1));
+    }
 
     #[test]
     fn grid_stride_caps_at_eight_blocks_per_sm() {

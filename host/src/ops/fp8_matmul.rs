@@ -242,9 +242,6 @@ impl Gpu {
                 // format), the scales their floats or null (all checked above), of this context; the guards record their use after
                 // the launches are queued; the plan is this GPU's for these dimensions.
                 unsafe {
-                    if l.launch.zero_c {
-                        self.zero_bytes(stream, pc, dims.m * dims.n * std::mem::size_of::<O>())?;
-                    }
                     let f = self.kernel(l.launch.entry)?;
                     self.launch_fp8(stream, f, &l.launch, pa, given, pb, fp8, pc)
                 }
@@ -272,8 +269,8 @@ impl Gpu {
     ///
     /// # Safety
     /// As [`Gpu::launch_kernel`], with `a` `m·k` bytes, `b` `k·n` bytes, each scale null or its `f32`s
-    /// of this context, the bias null or the values its code names; `C` zeroed first where the launch
-    /// adds into it.
+    /// of this context, the bias null or the values its code names (`C` is zeroed here where the
+    /// launch adds into it).
     #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn launch_fp8(
         &self,

@@ -14,6 +14,7 @@ use super::finishing::FinishArgs;
 use super::launch_config;
 use crate::blocked::Homes;
 use crate::context::Gpu;
+use crate::dependent_launch::{self, RawArgs};
 use crate::error::{Error, Result};
 use crate::matrix::{DeviceElement, DeviceMatrix};
 
@@ -151,8 +152,8 @@ impl Gpu {
         }
     }
 
-    /// Queues one planned kernel launch: zeroes `C` first for split-K and stream-K (which add partial
-    /// sums into `C`), prepares the operands of a kernel that takes prepared TF32 operands (kernels
+    /// Queues one planned kernel launch (`C` zeroed first for split-K and stream-K, which add partial
+    /// sums into it: [`Gpu::launch_product`]), prepares the operands of a kernel that takes prepared TF32 operands (kernels
     /// 14–16's TF32 entries) in this GPU's workspace first, and copies a TMA kernel's operands there
     /// with padded rows where the TMA cannot read them in place.
     ///
@@ -180,13 +181,6 @@ impl Gpu {
         c: u64,
         finish: FinishArgs,
     ) -> Result<()> {
-        let (m, n) = (launch.shape.m, launch.shape.n);
-        if launch.zero_c {
-            self.context().bind_to_thread().map_err(Error::driver("binding the context", 0))?;
-            let bytes = m as usize * n as usize * 4;
-            // SAFETY: c addresses m·n floats (the caller's contract).
-            unsafe { result::memset_d8_async(c, 0, bytes, stream.cu_stream()) }.map_err(Error::driver("zeroing C", 0))?;
-        }
         let f = self.kernel(launch.entry)?;
         if launch.prepares_tf32() {
             // SAFETY: forwarded contract.
@@ -196,7 +190,7 @@ impl Gpu {
             // SAFETY: forwarded contract (B as the caller's k × n bytes); no scales (null: 1), no epilogue.
             return unsafe { self.launch_fp8(stream, f, launch, a, super::fp8_matmul::BGiven::Rows, b, FinishArgs::default(), c) };
         }
-        // SAFETY: forwarded contract; C is zeroed above for the kernels that add into it.
+        // SAFETY: forwarded contract; `launch_product` zeroes C for the kernels that add into it.
         unsafe { self.launch_product(stream, f, launch, a, b, c, finish) }
     }
 
@@ -205,14 +199,16 @@ impl Gpu {
     /// instead of the pointers ([`crate::tensor_maps`]), in the plan's layouts ([`KernelLaunch::tma`]): an
     /// operand whose rows are not whole 16-byte units is first copied by `pad_b16` into this GPU's
     /// workspace with rows padded to them (stream-ordered, inside the caller's timing); prepared TF32
-    /// operands come with those rows already ([`Gpu::matmul_prepared_tf32`]).
+    /// operands come with those rows already ([`Gpu::matmul_prepared_tf32`]). A launch that adds into
+    /// `C` (split-K, stream-K) gets `C`'s zeros right before it, which it overlaps
+    /// ([`crate::dependent_launch`]).
     ///
     /// An FP8 kernel (kernel 25) gets `y` as `Bᵀ` and after the common arguments `fp8`'s: its two
     /// scale pointers (0: null, 1), whether `C` is BF16 (the launch's output), the fused epilogue's
     /// bias (0: none) and code.
     ///
     /// # Safety
-    /// As [`Gpu::launch_kernel`] for `x`, `y`, `c`; `C` zeroed first when the launch accumulates; for a
+    /// As [`Gpu::launch_kernel`] for `x`, `y`, `c`; for a
     /// TMA kernel with prepared TF32 operands, `x` and `y` have the plan's leading dimensions; for an
     /// FP8 kernel `y` is `Bᵀ` (`n × k` bytes) and each scale null or one `f32` of this context.
     #[allow(clippy::too_many_arguments)]
@@ -280,18 +276,18 @@ impl Gpu {
         let flags = flags_guard.as_ref().map_or(0, |(p, _)| *p);
         let out_bf16 = u32::from(launch.output == OutputFormat::Bf16);
         let out = launch.output.code();
-        let mut builder = stream.launch_builder(f);
+        let mut args = RawArgs::new();
         if kernel.config.tma {
-            builder.arg(&x).arg(&y).arg(&map_c).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
+            args.arg(&x).arg(&y).arg(&map_c).arg(&c).arg(&flags).arg(&m).arg(&n).arg(&k);
             if kernel.config.fp8_operands {
-                builder.arg(&finish.scales.0).arg(&finish.scales.1).arg(&out_bf16).arg(&finish.bias).arg(&finish.epilogue);
+                args.arg(&finish.scales.0).arg(&finish.scales.1).arg(&out_bf16).arg(&finish.bias).arg(&finish.epilogue);
             } else if kernel.config.fused_epilogue {
-                builder.arg(&finish.alpha).arg(&out).arg(&finish.bias).arg(&finish.epilogue);
+                args.arg(&finish.alpha).arg(&out).arg(&finish.bias).arg(&finish.epilogue);
             }
         } else {
-            builder.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
+            args.arg(&x).arg(&y).arg(&c).arg(&m).arg(&n).arg(&k);
             if kernel.config.fused_epilogue {
-                builder.arg(&finish.alpha).arg(&out).arg(&finish.bias).arg(&finish.epilogue);
+                args.arg(&finish.alpha).arg(&out).arg(&finish.bias).arg(&finish.epilogue);
             }
         }
         // SAFETY: matmul_*(a, b, c, m, n, k) index A < m·k, B < k·n, C < m·n (see the kernel docs):
@@ -313,11 +309,41 @@ impl Gpu {
             let most = self.max_active_clusters(launch.entry, f, config)?.max(1) * cluster;
             config.grid_dim.0 = config.grid_dim.0.min(most);
         }
-        let launched = self.launched(unsafe { builder.launch(config) });
+        // C's zeros just before the launch, which (with the overlap on) waits for them only before
+        // its first add: nothing may be queued between the two.
+        // SAFETY: c addresses m·n elements of the launch's output (the caller's contract).
+        let dependent = launch.zero_c && unsafe { self.zero_c_before(stream, launch, c) }?;
+        let launched = self.launched(unsafe { dependent_launch::launch(stream, f, config, &mut args, dependent) });
         drop(flags_guard);
         drop(map_guard);
         drop(staged);
         launched
+    }
+
+    /// Queues `C`'s zeros for `launch`, which adds its slices into `C`: kernel `zero_f32` where `C` is
+    /// whole 4-byte words (always, for the `f32` `C` of every adding kernel), a memset otherwise.
+    /// Returns whether `launch` may be queued next as the zero kernel's programmatic dependent
+    /// ([`crate::dependent_launch`]).
+    ///
+    /// # Safety
+    /// `c` addresses `m·n` elements of `launch`'s output format in this context, not used by other
+    /// work until the launch completes.
+    unsafe fn zero_c_before(&self, stream: &Arc<CudaStream>, launch: &KernelLaunch, c: u64) -> Result<bool> {
+        let bytes = launch.shape.m as usize * launch.shape.n as usize * launch.output.bytes();
+        if !bytes.is_multiple_of(4) || !c.is_multiple_of(4) {
+            // SAFETY: c addresses `bytes` bytes (the caller's contract).
+            unsafe { self.zero_bytes(stream, c, bytes) }?;
+            return Ok(false);
+        }
+        let words = bytes / 4;
+        let f = self.kernel("zero_f32")?;
+        let mut args = RawArgs::new();
+        args.arg(&c).arg(&words);
+        let config = launch_config(tessera_catalogue::registry::launch::zero_f32(words, self.sm_count()));
+        // SAFETY: zero_f32(c, n) writes c[0 .. n) only; c holds `words` 4-byte aligned floats' worth
+        // of bytes (the caller's contract, checked above).
+        self.launched(unsafe { dependent_launch::launch(stream, f, config, &mut args, false) })?;
+        Ok(dependent_launch::overlap_enabled())
     }
 
     /// This GPU's stream-K counters, grown to at least `words` zeroed `u32` (the old ones freed first,

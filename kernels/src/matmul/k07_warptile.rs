@@ -198,6 +198,10 @@ pub unsafe fn write_acc_by_rows<const BM: u32, const BN: u32, const WMI: usize, 
     acc: &Acc<WMI, WNI>,
 ) {
     use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
+    if ADD {
+        // C's zeroing may still run (the host queues an adding launch as its dependent).
+        crate::device::dependent_launch::wait_for_prior_grids();
+    }
     let (wm_rows, w) = (WSUB_M * WMI as u32, WSUB_N * WNI as u32);
     // Everything from (r0, c0) and %laneid: values the main loop computed from the thread index would
     // be reused here and kept live through it, costing registers there.

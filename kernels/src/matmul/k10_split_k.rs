@@ -64,6 +64,8 @@ pub unsafe fn add_acc<const BM: u32, const BN: u32, const WMI: usize, const WNI:
 ) {
     use super::k07_warptile::{write_acc_by_rows, WSUB_M, WSUB_N};
     use crate::device::atomic;
+    // C's zeroing may still run (the host queues this launch as its dependent).
+    crate::device::dependent_launch::wait_for_prior_grids();
     if BY_ROWS && !n.is_multiple_of(4) {
         // SAFETY: forwarded contract (n % 4 is the same for every thread of the grid).
         return unsafe { write_acc_by_rows::<BM, BN, WMI, WNI, true>(c, m, n, r0, c0, acc) };

@@ -721,6 +721,10 @@ pub(crate) unsafe fn store<O: WgmmaTile>(
     cw: u32,
     accumulate: bool,
 ) {
+    if accumulate {
+        // C's zeroing may still run (the host queues a split launch as its dependent).
+        crate::device::dependent_launch::wait_for_prior_grids();
+    }
     let wtid = thread::thread_idx_x() % 128;
     let lane = wtid % 32;
     let stage = staging.view;

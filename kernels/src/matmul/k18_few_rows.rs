@@ -222,6 +222,10 @@ unsafe fn few_rows<I: Input, const VB: bool, const A4: bool>(a: *const I::Elem, 
 
     // The block's outputs in groups of four columns, (i, 4j .. 4j + 4) for group g = i·32 + j,
     // i < rows: thread t takes groups t, t + 256, …; consecutive threads, consecutive columns.
+    if slices > 1 {
+        // C's zeroing may still run (the host queues a split launch as its dependent).
+        crate::device::dependent_launch::wait_for_prior_grids();
+    }
     let mut g = tid;
     while g < rows * (COLS / 4) {
         let (i, j) = (g / (COLS / 4), g % (COLS / 4));

@@ -441,6 +441,10 @@ unsafe fn store_warp_sums<const C: usize, const KP: u32>(
     part: u32,
 ) {
     use crate::device::{mem::Float4, shared::SharedTiles, thread};
+    if slices > 1 {
+        // C's zeroing may still run (the host queues a split launch as its dependent).
+        crate::device::dependent_launch::wait_for_prior_grids();
+    }
     let (lane, warp) = (thread::thread_idx_x() % 32, thread::thread_idx_x() / 32);
     let cols = C as u32;
     // The warp's lanes add their partial sums through its own shared rows: lane l writes its

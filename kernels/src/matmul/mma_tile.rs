@@ -441,6 +441,10 @@ pub unsafe fn mma_gemm<
     let (g, t) = (lane / 4, lane % 4);
     // One slice stores its outputs; several add theirs into the zeroed C.
     let adds = SPLIT && thread::grid_dim_z() > 1;
+    if adds {
+        // C's zeroing may still run (the host queues this launch as its dependent).
+        crate::device::dependent_launch::wait_for_prior_grids();
+    }
     for (mi, row) in acc.iter().enumerate() {
         for (ni, frag) in row.iter().enumerate() {
             for (i, &v) in frag.iter().enumerate() {
