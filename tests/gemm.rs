@@ -184,12 +184,13 @@ fn main() {
         (Precision::Bf16, Algo::FewColsKsplitBf16, 2),
     ];
     for (precision, algo, slices) in racing {
-        let (m, n) = match algo {
-            Algo::FewRowsF16 => (16, 1 << 18),
-            Algo::FewColsKsplitBf16 => (1 << 18, 8),
-            _ => (2048, 2048),
+        // Kernel 19's K-split entry takes slices of 128 at least.
+        let (m, n, k) = match algo {
+            Algo::FewRowsF16 => (16, 1 << 18, 128),
+            Algo::FewColsKsplitBf16 => (1 << 18, 8, 256),
+            _ => (2048, 2048, 128),
         };
-        let case = GemmCase { precision, ..GemmCase::new(m, n, 128) };
+        let case = GemmCase { precision, ..GemmCase::new(m, n, k) };
         trials.push(gpu_trial(format!("{}_{}_slices_wait_for_c_zeros", case.label(), algo.label()), move |g| {
             (0..3).try_for_each(|_| run_case_with(g, &case, case.params().algo(algo).k_slices(slices)))
         }));
