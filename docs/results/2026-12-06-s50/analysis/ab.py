@@ -3,12 +3,12 @@
 scorecard runs named <prec>-m<mode>-p<pass>/scorecard.json under a call's folder; cuBLAS beside it and,
 for BF16, the memory roofline (A, B, C moved once at COPY GB/s).
     ab.py CALLDIR PREC [COPY_GB_PER_S] [--shapes a,b,c]"""
-import json, sys, glob, os, math, statistics
+import json, sys, glob, os, math, statistics, lzma
 
 def load(path, key):
     out = {}
     try:
-        rows = json.load(open(path))['rows']
+        rows = json.load(lzma.open(path) if path.endswith(".xz") else open(path))['rows']
     except (OSError, ValueError):
         return out
     for r in rows:
@@ -23,7 +23,7 @@ if '--shapes' in sys.argv:
     only = [tuple(int(x) for x in s.split('x')) for s in sys.argv[sys.argv.index('--shapes') + 1].split(',')]
 key = f'auto-{prec}'
 runs = {}
-for p in sorted(glob.glob(os.path.join(call, f'{prec}-m*-p*/scorecard.json'))):
+for p in sorted(glob.glob(os.path.join(call, f"{prec}-m*-p*/scorecard.json*"))):
     tag = p.split('/')[-2]
     runs[tag] = load(p, key)
 shapes = only or sorted({s for r in runs.values() for s in r}, key=lambda s: (s[0] * s[1] * s[2], s))
