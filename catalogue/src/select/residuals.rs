@@ -17,7 +17,6 @@
 use std::collections::HashMap;
 
 use crate::registry::algo::Algo;
-use crate::select::tc_model::ZEROING_OVERLAP_US;
 use crate::shape::MatmulShape;
 
 /// Calibrated shapes whose residuals a kernel's correction averages.
@@ -45,10 +44,7 @@ pub struct Measured {
     pub held_out: bool,
 }
 
-/// The rows of [`TABLE`] (lines that do not parse are left out; a test checks there are none), each
-/// as today's launch runs it: the table was measured when a launch that adds into `C` queued behind a
-/// memset of it; it now overlaps the zeroing, which saves [`ZEROING_OVERLAP_US`] (the two timed in
-/// one lease), taken off those rows.
+/// The rows of [`TABLE`] (lines that do not parse are left out; a test checks there are none).
 pub fn measured() -> impl Iterator<Item = Measured> {
     TABLE.lines().skip(1).filter_map(parse_row)
 }
@@ -56,13 +52,11 @@ pub fn measured() -> impl Iterator<Item = Measured> {
 fn parse_row(line: &str) -> Option<Measured> {
     let f: Vec<&str> = line.split(',').collect();
     let [m, n, k, kernel, splits, us, held] = f.as_slice() else { return None };
-    let (algo, splits, us): (Algo, u32, f64) = (Algo::from_label(kernel)?, splits.parse().ok()?, us.parse().ok()?);
-    let zeroed = algo.kernel().is_some_and(|k| k.accumulates_sliced(splits));
     Some(Measured {
         shape: MatmulShape { m: m.parse().ok()?, n: n.parse().ok()?, k: k.parse().ok()? },
-        algo,
-        splits,
-        us: if zeroed { us - ZEROING_OVERLAP_US } else { us },
+        algo: Algo::from_label(kernel)?,
+        splits: splits.parse().ok()?,
+        us: us.parse().ok()?,
         held_out: *held == "1",
     })
 }

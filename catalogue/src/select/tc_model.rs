@@ -345,13 +345,6 @@ pub const PACK_BYTES_PER_US: f64 = 2.25e6;
 pub const L2_BYTES: f64 = 50.0 * 1024.0 * 1024.0;
 /// A stream operation before the launch (a memset, a preparation or packing kernel): its gap.
 pub const STREAM_OP_US: f64 = 2.0;
-/// What a split launch saves by overlapping `C`'s zeroing (the host queues it as the zero kernel's
-/// programmatic dependent: `tessera::dependent_launch`) against queueing it after the zeroing: the
-/// median, 1.46 µs for BF16 `Auto` on 38 split picks of a tuning set (session 49's decode tuning
-/// shapes and seed 5151's split picks) and 1.79 for FP32 on seed 5150's 11, rounded to 1.5 for both
-/// models (`docs/results/2026-12-06-s50/c1-*`, H100, the overlap off and on in one lease). Issue 34's
-/// decode shapes, not in the fit, gained 1.04–1.20×.
-pub const ZEROING_OVERLAP_US: f64 = 1.5;
 /// Most K slices kernel 16 splits a tile into; slices keep at least [`MIN_SLICE_STEPS`] K-steps. Up to
 /// 6 slices the model prices kernel 16's split launches within a few percent (measured ÷ predicted
 /// 0.98–1.11 by slice count, BF16 and TF32); from 7 to 14 they ran 1.14–1.66× their price, deep K
@@ -501,9 +494,8 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let gpu_us = elem * (m * k + k * n) / OPERAND_BYTES_PER_US;
     let mut host_us = LAUNCH_US;
     if splits > 1 {
-        // Split-K's slices add into a zeroed `C` (the stream-K kernels store first: no zeroing), the
-        // zeroing overlapped by the launch.
-        host_us += STREAM_OP_US - ZEROING_OVERLAP_US + 4.0 * m * n / STREAM_BYTES_PER_US;
+        // Split-K's slices add into a zeroed `C` (the stream-K kernels store first: no zeroing).
+        host_us += STREAM_OP_US + 4.0 * m * n / STREAM_BYTES_PER_US;
     }
     if cfg.stream_k {
         let packed = [packing.a, packing.b].iter().filter(|l| l.padded()).count();

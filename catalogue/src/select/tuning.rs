@@ -623,12 +623,10 @@ fn stores_us(c: Cost, shape: MatmulShape) -> f64 {
     }
 }
 
-/// Zeroing `C` before a kernel that adds into it: [`ZERO_LAUNCH_US`] (fitted when the zeroing was a
-/// memset the launch queued behind) less what the launch's overlap of it saves
-/// ([`crate::select::tc_model::ZEROING_OVERLAP_US`]), plus `4·M·N` bytes at [`ZERO_GB_PER_S`].
+/// Zeroing `C` before a kernel that adds into it: [`ZERO_LAUNCH_US`] plus `4·M·N` bytes at
+/// [`ZERO_GB_PER_S`].
 fn zeroing_us(shape: MatmulShape) -> f64 {
-    let fixed = ZERO_LAUNCH_US - crate::select::tc_model::ZEROING_OVERLAP_US;
-    fixed + 4.0 * f64::from(shape.m) * f64::from(shape.n) / (ZERO_GB_PER_S * 1e3)
+    ZERO_LAUNCH_US + 4.0 * f64::from(shape.m) * f64::from(shape.n) / (ZERO_GB_PER_S * 1e3)
 }
 
 /// `adds` atomic additions into `C` over the whole GPU: [`ATOMIC_ADDS_V4_PER_US`] where N is a
