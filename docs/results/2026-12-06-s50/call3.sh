@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Call 3 (session 50): the FP8 products on odd shapes (their split launches now overlap C's zeroing;
 # call 2 ran out of time there), then the random-shape report on two fresh seeds (20271257, 20271258:
-# drawn for this run, tuned on by no session), BF16, FP16 and TF32 Auto beside cuBLAS, main a1762b6
+# drawn for this run, tuned on by no session), BF16, FP16 and TF32 Auto beside cuBLAS, the code of a1762b6
 # (the overlap on, Auto's prices as before it).
 set -u
 source .gpu/gpu-call.sh s50c3
