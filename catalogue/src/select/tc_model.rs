@@ -494,7 +494,8 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
     let gpu_us = elem * (m * k + k * n) / OPERAND_BYTES_PER_US;
     let mut host_us = LAUNCH_US;
     if splits > 1 {
-        // Split-K's slices add into a zeroed `C` (the stream-K kernels store first: no zeroing).
+        // Split-K's slices add into a zeroed `C` (the stream-K kernels store first: no zeroing),
+        // priced as the memset it was: the launch's overlap of it is not (`tuning::ZERO_LAUNCH_US`).
         host_us += STREAM_OP_US + 4.0 * m * n / STREAM_BYTES_PER_US;
     }
     if cfg.stream_k {

@@ -193,7 +193,9 @@ pub struct Cost {
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
 pub const LAUNCH_US: f64 = 1.744;
 /// Split-K's zeroing of `C` before its launch: a fixed cost (fitted) plus `4·M·N` bytes written at
-/// [`ZERO_GB_PER_S`].
+/// [`ZERO_GB_PER_S`]. Fitted while the launch queued behind a memset; it now overlaps the zeroing
+/// (1–2.5 µs sooner, `docs/results/2026-12-06-s50`), which is not priced: taking it off moved picks
+/// onto tiles the model prices low, and they ran slower.
 pub const ZERO_LAUNCH_US: f64 = 2.257;
 /// The cost of a launch that adds into `C` per block adding into each output tile — split-K's slices,
 /// stream-K's blocks per tile (`G / tiles`) — × the tile's share of rows (`min(M, BM) / BM`), where N
