@@ -245,9 +245,32 @@ pub const MIN_SLICE_STEPS: u32 = 8;
 /// Split-K's most slices per output tile.
 pub const MAX_SPLITS: u32 = 128;
 
+/// The read rate that floors kernel 20's 64-row 16-bit entries ([`Cost::read_gb_per_s`]: `A` once per
+/// column of tiles, `B` once): their steps price a wave's compute, and with several slices over a wide
+/// `B` they ran at this rate instead (4×4096×11008 at 8 slices: priced 27.8 µs, measured 35.8). Fitted
+/// on session 49's decode tuning set (M 4–64 against 5120×5120, 11008×4096 and 4096×11008, 1–8 slices,
+/// H100: `docs/results/2026-12-06-s49/c2-64bfd90`), none of issue 34's shapes: median |log error| of
+/// these entries 0.105 → 0.066 (90th percentile 0.33 → 0.14), the pick among every timed kernel 0.945
+/// → 0.961 of the fastest in geometric mean. Over the tuned-on-request lines of sessions 42–48
+/// (`docs/results/2026-12-06-s50/analysis/floor.md`) the 16 lines whose pick it moves — 32 and 64
+/// rows against 4096×14336 weights, 2574×120×3684 — ran 1.023× (H200) and 1.026× (H100) faster in
+/// geometric mean (0.92–1.11).
+pub const MMA_SPLITK_ROWS64_READ_GB_PER_S: f64 = 3000.0;
+
 /// The model's constants of a kernel: every FP32 kernel, and the tensor-core kernels that read their
 /// operands in place; `None` for the others (the TMA kernels: [`crate::select::tc_model`]) and `Auto`.
 pub fn cost(algo: Algo) -> Option<Cost> {
+    let fitted = fitted_cost(algo);
+    match algo {
+        Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => {
+            fitted.map(|c| Cost { read_gb_per_s: MMA_SPLITK_ROWS64_READ_GB_PER_S, ..c })
+        }
+        _ => fitted,
+    }
+}
+
+/// [`cost`] as fitted, before the floors fitted apart from it.
+fn fitted_cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
         let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior, vector, store_gb_per_s, gemv) =
             (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0, 4, STORE_GB_PER_S, 1.0);
@@ -946,6 +969,13 @@ mod tests {
         );
         // The tile kernels have no read floor.
         assert!(cost(Algo::Dbuf128x256x16).unwrap().read_gb_per_s.is_infinite());
+        // Kernel 20's 64-row 16-bit entries read at most MMA_SPLITK_ROWS64_READ_GB_PER_S; its other
+        // entries are not floored.
+        let wide = s(4, 4096, 11008);
+        let cfg = Algo::MmaSplitKBf16Rows64.config().unwrap();
+        assert!(t(Algo::MmaSplitKBf16Rows64, wide, 8) >= read_bytes(cfg, wide, 2) / (MMA_SPLITK_ROWS64_READ_GB_PER_S * 1e3));
+        assert_eq!(cost(Algo::MmaSplitKF16Rows64).unwrap().read_gb_per_s, MMA_SPLITK_ROWS64_READ_GB_PER_S);
+        assert!(cost(Algo::MmaSplitKBf16Rows16).unwrap().read_gb_per_s.is_infinite());
         // Blocks adding into one tile: split-K's slices cost the depth term on top of their adds,
         // more for N or K unaligned, in proportion to the tile's rows.
         let (aligned, unaligned) = (s(64, 64, 4096), s(64, 64, 4095));
