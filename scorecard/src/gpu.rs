@@ -375,10 +375,10 @@ pub fn measure_all(
             if args.sweep {
                 continue;
             }
-            if (a, p) == (Algo::Auto, Precision::Fp32) {
+            if (a, p) == (Algo::Auto, Precision::Fp32) && !args.model_only {
                 impls.push(Impl::Padded);
             }
-            if a == Algo::Auto && !p.is_fp8() {
+            if a == Algo::Auto && !p.is_fp8() && !args.model_only {
                 impls.push(Impl::Tuned(p));
             }
             if p == Precision::Fp32 && CudaC::has(a) {

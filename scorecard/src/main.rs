@@ -184,6 +184,10 @@ pub struct Args {
     /// Skip the multi-core CPU baseline above this many FLOPs (it is slow on small machines).
     #[arg(long, default_value_t = 2.0 * 8192.0 * 8192.0 * 8192.0)]
     cpu_max_flops: f64,
+    /// `Auto` by its model alone: no row tuned on request (which times `Auto`'s shortlist on each
+    /// shape's first product) and no FP32 padded-copies row: a report of the model in less device time.
+    #[arg(long)]
+    model_only: bool,
 }
 
 /// Parses `N` or `MxNxK`.
