@@ -313,6 +313,9 @@ impl Gpu {
         // its first add: nothing may be queued between the two.
         // SAFETY: c addresses m·n elements of the launch's output (the caller's contract).
         let dependent = launch.zero_c && unsafe { self.zero_c_before(stream, launch, c) }?;
+        // SAFETY: the launch contract above; where `dependent`, the zero kernel is the launch queued
+        // just before it, every operand it reads was written before that one (stream order), and
+        // every adding kernel waits for the zeros (`griddepcontrol.wait`) before its first write of C.
         let launched = self.launched(unsafe { dependent_launch::launch(stream, f, config, &mut args, dependent) });
         drop(flags_guard);
         drop(map_guard);
