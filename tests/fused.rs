@@ -2,7 +2,8 @@
 //! `act(α·A·B + bias)`, `C` in `f32`, BF16 or FP16), through `Gpu::matmul_fused`: every entry and
 //! `Auto` in BF16, FP16, TF32 and FP32
 //! on odd shapes, every output type, activation and bias kind, against the f64 reference through the
-//! one epilogue rule (`check_epilogue`); and the typed refusals, the `Gpu` usable after them.
+//! one epilogue rule (`check_epilogue`); products chained back to back (each the dependent launch of
+//! the one before); and the typed refusals, the `Gpu` usable after them.
 //! Without a GPU each trial is reported ignored.
 use tessera::catalogue::testkit::check::check_epilogue;
 use tessera::catalogue::testkit::reference::{matmul_reference, ReferenceProduct};
@@ -110,6 +111,47 @@ fn pingpong_turns(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
+/// Products queued back to back, each reading the one before's output and overwriting the input
+/// of the one before: `Y = X·P`, `X = Y·P`, … with `P` a permutation (every sum one exact product,
+/// BF16 out), 24 launches, then `X` checked element by element against the permuted start. The TMA
+/// kernels overlap the launch before them (`TESSERA_DEPENDENT_LAUNCH`): one that read or wrote
+/// before that launch had finished would read a stale operand or have its input overwritten.
+/// Shapes of one wave and of several, `Auto` and kernel 31 by name.
+fn chained_products_wait_for_each_other(gpu: &Gpu) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    for (algo, m) in [(Algo::Auto, 2048), (Algo::Auto, 192), (Algo::PingPongBf16x128, 1024)] {
+        // Column j of P holds its 1 in row f(j) = (5·j + 3) mod m (5 is coprime to these m).
+        let f = |j: usize| (5 * j + 3) % m;
+        let mut p = vec![bf16::ZERO; m * m];
+        (0..m).for_each(|j| p[f(j) * m + j] = bf16::ONE);
+        let start: Vec<bf16> = HostMatrix::random(m, m, 21).data.iter().map(|&v| bf16::from_f32(v)).collect();
+        let dp = DeviceMatrix::from_slice(gpu, m, m, &p).map_err(e)?;
+        let mut x = DeviceMatrix::from_slice(gpu, m, m, &start).map_err(e)?;
+        let mut y = DeviceMatrix::<bf16>::zeros(gpu, m, m).map_err(e)?;
+        let params = FusedParams::new().algo(algo);
+        const STEPS: usize = 24;
+        for _ in 0..STEPS / 2 {
+            gpu.matmul_fused(&params, &x, &dp, &mut y).map_err(e)?;
+            gpu.matmul_fused(&params, &y, &dp, &mut x).map_err(e)?;
+        }
+        let got = x.to_vec(gpu).map_err(e)?;
+        // After t products X[r][j] = start[r][f^t(j)].
+        let mut from: Vec<usize> = (0..m).collect();
+        for _ in 0..STEPS {
+            from.iter_mut().for_each(|c| *c = f(*c));
+        }
+        for r in 0..m {
+            for j in 0..m {
+                let (want, have) = (start[r * m + from[j]], got[r * m + j]);
+                if want.to_bits() != have.to_bits() {
+                    return Err(format!("{} {m}³ after {STEPS} chained products: ({r}, {j}) is {have}, not {want}", algo.label()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn refusals(gpu: &Gpu) -> Result<(), String> {
     let e = |e: Error| e.to_string();
     let a = DeviceMatrix::<bf16>::zeros(gpu, 32, 16).map_err(e)?;
@@ -152,5 +194,6 @@ fn main() {
         gpu_trial("fused_kernels_and_auto_match_the_epilogue_rule", every_kernel),
         gpu_trial("pingpong_consumers_take_turns_over_many_tiles", pingpong_turns),
         gpu_trial("fused_refusals_are_typed_before_any_work", refusals),
+        gpu_trial("chained_products_wait_for_each_other", chained_products_wait_for_each_other),
     ]);
 }

@@ -8,8 +8,13 @@
 //! attribute, the split kernel runs its K-loops while the zeros land and waits for them
 //! (`griddepcontrol.wait`, `tessera_kernels::device::dependent_launch`) only before its first add.
 //!
+//! The TMA kernels are queued the same way after any launch: each lets its successor start early and
+//! waits for its predecessors after its own setup (`k15_tma::follow_prior`), so the setup of one
+//! product overlaps the end of the launch before it.
+//!
 //! `TESSERA_DEPENDENT_LAUNCH=0` in the environment turns the overlap off (the same kernels, launched
-//! one after the other): for measuring what it buys, and for tools that do not follow it.
+//! one after the other), `split` keeps it only after the zeroing: for measuring what it buys, and
+//! for tools that do not follow it.
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -35,10 +40,27 @@ impl<'a> RawArgs<'a> {
     }
 }
 
-/// Whether split launches overlap their zeroing (unless `TESSERA_DEPENDENT_LAUNCH=0`), read once.
+/// Which launches overlap the one before them, from `TESSERA_DEPENDENT_LAUNCH` (read once): `0`
+/// none, `split` only the launches after `C`'s zeroing, anything else (or unset) those and every TMA
+/// kernel's.
+fn mode() -> u8 {
+    static MODE: OnceLock<u8> = OnceLock::new();
+    *MODE.get_or_init(|| match std::env::var("TESSERA_DEPENDENT_LAUNCH").as_deref().map(str::trim) {
+        Ok("0") => 0,
+        Ok("split") => 1,
+        _ => 2,
+    })
+}
+
+/// Whether split launches overlap their zeroing (unless `TESSERA_DEPENDENT_LAUNCH=0`).
 pub(crate) fn overlap_enabled() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("TESSERA_DEPENDENT_LAUNCH").map_or(true, |v| v.trim() != "0"))
+    mode() >= 1
+}
+
+/// Whether a TMA kernel that stores `C` overlaps the launch before it (unless
+/// `TESSERA_DEPENDENT_LAUNCH` is `0` or `split`).
+pub(crate) fn chain_enabled() -> bool {
+    mode() >= 2
 }
 
 /// Queues `f` with `args` on `stream`; where `dependent`, as the programmatic dependent of the

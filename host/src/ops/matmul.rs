@@ -310,12 +310,19 @@ impl Gpu {
             config.grid_dim.0 = config.grid_dim.0.min(most);
         }
         // C's zeros just before the launch, which (with the overlap on) waits for them only before
-        // its first add: nothing may be queued between the two.
-        // SAFETY: c addresses m·n elements of the launch's output (the caller's contract).
-        let dependent = launch.zero_c && unsafe { self.zero_c_before(stream, launch, c) }?;
-        // SAFETY: the launch contract above; where `dependent`, the zero kernel is the launch queued
-        // just before it, every operand it reads was written before that one (stream order), and
-        // every adding kernel waits for the zeros (`griddepcontrol.wait`) before its first write of C.
+        // its first add: nothing may be queued between the two. A TMA kernel that stores C is the
+        // dependent of whatever launch precedes it: its setup overlaps that launch's end.
+        let dependent = if launch.zero_c {
+            // SAFETY: c addresses m·n elements of the launch's output (the caller's contract).
+            unsafe { self.zero_c_before(stream, launch, c) }?
+        } else {
+            kernel.config.tma && dependent_launch::chain_enabled()
+        };
+        // SAFETY: the launch contract above. Where `dependent` after the zeroing, the zero kernel is
+        // the launch queued just before it, every operand it reads was written before that one
+        // (stream order), and every adding kernel waits for the zeros (`griddepcontrol.wait`) before
+        // its first write of C. Where `dependent` otherwise, the TMA kernels wait for every earlier
+        // launch before their first load and store (`k15_tma::follow_prior`).
         let launched = self.launched(unsafe { dependent_launch::launch(stream, f, config, &mut args, dependent) });
         drop(flags_guard);
         drop(map_guard);

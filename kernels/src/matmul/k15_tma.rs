@@ -1068,6 +1068,7 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs)
     let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
     let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, 1) };
+    follow_prior(false);
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let (row0, col0) = (thread::block_idx_y() * Pipeline::<S, NC>::BM, thread::block_idx_x() * O::N);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
@@ -1103,6 +1104,21 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs)
             wg - 1,
             false,
         );
+    }
+}
+
+/// Orders a TMA kernel after the launch before it on the stream, which the host may overlap with
+/// this one (programmatic dependent launch, [`crate::device::dependent_launch`]): lets the launch
+/// after this one start its blocks (they wait in turn), then, unless `follows_zeroing`, waits until
+/// the launches before have finished — before the producer's first load and the consumers' first
+/// store, but after the block's setup, which so overlaps their end. A launch that follows `C`'s
+/// zeroing reads its operands at once: the zeroing writes only `C`, and it started after everything
+/// before it had finished; its first add into `C` waits ([`store`]). Every thread calls it.
+#[inline(always)]
+pub(crate) fn follow_prior(follows_zeroing: bool) {
+    crate::device::dependent_launch::allow_dependents();
+    if !follows_zeroing {
+        crate::device::dependent_launch::wait_for_prior_grids();
     }
 }
 

@@ -125,6 +125,13 @@ pub trait Walk: Copy {
     fn start(args: Self::Args, tiles_m: u32, tiles_n: u32, bm: u32, bn: u32, steps: u32) -> Self;
     /// The next piece, `None` at the end.
     fn next(&mut self) -> Option<Piece<Self::Depth>>;
+    /// Whether the host queued this launch right after `C`'s zeroing, as its dependent: then the
+    /// launch reads A and B at once and waits only before its first add into `C`
+    /// ([`k15_tma::follow_prior`]). Only walks whose every piece adds say so.
+    #[inline(always)]
+    fn follows_zeroing(&self) -> bool {
+        false
+    }
 }
 
 /// Where the producer warpgroup gets the operands from: the TMA ([`TmaFeed`], kernels 16 and 22) or
@@ -258,6 +265,7 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
     let bm = Pipeline::<S, NC, P>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let walk = W::start(args, m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
+    k15_tma::follow_prior(walk.follows_zeroing());
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform); the
@@ -350,6 +358,11 @@ impl Walk for WorkUnits {
         let ke = if kb + self.per_slice < self.steps { kb + self.per_slice } else { self.steps };
         self.u += self.stride;
         Some(Piece { row0, col0, kb: kb.min(ke), ke, adds: self.splits > 1, fix: Fix::Alone, depth: Flat })
+    }
+
+    #[inline(always)]
+    fn follows_zeroing(&self) -> bool {
+        self.splits > 1
     }
 }
 
