@@ -116,10 +116,16 @@ fn pingpong_turns(gpu: &Gpu) -> Result<(), String> {
 /// BF16 out), 24 launches, then `X` checked element by element against the permuted start. The TMA
 /// kernels overlap the launch before them (`TESSERA_DEPENDENT_LAUNCH`): one that read or wrote
 /// before that launch had finished would read a stale operand or have its input overwritten.
-/// Shapes of one wave and of several, `Auto` and kernel 31 by name.
-fn chained_products_wait_for_each_other(gpu: &Gpu) -> Result<(), String> {
+/// Shapes of one wave and of several, `Auto` and kernel 31 by name; `small`: shapes for
+/// compute-sanitizer.
+fn chained_products(gpu: &Gpu, small: bool) -> Result<(), String> {
     let e = |e: Error| e.to_string();
-    for (algo, m) in [(Algo::Auto, 2048), (Algo::Auto, 192), (Algo::PingPongBf16x128, 1024)] {
+    let shapes = if small {
+        [(Algo::Auto, 256), (Algo::Auto, 192), (Algo::PingPongBf16x128, 256)]
+    } else {
+        [(Algo::Auto, 2048), (Algo::Auto, 192), (Algo::PingPongBf16x128, 1024)]
+    };
+    for (algo, m) in shapes {
         // Column j of P holds its 1 in row f(j) = (5·j + 3) mod m (5 is coprime to these m).
         let f = |j: usize| (5 * j + 3) % m;
         let mut p = vec![bf16::ZERO; m * m];
@@ -145,6 +151,58 @@ fn chained_products_wait_for_each_other(gpu: &Gpu) -> Result<(), String> {
                 let (want, have) = (start[r * m + from[j]], got[r * m + j]);
                 if want.to_bits() != have.to_bits() {
                     return Err(format!("{} {m}³ after {STEPS} chained products: ({r}, {j}) is {have}, not {want}", algo.label()));
+                }
+            }
+        }
+    }
+    chained_f32(gpu, if small { 512 } else { 4096 })
+}
+
+/// [`chained_products`] through `f32` outputs, on the chained kernels that are
+/// not TMA kernels: kernel 18 (`Y = X·P`, 16 rows), kernel 19 (`Y = P·X`, 4 columns) and kernel 20
+/// in TF32 (`Y = X·P`, 16 rows; the values are BF16's, exact in TF32); `P` is `size × size`.
+fn chained_f32(gpu: &Gpu, size: usize) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    const STEPS: usize = 24;
+    for (algo, precision, left, (rows, m)) in [
+        (Algo::FewRows, Precision::Fp32, false, (16, size)),
+        (Algo::FewCols4, Precision::Fp32, true, (4, size)),
+        (Algo::MmaSplitKTf32Rows16, Precision::Tf32, false, (16, size / 2)),
+    ] {
+        let f = |j: usize| (5 * j + 3) % m;
+        // Right: P[f(j)][j] = 1, (X·P)[r][j] = X[r][f(j)]. Left: P[i][f(i)] = 1, (P·X)[i][c] = X[f(i)][c].
+        let mut p = vec![0.0f32; m * m];
+        (0..m).for_each(|j| if left { p[j * m + f(j)] = 1.0 } else { p[f(j) * m + j] = 1.0 });
+        let (xr, xc) = if left { (m, rows) } else { (rows, m) };
+        let start: Vec<f32> = HostMatrix::random(xr, xc, 22).data.iter().map(|&v| bf16::from_f32(v).to_f32()).collect();
+        let dp = DeviceMatrix::from_slice(gpu, m, m, &p).map_err(e)?;
+        let mut x = DeviceMatrix::from_slice(gpu, xr, xc, &start).map_err(e)?;
+        let mut y = DeviceMatrix::<f32>::zeros(gpu, xr, xc).map_err(e)?;
+        let step = |from: &DeviceMatrix<f32>, to: &mut DeviceMatrix<f32>| {
+            if left {
+                gpu.matmul_in(precision, algo, &dp, from, to)
+            } else {
+                gpu.matmul_in(precision, algo, from, &dp, to)
+            }
+        };
+        for _ in 0..STEPS / 2 {
+            step(&x, &mut y).map_err(e)?;
+            step(&y, &mut x).map_err(e)?;
+        }
+        let got = x.to_vec(gpu).map_err(e)?;
+        let mut from: Vec<usize> = (0..m).collect();
+        for _ in 0..STEPS {
+            from.iter_mut().for_each(|c| *c = f(*c));
+        }
+        for r in 0..xr {
+            for j in 0..xc {
+                let want = if left { start[from[r] * xc + j] } else { start[r * xc + from[j]] };
+                if want.to_bits() != got[r * xc + j].to_bits() {
+                    return Err(format!(
+                        "{} {xr}×{xc} after {STEPS} chained products: ({r}, {j}) is {}, not {want}",
+                        algo.label(),
+                        got[r * xc + j]
+                    ));
                 }
             }
         }
@@ -194,6 +252,7 @@ fn main() {
         gpu_trial("fused_kernels_and_auto_match_the_epilogue_rule", every_kernel),
         gpu_trial("pingpong_consumers_take_turns_over_many_tiles", pingpong_turns),
         gpu_trial("fused_refusals_are_typed_before_any_work", refusals),
-        gpu_trial("chained_products_wait_for_each_other", chained_products_wait_for_each_other),
+        gpu_trial("chained_products_wait_for_each_other", |g| chained_products(g, false)),
+        gpu_trial("chained_small_products_wait_for_each_other", |g| chained_products(g, true)),
     ]);
 }

@@ -40,3 +40,18 @@ pub fn allow_dependents() {
 #[cfg(not(target_arch = "nvptx64"))]
 #[inline(always)]
 pub fn allow_dependents() {}
+
+/// A kernel's first act when the host may queue it as the dependent of the launch before it: lets
+/// the launch after this one start its blocks (they wait in turn), then, unless `follows_zeroing`,
+/// waits for the launches before ([`wait_for_prior_grids`]), so that nothing this kernel reads or
+/// writes is still in use by them. `follows_zeroing`: the host queued this launch right after `C`'s
+/// zeroing, which writes only `C` and started after everything before it had finished; the launch
+/// then reads its operands at once and must wait before its first write of `C`. Every thread calls
+/// it, block-uniformly.
+#[inline(always)]
+pub fn follow_prior(follows_zeroing: bool) {
+    allow_dependents();
+    if !follows_zeroing {
+        wait_for_prior_grids();
+    }
+}

@@ -8,8 +8,9 @@
 //! attribute, the split kernel runs its K-loops while the zeros land and waits for them
 //! (`griddepcontrol.wait`, `tessera_kernels::device::dependent_launch`) only before its first add.
 //!
-//! The TMA kernels are queued the same way after any launch: each lets its successor start early and
-//! waits for its predecessors after its own setup (`k15_tma::follow_prior`), so the setup of one
+//! Every `chained` kernel (`TileConfig::chained`: the TMA kernels, kernels 18, 19 and 20) is queued
+//! the same way after any launch: each lets its successor start early and waits for its
+//! predecessors before it touches memory (`dependent_launch::follow_prior`), so the start of one
 //! product overlaps the end of the launch before it.
 //!
 //! `TESSERA_DEPENDENT_LAUNCH=0` in the environment turns the overlap off (the same kernels, launched
@@ -41,8 +42,8 @@ impl<'a> RawArgs<'a> {
 }
 
 /// Which launches overlap the one before them, from `TESSERA_DEPENDENT_LAUNCH` (read once): `0`
-/// none, `split` only the launches after `C`'s zeroing, anything else (or unset) those and every TMA
-/// kernel's.
+/// none, `split` only the launches after `C`'s zeroing, anything else (or unset) those and every
+/// `chained` kernel's.
 fn mode() -> u8 {
     static MODE: OnceLock<u8> = OnceLock::new();
     *MODE.get_or_init(|| match std::env::var("TESSERA_DEPENDENT_LAUNCH").as_deref().map(str::trim) {
@@ -57,7 +58,7 @@ pub(crate) fn overlap_enabled() -> bool {
     mode() >= 1
 }
 
-/// Whether a TMA kernel that stores `C` overlaps the launch before it (unless
+/// Whether a `chained` kernel that stores `C` overlaps the launch before it (unless
 /// `TESSERA_DEPENDENT_LAUNCH` is `0` or `split`).
 pub(crate) fn chain_enabled() -> bool {
     mode() >= 2

@@ -80,6 +80,9 @@ pub struct TileConfig {
     /// tiles of a few rows (kernel 19's K-split entries, 4) whose row count would pass the `y`
     /// limit of 65,535 long before `x`'s.
     pub rows_on_x: bool,
+    /// The kernel calls `device::dependent_launch::follow_prior` before it touches memory: the host
+    /// queues it as the programmatic dependent of the launch before it, whose end its setup overlaps.
+    pub chained: bool,
 }
 
 impl TileConfig {
@@ -109,6 +112,7 @@ impl TileConfig {
             cluster: 1,
             ping_pong: false,
             rows_on_x: false,
+            chained: false,
         }
     }
 
@@ -189,6 +193,11 @@ impl TileConfig {
     /// FP8's operands.
     pub const fn b_k_major(&self) -> bool {
         self.tf32_operands || self.fp8_operands
+    }
+
+    /// The same kernel, ordering itself after the launch before it (see the `chained` field).
+    pub const fn chained(self) -> Self {
+        Self { chained: true, ..self }
     }
 
     /// The same kernel, reading A and B through TMA tensor maps.

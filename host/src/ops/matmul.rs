@@ -310,19 +310,19 @@ impl Gpu {
             config.grid_dim.0 = config.grid_dim.0.min(most);
         }
         // C's zeros just before the launch, which (with the overlap on) waits for them only before
-        // its first add: nothing may be queued between the two. A TMA kernel that stores C is the
-        // dependent of whatever launch precedes it: its setup overlaps that launch's end.
+        // its first add: nothing may be queued between the two. A kernel that orders itself after
+        // whatever launch precedes it (`chained`) is queued as that launch's dependent.
         let dependent = if launch.zero_c {
             // SAFETY: c addresses m·n elements of the launch's output (the caller's contract).
             unsafe { self.zero_c_before(stream, launch, c) }?
         } else {
-            kernel.config.tma && dependent_launch::chain_enabled()
+            kernel.config.chained && dependent_launch::chain_enabled()
         };
         // SAFETY: the launch contract above. Where `dependent` after the zeroing, the zero kernel is
         // the launch queued just before it, every operand it reads was written before that one
         // (stream order), and every adding kernel waits for the zeros (`griddepcontrol.wait`) before
-        // its first write of C. Where `dependent` otherwise, the TMA kernels wait for every earlier
-        // launch before their first load and store (`k15_tma::follow_prior`).
+        // its first write of C. Where `dependent` otherwise, the kernel is `chained`: it waits for every
+        // earlier launch before it touches memory (`dependent_launch::follow_prior`).
         let launched = self.launched(unsafe { dependent_launch::launch(stream, f, config, &mut args, dependent) });
         drop(flags_guard);
         drop(map_guard);

@@ -124,7 +124,7 @@ const fn stage_bytes(bm: u32, bn: u32) -> u32 {
 pub const fn config(bm: u32, bn: u32, stages: u32, elem: u32) -> TileConfig {
     let bytes = stages * stage_bytes(bm, bn) + wgmma::SW128_ATOM_BYTES + BARRIER_BYTES * stages + staging_bytes(bm);
     let threads = 128 * (1 + bm / WG_ROWS);
-    let cfg = TileConfig::new(bm, bn, ROW_BYTES / elem, threads, bytes).min_blocks_per_sm(1).sm90a().tma();
+    let cfg = TileConfig::new(bm, bn, ROW_BYTES / elem, threads, bytes).min_blocks_per_sm(1).sm90a().tma().chained();
     if elem == 4 {
         cfg.tf32_operands().rounds_a()
     } else {
@@ -1068,7 +1068,8 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs)
     let TmaArgs { map_a, map_b, map_c, c, m, n, k, .. } = args;
     // SAFETY: the launch's shared memory (the caller's contract); every thread calls it.
     let pipe = unsafe { Pipeline::<S, NC>::setup(O::N, 1) };
-    follow_prior(false);
+    // After the setup, which so overlaps the end of the launch before (never the zeroing's dependent).
+    crate::device::dependent_launch::follow_prior(false);
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let (row0, col0) = (thread::block_idx_y() * Pipeline::<S, NC>::BM, thread::block_idx_x() * O::N);
     let (tid, wg) = (thread::thread_idx_x(), thread::thread_idx_x() / 128);
@@ -1104,21 +1105,6 @@ pub unsafe fn tma_gemm<O: WgmmaTile, const S: u32, const NC: u32>(args: TmaArgs)
             wg - 1,
             false,
         );
-    }
-}
-
-/// Orders a TMA kernel after the launch before it on the stream, which the host may overlap with
-/// this one (programmatic dependent launch, [`crate::device::dependent_launch`]): lets the launch
-/// after this one start its blocks (they wait in turn), then, unless `follows_zeroing`, waits until
-/// the launches before have finished — before the producer's first load and the consumers' first
-/// store, but after the block's setup, which so overlaps their end. A launch that follows `C`'s
-/// zeroing reads its operands at once: the zeroing writes only `C`, and it started after everything
-/// before it had finished; its first add into `C` waits ([`store`]). Every thread calls it.
-#[inline(always)]
-pub(crate) fn follow_prior(follows_zeroing: bool) {
-    crate::device::dependent_launch::allow_dependents();
-    if !follows_zeroing {
-        crate::device::dependent_launch::wait_for_prior_grids();
     }
 }
 

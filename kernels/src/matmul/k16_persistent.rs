@@ -127,7 +127,7 @@ pub trait Walk: Copy {
     fn next(&mut self) -> Option<Piece<Self::Depth>>;
     /// Whether the host queued this launch right after `C`'s zeroing, as its dependent: then the
     /// launch reads A and B at once and waits only before its first add into `C`
-    /// ([`k15_tma::follow_prior`]). Only walks whose every piece adds say so.
+    /// ([`follow_prior`](crate::device::dependent_launch::follow_prior)). Only walks whose every piece adds say so.
     #[inline(always)]
     fn follows_zeroing(&self) -> bool {
         false
@@ -265,7 +265,7 @@ pub(crate) unsafe fn walk_gemm<O: WgmmaTile, const S: u32, const NC: u32, const 
     let bm = Pipeline::<S, NC, P>::BM;
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let walk = W::start(args, m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
-    k15_tma::follow_prior(walk.follows_zeroing());
+    crate::device::dependent_launch::follow_prior(walk.follows_zeroing());
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged (the branch is warpgroup-uniform); the

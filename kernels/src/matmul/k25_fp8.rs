@@ -222,7 +222,7 @@ unsafe fn fp8_walk<O: WgmmaTile, const S: u32, const NC: u32, const MODE: u32, c
     let bm = Pipeline::<S, NC, P>::BM;
     let steps = k.div_ceil(ROW_BYTES);
     let walk = W::start((), m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
-    k15_tma::follow_prior(walk.follows_zeroing());
+    crate::device::dependent_launch::follow_prior(walk.follows_zeroing());
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged; the pipeline was set up for the TMA feed.

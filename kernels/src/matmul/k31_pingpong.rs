@@ -186,7 +186,7 @@ unsafe fn pingpong<O: WgmmaTile, const S: u32, const C: u32, const P: u32, W: Wa
     let pipe = unsafe { Pipeline::<S, C, P>::setup(O::N, TmaFeed::FULL_ARRIVALS) };
     let steps = k.div_ceil(ROW_BYTES / core::mem::size_of::<O::Elem>() as u32);
     let walk = W::start((), m.div_ceil(bm), n.div_ceil(O::N), bm, O::N, steps);
-    k15_tma::follow_prior(walk.follows_zeroing());
+    crate::device::dependent_launch::follow_prior(walk.follows_zeroing());
     let wg = thread::thread_idx_x() / 128;
     if wg == 0 {
         // SAFETY: warpgroup 0, all 128 threads, converged; two consumer warpgroups claim the rest.
