@@ -88,6 +88,7 @@ fn config(t: TileConfig) -> Value {
         cluster,
         ping_pong,
         rows_on_x,
+        chained,
     } = t;
     json!({
         "bm": bm,
@@ -114,6 +115,7 @@ fn config(t: TileConfig) -> Value {
         "cluster": cluster,
         "ping_pong": ping_pong,
         "rows_on_x": rows_on_x,
+        "chained": chained,
     })
 }
 
@@ -225,6 +227,7 @@ mod tests {
                 cluster: n("cluster"),
                 ping_pong: b("ping_pong"),
                 rows_on_x: b("rows_on_x"),
+                chained: b("chained"),
             };
             assert_eq!(back, k.config, "{}", k.label);
             assert_eq!(n("threads"), k.config.threads());
