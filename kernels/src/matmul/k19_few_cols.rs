@@ -92,8 +92,7 @@ pub const KSPLIT_ROWS: u32 = WARPS / KSPLIT_PARTS * WARP_ROWS;
 
 /// The launch: 256 threads, `⌈N/4⌉ × ⌈M/32⌉ × slices` blocks, 20 KiB of dynamic shared memory; with
 /// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
-pub const CONFIG: TileConfig =
-    TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit().chained();
+pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
 
 /// The K-split entries' launch: as [`CONFIG`] with [`KSPLIT_ROWS`] rows per block, its row tiles
 /// along the grid's `x` (`⌈M/4⌉ × ⌈N/4⌉ × slices` blocks) and the warps' outputs in shared memory too.
@@ -101,8 +100,7 @@ pub const KSPLIT_CONFIG: TileConfig = TileConfig::new(KSPLIT_ROWS, COLS, BK, WAR
     .min_blocks_per_sm(2)
     .split_k()
     .stores_unsplit()
-    .rows_on_x()
-    .chained();
+    .rows_on_x();
 
 /// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, with no branch. `A4` (K a multiple of 4, so
 /// is `end`: the lane's four are whole or wholly past it): one vector load, predicated, zeros wholly
@@ -401,8 +399,6 @@ unsafe fn few_cols_on<I: Input, const KP: u32, const RW: usize, const RF: usize>
     k: u32,
 ) {
     const CC: usize = COLS as usize;
-    // A launch of several slices follows C's zeroing (the host queues it as its dependent).
-    crate::device::dependent_launch::follow_prior(crate::device::thread::grid_dim_z() > 1);
     // SAFETY (all): forwarded contract; the wide body only where k % 8 == 0, vector loads of A only
     // where k % 4 == 0, one column only where n = 1, vector loads of B only where n % 4 == 0.
     unsafe {

@@ -320,8 +320,6 @@ pub unsafe fn mma_gemm<
     const { assert!(NT.is_multiple_of(BK / O::PER_CHUNK) && NT.is_multiple_of(BN / O::PER_CHUNK)) };
     // A staged tile may store a 16-bit `C`, one word per lane's pair of adjacent sums.
     const { assert!(!STAGED || O::ADJACENT_PAIRS) };
-    // A launch of several slices follows C's zeroing (the host queues it as its dependent).
-    crate::device::dependent_launch::follow_prior(SPLIT && thread::grid_dim_z() > 1);
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * (BN + O::B_PAD)) as usize);
