@@ -155,6 +155,58 @@ fn chained_products(gpu: &Gpu, small: bool) -> Result<(), String> {
             }
         }
     }
+    chained_f32(gpu, if small { 512 } else { 4096 })
+}
+
+/// [`chained_products`] through `f32` outputs, on the chained kernels that are
+/// not TMA kernels: kernel 18 (`Y = X·P`, 16 rows), kernel 19 (`Y = P·X`, 4 columns) and kernel 20
+/// in TF32 (`Y = X·P`, 16 rows; the values are BF16's, exact in TF32); `P` is `size × size`.
+fn chained_f32(gpu: &Gpu, size: usize) -> Result<(), String> {
+    let e = |e: Error| e.to_string();
+    const STEPS: usize = 24;
+    for (algo, precision, left, (rows, m)) in [
+        (Algo::FewRows, Precision::Fp32, false, (16, size)),
+        (Algo::FewCols4, Precision::Fp32, true, (4, size)),
+        (Algo::MmaSplitKTf32Rows16, Precision::Tf32, false, (16, size / 2)),
+    ] {
+        let f = |j: usize| (5 * j + 3) % m;
+        // Right: P[f(j)][j] = 1, (X·P)[r][j] = X[r][f(j)]. Left: P[i][f(i)] = 1, (P·X)[i][c] = X[f(i)][c].
+        let mut p = vec![0.0f32; m * m];
+        (0..m).for_each(|j| if left { p[j * m + f(j)] = 1.0 } else { p[f(j) * m + j] = 1.0 });
+        let (xr, xc) = if left { (m, rows) } else { (rows, m) };
+        let start: Vec<f32> = HostMatrix::random(xr, xc, 22).data.iter().map(|&v| bf16::from_f32(v).to_f32()).collect();
+        let dp = DeviceMatrix::from_slice(gpu, m, m, &p).map_err(e)?;
+        let mut x = DeviceMatrix::from_slice(gpu, xr, xc, &start).map_err(e)?;
+        let mut y = DeviceMatrix::<f32>::zeros(gpu, xr, xc).map_err(e)?;
+        let step = |from: &DeviceMatrix<f32>, to: &mut DeviceMatrix<f32>| {
+            if left {
+                gpu.matmul_in(precision, algo, &dp, from, to)
+            } else {
+                gpu.matmul_in(precision, algo, from, &dp, to)
+            }
+        };
+        for _ in 0..STEPS / 2 {
+            step(&x, &mut y).map_err(e)?;
+            step(&y, &mut x).map_err(e)?;
+        }
+        let got = x.to_vec(gpu).map_err(e)?;
+        let mut from: Vec<usize> = (0..m).collect();
+        for _ in 0..STEPS {
+            from.iter_mut().for_each(|c| *c = f(*c));
+        }
+        for r in 0..xr {
+            for j in 0..xc {
+                let want = if left { start[from[r] * xc + j] } else { start[r * xc + from[j]] };
+                if want.to_bits() != got[r * xc + j].to_bits() {
+                    return Err(format!(
+                        "{} {xr}×{xc} after {STEPS} chained products: ({r}, {j}) is {}, not {want}",
+                        algo.label(),
+                        got[r * xc + j]
+                    ));
+                }
+            }
+        }
+    }
     Ok(())
 }
 

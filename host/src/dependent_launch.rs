@@ -8,7 +8,7 @@
 //! attribute, the split kernel runs its K-loops while the zeros land and waits for them
 //! (`griddepcontrol.wait`, `tessera_kernels::device::dependent_launch`) only before its first add.
 //!
-//! Every `chained` kernel (`TileConfig::chained`: the TMA kernels) is queued
+//! Every `chained` kernel (`TileConfig::chained`: the TMA kernels, kernels 18, 19 and 20) is queued
 //! the same way after any launch: each lets its successor start early and waits for its
 //! predecessors before it touches memory (`dependent_launch::follow_prior`), so the start of one
 //! product overlaps the end of the launch before it.

@@ -48,7 +48,8 @@ pub const SHARED_BYTES: u32 = WARPS * ROWS * COLS * 4;
 
 /// The launch: 256 threads, `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks, 64 KiB of dynamic shared memory;
 /// with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
-pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
+pub const CONFIG: TileConfig =
+    TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit().chained();
 
 /// Row `kk` of `B` for this lane's four columns `col .. col + 4`, as loaded, with no branch: `VB` (N a
 /// multiple of 4, so the four are whole or wholly past `n`) one vector load, predicated, zeros past
@@ -274,6 +275,8 @@ unsafe fn few_rows<I: Input, const VB: bool, const A4: bool>(a: *const I::Elem, 
 /// As [`few_rows`] without the `VB` and `A4` conditions.
 #[inline(always)]
 unsafe fn few_rows_on<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+    // A launch of several slices follows C's zeroing (the host queues it as its dependent).
+    crate::device::dependent_launch::follow_prior(crate::device::thread::grid_dim_z() > 1);
     // SAFETY (all): forwarded contract; vector loads of B only where n % 4 == 0, of A where k % 4 == 0.
     unsafe {
         match (n.is_multiple_of(4), k.is_multiple_of(4)) {

@@ -92,7 +92,8 @@ pub const KSPLIT_ROWS: u32 = WARPS / KSPLIT_PARTS * WARP_ROWS;
 
 /// The launch: 256 threads, `⌈N/4⌉ × ⌈M/32⌉ × slices` blocks, 20 KiB of dynamic shared memory; with
 /// one slice the kernel stores `C`, with more it adds into `C` zeroed first.
-pub const CONFIG: TileConfig = TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit();
+pub const CONFIG: TileConfig =
+    TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit().chained();
 
 /// The K-split entries' launch: as [`CONFIG`] with [`KSPLIT_ROWS`] rows per block, its row tiles
 /// along the grid's `x` (`⌈M/4⌉ × ⌈N/4⌉ × slices` blocks) and the warps' outputs in shared memory too.
@@ -100,7 +101,8 @@ pub const KSPLIT_CONFIG: TileConfig = TileConfig::new(KSPLIT_ROWS, COLS, BK, WAR
     .min_blocks_per_sm(2)
     .split_k()
     .stores_unsplit()
-    .rows_on_x();
+    .rows_on_x()
+    .chained();
 
 /// Row `r` of `A` at columns `kk .. kk + 4`, as loaded, with no branch. `A4` (K a multiple of 4, so
 /// is `end`: the lane's four are whole or wholly past it): one vector load, predicated, zeros wholly
@@ -399,6 +401,11 @@ unsafe fn few_cols_on<I: Input, const KP: u32, const RW: usize, const RF: usize>
     k: u32,
 ) {
     const CC: usize = COLS as usize;
+    // A launch of several slices follows C's zeroing (the host queues it as its dependent) and waits
+    // only before its adds (`store_warp_sums`); one slice waits here, before it reads A or B.
+    if crate::device::thread::grid_dim_z() == 1 {
+        crate::device::dependent_launch::wait_for_prior_grids();
+    }
     // SAFETY (all): forwarded contract; the wide body only where k % 8 == 0, vector loads of A only
     // where k % 4 == 0, one column only where n = 1, vector loads of B only where n % 4 == 0.
     unsafe {
@@ -441,6 +448,9 @@ unsafe fn store_warp_sums<const C: usize, const KP: u32>(
     part: u32,
 ) {
     use crate::device::{mem::Float4, shared::SharedTiles, thread};
+    // The K-loop is done: the launch after this one may start its blocks (set here rather than at the
+    // start, where it cost the f32 entry a spill at its 128-register cap).
+    crate::device::dependent_launch::allow_dependents();
     if slices > 1 {
         // C's zeroing may still run (the host queues a split launch as its dependent).
         crate::device::dependent_launch::wait_for_prior_grids();

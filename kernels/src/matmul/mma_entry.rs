@@ -25,7 +25,8 @@ macro_rules! mma_entry {
         )
         .min_blocks_per_sm($mb)
         .split_k_if($split)
-        .narrow_copies();
+        .narrow_copies()
+        .chained();
     };
     // The body's call, on (a, b, c, m, n, k).
     (@gemm $kind:ident, $elem:ty, $bm:literal x $bn:literal x $bk:literal, warps $wm:literal x $wn:literal, stages $s:literal,

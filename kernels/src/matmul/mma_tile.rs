@@ -320,6 +320,11 @@ pub unsafe fn mma_gemm<
     const { assert!(NT.is_multiple_of(BK / O::PER_CHUNK) && NT.is_multiple_of(BN / O::PER_CHUNK)) };
     // A staged tile may store a 16-bit `C`, one word per lane's pair of adjacent sums.
     const { assert!(!STAGED || O::ADJACENT_PAIRS) };
+    // A launch of several slices follows C's zeroing (the host queues it as its dependent) and waits
+    // only before its adds; one slice waits here, before it reads A or B.
+    if !(SPLIT && thread::grid_dim_z() > 1) {
+        crate::device::dependent_launch::wait_for_prior_grids();
+    }
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * (BN + O::B_PAD)) as usize);
@@ -407,6 +412,9 @@ pub unsafe fn mma_gemm<
             unsafe { compute_stage::<O, BM, BN, BK, MI, NI, SWIZZLE>(smem, kt % S, stage_len, wr, wc, lane, &mut acc) };
         }
     }
+    // The K-loop is done: the launch after this one may start its blocks (set here rather than at the
+    // start, where it cost the entries registers).
+    crate::device::dependent_launch::allow_dependents();
 
     if STAGED && !SPLIT {
         // The stages hold one warp row's staging tile at least.
