@@ -80,8 +80,10 @@ pub struct TileConfig {
     /// tiles of a few rows (kernel 19's K-split entries, 4) whose row count would pass the `y`
     /// limit of 65,535 long before `x`'s.
     pub rows_on_x: bool,
-    /// The kernel calls `device::dependent_launch::follow_prior` before it touches memory: the host
-    /// queues it as the programmatic dependent of the launch before it, whose end its setup overlaps.
+    /// The kernel waits for the launches before it (`device::dependent_launch::wait_for_prior_grids`,
+    /// or `follow_prior`) before it touches memory, and lets the launch after it start
+    /// (`allow_dependents`): the host queues it as the programmatic dependent of the launch before it,
+    /// whose end its setup overlaps.
     pub chained: bool,
 }
 
