@@ -3,11 +3,18 @@
 # call C/D's bin/scorecard-k1820, built at ef49fc1, whose code 3f3a54c only documents): issue 34's
 # measures as they stand — Auto, model only, on two fresh seeds (20271261, 20271262) in BF16, FP16 and
 # TF32; the squares 512-8192 in BF16 and FP16 (`--sweep`); the decode shapes with the copy rate; the LLM
-# shapes.
+# shapes. First, from branch s52-tiles-120-144 (bin/scorecard-tiles, tests/tests-gpu_parity-tiles): kernel
+# 24's new 128×120 and 192×144 tiles (widths no multiple of 32, cuBLAS's own tiles at 1400³ and 1800³) —
+# GPU parity on them, then by name beside the tiles `Auto` runs there.
 set -u
 export CUDA_CACHE_PATH=/tmp/jit
 source .gpu/gpu-call.sh s52e
 S=.gpu/bin/scorecard-k1820
+for t in 128x120 192x144; do
+  run 45 .gpu/tests/tests-gpu_parity-tiles $t > $R/parity-$t.log 2>&1; echo "parity $t rc=$? $(left)s left"; grep -E "test result" $R/parity-$t.log; grep -c FAILED $R/parity-$t.log
+done
+KT=auto,cluster-bf16-128x120,cluster-bf16-192x144,cluster-bf16-64x256,cluster-bf16-128x128,cluster-bf16-128x256,cluster-bf16-192x160,cluster-f16-128x120,cluster-f16-192x144
+run 70 .gpu/bin/scorecard-tiles --kernels $KT --precisions bf16,fp16 --sizes 1400,1800,1320,1900,2600,1400x2800x1400 --plots none --vec-len 0 --cpu-max-flops 0 --model-only --out $R/tiles > $R/tiles.log 2>&1; echo "tiles rc=$? $(left)s left"
 for seed in 20271261 20271262; do
   run 80 $S --kernels auto --precisions bf16,fp16,tf32 --seed $seed --model-only --cpu-max-flops 0 --plots none --vec-len 0 --sizes 1024 --random-shapes 32 --out $R/rand-$seed > $R/rand-$seed.log 2>&1; echo "rand $seed rc=$? $(left)s left"
 done
