@@ -85,6 +85,9 @@ pub struct Gpu {
     /// Clusters of each cluster kernel the GPU runs at once (`cuOccupancyMaxActiveClusters`), asked
     /// once per kernel: its grid never exceeds them ([`Gpu::max_active_clusters`]).
     cluster_limits: Mutex<HashMap<&'static str, u32>>,
+    /// Dynamic shared memory that keeps each kernel to one block per SM, by kernel and its own bytes
+    /// ([`Gpu::one_block_per_sm`]).
+    spread_shared: Mutex<HashMap<(&'static str, u32), u32>>,
 }
 
 /// Whether `libcuda` can be loaded; without this check cudarc's dynamic loader panics.
@@ -175,6 +178,7 @@ impl Gpu {
             plans: Default::default(),
             auto_tuning: Default::default(),
             cluster_limits: Default::default(),
+            spread_shared: Default::default(),
         })
     }
 
@@ -331,6 +335,38 @@ impl Gpu {
             .map_err(Error::driver("asking for the clusters a kernel keeps resident", 0))?;
         limits.insert(name, n);
         Ok(n)
+    }
+
+    /// The dynamic shared memory with which kernel `name` (`f`, launched with `config`'s blocks and
+    /// `config.shared_mem_bytes` of its own) fits one block per SM and no more: its own bytes where
+    /// registers or shared memory already hold it to one, else just past what two blocks could share
+    /// (`cuOccupancyAvailableDynamicSMemPerBlock`), the rest of the SM left to other launches' blocks.
+    /// Asked of the driver once per kernel and size.
+    pub(crate) fn one_block_per_sm(&self, name: &'static str, f: &CudaFunction, config: cudarc::driver::LaunchConfig) -> Result<u32> {
+        let own = config.shared_mem_bytes;
+        let mut known =
+            self.spread_shared.lock().map_err(|_| Error::ContextPoisoned("the shared-memory sizes' lock was poisoned".into()))?;
+        if let Some(&bytes) = known.get(&(name, own)) {
+            return Ok(bytes);
+        }
+        let asking = || Error::driver("asking how many blocks of a kernel an SM holds", 0);
+        let block = config.block_dim.0 * config.block_dim.1 * config.block_dim.2;
+        let blocks = f.occupancy_max_active_blocks_per_multiprocessor(block, own as usize, None).map_err(asking())?;
+        let bytes = if blocks < 2 {
+            own
+        } else {
+            let two = f.occupancy_available_dynamic_smem_per_block(2, block).map_err(asking())?;
+            let one = f.occupancy_available_dynamic_smem_per_block(1, block).map_err(asking())?;
+            // 16 bytes past the two-block limit, where one block of that size still fits.
+            let padded = (two + 16).next_multiple_of(16);
+            if padded <= one {
+                u32::try_from(padded).unwrap_or(own).max(own)
+            } else {
+                own
+            }
+        };
+        known.insert((name, own), bytes);
+        Ok(bytes)
     }
 
     /// Maps the result of a launch to tessera's errors.

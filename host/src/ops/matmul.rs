@@ -318,6 +318,15 @@ impl Gpu {
         } else {
             kernel.config.chained && dependent_launch::chain_enabled()
         };
+        // A chained launch of at most one block per SM is queued while the launch before it still
+        // holds SMs: were two of its blocks to fit on one SM, the SMs left idle by a smaller grid before
+        // it would take two each and the SMs freed later none (a 92-block grid behind itself: 40 SMs
+        // running two blocks). Shared memory that fits one block per SM spreads them as a launch on an
+        // idle GPU is spread.
+        let blocks = config.grid_dim.0 * config.grid_dim.1 * config.grid_dim.2;
+        if dependent && !launch.zero_c && cluster == 1 && blocks <= self.sm_count() {
+            config.shared_mem_bytes = self.one_block_per_sm(launch.entry, f, config)?;
+        }
         // SAFETY: the launch contract above. Where `dependent` after the zeroing, the zero kernel is
         // the launch queued just before it, every operand it reads was written before that one
         // (stream order), and every adding kernel waits for the zeros (`griddepcontrol.wait`) before
