@@ -141,6 +141,15 @@ pub const CLUSTER_STEP_US: f64 = 0.04;
 /// 0.044–0.09 µs against kernel 16's 128×128; fitted on both runs' every shape, mean log error of
 /// the tile against kernel 16's 128×256 −0.03 and +0.02).
 pub const CLUSTER_NARROW_STEP_US: f64 = 0.07;
+/// Kernel 24's one-consumer 256-wide tile (64×256 pairs) against the rate its parts price
+/// ([`consumer_rate`], [`CLUSTER_STEP_US`]): with one consumer warpgroup the pair's waits for each
+/// other's releases are not hidden behind a second one. Fitted on session 47's BF16 squares timed by
+/// name (`docs/results/2026-12-06-s47/e-02fe438/squares-report-by-name`, 1000³–5000³): the tile's
+/// measured ÷ priced time over the geometric mean of kernel 24's other tiles' at the same shape,
+/// 1.15–1.38, geometric mean 1.215. Held out, session 53's six shapes
+/// (`docs/results/2026-12-07-s53/f-1a62311/tiles`, 1320³–2600³ and 1400×2800×1400): 1.08–1.40,
+/// geometric mean 1.20.
+pub const CLUSTER_ONE_CONSUMER_RATE: f64 = 0.82;
 /// Share of [`PITCH_LOSS`] for A that kernel 24's 256-wide tile pays: its A rows off a sector cost
 /// 0.00–0.09 of the rate against aligned neighbours (median 0.045; 3592/3584, 5128/5120, 7176/7168,
 /// 1304/1296, 2504/2512, 3016/3008, 4424/4416, 6152/6144), where the 192- and 128-wide tiles pay
@@ -455,7 +464,10 @@ pub fn predict_packed_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32, 
             rate
         }
     };
-    let consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands) * narrow_register_rate(cfg.bm, cfg.bn, cfg.tf32_operands, rounds);
+    let mut consumers = consumer_rate(cfg.bm, cfg.bn, cfg.tf32_operands) * narrow_register_rate(cfg.bm, cfg.bn, cfg.tf32_operands, rounds);
+    if cluster > 1 && consumer_warpgroups(cfg.bm) < 2 && cfg.bn >= 256 {
+        consumers *= CLUSTER_ONE_CONSUMER_RATE;
+    }
     let per_sm = sustained_tflops(precision) * 1e6 / RATE_SMS * tile_rate(cfg.bn, cluster > 1) * consumers * pitch;
     let mut step_us = 2.0 * f64::from(cfg.bm) * f64::from(cfg.bn) * f64::from(cfg.bk) / per_sm;
     if cluster > 1 {
@@ -763,6 +775,15 @@ mod tests {
         assert!(packing.a.padded() && packing.b.padded(), "{packing:?}");
         let (packing, _) = best_packing(Algo::PersistentBf16Rows64, s(64, 8200, 4096), 1, SMS).unwrap();
         assert!(!packing.b.padded(), "{packing:?}");
+    }
+
+    #[test]
+    fn the_one_consumer_pair_gives_way_to_the_128_row_pair_where_it_ran_slower() {
+        // Session 53 by name (H100): 1320³ 64×256 pairs 21.4 µs, 128×128 pairs 16.2; 1400³ 20.9, 17.6.
+        for n in [1320, 1400] {
+            let priced = |algo: Algo| predict_us(algo, s(n, n, n), 1, SMS).unwrap();
+            assert!(priced(Algo::ClusterBf16Rows64Wide) > priced(Algo::ClusterBf16Narrow), "{n}³");
+        }
     }
 
     #[test]
