@@ -11,7 +11,9 @@
 //! Every `chained` kernel (`TileConfig::chained`: the TMA kernels, kernels 18, 19 and 20) is queued
 //! the same way after any launch: each lets its successor start early and waits for its
 //! predecessors before it touches memory (`dependent_launch::follow_prior`), so the start of one
-//! product overlaps the end of the launch before it.
+//! product overlaps the end of the launch before it. Such a launch's blocks are placed while the
+//! launch before it still holds SMs; one of at most one block per SM asks for the shared memory that
+//! fits one block per SM (`Gpu::one_block_per_sm`), so that the SMs left idle do not take two each.
 //!
 //! `TESSERA_DEPENDENT_LAUNCH=0` in the environment turns the overlap off (the same kernels, launched
 //! one after the other), `split` keeps it only after the zeroing: for measuring what it buys, and
