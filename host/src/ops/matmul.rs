@@ -320,9 +320,10 @@ impl Gpu {
         };
         // A chained launch of at most one block per SM is queued while the launch before it still
         // holds SMs: were two of its blocks to fit on one SM, the SMs left idle by a smaller grid before
-        // it would take two each and the SMs freed later none (a 92-block grid behind itself: 40 SMs
-        // running two blocks). Shared memory that fits one block per SM spreads them as a launch on an
-        // idle GPU is spread.
+        // it would take two each and the SMs freed later none (kernel 20's 16×128 TF32 tile, 112 blocks
+        // behind itself: 10.9 µs against 9.0 spread, `docs/results/2026-12-07-s53`). Shared memory that
+        // fits one block per SM spreads them as a launch on an idle GPU is spread; no kernel reads the
+        // size of its dynamic shared memory, so the unused rest changes nothing it computes.
         let blocks = config.grid_dim.0 * config.grid_dim.1 * config.grid_dim.2;
         if dependent && !launch.zero_c && cluster == 1 && blocks <= self.sm_count() {
             config.shared_mem_bytes = self.one_block_per_sm(launch.entry, f, config)?;
