@@ -1,11 +1,12 @@
 //! Prints the tensor-core models' view of shapes, as CSV: every TMA kernel of each precision with the
 //! K slices it would launch (`tc_model::best_splits`) and its predicted time, every kernel that reads
-//! its operands in place with the slices it would launch (`tuning::splits_on`) and its predicted time (`tuning::predict_us`), and the kernel
+//! its operands in place with the slices it would launch (`tuning::splits_on`) and its predicted time (`select::expected_us`, as the
+//! scorecard records beside each Rust row), and the kernel
 //! `Auto` picks among them all (`select::model_choice` on the H200). The model is deterministic: a run at a commit gives the plans the scorecard
 //! launched at that commit, to set beside measured times when fitting its constants (`docs/tuning.md`).
 //!
 //!     cargo run -p tessera-catalogue --example tc_plans -- --sizes 3000,64x4096x4096 [--precisions bf16,tf32]
-use tessera_catalogue::select::{model_choice, tc_model, tuning};
+use tessera_catalogue::select::{expected_us, model_choice, tc_model, tuning};
 use tessera_catalogue::{MatmulShape, Precision, Target, MATMUL_KERNELS};
 
 fn main() -> Result<(), String> {
@@ -31,14 +32,15 @@ fn main() -> Result<(), String> {
         for &p in &precisions {
             let auto = model_choice(s, p, Target::H200).kernel();
             for kernel in MATMUL_KERNELS.iter().filter(|k| k.precision == p) {
-                let (splits, us) = if kernel.config.tma || kernel.config.producer_copies {
-                    tc_model::best_splits(kernel.algo, s, tuning::SMS)
+                let splits = if kernel.config.tma || kernel.config.producer_copies {
+                    tc_model::best_splits(kernel.algo, s, tuning::SMS).0
                 } else {
-                    let splits = tuning::splits_on(kernel.algo, s, tuning::SMS);
-                    match tuning::predict_us(kernel.algo, s, splits, tuning::SMS) {
-                        Some(us) => (splits, us),
-                        None => continue,
-                    }
+                    tuning::splits_on(kernel.algo, s, tuning::SMS)
+                };
+                let us = match expected_us(kernel.algo, s, Target::H200) {
+                    Some(us) => us,
+                    None if kernel.config.tma || kernel.config.producer_copies => f64::INFINITY,
+                    None => continue,
                 };
                 let picked = u8::from(auto == kernel.algo);
                 // Whether the TMA kernels read both operands in place (no copy of rows off a sector).

@@ -2,6 +2,7 @@
 //! precision at each size, the measured `mma.sync` and `wgmma` ceilings beside the datasheet peaks, plus
 //! bandwidth.
 use tessera::catalogue::registry::algo::case_label;
+use tessera::catalogue::select::{expected_us, Choice};
 use tessera::ops::ceiling::{datasheet_dense_peak, mma_rate_entry, wgmma_rate_entry, MMA_RATE_BLOCK, WGMMA_RATE_BLOCK};
 use tessera::{bf16, f16, Algo, AutoTuning, DeviceBuffer, DeviceMatrix, Gpu, GpuTimer, Precision, QueuedTimer};
 use tessera_anchors::{Cublas, CudaC};
@@ -94,6 +95,8 @@ struct Timed {
     check: Check,
     iters: usize,
     times: Vec<f64>,
+    /// What a Rust row ran and the time the models expected of it ([`planned`]).
+    plan: (Option<String>, Option<f64>),
 }
 
 /// Which implementation a row measures.
@@ -308,6 +311,26 @@ fn run_impl(gpu: &Gpu, cuda_c: &CudaC, cublas: &Cublas, ops: &DeviceOperands, im
     }
 }
 
+/// What `algo` runs on `shape` in `precision` on this GPU (with its tuned picks, in the current
+/// tuning mode) — the plan's one launch described — and the time the models expected of that kernel
+/// there. The expected time only for a kernel run on the caller's operands as they are (not FP32's
+/// padded copies); nothing for a product in blocks or one that does not plan.
+fn planned(gpu: &Gpu, algo: Algo, precision: Precision, shape: tessera::MatmulShape) -> (Option<String>, Option<f64>) {
+    let Ok(plan) = gpu.plan(algo, precision, (shape.m as usize, shape.n as usize, shape.k as usize)) else {
+        return (None, None);
+    };
+    match plan.launches().as_slice() {
+        [one] => {
+            let expected = match one.choice {
+                Choice::Kernel(_) => expected_us(one.launch.algo, one.launch.shape, gpu.target()),
+                Choice::Padded(_) => None,
+            };
+            (Some(one.to_string()), expected)
+        }
+        _ => (None, None),
+    }
+}
+
 /// The display name of a cuBLAS row.
 fn cublas_name(p: Precision) -> String {
     match p {
@@ -442,7 +465,17 @@ pub fn measure_all(
             }
             let check = problem.reference.check(precision, &dc.to_host(gpu).map_err(s)?);
             let iters = clock.batch_iters(gpu, || run_impl(gpu, &cuda_c, &cublas, &ops, imp, &mut dc))?;
-            timed.push(Timed { imp, name, key, precision, bytes, check, iters, times: Vec::with_capacity(rounds) });
+            let plan = match imp {
+                Impl::Rust(al, p) => planned(gpu, al, p, shape),
+                Impl::Tuned(p) => {
+                    gpu.set_auto_tuning(AutoTuning::Measured).map_err(s)?;
+                    let plan = planned(gpu, Algo::Auto, p, shape);
+                    gpu.set_auto_tuning(AutoTuning::Model).map_err(s)?;
+                    plan
+                }
+                _ => (None, None),
+            };
+            timed.push(Timed { imp, name, key, precision, bytes, check, iters, times: Vec::with_capacity(rounds), plan });
             scratch.get_or_insert(dc);
         }
         // Timed runs write one scratch C per problem (its contents are checked above, not here): one
@@ -458,7 +491,8 @@ pub fn measure_all(
             }
         }
         for mut t in timed {
-            let row = Row::new(shape, t.precision, &t.name, &t.key, median(&mut t.times), t.check, Some(t.bytes));
+            let mut row = Row::new(shape, t.precision, &t.name, &t.key, median(&mut t.times), t.check, Some(t.bytes));
+            (row.plan, row.expected_us) = t.plan;
             partial.append(&row)?;
             card.rows.push(row);
         }

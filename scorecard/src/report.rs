@@ -55,6 +55,14 @@ pub struct Row {
     pub pct_of_wgmma_ceiling: Option<f64>,
     /// CUDA C time ÷ Rust time for the same algorithm (> 1: the Rust kernel is faster), Rust rows only.
     pub vs_cuda_c: Option<f64>,
+    /// What a Rust row ran (`tessera::Gpu::plan`'s one-line description: the kernel entry, its grid,
+    /// K slices, copies), where it is one launch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<String>,
+    /// The time the models expected of that kernel on this GPU's SMs
+    /// (`tessera::catalogue::select::expected_us`), µs: measured ÷ expected without replaying the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_us: Option<f64>,
 }
 
 impl Row {
@@ -78,6 +86,8 @@ impl Row {
             pct_of_mma_ceiling: None,
             pct_of_wgmma_ceiling: None,
             vs_cuda_c: None,
+            plan: None,
+            expected_us: None,
         }
     }
 }

@@ -237,6 +237,26 @@ pub fn model_choice(shape: MatmulShape, precision: Precision, target: Target) ->
     Choice::Kernel(best.map_or(portable, |(algo, _)| algo))
 }
 
+/// The time (µs) the models expect of the kernel `algo` on `shape` on `target`, at the K slices it
+/// would launch there: the TMA kernels' [`crate::select::tc_model::best_splits`], the others'
+/// [`crate::select::tuning::predict_us`] at [`crate::select::tuning::splits_on`] — the figures
+/// [`model_choice`] compares (FP32 `Auto` adds each kernel's neighbourhood factor). `None` for a kernel
+/// without a model on `shape`. A run that records it beside the measured time tells how far the
+/// model was off without replaying the model of that commit.
+pub fn expected_us(algo: Algo, shape: MatmulShape, target: Target) -> Option<f64> {
+    let kernel = algo.kernel()?;
+    if kernel.config.tma || kernel.config.producer_copies {
+        let us = crate::select::tc_model::best_splits(algo, shape, target.sms).1;
+        return us.is_finite().then_some(us);
+    }
+    let splits = crate::select::tuning::splits_on(algo, shape, target.sms);
+    if kernel.precision == Precision::Fp32 {
+        crate::select::tuning::expected_us(algo, shape, splits, target.sms)
+    } else {
+        crate::select::tuning::predict_us(algo, shape, splits, target.sms)
+    }
+}
+
 /// The kernel of `precision` that reads its operands in place (a kernel with constants in
 /// [`crate::select::tuning::cost`] that `Auto` weighs for `shape`: [`crate::select::tuning::is_candidate`];
 /// the sm_90a ones only on such a target) of least predicted time on
