@@ -55,8 +55,9 @@ def scorecard_json(folder, tmp, name):
 
 def provenance(folder):
     """(commit, date) of a run, from the folder or the nearest folder above it inside docs/results:
-    device.txt as scripts/gpu-run.sh writes it (`commit: X`, then the date), else commit.txt (the
-    commit alone; the date is then None)."""
+    device.txt as scripts/gpu-run.sh writes it (`commit: X`, then the date) or as scripts/gpu-call.sh
+    does (the bundle's COMMIT, the first line's hash the executable's, then the date), else commit.txt
+    (the commit alone; the date is then None)."""
     commit = date = None
     for d in [folder, *folder.parents]:
         device, commit_txt = d / "device.txt", d / "commit.txt"
@@ -64,6 +65,12 @@ def provenance(folder):
         if lines and lines[0].startswith("commit:"):
             commit = commit or lines[0].split(":", 1)[1].strip()
             date = date or (lines[1].strip() if len(lines) > 1 else None)
+        elif lines:
+            # scripts/gpu-call.sh's: the bundle's COMMIT lines (`main b7b5beb (bin/scorecard)`), the
+            # first naming the executable that ran; then `date -u`.
+            sha = re.search(r"\b[0-9a-f]{7,40}\b", lines[0])
+            commit = commit or (sha.group(0) if sha else None)
+            date = date or next((l.strip() for l in lines if "UTC" in l), None)
         if not commit and commit_txt.exists():
             commit = commit_txt.read_text().split()[0]
         if (commit and date) or d == RESULTS or d == ROOT:
