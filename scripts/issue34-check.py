@@ -98,7 +98,7 @@ def main():
             g = geomean(list(vals.values()))
             lows = sorted((v, s) for s, v in vals.items() if v < 0.70)
             detail = f"{len(vals)} shapes, geometric mean {g:.3f}"
-            detail += "; below 0.70: " + ", ".join(f"{shape(s)} ({v:.2f})" for v, s in lows) if lows else ""
+            detail += "; below 0.70: " + ", ".join(f"{shape(s)} ({v:.3f})" for v, s in lows) if lows else ""
             rows.append((f"seed {seed}, {p.upper()}: geomean ≥ {bar:.2f}, none < 0.70", detail, verdict(g >= bar and not lows)))
 
     if args.decode:
