@@ -9,7 +9,7 @@ use cudarc::driver::sys::{
     self, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle,
 };
 use cudarc::driver::{CudaSlice, CudaStream};
-use tessera_catalogue::registry::tma::{TmaOperand, ALIGN};
+use tessera_catalogue::registry::tma::{TmaOperand, ALIGN, FAST_ROW_BYTES};
 use tessera_catalogue::Precision;
 
 use crate::error::{Error, Result};
@@ -17,8 +17,21 @@ use crate::error::{Error, Result};
 /// Bytes of one encoded map (`CUtensorMap`).
 pub const MAP_BYTES: u64 = 128;
 
+/// How much the L2 fetches from memory around a tensor map's miss, by the operand's row stride: 128
+/// bytes where rows lie off a 32-byte sector ([`FAST_ROW_BYTES`]), 256 where they do not. With 256,
+/// rows off a sector ran 1.07–1.16× slower: H100, BF16 and FP16 `Auto` on the squares 1240–7000 off
+/// a sector, each setting twice, interleaved (`docs/results/2026-12-07-s55`: 3000³ 107.5 against 93.8
+/// µs, 7000³ 1236 against 1084); whole-sector rows ran the same within the runs' drift either way.
+pub fn l2_promotion(row_stride: u64) -> CUtensorMapL2promotion {
+    if row_stride.is_multiple_of(FAST_ROW_BYTES) {
+        CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+    } else {
+        CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+    }
+}
+
 /// The driver's encoding of `op` over the device address `base` for inputs of `precision`: zero fill
-/// outside the tensor, the 128-byte swizzle the `wgmma` descriptors read.
+/// outside the tensor, the 128-byte swizzle the `wgmma` descriptors read, the L2 promotion of [`l2_promotion`].
 pub fn encode(op: &TmaOperand, precision: Precision, base: u64) -> Result<sys::CUtensorMap> {
     if !base.is_multiple_of(ALIGN) {
         return Err(Error::Unaligned {
@@ -59,7 +72,7 @@ pub fn encode(op: &TmaOperand, precision: Precision, base: u64) -> Result<sys::C
             element_strides.as_ptr(),
             CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
             CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
-            CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            l2_promotion(op.row_stride),
             CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
         )
     };
@@ -121,5 +134,22 @@ impl MapCache {
         }
         cache.insert(key, maps.clone());
         Ok(maps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_off_a_sector_promote_128_bytes_and_whole_sectors_256() {
+        use CUtensorMapL2promotion::{CU_TENSOR_MAP_L2_PROMOTION_L2_128B as P128, CU_TENSOR_MAP_L2_PROMOTION_L2_256B as P256};
+        // BF16 rows: 3008 elements (6016 bytes, whole sectors), 3000 (6000: 16 off), 24 (48: 16 off).
+        assert_eq!(l2_promotion(3008 * 2), P256);
+        assert_eq!(l2_promotion(3000 * 2), P128);
+        assert_eq!(l2_promotion(24 * 2), P128);
+        // f32 rows (TF32): 4 elements off a multiple of 8 are 16 bytes off.
+        assert_eq!(l2_promotion(1004 * 4), P128);
+        assert_eq!(l2_promotion(1000 * 4), P256);
     }
 }
