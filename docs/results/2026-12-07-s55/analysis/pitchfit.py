@@ -22,6 +22,6 @@ for off, on in pairs:
         m = (t[on][key] * (off / on) ** 3) / t[off][key]
         obs.append((key, off, m, bm, bn, cl))
 for key, off, m, *_ in obs: print(f"{key:28s} {off} measured rate {m:.3f}")
-for P in [24.7, 20, 17, 15, 13, 11, 9]:
+for P in [24.7, 20, 17, 16, 15, 13, 11, 9]:
     e = [math.log(m / model(P, bm, bn, cl)) for _, _, m, bm, bn, cl in obs]
     print(f"P={P}: mean log err {sum(e)/len(e):+.3f}, median |log err| {sorted(abs(x) for x in e)[len(e)//2]:.3f}, rms {math.sqrt(sum(x*x for x in e)/len(e)):.3f}")
