@@ -123,7 +123,8 @@ pub fn consumer_rate(bm: u32, bn: u32, a_in_registers: bool) -> f64 {
 /// `1 − PITCH_LOSS · (1/bn for A, + 1/bm for B)`. Fitted on BF16 3000³ and 3016³ against the aligned
 /// 2992³, 3008³ and 3040³ (kernel 16, 128×128 and 128×256 tiles: 0.60 and 0.72 of the aligned rate;
 /// `docs/results/2026-12-02-tc-shapes/call1-pitch`); 5000³ against 5008³ held out (predicted 0.71
-/// for 128×256, measured 0.71).
+/// for 128×256, measured 0.71). Measured with 256-byte L2 promotion; the host now asks for 128 on such
+/// rows, which lose less, but a refit on large squares alone misprices the small ones (`docs/tuning.md`).
 pub const PITCH_LOSS: f64 = 24.7;
 
 /// The factor on the tensor cores' rate of a `bm × bn` tile when A (`a_slow`) and B (`b_slow`) are
