@@ -33,9 +33,11 @@ fn check_algo_on_shape(algo: Algo, precision: Precision, (m, n, k): (usize, usiz
 /// 128×128 block plus edges; K = 36: full K-steps plus a partial one for BK = 16; 129 × 264 × 72:
 /// a full 128×256 tensor-core tile, K over three 32-wide steps, the last one partial; 129 × 260 × 24
 /// and 70 × 134 × 298: BF16/FP16 rows of 8 and of 4 bytes past a 16-byte multiple, the latter over
-/// several K-steps: the 4-byte `cp.async` pieces of kernels 12, 13 and 20).
-const SHAPES: [(usize, usize, usize); 7] =
-    [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24), (129, 264, 72), (70, 134, 298)];
+/// several K-steps: the 4-byte `cp.async` pieces of kernels 12, 13 and 20; 33 × 136 × 37 and
+/// 36 × 37 × 48: one operand's 16-bit rows odd, the other's whole 16-byte units, so each operand takes
+/// its own path).
+const SHAPES: [(usize, usize, usize); 9] =
+    [(1, 1, 1), (17, 33, 9), (65, 63, 31), (130, 132, 36), (129, 260, 24), (129, 264, 72), (70, 134, 298), (33, 136, 37), (36, 37, 48)];
 
 /// Extra shapes for the TMA kernels (kernels 15–16): one element's worth of 16-byte rows (1 × 8 × 8),
 /// partial tiles everywhere with a K-step cut short (65 × 264 × 40), more K-steps than stages

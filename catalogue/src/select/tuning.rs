@@ -362,19 +362,19 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
         Algo::WgmmaBf16Narrow | Algo::WgmmaF16Narrow => tc(c(1.209, 0.7707, 1.00, 3.50, 1000000.0, 127), 8),
         Algo::WgmmaBf16 | Algo::WgmmaF16 => tc(c(2.613, 0.9730, 3.31, 4.00, 1000000.0, 220), 8),
         Algo::MmaNaiveTf32 => tc(c(0.020, 0.3048, 1.94, 1.00, 1000000.0, 32), 4),
-        Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 96), 4),
+        Algo::MmaSharedTf32 => tc(c(0.990, 1.1244, 1.14, 1.41, 1000000.0, 98), 4),
         Algo::MmaPipeTf32 => tc(c(4.771, 0.9286, 1.00, 2.46, 1000000.0, 242), 4),
-        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 5.66, 1000000.0, 96), 8),
+        Algo::MmaSplitKBf16Rows16 | Algo::MmaSplitKF16Rows16 => tc(c(0.565, 0.5615, 1.68, 5.66, 1000000.0, 80), 8),
         Algo::MmaSplitKBf16Rows64 | Algo::MmaSplitKF16Rows64 => tc(c(1.915, 0.3578, 1.46, 5.08, 1000000.0, 166), 8),
-        Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 74), 4),
-        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 164), 4),
+        Algo::MmaSplitKTf32Rows16 => tc(c(1.115, 0.3840, 1.26, 2.93, 1000000.0, 68), 4),
+        Algo::MmaSplitKTf32Rows64 => tc(c(3.033, 0.7229, 1.35, 2.16, 1000000.0, 166), 4),
         // Kernel 20's 128×32 entries (scripts/fit-tc-small.py --kernels; the FP16 entry takes BF16's). The
         // 16-bit ones refitted in session 47 on the times `Auto` tuned on request measured for them (H200,
         // seeds 20271241/42: 53 launches, docs/results/2026-12-06-s47/analysis): held out (seeds
         // 20271250/51, 37 launches) median |log error| 0.21 → 0.09 — the old constants (c32-a492d79) priced
         // them 1.2× fast; TF32's from docs/results/2026-12-03-thin/c32-a492d79 (24 shapes of ≤ 32 columns).
-        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.943, 0.6121, 1.25, 4.00, 1000000.0, 97), 8),
-        Algo::MmaSplitKTf32Cols32 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 99), 4),
+        Algo::MmaSplitKBf16Cols32 | Algo::MmaSplitKF16Cols32 => tc(c(0.943, 0.6121, 1.25, 4.00, 1000000.0, 111), 8),
+        Algo::MmaSplitKTf32Cols32 => tc(c(1.673, 0.4956, 1.00, 1.10, 1000000.0, 101), 4),
         // Kernel 20's 128×64 entries (scripts/fit-tc-small.py --kernels on docs/results/2026-12-03-widened-streamk/
         // c64-d3baf5c: 24 BF16 shapes of 33–64 columns, 6 held out; the FP16 entry takes BF16's).
         Algo::MmaSplitKBf16Cols64 | Algo::MmaSplitKF16Cols64 => tc(c(1.719, 0.6133, 1.26, 3.38, 1000000.0, 72), 8),
@@ -458,7 +458,7 @@ pub fn predict_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opti
         c.unaligned = factor;
     }
     let us = predict(t, c, shape, splits, sms);
-    Some(us.max(LAUNCH_US + dram_floor_us(c, shape, sms) + split_terms_us(t, c, shape, splits)))
+    Some(us.max(LAUNCH_US + dram_floor_us(t, c, shape, sms) + split_terms_us(t, c, shape, splits)))
 }
 
 /// A batch on kernel 28 or 30 priced from its single-product kernel's model ([`predict_us`] of kernel
@@ -540,10 +540,10 @@ pub fn rows_aligned(shape: MatmulShape, vector: u32) -> bool {
     shape.n.is_multiple_of(vector) && shape.k.is_multiple_of(vector)
 }
 
-/// The `cp.async` piece size, in bytes, in which an in-place tensor-core kernel with inputs of
-/// `c.vector` elements per 16 bytes copies `shape`'s rows (`mma_tile::mma_gemm`: the widest both
-/// operands' rows allow): 8 where K and N are multiples of 8 bytes, 4 where of 4 bytes, `None` for
-/// 16-byte rows (whole chunks) and odd 16-bit rows (element by element).
+/// The narrowest piece size, in bytes, of `shape`'s two operands' rows with inputs of `c.vector`
+/// elements per 16 bytes: 8 where K and N are multiples of 8 bytes, 4 where of 4 bytes, `None` for
+/// 16-byte rows (whole chunks) and odd 16-bit rows (element by element). Kernels with narrow copies
+/// take each operand's own ([`row_piece`]).
 pub fn narrow_pieces(c: Cost, shape: MatmulShape) -> Option<u32> {
     let (n, k, elem) = (shape.n, shape.k, 16 / c.vector);
     if rows_aligned(shape, c.vector) {
@@ -552,10 +552,31 @@ pub fn narrow_pieces(c: Cost, shape: MatmulShape) -> Option<u32> {
     [8, 4].into_iter().find(|w| n.is_multiple_of(w / elem) && k.is_multiple_of(w / elem))
 }
 
-/// The K-step factor of `shape`'s narrow pieces on a kernel with narrow copies, `None` otherwise.
+/// The `cp.async` piece, in bytes, in which an in-place tensor-core kernel copies one operand's rows
+/// of `len` elements of `elem` bytes (`mma_tile::piece_bytes`): the widest of 16, 8 and 4 they allow,
+/// 0 for odd 16-bit rows (element by element). A's rows hold K elements, B's N: each operand its own.
+pub fn row_piece(len: u32, elem: u32) -> u32 {
+    [16, 8, 4].into_iter().find(|w| (len * elem).is_multiple_of(*w)).unwrap_or(0)
+}
+
+/// The K-step factor of an in-place kernel with narrow copies on `shape`, `None` for other kernels:
+/// each operand's factor for its own pieces ([`row_piece`]: 1 for 16-byte pieces,
+/// [`TC_NARROW_STEP_8`], [`TC_NARROW_STEP_4`], the entry's `unaligned` element by element), weighted
+/// by its share of a K-tile's loads (`BM` rows of A against `BN` columns of B). Where both operands
+/// take the same pieces this is the factor the constants were fitted with.
 fn narrow_step(t: TileConfig, c: Cost, shape: MatmulShape) -> Option<f64> {
-    let w = narrow_pieces(c, shape).filter(|_| t.narrow_copies)?;
-    Some(if w == 8 { TC_NARROW_STEP_8 } else { TC_NARROW_STEP_4 })
+    if !t.narrow_copies {
+        return None;
+    }
+    let elem = 16 / c.vector.max(1);
+    let factor = |piece| match piece {
+        16 => 1.0,
+        8 => TC_NARROW_STEP_8,
+        4 => TC_NARROW_STEP_4,
+        _ => c.unaligned,
+    };
+    let (a, b) = (f64::from(t.bm), f64::from(t.bn));
+    Some((a * factor(row_piece(shape.k, elem)) + b * factor(row_piece(shape.n, elem))) / (a + b))
 }
 
 /// The least time a tensor-core kernel that reads its operands in place can take reading `A` and
@@ -563,14 +584,22 @@ fn narrow_step(t: TileConfig, c: Cost, shape: MatmulShape) -> Option<f64> {
 /// in proportion to `sms`): the memory-bound floor of products with a few rows against large weights
 /// (16×14336×4096 BF16 moves 117 MB: 28 µs at 4.19 TB/s), where the fitted steps alone price
 /// kernel 20 below what DRAM allows.
-fn dram_floor_us(c: Cost, shape: MatmulShape, sms: u32) -> f64 {
+fn dram_floor_us(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64 {
     let (m, n, k) = (f64::from(shape.m), f64::from(shape.n), f64::from(shape.k));
     let elem = f64::from(16 / c.vector.max(1));
-    // Kernel 19 (a column limit) streams A's rows, in 16-byte loads where K allows whatever N.
-    let aligned = if c.max_cols != u32::MAX { shape.k.is_multiple_of(c.vector) } else { rows_aligned(shape, c.vector) };
-    let element_wise = elem == 2.0 && !aligned && narrow_pieces(c, shape).is_none();
-    let rate = if element_wise { c.odd_rows_gb_per_s } else { ZERO_GB_PER_S };
-    elem * (m * k + k * n) / (rate * 1e3 * f64::from(sms.max(1)) / f64::from(SMS))
+    // Element by element: each operand of a kernel with narrow copies on its own rows; the others
+    // load both operands one way. Kernel 19 (a column limit) streams A's rows, in 16-byte loads where
+    // K allows whatever N.
+    let (a_odd, b_odd) = if t.narrow_copies {
+        let elem = 16 / c.vector.max(1);
+        (row_piece(shape.k, elem) == 0, row_piece(shape.n, elem) == 0)
+    } else {
+        let aligned = if c.max_cols != u32::MAX { shape.k.is_multiple_of(c.vector) } else { rows_aligned(shape, c.vector) };
+        let element_wise = elem == 2.0 && !aligned && narrow_pieces(c, shape).is_none();
+        (element_wise, element_wise)
+    };
+    let per_us = |odd: bool| (if odd { c.odd_rows_gb_per_s } else { ZERO_GB_PER_S }) * 1e3 * f64::from(sms.max(1)) / f64::from(SMS);
+    elem * m * k / per_us(a_odd) + elem * k * n / per_us(b_odd)
 }
 
 /// The fastest rate (GB/s) at which an in-place kernel read odd 16-bit rows (element by element) on a
@@ -1109,13 +1138,30 @@ mod tests {
     }
 
     #[test]
+    fn each_operand_is_priced_for_its_own_pieces() {
+        let s = |m, n, k| MatmulShape { m, n, k };
+        assert_eq!([row_piece(1024, 2), row_piece(1028, 2), row_piece(1030, 2), row_piece(1031, 2)], [16, 8, 4, 0]);
+        assert_eq!([row_piece(1031, 4), row_piece(1030, 4)], [4, 8], "f32 rows never load element by element");
+        // Kernel 20's 16×128 tile: an odd K leaves only A (16 of a K-tile's 144 rows and columns)
+        // element by element, so it costs far less than both operands odd and more than neither.
+        let t = |n, k| predict_us(Algo::MmaSplitKBf16Rows16, s(16, n, k), 1, SMS).unwrap();
+        assert!(t(8192, 4096) < t(8192, 4095) && t(8192, 4095) < t(8191, 4095), "{} {} {}", t(8192, 4096), t(8192, 4095), t(8191, 4095));
+        // An odd N (B's rows) costs the wide-B tile more than an odd K does.
+        assert!(t(8191, 4096) > t(8192, 4095));
+        // The floor reads only the odd operand at the element-by-element rate.
+        let (tile, c) = (Algo::MmaSplitKBf16Rows16.config().unwrap(), cost(Algo::MmaSplitKBf16Rows16).unwrap());
+        let floor = |n, k| dram_floor_us(tile, c, s(16, n, k), SMS);
+        assert!(floor(8192, 4096) < floor(8192, 4095) && floor(8192, 4095) < floor(8191, 4096) && floor(8191, 4096) < floor(8191, 4095));
+    }
+
+    #[test]
     fn in_place_tensor_core_kernels_are_priced_at_their_slices_and_above_dram() {
         let s = |m, n, k| MatmulShape { m, n, k };
         for shape in [s(1, 4096, 4096), s(16, 14336, 4096), s(64, 4096, 14336), s(300, 300, 9000)] {
             for algo in [Algo::MmaSplitKBf16Rows16, Algo::MmaSplitKBf16Rows64, Algo::MmaSplitKTf32Rows16] {
-                let c = cost(algo).unwrap();
+                let (t, c) = (algo.config().unwrap(), cost(algo).unwrap());
                 let us = predict_us(algo, shape, splits_on(algo, shape, SMS), SMS).unwrap();
-                assert!(us >= LAUNCH_US + dram_floor_us(c, shape, SMS), "{algo:?} {shape:?}: {us}");
+                assert!(us >= LAUNCH_US + dram_floor_us(t, c, shape, SMS), "{algo:?} {shape:?}: {us}");
             }
             // What `Auto` weighs for the in-place kernels is the launch it plans.
             let (algo, us) = crate::select::in_place_pick(shape, Precision::Bf16, Target::H200).unwrap();

@@ -40,99 +40,58 @@ impl Copies {
         Copies { a_row: tid / ca, a_col: tid % ca, b_row: tid / cb, b_col: tid % cb }
     }
 
-    /// Issues K-tile `k0 / BK`'s 16-byte `cp.async` copies into the tiles starting at `sa`, `sb`
-    /// (zero-filled outside the matrix) and commits them as one group.
+    /// Issues `A`'s share of K-tile `k0 / BK`: `cp.async` copies of `W` bytes (16, 8 or 4) into the
+    /// tile starting at `sa`, each wholly inside or outside the matrix, zero-filled outside. Not
+    /// committed: the caller commits `A`'s and `B`'s copies as one group.
     ///
     /// # Safety
-    /// As [`mma_gemm`], with `k % PER_CHUNK == 0` and `n % PER_CHUNK == 0` (16-byte aligned chunks;
-    /// a chunk is then entirely inside or outside the matrix); `sa`, `sb` start one stage's tiles.
+    /// As [`mma_gemm`], with `k` a multiple of `W / size_of::<Elem>()` (each piece lies wholly inside
+    /// or outside a row); `sa` starts one stage's `A` tile.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // the views, the problem and the tile position: all scalars
-    unsafe fn issue<O: MmaKind, const BK: u32, const BN: u32, const NT: u32, const LA: usize, const LB: usize, const SWIZZLE: bool>(
+    #[allow(clippy::too_many_arguments)] // the view, the problem and the tile position: all scalars
+    unsafe fn issue_a<O: MmaKind, const BK: u32, const NT: u32, const LA: usize, const SWIZZLE: bool, const W: u32>(
         self,
         a: View<O::Elem>,
-        b: View<O::Elem>,
         sa: SharedPtr<O::Elem>,
-        sb: SharedPtr<O::Elem>,
         m: u32,
-        n: u32,
         k: u32,
         row0: u32,
-        col0: u32,
-        k0: u32,
-    ) {
-        let pc = O::PER_CHUNK;
-        let (ca, cb) = (BK / pc, BN / pc);
-        let ka = k0 + self.a_col * pc;
-        for i in 0..LA as u32 {
-            let r = self.a_row + i * (NT / ca);
-            let dst = offset(r, self.a_col, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 });
-            let valid = row0 + r < m && ka < k;
-            // SAFETY: the destination chunk is inside the stage; the source is in range when valid
-            // (row < m, the chunk inside K), 0 otherwise (a legal address, nothing read).
-            unsafe { async_copy::copy16_zfill_at(sa.offset(dst as u32), a, if valid { ((row0 + r) * k + ka) as usize } else { 0 }, valid) };
-        }
-        let cn = col0 + self.b_col * pc;
-        for i in 0..LB as u32 {
-            let kr = self.b_row + i * (NT / cb);
-            let dst = offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr, b_pitch::<O, BN>()) } else { 0 });
-            let valid = k0 + kr < k && cn < n;
-            // SAFETY: as for A (row k0 + kr < k, the chunk inside N).
-            unsafe { async_copy::copy16_zfill_at(sb.offset(dst as u32), b, if valid { ((k0 + kr) * n + cn) as usize } else { 0 }, valid) };
-        }
-        async_copy::commit();
-    }
-}
-
-impl Copies {
-    /// [`Copies::issue`] for rows that are not 16-byte aligned but `W`-byte aligned (`W` = 8 or 4;
-    /// `K` and `N` multiples of `W` bytes): each 16-byte chunk as `16 / W` copies of `W` bytes, each
-    /// wholly inside or outside the matrix, zero-filled outside.
-    ///
-    /// # Safety
-    /// As [`mma_gemm`], with `k` and `n` multiples of `W / size_of::<Elem>()`; `sa`, `sb` start one
-    /// stage's tiles.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // as `issue`
-    unsafe fn issue_narrow<
-        O: MmaKind,
-        const BK: u32,
-        const BN: u32,
-        const NT: u32,
-        const LA: usize,
-        const LB: usize,
-        const SWIZZLE: bool,
-        const W: u32,
-    >(
-        self,
-        a: View<O::Elem>,
-        b: View<O::Elem>,
-        sa: SharedPtr<O::Elem>,
-        sb: SharedPtr<O::Elem>,
-        m: u32,
-        n: u32,
-        k: u32,
-        row0: u32,
-        col0: u32,
         k0: u32,
     ) {
         let (pc, per) = (O::PER_CHUNK, W / core::mem::size_of::<O::Elem>() as u32);
-        let copy = |dst: SharedPtr<O::Elem>, src: View<O::Elem>, si: usize, valid: bool| {
-            // SAFETY: forwarded from the callers below (the piece in range, aligned to its size).
-            unsafe { async_copy::copy_narrow_zfill_at::<O::Elem, W>(dst, src, si, valid) }
-        };
-        let (ca, cb) = (BK / pc, BN / pc);
+        let ca = BK / pc;
         let ka = k0 + self.a_col * pc;
         for i in 0..LA as u32 {
             let r = self.a_row + i * (NT / ca);
             let dst = offset(r, self.a_col, 0, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 }) as u32;
             for p in 0..pc / per {
                 let (col, valid) = (ka + p * per, row0 + r < m && ka + p * per < k);
-                // The piece is inside the stage's chunk; the source is in range when valid
-                // (k a multiple of `per`: the piece lies wholly inside the row), 0 otherwise.
-                copy(sa.offset(dst + p * per), a, if valid { ((row0 + r) * k + col) as usize } else { 0 }, valid);
+                // SAFETY: the piece is inside the stage's chunk; the source is in range when valid
+                // (row < m, the piece inside K), 0 otherwise (a legal address, nothing read).
+                unsafe {
+                    copy_piece::<O::Elem, W>(sa.offset(dst + p * per), a, if valid { ((row0 + r) * k + col) as usize } else { 0 }, valid)
+                };
             }
         }
+    }
+
+    /// [`Copies::issue_a`] for `B`'s share (`n` a multiple of `W / size_of::<Elem>()`).
+    ///
+    /// # Safety
+    /// As [`Copies::issue_a`], for `B`'s rows (`n`) and one stage's `B` tile `sb`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // as `issue_a`
+    unsafe fn issue_b<O: MmaKind, const BN: u32, const NT: u32, const LB: usize, const SWIZZLE: bool, const W: u32>(
+        self,
+        b: View<O::Elem>,
+        sb: SharedPtr<O::Elem>,
+        n: u32,
+        k: u32,
+        col0: u32,
+        k0: u32,
+    ) {
+        let (pc, per) = (O::PER_CHUNK, W / core::mem::size_of::<O::Elem>() as u32);
+        let cb = BN / pc;
         let cn = col0 + self.b_col * pc;
         for i in 0..LB as u32 {
             let kr = self.b_row + i * (NT / cb);
@@ -140,34 +99,61 @@ impl Copies {
                 offset(kr, self.b_col, 0, b_pitch::<O, BN>(), pc, if SWIZZLE { O::swizzle_b(kr, b_pitch::<O, BN>()) } else { 0 }) as u32;
             for p in 0..pc / per {
                 let (col, valid) = (cn + p * per, k0 + kr < k && cn + p * per < n);
-                // As for A (n a multiple of `per`).
-                copy(sb.offset(dst + p * per), b, if valid { ((k0 + kr) * n + col) as usize } else { 0 }, valid);
+                // SAFETY: as for A (row k0 + kr < k, the piece inside N).
+                unsafe {
+                    copy_piece::<O::Elem, W>(sb.offset(dst + p * per), b, if valid { ((k0 + kr) * n + col) as usize } else { 0 }, valid)
+                };
             }
         }
-        async_copy::commit();
     }
 }
 
-/// Loads K-tile `kt` element by element, guarded, into `sa`, `sb`, storing synchronously: the path
-/// for rows no `cp.async` piece fits (odd 16-bit rows), correct for any shape. Consecutive threads take
-/// consecutive elements of a row, so a warp's loads are 32 neighbours (64 contiguous bytes of a 16-bit
-/// row), not 32 elements 16 bytes apart. Commits an (empty) copy group, so the pipeline's group
-/// counting stays uniform.
+/// One `cp.async` piece of `W` bytes (16, 8 or 4), zero-filled where `valid` is false.
 ///
 /// # Safety
-/// As [`mma_gemm`]; `sa`, `sb` are one stage's tiles.
+/// As [`async_copy::copy16_zfill_at`] (`W` = 16) or [`async_copy::copy_narrow_zfill_at`].
+#[inline(always)]
+unsafe fn copy_piece<T: Copy + Default, const W: u32>(dst: SharedPtr<T>, src: View<T>, si: usize, valid: bool) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match W {
+            16 => async_copy::copy16_zfill_at(dst, src, si, valid),
+            8 => async_copy::copy_narrow_zfill_at::<T, 8>(dst, src, si, valid),
+            _ => async_copy::copy_narrow_zfill_at::<T, 4>(dst, src, si, valid),
+        }
+    }
+}
+
+/// The widest `cp.async` piece (16, 8 or 4 bytes) that rows of `len` elements of `elem` bytes allow,
+/// or 0 where none does (odd 16-bit rows: element by element).
+#[inline(always)]
+fn piece_bytes(len: u32, elem: u32) -> u32 {
+    if (len * elem).is_multiple_of(16) {
+        16
+    } else if (len * elem).is_multiple_of(8) {
+        8
+    } else if (len * elem).is_multiple_of(4) {
+        4
+    } else {
+        0
+    }
+}
+
+/// Loads `A`'s share of K-tile `kt` element by element, guarded, into `sa`, storing synchronously: the
+/// path for rows no `cp.async` piece fits (odd 16-bit K), correct for any shape. Consecutive threads
+/// take consecutive elements of a row, so a warp's loads are 32 neighbours (64 contiguous bytes of a
+/// 16-bit row), not 32 elements 16 bytes apart.
+///
+/// # Safety
+/// As [`mma_gemm`]; `sa` is one stage's `A` tile.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the problem, the tile position and the K-tile: all scalars
-unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32, const NT: u32, const SWIZZLE: bool>(
+unsafe fn load_unaligned_a<O: MmaKind, const BM: u32, const BK: u32, const NT: u32, const SWIZZLE: bool>(
     a: View<O::Elem>,
-    b: View<O::Elem>,
     sa: View<O::Elem>,
-    sb: View<O::Elem>,
     m: u32,
-    n: u32,
     k: u32,
     row0: u32,
-    col0: u32,
     kt: u32,
 ) {
     let pc = O::PER_CHUNK;
@@ -189,22 +175,38 @@ unsafe fn load_unaligned<O: MmaKind, const BM: u32, const BN: u32, const BK: u32
             unsafe { sa.set(offset(r, col / pc, col % pc, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 }), x) };
         }
     }
-    let bp = b_pitch::<O, BN>();
+}
+
+/// [`load_unaligned_a`] for `B`'s share (odd 16-bit N).
+///
+/// # Safety
+/// As [`mma_gemm`]; `sb` is one stage's `B` tile.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // as `load_unaligned_a`
+unsafe fn load_unaligned_b<O: MmaKind, const BN: u32, const BK: u32, const NT: u32, const SWIZZLE: bool>(
+    b: View<O::Elem>,
+    sb: View<O::Elem>,
+    n: u32,
+    k: u32,
+    col0: u32,
+    kt: u32,
+) {
+    let pc = O::PER_CHUNK;
+    let (bp, k0, tid) = (b_pitch::<O, BN>(), kt * BK, thread::thread_idx_x());
     for g in 0..unroll::opaque((BK * BN) / (NT * pc)) {
         unroll::keep_rolled();
         let v: [O::Elem; 8] = core::array::from_fn(|e| {
             let idx = tid + (g * pc + (e as u32 % pc)) * NT;
-            // SAFETY: as for A.
+            // SAFETY: `at` guards the global index.
             unsafe { at(b, k, n, k0 + idx / BN, col0 + idx % BN, O::ZERO) }
         });
         for e in 0..pc {
             let (x, idx) = (v[e as usize], tid + (g * pc + e) * NT);
             let (kr, col) = (idx / BN, idx % BN);
-            // SAFETY: as for A (kr < BK, col < BN inside the padded row).
+            // SAFETY: idx < BK·BN, so kr < BK and col < BN: inside the padded row.
             unsafe { sb.set(offset(kr, col / pc, col % pc, bp, pc, if SWIZZLE { O::swizzle_b(kr, bp) } else { 0 }), x) };
         }
     }
-    async_copy::commit();
 }
 
 /// Stage `s` of the shared buffer: its `A` tile (`a_len` elements) and `B` tile (`b_len`).
@@ -327,7 +329,7 @@ pub unsafe fn mma_gemm<
     }
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
-    let (pc, stage_len) = (O::PER_CHUNK, (BM * BK + BK * (BN + O::B_PAD)) as usize);
+    let stage_len = (BM * BK + BK * (BN + O::B_PAD)) as usize;
     // SAFETY: the launch provides S stages of (BM·BK + BK·BN) elements.
     let smem = unsafe { SharedTiles::<O::Elem>::new().tile(S as usize * stage_len) };
     // SAFETY: `smem` is this block's shared memory.
@@ -335,13 +337,11 @@ pub unsafe fn mma_gemm<
     let (warp, lane) = (thread::thread_idx_x() / 32, thread::lane_id());
     let (row0, col0) = (thread::block_idx_y() * BM, thread::block_idx_x() * BN);
     let (wr, wc) = ((warp / WARPS_N) * 16 * MI as u32, (warp % WARPS_N) * 8 * NI as u32);
-    let aligned = k.is_multiple_of(pc) && n.is_multiple_of(pc);
-    // Rows off 16 bytes still copy asynchronously, block-uniformly, in the widest pieces both
-    // operands' rows allow: 8 bytes (K and N multiples of 8 bytes) or 4; only odd 16-bit rows load
-    // element by element.
+    // Each operand copies asynchronously in the widest pieces its rows allow (block-uniform): 16
+    // bytes, 8 or 4; only odd 16-bit rows load element by element, and only that operand: an odd K
+    // leaves `B` asynchronous where N allows, an odd N `A`.
     let elem = core::mem::size_of::<O::Elem>() as u32;
-    let wide = !aligned && k.is_multiple_of(8 / elem) && n.is_multiple_of(8 / elem);
-    let narrow = !aligned && !wide && k.is_multiple_of(4 / elem) && n.is_multiple_of(4 / elem);
+    let (a_piece, b_piece) = (piece_bytes(k, elem), piece_bytes(n, elem));
     // SPLIT: block z takes the z-th of `gridDim.z` runs of whole K-tiles (an empty run past the end
     // adds zeros).
     let (kt0, steps) = if SPLIT {
@@ -357,23 +357,26 @@ pub unsafe fn mma_gemm<
     let copies = Copies::new::<O, BK, BN>(thread::thread_idx_x());
     macro_rules! load {
         ($s:expr, $kt:expr) => {
-            // SAFETY: stage $s < S lies inside `smem`; $kt < steps; `issue` only when rows are 16-byte aligned, `issue_narrow` with the pieces the rows are aligned to (k and n multiples of them).
+            // SAFETY: stage $s < S lies inside `smem`; $kt < steps; each operand's pieces are ones its
+            // rows are aligned to (`piece_bytes`: K and N multiples of them), else element by element.
             unsafe {
-                if aligned || wide || narrow {
-                    let sa = smem_ptr.offset($s * stage_len as u32);
-                    let sb = sa.offset(BM * BK);
-                    let k0 = (kt0 + $kt) * BK;
-                    if aligned {
-                        copies.issue::<O, BK, BN, NT, LA, LB, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, k0)
-                    } else if wide {
-                        copies.issue_narrow::<O, BK, BN, NT, LA, LB, SWIZZLE, 8>(a, b, sa, sb, m, n, k, row0, col0, k0)
-                    } else {
-                        copies.issue_narrow::<O, BK, BN, NT, LA, LB, SWIZZLE, 4>(a, b, sa, sb, m, n, k, row0, col0, k0)
-                    }
-                } else {
-                    let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize);
-                    load_unaligned::<O, BM, BN, BK, NT, SWIZZLE>(a, b, sa, sb, m, n, k, row0, col0, kt0 + $kt)
+                let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize);
+                let sa_ptr = smem_ptr.offset($s * stage_len as u32);
+                let sb_ptr = sa_ptr.offset(BM * BK);
+                let (kt, k0) = (kt0 + $kt, (kt0 + $kt) * BK);
+                match a_piece {
+                    16 => copies.issue_a::<O, BK, NT, LA, SWIZZLE, 16>(a, sa_ptr, m, k, row0, k0),
+                    8 => copies.issue_a::<O, BK, NT, LA, SWIZZLE, 8>(a, sa_ptr, m, k, row0, k0),
+                    4 => copies.issue_a::<O, BK, NT, LA, SWIZZLE, 4>(a, sa_ptr, m, k, row0, k0),
+                    _ => load_unaligned_a::<O, BM, BK, NT, SWIZZLE>(a, sa, m, k, row0, kt),
                 }
+                match b_piece {
+                    16 => copies.issue_b::<O, BN, NT, LB, SWIZZLE, 16>(b, sb_ptr, n, k, col0, k0),
+                    8 => copies.issue_b::<O, BN, NT, LB, SWIZZLE, 8>(b, sb_ptr, n, k, col0, k0),
+                    4 => copies.issue_b::<O, BN, NT, LB, SWIZZLE, 4>(b, sb_ptr, n, k, col0, k0),
+                    _ => load_unaligned_b::<O, BN, BK, NT, SWIZZLE>(b, sb, n, k, col0, kt),
+                }
+                async_copy::commit();
             }
         };
     }
