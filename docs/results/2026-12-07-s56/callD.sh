@@ -13,7 +13,7 @@ F="--plots none --vec-len 0 --cpu-max-flops 0 --model-only"
 P=.gpu/tests/tests-gpu_parity
 run 90 $P --test-threads 1 matmul_mma- > $R/parity.log 2>&1; echo "parity rc=$? $(left)s left"; grep "test result" $R/parity.log
 run 90 compute-sanitizer --tool memcheck --error-exitcode 3 $P --test-threads 1 matmul_mma- > $R/san-memcheck.log 2>&1; echo "memcheck rc=$? $(left)s left"; grep "test result" $R/san-memcheck.log; tail -1 $R/san-memcheck.log
-run 100 compute-sanitizer --tool racecheck --error-exitcode 3 $P --test-threads 1 matmul_mma-splitk-bf16 matmul_mma-pipe-bf16 > $R/san-racecheck.log 2>&1; echo "racecheck rc=$? $(left)s left"; grep "test result" $R/san-racecheck.log; tail -1 $R/san-racecheck.log
+run 100 compute-sanitizer --tool racecheck --error-exitcode 3 $P --test-threads 1 matmul_mma-splitk > $R/san-racecheck.log 2>&1; echo "racecheck rc=$? $(left)s left"; grep "test result" $R/san-racecheck.log; tail -1 $R/san-racecheck.log
 for t in none memcheck racecheck; do
   if [ $t = none ]; then run 40 .gpu/tests/tests-grouped > $R/grouped.log 2>&1; else run 40 compute-sanitizer --tool $t --error-exitcode 3 .gpu/tests/tests-grouped > $R/grouped-$t.log 2>&1; fi
   echo "grouped $t rc=$? $(left)s left"
