@@ -139,72 +139,42 @@ fn piece_bytes(len: u32, elem: u32) -> u32 {
     }
 }
 
-/// Loads `A`'s share of K-tile `kt` element by element, guarded, into `sa`, storing synchronously: the
-/// path for rows no `cp.async` piece fits (odd 16-bit K), correct for any shape. Consecutive threads
-/// take consecutive elements of a row, so a warp's loads are 32 neighbours (64 contiguous bytes of a
+/// Loads one operand's share of a K-tile element by element, guarded, into `tile`, storing
+/// synchronously: the path for rows no `cp.async` piece fits (odd 16-bit K for `A`, odd N for `B`),
+/// correct for any shape. Element `idx` of the `rows × TC` tile is element `(r0 + idx / TC, c0 + idx
+/// % TC)` of the row-major `m_rows × m_cols` matrix (zero outside it), stored in chunk `(idx % TC) /
+/// pc` of tile row `idx / TC` (`pitch` chunks a row, `swizzle` by row). Consecutive threads take
+/// consecutive elements of a row, so a warp's loads are 32 neighbours (64 contiguous bytes of a
 /// 16-bit row), not 32 elements 16 bytes apart.
 ///
 /// # Safety
-/// As [`mma_gemm`]; `sa` is one stage's `A` tile.
+/// As [`mma_gemm`]; `tile` is one stage's tile of the operand, `rows · TC` a multiple of `NT · pc`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the problem, the tile position and the K-tile: all scalars
-unsafe fn load_unaligned_a<O: MmaKind, const BM: u32, const BK: u32, const NT: u32, const SWIZZLE: bool>(
-    a: View<O::Elem>,
-    sa: View<O::Elem>,
-    m: u32,
-    k: u32,
-    row0: u32,
-    kt: u32,
+#[allow(clippy::too_many_arguments)] // the operand, the tile and its place: all scalars
+unsafe fn load_unaligned<O: MmaKind, const TC: u32, const NT: u32>(
+    v: View<O::Elem>,
+    tile: View<O::Elem>,
+    (m_rows, m_cols): (u32, u32),
+    (r0, c0): (u32, u32),
+    (rows, pitch): (u32, u32),
+    swizzle: impl Fn(u32) -> u32,
 ) {
-    let pc = O::PER_CHUNK;
-    let (ca, k0, tid) = (BK / pc, kt * BK, thread::thread_idx_x());
+    let (pc, tid) = (O::PER_CHUNK, thread::thread_idx_x());
     // Groups of `pc` loads, then their `pc` stores: a loop kept rolled, so that ptxas does not hoist
     // every load of the tile above the first store (fully unrolled: 255 registers).
-    for g in 0..unroll::opaque((BM * BK) / (NT * pc)) {
+    for g in 0..unroll::opaque((rows * TC) / (NT * pc)) {
         unroll::keep_rolled();
         // `pc` loads (a chunk's worth; with `f32`, whose rows never come here, the first four twice).
-        let v: [O::Elem; 8] = core::array::from_fn(|e| {
+        let x: [O::Elem; 8] = core::array::from_fn(|e| {
             let idx = tid + (g * pc + (e as u32 % pc)) * NT;
             // SAFETY: `at` guards the global index.
-            unsafe { at(a, m, k, row0 + idx / BK, k0 + idx % BK, O::ZERO) }
+            unsafe { at(v, m_rows, m_cols, r0 + idx / TC, c0 + idx % TC, O::ZERO) }
         });
         for e in 0..pc {
-            let (x, idx) = (v[e as usize], tid + (g * pc + e) * NT);
-            let (r, col) = (idx / BK, idx % BK);
-            // SAFETY: idx < BM·BK (g < BM·BK / (NT·pc)), so r < BM and col < BK: inside the tile.
-            unsafe { sa.set(offset(r, col / pc, col % pc, ca, pc, if SWIZZLE { swizzle_a(r, ca) } else { 0 }), x) };
-        }
-    }
-}
-
-/// [`load_unaligned_a`] for `B`'s share (odd 16-bit N).
-///
-/// # Safety
-/// As [`mma_gemm`]; `sb` is one stage's `B` tile.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)] // as `load_unaligned_a`
-unsafe fn load_unaligned_b<O: MmaKind, const BN: u32, const BK: u32, const NT: u32, const SWIZZLE: bool>(
-    b: View<O::Elem>,
-    sb: View<O::Elem>,
-    n: u32,
-    k: u32,
-    col0: u32,
-    kt: u32,
-) {
-    let pc = O::PER_CHUNK;
-    let (bp, k0, tid) = (b_pitch::<O, BN>(), kt * BK, thread::thread_idx_x());
-    for g in 0..unroll::opaque((BK * BN) / (NT * pc)) {
-        unroll::keep_rolled();
-        let v: [O::Elem; 8] = core::array::from_fn(|e| {
-            let idx = tid + (g * pc + (e as u32 % pc)) * NT;
-            // SAFETY: `at` guards the global index.
-            unsafe { at(b, k, n, k0 + idx / BN, col0 + idx % BN, O::ZERO) }
-        });
-        for e in 0..pc {
-            let (x, idx) = (v[e as usize], tid + (g * pc + e) * NT);
-            let (kr, col) = (idx / BN, idx % BN);
-            // SAFETY: idx < BK·BN, so kr < BK and col < BN: inside the padded row.
-            unsafe { sb.set(offset(kr, col / pc, col % pc, bp, pc, if SWIZZLE { O::swizzle_b(kr, bp) } else { 0 }), x) };
+            let (x, idx) = (x[e as usize], tid + (g * pc + e) * NT);
+            let (r, col) = (idx / TC, idx % TC);
+            // SAFETY: idx < rows·TC (g < rows·TC / (NT·pc)), so r < rows and col < TC: inside the tile.
+            unsafe { tile.set(offset(r, col / pc, col % pc, pitch, pc, swizzle(r)), x) };
         }
     }
 }
@@ -363,18 +333,30 @@ pub unsafe fn mma_gemm<
                 let (sa, sb) = stage::<O::Elem>(smem, $s, stage_len, (BM * BK) as usize, (BK * (BN + O::B_PAD)) as usize);
                 let sa_ptr = smem_ptr.offset($s * stage_len as u32);
                 let sb_ptr = sa_ptr.offset(BM * BK);
-                let (kt, k0) = (kt0 + $kt, (kt0 + $kt) * BK);
+                let k0 = (kt0 + $kt) * BK;
                 match a_piece {
                     16 => copies.issue_a::<O, BK, NT, LA, SWIZZLE, 16>(a, sa_ptr, m, k, row0, k0),
                     8 => copies.issue_a::<O, BK, NT, LA, SWIZZLE, 8>(a, sa_ptr, m, k, row0, k0),
                     4 => copies.issue_a::<O, BK, NT, LA, SWIZZLE, 4>(a, sa_ptr, m, k, row0, k0),
-                    _ => load_unaligned_a::<O, BM, BK, NT, SWIZZLE>(a, sa, m, k, row0, kt),
+                    _ => load_unaligned::<O, BK, NT>(a, sa, (m, k), (row0, k0), (BM, BK / O::PER_CHUNK), |r| {
+                        if SWIZZLE {
+                            swizzle_a(r, BK / O::PER_CHUNK)
+                        } else {
+                            0
+                        }
+                    }),
                 }
                 match b_piece {
                     16 => copies.issue_b::<O, BN, NT, LB, SWIZZLE, 16>(b, sb_ptr, n, k, col0, k0),
                     8 => copies.issue_b::<O, BN, NT, LB, SWIZZLE, 8>(b, sb_ptr, n, k, col0, k0),
                     4 => copies.issue_b::<O, BN, NT, LB, SWIZZLE, 4>(b, sb_ptr, n, k, col0, k0),
-                    _ => load_unaligned_b::<O, BN, BK, NT, SWIZZLE>(b, sb, n, k, col0, kt),
+                    _ => load_unaligned::<O, BN, NT>(b, sb, (k, n), (k0, col0), (BK, b_pitch::<O, BN>()), |r| {
+                        if SWIZZLE {
+                            O::swizzle_b(r, b_pitch::<O, BN>())
+                        } else {
+                            0
+                        }
+                    }),
                 }
                 async_copy::commit();
             }
