@@ -20,6 +20,7 @@ use crate::registry::algo::{Algo, MATMUL_KERNELS};
 use crate::select::residuals::{measured, Neighbourhood, Residuals};
 use crate::shape::MatmulShape;
 use tessera_kernels::launch::TileConfig;
+use tessera_kernels::matmul::mma_tile::piece_bytes;
 
 /// SMs of the H200 the constants were measured on: the default where the caller does not know the
 /// GPU (the host passes the real count).
@@ -543,7 +544,7 @@ pub fn rows_aligned(shape: MatmulShape, vector: u32) -> bool {
 /// The narrowest piece size, in bytes, of `shape`'s two operands' rows with inputs of `c.vector`
 /// elements per 16 bytes: 8 where K and N are multiples of 8 bytes, 4 where of 4 bytes, `None` for
 /// 16-byte rows (whole chunks) and odd 16-bit rows (element by element). Kernels with narrow copies
-/// take each operand's own ([`row_piece`]).
+/// take each operand's own ([`piece_bytes`], the kernels' rule).
 pub fn narrow_pieces(c: Cost, shape: MatmulShape) -> Option<u32> {
     let (n, k, elem) = (shape.n, shape.k, 16 / c.vector);
     if rows_aligned(shape, c.vector) {
@@ -552,15 +553,8 @@ pub fn narrow_pieces(c: Cost, shape: MatmulShape) -> Option<u32> {
     [8, 4].into_iter().find(|w| n.is_multiple_of(w / elem) && k.is_multiple_of(w / elem))
 }
 
-/// The `cp.async` piece, in bytes, in which an in-place tensor-core kernel copies one operand's rows
-/// of `len` elements of `elem` bytes (`mma_tile::piece_bytes`): the widest of 16, 8 and 4 they allow,
-/// 0 for odd 16-bit rows (element by element). A's rows hold K elements, B's N: each operand its own.
-pub fn row_piece(len: u32, elem: u32) -> u32 {
-    [16, 8, 4].into_iter().find(|w| (len * elem).is_multiple_of(*w)).unwrap_or(0)
-}
-
 /// The K-step factor of an in-place kernel with narrow copies on `shape`, `None` for other kernels:
-/// each operand's factor for its own pieces ([`row_piece`]: 1 for 16-byte pieces,
+/// each operand's factor for its own pieces ([`piece_bytes`]: 1 for 16-byte pieces,
 /// [`TC_NARROW_STEP_8`], [`TC_NARROW_STEP_4`], the entry's `unaligned` element by element), weighted
 /// by its share of a K-tile's loads (`BM` rows of A against `BN` columns of B). Where both operands
 /// take the same pieces this is the factor the constants were fitted with.
@@ -576,7 +570,7 @@ fn narrow_step(t: TileConfig, c: Cost, shape: MatmulShape) -> Option<f64> {
         _ => c.unaligned,
     };
     let (a, b) = (f64::from(t.bm), f64::from(t.bn));
-    Some((a * factor(row_piece(shape.k, elem)) + b * factor(row_piece(shape.n, elem))) / (a + b))
+    Some((a * factor(piece_bytes(shape.k, elem)) + b * factor(piece_bytes(shape.n, elem))) / (a + b))
 }
 
 /// The least time a tensor-core kernel that reads its operands in place can take reading `A` and
@@ -592,7 +586,7 @@ fn dram_floor_us(t: TileConfig, c: Cost, shape: MatmulShape, sms: u32) -> f64 {
     // K allows whatever N.
     let (a_odd, b_odd) = if t.narrow_copies {
         let elem = 16 / c.vector.max(1);
-        (row_piece(shape.k, elem) == 0, row_piece(shape.n, elem) == 0)
+        (piece_bytes(shape.k, elem) == 0, piece_bytes(shape.n, elem) == 0)
     } else {
         let aligned = if c.max_cols != u32::MAX { shape.k.is_multiple_of(c.vector) } else { rows_aligned(shape, c.vector) };
         let element_wise = elem == 2.0 && !aligned && narrow_pieces(c, shape).is_none();
@@ -1140,8 +1134,8 @@ mod tests {
     #[test]
     fn each_operand_is_priced_for_its_own_pieces() {
         let s = |m, n, k| MatmulShape { m, n, k };
-        assert_eq!([row_piece(1024, 2), row_piece(1028, 2), row_piece(1030, 2), row_piece(1031, 2)], [16, 8, 4, 0]);
-        assert_eq!([row_piece(1031, 4), row_piece(1030, 4)], [4, 8], "f32 rows never load element by element");
+        assert_eq!([piece_bytes(1024, 2), piece_bytes(1028, 2), piece_bytes(1030, 2), piece_bytes(1031, 2)], [16, 8, 4, 0]);
+        assert_eq!([piece_bytes(1031, 4), piece_bytes(1030, 4)], [4, 8], "f32 rows never load element by element");
         // Kernel 20's 16×128 tile: an odd K leaves only A (16 of a K-tile's 144 rows and columns)
         // element by element, so it costs far less than both operands odd and more than neither.
         let t = |n, k| predict_us(Algo::MmaSplitKBf16Rows16, s(16, n, k), 1, SMS).unwrap();

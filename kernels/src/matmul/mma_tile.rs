@@ -125,9 +125,10 @@ unsafe fn copy_piece<T: Copy + Default, const W: u32>(dst: SharedPtr<T>, src: Vi
 }
 
 /// The widest `cp.async` piece (16, 8 or 4 bytes) that rows of `len` elements of `elem` bytes allow,
-/// or 0 where none does (odd 16-bit rows: element by element).
+/// or 0 where none does (odd 16-bit rows: element by element). Each operand by its own rows: K for
+/// `A`, N for `B`. Public: Auto's model prices each operand's pieces by this same rule.
 #[inline(always)]
-fn piece_bytes(len: u32, elem: u32) -> u32 {
+pub fn piece_bytes(len: u32, elem: u32) -> u32 {
     if (len * elem).is_multiple_of(16) {
         16
     } else if (len * elem).is_multiple_of(8) {
