@@ -230,10 +230,17 @@ fn aligned_packings_copy_rows_off_a_sector() -> Result<(), Failed> {
 /// it skipped or added into shows), two and five add into the zeroed `C`. Rows 1, 5, 16 and 17 (one
 /// block row, a partial one, a whole one, and two), K whole and partial groups of four (K = 3, 129:
 /// `A`'s guarded loads; K = 264: its 16-byte loads, slices ending mid-K-step), N whole and partial
-/// float4 groups; (6, 130, 100): `B`'s rows element by element with `A`'s in vector fours.
+/// float4 groups; (6, 130, 100): `B`'s rows element by element with `A`'s in vector fours. The 16-bit
+/// entries (passes of 8 rows, groups of eight rows of `B`, `A` in 16-byte loads where K is a multiple of
+/// 8): K = 100 and 129 take `A` element by element; (8, 264, 1032) is one whole block row over whole
+/// groups; (12, 133, 520) two passes, the second partial, with odd rows of `B` and `A` in vector
+/// eights.
 fn few_rows_stores_one_slice_and_adds_several() -> Result<(), Failed> {
     for algo in [Algo::FewRows, Algo::FewRowsBf16, Algo::FewRowsF16] {
-        stores_one_slice_and_adds_several(algo, &[(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264), (6, 130, 100)])?;
+        stores_one_slice_and_adds_several(
+            algo,
+            &[(1, 7, 3), (5, 132, 264), (16, 68, 129), (17, 260, 264), (6, 130, 100), (8, 264, 1032), (12, 133, 520)],
+        )?;
     }
     Ok(())
 }

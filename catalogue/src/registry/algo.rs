@@ -413,9 +413,9 @@ matmul_catalogue! {
     WidenedStreamKF16 = k21_widened::matmul_widened_streamk_f16_64x64, "widened-streamk-f16-64x64", Fp16, k21_widened::WIDENED_STREAMK_F16_64X64;
     /// Kernel 18 on BF16 inputs widened to f32 (exact): products of up to 16 rows, bound by reading
     /// `B` once.
-    FewRowsBf16 = k18_few_rows::matmul_few_rows_bf16, "few-rows-bf16", Bf16, k18_few_rows::CONFIG;
+    FewRowsBf16 = k18_few_rows::matmul_few_rows_bf16, "few-rows-bf16", Bf16, k18_few_rows::CONFIG_HALF;
     /// Kernel 18 on FP16 inputs widened to f32.
-    FewRowsF16 = k18_few_rows::matmul_few_rows_f16, "few-rows-f16", Fp16, k18_few_rows::CONFIG;
+    FewRowsF16 = k18_few_rows::matmul_few_rows_f16, "few-rows-f16", Fp16, k18_few_rows::CONFIG_HALF;
     /// Kernel 19 on BF16 inputs widened to f32 (exact): products a few columns wide, bound by reading
     /// `A` once.
     FewColsBf16 = k19_few_cols::matmul_few_cols_bf16, "few-cols-bf16", Bf16, k19_few_cols::CONFIG;

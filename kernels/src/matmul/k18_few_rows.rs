@@ -23,7 +23,11 @@
 //! zeroed `C` otherwise (16-byte `red.global.add.v4.f32` where N is a multiple of 4).
 //!
 //! **Inputs**: `f32`, or BF16 / FP16 widened to `f32` at their use ([`super::input`]: exact; a lane's
-//! four elements of `B` one 8-byte load).
+//! four elements of `B` one 8-byte load). The 16-bit entries keep a warp's bytes of `B` in flight
+//! equal to the `f32` entry's: groups of `GROUP_HALF = 8` rows (256 bytes a row a warp; `BK_HALF =
+//! 64`), `A`'s eight elements one 16-byte load where K is a multiple of 8, and — for the registers
+//! this takes — the block's 16 rows in two passes of `ROWS_HALF = 8` (the second only where M has
+//! them; `B`'s slice read once a pass), each with `B`'s rows widened four at a time.
 use super::input::{Input, F32};
 use super::mma_ops::{Bf16, F16};
 use crate::device::mem::View;
@@ -36,20 +40,37 @@ pub const ROWS: u32 = 16;
 pub const COLS: u32 = 128;
 /// Warps per block, each on every `WARPS`th group of rows of `B`.
 pub const WARPS: u32 = 8;
-/// Consecutive rows of `B` a warp takes at a time: one 16-byte load of `A` per row of `C` covers them.
+/// Consecutive rows of `B` a warp takes at a time, `f32` inputs: one 16-byte load of `A` per row of `C`
+/// covers them.
 const GROUP: u32 = 4;
+/// As [`GROUP`] for 16-bit inputs: twice the rows, so that a warp has as many bytes of `B` in flight as
+/// the `f32` entry (8 rows × 256 bytes; with four rows the 16-bit entries streamed `B` at 0.8–1.2 TB/s
+/// on an H100), and `A`'s eight elements are again one 16-byte load.
+const GROUP_HALF: u32 = 8;
 /// Rows of `B` per K-step of a block, `WARPS · GROUP` (the unit of the split-K slices). One group a warp
 /// at a time: with two loaded before use ptxas needed 150 registers (one block per SM) or spilled under
 /// the two-block launch bound.
 pub const BK: u32 = WARPS * GROUP;
+/// As [`BK`] for 16-bit inputs, `WARPS · GROUP_HALF`.
+pub const BK_HALF: u32 = WARPS * GROUP_HALF;
+
+/// Rows of `C` a pass of the 16-bit entries computes: half of a block's [`ROWS`], so that their eight
+/// rows of `B` in flight ([`GROUP_HALF`]) and the partial sums fit the two-block launch bound's 128
+/// registers (at 16 rows a pass ptxas spilled ~300 bytes). A block of more rows makes two passes.
+pub const ROWS_HALF: u32 = 8;
 
 /// Shared memory: the warps' partial sums, `WARPS · ROWS · COLS` floats.
 pub const SHARED_BYTES: u32 = WARPS * ROWS * COLS * 4;
+/// As [`SHARED_BYTES`] for the 16-bit entries' [`ROWS_HALF`] rows a pass.
+pub const SHARED_BYTES_HALF: u32 = WARPS * ROWS_HALF * COLS * 4;
 
-/// The launch: 256 threads, `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks, 64 KiB of dynamic shared memory;
-/// with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
+/// The launch of the `f32` entry: 256 threads, `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks, 64 KiB of dynamic
+/// shared memory; with one slice the kernel stores `C`, with more it adds into `C` zeroed first.
 pub const CONFIG: TileConfig =
     TileConfig::new(ROWS, COLS, BK, WARPS * 32, SHARED_BYTES).min_blocks_per_sm(2).split_k().stores_unsplit().chained();
+/// The launch of the 16-bit entries: as [`CONFIG`], in K-steps of [`BK_HALF`], with [`SHARED_BYTES_HALF`].
+pub const CONFIG_HALF: TileConfig =
+    TileConfig::new(ROWS, COLS, BK_HALF, WARPS * 32, SHARED_BYTES_HALF).min_blocks_per_sm(2).split_k().stores_unsplit().chained();
 
 /// Row `kk` of `B` for this lane's four columns `col .. col + 4`, as loaded, with no branch: `VB` (N a
 /// multiple of 4, so the four are whole or wholly past `n`) one vector load, predicated, zeros past
@@ -85,79 +106,124 @@ unsafe fn b_row<I: Input, const VB: bool>(b: View<I::Elem>, n: u32, kk: u32, col
     I::four(core::array::from_fn(|e| unsafe { b.get((kk * n + (col + e as u32).min(n - 1)) as usize) }))
 }
 
-/// Row `r` of `A` at columns `kk .. kk + GROUP`, as loaded, with no branch: `A4` (K a multiple of 4, so
-/// is `end`: the group is whole or wholly past it) one vector load, predicated, zeros past `end`;
-/// otherwise element loads — 16-bit at a clamped column (one at or past `end` reads the row's last
-/// element before it, **not zero**: [`add_group`] zeroes those values at their use), `f32` guarded.
+/// Row `r` of `A` at columns `kk .. kk + 4F`, as loaded (`F` fours), with no branch: `AV` (K a
+/// multiple of `4F`, so is `end`: the group is whole or wholly past it) one 16-byte load, predicated,
+/// zeros past `end`; otherwise element loads — 16-bit at a clamped column (one at or past `end`
+/// reads the row's last element before it, **not zero**: [`add_group`] zeroes those values at their
+/// use), `f32` guarded.
 ///
 /// # Safety
-/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4 == 0`, `1 ≤ end ≤ k`; with
-/// `A4`, `k % 4 == 0` and `end % 4 == 0`; without `EDGE`, `kk + 4 ≤ end` (the group is whole: no
-/// clamp, no predicate).
+/// `a` holds `m·k` elements from a 16-byte aligned base, `r < m`, `kk % 4F == 0`, `1 ≤ end ≤ k`; with
+/// `AV`, `k % 4F == 0` and `end % 4F == 0`; without `EDGE`, `kk + 4F ≤ end` (the group is whole: no
+/// clamp, no predicate). `4F` elements are 16 bytes (`F = 1` for `f32`, 2 for 16-bit elements).
 #[inline(always)]
-unsafe fn a_group<I: Input, const A4: bool, const EDGE: bool>(a: View<I::Elem>, k: u32, r: u32, kk: u32, end: u32) -> I::Four {
-    if A4 {
+unsafe fn a_group<I: Input, const F: usize, const AV: bool, const EDGE: bool>(
+    a: View<I::Elem>,
+    k: u32,
+    r: u32,
+    kk: u32,
+    end: u32,
+) -> [I::Four; F] {
+    const { assert!(F * 4 * size_of::<I::Elem>() == 16) };
+    if AV {
         if !EDGE || kk < end {
-            // SAFETY: kk + 4 ≤ end ≤ k (both multiples of 4) and r < m; r·k + kk is a multiple of 4.
-            return unsafe { I::load4(a, (r * k + kk) as usize) };
+            let at = (r * k + kk) as usize;
+            if F == 2 {
+                // SAFETY: kk + 8 ≤ end ≤ k (multiples of 8) and r < m; r·k + kk is a multiple of 8
+                // 16-bit elements: 16-byte aligned.
+                let pair = unsafe { I::load8(a, at) };
+                return core::array::from_fn(|f| pair[f]);
+            }
+            // SAFETY: kk + 4 ≤ end ≤ k (multiples of 4) and r < m; r·k + kk is a multiple of 4.
+            return core::array::from_fn(|f| unsafe { I::load4(a, at + 4 * f) });
         }
-        return I::Four::default();
+        return [I::Four::default(); F];
     }
     if EDGE && size_of::<I::Elem>() == 4 {
         // `f32`: guarded loads, predicated (as in `b_row`), zero past `end`.
         // SAFETY: r < m and kk + e < end ≤ k.
-        return I::four(core::array::from_fn(|e| {
-            if kk + (e as u32) < end {
-                unsafe { a.get((r * k + kk + e as u32) as usize) }
-            } else {
-                I::Elem::default()
-            }
-        }));
+        return core::array::from_fn(|f| {
+            I::four(core::array::from_fn(|e| {
+                let col = kk + (4 * f + e) as u32;
+                if col < end {
+                    unsafe { a.get((r * k + col) as usize) }
+                } else {
+                    I::Elem::default()
+                }
+            }))
+        });
     }
     let at = |e: u32| if EDGE { (kk + e).min(end - 1) } else { kk + e };
-    // SAFETY: r < m and at(e) < end ≤ k (without EDGE, kk + 4 ≤ end).
-    I::four(core::array::from_fn(|e| unsafe { a.get((r * k + at(e as u32)) as usize) }))
+    // SAFETY: r < m and at(e) < end ≤ k (without EDGE, kk + 4F ≤ end).
+    core::array::from_fn(|f| I::four(core::array::from_fn(|e| unsafe { a.get((r * k + at((4 * f + e) as u32)) as usize) })))
 }
 
 /// Rows of `A` whose loads a warp issues together before their multiply-adds: one round trip to
 /// L2 per `QUAD` rows rather than per row.
 const QUAD: usize = 4;
 
-/// Adds the group of rows `kk .. kk + GROUP` of `B` (`bv`, this lane's four columns of each) times
+/// Adds the group of rows `kk .. kk + G` of `B` (`bv`, this lane's four columns of each) times
 /// columns `kk ..` of the block's `rows` rows of `A` (from `row0`) into `acc`; rows of `B` and columns
 /// of `A` at or past `end` count as zero (both zeroed where they are widened: a clamped load may
 /// hold any value). Rows go in fours: the four loads of `A` first, then their multiply-adds (rows
 /// past `rows` in the last four read the last row of `A`; their sums are never stored).
 ///
 /// # Safety
-/// As [`a_group`] for row `(row0 + i).min(m − 1)`, `i < rows`, with `m ≥ 1`.
+/// As [`a_group`] for row `(row0 + i).min(m − 1)`, `i < rows`, with `m ≥ 1` and `G = 4F`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn add_group<I: Input, const A4: bool, const EDGE: bool>(
-    acc: &mut [[f32; 4]; ROWS as usize],
+unsafe fn add_group<I: Input, const G: usize, const F: usize, const R: usize, const AV: bool, const EDGE: bool>(
+    acc: &mut [[f32; 4]; R],
     a: View<I::Elem>,
     (k, m): (u32, u32),
     row0: u32,
     rows: u32,
     kk: u32,
     end: u32,
-    bv: &[I::Four; GROUP as usize],
+    bv: &[I::Four; G],
 ) {
     use crate::device::math::fma;
+    const { assert!(G == 4 * F) };
     let inside = |e: usize| !EDGE || kk + (e as u32) < end;
-    let bw: [[f32; 4]; GROUP as usize] = core::array::from_fn(|e| if inside(e) { I::values(bv[e]) } else { [0.0; 4] });
+    if F == 1 {
+        // `f32`: the group's four rows of B as values once, for every row of A.
+        let bw: [[f32; 4]; G] = core::array::from_fn(|e| if inside(e) { I::values(bv[e]) } else { [0.0; 4] });
+        for (q, quad) in acc.chunks_exact_mut(QUAD).enumerate() {
+            let first = (q * QUAD) as u32;
+            if first < rows {
+                // SAFETY: the row is below m; the rest forwarded.
+                let av: [[I::Four; F]; QUAD] =
+                    core::array::from_fn(|j| unsafe { a_group::<I, F, AV, EDGE>(a, k, (row0 + first + j as u32).min(m - 1), kk, end) });
+                for (sums, fours) in quad.iter_mut().zip(av.iter()) {
+                    let v = I::values(fours[0]);
+                    for (e, (&ae, bx)) in v.iter().zip(bw.iter()).enumerate() {
+                        let ae = if inside(e) { ae } else { 0.0 };
+                        for (s, &x) in sums.iter_mut().zip(bx.iter()) {
+                            *s = fma(ae, x, *s);
+                        }
+                    }
+                }
+            }
+        }
+        return;
+    }
     for (q, quad) in acc.chunks_exact_mut(QUAD).enumerate() {
         let first = (q * QUAD) as u32;
         if first < rows {
             // SAFETY: the row is below m; the rest forwarded.
-            let av: [I::Four; QUAD] =
-                core::array::from_fn(|j| unsafe { a_group::<I, A4, EDGE>(a, k, (row0 + first + j as u32).min(m - 1), kk, end) });
-            for (sums, &a4) in quad.iter_mut().zip(av.iter()) {
-                let v = I::values(a4);
-                for (e, (&ae, bx)) in v.iter().zip(bw.iter()).enumerate() {
-                    let ae = if inside(e) { ae } else { 0.0 };
-                    for (s, &x) in sums.iter_mut().zip(bx.iter()) {
-                        *s = fma(ae, x, *s);
+            let av: [[I::Four; F]; QUAD] =
+                core::array::from_fn(|j| unsafe { a_group::<I, F, AV, EDGE>(a, k, (row0 + first + j as u32).min(m - 1), kk, end) });
+            // B's rows widened four at a time, for each four rows of A: the 16-bit entries' eight
+            // rows widened at once (32 registers) spilled beside the partial sums.
+            for f in 0..F {
+                let bw: [[f32; 4]; 4] = core::array::from_fn(|e| if inside(4 * f + e) { I::values(bv[4 * f + e]) } else { [0.0; 4] });
+                for (sums, fours) in quad.iter_mut().zip(av.iter()) {
+                    let v = I::values(fours[f]);
+                    for (e, (&ae, bx)) in v.iter().zip(bw.iter()).enumerate() {
+                        let ae = if inside(4 * f + e) { ae } else { 0.0 };
+                        for (s, &x) in sums.iter_mut().zip(bx.iter()) {
+                            *s = fma(ae, x, *s);
+                        }
                     }
                 }
             }
@@ -165,56 +231,70 @@ unsafe fn add_group<I: Input, const A4: bool, const EDGE: bool>(
     }
 }
 
-/// The kernel's body on inputs `I` (see the module for tiling, thread mapping and the one barrier),
-/// `B`'s loads as [`b_row`]'s `VB`, `A`'s as [`a_group`]'s `A4`.
+/// The kernel's body on inputs `I` for pass `pass` of its block: the `R` rows of `C` from
+/// `16·blockIdx.y + R·pass` (see the module for tiling,
+/// thread mapping and the one barrier), warps on groups of `G = 4F` rows of `B`, `B`'s loads as
+/// [`b_row`]'s `VB`, `A`'s as [`a_group`]'s `AV`.
 ///
 /// # Safety
-/// As the entries; the launch gives [`SHARED_BYTES`] of dynamic shared memory, 256 threads and
-/// `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks; with `VB`, `n % 4 == 0`; with `A4`, `k % 4 == 0`.
+/// As the entries; the launch gives `WARPS · R · COLS` floats of dynamic shared memory, 256 threads and
+/// `⌈N/128⌉ × ⌈M/16⌉ × slices` blocks, slices in K-steps of `WARPS · G`; `4F` elements are 16 bytes;
+/// with `VB`, `n % 4 == 0`; with `AV`, `k % G == 0`; the pass's first row `16·blockIdx.y + R·pass`
+/// below `m`; every thread of the block calls it with the same `pass`.
 #[inline(always)]
-unsafe fn few_rows<I: Input, const VB: bool, const A4: bool>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+#[allow(clippy::too_many_arguments)]
+unsafe fn few_rows<I: Input, const G: usize, const F: usize, const R: usize, const VB: bool, const AV: bool>(
+    a: *const I::Elem,
+    b: *const I::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+    pass: u32,
+) {
     use crate::device::{atomic, mem::Float4, shared::SharedTiles, thread};
     // SAFETY: the caller passes buffers of these sizes.
     let (a, b, c) = unsafe { super::matrices(a, b, c, m, n, k) };
     let slices = thread::grid_dim_z();
-    let (k_begin, k_end) = super::k10_split_k::k_slice(k, BK);
-    let (row0, col0) = (thread::block_idx_y() * ROWS, thread::block_idx_x() * COLS);
-    let rows = m.saturating_sub(row0).min(ROWS);
+    let group_rows = G as u32;
+    let (k_begin, k_end) = super::k10_split_k::k_slice(k, WARPS * group_rows);
+    let block_rows = R as u32;
+    let (row0, col0) = (thread::block_idx_y() * ROWS + pass * block_rows, thread::block_idx_x() * COLS);
+    let rows = m.saturating_sub(row0).min(block_rows);
     let (tid, lane) = (thread::thread_idx_x(), thread::thread_idx_x() % 32);
     let warp = tid / 32;
     let col = col0 + lane * 4;
 
-    let mut acc = [[0.0f32; 4]; ROWS as usize];
-    // Warp w takes the groups starting at k_begin + GROUP·w, every WARPS·GROUP rows; a group's rows
-    // of B all loaded before use (bytes in flight).
-    const STRIDE: u32 = WARPS * GROUP;
-    let mut kk = k_begin + warp * GROUP;
-    while kk + GROUP <= k_end {
+    let mut acc = [[0.0f32; 4]; R];
+    // Warp w takes the groups starting at k_begin + G·w, every WARPS·G rows; a group's rows of B all
+    // loaded before use (bytes in flight).
+    let stride = WARPS * group_rows;
+    let mut kk = k_begin + warp * group_rows;
+    while kk + group_rows <= k_end {
         // SAFETY: kk + e < k_end ≤ k; col is a multiple of 4; VB as the contract.
-        let group: [I::Four; GROUP as usize] = core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, kk + e as u32, col) });
-        // SAFETY: rows of A are clamped below m (m ≥ 1: the grid is not empty); kk is a multiple of 4
-        // (k_begin, GROUP·warp and STRIDE are) and kk + 4 ≤ k_end ≤ k.
-        unsafe { add_group::<I, A4, false>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
-        kk += STRIDE;
+        let group: [I::Four; G] = core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, kk + e as u32, col) });
+        // SAFETY: rows of A are clamped below m (m ≥ 1: the grid is not empty); kk is a multiple of G
+        // (k_begin, G·warp and the stride are) and kk + G ≤ k_end ≤ k.
+        unsafe { add_group::<I, G, F, R, AV, false>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
+        kk += stride;
     }
     // The warp's last group, cut by the slice's end: its rows at or past k_end read the last one
     // before it (zeroed in add_group).
     if kk < k_end {
         // SAFETY: (kk + e).min(k_end − 1) < k_end ≤ k; col is a multiple of 4; VB as the contract.
-        let group: [I::Four; GROUP as usize] =
-            core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, (kk + e as u32).min(k_end - 1), col) });
-        // SAFETY: as above, with 1 ≤ k_end (kk < k_end), a multiple of BK or k (so of 4 where A4).
-        unsafe { add_group::<I, A4, true>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
+        let group: [I::Four; G] = core::array::from_fn(|e| unsafe { b_row::<I, VB>(b, n, (kk + e as u32).min(k_end - 1), col) });
+        // SAFETY: as above, with 1 ≤ k_end (kk < k_end), a multiple of WARPS·G or k (so of G where AV).
+        unsafe { add_group::<I, G, F, R, AV, true>(&mut acc, a, (k, m), row0, rows, kk, k_end, &group) };
     }
 
     // The warps' partial sums of the block's rows: red[w][i][0 .. COLS], i < rows.
     let mut shared = SharedTiles::<f32>::new();
-    // SAFETY: the launch provides SHARED_BYTES = WARPS·ROWS·COLS·4 bytes.
-    let red = unsafe { shared.tile((WARPS * ROWS * COLS) as usize) };
+    // SAFETY: the launch provides WARPS·R·COLS·4 bytes (SHARED_BYTES or SHARED_BYTES_HALF).
+    let red = unsafe { shared.tile((WARPS * block_rows * COLS) as usize) };
     for (i, sums) in acc.iter().enumerate() {
         if (i as u32) < rows {
-            // SAFETY: (warp·ROWS + i)·COLS + 4·lane + 4 ≤ WARPS·ROWS·COLS; a multiple of 4 floats.
-            unsafe { red.set4(((warp * ROWS + i as u32) * COLS + lane * 4) as usize, Float4(*sums)) }
+            // SAFETY: (warp·R + i)·COLS + 4·lane + 4 ≤ WARPS·R·COLS; a multiple of 4 floats.
+            unsafe { red.set4(((warp * block_rows + i as u32) * COLS + lane * 4) as usize, Float4(*sums)) }
         }
     }
     // SAFETY: reached by every thread of the block (no early returns; the loops above end before
@@ -234,8 +314,8 @@ unsafe fn few_rows<I: Input, const VB: bool, const A4: bool>(a: *const I::Elem, 
         if cc < n {
             let mut sum = [0.0f32; 4];
             for w in 0..WARPS {
-                // SAFETY: (w·ROWS + i)·COLS + 4j + 4 ≤ WARPS·ROWS·COLS (i < ROWS, j < COLS/4).
-                let v = unsafe { red.get4(((w * ROWS + i) * COLS + j * 4) as usize) }.0;
+                // SAFETY: (w·R + i)·COLS + 4j + 4 ≤ WARPS·R·COLS (i < R, j < COLS/4).
+                let v = unsafe { red.get4(((w * block_rows + i) * COLS + j * 4) as usize) }.0;
                 for (s, x) in sum.iter_mut().zip(v.iter()) {
                     *s += x;
                 }
@@ -268,22 +348,59 @@ unsafe fn few_rows<I: Input, const VB: bool, const A4: bool>(a: *const I::Elem, 
     }
 }
 
-/// [`few_rows`] with its loads chosen once for the launch: vector loads of `B` where N is a multiple
-/// of 4, of `A` where K is.
+/// The block's [`ROWS`] rows of `C` in passes of `R` rows (one pass for `f32`, two for the 16-bit
+/// entries where the block has more than [`ROWS_HALF`] rows: `B`'s slice read once a pass; each pass
+/// its own copy of the body, as one loop over them made ptxas spill).
 ///
 /// # Safety
-/// As [`few_rows`] without the `VB` and `A4` conditions.
+/// As [`few_rows`] without `pass`'s conditions.
 #[inline(always)]
-unsafe fn few_rows_on<I: Input>(a: *const I::Elem, b: *const I::Elem, c: *mut f32, m: u32, n: u32, k: u32) {
+unsafe fn passes<I: Input, const G: usize, const F: usize, const R: usize, const VB: bool, const AV: bool>(
+    a: *const I::Elem,
+    b: *const I::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
+    use crate::device::thread;
+    const { assert!(R as u32 == ROWS || 2 * R as u32 == ROWS) };
+    // SAFETY: the block's first row is below m (the grid has ⌈M/16⌉ block rows); the rest forwarded.
+    unsafe { few_rows::<I, G, F, R, VB, AV>(a, b, c, m, n, k, 0) };
+    if (R as u32) < ROWS && thread::block_idx_y() * ROWS + (R as u32) < m {
+        // The second pass reuses the shared partial sums the first one's stores read.
+        // SAFETY: reached by every thread of the block (the condition is block-uniform).
+        unsafe { thread::sync_threads() };
+        // SAFETY: the pass's first row is below m, the same for every thread; the rest forwarded.
+        unsafe { few_rows::<I, G, F, R, VB, AV>(a, b, c, m, n, k, 1) };
+    }
+}
+
+/// [`passes`] with its loads chosen once for the launch: vector loads of `B` where N is a multiple of
+/// 4, of `A` where K is one of the group `G` (the entries': [`GROUP`] rows of `B` and [`ROWS`] rows of
+/// `C` a pass for `f32`, [`GROUP_HALF`] and [`ROWS_HALF`] for 16-bit elements, in slices of K-steps of
+/// [`BK`] or [`BK_HALF`]).
+///
+/// # Safety
+/// As [`few_rows`] without the `G`, `VB`, `AV` and `pass` conditions.
+#[inline(always)]
+unsafe fn few_rows_on<I: Input, const G: usize, const F: usize, const R: usize>(
+    a: *const I::Elem,
+    b: *const I::Elem,
+    c: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+) {
     // A launch of several slices follows C's zeroing (the host queues it as its dependent).
     crate::device::dependent_launch::follow_prior(crate::device::thread::grid_dim_z() > 1);
-    // SAFETY (all): forwarded contract; vector loads of B only where n % 4 == 0, of A where k % 4 == 0.
+    // SAFETY (all): forwarded contract; vector loads of B only where n % 4 == 0, of A where k % G == 0.
     unsafe {
-        match (n.is_multiple_of(4), k.is_multiple_of(4)) {
-            (true, true) => few_rows::<I, true, true>(a, b, c, m, n, k),
-            (true, false) => few_rows::<I, true, false>(a, b, c, m, n, k),
-            (false, true) => few_rows::<I, false, true>(a, b, c, m, n, k),
-            (false, false) => few_rows::<I, false, false>(a, b, c, m, n, k),
+        match (n.is_multiple_of(4), k.is_multiple_of(G as u32)) {
+            (true, true) => passes::<I, G, F, R, true, true>(a, b, c, m, n, k),
+            (true, false) => passes::<I, G, F, R, true, false>(a, b, c, m, n, k),
+            (false, true) => passes::<I, G, F, R, false, true>(a, b, c, m, n, k),
+            (false, false) => passes::<I, G, F, R, false, false>(a, b, c, m, n, k),
         }
     }
 }
@@ -303,7 +420,7 @@ kernel! {
     /// launch [`CONFIG`] states: 256 threads, [`SHARED_BYTES`] of dynamic shared memory, the grid above.
     pub unsafe fn matmul_few_rows(a: *const f32, b: *const f32, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { few_rows_on::<F32>(a, b, c, m, n, k) }
+        unsafe { few_rows_on::<F32, { GROUP as usize }, 1, { ROWS as usize }>(a, b, c, m, n, k) }
     }
 }
 
@@ -315,7 +432,7 @@ kernel! {
     /// As [`matmul_few_rows`] on 16-bit elements (`a` holds `m·k`, `b` `k·n` of them).
     pub unsafe fn matmul_few_rows_bf16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { few_rows_on::<Bf16>(a, b, c, m, n, k) }
+        unsafe { few_rows_on::<Bf16, { GROUP_HALF as usize }, 2, { ROWS_HALF as usize }>(a, b, c, m, n, k) }
     }
 }
 
@@ -326,6 +443,6 @@ kernel! {
     /// As [`matmul_few_rows_bf16`].
     pub unsafe fn matmul_few_rows_f16(a: *const u16, b: *const u16, c: *mut f32, m: u32, n: u32, k: u32) {
         // SAFETY: forwarded contract.
-        unsafe { few_rows_on::<F16>(a, b, c, m, n, k) }
+        unsafe { few_rows_on::<F16, { GROUP_HALF as usize }, 2, { ROWS_HALF as usize }>(a, b, c, m, n, k) }
     }
 }
