@@ -4,7 +4,9 @@
 rows exponent, read rate and, where the training rows have N = 1, kernel 19's GEMV factor (`gemv`) —
 to scorecard runs, the other constants as committed.
 
-    python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…] [--kernels LABEL,…] [--check HELD.json[,…]]
+    python3 scripts/fit-few-16.py REGISTRY.json PLANS.csv TRAIN.json[,…] [--kernels LABEL,…] [--check HELD.json[,…]] [--fill]
+
+`--fill` fits `Cost::read_fill_exponent` too (kernel 18's 16-bit entries).
 
 REGISTRY.json: `cargo run -q -p tessera-catalogue --example registry` at the training run's commit;
 PLANS.csv: `tc_plans` at that commit on the training shapes (the slices each kernel launched; several
@@ -24,7 +26,7 @@ blocks_per_sm = _tc.blocks_per_sm
 
 
 def predict(x, kern, model, m, n, k, s):
-    e, c, q, u, rho, read, g = x
+    e, c, q, u, rho, read, g, phi = x
     cfg, cost = kern["config"], kern["cost"]
     sms = model["sms"]
     tiles = -(-m // cfg["bm"]) * -(-n // cfg["bn"])
@@ -39,7 +41,10 @@ def predict(x, kern, model, m, n, k, s):
     full, rest = divmod(per_sm, resident)
     blocks = full * alone * resident / q + (alone * max(rest / q, 1.0) if rest else 0.0)
     read_bytes = 2.0 * (m * k * -(-n // cfg["bn"]) + k * n * -(-m // cfg["bm"]))
-    read_us = read_bytes / (read * 1e3)
+    # Cost::read_fill_exponent: the floor's rate at the launch's fill of the SMs.
+    # Only where the operands stream from DRAM (tuning::read_rate, DRAM_STREAM_BYTES).
+    fill = min(1.0, tiles * s / (sms * resident)) if read_bytes > model["dram_stream_bytes"] else 1.0
+    read_us = read_bytes / (read * fill ** phi * 1e3)
     mn = float(m) * n
     if s > 1:
         split = (model["zero_launch_us"] + 4.0 * mn / (model["zero_gb_per_s"] * 1e3)
@@ -76,6 +81,9 @@ def main():
         del args[at:at + 2]
     # --check HELD.json[,…]: the fitted constants' errors on held-out runs (their plans in PLANS.csv too).
     held = []
+    fill = "--fill" in args
+    if fill:
+        args.remove("--fill")
     if "--check" in args:
         at = args.index("--check")
         held = args[at + 1].split(",")
@@ -101,11 +109,14 @@ def main():
         meas = np.array([t for *_, t in rows])
         # The N = 1 factor only where the training rows have N = 1 (kernel 19's GEMV body).
         gemv = any(n == 1 for _, n, _, _ in rows)
-        x0 = [c["block_us"], c["step_us"], c["overlap"], c["unaligned"], c["rows_exponent"], c["read_gb_per_s"], c["gemv"]]
+        x0 = [c["block_us"], c["step_us"], c["overlap"], c["unaligned"], c["rows_exponent"], c["read_gb_per_s"], c["gemv"],
+              c["read_fill_exponent"]]
+        # The fill exponent only with --fill (fitted for kernel 18's 16-bit entries; 0 for the rest).
+        p_lo, p_hi = (0.0, 2.0) if fill else (x0[7] - 1e-9, x0[7] + 1e-9)
         resid = lambda x: np.log(np.array([predict(x, kern, model, m, n, k, s) for (m, n, k, _), s in zip(rows, sp)]) / meas)
         before = np.abs(resid(x0))
         g_lo, g_hi = (0.05, 4.0) if gemv else (x0[6] - 1e-9, x0[6] + 1e-9)
-        fit = least_squares(resid, x0=x0, bounds=([0.0, 1e-4, 1.0, 1.0, 0.0, 300.0, g_lo], [20.0, 10.0, 8.0, 4.0, 1.5, 20000.0, g_hi]))
+        fit = least_squares(resid, x0=x0, bounds=([0.0, 1e-4, 1.0, 1.0, 0.0, 300.0, g_lo, p_lo], [20.0, 10.0, 8.0, 4.0, 1.5, 20000.0, g_hi, p_hi]))
         err = np.abs(resid(fit.x))
         print(f"{label}: {len(rows)} rows; |log err| median/worst as committed {np.median(before):.3f}/{before.max():.3f}, fitted {np.median(err):.3f}/{err.max():.3f}")
         for (m, n, k, t), s, r in zip(rows, sp, resid(fit.x)):
@@ -118,8 +129,8 @@ def main():
                 print(f"    held out: {len(hrows)} rows, |log err| median {np.median(np.abs(herr)):.3f}, worst {max(np.abs(herr)):.3f}")
                 for (m, n, k, t), r in zip(hrows, herr):
                     print(f"      {m}x{n}x{k} measured {t:.1f} predicted {t * math.exp(r):.1f}")
-        e, st, q, u, rho, read, g = fit.x
-        print(f"    {label}: few_{label.split('-')[1]}(c({e:.3f}, {st:.4f}, {q:.2f}, {u:.2f}, {c['unaligned_stores_per_us']:.1f}, REGS), {rho:.3f}, {read:.1f}); gemv {g:.3f}")
+        e, st, q, u, rho, read, g, phi = fit.x
+        print(f"    {label}: few_{label.split('-')[1]}(c({e:.3f}, {st:.4f}, {q:.2f}, {u:.2f}, {c['unaligned_stores_per_us']:.1f}, REGS), {rho:.3f}, {read:.1f}); gemv {g:.3f}; fill exponent {phi:.3f}")
 
 
 if __name__ == "__main__":

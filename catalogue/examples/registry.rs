@@ -43,6 +43,7 @@ fn registry() -> Value {
             "max_splits": tuning::MAX_SPLITS,
             "few_rows_max_m": tuning::FEW_ROWS_MAX_M,
             "few_cols_max_n": tuning::FEW_COLS_MAX_N,
+            "dram_stream_bytes": tuning::DRAM_STREAM_BYTES,
         },
         "kernels": MATMUL_KERNELS.iter().map(kernel).collect::<Vec<_>>(),
     })
@@ -140,6 +141,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         store_gb_per_s,
         gemv,
         odd_rows_gb_per_s,
+        read_fill_exponent,
     } = c;
     json!({
         "block_us": block_us,
@@ -159,6 +161,7 @@ fn cost(t: TileConfig, c: Cost) -> Value {
         "store_gb_per_s": store_gb_per_s,
         "gemv": gemv,
         "odd_rows_gb_per_s": odd_rows_gb_per_s,
+        "read_fill_exponent": read_fill_exponent,
         "blocks_per_sm": tuning::blocks_per_sm(t, registers),
     })
 }
@@ -263,6 +266,7 @@ mod tests {
                 store_gb_per_s: f("store_gb_per_s"),
                 gemv: f("gemv"),
                 odd_rows_gb_per_s: f("odd_rows_gb_per_s"),
+                read_fill_exponent: f("read_fill_exponent"),
             };
             // serde_json parses floats to within an ulp (Python's `float` exactly).
             let floats = |c: Cost| {
@@ -278,6 +282,7 @@ mod tests {
                     c.store_gb_per_s,
                     c.gemv,
                     c.odd_rows_gb_per_s,
+                    c.read_fill_exponent,
                 ]
             };
             assert!(floats(back).into_iter().zip(floats(want)).all(|(a, b)| close(a, b)), "{}: {back:?} vs {want:?}", k.label);

@@ -73,6 +73,8 @@ pub fn expected_us(algo: Algo, shape: MatmulShape, splits: u32, sms: u32) -> Opt
 /// 32×4096×512 and 64×2048×2048 in `docs/results/2026-12-01-few-rows`). Its steps take longer with the
 /// rows it computes (`Cost::rows_exponent`).
 pub const FEW_ROWS_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS;
+/// As [`FEW_ROWS_MAX_M`] for kernel 18's 16-bit entries: the rows of one of their passes.
+pub const FEW_ROWS_HALF_MAX_M: u32 = tessera_kernels::matmul::k18_few_rows::ROWS_HALF;
 
 /// Products of at most this many columns are kernel 19's (`few-cols-4`) to compete for, over
 /// `⌈N / 4⌉` of its 4-column blocks, each reading `A` again ([`Cost::read_gb_per_s`] prices that). Wider
@@ -153,7 +155,7 @@ pub struct Cost {
     /// pipeline to fill and its slices add few rows of `C`). Not fitted.
     pub min_slice_steps: u32,
     /// The most rows of `C` for which `Auto` weighs the kernel ([`is_candidate`]; kernel 18's:
-    /// [`FEW_ROWS_MAX_M`]); `u32::MAX` for the rest. Not fitted.
+    /// [`FEW_ROWS_MAX_M`], its 16-bit entries [`FEW_ROWS_HALF_MAX_M`]); `u32::MAX` for the rest. Not fitted.
     pub max_rows: u32,
     /// The most columns of `C` for which `Auto` weighs the kernel (kernel 19's: [`FEW_COLS_MAX_N`]);
     /// `u32::MAX` for the rest. Not fitted.
@@ -184,11 +186,19 @@ pub struct Cost {
     pub gemv: f64,
     /// The rate (GB/s) below which the kernel never reads 16-bit rows that are not 16-byte aligned,
     /// element by element: the DRAM floor's rate for such rows. [`ODD_ROWS_GB_PER_S`] for the
-    /// kernels measured there; [`ZERO_GB_PER_S`] (no floor of its own) for kernel 19's 16-bit entries,
+    /// kernels measured there; [`ZERO_GB_PER_S`] (no floor of its own) for kernel 18's 16-bit entries
+    /// (groups of eight rows of element loads in flight since session 57) and kernel 19's,
     /// whose loop streams such rows at the rate its steps price (1.6–2.0 TB/s on an H200 since
     /// d1836bb, `docs/results/2026-12-06-s46/k5-d1836bb`; floored at 820 GB/s, `Auto` priced
     /// 1505×4×13967 at 53 µs where it ran 23).
     pub odd_rows_gb_per_s: f64,
+    /// Exponent `φ` of the launch's fill in its read floor where the operands stream from DRAM
+    /// ([`DRAM_STREAM_BYTES`]): the blocks read them at `read_gb_per_s · fill^φ`, `fill = min(1, blocks /
+    /// (SMs · blocks per SM))` — a block keeps a fixed number of bytes in flight, so few blocks cannot
+    /// reach the GPU's rate (kernel 18's 16-bit entries, fitted: 90 blocks of 1×11421×3514 read `B` at
+    /// 1.0 TB/s on an H100, 251 blocks of 1×32001×4096 at 2.6). 0 (the floor whatever the fill) for
+    /// the rest.
+    pub read_fill_exponent: f64,
 }
 
 /// Fixed time of one kernel launch, back to back on a stream (fitted).
@@ -275,7 +285,7 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
     let c = |block_us, step_us, overlap, unaligned, unaligned_stores_per_us, registers| {
         let (rows_exponent, min_slice_steps, max_rows, max_cols, unroll, read_gb_per_s, interior, vector, store_gb_per_s, gemv) =
             (0.0, MIN_SLICE_STEPS, u32::MAX, u32::MAX, 1, f64::INFINITY, 1.0, 4, STORE_GB_PER_S, 1.0);
-        let odd_rows_gb_per_s = ODD_ROWS_GB_PER_S;
+        let (odd_rows_gb_per_s, read_fill_exponent) = (ODD_ROWS_GB_PER_S, 0.0);
         Some(Cost {
             block_us,
             step_us,
@@ -294,6 +304,7 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
             store_gb_per_s,
             gemv,
             odd_rows_gb_per_s,
+            read_fill_exponent,
         })
     };
     // Kernel 17's entries with an interior path: their steps there (`Cost::interior`, fitted).
@@ -317,6 +328,14 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
     let gemv = |cost: Option<Cost>, gemv| cost.map(|c| Cost { gemv, odd_rows_gb_per_s: ZERO_GB_PER_S, ..c });
     // Kernel 21: 16-bit inputs, the tile kernels' stores.
     let widened = |cost: Option<Cost>| cost.map(|c| Cost { vector: 8, ..c });
+    // Kernel 18's 16-bit entries: weighed up to the rows of one pass (a block of more makes a second
+    // pass over its slice of `B`, which the tensor-core tiles beat); rows of `B` that are not 16-byte
+    // aligned streamed by their groups of element loads at the rate the steps price
+    // (`Cost::unaligned`), not floored.
+    // The fill of the launch slows their read floor (`Cost::read_fill_exponent`, fitted).
+    let one_pass = |cost: Option<Cost>, read_fill_exponent| {
+        cost.map(|c| Cost { max_rows: FEW_ROWS_HALF_MAX_M, odd_rows_gb_per_s: ZERO_GB_PER_S, read_fill_exponent, ..c })
+    };
     match algo {
         // COSTS-BEGIN (scripts/fit-auto-model.py --print-rust)
         Algo::Naive => unrolled(c(0.046, 0.1507, 2.60, 1.00, 1945158.0, 32), 4),
@@ -402,10 +421,12 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
         Algo::WidenedF16Wide => widened(c(0.962, 1.2474, 1.61, 1.00, 1000000.0, 126)),
         // Kernels 18 and 19 on 16-bit inputs widened as they are used (scripts/fit-few-16.py; the FP16
         // entries take their BF16 twins' time constants, each its own registers); the read floor counts
-        // 2-byte elements. Kernel 18's entries (no branch and no use among a group's loads: s46-k18)
-        // refitted on 28 training shapes of 1–15 rows (seed 47018), BF16 and FP16 pooled, measured on an
-        // H100 (docs/results/2026-12-06-s47/d-02fe438/k18-train): held-out median |log error| 0.34 as
-        // fitted before, 0.17 refitted, on 12 other shapes (`k18-held`). Kernel 19's entries (one
+        // 2-byte elements. Kernel 18's entries (groups of eight rows of B, passes of eight rows of C:
+        // session 57) fitted with their fill exponent (`scripts/fit-few-16.py --fill`) on session 47's 28
+        // training shapes (seed 47018) and 10 few-row products against B rows of odd length and their
+        // aligned twins, BF16 and FP16 pooled, the rows of one pass (M ≤ 8), measured on an H100
+        // (docs/results/2026-12-07-s57/a-de5edf8/{train,oddn}-new): held-out median |log error| 0.11
+        // (0.17 with no fill term, 0.24 as fitted before it) on session 47's 12 other shapes (`held-new`). Kernel 19's entries (one
         // predicated loop, the one-column GEMV body: 9e810bc) refitted with `gemv` on 24 training shapes
         // of ≤ 32 columns, BF16 and FP16 pooled, measured on an H100
         // (docs/results/2026-12-06-s45/k2-9e810bc/new-train; no H200 was lent): held-out median
@@ -413,8 +434,8 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
         // multiple of 8 the kernel then ran 1.5–3.5× slower than `unaligned` ≈ 1 says; since d1836bb it runs
         // about as priced (docs/results/2026-12-06-s46/k5-d1836bb) — not refitted on it yet.
         // FEW-16-COSTS-BEGIN
-        Algo::FewRowsBf16 => widened(few_rows(c(0.337, 0.3222, 5.52, 1.63, 348297.0, 128), 0.604, 2170.7)),
-        Algo::FewRowsF16 => widened(few_rows(c(0.337, 0.3222, 5.52, 1.63, 348297.0, 128), 0.604, 2170.7)),
+        Algo::FewRowsBf16 => one_pass(widened(few_rows(c(0.000, 0.3726, 3.14, 1.94, 348297.0, 128), 0.339, 2475.3)), 0.706),
+        Algo::FewRowsF16 => one_pass(widened(few_rows(c(0.000, 0.3726, 3.14, 1.94, 348297.0, 128), 0.339, 2475.3)), 0.706),
         Algo::FewColsBf16 => gemv(widened(few_cols(c(0.432, 0.3823, 4.49, 1.06, 122635.0, 128), 0.334, 3504.0)), 0.163),
         Algo::FewColsF16 => gemv(widened(few_cols(c(0.432, 0.3823, 4.49, 1.06, 122635.0, 128), 0.334, 3504.0)), 0.163),
         Algo::FewColsKsplitBf16 => gemv(widened(few_cols(c(2.163, 0.0928, 4.59, 1.00, 122635.0, 128), 0.275, 5050.0)), 0.050),
@@ -642,10 +663,30 @@ fn predict(t: TileConfig, c: Cost, shape: MatmulShape, splits: u32, sms: u32) ->
     if rest > 0 {
         blocks_us += alone * (rest as f64 / q).max(1.0);
     }
-    // The read rate was fitted on the H200's SMS SMs; each SM issues its share of the loads.
-    let read_us = read_bytes(t, shape, 16 / c.vector.max(1)) / (c.read_gb_per_s * 1e3 * f64::from(sms.max(1)) / f64::from(SMS));
+    // The read rate was fitted on the H200's SMS SMs; each SM issues its share of the loads, at the
+    // full rate once the launch fills them (`Cost::read_fill_exponent`).
+    let bytes = read_bytes(t, shape, 16 / c.vector.max(1));
+    let read_us = bytes / (read_rate(c, bytes, tiles * splits, resident, sms) * 1e3 * f64::from(sms.max(1)) / f64::from(SMS));
     // Split-K kernels add into zeroed C, except one that stores when launched with one slice.
     LAUNCH_US + blocks_us.max(read_us) + split_terms_us(t, c, shape, splits as u32)
+}
+
+/// Operands of more bytes than this stream from DRAM in a launch, fewer stay in the L2 from one launch
+/// to the next: half the L2, whose two partitions each cache what the SMs beside them read (NVIDIA's
+/// A100 whitepaper), so that operands every SM reads are held twice. Kernel 18's 16-bit fit was the
+/// same with any bound from 25 to 40 MB (no training shape between).
+pub const DRAM_STREAM_BYTES: f64 = crate::select::tc_model::L2_BYTES / 2.0;
+
+/// The rate (GB/s on [`SMS`] SMs) at which a launch of `blocks` blocks, `resident` of them to an SM,
+/// reads `bytes` of `A` and `B`: [`Cost::read_gb_per_s`], where the bytes stream from DRAM
+/// ([`DRAM_STREAM_BYTES`]) times the launch's fill of the SMs to the power
+/// [`Cost::read_fill_exponent`].
+fn read_rate(c: Cost, bytes: f64, blocks: u64, resident: u64, sms: u32) -> f64 {
+    if bytes <= DRAM_STREAM_BYTES {
+        return c.read_gb_per_s;
+    }
+    let fill = (blocks as f64 / (f64::from(sms.max(1)) * resident.max(1) as f64)).min(1.0);
+    c.read_gb_per_s * fill.powf(c.read_fill_exponent)
 }
 
 /// Bytes of `A` and `B` a launch of tile `t` reads, of `elem_bytes`-byte elements: `A` once per block
