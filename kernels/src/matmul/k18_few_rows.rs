@@ -232,9 +232,8 @@ unsafe fn add_group<I: Input, const G: usize, const F: usize, const R: usize, co
 }
 
 /// The kernel's body on inputs `I` for pass `pass` of its block: the `R` rows of `C` from
-/// `16·blockIdx.y + R·pass` (see the module for tiling,
-/// thread mapping and the one barrier), warps on groups of `G = 4F` rows of `B`, `B`'s loads as
-/// [`b_row`]'s `VB`, `A`'s as [`a_group`]'s `AV`.
+/// `16·blockIdx.y + R·pass` (see the module for tiling, thread mapping and the one barrier), warps on
+/// groups of `G = 4F` rows of `B`, `B`'s loads as [`b_row`]'s `VB`, `A`'s as [`a_group`]'s `AV`.
 ///
 /// # Safety
 /// As the entries; the launch gives `WARPS · R · COLS` floats of dynamic shared memory, 256 threads and
