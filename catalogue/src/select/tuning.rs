@@ -426,7 +426,8 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
         // training shapes (seed 47018) and 10 few-row products against B rows of odd length and their
         // aligned twins, BF16 and FP16 pooled, the rows of one pass (M ≤ 8), measured on an H100
         // (docs/results/2026-12-07-s57/a-de5edf8/{train,oddn}-new): held-out median |log error| 0.11
-        // (0.17 with no fill term, 0.24 as fitted before it) on session 47's 12 other shapes (`held-new`). Kernel 19's entries (one
+        // (0.17 refitted with no fill term, 0.15 with the old loop's constants) on the 8 of session 47's
+        // 12 other shapes with M ≤ 8 (`held-new`). Kernel 19's entries (one
         // predicated loop, the one-column GEMV body: 9e810bc) refitted with `gemv` on 24 training shapes
         // of ≤ 32 columns, BF16 and FP16 pooled, measured on an H100
         // (docs/results/2026-12-06-s45/k2-9e810bc/new-train; no H200 was lent): held-out median
