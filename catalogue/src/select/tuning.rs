@@ -435,8 +435,8 @@ fn fitted_cost(algo: Algo) -> Option<Cost> {
         // multiple of 8 the kernel then ran 1.5–3.5× slower than `unaligned` ≈ 1 says; since d1836bb it runs
         // about as priced (docs/results/2026-12-06-s46/k5-d1836bb) — not refitted on it yet.
         // FEW-16-COSTS-BEGIN
-        Algo::FewRowsBf16 => one_pass(widened(few_rows(c(0.000, 0.3726, 3.14, 1.94, 348297.0, 128), 0.339, 2475.3)), 0.706),
-        Algo::FewRowsF16 => one_pass(widened(few_rows(c(0.000, 0.3726, 3.14, 1.94, 348297.0, 128), 0.339, 2475.3)), 0.706),
+        Algo::FewRowsBf16 => one_pass(widened(few_rows(c(0.000, 0.3726, 2.61, 1.94, 348297.0, 128), 0.339, 2475.3)), 0.706),
+        Algo::FewRowsF16 => one_pass(widened(few_rows(c(0.000, 0.3726, 2.61, 1.94, 348297.0, 128), 0.339, 2475.3)), 0.706),
         Algo::FewColsBf16 => gemv(widened(few_cols(c(0.432, 0.3823, 4.49, 1.06, 122635.0, 128), 0.334, 3504.0)), 0.163),
         Algo::FewColsF16 => gemv(widened(few_cols(c(0.432, 0.3823, 4.49, 1.06, 122635.0, 128), 0.334, 3504.0)), 0.163),
         Algo::FewColsKsplitBf16 => gemv(widened(few_cols(c(2.163, 0.0928, 4.59, 1.00, 122635.0, 128), 0.275, 5050.0)), 0.050),
