@@ -42,11 +42,11 @@ pub const COLS: u32 = 128;
 pub const WARPS: u32 = 8;
 /// Consecutive rows of `B` a warp takes at a time, `f32` inputs: one 16-byte load of `A` per row of `C`
 /// covers them.
-const GROUP: u32 = 4;
+pub const GROUP: u32 = 4;
 /// As [`GROUP`] for 16-bit inputs: twice the rows, so that a warp has as many bytes of `B` in flight as
 /// the `f32` entry (8 rows × 256 bytes; with four rows the 16-bit entries streamed `B` at 0.8–1.2 TB/s
 /// on an H100), and `A`'s eight elements are again one 16-byte load.
-const GROUP_HALF: u32 = 8;
+pub const GROUP_HALF: u32 = 8;
 /// Rows of `B` per K-step of a block, `WARPS · GROUP` (the unit of the split-K slices). One group a warp
 /// at a time: with two loaded before use ptxas needed 150 registers (one block per SM) or spilled under
 /// the two-block launch bound.
