@@ -71,7 +71,18 @@ pub fn fence_mbarrier_init() {
     }
 }
 
-/// `barrier.cluster.arrive.release.aligned` then `barrier.cluster.wait.acquire.aligned`: waits until
+#[cfg(target_arch = "nvptx64")]
+#[allow(improper_ctypes)]
+unsafe extern "C" {
+    /// `barrier.cluster.arrive.aligned` (release semantics, the default).
+    #[link_name = "llvm.nvvm.barrier.cluster.arrive.aligned"]
+    fn cluster_arrive_aligned();
+    /// `barrier.cluster.wait.aligned` (acquire semantics, the default).
+    #[link_name = "llvm.nvvm.barrier.cluster.wait.aligned"]
+    fn cluster_wait_aligned();
+}
+
+/// `barrier.cluster.arrive.aligned` then `barrier.cluster.wait.aligned` (release, then acquire): waits until
 /// every thread of every block of the cluster has arrived; this thread's earlier shared-memory writes
 /// (and barrier initialisations, after [`fence_mbarrier_init`]) are visible to the whole cluster
 /// after it.
@@ -79,16 +90,19 @@ pub fn fence_mbarrier_init() {
 /// # Safety
 /// Every thread of every block of the cluster reaches it equally often, warps converged (`.aligned`);
 /// without a cluster it is a block barrier.
+///
+/// Through LLVM's intrinsics, not inline assembly: they are `convergent`, so no pass may copy the
+/// barrier into paths that only some threads take. An `asm!` block is not: LLVM's jump threading
+/// once copied it into a thread-0 branch (an `if thread == 0` on each side of the barrier), and
+/// the divergent `.aligned` barrier hung the GPU (`docs/results/2026-12-07-s58`).
 #[inline(always)]
 pub unsafe fn sync() {
     #[cfg(target_arch = "nvptx64")]
-    // SAFETY: uniform control flow across the cluster is the caller's contract; a memory clobber.
+    // SAFETY: uniform control flow across the cluster is the caller's contract; the intrinsics
+    // order memory as the instructions do (release, then acquire).
     unsafe {
-        core::arch::asm!(
-            "barrier.cluster.arrive.release.aligned;",
-            "barrier.cluster.wait.acquire.aligned;",
-            options(nostack, preserves_flags)
-        )
+        cluster_arrive_aligned();
+        cluster_wait_aligned();
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
