@@ -52,6 +52,9 @@ struct Args {
     /// Where to write the JSON lines.
     #[arg(long, default_value = "fp8.jsonl")]
     out: String,
+    /// Names each implementation on stderr before it runs (which one a stalled run is in).
+    #[arg(long)]
+    verbose: bool,
 }
 
 /// A xorshift stream for the operands and the random shapes.
@@ -201,6 +204,9 @@ fn run<F: Fp8Format>(gpu: &Gpu, args: &Args, shapes: &[(usize, usize, usize)], o
             ("cublaslt_bf16", bf16_out, Box::new(|| Ok(lt.matmul(&a, &bt, (&sa, &sb), &mut *c16.borrow_mut(), false)?))),
         ];
         for (name, output, work) in &cases {
+            if args.verbose {
+                eprintln!("[fp8] {m}×{n}×{k}: {name}");
+            }
             // Checked first: C zeroed (an output left unwritten shows), one product, the sampled rows.
             gpu.stream().memset_zeros(c.borrow_mut().buffer_mut().as_cuda_slice_mut())?;
             gpu.stream().memset_zeros(c16.borrow_mut().buffer_mut().as_cuda_slice_mut())?;
