@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Next session's call G (written in session 59; not run). bin/fused + tests/tests-fused = branch
-# s59-finished-tma 4190539 (kernel 27's finished tiles stored through the TMA: a 16 × 64 BF16/FP16 box
-# of two chunks, finished in registers); old/fused = main 52a6167. Build: `cargo build --release -p
-# tessera-scorecard --bin fused`, `cargo test --release -p tessera-tests --test fused --no-run`, strip.
+# Call G (written in session 59, rebuilt in session 60 after the branch was lost; not run):
+# bin/fused + tests/tests-fused = main with patches/s60-finished-tma.patch (kernel 27's finished tiles
+# stored through the TMA: each staged f32 chunk finished in place, BF16/FP16 packed into unswizzled
+# 16 × 32 boxes; `f32` in kernel 16's swizzled boxes); old/fused = main. Build: main's `cargo build
+# --release -p tessera-scorecard --bin fused` → old/fused; then `git checkout -b s60-finished-tma &&
+# git apply docs/results/next-run/patches/s60-finished-tma.patch && scripts/ptx.sh && touch
+# host/ptx/*.ptx host/src/module.rs`, `cargo build --release -p tessera-scorecard --bin fused` → bin/fused,
+# `cargo test --release -p tessera-tests --test fused --no-run` → tests/tests-fused; strip.
 # 1. fused A/B, interleaved twice (epilogue cost, bf16 identity, the named tiles); 2. kernel 27's GPU
 # tests; 3. compute-sanitizer's four tools at an odd shape whose N is a multiple of 8 (the TMA path).
 set -u
 export CUDA_CACHE_PATH=/tmp/jit
-source .gpu/gpu-call.sh g59
+source .gpu/gpu-call.sh g61
 nvidia-smi --query-gpu=name --format=csv,noheader
 S=4096x4096x4096,8192x4096x4096,8192x14336x4096,6398x8192x640,2000x7318x2272
 K=fused-bf16-128x256,fused-bf16-128x128,pingpong-bf16-128x128
