@@ -110,7 +110,8 @@ def main():
         times = {}
         for r in card["rows"]:
             role = "cublas" if r["key"].startswith("cublas") else ("auto" if r["key"].startswith("auto-") and "tuned" not in r["key"] else None)
-            if role and r["precision"] == "bf16" and r["ms"]:
+            # The decode products alone (M ≤ 64): a run that also holds the large ones is read for these.
+            if role and r["precision"] == "bf16" and r["ms"] and r["m"] <= 64:
                 times.setdefault((r["m"], r["n"], r["k"]), {})[role] = r["ms"] * 1e-3
         fails = []
         for (m, n, k), t in sorted(times.items()):
@@ -131,8 +132,13 @@ def main():
         llm = {(8192, 4096, 4096), (8192, 14336, 4096), (8192, 4096, 14336), (4096, 4096, 4096), (8192, 8192, 8192)}
         big.update({s: v for s, v in ratios(card).items() if s[3] in ("bf16", "fp16") and s[:3] in llm})
     low = [f"{shape(s)} {s[3].upper()} ({v:.2f})" for s, v in sorted(big.items()) if v < 0.95]
-    detail = f"{len(big)} products, {min(big.values()):.2f}–{max(big.values()):.2f}" + (f"; below 0.95: {', '.join(low)}" if low else "")
-    rows.append(("4096³, 8192³ and the LLM shapes: ≥ 0.95", detail, verdict(len(big) >= 10 and not low)))
+    # The five products in BF16 and FP16: a criterion half measured is not passed, and says why.
+    five = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 4096), (8192, 14336, 4096), (8192, 4096, 14336)]
+    missing = [f"{shape((*d, p))} {p.upper()}" for d in five for p in ("bf16", "fp16") if (*d, p) not in big]
+    detail = (f"{len(big)} products, {min(big.values()):.2f}–{max(big.values()):.2f}" if big else "none measured") + (
+        f"; below 0.95: {', '.join(low)}" if low else ""
+    ) + (f"; not measured: {', '.join(missing)}" if missing else "")
+    rows.append(("4096³, 8192³ and the LLM shapes (BF16, FP16): ≥ 0.95", detail, verdict(not missing and not low)))
 
     print(f"Devices: {', '.join(sorted(devices))}" + ("" if all("H200" in d for d in devices) else " — the issue's bar is an H200; these are not acceptance runs"))
     print()

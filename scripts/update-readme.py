@@ -2,16 +2,19 @@
 """Regenerates README.md's results, the plots under docs/img/ and docs/results/LATEST.md (every table)
 from committed runs in docs/results/.
 
-    scripts/update-readme.py RUN [--random DIR ...] [--sweep DIR]
+    scripts/update-readme.py RUN [--random DIR ...] [--sweep DIR] [--issue34 DIR]
 
 RUN       the README's run: a folder with scorecard.json (or scorecard.json.xz) and device.txt (here
           or in a folder above it), every kernel in every precision beside cuBLAS
 --random  runs of `scorecard --random-shapes`: their random shapes give the summary's random-shape rows
 --sweep   a run of `scorecard --sweep`: sizes.svg and the table of Auto ÷ cuBLAS by size
+--issue34 a call's results holding squares/, rand-*/ and decode-llm/ (issue 34's acceptance runs):
+          scripts/issue34-check.py's table of the open tensor-core bars, the devices named
 
 Writes:
-  README.md           the block between <!-- summary:begin --> and <!-- summary:end -->, and with
-                      --sweep the one between <!-- sizes:begin --> and <!-- sizes:end -->
+  README.md           the block between <!-- summary:begin --> and <!-- summary:end -->, with
+                      --sweep the one between <!-- sizes:begin --> and <!-- sizes:end -->, and with
+                      --issue34 the one between <!-- status:begin --> and <!-- status:end -->
   docs/img/           roofline-<precision>.svg (from RUN), sizes.svg (from --sweep)
   docs/results/LATEST.md   the summary, the random-shape runs one by one, the sweep and every row of RUN
 
@@ -116,16 +119,38 @@ def sources(folders):
     return f"{len(folders)} run{'s' if len(folders) > 1 else ''} in `{common}` (commit{'s' if len(commits) > 1 else ''} {', '.join(commits)})"
 
 
+def issue34_status(folder):
+    """scripts/issue34-check.py's table on the acceptance runs in `folder` (squares/, rand-*/,
+    decode-llm/; the decode roofline where that run measured the copy rate), headed by its source."""
+    runs = folder / "decode-llm"
+    card = runs / "scorecard.json"
+    check = [sys.executable, str(ROOT / "scripts" / "issue34-check.py"), "--squares", str(folder / "squares")]
+    check += ["--random", *map(str, sorted(folder.glob("rand-*/")))]
+    if runs.is_dir():
+        import json
+
+        if card.exists() and json.loads(card.read_text()).get("copy_gb_per_s"):
+            check += ["--decode", str(runs)]
+        check += ["--llm", str(runs)]
+    table = subprocess.run(check, check=True, capture_output=True, text=True).stdout
+    return (
+        f"Issue 34's bars on the tensor cores, from {source(folder)}, read by `scripts/issue34-check.py` "
+        "(`Auto` ÷ cuBLAS of the same precision, same process):\n\n" + table
+    )
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", type=pathlib.Path)
     ap.add_argument("--random", type=pathlib.Path, nargs="*", default=[])
     ap.add_argument("--sweep", type=pathlib.Path)
+    ap.add_argument("--issue34", type=pathlib.Path)
     args = ap.parse_args()
     command = " ".join(
         ["scripts/update-readme.py", rel(args.run)]
         + (["--random", *map(rel, args.random)] if args.random else [])
         + (["--sweep", rel(args.sweep)] if args.sweep else [])
+        + (["--issue34", rel(args.issue34)] if args.issue34 else [])
     )
     readme_path = ROOT / "README.md"
     readme = readme_path.read_text()
@@ -161,6 +186,8 @@ def main():
             f"![TFLOP/s against size, Auto and cuBLAS per precision](docs/img/sizes.svg)\n\nFrom {source(args.sweep)}, "
             f"a run of `scorecard --sweep`.\n\n{sweep_summary}",
         )
+    if args.issue34:
+        readme = replace_block(readme, "status", issue34_status(args.issue34))
     readme_path.write_text(readme)
 
     latest = [

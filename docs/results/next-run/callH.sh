@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 34's acceptance call (written in session 60, which got no device; not run): on an H200, main
-# (old/scorecard) — decode + LLM shapes (BF16, with the copy rate for the roofline), two fresh seeds of
+# (old/scorecard) — decode + LLM shapes (BF16 and FP16, with the copy rate for the roofline), two fresh seeds of
 # 32 random shapes (BF16, FP16, TF32), squares 512–8192 (BF16, FP16) — and kernel 20's 16×32 and
 # 64×32 decoding tiles (patches/s60-thin-tiles.patch) by name at 1, 2 and 4 K slices on a decode
 # tuning set (session 49's: none of issue 34's shapes), with their GPU parity.
@@ -17,7 +17,7 @@ F="--plots none --cpu-max-flops 0 --model-only"
 OLD=.gpu/old/scorecard
 source .gpu/gpu-call.sh h61
 nvidia-smi --query-gpu=name --format=csv,noheader
-run 40 $OLD --kernels auto --precisions bf16 --sizes 1x4096x4096,8x4096x4096,16x4096x4096,32x4096x4096,64x4096x4096,1x14336x4096,8x14336x4096,16x14336x4096,32x14336x4096,64x14336x4096,1x4096x14336,8x4096x14336,16x4096x14336,32x4096x14336,64x4096x14336,4096x4096x4096,8192x8192x8192,8192x4096x4096,8192x14336x4096,8192x4096x14336 $F --out $R/decode-llm > $R/decode-llm.log 2>&1; echo "decode rc=$? $(left)s left"
+run 60 $OLD --kernels auto --precisions bf16,fp16 --sizes 1x4096x4096,8x4096x4096,16x4096x4096,32x4096x4096,64x4096x4096,1x14336x4096,8x14336x4096,16x14336x4096,32x14336x4096,64x14336x4096,1x4096x14336,8x4096x14336,16x4096x14336,32x4096x14336,64x4096x14336,4096x4096x4096,8192x8192x8192,8192x4096x4096,8192x14336x4096,8192x4096x14336 $F --out $R/decode-llm > $R/decode-llm.log 2>&1; echo "decode rc=$? $(left)s left"
 TUNE=4x5120x5120,24x5120x5120,64x5120x5120,4x11008x4096,48x11008x4096,4x4096x11008,48x4096x11008,32x8192x2048
 run 90 .gpu/bin/slices --shapes $TUNE --kernels mma-splitk-bf16-16x128,mma-splitk-bf16-64x128,mma-splitk-bf16-16x32,mma-splitk-bf16-64x32,persistent-bf16-64x256 --slices 1,2,4 --sampled-rows 2 --out $R/decode-slices.jsonl > /dev/null 2> $R/decode-slices.log; echo "slices rc=$? $(left)s left"
 for f in -16x32_ -64x32_; do run 40 .gpu/tests/gpu_parity --test-threads 1 -- $f > $R/parity$f.log 2>&1; echo "parity $f rc=$? $(left)s left"; grep -E "test result|FAIL" $R/parity$f.log | head -5; done
