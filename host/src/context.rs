@@ -192,6 +192,11 @@ impl Gpu {
         self.sm_count
     }
 
+    /// Bytes of shared memory one block may have (the opt-in maximum every kernel is given).
+    pub fn max_shared_bytes(&self) -> u32 {
+        u32::try_from(self.max_shared).unwrap_or(0)
+    }
+
     /// Whether this GPU runs the Hopper-only (sm_90a, `wgmma`) kernels: compute capability 9.0.
     pub fn has_sm90a(&self) -> bool {
         self.hopper

@@ -31,6 +31,7 @@ pub mod matmul;
 pub mod mma_rate;
 pub mod pack;
 pub mod tf32_operands;
+pub mod tma_read;
 pub mod vec_add;
 pub mod vec_add_vec4;
 pub mod wgmma_rate;

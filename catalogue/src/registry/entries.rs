@@ -1,7 +1,7 @@
 //! Every entry of the two PTX modules, with the launch bound the PTX link step (tessera-builder) writes into it: the `sm_90`
 //! module (every kernel that runs on any GPU from sm_90 on) and the `sm_90a` module (kernels with
 //! Hopper-only instructions, loaded on compute capability 9.0 only).
-use tessera_kernels::{epilogue, fp8, iterated_fma, mma_rate, pack, vec_add, vec_add_vec4, wgmma_rate, zero_fill};
+use tessera_kernels::{epilogue, fp8, iterated_fma, mma_rate, pack, tma_read, vec_add, vec_add_vec4, wgmma_rate, zero_fill};
 
 use crate::registry::algo::MATMUL_KERNELS;
 
@@ -20,7 +20,7 @@ pub struct Entry {
 }
 
 /// The kernels other than matmul: entry name and threads per block.
-const OTHER_KERNELS: [(&str, u32); 24] = [
+const OTHER_KERNELS: [(&str, u32); 25] = [
     ("vec_add", vec_add::BLOCK),
     ("vec_add_vec4", vec_add_vec4::BLOCK),
     ("zero_f32", zero_fill::BLOCK),
@@ -45,6 +45,7 @@ const OTHER_KERNELS: [(&str, u32); 24] = [
     ("f32_to_e5m2", fp8::BLOCK),
     ("bf16_to_e4m3", fp8::BLOCK),
     ("bf16_to_e5m2", fp8::BLOCK),
+    ("tma_read", tma_read::BLOCK),
 ];
 
 /// The kernels other than matmul in the `sm_90a` module: entry name and threads per block.
@@ -104,6 +105,7 @@ mod tests {
         assert!(std::any::type_name_of_val(&vec_add_vec4::vec_add_vec4).ends_with("::vec_add_vec4"));
         assert!(std::any::type_name_of_val(&zero_fill::zero_f32).ends_with("::zero_f32"));
         assert!(std::any::type_name_of_val(&iterated_fma::iterated_fma).ends_with("::iterated_fma"));
+        assert!(std::any::type_name_of_val(&tma_read::tma_read).ends_with("::tma_read"));
         assert!(std::any::type_name_of_val(&pack::pack_b32).ends_with("::pack_b32"));
         assert!(std::any::type_name_of_val(&pack::pack_b16).ends_with("::pack_b16"));
         assert!(std::any::type_name_of_val(&pack::pack_b8).ends_with("::pack_b8"));

@@ -10,7 +10,8 @@
 //! - [`fp8`]: `f32` / BF16 matrices converted to FP8 E4M3 or E5M2 ([`crate::Gpu::convert_to_fp8`]);
 //!   [`fp8_matmul`]: FP8 products with per-tensor scales ([`crate::Gpu::matmul_fp8`]);
 //! - [`fused`]: products finishing their sums in the kernel (`α`, bias, activation, a 16-bit `C`:
-//!   [`crate::Gpu::matmul_fused`]).
+//!   [`crate::Gpu::matmul_fused`]);
+//! - [`tma_probe`]: the TMA's read rate for a row pitch, box and walk, no products ([`crate::Gpu::tma_read`]).
 use cudarc::driver::LaunchConfig;
 use tessera_catalogue::LaunchDims;
 
@@ -26,6 +27,7 @@ pub mod gemm;
 pub mod grouped;
 pub mod matmul;
 pub mod planning;
+pub mod tma_probe;
 
 /// cudarc's form of the catalogue's launch dimensions.
 pub fn launch_config(d: LaunchDims) -> LaunchConfig {
