@@ -6,6 +6,7 @@
 #                  tests/gpu_parity (main + patches/s60-thin-tiles.patch)
 #   .gpu/g.tar.xz  call G: old/fused (main), bin/fused + tests/tests-fused (main +
 #                  patches/s60-finished-tma.patch)
+#   .gpu/f.tar.xz  call F: old/scorecard (main), bin/scorecard (main + patches/s60-aligned-intrinsics.patch)
 # Each patched build runs on a temporary branch (the patch applied, the PTX rebuilt by
 # scripts/ptx.sh and committed there), deleted afterwards; the checkout ends on main as it began.
 # Needs a clean tree on main. Then: scripts/carry-slim.sh on; run(carry [".gpu/h.tar.xz"], command
@@ -39,7 +40,7 @@ patched() {  # $1 patch name: a temporary branch with it applied and the PTX reb
   git checkout -q -b "next-run-$1"
   git apply "$NR/patches/$1.patch"
   scripts/ptx.sh >&2
-  git add -A kernels catalogue emulator host
+  git add -A device kernels catalogue emulator host
   git commit -q -m "next-run bundle: $1 (temporary)"
 }
 back() {
@@ -64,8 +65,16 @@ strip_into "$T/fused" "$work/g/bin/fused"
 strip_into "$(test_exe fused)" "$work/g/tests/tests-fused"
 back s60-finished-tma
 
+echo "[next-run] s60-aligned-intrinsics: scorecard" >&2
+patched s60-aligned-intrinsics
+build --bin scorecard
+strip_into "$T/scorecard" "$work/f/bin/scorecard"
+back s60-aligned-intrinsics
+mkdir -p "$work/f/old"
+cp "$work/h/old/scorecard" "$work/f/old/scorecard"
+
 mkdir -p .gpu
-for c in h e g; do
+for c in h e g f; do
   C=$(echo $c | tr a-z A-Z)
   cp scripts/gpu-call.sh "$work/$c/"
   cp "$NR/call$C.sh" "$work/$c/"
