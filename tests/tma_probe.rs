@@ -1,5 +1,5 @@
 //! The TMA read probe (`Gpu::tma_read`, kernel `tma_read`) on the GPU: each block's sum of its boxes'
-//! first words against the same walk done here over the tensor, for whole rows off a 32-byte sector
+//! first words against `TmaReadProbe::expected_sums` (the walk stated on the host) over the tensor, for whole rows off a 32-byte sector
 //! and for column strips; bad probes refused with typed errors before any launch, the `Gpu` usable after.
 use libtest_mimic::Trial;
 use tessera::ops::tma_probe::TmaReadProbe;
@@ -19,26 +19,9 @@ fn tensor(width: u32, height: u32, pitch: u64) -> Vec<u8> {
     bytes
 }
 
-/// Block `b`'s expected sum: the walk as `tma_read` documents it (units down each strip, block `b`
-/// taking units ⌊b·U/G⌋ .. ⌊(b+1)·U/G⌋), each box's first word (zero outside the tensor).
-fn expected(p: &TmaReadProbe, b: u32) -> u32 {
-    let (cols, rows) = p.boxes();
-    let units = u64::from(cols / p.strip * rows);
-    let (u0, u1) = (u64::from(b) * units / u64::from(p.blocks), (u64::from(b) + 1) * units / u64::from(p.blocks));
-    let elem = |x: u32, y: u32| if x < p.width && y < p.height { (x + 1000 * y) as u16 as u32 } else { 0 };
-    let mut sum = 0u32;
-    for u in u0..u1 {
-        let (s, r) = (u as u32 / rows, u as u32 % rows);
-        for j in 0..p.strip {
-            let (x, y) = ((s * p.strip + j) * p.box_w, r * p.box_h);
-            sum = sum.wrapping_add(elem(x, y) | (elem(x + 1, y) << 16));
-        }
-    }
-    sum
-}
-
 fn check(g: &Gpu, p: TmaReadProbe) -> Result<(), String> {
-    let src = DeviceBuffer::from_host(g, &tensor(p.width, p.height, p.pitch)).map_err(|e| e.to_string())?;
+    let bytes_of_tensor = tensor(p.width, p.height, p.pitch);
+    let src = DeviceBuffer::from_host(g, &bytes_of_tensor).map_err(|e| e.to_string())?;
     let mut out = DeviceBuffer::<u32>::zeros(g, p.blocks as usize).map_err(|e| e.to_string())?;
     let bytes = g.tma_read(&p, &src, &mut out).map_err(|e| e.to_string())?;
     let (cols, rows) = p.boxes();
@@ -46,8 +29,7 @@ fn check(g: &Gpu, p: TmaReadProbe) -> Result<(), String> {
         return Err(format!("{p:?}: {bytes} bytes moved"));
     }
     let got = out.to_host(g).map_err(|e| e.to_string())?;
-    for (b, &v) in got.iter().enumerate() {
-        let want = expected(&p, b as u32);
+    for (b, (&v, want)) in got.iter().zip(p.expected_sums(&bytes_of_tensor)).enumerate() {
         if v != want {
             return Err(format!("{p:?}: block {b} summed {v:#x}, expected {want:#x}"));
         }

@@ -40,6 +40,14 @@ pub const fn shared_bytes(stages: u32, box_bytes: u32) -> u32 {
     stages * box_bytes + SLACK_BYTES + 8 * stages
 }
 
+/// [`shared_bytes`], or `None` where it overflows a `u32` (a host checking a caller's probe).
+pub const fn checked_shared_bytes(stages: u32, box_bytes: u32) -> Option<u32> {
+    let Some(ring) = stages.checked_mul(box_bytes) else { return None };
+    let Some(barriers) = stages.checked_mul(8) else { return None };
+    let Some(ring) = ring.checked_add(SLACK_BYTES) else { return None };
+    ring.checked_add(barriers)
+}
+
 /// The box origin (inner, outer element coordinates) of load `j` of unit `unit` (`j < strip`), for
 /// boxes of `box_w × box_h` elements in a walk of `rows` boxes down each strip.
 #[inline(always)]

@@ -4,7 +4,7 @@
 use cudarc::driver::{DevicePtr, LaunchConfig, PushKernelArg};
 use tessera_catalogue::registry::tma::{TmaOperand, ALIGN};
 use tessera_catalogue::Precision;
-use tessera_kernels::tma_read::{self, shared_bytes};
+use tessera_kernels::tma_read::{self, checked_shared_bytes};
 
 use crate::buffer::DeviceBuffer;
 use crate::context::Gpu;
@@ -41,6 +41,36 @@ impl TmaReadProbe {
     /// ring takes.
     pub fn box_bytes(&self) -> u32 {
         (self.box_w * self.box_h * self.elem_bytes).next_multiple_of(1024)
+    }
+
+    /// Each block's expected `out` word over `tensor` (the tensor's bytes, rows `pitch` apart): the
+    /// walk as `tma_read` documents it — units of `strip` boxes down each strip of columns, block `b`
+    /// taking units ⌊b·U/G⌋ .. ⌊(b+1)·U/G⌋ — summing each box's first 32-bit word (little-endian,
+    /// bytes of elements outside the tensor zero). Stated apart from the kernel's walk, so a wrong
+    /// box origin there fails against it.
+    pub fn expected_sums(&self, tensor: &[u8]) -> Vec<u32> {
+        let (cols, rows) = self.boxes();
+        let units = u64::from(cols / self.strip.max(1) * rows);
+        let byte = |x: u32, y: u32, i: u32| {
+            let col = x + i / self.elem_bytes;
+            if col >= self.width || y >= self.height {
+                return 0;
+            }
+            let at = u64::from(y) * self.pitch + u64::from(x * self.elem_bytes + i);
+            tensor.get(at as usize).copied().unwrap_or(0)
+        };
+        let first_word = |x: u32, y: u32| u32::from_le_bytes([0, 1, 2, 3].map(|i| byte(x, y, i)));
+        (0..u64::from(self.blocks))
+            .map(|b| {
+                let (u0, u1) = (b * units / u64::from(self.blocks), (b + 1) * units / u64::from(self.blocks));
+                (u0..u1)
+                    .flat_map(|u| {
+                        let (strip, row) = (u as u32 / rows, u as u32 % rows);
+                        (0..self.strip).map(move |j| ((strip * self.strip + j) * self.box_w, row * self.box_h))
+                    })
+                    .fold(0u32, |sum, (x, y)| sum.wrapping_add(first_word(x, y)))
+            })
+            .collect()
     }
 
     /// Bytes the TMA moves in one launch: every box whole (the part outside the tensor included,
@@ -90,15 +120,17 @@ impl Gpu {
         if p.blocks == 0 || p.stages == 0 {
             return bad(format!("blocks ({}) and stages ({}) must be at least 1", p.blocks, p.stages));
         }
-        let shared = u64::from(p.stages) * u64::from(p.box_bytes()) + u64::from(shared_bytes(0, 0)) + 8 * u64::from(p.stages);
-        if shared > u64::from(self.max_shared_bytes()) {
-            let most = self.max_shared_bytes();
-            return bad(format!(
-                "{} stages of {} bytes need {shared} bytes of shared memory; a block may have {most}",
-                p.stages,
-                p.box_bytes()
-            ));
-        }
+        let most = self.max_shared_bytes();
+        let shared = match checked_shared_bytes(p.stages, p.box_bytes()) {
+            Some(shared) if shared <= most => shared,
+            _ => {
+                return bad(format!(
+                    "{} stages of {} bytes: more shared memory than the {most} bytes a block may have",
+                    p.stages,
+                    p.box_bytes()
+                ))
+            }
+        };
         if !p.pitch.is_multiple_of(ALIGN) || p.pitch < u64::from(p.width) * u64::from(p.elem_bytes) {
             return Err(Error::Unaligned {
                 op: OP,
@@ -128,7 +160,7 @@ impl Gpu {
         let map = stream.clone_htod(&map.opaque).map_err(Error::driver("uploading the probe's tensor map", 0))?;
         let (map_ptr, _map_guard) = map.device_ptr(stream);
         let box_bytes = p.box_bytes();
-        let cfg = LaunchConfig { grid_dim: (p.blocks, 1, 1), block_dim: (TMA_READ_BLOCK, 1, 1), shared_mem_bytes: shared as u32 };
+        let cfg = LaunchConfig { grid_dim: (p.blocks, 1, 1), block_dim: (TMA_READ_BLOCK, 1, 1), shared_mem_bytes: shared };
         let mut builder = stream.launch_builder(self.kernel("tma_read")?);
         builder.arg(&map_ptr).arg(&cols).arg(&rows).arg(&p.strip).arg(&p.box_w).arg(&p.box_h).arg(&box_bytes).arg(&p.stages);
         builder.arg(&mut out.slice);
@@ -139,5 +171,30 @@ impl Gpu {
         // the device's (checked), box_bytes a multiple of 1024, stages ≥ 1: `tma_read`'s contract.
         self.launched(unsafe { builder.launch(cfg) })?;
         Ok(p.bytes_moved())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TmaReadProbe;
+
+    /// A 3 × 2 tensor of 2-byte elements in boxes of 2 × 1, rows 16 bytes apart: two strips of one
+    /// box (the second hanging over the tensor's edge) down two rows, four units over two blocks.
+    #[test]
+    fn expected_sums_walk_strips_down_the_rows_and_zero_what_lies_outside() {
+        let p = TmaReadProbe { width: 3, height: 2, elem_bytes: 2, pitch: 16, box_w: 2, box_h: 1, strip: 1, blocks: 2, stages: 1 };
+        let mut t = vec![0xffu8; 32];
+        for (y, row) in [[0x0101u16, 0x0202, 0x0303], [0x1111, 0x2222, 0x3333]].iter().enumerate() {
+            for (x, v) in row.iter().enumerate() {
+                t[16 * y + 2 * x..][..2].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        let word = |lo: u32, hi: u32| lo | hi << 16;
+        // Block 0: strip 0 down both rows; block 1: strip 1 (element 2, then padding read as 0).
+        let want = [word(0x0101, 0x0202).wrapping_add(word(0x1111, 0x2222)), word(0x0303, 0) + word(0x3333, 0)];
+        assert_eq!(p.expected_sums(&t), want);
+        // Whole rows: one unit of two boxes a row.
+        let rows = TmaReadProbe { strip: 2, ..p };
+        assert_eq!(rows.expected_sums(&t), [word(0x0101, 0x0202) + word(0x0303, 0), word(0x1111, 0x2222) + word(0x3333, 0)]);
     }
 }

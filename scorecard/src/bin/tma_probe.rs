@@ -70,17 +70,6 @@ fn parse(s: &str) -> Result<TmaReadProbe, Fail> {
     })
 }
 
-/// Block `b`'s sum as `tma_read` documents its walk, over the tensor `tensor` writes.
-fn expected(p: &TmaReadProbe, b: u32) -> u32 {
-    let (cols, rows) = p.boxes();
-    let units = u64::from(cols / p.strip * rows);
-    let (u0, u1) = (u64::from(b) * units / u64::from(p.blocks), (u64::from(b) + 1) * units / u64::from(p.blocks));
-    let elem = |x: u32, y: u32| if x < p.width && y < p.height { value(x, y) } else { 0 };
-    (u0..u1)
-        .flat_map(|u| (0..p.strip).map(move |j| (((u as u32 / rows) * p.strip + j) * p.box_w, (u as u32 % rows) * p.box_h)))
-        .fold(0u32, |s, (x, y)| s.wrapping_add(elem(x, y) | (elem(x + 1, y) << 16)))
-}
-
 /// The tensor's element `(x, y)`.
 fn value(x: u32, y: u32) -> u32 {
     (x.wrapping_mul(7) ^ y.wrapping_mul(131)) & 0xffff
@@ -120,11 +109,12 @@ fn main() -> Result<(), Fail> {
     writeln!(out, "{head}")?;
     eprintln!("device copy {copy:.0} GB/s (read + write)");
     for (spec, p) in args.probes.iter().zip(&probes) {
-        let src = DeviceBuffer::from_host(&gpu, &tensor(p))?;
+        let host_tensor = tensor(p);
+        let src = DeviceBuffer::from_host(&gpu, &host_tensor)?;
         let sums = RefCell::new(DeviceBuffer::<u32>::zeros(&gpu, p.blocks as usize)?);
         let bytes = gpu.tma_read(p, &src, &mut sums.borrow_mut())?;
         let got = sums.borrow().to_host(&gpu)?;
-        let wrong = (0..p.blocks).filter(|&b| got[b as usize] != expected(p, b)).count();
+        let wrong = got.iter().zip(p.expected_sums(&host_tensor)).filter(|(&g, want)| g != *want).count();
         if wrong > 0 {
             return Err(format!("probe {spec}: {wrong} of {} blocks read other boxes than the walk's", p.blocks).into());
         }
