@@ -5,7 +5,7 @@
 # the four sanitizers; (2) patches/s60-thin-tiles.patch (bin/, tests/): kernel 20's 16×32 and 64×32
 # decoding tiles by name at 1, 2 and 4 K slices on a decode tuning set (session 49's: none of issue
 # 34's shapes), its TF32 128×64 tile by name on few-column TF32 shapes (none of the seeds'), and their
-# GPU parity. About 330 s. Bundle: scripts/next-run-bundles.sh → .gpu/e.tar.xz. If the tiles win, fit
+# GPU parity; whole squares on and off a sector by tile. About 410 s. Bundle: scripts/next-run-bundles.sh → .gpu/e.tar.xz. If the tiles win, fit
 # their constants (scripts/fit-tc-small.py) on these runs and report on issue 34's shapes.
 set -u
 export CUDA_CACHE_PATH=/tmp/jit
@@ -20,6 +20,10 @@ run 30 .gpu/old/tests-tma-probe > $R/tests-tma-probe.log 2>&1; echo "tma-probe t
 for tool in memcheck racecheck synccheck initcheck; do
   run 30 compute-sanitizer --tool $tool --error-exitcode 3 .gpu/old/tma-probe --probes 96x40:32x16:1:11:2,1000x300:64x128:0:5:4 --repeat 1 --out $R/san-probe-$tool.jsonl > $R/san-probe-$tool.log 2>&1; echo "probe sanitizer $tool rc=$? $(left)s left"
 done
+# Whole products on and off a sector (session 61): squares whose BF16 rows start 16 bytes off a 32-byte
+# sector (1080, 1160, 2200, 3000) beside the next size on one (1088, 1168, 2208, 3008: the same tile
+# counts), every tile Auto weighs there by name — is the loss the pick or every tile's loads?
+run 80 .gpu/bin/scorecard --kernels auto,cluster-bf16-128x160,cluster-bf16-128x192,cluster-bf16-128x128,cluster-bf16-192x192,cluster-sk-bf16-128x256,persistent-bf16-128x256,persistent-bf16-128x192,persistent-bf16-128x128 --precisions bf16 --vec-len 0 --sizes 1080,1088,1160,1168,2200,2208,3000,3008 $F --out $R/sector-squares > $R/sector-squares.log 2>&1; echo "sector squares rc=$? $(left)s left"
 # TF32 few columns over a large A (a tuning set: none of the seeds' shapes): the new 128×64 tile by name.
 run 45 .gpu/bin/scorecard --kernels mma-splitk-tf32-128x64,mma-splitk-tf32-128x32,mma-splitk-tf32-64x128,persistent-tf32-128x128,auto --precisions tf32 --vec-len 0 --sizes 8000x48x4000,12000x40x3001,6000x60x8192,20000x36x2048,3000x56x12000,9000x64x5000 $F --out $R/tf32-cols64 > $R/tf32-cols64.log 2>&1; echo "tf32 cols64 rc=$? $(left)s left"
 for f in -16x32_ -64x32_ -tf32-128x64_; do run 40 .gpu/tests/gpu_parity --test-threads 1 -- $f > $R/parity$f.log 2>&1; echo "parity $f rc=$? $(left)s left"; grep -E "test result|FAIL" $R/parity$f.log | head -5; done
