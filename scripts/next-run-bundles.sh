@@ -3,7 +3,7 @@
 # branch does not outlive its session's checkout; a patch of kernel source does), into .gpu/:
 #   .gpu/h.tar.xz  call H: old/scorecard (main)
 #   .gpu/e.tar.xz  call E: old/tma-probe, old/tests-tma-probe (main); bin/slices, bin/scorecard,
-#                  tests/gpu_parity (main + patches/s60-thin-tiles.patch)
+#                  tests/gpu_parity (main + patches/s61-decode-tiles.patch)
 #   .gpu/g.tar.xz  call G: old/fused (main), bin/fused + tests/tests-fused (main +
 #                  patches/s60-finished-tma.patch)
 #   .gpu/f.tar.xz  call F: old/scorecard (main), bin/scorecard (main + patches/s60-aligned-intrinsics.patch)
@@ -48,14 +48,14 @@ back() {
   git branch -q -D "next-run-$1"
 }
 
-echo "[next-run] s60-thin-tiles: slices, scorecard, gpu_parity" >&2
-patched s60-thin-tiles
+echo "[next-run] s61-decode-tiles: slices, scorecard, gpu_parity" >&2
+patched s61-decode-tiles
 build --bin slices --bin scorecard
 cargo test --release -q -p tessera-tests --test gpu_parity --no-run
 strip_into "$T/slices" "$work/e/bin/slices"
 strip_into "$T/scorecard" "$work/e/bin/scorecard"
 strip_into "$(test_exe gpu_parity)" "$work/e/tests/gpu_parity"
-back s60-thin-tiles
+back s61-decode-tiles
 
 echo "[next-run] s60-finished-tma: fused, tests-fused" >&2
 patched s60-finished-tma
