@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
-# Builds the bundles of docs/results/next-run's calls H, E and G from main and the patches there (a
+# Builds the bundles of docs/results/next-run's calls H, E and F from main and the patches there (a
 # branch does not outlive its session's checkout; a patch of kernel source does), into .gpu/:
 #   .gpu/h.tar.xz  call H: old/scorecard (main)
-#   .gpu/e.tar.xz  call E: old/tma-probe, old/tests-tma-probe (main); bin/slices, bin/scorecard,
-#                  tests/gpu_parity (main + patches/s61-decode-tiles.patch)
-#   .gpu/g.tar.xz  call G: old/fused (main), bin/fused + tests/tests-fused (main +
-#                  patches/s60-finished-tma.patch)
+#   .gpu/e.tar.xz  call E: bin/scorecard, tests/gpu_parity (main + patches/s61-tf32-128x64.patch)
 #   .gpu/f.tar.xz  call F: old/scorecard (main), bin/scorecard (main + patches/s60-aligned-intrinsics.patch)
 # Each patched build runs on a temporary branch (the patch applied, the PTX rebuilt by
 # scripts/ptx.sh and committed there), deleted afterwards; the checkout ends on main as it began.
 # Needs a clean tree on main. Then: scripts/carry-slim.sh on; run(carry [".gpu/h.tar.xz"], command
-# `mkdir -p .gpu && tar xJf .gpu/h.tar.xz -C .gpu && BUDGET=… bash .gpu/callH.sh`); carry-slim off; the
-# next call (E, then G) within 30 s, on the warm machine.
+# `mkdir -p .gpu && tar xJf .gpu/h.tar.xz -C .gpu && BUDGET=… bash .gpu/callH.sh`); the next call (E,
+# then F) within 30 s on the warm machine, each unpacking only its own bundle (they share bin/, old/
+# and COMMIT); carry-slim off after the last.
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 [ "$(git rev-parse --abbrev-ref HEAD)" = main ] || { echo "next-run-bundles: check out main first" >&2; exit 1; }
@@ -28,13 +26,9 @@ build() {  # touch first: cargo may otherwise keep an executable built on the ot
   cargo build --release -q -p tessera-scorecard "$@"
 }
 
-echo "[next-run] main $main: scorecard, tma-probe, fused" >&2
-build --bin scorecard --bin tma-probe --bin fused
+echo "[next-run] main $main: scorecard" >&2
+build --bin scorecard
 strip_into "$T/scorecard" "$work/h/old/scorecard"
-strip_into "$T/tma-probe" "$work/e/old/tma-probe"
-cargo test --release -q -p tessera-tests --test tma_probe --no-run
-strip_into "$(test_exe tma_probe)" "$work/e/old/tests-tma-probe"
-strip_into "$T/fused" "$work/g/old/fused"
 
 patched() {  # $1 patch name: a temporary branch with it applied and the PTX rebuilt
   git checkout -q -b "next-run-$1"
@@ -48,22 +42,13 @@ back() {
   git branch -q -D "next-run-$1"
 }
 
-echo "[next-run] s61-decode-tiles: slices, scorecard, gpu_parity" >&2
-patched s61-decode-tiles
-build --bin slices --bin scorecard
+echo "[next-run] s61-tf32-128x64: scorecard, gpu_parity" >&2
+patched s61-tf32-128x64
+build --bin scorecard
 cargo test --release -q -p tessera-tests --test gpu_parity --no-run
-strip_into "$T/slices" "$work/e/bin/slices"
 strip_into "$T/scorecard" "$work/e/bin/scorecard"
 strip_into "$(test_exe gpu_parity)" "$work/e/tests/gpu_parity"
-back s61-decode-tiles
-
-echo "[next-run] s60-finished-tma: fused, tests-fused" >&2
-patched s60-finished-tma
-build --bin fused
-cargo test --release -q -p tessera-tests --test fused --no-run
-strip_into "$T/fused" "$work/g/bin/fused"
-strip_into "$(test_exe fused)" "$work/g/tests/tests-fused"
-back s60-finished-tma
+back s61-tf32-128x64
 
 echo "[next-run] s60-aligned-intrinsics: scorecard" >&2
 patched s60-aligned-intrinsics
@@ -74,7 +59,7 @@ mkdir -p "$work/f/old"
 cp "$work/h/old/scorecard" "$work/f/old/scorecard"
 
 mkdir -p .gpu
-for c in h e g f; do
+for c in h e f; do
   C=$(echo $c | tr a-z A-Z)
   cp scripts/gpu-call.sh "$work/$c/"
   cp "$NR/call$C.sh" "$work/$c/"
