@@ -214,10 +214,17 @@ fn parse_precisions(labels: &[String]) -> Result<Vec<Precision>, String> {
 
 /// The (kernel, precision) cases of the run: every case of the catalogue (each kernel in its
 /// precision, `Auto` in each) whose precision is in `precisions` and whose label is in `--kernels`
-/// (`auto` matches every `auto-<p>`). An empty `--kernels` keeps them all; a filter that keeps none
-/// is an error naming the labels it could have matched.
+/// (`auto` matches every `auto-<p>`). An empty `--kernels` keeps them all. A label that names no
+/// case of any precision is an error (a typo, or an executable built without that kernel), as is a
+/// filter that keeps none; a label of another precision only keeps nothing.
 pub fn select_cases(kernels: &[String], precisions: &[Precision]) -> Result<Vec<(Algo, Precision)>, String> {
-    let cases: Vec<(Algo, Precision)> = matmul_cases().into_iter().filter(|(_, p)| precisions.contains(p)).collect();
+    let every = matmul_cases();
+    let unknown: Vec<&str> =
+        kernels.iter().filter(|k| !every.iter().any(|&(a, p)| **k == case_label(a, p) || **k == a.label())).map(String::as_str).collect();
+    if !unknown.is_empty() {
+        return Err(format!("--kernels names no kernel of this build: {}", unknown.join(", ")));
+    }
+    let cases: Vec<(Algo, Precision)> = every.into_iter().filter(|(_, p)| precisions.contains(p)).collect();
     let wanted = |a: Algo, p: Precision| kernels.is_empty() || kernels.iter().any(|k| *k == case_label(a, p) || *k == a.label());
     let chosen: Vec<(Algo, Precision)> = cases.iter().copied().filter(|&(a, p)| wanted(a, p)).collect();
     if chosen.is_empty() {
@@ -421,6 +428,19 @@ mod tests {
         drop(gpu::PartialRows::create(&out).unwrap());
         assert_eq!(std::fs::read_to_string(out.join(gpu::PARTIAL_ROWS)).unwrap(), "");
         std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn kernels_filter_refuses_labels_this_build_does_not_have() {
+        let labels = |ks: &[&str]| ks.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        let bf16 = [Precision::Bf16];
+        let chosen = select_cases(&labels(&["auto", "mma-splitk-bf16-16x128"]), &bf16).unwrap();
+        assert_eq!(chosen, [(Algo::MmaSplitKBf16Rows16, Precision::Bf16), (Algo::Auto, Precision::Bf16)]);
+        // A kernel of another precision keeps nothing, and is no error beside one that keeps a case.
+        assert_eq!(select_cases(&labels(&["auto", "mma-splitk-tf32-128x32"]), &bf16).unwrap(), [(Algo::Auto, Precision::Bf16)]);
+        let err = select_cases(&labels(&["auto", "mma-splitk-bf16-16x999", "no-such"]), &bf16).unwrap_err();
+        assert!(err.contains("mma-splitk-bf16-16x999, no-such") && !err.contains("auto,"), "{err}");
+        assert!(select_cases(&labels(&["mma-splitk-tf32-128x32"]), &bf16).is_err());
     }
 
     #[test]
